@@ -1,0 +1,76 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+const ioModules = [
+  'undici',
+  'simple-git',
+  'chokidar',
+  'pino',
+  'node-cron',
+  'p-queue',
+  'prom-client',
+  'fs',
+  'node:fs',
+  'fs/promises',
+  'node:fs/promises',
+  'http',
+  'node:http',
+  'https',
+  'node:https',
+  'net',
+  'node:net',
+  'child_process',
+  'node:child_process',
+  'timers',
+  'node:timers',
+  'timers/promises',
+  'node:timers/promises',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-console': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union of string literals.' }],
+    },
+  },
+  {
+    // The pure core: no I/O, no timers, nothing from the edges.
+    files: ['src/model/**/*.ts', 'src/diff/**/*.ts', 'src/plan/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ioModules.map((name) => ({ name, message: 'The core (model, diff, plan) does no I/O.' })),
+          patterns: [
+            {
+              group: ['**/api/**', '**/live/**', '**/apply/**', '**/source/**', '**/daemon/**', '**/emulator/**', '**/cli/**', '**/config/**'],
+              message: 'The core (model, diff, plan) imports nothing from the edges.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'No timers in the core.' },
+        { name: 'setInterval', message: 'No timers in the core.' },
+        { name: 'fetch', message: 'No I/O in the core.' },
+        { name: 'process', message: 'No process access in the core.' },
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Fault injection settings (`POST /_emulator/faults`). Posting `{}` turns every fault off. */
+export const FaultConfig = z.object({
+  rate: z.number().min(0).max(1).default(0),
+  statuses: z.array(z.number().int().min(400).max(599)).default([500, 502, 503]),
+  resetConnections: z.boolean().default(false),
+  latencyMs: z.number().min(0).max(120_000).default(0),
+  methods: z.array(z.string()).optional(),
+  seed: z.number().int().optional(),
+  rateLimit: z
+    .object({ limit: z.number().int().min(1), windowSeconds: z.number().min(0.1) })
+    .nullable()
+    .optional(),
+});
+export type FaultConfig = z.infer<typeof FaultConfig>;
+
+/** mulberry32: a small seeded PRNG so fault runs can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A fixed-window rate limiter. */
+export class RateWindow {
+  private windowStart = 0;
+  private used = 0;
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  take(nowMs: number): {
+    allowed: boolean;
+    remaining: number;
+    resetEpochSeconds: number;
+    retryAfterSeconds: number;
+  } {
+    if (nowMs - this.windowStart >= this.windowMs) {
+      this.windowStart = nowMs;
+      this.used = 0;
+    }
+    const resetMs = this.windowStart + this.windowMs;
+    const allowed = this.used < this.limit;
+    if (allowed) this.used += 1;
+    return {
+      allowed,
+      remaining: Math.max(0, this.limit - this.used),
+      resetEpochSeconds: Math.ceil(resetMs / 1000),
+      retryAfterSeconds: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
+    };
+  }
+}

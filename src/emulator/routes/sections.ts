@@ -1,0 +1,180 @@
+import { badRequest, conflict } from '../errors.js';
+import { paginate } from '../paginate.js';
+import type { EmuGroup, EmuOrganization, EmuSection, EmuSite } from '../state.js';
+import { findById, newId, placeRelative, slugify, uniquePath } from '../store.js';
+import { asBody, optString, optStringArray, reqString } from '../validate.js';
+import type { RouteDeps } from './context.js';
+import { parsePosition, siteOf } from './site-helpers.js';
+
+function addSiteSpace(
+  org: EmuOrganization,
+  site: EmuSite,
+  spaceId: string,
+  section: EmuSection | null,
+): string {
+  const space = findById(org.spaces, spaceId, 'space');
+  if (site.siteSpaces.some((ss) => ss.spaceId === spaceId))
+    throw conflict(`spaceId: space ${spaceId} is already part of site ${site.id}`);
+  const sectionId = section?.id ?? null;
+  const taken = new Set(site.siteSpaces.filter((ss) => ss.sectionId === sectionId).map((ss) => ss.path));
+  const id = newId('sitesp');
+  site.siteSpaces.push({
+    id,
+    spaceId,
+    sectionId,
+    path: uniquePath(slugify(space.title, 'space'), taken),
+    condition: null,
+  });
+  if (section && section.defaultSiteSpaceId === null) section.defaultSiteSpaceId = id;
+  if (!section && site.defaultRootSiteSpaceId === null) site.defaultRootSiteSpaceId = id;
+  return id;
+}
+
+export { addSiteSpace };
+
+export function registerSections(deps: RouteDeps): void {
+  const { shapes, router } = deps;
+  const base = '/orgs/:orgId/sites/:siteId/sections';
+
+  router.on('GET', base, ({ params, query }) => {
+    const { org, site } = siteOf(deps, params);
+    return {
+      status: 200,
+      body: paginate(
+        site.sections.map((s) => shapes.section(org, site, s)),
+        query,
+      ),
+    };
+  });
+  router.on('POST', base, ({ params, body }) => {
+    const { org, site } = siteOf(deps, params);
+    const b = asBody(body, true);
+    const spaceId = reqString(b, 'spaceId');
+    const title = optString(b, 'title', { max: 64 });
+    const space = findById(org.spaces, spaceId, 'space');
+    const sectionTitle = title ?? space.title;
+    const section: EmuSection = {
+      id: newId('sitesc'),
+      title: sectionTitle,
+      path: uniquePath(slugify(sectionTitle, 'section'), new Set(site.sections.map((s) => s.path))),
+      description: null,
+      condition: null,
+      icon: null,
+      groupId: null,
+      defaultSiteSpaceId: null,
+    };
+    if (site.siteSpaces.some((ss) => ss.spaceId === spaceId))
+      throw conflict(`spaceId: space ${spaceId} is already part of site ${site.id}`);
+    site.sections.push(section);
+    addSiteSpace(org, site, spaceId, section);
+    if (site.defaultSectionId === null) site.defaultSectionId = section.id;
+    return { status: 201, body: shapes.section(org, site, section) };
+  });
+  router.on('PATCH', `${base}/:sectionId`, ({ params, body }) => {
+    const { org, site } = siteOf(deps, params);
+    const section = findById(site.sections, params.sectionId!, 'site section');
+    const b = asBody(body);
+    const title = optString(b, 'title', { min: 2, max: 128 });
+    const path = optString(b, 'path', { min: 1, max: 100 });
+    const condition = optString(b, 'condition', { min: 1, max: 1024, nullable: true });
+    const icon = optString(b, 'icon', { max: 50, nullable: true });
+    const description = optString(b, 'description', { max: 256, nullable: true });
+    const defaultSiteSpace = optString(b, 'defaultSiteSpace');
+    if (defaultSiteSpace) {
+      const ss = findById(site.siteSpaces, defaultSiteSpace, 'site space');
+      if (ss.sectionId !== section.id)
+        throw badRequest('defaultSiteSpace: must be a site space of this section');
+    }
+    if (path && path !== section.path && site.sections.some((s) => s.path === path))
+      throw conflict(`path: another section of the site already uses the path ${path}`);
+    if (title) section.title = title;
+    if (path) section.path = path;
+    if (condition !== undefined) section.condition = condition;
+    if (icon !== undefined) section.icon = icon;
+    if (description !== undefined) section.description = description;
+    if (defaultSiteSpace) section.defaultSiteSpaceId = defaultSiteSpace;
+    return { status: 200, body: shapes.section(org, site, section) };
+  });
+  router.on('DELETE', `${base}/:sectionId`, ({ params }) => {
+    const { site } = siteOf(deps, params);
+    const section = findById(site.sections, params.sectionId!, 'site section');
+    site.sections.splice(site.sections.indexOf(section), 1);
+    site.siteSpaces = site.siteSpaces.filter((ss) => ss.sectionId !== section.id);
+    if (site.defaultSectionId === section.id) site.defaultSectionId = site.sections[0]?.id ?? null;
+    return { status: 205 };
+  });
+  router.on('POST', `${base}/:sectionId/move`, ({ params, body }) => {
+    const { org, site } = siteOf(deps, params);
+    const section = findById(site.sections, params.sectionId!, 'site section');
+    const { where, id } = parsePosition(body, 'site-section', 'siteSection');
+    const anchor = findById(site.sections, id, 'site section');
+    if (anchor !== section) placeRelative(site.sections, section, anchor, where);
+    return { status: 200, body: shapes.section(org, site, section) };
+  });
+
+  const groups = '/orgs/:orgId/sites/:siteId/section-groups';
+  const group = (site: EmuSite, id: string): EmuGroup => findById(site.groups, id, 'section group');
+  router.on('GET', groups, ({ params, query }) => {
+    const { org, site } = siteOf(deps, params);
+    return {
+      status: 200,
+      body: paginate(
+        site.groups.map((g) => shapes.group(org, site, g)),
+        query,
+      ),
+    };
+  });
+  router.on('POST', groups, ({ params, body }) => {
+    const { org, site } = siteOf(deps, params);
+    const b = asBody(body, true);
+    const title = reqString(b, 'title', { min: 1, max: 100 });
+    const icon = optString(b, 'icon', { max: 50, nullable: true }) ?? null;
+    const sectionIds = optStringArray(b, 'sections') ?? [];
+    const sections = sectionIds.map((id) => findById(site.sections, id, 'site section'));
+    const created: EmuGroup = { id: newId('sitesg'), title, icon };
+    site.groups.push(created);
+    for (const s of sections) s.groupId = created.id;
+    return { status: 201, body: shapes.group(org, site, created) };
+  });
+  router.on('PATCH', `${groups}/:groupId`, ({ params, body }) => {
+    const { org, site } = siteOf(deps, params);
+    const g = group(site, params.groupId!);
+    const b = asBody(body);
+    const title = optString(b, 'title', { min: 1, max: 100 });
+    const icon = optString(b, 'icon', { max: 50, nullable: true });
+    if (title) g.title = title;
+    if (icon !== undefined) g.icon = icon;
+    return { status: 200, body: shapes.group(org, site, g) };
+  });
+  router.on('DELETE', `${groups}/:groupId`, ({ params }) => {
+    const { site } = siteOf(deps, params);
+    const g = group(site, params.groupId!);
+    site.groups.splice(site.groups.indexOf(g), 1);
+    for (const s of site.sections) if (s.groupId === g.id) s.groupId = null;
+    return { status: 205 };
+  });
+  router.on('POST', `${groups}/:groupId/sections`, ({ params, body }) => {
+    const { org, site } = siteOf(deps, params);
+    const g = group(site, params.groupId!);
+    const section = findById(site.sections, reqString(asBody(body, true), 'sectionId'), 'site section');
+    section.groupId = g.id;
+    return { status: 201, body: shapes.group(org, site, g) };
+  });
+  router.on('DELETE', `${groups}/:groupId/sections/:sectionId`, ({ params }) => {
+    const { site } = siteOf(deps, params);
+    const g = group(site, params.groupId!);
+    const section = findById(site.sections, params.sectionId!, 'site section');
+    if (section.groupId !== g.id)
+      throw badRequest(`sectionId: section ${section.id} is not in group ${g.id}`);
+    section.groupId = null;
+    return { status: 205 };
+  });
+  router.on('POST', `${groups}/:groupId/move`, ({ params, body }) => {
+    const { org, site } = siteOf(deps, params);
+    const g = group(site, params.groupId!);
+    const { where, id } = parsePosition(body, 'site-section', 'id');
+    const anchor = group(site, id);
+    if (anchor !== g) placeRelative(site.groups, g, anchor, where);
+    return { status: 200, body: shapes.group(org, site, g) };
+  });
+}

@@ -1,0 +1,272 @@
+import { z } from 'zod';
+import type { EmuOrganization, EmuSite, EmulatorState } from './state.js';
+import { newId, slugify, uniquePath } from './store.js';
+
+/**
+ * The seed: what the API itself cannot create (organizations, members, spaces, collections) and,
+ * optionally, everything else in shapes close to the API's own. Unknown keys are allowed.
+ */
+const member = z.looseObject({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string().optional(),
+  role: z.string().nullable().optional(),
+});
+const siteSpace = z.looseObject({
+  id: z.string().optional(),
+  space: z.string(),
+  path: z.string().optional(),
+  condition: z.string().nullable().optional(),
+  default: z.boolean().optional(),
+});
+const section = z.looseObject({
+  id: z.string().optional(),
+  title: z.string(),
+  path: z.string().optional(),
+  icon: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  condition: z.string().nullable().optional(),
+  default: z.boolean().optional(),
+  sectionGroup: z.string().optional(),
+  siteSpaces: z.array(siteSpace).default([]),
+});
+const site = z.looseObject({
+  id: z.string().optional(),
+  title: z.string(),
+  visibility: z.string().default('public'),
+  published: z.boolean().default(false),
+  basename: z.string().nullable().optional(),
+  agentsContext: z.enum(['included', 'excluded']).default('included'),
+  adaptiveContent: z.object({ enabled: z.boolean() }).optional(),
+  proxy: z.string().nullable().optional(),
+  sections: z.array(section).default([]),
+  sectionGroups: z
+    .array(
+      z.looseObject({ id: z.string().optional(), title: z.string(), icon: z.string().nullable().optional() }),
+    )
+    .default([]),
+  siteSpaces: z.array(siteSpace).default([]),
+  shareLinks: z
+    .array(z.looseObject({ id: z.string().optional(), name: z.string(), active: z.boolean().default(true) }))
+    .default([]),
+});
+const organization = z.looseObject({
+  id: z.string(),
+  title: z.string().default('Organization'),
+  emailDomains: z.array(z.string()).default([]),
+  hostname: z.string().nullable().optional(),
+  defaultRole: z.string().nullable().optional(),
+  members: z.array(member).default([]),
+  collections: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        title: z.string(),
+        description: z.string().optional(),
+        parent: z.string().nullable().optional(),
+      }),
+    )
+    .default([]),
+  spaces: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        title: z.string(),
+        emoji: z.string().optional(),
+        visibility: z.string().optional(),
+        parent: z.string().nullable().optional(),
+        customFields: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .default([]),
+  teams: z
+    .array(
+      z.looseObject({
+        id: z.string().optional(),
+        title: z.string(),
+        members: z
+          .array(
+            z.union([
+              z.string(),
+              z.looseObject({ user: z.string(), role: z.enum(['owner', 'member']).default('member') }),
+            ]),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
+  customFields: z
+    .array(
+      z.looseObject({
+        id: z.string().optional(),
+        name: z.string(),
+        type: z.string(),
+        title: z.string().optional(),
+        description: z.string().optional(),
+        placeholder: z.string().optional(),
+        options: z.array(z.string()).optional(),
+      }),
+    )
+    .default([]),
+  sites: z.array(site).default([]),
+});
+export const Seed = z.looseObject({ organizations: z.array(organization).default([]) });
+export type Seed = z.infer<typeof Seed>;
+
+/** A seed already in the emulator's own state format (as `GET /_emulator/state` returns it). */
+function isStateDump(value: unknown): value is EmulatorState {
+  const orgs = (value as { organizations?: unknown[] })?.organizations;
+  return (
+    Array.isArray(orgs) &&
+    orgs.length > 0 &&
+    typeof orgs[0] === 'object' &&
+    orgs[0] !== null &&
+    'sites' in orgs[0] &&
+    'customFields' in orgs[0] &&
+    Array.isArray((orgs[0] as EmuOrganization).sites) &&
+    (orgs[0] as EmuOrganization).sites.every((s) => 'siteSpaces' in s && 'groups' in s)
+  );
+}
+
+export function stateFromSeed(input: unknown): EmulatorState {
+  if (isStateDump(input)) return structuredClone(input);
+  const seed = Seed.parse(input ?? {});
+  const created = '2024-01-01T00:00:00.000Z';
+  return {
+    organizations: seed.organizations.map((o): EmuOrganization => {
+      const members = o.members.map((m, i) => ({
+        user: { id: m.id, email: m.email, displayName: m.displayName ?? m.email.split('@')[0]! },
+        role: m.role ?? 'read',
+        joinedAt: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+        disabled: false,
+      }));
+      const userId = (ref: string) =>
+        members.find((m) => m.user.id === ref || m.user.email.toLowerCase() === ref.toLowerCase())?.user.id ??
+        ref;
+      return {
+        id: o.id,
+        title: o.title,
+        createdAt: created,
+        emailDomains: o.emailDomains,
+        hostname: o.hostname ?? null,
+        defaultRole: o.defaultRole ?? null,
+        inviteLinks: false,
+        sso: false,
+        ai: false,
+        members,
+        collections: o.collections.map((c) => ({
+          id: c.id,
+          title: c.title,
+          description: c.description ?? null,
+          parent: c.parent ?? null,
+          defaultLevel: null,
+        })),
+        spaces: o.spaces.map((s) => ({
+          id: s.id,
+          title: s.title,
+          emoji: s.emoji ?? '📄',
+          visibility: s.visibility ?? (s.parent ? 'in-collection' : 'private'),
+          parent: s.parent ?? null,
+          editMode: 'live',
+          defaultLevel: null,
+          createdAt: created,
+          updatedAt: created,
+          customFields: (s.customFields ?? {}) as Record<string, string>,
+        })),
+        teams: o.teams.map((t) => ({
+          id: t.id ?? newId('team'),
+          title: t.title,
+          createdAt: created,
+          members: t.members.map((m) =>
+            typeof m === 'string'
+              ? { userId: userId(m), role: 'member' as const }
+              : { userId: userId(m.user), role: m.role },
+          ),
+        })),
+        customFields: o.customFields.map((f) => ({
+          id: f.id ?? newId('cf'),
+          name: f.name,
+          type: f.type,
+          title: f.title ?? null,
+          description: f.description ?? null,
+          placeholder: f.placeholder ?? null,
+          options: f.options ?? null,
+          createdAt: created,
+          updatedAt: created,
+        })),
+        sites: o.sites.map((s) => siteFromSeed(s, o.spaces)),
+      };
+    }),
+  };
+}
+
+function siteFromSeed(s: z.infer<typeof site>, spaces: { id: string; title: string }[]): EmuSite {
+  const groups = s.sectionGroups.map((g) => ({
+    id: g.id ?? newId('sitesg'),
+    title: g.title,
+    icon: g.icon ?? null,
+  }));
+  const result: EmuSite = {
+    id: s.id ?? newId('site'),
+    type: 'basic',
+    title: s.title,
+    visibility: s.visibility,
+    published: s.published,
+    basename: s.basename ?? null,
+    hostname: null,
+    agentsContext: s.agentsContext,
+    adaptiveContent: s.adaptiveContent ?? { enabled: false },
+    proxy: s.proxy ?? null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    adaptiveSchema: null,
+    adaptiveSchemaUpdatedAt: null,
+    defaultSectionId: null,
+    defaultRootSiteSpaceId: null,
+    sections: [],
+    groups,
+    siteSpaces: [],
+    shareLinks: s.shareLinks.map((l) => ({
+      id: l.id ?? newId('sl'),
+      name: l.name,
+      active: l.active,
+      createdAt: '2024-01-01T00:00:00.000Z',
+      token: newId('tok'),
+    })),
+  };
+  const addSpaces = (list: z.infer<typeof siteSpace>[], sectionId: string | null) => {
+    const taken = new Set<string>();
+    let def: string | null = null;
+    for (const ss of list) {
+      const title = spaces.find((x) => x.id === ss.space)?.title ?? ss.space;
+      const path = ss.path ?? uniquePath(slugify(title, 'space'), taken);
+      taken.add(path);
+      const id = ss.id ?? newId('sitesp');
+      result.siteSpaces.push({ id, spaceId: ss.space, sectionId, path, condition: ss.condition ?? null });
+      if (def === null || ss.default) def = id;
+    }
+    return def;
+  };
+  const takenSections = new Set<string>();
+  for (const sec of s.sections) {
+    const id = sec.id ?? newId('sitesc');
+    const path = sec.path ?? uniquePath(slugify(sec.title, 'section'), takenSections);
+    takenSections.add(path);
+    const group = sec.sectionGroup
+      ? groups.find((g) => g.id === sec.sectionGroup || g.title === sec.sectionGroup)
+      : undefined;
+    result.sections.push({
+      id,
+      title: sec.title,
+      path,
+      description: sec.description ?? null,
+      condition: sec.condition ?? null,
+      icon: sec.icon ?? null,
+      groupId: group?.id ?? null,
+      defaultSiteSpaceId: null,
+    });
+    result.sections.at(-1)!.defaultSiteSpaceId = addSpaces(sec.siteSpaces, id);
+    if (result.defaultSectionId === null || sec.default) result.defaultSectionId = id;
+  }
+  result.defaultRootSiteSpaceId = addSpaces(s.siteSpaces, null);
+  return result;
+}

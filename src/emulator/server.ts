@@ -1,0 +1,276 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { HttpError } from './errors.js';
+import { FaultConfig, RateWindow, seededRandom } from './faults.js';
+import { Router } from './router.js';
+import { registerCustomFields } from './routes/custom-fields.js';
+import { registerOrganizations } from './routes/organizations.js';
+import { registerSections } from './routes/sections.js';
+import { registerShareLinks } from './routes/share-links.js';
+import { registerSiteSpaces } from './routes/site-spaces.js';
+import { registerSites } from './routes/sites.js';
+import { registerTeams } from './routes/teams.js';
+import { stateFromSeed } from './seed.js';
+import { makeShapes } from './shapes.js';
+import { emptyState, type EmulatorState } from './state.js';
+
+export type EmulatorOptions = {
+  port?: number;
+  host?: string;
+  token?: string;
+  seed?: unknown;
+  dataFile?: string;
+  rateLimit?: { limit: number; windowSeconds: number };
+};
+
+export type RequestLogEntry = { method: string; path: string; query: string; status: number; at: string };
+
+export type Emulator = {
+  url: string;
+  port: number;
+  state: () => EmulatorState;
+  requests: () => RequestLogEntry[];
+  reset: (seed?: unknown) => void;
+  setFaults: (faults: unknown) => void;
+  close: () => Promise<void>;
+};
+
+const MAX_BODY = 1024 * 1024;
+const DEFAULT_LIMIT = 100_000;
+
+function send(res: ServerResponse, status: number, body?: unknown): void {
+  if (body === undefined) {
+    res.writeHead(status);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, status: number, message: string): void {
+  send(res, status, { error: { code: status, message } });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new HttpError(413, 'request body too large'));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return (
+    address === '127.0.0.1' ||
+    address === '::1' ||
+    address === '::ffff:127.0.0.1' ||
+    (address?.startsWith('127.') ?? false)
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Start the API emulator: a real HTTP server implementing api.md under `/v1`. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const token = options.token ?? 'dev-token';
+  let state: EmulatorState = emptyState();
+  if (options.dataFile && existsSync(options.dataFile)) {
+    state = JSON.parse(readFileSync(options.dataFile, 'utf8')) as EmulatorState;
+  } else if (options.seed !== undefined) {
+    state = stateFromSeed(options.seed);
+  }
+  let log: RequestLogEntry[] = [];
+  let faults: FaultConfig = FaultConfig.parse({ rateLimit: options.rateLimit ?? null });
+  let random = Math.random;
+  let window: RateWindow | null = options.rateLimit
+    ? new RateWindow(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
+    : null;
+  let baseUrl = '';
+
+  const persist = () => {
+    if (!options.dataFile) return;
+    mkdirSync(dirname(options.dataFile), { recursive: true });
+    const tmp = `${options.dataFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(state));
+    renameSync(tmp, options.dataFile);
+  };
+
+  const router = new Router();
+  const deps = { state: () => state, shapes: makeShapes(() => baseUrl), router };
+  registerOrganizations(deps);
+  registerTeams(deps);
+  registerCustomFields(deps);
+  registerSites(deps);
+  registerSections(deps);
+  registerSiteSpaces(deps);
+  registerShareLinks(deps);
+
+  const setFaults = (input: unknown) => {
+    faults = FaultConfig.parse(input ?? {});
+    random = faults.seed !== undefined ? seededRandom(faults.seed) : Math.random;
+    window = faults.rateLimit
+      ? new RateWindow(faults.rateLimit.limit, faults.rateLimit.windowSeconds * 1000)
+      : null;
+  };
+
+  const reset = (seed?: unknown) => {
+    state = seed === undefined || seed === null ? emptyState() : stateFromSeed(seed);
+    log = [];
+    persist();
+  };
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (!isLoopback(req.socket.remoteAddress))
+      return sendError(res, 403, 'control endpoints answer on loopback only');
+    const raw = req.method === 'POST' ? await readBody(req) : '';
+    const body = raw ? (JSON.parse(raw) as unknown) : undefined;
+    if (req.method === 'GET' && path === '/_emulator/state') return send(res, 200, state);
+    if (req.method === 'GET' && path === '/_emulator/requests') return send(res, 200, log);
+    if (req.method === 'POST' && path === '/_emulator/reset') {
+      reset(body);
+      return send(res, 200, { ok: true });
+    }
+    if (req.method === 'POST' && path === '/_emulator/faults') {
+      setFaults(body);
+      return send(res, 200, faults);
+    }
+    return sendError(res, 404, `no control endpoint ${req.method} ${path}`);
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = url.pathname.slice('/v1'.length) || '/';
+    const entry: RequestLogEntry = {
+      method,
+      path: url.pathname,
+      query: url.search,
+      status: 0,
+      at: new Date().toISOString(),
+    };
+    log.push(entry);
+    const finish = (status: number, body?: unknown) => {
+      entry.status = status;
+      if (body !== undefined && status >= 400)
+        sendError(res, status, String((body as { message: string }).message));
+      else send(res, status, body);
+    };
+
+    const limit = window ? window.take(Date.now()) : null;
+    res.setHeader('X-RateLimit-Limit', String(limit ? window!.limit : DEFAULT_LIMIT));
+    res.setHeader('X-RateLimit-Remaining', String(limit ? limit.remaining : DEFAULT_LIMIT));
+    res.setHeader(
+      'X-RateLimit-Reset',
+      String(limit ? limit.resetEpochSeconds : Math.ceil(Date.now() / 1000) + 60),
+    );
+
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      await readBody(req).catch(() => '');
+      return finish(401, { message: 'Unauthorized: a valid bearer token is required' });
+    }
+    if (limit && !limit.allowed) {
+      res.setHeader('Retry-After', String(limit.retryAfterSeconds));
+      await readBody(req).catch(() => '');
+      return finish(429, { message: 'Too many requests: rate limit exceeded' });
+    }
+    const faultApplies = faults.rate > 0 && (!faults.methods || faults.methods.includes(method));
+    const faultRoll = faultApplies && random() < faults.rate;
+    let resetAfter = false;
+    if (faultRoll) {
+      if (faults.resetConnections && random() < 0.5) {
+        if (random() < 0.5) {
+          entry.status = -1;
+          req.socket.destroy();
+          return;
+        }
+        resetAfter = true;
+      } else {
+        const status = faults.statuses[Math.floor(random() * faults.statuses.length)] ?? 500;
+        await readBody(req).catch(() => '');
+        return finish(status, { message: `Injected fault ${status}` });
+      }
+    }
+
+    let body: unknown;
+    try {
+      const raw = await readBody(req);
+      body = raw.length > 0 ? JSON.parse(raw) : undefined;
+    } catch (error) {
+      if (error instanceof HttpError) return finish(error.status, { message: error.message });
+      return finish(400, { message: 'request body is not valid JSON' });
+    }
+    const match = router.match(method, path);
+    if (match === null) return finish(404, { message: `no route for ${method} ${url.pathname}` });
+    if (match === 'method')
+      return finish(405, { message: `method ${method} not allowed on ${url.pathname}` });
+    try {
+      // Handlers check everything before they change anything, so a failed request changes nothing.
+      const result = match.handler({ params: match.params, query: url.searchParams, body });
+      if (method !== 'GET') persist();
+      if (resetAfter) {
+        entry.status = -1;
+        req.socket.destroy();
+        return;
+      }
+      finish(result.status, result.body);
+    } catch (error) {
+      if (error instanceof HttpError) return finish(error.status, { message: error.message });
+      return finish(500, { message: `internal emulator error: ${(error as Error).message}` });
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://emulator.local');
+    const handle = url.pathname.startsWith('/_emulator/')
+      ? control(req, res, url.pathname)
+      : url.pathname === '/v1' || url.pathname.startsWith('/v1/')
+        ? api(req, res, url)
+        : Promise.resolve(sendError(res, 404, `no route for ${req.method} ${url.pathname}`));
+    handle.catch((error: unknown) => {
+      if (res.headersSent) return;
+      if (error instanceof HttpError) sendError(res, error.status, error.message);
+      else sendError(res, 400, (error as Error).message);
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host}:${address.port}`;
+  persist();
+
+  return {
+    url: baseUrl,
+    port: address.port,
+    state: () => state,
+    requests: () => log,
+    reset,
+    setFaults,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

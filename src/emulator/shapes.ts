@@ -1,0 +1,216 @@
+import type {
+  EmuCustomField,
+  EmuGroup,
+  EmuMember,
+  EmuOrganization,
+  EmuSection,
+  EmuShareLink,
+  EmuSite,
+  EmuSiteSpace,
+  EmuSpace,
+  EmuTeam,
+  EmuCollection,
+} from './state.js';
+
+/** Serializers: the emulator's state in the API's object shapes (api.md). */
+export type Shapes = ReturnType<typeof makeShapes>;
+
+export function makeShapes(baseUrl: () => string) {
+  const app = 'https://app.emulator.local';
+  const pub = 'https://docs.emulator.local';
+
+  const user = (m: EmuMember) => ({
+    object: 'user',
+    id: m.user.id,
+    displayName: m.user.displayName,
+    email: m.user.email,
+    urls: { location: `${baseUrl()}/v1/users/${m.user.id}` },
+  });
+
+  const member = (org: EmuOrganization, m: EmuMember) => ({
+    object: 'member',
+    id: m.user.id,
+    role: m.role,
+    user: user(m),
+    disabled: m.disabled,
+    joinedAt: m.joinedAt,
+    sso: false,
+    spaces: 0,
+    teams: org.teams.filter((t) => t.members.some((tm) => tm.userId === m.user.id)).length,
+  });
+
+  const organization = (org: EmuOrganization) => ({
+    object: 'organization',
+    id: org.id,
+    title: org.title,
+    createdAt: org.createdAt,
+    emailDomains: org.emailDomains,
+    ...(org.hostname ? { hostname: org.hostname } : {}),
+    type: 'business',
+    defaultRole: org.defaultRole,
+    sso: org.sso,
+    ai: org.ai,
+    inviteLinks: org.inviteLinks,
+    plan: 'free_2024',
+    urls: { location: `${baseUrl()}/v1/orgs/${org.id}`, app: `${app}/o/${org.id}` },
+    permissions: {
+      view: true,
+      admin: true,
+      ownTeam: true,
+      createContent: true,
+      listMembers: true,
+      listTeams: true,
+    },
+  });
+
+  const collection = (org: EmuOrganization, c: EmuCollection) => ({
+    object: 'collection',
+    id: c.id,
+    title: c.title,
+    ...(c.description !== null ? { description: c.description } : {}),
+    organization: org.id,
+    ...(c.parent ? { parent: c.parent } : {}),
+    defaultLevel: c.defaultLevel,
+    urls: { location: `${baseUrl()}/v1/collections/${c.id}`, app: `${app}/o/${org.id}/c/${c.id}` },
+    permissions: { view: true, admin: true, viewInviteLinks: true, create: true },
+  });
+
+  const space = (org: EmuOrganization, s: EmuSpace) => ({
+    object: 'space',
+    id: s.id,
+    title: s.title,
+    emoji: s.emoji,
+    visibility: s.visibility,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    ...(s.editMode ? { editMode: s.editMode } : {}),
+    organization: org.id,
+    ...(s.parent ? { parent: s.parent } : {}),
+    revision: `rev_${s.id}`,
+    defaultLevel: s.defaultLevel,
+    comments: 0,
+    changeRequests: 0,
+    changeRequestsOpen: 0,
+    changeRequestsDraft: 0,
+    urls: { location: `${baseUrl()}/v1/spaces/${s.id}`, app: `${app}/s/${s.id}` },
+    permissions: {
+      view: true,
+      access: true,
+      admin: true,
+      edit: true,
+      comment: true,
+      merge: true,
+      review: true,
+    },
+  });
+
+  const team = (t: EmuTeam) => ({
+    object: 'team',
+    id: t.id,
+    title: t.title,
+    members: t.members.length,
+    spaces: 0,
+    createdAt: t.createdAt,
+    permissions: { admin: true, view: true },
+  });
+
+  const siteSpace = (org: EmuOrganization, site: EmuSite, ss: EmuSiteSpace) => {
+    const sp = org.spaces.find((s) => s.id === ss.spaceId);
+    const section = ss.sectionId ? site.sections.find((s) => s.id === ss.sectionId) : undefined;
+    const isDefault = section ? section.defaultSiteSpaceId === ss.id : site.defaultRootSiteSpaceId === ss.id;
+    return {
+      object: 'site-space',
+      id: ss.id,
+      path: ss.path,
+      ...(ss.sectionId ? { section: ss.sectionId } : {}),
+      space: sp ? space(org, sp) : { object: 'space', id: ss.spaceId },
+      title: sp?.title ?? ss.spaceId,
+      default: isDefault,
+      ...(ss.condition !== null ? { condition: ss.condition } : {}),
+      urls: { published: `${pub}/${site.id}/${section ? `${section.path}/` : ''}${ss.path}` },
+    };
+  };
+
+  const section = (org: EmuOrganization, site: EmuSite, sec: EmuSection) => ({
+    object: 'site-section',
+    id: sec.id,
+    title: sec.title,
+    ...(sec.description !== null ? { description: sec.description } : {}),
+    default: site.defaultSectionId === sec.id,
+    path: sec.path,
+    ...(sec.condition !== null ? { condition: sec.condition } : {}),
+    ...(sec.groupId ? { sectionGroup: sec.groupId } : {}),
+    ...(sec.icon !== null ? { icon: sec.icon } : {}),
+    siteSpaces: site.siteSpaces.filter((ss) => ss.sectionId === sec.id).map((ss) => siteSpace(org, site, ss)),
+    urls: { published: `${pub}/${site.id}/${sec.path}` },
+  });
+
+  const group = (org: EmuOrganization, site: EmuSite, g: EmuGroup) => ({
+    object: 'site-section-group',
+    id: g.id,
+    title: g.title,
+    ...(g.icon !== null ? { icon: g.icon } : {}),
+    sections: site.sections.filter((s) => s.groupId === g.id).map((s) => section(org, site, s)),
+  });
+
+  const site = (org: EmuOrganization, s: EmuSite) => ({
+    object: 'site',
+    id: s.id,
+    type: s.type,
+    title: s.title,
+    ...(s.hostname ? { hostname: s.hostname } : {}),
+    ...(s.basename !== null ? { basename: s.basename } : {}),
+    ...(s.proxy !== null ? { proxy: { origin: `https://${s.proxy}`, target: `${pub}/${s.id}` } } : {}),
+    visibility: s.visibility,
+    published: s.published,
+    siteSpaces: s.siteSpaces.length,
+    createdAt: s.createdAt,
+    adaptiveContent: s.adaptiveContent,
+    agentsContext: s.agentsContext,
+    features: [],
+    urls: {
+      location: `${baseUrl()}/v1/orgs/${org.id}/sites/${s.id}`,
+      app: `${app}/o/${org.id}/sites/${s.id}`,
+      published: `${pub}/${s.id}`,
+    },
+  });
+
+  const shareLink = (site: EmuSite, l: EmuShareLink) => ({
+    object: 'share-link',
+    id: l.id,
+    createdAt: l.createdAt,
+    name: l.name,
+    active: l.active,
+    urls: { published: `${pub}/${site.id}?share=${l.token}` },
+  });
+
+  const customField = (org: EmuOrganization, f: EmuCustomField) => ({
+    object: 'custom-field',
+    id: f.id,
+    name: f.name,
+    type: f.type,
+    ...(f.title !== null ? { title: f.title } : {}),
+    ...(f.description !== null ? { description: f.description } : {}),
+    ...(f.placeholder !== null ? { placeholder: f.placeholder } : {}),
+    ...(f.options !== null ? { options: f.options } : {}),
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
+    urls: { location: `${baseUrl()}/v1/orgs/${org.id}/custom-fields/${f.name}` },
+    permissions: { view: true, edit: true },
+  });
+
+  return {
+    user,
+    member,
+    organization,
+    collection,
+    space,
+    team,
+    siteSpace,
+    section,
+    group,
+    site,
+    shareLink,
+    customField,
+  };
+}

@@ -1,0 +1,117 @@
+import type { CustomFieldValue } from '../model/kinds.js';
+
+/** The emulator's whole state: plain JSON, so it can be dumped, seeded and persisted as is. */
+export type EmulatorState = {
+  organizations: EmuOrganization[];
+};
+
+export type EmuUser = { id: string; displayName: string; email: string };
+
+export type EmuMember = { user: EmuUser; role: string | null; joinedAt: string; disabled: boolean };
+
+export type EmuCollection = {
+  id: string;
+  title: string;
+  description: string | null;
+  parent: string | null;
+  defaultLevel: string | null;
+};
+
+export type EmuSpace = {
+  id: string;
+  title: string;
+  emoji: string;
+  visibility: string;
+  parent: string | null;
+  editMode: string | null;
+  defaultLevel: string | null;
+  createdAt: string;
+  updatedAt: string;
+  customFields: Record<string, Exclude<CustomFieldValue, null>>;
+};
+
+export type EmuTeam = {
+  id: string;
+  title: string;
+  createdAt: string;
+  members: { userId: string; role: 'owner' | 'member' }[];
+};
+
+export type EmuCustomField = {
+  id: string;
+  name: string;
+  type: string;
+  title: string | null;
+  description: string | null;
+  placeholder: string | null;
+  options: string[] | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type EmuSection = {
+  id: string;
+  title: string;
+  path: string;
+  description: string | null;
+  condition: string | null;
+  icon: string | null;
+  groupId: string | null;
+  defaultSiteSpaceId: string | null;
+};
+
+export type EmuGroup = { id: string; title: string; icon: string | null };
+
+export type EmuSiteSpace = {
+  id: string;
+  spaceId: string;
+  sectionId: string | null;
+  path: string;
+  condition: string | null;
+};
+
+export type EmuShareLink = { id: string; name: string; active: boolean; createdAt: string; token: string };
+
+export type EmuSite = {
+  id: string;
+  type: string;
+  title: string;
+  visibility: string;
+  published: boolean;
+  basename: string | null;
+  hostname: string | null;
+  agentsContext: 'included' | 'excluded';
+  adaptiveContent: { enabled: boolean };
+  proxy: string | null;
+  createdAt: string;
+  adaptiveSchema: Record<string, unknown> | null;
+  adaptiveSchemaUpdatedAt: string | null;
+  defaultSectionId: string | null;
+  defaultRootSiteSpaceId: string | null;
+  sections: EmuSection[];
+  groups: EmuGroup[];
+  siteSpaces: EmuSiteSpace[];
+  shareLinks: EmuShareLink[];
+};
+
+export type EmuOrganization = {
+  id: string;
+  title: string;
+  createdAt: string;
+  emailDomains: string[];
+  hostname: string | null;
+  defaultRole: string | null;
+  inviteLinks: boolean;
+  sso: boolean;
+  ai: boolean;
+  members: EmuMember[];
+  collections: EmuCollection[];
+  spaces: EmuSpace[];
+  teams: EmuTeam[];
+  customFields: EmuCustomField[];
+  sites: EmuSite[];
+};
+
+export function emptyState(): EmulatorState {
+  return { organizations: [] };
+}

@@ -1,0 +1,12 @@
+/** Human-readable, stable addresses of resources, as the plan shows them. */
+export const address = {
+  site: (org: string, title: string) => `${org}/sites/${title}`,
+  section: (site: string, path: string) => `${site}/sections/${path}`,
+  sectionGroup: (site: string, title: string) => `${site}/section-groups/${title}`,
+  siteSpace: (parent: string, space: string) => `${parent}/spaces/${space}`,
+  shareLink: (site: string, name: string) => `${site}/share-links/${name}`,
+  customField: (org: string, name: string) => `${org}/custom-fields/${name}`,
+  spaceCustomFields: (org: string, space: string) => `${org}/spaces/${space}/custom-fields`,
+  team: (org: string, title: string) => `${org}/teams/${title}`,
+  teamMembers: (team: string) => `${team}/members`,
+};
