@@ -1,0 +1,102 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { DesiredState } from '../model/desired.js';
+import { ConfigError, type ConfigIssue } from './issues.js';
+import { normalize } from './normalize.js';
+import { ConfigFileSchema } from './schema.js';
+import { checkSemantics, type ParsedConfig } from './semantic.js';
+import { parseYamlFile } from './yaml-file.js';
+import { zodToIssues } from './zod-issues.js';
+
+export type LoadResult = {
+  desired: DesiredState | null;
+  issues: ConfigIssue[];
+  files: string[];
+};
+
+const MAX_FILES = 10_000;
+
+/** Every `*.yaml`/`*.yml` under `dir`, recursively, sorted by path; hidden folders and node_modules skipped. */
+export async function listConfigFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(current: string): Promise<void> {
+    const entries = await readdir(current, { withFileTypes: true });
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const full = join(current, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile() && /\.ya?ml$/i.test(entry.name)) out.push(full);
+      if (out.length > MAX_FILES) return;
+    }
+  }
+  await walk(dir);
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Validate files already in memory (the daemon and tests use this; `loadConfig` reads them from disk). */
+export function loadConfigFromBuffers(entries: { file: string; bytes: Buffer }[]): LoadResult {
+  const issues: ConfigIssue[] = [];
+  const parsed: ParsedConfig[] = [];
+  for (const { file, bytes } of entries) {
+    const yaml = parseYamlFile(file, bytes);
+    if (Array.isArray(yaml)) {
+      issues.push(...yaml);
+      continue;
+    }
+    const result = ConfigFileSchema.safeParse(yaml.value);
+    if (!result.success) {
+      issues.push(...zodToIssues(ConfigFileSchema, yaml, result.error));
+      continue;
+    }
+    parsed.push({ yaml, config: result.data });
+  }
+  issues.push(...checkSemantics(parsed));
+  const files = entries.map((e) => e.file);
+  if (issues.some((i) => i.severity === 'error')) return { desired: null, issues, files };
+  return { desired: normalize(parsed.map((p) => p.config)), issues, files };
+}
+
+/** Load and validate the config folder. Never throws for bad input: problems come back as issues. */
+export async function loadConfig(dir: string, cwd = process.cwd()): Promise<LoadResult> {
+  const shown = (file: string) => relative(cwd, file) || file;
+  const noConfig = (message: string): LoadResult => ({
+    desired: null,
+    files: [],
+    issues: [{ severity: 'error', code: 'no-config', file: shown(dir), line: 1, column: 1, path: '', message }],
+  });
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) return noConfig('not a directory');
+  } catch {
+    return noConfig('config directory does not exist');
+  }
+  const files = await listConfigFiles(dir);
+  if (files.length === 0) return noConfig('no *.yaml or *.yml files in the config directory');
+  const entries: { file: string; bytes: Buffer }[] = [];
+  const readIssues: ConfigIssue[] = [];
+  for (const file of files) {
+    try {
+      entries.push({ file: shown(file), bytes: await readFile(file) });
+    } catch (error) {
+      readIssues.push({
+        severity: 'error',
+        code: 'read-failed',
+        file: shown(file),
+        line: 1,
+        column: 1,
+        path: '',
+        message: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      });
+    }
+  }
+  const result = loadConfigFromBuffers(entries);
+  if (readIssues.length > 0) return { desired: null, issues: [...readIssues, ...result.issues], files: result.files };
+  return result;
+}
+
+/** Load, or throw a `ConfigError` carrying every issue. */
+export async function loadConfigOrThrow(dir: string): Promise<DesiredState> {
+  const result = await loadConfig(dir);
+  if (!result.desired) throw new ConfigError(result.issues);
+  return result.desired;
+}

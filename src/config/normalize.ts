@@ -1,0 +1,93 @@
+import type {
+  DesiredOrganization,
+  DesiredSite,
+  DesiredSiteSpace,
+  DesiredState,
+} from '../model/desired.js';
+import type { ConfigFile } from './schema.js';
+
+export const DEFAULT_MAX_DELETES = 10;
+
+type SiteSpaceInput = NonNullable<NonNullable<ConfigFile['sites']>[number]['spaces']>[number];
+
+const siteSpace = (s: SiteSpaceInput): DesiredSiteSpace => ({
+  space: s.space,
+  ...(s.path !== undefined ? { path: s.path } : {}),
+  ...(s.condition !== undefined ? { condition: s.condition } : {}),
+  ...(s.default !== undefined ? { default: s.default } : {}),
+});
+
+function defined<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
+  return defined({
+    title: s.title,
+    id: s.id,
+    visibility: s.visibility,
+    basename: s.basename,
+    agentsContext: s.agentsContext,
+    adaptiveContent: s.adaptiveContent,
+    proxy: s.proxy,
+    shareLinks: s.shareLinks?.map((l) => defined({ name: l.name, active: l.active })),
+    sections: s.sections?.map((sec) =>
+      defined({
+        path: sec.path,
+        title: sec.title,
+        icon: sec.icon,
+        description: sec.description,
+        condition: sec.condition,
+        default: sec.default,
+        spaces: sec.spaces.map(siteSpace),
+      }),
+    ),
+    sectionGroups: s.sectionGroups?.map((g) => defined({ title: g.title, icon: g.icon, sections: g.sections })),
+    spaces: s.spaces?.map(siteSpace),
+  }) as DesiredSite;
+}
+
+/**
+ * Merge the files of each organization (in file order) into the normalized desired state:
+ * defaults applied, member shorthand expanded, list order kept. Assumes `checkSemantics` passed.
+ */
+export function normalize(files: ConfigFile[]): DesiredState {
+  const orgs = new Map<string, DesiredOrganization>();
+  for (const file of files) {
+    let org = orgs.get(file.organization);
+    if (!org) {
+      org = { id: file.organization, policy: { prune: false, maxDeletes: DEFAULT_MAX_DELETES } };
+      orgs.set(file.organization, org);
+    }
+    if (file.policy) {
+      org.policy = {
+        prune: file.policy.prune ?? false,
+        maxDeletes: file.policy.maxDeletes ?? DEFAULT_MAX_DELETES,
+      };
+    }
+    if (file.customFields)
+      org.customFields = [
+        ...(org.customFields ?? []),
+        ...file.customFields.map((f) =>
+          defined({ name: f.name, type: f.type, title: f.title, description: f.description, placeholder: f.placeholder, options: f.options }),
+        ),
+      ];
+    if (file.spaces)
+      org.spaces = [...(org.spaces ?? []), ...file.spaces.map((s) => ({ id: s.id, customFields: { ...s.customFields } }))];
+    if (file.teams)
+      org.teams = [
+        ...(org.teams ?? []),
+        ...file.teams.map((t) =>
+          defined({
+            title: t.title,
+            id: t.id,
+            members: t.members?.map((m) =>
+              typeof m === 'string' ? { user: m, role: 'member' as const } : { user: m.user, role: m.role ?? 'member' },
+            ),
+          }),
+        ),
+      ];
+    if (file.sites) org.sites = [...(org.sites ?? []), ...file.sites.map(site)];
+  }
+  return { organizations: [...orgs.values()] };
+}

@@ -1,0 +1,172 @@
+import type { CustomFieldValue } from '../model/kinds.js';
+import { formatPath, type ConfigIssue } from './issues.js';
+import type { ConfigFile } from './schema.js';
+import { locate, type YamlFile } from './yaml-file.js';
+
+/** A validated file and the organization it describes. */
+export type ParsedConfig = { yaml: YamlFile; config: ConfigFile };
+
+type Path = (string | number)[];
+type Place = { yaml: YamlFile; path: Path };
+
+/** Collects located issues; `where` renders a place for "first defined at" messages. */
+class Issues {
+  readonly list: ConfigIssue[] = [];
+  add(place: Place, code: ConfigIssue['code'], message: string, key = false): void {
+    const pos = locate(place.yaml, place.path, key);
+    this.list.push({ severity: 'error', code, file: place.yaml.file, ...pos, path: formatPath(place.path), message });
+  }
+  where(place: Place): string {
+    const pos = locate(place.yaml, place.path);
+    return `${place.yaml.file}:${pos.line}:${pos.column}`;
+  }
+}
+
+/** Remembers the first place of each identity in a scope and reports the second. */
+function uniqueIn(issues: Issues, what: string) {
+  const seen = new Map<string, Place>();
+  return (identity: string, place: Place, label = identity) => {
+    const first = seen.get(identity);
+    if (first) issues.add(place, 'duplicate', `${what} "${label}" is described twice (first at ${issues.where(first)})`);
+    else seen.set(identity, place);
+  };
+}
+
+/** Checks across keys and files that a schema cannot express. Returns every problem at once. */
+export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
+  const issues = new Issues();
+  const byOrg = new Map<string, ParsedConfig[]>();
+  for (const f of files) byOrg.set(f.config.organization, [...(byOrg.get(f.config.organization) ?? []), f]);
+
+  for (const group of byOrg.values()) {
+    const policy = uniqueIn(issues, 'policy');
+    const fields = uniqueIn(issues, 'custom field');
+    const spaces = uniqueIn(issues, 'space');
+    const teamTitles = uniqueIn(issues, 'team');
+    const teamIds = uniqueIn(issues, 'team id');
+    const siteTitles = uniqueIn(issues, 'site');
+    const siteIds = uniqueIn(issues, 'site id');
+    const declaredFields = new Map<string, NonNullable<ConfigFile['customFields']>[number]>();
+    let fieldsManaged = false;
+
+    for (const { yaml, config } of group) {
+      if (config.policy) policy('policy', { yaml, path: ['policy'] });
+      config.customFields?.forEach((f, i) => {
+        fieldsManaged = true;
+        fields(f.name, { yaml, path: ['customFields', i, 'name'] });
+        declaredFields.set(f.name, f);
+        if (f.options && (f.type === 'text' || f.type === 'number' || f.type === 'boolean'))
+          issues.add({ yaml, path: ['customFields', i, 'options'] }, 'invalid-value', `options apply only to select and tags fields, not ${f.type}`);
+      });
+      config.teams?.forEach((t, i) => {
+        teamTitles(t.title, { yaml, path: ['teams', i, 'title'] });
+        if (t.id) teamIds(t.id, { yaml, path: ['teams', i, 'id'] });
+        const members = uniqueIn(issues, 'team member');
+        t.members?.forEach((m, j) => {
+          const user = typeof m === 'string' ? m : m.user;
+          members(user.toLowerCase(), { yaml, path: ['teams', i, 'members', j] }, user);
+        });
+      });
+      config.sites?.forEach((site, i) => {
+        siteTitles(site.title, { yaml, path: ['sites', i, 'title'] });
+        if (site.id) siteIds(site.id, { yaml, path: ['sites', i, 'id'] });
+        checkSite(issues, yaml, site, ['sites', i]);
+      });
+    }
+    for (const { yaml, config } of group) {
+      config.spaces?.forEach((s, i) => {
+        spaces(s.id, { yaml, path: ['spaces', i, 'id'] });
+        for (const [name, value] of Object.entries(s.customFields)) {
+          const place = { yaml, path: ['spaces', i, 'customFields', name] };
+          const field = declaredFields.get(name);
+          if (!field) {
+            if (fieldsManaged)
+              issues.add(place, 'unknown-reference', `no custom field named "${name}" is declared in customFields`, true);
+            continue;
+          }
+          const problem = valueProblem(field, value);
+          if (problem) issues.add(place, 'custom-field-value', problem);
+        }
+      });
+    }
+  }
+  return issues.list;
+}
+
+function checkSite(issues: Issues, yaml: YamlFile, site: NonNullable<ConfigFile['sites']>[number], at: Path): void {
+  const sectionPaths = uniqueIn(issues, 'section path');
+  const siteSpaces = uniqueIn(issues, 'site space for space');
+  const links = uniqueIn(issues, 'share link');
+  const groupTitles = uniqueIn(issues, 'section group');
+  const grouped = uniqueIn(issues, 'grouped section');
+  if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
+    issues.add({ yaml, path: [...at, 'spaces'] }, 'sections-and-spaces', 'a site has either sections or root spaces, not both', true);
+  let defaultSection: Place | undefined;
+  site.sections?.forEach((section, i) => {
+    const here: Path = [...at, 'sections', i];
+    sectionPaths(section.path, { yaml, path: [...here, 'path'] });
+    if (section.default) {
+      if (defaultSection)
+        issues.add({ yaml, path: [...here, 'default'] }, 'multiple-defaults', `only one section of a site can be the default (another is at ${issues.where(defaultSection)})`);
+      else defaultSection = { yaml, path: [...here, 'default'] };
+    }
+    if (section.spaces.length === 0)
+      issues.add({ yaml, path: [...here, 'spaces'] }, 'empty-section', 'a section needs at least one space (the API creates a section from a space)');
+    checkSpaces(issues, yaml, section.spaces, [...here, 'spaces'], siteSpaces);
+  });
+  if (site.spaces) checkSpaces(issues, yaml, site.spaces, [...at, 'spaces'], siteSpaces);
+  site.shareLinks?.forEach((l, i) => links(l.name, { yaml, path: [...at, 'shareLinks', i, 'name'] }));
+  const known = new Set(site.sections?.map((s) => s.path) ?? []);
+  site.sectionGroups?.forEach((g, i) => {
+    groupTitles(g.title, { yaml, path: [...at, 'sectionGroups', i, 'title'] });
+    g.sections.forEach((p, j) => {
+      const place = { yaml, path: [...at, 'sectionGroups', i, 'sections', j] };
+      if (!known.has(p)) issues.add(place, 'unknown-reference', `no section with path "${p}" in this site`);
+      else grouped(p, place);
+    });
+  });
+}
+
+function checkSpaces(
+  issues: Issues,
+  yaml: YamlFile,
+  spaces: { space: string; default?: boolean | undefined }[],
+  at: Path,
+  unique: (identity: string, place: Place) => void,
+): void {
+  let def: Place | undefined;
+  spaces.forEach((s, i) => {
+    unique(s.space, { yaml, path: [...at, i, 'space'] });
+    if (s.default) {
+      if (def)
+        issues.add({ yaml, path: [...at, i, 'default'] }, 'multiple-defaults', `only one site space of a section can be the default (another is at ${issues.where(def)})`);
+      else def = { yaml, path: [...at, i, 'default'] };
+    }
+  });
+}
+
+function valueProblem(field: { type: string; options?: string[] | undefined }, value: CustomFieldValue): string | undefined {
+  if (value === null) return undefined;
+  const options = field.options;
+  switch (field.type) {
+    case 'number':
+      return typeof value === 'number' ? undefined : `must be a number (the field is of type number)`;
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : `must be true or false (the field is of type boolean)`;
+    case 'tags':
+      return Array.isArray(value) ? undefined : `must be a list of strings (the field is of type tags)`;
+    case 'select:multi':
+      if (!Array.isArray(value)) return 'must be a list of options (the field is of type select:multi)';
+      if (options) {
+        const bad = value.find((v) => !options.includes(v));
+        if (bad !== undefined) return `"${bad}" is not one of the options: ${options.join(', ')}`;
+      }
+      return undefined;
+    case 'select:single':
+      if (typeof value !== 'string') return 'must be one option (the field is of type select:single)';
+      if (options && !options.includes(value)) return `"${value}" is not one of the options: ${options.join(', ')}`;
+      return undefined;
+    default:
+      return typeof value === 'string' ? undefined : `must be a string (the field is of type ${field.type})`;
+  }
+}

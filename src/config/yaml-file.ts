@@ -1,0 +1,156 @@
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { ConfigIssue } from './issues.js';
+
+export const MAX_FILE_BYTES = 1024 * 1024;
+export const MAX_ALIAS_COUNT = 100;
+export const MAX_DEPTH = 64;
+
+/** One YAML file, parsed, with what is needed to point at any key in it. */
+export type YamlFile = {
+  file: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+  value: unknown;
+};
+
+/** Turn raw bytes into a parsed YAML file, or located issues (never throws). */
+export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIssue[] {
+  const at = (code: ConfigIssue['code'], message: string, line = 1, column = 1): ConfigIssue[] => [
+    { severity: 'error', code, file, line, column, path: '', message },
+  ];
+  if (bytes.length > MAX_FILE_BYTES)
+    return at('file-too-large', `file is ${bytes.length} bytes; the limit is ${MAX_FILE_BYTES} bytes`);
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) {
+    const { line, column } = positionOfByte(bytes, nul);
+    return at('binary-file', 'file contains a NUL byte; it looks like a binary file, not YAML', line, column);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const bad = firstInvalidUtf8(bytes);
+    const { line, column } = positionOfByte(bytes, bad);
+    return at('invalid-utf8', 'file is not valid UTF-8', line, column);
+  }
+  if (text.trim().length === 0 || /^(\s*(#.*)?\n?)*$/.test(text)) return at('empty-file', 'file is empty');
+  const depth = nestingDepth(text);
+  if (depth > MAX_DEPTH) return at('too-deep', `nesting is deeper than ${MAX_DEPTH} levels`);
+
+  const lines = new LineCounter();
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (error) {
+    return at('yaml-syntax', `YAML could not be parsed: ${(error as Error).message}`);
+  }
+  if (doc.errors.length > 0) {
+    return doc.errors.map((e) => {
+      const pos = lines.linePos(e.pos[0]);
+      const duplicate = e.code === 'DUPLICATE_KEY';
+      return {
+        severity: 'error' as const,
+        code: duplicate ? ('duplicate-key' as const) : ('yaml-syntax' as const),
+        file,
+        line: pos.line,
+        column: pos.col,
+        path: '',
+        message: duplicate ? 'duplicate key in a mapping' : firstLine(e.message),
+      };
+    });
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/alias/i.test(message)) return at('alias-limit', `too many alias expansions (limit ${MAX_ALIAS_COUNT})`);
+    return at('yaml-syntax', firstLine(message));
+  }
+  if (value === null || value === undefined) return at('empty-file', 'file holds no document');
+  return { file, doc, lines, value };
+}
+
+/** Line and column of the node at `path` (of its key when `key` is set); the document start otherwise. */
+export function locate(
+  yaml: YamlFile,
+  path: readonly (string | number)[],
+  key = false,
+): { line: number; column: number } {
+  let node: unknown = yaml.doc.contents;
+  let keyNode: Node | undefined;
+  let best: Node | undefined = isNodeLike(node) ? node : undefined;
+  for (const part of path) {
+    keyNode = undefined;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(part));
+      if (!pair) break;
+      keyNode = pair.key as Node;
+      node = pair.value;
+    } else if (isSeq(node) && typeof part === 'number') {
+      node = node.items[part];
+    } else break;
+    if (isNodeLike(node)) best = node;
+    else if (keyNode) best = keyNode;
+  }
+  const target = key && keyNode ? keyNode : best;
+  const offset = target?.range?.[0] ?? 0;
+  const pos = yaml.lines.linePos(offset);
+  return { line: pos.line, column: pos.col };
+}
+
+function isNodeLike(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && 'range' in value;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '');
+}
+
+function positionOfByte(bytes: Buffer, index: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < index; i += 1) {
+    if (bytes[i] === 0x0a) {
+      line += 1;
+      start = i + 1;
+    }
+  }
+  return { line, column: index - start + 1 };
+}
+
+function firstInvalidUtf8(bytes: Buffer): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let lo = 0;
+  let hi = bytes.length;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    try {
+      decoder.decode(bytes.subarray(0, mid));
+      lo = mid;
+    } catch {
+      // an incomplete sequence at the cut also throws, so narrow carefully
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/** Cheap upper bound of the nesting of flow and block collections, checked before parsing. */
+function nestingDepth(text: string): number {
+  let flow = 0;
+  let maxFlow = 0;
+  let maxIndent = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      flow += 1;
+      if (flow > maxFlow) maxFlow = flow;
+    } else if (c === 0x5d || c === 0x7d) flow = Math.max(0, flow - 1);
+  }
+  for (const line of text.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    if (indent > maxIndent && line.trim().length > 0) maxIndent = indent;
+  }
+  return Math.max(maxFlow, Math.floor(maxIndent / 2));
+}

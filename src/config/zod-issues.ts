@@ -1,0 +1,158 @@
+import type { z } from 'zod';
+import { formatPath, type ConfigIssue } from './issues.js';
+import { locate, type YamlFile } from './yaml-file.js';
+
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  options?: z.ZodType[];
+  valueType?: z.ZodType;
+};
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The keys an object at `path` may have, found by walking the schema. */
+export function allowedKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const candidates = walk(schema, path);
+  return [...new Set(candidates.flatMap((s) => Object.keys(defOf(s).shape ?? {})))];
+}
+
+function unwrap(schema: z.ZodType): z.ZodType[] {
+  const def = defOf(schema);
+  if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') return unwrap(def.innerType!);
+  if (def.type === 'union') return def.options!.flatMap(unwrap);
+  return [schema];
+}
+
+function walk(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType[] {
+  let current = unwrap(schema);
+  for (const part of path) {
+    const next: z.ZodType[] = [];
+    for (const s of current) {
+      const def = defOf(s);
+      if (def.type === 'object' && typeof part === 'string' && def.shape?.[part]) next.push(...unwrap(def.shape[part]));
+      else if (def.type === 'array' && typeof part === 'number') next.push(...unwrap(def.element!));
+      else if (def.type === 'record' && typeof part === 'string') next.push(...unwrap(def.valueType!));
+    }
+    current = next;
+  }
+  return current.filter((s) => defOf(s).type === 'object');
+}
+
+export function didYouMean(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = levenshtein(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function levenshtein(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `a ${typeof value}`;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+/** Turn zod's issues into located config issues with plain messages. */
+export function zodToIssues(schema: z.ZodType, yaml: YamlFile, error: z.ZodError): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+    const base = { severity: 'error' as const, file: yaml.file };
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = allowedKeys(schema, path);
+      for (const key of issue.keys) {
+        const pos = locate(yaml, [...path, key], true);
+        const hint = didYouMean(key, allowed);
+        out.push({
+          ...base,
+          code: 'unknown-key',
+          ...pos,
+          path: formatPath([...path, key]),
+          message: `unknown key "${key}"${hint ? `; did you mean "${hint}"?` : ''} (allowed: ${allowed.join(', ')})`,
+        });
+      }
+      continue;
+    }
+    const pos = locate(yaml, path);
+    const value = valueAt(yaml.value, path);
+    let code: ConfigIssue['code'] = 'invalid-value';
+    let message = issue.message;
+    switch (issue.code) {
+      case 'invalid_type':
+        if (value === undefined) {
+          code = 'required';
+          message = `"${String(path.at(-1) ?? '')}" is required`;
+        } else {
+          code = 'invalid-type';
+          message = `expected ${issue.expected}, got ${typeName(value)}`;
+        }
+        break;
+      case 'too_big':
+        code = issue.origin === 'array' ? 'too-many' : 'too-long';
+        message =
+          issue.origin === 'array'
+            ? `must have at most ${String(issue.maximum)} items`
+            : issue.origin === 'string'
+              ? `must be at most ${String(issue.maximum)} characters`
+              : `must be at most ${String(issue.maximum)}`;
+        break;
+      case 'too_small':
+        code = issue.origin === 'array' ? 'too-few' : 'too-short';
+        message =
+          issue.origin === 'array'
+            ? `must have at least ${String(issue.minimum)} item(s)`
+            : issue.origin === 'string'
+              ? `must be at least ${String(issue.minimum)} character(s)`
+              : `must be at least ${String(issue.minimum)}`;
+        break;
+      case 'invalid_format':
+        code = 'pattern';
+        message = issue.message.startsWith('Invalid') ? `does not match the pattern ${String((issue as { pattern?: string }).pattern ?? '')}` : issue.message;
+        break;
+      case 'invalid_value':
+        code = 'invalid-value';
+        message = `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+        break;
+      case 'invalid_union':
+        code = 'invalid-type';
+        message = `${typeName(value)} is not allowed here`;
+        break;
+      default:
+        break;
+    }
+    out.push({ ...base, code, ...pos, path: formatPath(path), message });
+  }
+  return out;
+}
