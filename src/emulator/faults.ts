@@ -42,8 +42,10 @@ export class RateWindow {
     resetEpochSeconds: number;
     retryAfterSeconds: number;
   } {
-    if (nowMs - this.windowStart >= this.windowMs) {
-      this.windowStart = nowMs;
+    // Windows are aligned to the clock, so X-RateLimit-Reset is exact.
+    const start = Math.floor(nowMs / this.windowMs) * this.windowMs;
+    if (start !== this.windowStart) {
+      this.windowStart = start;
       this.used = 0;
     }
     const resetMs = this.windowStart + this.windowMs;
@@ -52,7 +54,7 @@ export class RateWindow {
     return {
       allowed,
       remaining: Math.max(0, this.limit - this.used),
-      resetEpochSeconds: Math.ceil(resetMs / 1000),
+      resetEpochSeconds: resetMs / 1000,
       retryAfterSeconds: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
     };
   }

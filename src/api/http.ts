@@ -1,0 +1,242 @@
+import PQueue from 'p-queue';
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { ApiError, codeForStatus } from './errors.js';
+import { RateBudget } from './rate-limit.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Hooks for metrics: the daemon maps them to Prometheus, the CLI to its progress line. */
+export type HttpObserver = {
+  request?(method: string, route: string, status: number | 'error', durationMs: number): void;
+  retry?(method: string, route: string, reason: string): void;
+  paused?(ms: number): void;
+  budget?(remaining: number | null, limit: number | null): void;
+};
+
+export type HttpOptions = {
+  baseUrl: string;
+  token: string;
+  userAgent: string;
+  concurrency?: number;
+  /** Header and body timeout of one attempt, in ms. */
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+  maxAttempts?: number;
+  maxRateLimitWaits?: number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  observer?: HttpObserver;
+  random?: () => number;
+};
+
+export type HttpRequest = {
+  method: HttpMethod;
+  /** Path under `/v1`, already filled in: `/orgs/org_1/sites`. */
+  path: string;
+  /** Route template for errors and metrics: `/orgs/{org}/sites`. */
+  route: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Success statuses; anything else is an error. */
+  expect: readonly number[];
+  /**
+   * A creating POST: retried only when the request never reached the server; ambiguous
+   * failures surface to the caller (apply re-reads and adopts).
+   */
+  create?: boolean;
+};
+
+export type HttpResponse = { status: number; body: unknown };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Error codes of undici that mean the request never left this process. */
+const NOT_SENT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/**
+ * The one place where HTTP policy lives: a single queue (concurrency), the rate budget,
+ * retries with exponential backoff and full jitter, and typed errors.
+ */
+export class HttpClient {
+  readonly budget = new RateBudget();
+  private readonly queue: PQueue;
+  private readonly agent: Agent;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly opts: Required<Omit<HttpOptions, 'observer'>> & { observer: HttpObserver };
+  private closed = false;
+
+  constructor(options: HttpOptions) {
+    this.opts = {
+      concurrency: 4,
+      timeoutMs: 30_000,
+      connectTimeoutMs: 10_000,
+      maxAttempts: 5,
+      maxRateLimitWaits: 50,
+      backoffBaseMs: 250,
+      backoffCapMs: 10_000,
+      random: Math.random,
+      observer: {},
+      ...options,
+    };
+    const url = new URL(options.baseUrl.replace(/\/+$/, '') + '/v1');
+    this.origin = url.origin;
+    this.basePath = url.pathname;
+    this.queue = new PQueue({ concurrency: this.opts.concurrency });
+    this.agent = new Agent({
+      keepAliveTimeout: 4_000,
+      connections: this.opts.concurrency * 2,
+      connectTimeout: this.opts.connectTimeoutMs,
+      headersTimeout: this.opts.timeoutMs,
+      bodyTimeout: this.opts.timeoutMs,
+    });
+  }
+
+  get pending(): number {
+    return this.queue.pending + this.queue.size;
+  }
+
+  /** Run one API call through the queue with the retry policy. */
+  send(req: HttpRequest): Promise<HttpResponse> {
+    return this.queue.add(() => this.withRetries(req)) as Promise<HttpResponse>;
+  }
+
+  /** Wait for every queued call, then close connections. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.onIdle();
+    await this.agent.close();
+  }
+
+  private async withRetries(req: HttpRequest): Promise<HttpResponse> {
+    let attempt = 0;
+    let rateWaits = 0;
+    for (;;) {
+      await this.waitForBudget();
+      attempt += 1;
+      try {
+        return await this.attempt(req);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code === 'rate-limited' && rateWaits < this.opts.maxRateLimitWaits) {
+          rateWaits += 1;
+          attempt -= 1;
+          this.opts.observer.retry?.(req.method, req.route, 'rate-limited');
+          continue;
+        }
+        const transient = error.code === 'server' || error.code === 'network' || error.code === 'timeout';
+        const retryable = transient && (!req.create || !error.sent);
+        if (!retryable || attempt >= this.opts.maxAttempts) throw error;
+        this.opts.observer.retry?.(req.method, req.route, error.code);
+        const ceiling = Math.min(this.opts.backoffCapMs, this.opts.backoffBaseMs * 2 ** (attempt - 1));
+        await sleep(Math.floor(this.opts.random() * ceiling));
+      }
+    }
+  }
+
+  private async waitForBudget(): Promise<void> {
+    for (;;) {
+      const wait = this.budget.acquire();
+      if (wait <= 0) return;
+      this.opts.observer.paused?.(wait);
+      await sleep(wait + 5);
+    }
+  }
+
+  private async attempt(req: HttpRequest): Promise<HttpResponse> {
+    const started = Date.now();
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) search.set(k, String(v));
+    const qs = search.toString();
+    const path = `${this.basePath}${req.path}${qs ? `?${qs}` : ''}`;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.opts.token}`,
+      'user-agent': this.opts.userAgent,
+      accept: 'application/json',
+    };
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(`${this.origin}${path}`, { method: req.method, headers, body, dispatcher: this.agent });
+    } catch (error) {
+      this.budget.release();
+      this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
+      throw this.transportError(req, error);
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (error) {
+      this.budget.release(res.headers);
+      this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
+      throw this.transportError(req, error, true);
+    }
+    this.budget.release(res.headers);
+    this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
+    this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
+
+    if (req.expect.includes(res.statusCode)) {
+      if (text.length === 0) return { status: res.statusCode, body: undefined };
+      try {
+        return { status: res.statusCode, body: JSON.parse(text) as unknown };
+      } catch (error) {
+        throw new ApiError({
+          code: 'invalid-response',
+          method: req.method,
+          route: req.route,
+          status: res.statusCode,
+          apiMessage: 'the answer is not valid JSON',
+          sent: true,
+          cause: error,
+        });
+      }
+    }
+    if (res.statusCode === 429) {
+      const retryAfter = Number(res.headers['retry-after']);
+      const waited = this.budget.pause(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+      this.opts.observer.paused?.(waited);
+    }
+    throw new ApiError({
+      code: codeForStatus(res.statusCode),
+      method: req.method,
+      route: req.route,
+      status: res.statusCode,
+      apiMessage: apiMessage(text),
+      sent: res.statusCode !== 429,
+    });
+  }
+
+  private transportError(req: HttpRequest, error: unknown, afterHeaders = false): ApiError {
+    const code = (error as { code?: string }).code ?? '';
+    const timeout =
+      error instanceof undiciErrors.HeadersTimeoutError ||
+      error instanceof undiciErrors.BodyTimeoutError ||
+      code === 'UND_ERR_CONNECT_TIMEOUT';
+    const sent = afterHeaders || !NOT_SENT.has(code);
+    return new ApiError({
+      code: timeout ? 'timeout' : 'network',
+      method: req.method,
+      route: req.route,
+      apiMessage: code || (error as Error).message,
+      sent,
+      cause: error,
+    });
+  }
+}
+
+/** The API's error message, from `{ error: { message } }`, cut to a sane length. */
+function apiMessage(text: string): string | undefined {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } };
+    const message = parsed.error?.message;
+    if (typeof message === 'string') return message.slice(0, 500);
+  } catch {
+    // not JSON: fall through
+  }
+  return text ? text.slice(0, 200) : undefined;
+}

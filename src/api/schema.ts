@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * Lenient schemas of the API's answers: unknown fields are allowed; the fields docsync uses are
+ * checked. Share-link URLs are deliberately not part of any schema, so they never enter the model.
+ */
+const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
+
+export const Page = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    items: z.array(item),
+    next: nullish(z.looseObject({ page: z.string() })),
+    count: z.number().optional(),
+  });
+
+export const SiteSpace = z.looseObject({
+  object: z.literal('site-space').optional(),
+  id: z.string(),
+  path: z.string(),
+  section: nullish(z.string()),
+  space: z.looseObject({ id: z.string() }),
+  default: nullish(z.boolean()),
+  condition: nullish(z.string()),
+});
+export type SiteSpace = z.infer<typeof SiteSpace>;
+
+export const SiteSection = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  path: z.string(),
+  description: nullish(z.string()),
+  default: nullish(z.boolean()),
+  condition: nullish(z.string()),
+  sectionGroup: nullish(z.string()),
+  icon: nullish(z.string()),
+  siteSpaces: z.array(SiteSpace).default([]),
+});
+export type SiteSection = z.infer<typeof SiteSection>;
+
+export const SiteSectionGroup = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  icon: nullish(z.string()),
+});
+export type SiteSectionGroup = z.infer<typeof SiteSectionGroup>;
+
+export const Site = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  visibility: z.enum(['public', 'unlisted', 'share-link', 'visitor-auth']),
+  basename: nullish(z.string()),
+  agentsContext: nullish(z.enum(['included', 'excluded'])),
+  adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
+  proxy: nullish(z.looseObject({ origin: z.string() })),
+  published: z.boolean().optional(),
+});
+export type Site = z.infer<typeof Site>;
+
+export const ShareLink = z.looseObject({
+  id: z.string(),
+  name: nullish(z.string()),
+  active: nullish(z.boolean()),
+});
+export type ShareLink = z.infer<typeof ShareLink>;
+
+export const CustomField = z.looseObject({
+  id: z.string().optional(),
+  name: z.string(),
+  type: z.enum(['text', 'number', 'boolean', 'tags', 'select:multi', 'select:single']),
+  title: nullish(z.string()),
+  description: nullish(z.string()),
+  placeholder: nullish(z.string()),
+  options: nullish(z.array(z.string())),
+});
+export type CustomField = z.infer<typeof CustomField>;
+
+export const CustomFieldValueEntry = z.looseObject({
+  customField: z.looseObject({ name: z.string() }),
+  value: nullish(z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
+});
+export const SpaceCustomFields = z.array(CustomFieldValueEntry);
+
+export const Team = z.looseObject({ id: z.string(), title: z.string() });
+export type Team = z.infer<typeof Team>;
+
+export const TeamMember = z.looseObject({
+  organization: z.looseObject({
+    id: z.string(),
+    user: z.looseObject({ id: z.string(), email: nullish(z.string()) }),
+  }),
+  team: z.looseObject({ role: z.enum(['owner', 'member']) }),
+});
+export type TeamMember = z.infer<typeof TeamMember>;
+
+export const Organization = z.looseObject({ id: z.string(), title: z.string() });

@@ -1,0 +1,175 @@
+import type { ApiClient } from '../api/client.js';
+import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
+import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
+import type { CustomFieldValue } from '../model/kinds.js';
+import type {
+  LiveOrganization,
+  LiveSection,
+  LiveSite,
+  LiveSiteSpace,
+  LiveState,
+  LiveTeam,
+} from '../model/live.js';
+
+export type ReadProgress = { listsDone: number; listsStarted: number };
+
+/** Counts list reads for the progress line. */
+class Tracker {
+  done = 0;
+  started = 0;
+  constructor(private readonly onProgress?: (p: ReadProgress) => void) {}
+  async track<T>(work: Promise<T>): Promise<T> {
+    this.started += 1;
+    this.report();
+    try {
+      return await work;
+    } finally {
+      this.done += 1;
+      this.report();
+    }
+  }
+  private report() {
+    this.onProgress?.({ listsDone: this.done, listsStarted: this.started });
+  }
+}
+
+const liveSiteSpace = (ss: ApiSiteSpace): LiveSiteSpace => ({
+  id: ss.id,
+  space: ss.space.id,
+  path: ss.path,
+  condition: ss.condition ?? null,
+  default: ss.default ?? false,
+});
+
+const liveSection = (s: SiteSection): LiveSection => ({
+  id: s.id,
+  path: s.path,
+  title: s.title,
+  icon: s.icon ?? null,
+  description: s.description ?? null,
+  condition: s.condition ?? null,
+  default: s.default ?? false,
+  group: s.sectionGroup ?? null,
+  spaces: s.siteSpaces.map(liveSiteSpace),
+});
+
+/** Strip the scheme the API puts on `proxy.origin`, giving the config's `company.com/docs` form. */
+export function proxyFromOrigin(origin: string): string {
+  return origin.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '');
+}
+
+/**
+ * Read the live state of every organization the config describes, through list endpoints only,
+ * scoped to what the config manages. Independent lists are read concurrently (the client's queue
+ * bounds concurrency).
+ */
+export async function readLive(
+  api: ApiClient,
+  desired: DesiredState,
+  onProgress?: (p: ReadProgress) => void,
+): Promise<LiveState> {
+  const tracker = new Tracker(onProgress);
+  const organizations = await Promise.all(desired.organizations.map((org) => readOrganization(api, org, tracker)));
+  return { organizations };
+}
+
+export async function readOrganization(
+  api: ApiClient,
+  org: DesiredOrganization,
+  tracker = new Tracker(),
+): Promise<LiveOrganization> {
+  const t = <T>(p: Promise<T>) => tracker.track(p);
+  const [customFields, spaces, teams, sites] = await Promise.all([
+    org.customFields ? t(api.listCustomFields(org.id)) : undefined,
+    org.spaces
+      ? Promise.all(
+          org.spaces.map(async (s) => {
+            const entries = await t(api.getSpaceCustomFields(s.id));
+            const values: Record<string, CustomFieldValue> = {};
+            for (const e of entries) if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
+            return { id: s.id, customFields: values };
+          }),
+        )
+      : undefined,
+    org.teams ? readTeams(api, org, t) : undefined,
+    org.sites ? readSites(api, org, t) : undefined,
+  ]);
+  return {
+    id: org.id,
+    ...(customFields
+      ? {
+          customFields: customFields.map((f) => ({
+            name: f.name,
+            type: f.type,
+            title: f.title ?? null,
+            description: f.description ?? null,
+            placeholder: f.placeholder ?? null,
+            options: f.options ?? null,
+          })),
+        }
+      : {}),
+    ...(spaces ? { spaces } : {}),
+    ...(teams ? { teams } : {}),
+    ...(sites ? { sites } : {}),
+  };
+}
+
+type Track = <T>(p: Promise<T>) => Promise<T>;
+
+async function readTeams(api: ApiClient, org: DesiredOrganization, t: Track): Promise<LiveTeam[]> {
+  const teams = await t(api.listTeams(org.id));
+  const wanted = org.teams!.filter((d) => d.members !== undefined);
+  const needsMembers = (team: { id: string; title: string }) =>
+    wanted.some((d) => (d.id ? d.id === team.id : d.title === team.title));
+  return Promise.all(
+    teams.map(async (team): Promise<LiveTeam> => {
+      if (!needsMembers(team)) return { id: team.id, title: team.title };
+      const members = await t(api.listTeamMembers(org.id, team.id));
+      return {
+        id: team.id,
+        title: team.title,
+        members: members.map((m) => ({
+          userId: m.organization.user.id,
+          email: m.organization.user.email ?? null,
+          role: m.team.role,
+        })),
+      };
+    }),
+  );
+}
+
+async function readSites(api: ApiClient, org: DesiredOrganization, t: Track): Promise<LiveSite[]> {
+  const sites = await t(api.listSites(org.id));
+  const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
+    org.sites!.find((d) => d.id === site.id) ?? org.sites!.find((d) => !d.id && d.title === site.title);
+  return Promise.all(
+    sites.map(async (site): Promise<LiveSite> => {
+      const base: LiveSite = {
+        id: site.id,
+        title: site.title,
+        visibility: site.visibility,
+        basename: site.basename ?? null,
+        agentsContext: site.agentsContext ?? null,
+        adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : null,
+        proxy: site.proxy ? proxyFromOrigin(site.proxy.origin) : null,
+      };
+      const d = desiredFor(site);
+      if (!d) return base;
+      const [sections, groups, siteSpaces, links] = await Promise.all([
+        d.sections || d.sectionGroups ? t(api.listSections(org.id, site.id)) : undefined,
+        d.sectionGroups ? t(api.listSectionGroups(org.id, site.id)) : undefined,
+        d.spaces ? t(api.listSiteSpaces(org.id, site.id)) : undefined,
+        d.shareLinks ? t(api.listShareLinks(org.id, site.id)) : undefined,
+      ]);
+      return {
+        ...base,
+        ...(sections ? { sections: sections.map(liveSection) } : {}),
+        ...(groups ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) } : {}),
+        ...(siteSpaces ? { spaces: siteSpaces.filter((ss) => !ss.section).map(liveSiteSpace) } : {}),
+        ...(links
+          ? { shareLinks: links.map((l) => ({ id: l.id, name: l.name ?? '', active: l.active ?? true })) }
+          : {}),
+      };
+    }),
+  );
+}
