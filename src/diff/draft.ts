@@ -1,0 +1,103 @@
+import type { ChangeAction, ChangeOp, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
+
+/**
+ * A change before the plan numbers it: `key` is unique and stable (it derives from the address),
+ * `deps` and `{ change }` references inside `op` name other drafts by key.
+ */
+export type Draft = {
+  key: string;
+  action: ChangeAction;
+  kind: ResourceKind;
+  address: string;
+  before: Fields | null;
+  after: Fields | null;
+  deps: string[];
+  note?: string;
+  op: ChangeOp;
+};
+
+export type DiffProblem = { organization: string; message: string };
+
+export type OrgDiff = {
+  organization: string;
+  drafts: Draft[];
+  unmanaged: Unmanaged[];
+  problems: DiffProblem[];
+  /** The prune policy and guard threshold of this organization. */
+  policy: { prune: boolean; maxDeletes: number };
+  /** How many live resources of managed kinds there are (for the "delete everything" guard). */
+  managedLiveCount: number;
+};
+
+/** Collects drafts in emission order (which is the plan's tie-break order). */
+export class DraftSet {
+  readonly drafts: Draft[] = [];
+  private readonly byKey = new Map<string, Draft>();
+
+  add(draft: Omit<Draft, 'deps'> & { deps?: (string | undefined)[] }): Draft {
+    if (this.byKey.has(draft.key)) throw new Error(`duplicate change key ${draft.key}`);
+    const full: Draft = { ...draft, deps: [...new Set((draft.deps ?? []).filter((d): d is string => !!d))] };
+    this.drafts.push(full);
+    this.byKey.set(full.key, full);
+    return full;
+  }
+
+  get(key: string): Draft | undefined {
+    return this.byKey.get(key);
+  }
+
+  depend(key: string, ...deps: (string | undefined)[]): void {
+    const draft = this.byKey.get(key);
+    if (!draft) return;
+    for (const d of deps) if (d && d !== key && !draft.deps.includes(d)) draft.deps.push(d);
+  }
+}
+
+/** A reference to a live id or to what a draft creates. */
+export const liveRef = (id: string): Ref => ({ id });
+export const createdRef = (key: string, pick?: string): Ref => (pick ? { change: key, key: pick } : { change: key });
+
+/** Structural equality for config values (scalars, arrays, plain objects). */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => same(v, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a as object);
+    const kb = Object.keys(b as object);
+    return ka.length === kb.length && ka.every((k) => same((a as Fields)[k], (b as Fields)[k]));
+  }
+  return false;
+}
+
+/**
+ * The fields to change: those the config sets (not undefined) whose live value differs.
+ * `null` in the config means "clear" and is compared like any value.
+ */
+export function changedFields(
+  desired: Record<string, unknown>,
+  live: Record<string, unknown>,
+  keys: readonly string[],
+): { before: Fields; after: Fields } | null {
+  const before: Fields = {};
+  const after: Fields = {};
+  for (const key of keys) {
+    const want = desired[key];
+    if (want === undefined) continue;
+    const have = live[key] ?? null;
+    if (!same(want, have)) {
+      before[key] = have;
+      after[key] = want;
+    }
+  }
+  return Object.keys(after).length > 0 ? { before, after } : null;
+}
+
+/** Fields to set after a creation: every field the config sets that the creation call cannot take. */
+export function fieldsToSet(desired: Record<string, unknown>, keys: readonly string[]): Fields | null {
+  const after: Fields = {};
+  for (const key of keys) {
+    const want = desired[key];
+    if (want !== undefined && want !== null) after[key] = want;
+  }
+  return Object.keys(after).length > 0 ? after : null;
+}

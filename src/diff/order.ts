@@ -1,0 +1,61 @@
+/**
+ * Reordering with the fewest moves. Keep a longest increasing subsequence (LIS) of the current
+ * order and move only the other items, right to left, each before its desired successor (or,
+ * for the last item, after the item currently last). Running the moves in the returned order
+ * turns `current` into the desired order.
+ */
+export type Move<T> = { item: T; before?: T; after?: T };
+
+/** Indices (into `seq`) of one longest strictly increasing subsequence. O(n log n). */
+export function longestIncreasingSubsequence(seq: readonly number[]): number[] {
+  const tails: number[] = [];
+  const prev = new Array<number>(seq.length).fill(-1);
+  for (let i = 0; i < seq.length; i += 1) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seq[tails[mid]!]! < seq[i]!) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[i] = tails[lo - 1]!;
+    tails[lo] = i;
+  }
+  const out: number[] = [];
+  let k = tails.length > 0 ? tails[tails.length - 1]! : -1;
+  while (k !== -1) {
+    out.push(k);
+    k = prev[k]!;
+  }
+  return out.reverse();
+}
+
+/**
+ * `desired`: the items in their desired order. `current`: the same items (and possibly others,
+ * which are left where they are) in their current order.
+ */
+export function planMoves<T>(desired: readonly T[], current: readonly T[]): Move<T>[] {
+  const position = new Map<T, number>();
+  current.forEach((item, i) => position.set(item, i));
+  const seq = desired.map((item) => position.get(item) ?? Number.MAX_SAFE_INTEGER);
+  const keep = new Set(longestIncreasingSubsequence(seq).map((i) => desired[i]!));
+  const inDesired = new Set(desired);
+  const order = current.filter((item) => inDesired.has(item));
+  const moves: Move<T>[] = [];
+  for (let i = desired.length - 1; i >= 0; i -= 1) {
+    const item = desired[i]!;
+    if (keep.has(item)) continue;
+    const from = order.indexOf(item);
+    order.splice(from, 1);
+    if (i < desired.length - 1) {
+      const before = desired[i + 1]!;
+      order.splice(order.indexOf(before), 0, item);
+      moves.push({ item, before });
+    } else {
+      const after = order[order.length - 1]!;
+      order.push(item);
+      moves.push({ item, after });
+    }
+  }
+  return moves;
+}

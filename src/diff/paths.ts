@@ -1,0 +1,73 @@
+import type { DraftSet } from './draft.js';
+
+/** One item of a scope whose paths must stay unique (sections of a site, site spaces of a section). */
+export type PathItem = {
+  label: string;
+  /** Current path, or null when the item does not exist yet. */
+  livePath: string | null;
+  /** Path the plan gives it, or null when the plan does not change its path. */
+  wantPath: string | null;
+  /** Key of the draft that sets `wantPath`. */
+  setKey?: string;
+  /** Key of the draft that deletes the item, if it is deleted. */
+  deleteKey?: string;
+};
+
+/**
+ * Order path changes so that no two items ever hold the same path: a change to path p waits for
+ * the change that frees p (a delete or another path change). A cycle (two items swapping paths)
+ * is broken with a temporary path, which costs one extra change. Returns problems that a plan
+ * cannot solve (an item that keeps a path another item wants).
+ */
+export function orderPathChanges(
+  items: PathItem[],
+  drafts: DraftSet,
+  makeTemporary: (item: PathItem, temporaryPath: string) => string,
+): string[] {
+  const problems: string[] = [];
+  const holder = new Map<string, PathItem>();
+  for (const item of items) if (item.livePath !== null) holder.set(item.livePath, item);
+  const next = new Map<PathItem, PathItem>();
+  for (const item of items) {
+    const want = item.wantPath;
+    if (want === null || want === item.livePath || !item.setKey) continue;
+    const other = holder.get(want);
+    if (!other || other === item) continue;
+    if (other.deleteKey) drafts.depend(item.setKey, other.deleteKey);
+    else if (other.wantPath !== null && other.wantPath !== want && other.setKey) {
+      drafts.depend(item.setKey, other.setKey);
+      next.set(item, other);
+    } else problems.push(`"${item.label}" wants the path "${want}", which "${other.label}" keeps`);
+  }
+  // Each item waits on at most one other: follow the chains to find cycles.
+  const state = new Map<PathItem, 'visiting' | 'done'>();
+  const taken = new Set<string>([
+    ...items.flatMap((i) => (i.livePath ? [i.livePath] : [])),
+    ...items.flatMap((i) => (i.wantPath ? [i.wantPath] : [])),
+  ]);
+  for (const start of items) {
+    const chain: PathItem[] = [];
+    let cur: PathItem | undefined = start;
+    while (cur && !state.has(cur)) {
+      state.set(cur, 'visiting');
+      chain.push(cur);
+      cur = next.get(cur);
+    }
+    if (cur && state.get(cur) === 'visiting') {
+      const cycle = chain.slice(chain.indexOf(cur));
+      const victim = cycle.reduce((a, b) => (a.label <= b.label ? a : b));
+      let temp = `${victim.livePath}-docsync-tmp`.slice(0, 100);
+      for (let n = 2; taken.has(temp); n += 1) temp = `${victim.livePath}-docsync-tmp-${n}`.slice(0, 100);
+      taken.add(temp);
+      const tempKey = makeTemporary(victim, temp);
+      // Whoever waited for the victim to free its path now waits for the temporary move instead.
+      const waiter = cycle.find((i) => next.get(i) === victim)!;
+      const waiterDraft = drafts.get(waiter.setKey!)!;
+      waiterDraft.deps = waiterDraft.deps.filter((d) => d !== victim.setKey);
+      drafts.depend(waiter.setKey!, tempKey);
+      drafts.depend(victim.setKey!, tempKey);
+    }
+    for (const item of chain) state.set(item, 'done');
+  }
+  return problems;
+}

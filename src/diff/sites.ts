@@ -1,0 +1,65 @@
+import { address, type DesiredSite, type LiveSite } from '../model/index.js';
+import { pairByIdentity, type DiffContext } from './context.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
+import { diffGroups } from './groups.js';
+import { diffShareLinks } from './share-links.js';
+import type { SiteScope } from './site-scope.js';
+import { diffStructure } from './structure.js';
+
+const SITE_FIELDS = ['title', 'visibility', 'basename', 'agentsContext', 'adaptiveContent', 'proxy'] as const;
+const SET_AFTER_CREATE = ['basename', 'agentsContext', 'adaptiveContent', 'proxy'] as const;
+
+/** Sites by title (or pinned id), and everything inside each site. */
+export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
+  const { drafts, org } = ctx;
+  ctx.managedLive.count += live.length;
+  const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (d) => d.id, (x) => x.title);
+  for (const [d, l] of pairs) {
+    const addr = address.site(org, d.title);
+    const site: SiteScope = { addr, ref: l ? liveRef(l.id) : { id: '' }, patch: { before: {}, after: {}, body: {}, deps: [] } };
+    if (!l) {
+      site.createKey = `create:${addr}`;
+      site.ref = createdRef(site.createKey);
+      drafts.add({
+        key: site.createKey,
+        action: 'create',
+        kind: 'site',
+        address: addr,
+        before: null,
+        after: { title: d.title, ...(d.visibility ? { visibility: d.visibility } : {}) },
+        op: { type: 'create-site', org, title: d.title, ...(d.visibility ? { visibility: d.visibility } : {}) },
+      });
+      const follow = fieldsToSet(d, SET_AFTER_CREATE);
+      if (follow) Object.assign(site.patch.after, follow), Object.assign(site.patch.body, follow);
+      site.patch.deps.push(site.createKey);
+    } else {
+      const diff = changedFields(d, l, SITE_FIELDS);
+      if (diff) {
+        Object.assign(site.patch.before, diff.before);
+        Object.assign(site.patch.after, diff.after);
+        Object.assign(site.patch.body, diff.after);
+      }
+    }
+    const slots = d.sections || d.spaces ? diffStructure(ctx, site, d, l) : [];
+    if (d.sectionGroups) diffGroups(ctx, site, d, l, slots);
+    if (d.shareLinks) diffShareLinks(ctx, site, d, l);
+    if (Object.keys(site.patch.after).length > 0)
+      drafts.add({
+        key: `update:${addr}`,
+        action: 'update',
+        kind: 'site',
+        address: addr,
+        before: l ? site.patch.before : null,
+        after: site.patch.after,
+        deps: site.patch.deps,
+        ...(l ? {} : { note: 'set after creation' }),
+        op: { type: 'update-site', org, site: site.ref, patch: site.patch.body },
+      });
+  }
+  for (const l of leftover) {
+    const addr = address.site(org, l.title);
+    if (ctx.prune)
+      drafts.add({ key: `delete:${addr}#${l.id}`, action: 'delete', kind: 'site', address: addr, before: { title: l.title }, after: null, op: { type: 'delete-site', org, site: liveRef(l.id) } });
+    else ctx.unmanaged.push({ kind: 'site', address: addr });
+  }
+}

@@ -1,0 +1,343 @@
+import {
+  address,
+  type DesiredSection,
+  type DesiredSite,
+  type DesiredSiteSpace,
+  type LiveSection,
+  type LiveSite,
+  type LiveSiteSpace,
+  type Ref,
+} from '../model/index.js';
+import type { DiffContext } from './context.js';
+import { changedFields, createdRef, fieldsToSet, liveRef, type Draft } from './draft.js';
+import { planMoves } from './order.js';
+import { orderPathChanges, type PathItem } from './paths.js';
+import type { SiteScope } from './site-scope.js';
+
+/** The API takes at most 64 characters of title when it creates a section. */
+export const SECTION_CREATE_TITLE_MAX = 64;
+
+export type SectionSlot = {
+  d: DesiredSection;
+  l: LiveSection | undefined;
+  ref: Ref;
+  addr: string;
+  createKey?: string;
+};
+
+type Container = { slot: SectionSlot | null; addr: string; live: LiveSiteSpace[] };
+
+type SpacePlacement = {
+  d: DesiredSiteSpace;
+  container: Container;
+  addr: string;
+  ref: Ref;
+  createKey?: string;
+  updateKey?: string;
+  live?: LiveSiteSpace;
+};
+
+const SECTION_FIELDS = ['title', 'icon', 'description', 'condition', 'path'] as const;
+const SITE_SPACE_FIELDS = ['path', 'condition'] as const;
+
+/**
+ * Sections and site spaces of one site: pairing, creations, updates, deletions, defaults, path
+ * conflicts and order. Returns the section slots (the groups diff names sections through them).
+ */
+export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: LiveSite | undefined): SectionSlot[] {
+  const { drafts, org } = ctx;
+  const liveSections = d.sections ? (l?.sections ?? []) : [];
+  ctx.managedLive.count += liveSections.length;
+
+  // 1. Pair sections: by path, then (for what is left) by a shared space: a renamed path.
+  const used = new Set<LiveSection>();
+  const slots: SectionSlot[] = [];
+  const byPath = new Map(liveSections.map((s) => [s.path, s]));
+  for (const ds of d.sections ?? []) {
+    const match = byPath.get(ds.path);
+    if (match) used.add(match);
+    slots.push({ d: ds, l: match, ref: match ? liveRef(match.id) : { id: '' }, addr: address.section(site.addr, ds.path) });
+  }
+  for (const slot of slots) {
+    if (slot.l) continue;
+    const spaces = new Set(slot.d.spaces.map((s) => s.space));
+    const match = liveSections.find((s) => !used.has(s) && s.spaces.some((ss) => spaces.has(ss.space)));
+    if (match) {
+      used.add(match);
+      slot.l = match;
+      slot.ref = liveRef(match.id);
+    }
+  }
+
+  // 2. Section creations and deletions.
+  for (const slot of slots) {
+    if (slot.l) continue;
+    slot.createKey = `create:${slot.addr}`;
+    slot.ref = createdRef(slot.createKey);
+    const first = slot.d.spaces[0]!;
+    drafts.add({
+      key: slot.createKey,
+      action: 'create',
+      kind: 'site-section',
+      address: slot.addr,
+      before: null,
+      after: { title: slot.d.title, space: first.space },
+      deps: [site.createKey],
+      op: { type: 'create-section', org, site: site.ref, spaceId: first.space, title: slot.d.title.slice(0, SECTION_CREATE_TITLE_MAX) },
+    });
+  }
+  const deletedSections = new Map<string, string>();
+  for (const ls of liveSections) {
+    if (used.has(ls)) continue;
+    const addr = address.section(site.addr, ls.path);
+    if (ctx.prune) {
+      const key = `delete:${addr}#${ls.id}`;
+      drafts.add({ key, action: 'delete', kind: 'site-section', address: addr, before: { title: ls.title }, after: null, op: { type: 'delete-section', org, site: site.ref, section: liveRef(ls.id) } });
+      deletedSections.set(ls.id, key);
+    } else ctx.unmanaged.push({ kind: 'site-section', address: addr });
+  }
+
+  // 3. Site spaces, across the whole site: a space lives in one place per site.
+  const containers: Container[] = slots.map((slot) => ({ slot, addr: slot.addr, live: slot.l?.spaces ?? [] }));
+  const root: Container | null = d.spaces ? { slot: null, addr: site.addr, live: l?.spaces ?? [] } : null;
+  if (root) containers.push(root);
+  const liveLocation = new Map<string, { ss: LiveSiteSpace; section: LiveSection | null }>();
+  for (const ls of liveSections) for (const ss of ls.spaces) liveLocation.set(ss.space, { ss, section: ls });
+  for (const ss of root?.live ?? []) liveLocation.set(ss.space, { ss, section: null });
+  for (const c of containers) if (c.slot?.l || c === root) ctx.managedLive.count += c.live.length;
+
+  const placements: SpacePlacement[] = [];
+  const movedOut = new Map<string, string>();
+  const wantedSpaces = new Set<string>();
+  for (const c of containers) for (const ds of (c.slot ? c.slot.d.spaces : d.spaces) ?? []) wantedSpaces.add(ds.space);
+
+  for (const c of containers) {
+    const list = c.slot ? c.slot.d.spaces : (d.spaces ?? []);
+    list.forEach((ds, index) => {
+      const addr = address.siteSpace(c.addr, ds.space);
+      const loc = liveLocation.get(ds.space);
+      const here = loc && (c.slot ? loc.section !== null && loc.section === c.slot.l : loc.section === null);
+      if (loc && here) {
+        const p: SpacePlacement = { d: ds, container: c, addr, ref: liveRef(loc.ss.id), live: loc.ss };
+        const diff = changedFields(ds, loc.ss, SITE_SPACE_FIELDS);
+        if (diff) {
+          p.updateKey = `update:${addr}`;
+          drafts.add({ key: p.updateKey, action: 'update', kind: 'site-space', address: addr, ...diff, op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after } });
+        }
+        placements.push(p);
+        return;
+      }
+      // It is elsewhere (or nowhere): take it out of its old place, then create it here.
+      let freed: string | undefined;
+      if (loc) {
+        freed = loc.section ? deletedSections.get(loc.section.id) : undefined;
+        if (!freed) {
+          const oldAddr = address.siteSpace(loc.section ? address.section(site.addr, loc.section.path) : site.addr, ds.space);
+          freed = `delete:${oldAddr}#${loc.ss.id}`;
+          drafts.add({
+            key: freed,
+            action: 'delete',
+            kind: 'site-space',
+            address: oldAddr,
+            before: { path: loc.ss.path },
+            after: null,
+            note: `moves to ${c.addr}: the API cannot move a site space between sections`,
+            op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(loc.ss.id) },
+          });
+          movedOut.set(loc.ss.id, freed);
+        }
+      }
+      const p: SpacePlacement = { d: ds, container: c, addr, ref: { id: '' } };
+      if (c.slot?.createKey && index === 0) {
+        p.createKey = c.slot.createKey;
+        p.ref = createdRef(c.slot.createKey, `siteSpace:${ds.space}`);
+        drafts.depend(c.slot.createKey, freed);
+      } else {
+        p.createKey = `create:${addr}`;
+        p.ref = createdRef(p.createKey);
+        drafts.add({
+          key: p.createKey,
+          action: 'create',
+          kind: 'site-space',
+          address: addr,
+          before: null,
+          after: { space: ds.space },
+          deps: [site.createKey, c.slot?.createKey, freed],
+          op: { type: 'create-site-space', org, site: site.ref, spaceId: ds.space, ...(c.slot ? { section: c.slot.ref } : {}) },
+        });
+      }
+      const follow = fieldsToSet(ds, SITE_SPACE_FIELDS);
+      if (follow) {
+        p.updateKey = `update:${addr}`;
+        drafts.add({ key: p.updateKey, action: 'update', kind: 'site-space', address: addr, before: null, after: follow, deps: [p.createKey], note: 'set after creation', op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow } });
+      }
+      placements.push(p);
+    });
+  }
+  // Live site spaces of managed places that the config does not want anywhere in the site.
+  for (const c of containers) {
+    if (c.slot && !c.slot.l) continue;
+    for (const ss of c.live) {
+      if (wantedSpaces.has(ss.space)) continue;
+      const addr = address.siteSpace(c.addr, ss.space);
+      if (ctx.prune) {
+        const key = `delete:${addr}#${ss.id}`;
+        drafts.add({ key, action: 'delete', kind: 'site-space', address: addr, before: { path: ss.path }, after: null, op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(ss.id) } });
+        movedOut.set(ss.id, key);
+      } else ctx.unmanaged.push({ kind: 'site-space', address: addr });
+    }
+  }
+
+  // 4. Section fields, and each section's default site space.
+  const sectionSetKeys = new Map<SectionSlot, string>();
+  for (const slot of slots) {
+    const mine = placements.filter((p) => p.container.slot === slot);
+    const wantDefault = mine.find((p) => p.d.default);
+    const liveDefault = slot.l?.spaces.find((ss) => ss.default);
+    let diff: { before: Record<string, unknown>; after: Record<string, unknown> } | null;
+    const deps: (string | undefined)[] = [];
+    if (slot.l) diff = changedFields(slot.d, slot.l, SECTION_FIELDS);
+    else {
+      const after = fieldsToSet(slot.d, ['path', 'icon', 'description', 'condition']) ?? {};
+      if (slot.d.title.length > SECTION_CREATE_TITLE_MAX) after['title'] = slot.d.title;
+      diff = { before: {}, after };
+      deps.push(slot.createKey);
+    }
+    const patch: Record<string, unknown> = { ...(diff?.after ?? {}) };
+    if (wantDefault && (!slot.l || !wantDefault.live || wantDefault.live.id !== liveDefault?.id)) {
+      diff = diff ?? { before: {}, after: {} };
+      diff.before['defaultSpace'] = slot.l ? (liveDefault?.space ?? null) : null;
+      diff.after['defaultSpace'] = wantDefault.d.space;
+      patch['defaultSiteSpace'] = { $ref: wantDefault.ref };
+      deps.push(wantDefault.createKey);
+    }
+    if (!diff || Object.keys(diff.after).length === 0) continue;
+    const key = `update:${slot.addr}`;
+    drafts.add({
+      key,
+      action: 'update',
+      kind: 'site-section',
+      address: slot.addr,
+      before: slot.l ? diff.before : null,
+      after: diff.after,
+      deps,
+      ...(slot.l ? {} : { note: 'set after creation' }),
+      op: { type: 'update-section', org, site: site.ref, section: slot.ref, patch },
+    });
+    sectionSetKeys.set(slot, key);
+  }
+  // The site's default section and root default site space ride on the site's own update.
+  const defaultSlot = slots.find((s) => s.d.default);
+  if (defaultSlot && (!defaultSlot.l || !defaultSlot.l.default)) {
+    const current = liveSections.find((s) => s.default);
+    site.patch.before['defaultSection'] = current?.path ?? null;
+    site.patch.after['defaultSection'] = defaultSlot.d.path;
+    site.patch.body['defaultSiteSection'] = { $ref: defaultSlot.ref };
+    site.patch.deps.push(defaultSlot.createKey);
+  }
+  if (root) {
+    const want = placements.find((p) => p.container === root && p.d.default);
+    const current = root.live.find((ss) => ss.default);
+    if (want && (!want.live || want.live.id !== current?.id)) {
+      site.patch.before['defaultSpace'] = current?.space ?? null;
+      site.patch.after['defaultSpace'] = want.d.space;
+      site.patch.body['defaultSiteSpace'] = { $ref: want.ref };
+      site.patch.deps.push(want.createKey);
+    }
+  }
+
+  // 5. Paths stay unique in each scope while they change.
+  const sectionItems: PathItem[] = [
+    ...slots.map((slot) => ({
+      label: slot.addr,
+      livePath: slot.l?.path ?? null,
+      wantPath: slot.l && slot.l.path === slot.d.path ? null : slot.d.path,
+      ...(sectionSetKeys.get(slot) ? { setKey: sectionSetKeys.get(slot)! } : {}),
+    })),
+    ...liveSections
+      .filter((ls) => !used.has(ls))
+      .map((ls) => ({ label: address.section(site.addr, ls.path), livePath: ls.path, wantPath: null, ...(deletedSections.get(ls.id) ? { deleteKey: deletedSections.get(ls.id)! } : {}) })),
+  ];
+  const temporary = (kind: 'site-section' | 'site-space', ref: (item: PathItem) => Ref) => (item: PathItem, path: string) => {
+    const key = `${item.setKey}:temporary-path`;
+    const setDraft = drafts.get(item.setKey!) as Draft;
+    drafts.add({
+      key,
+      action: 'update',
+      kind,
+      address: setDraft.address,
+      before: { path: item.livePath },
+      after: { path },
+      note: 'temporary path, so that paths can be exchanged',
+      op:
+        kind === 'site-section'
+          ? { type: 'update-section', org, site: site.ref, section: ref(item), patch: { path } }
+          : { type: 'update-site-space', org, site: site.ref, siteSpace: ref(item), patch: { path } },
+    });
+    return key;
+  };
+  const slotByLabel = new Map(slots.map((s) => [s.addr, s]));
+  for (const message of orderPathChanges(sectionItems, drafts, temporary('site-section', (i) => slotByLabel.get(i.label)!.ref)))
+    ctx.problems.push({ organization: org, message });
+
+  for (const c of containers) {
+    const mine = placements.filter((p) => p.container === c);
+    const byLabel = new Map(mine.map((p) => [p.addr, p]));
+    const items: PathItem[] = [
+      ...mine.map((p) => ({
+        label: p.addr,
+        livePath: p.live?.path ?? null,
+        wantPath: p.d.path !== undefined && p.d.path !== p.live?.path ? p.d.path : null,
+        ...(p.updateKey ? { setKey: p.updateKey } : {}),
+      })),
+      ...c.live
+        .filter((ss) => !mine.some((p) => p.live === ss))
+        .map((ss) => ({ label: `${c.addr}/spaces/${ss.space}`, livePath: ss.path, wantPath: null, ...(movedOut.get(ss.id) ? { deleteKey: movedOut.get(ss.id)! } : {}) })),
+    ];
+    for (const message of orderPathChanges(items, drafts, temporary('site-space', (i) => byLabel.get(i.label)!.ref)))
+      ctx.problems.push({ organization: org, message });
+  }
+
+  // 6. Order: sections of the site, site spaces of each place.
+  const currentSections = [
+    ...liveSections.filter((ls) => used.has(ls)).map((ls) => slots.find((s) => s.l === ls)!),
+    ...slots.filter((s) => !s.l),
+  ];
+  let previous: string | undefined;
+  for (const move of planMoves(slots, currentSections)) {
+    const key = `move:${move.item.addr}`;
+    const anchor = (move.before ?? move.after)!;
+    drafts.add({
+      key,
+      action: 'move',
+      kind: 'site-section',
+      address: move.item.addr,
+      before: null,
+      after: move.before ? { before: move.before.d.path } : { after: move.after!.d.path },
+      deps: [move.item.createKey, anchor.createKey, previous],
+      op: { type: 'move-section', org, site: site.ref, section: move.item.ref, position: move.before ? { before: anchor.ref } : { after: anchor.ref } },
+    });
+    previous = key;
+  }
+  for (const c of containers) {
+    const mine = placements.filter((p) => p.container === c);
+    const current = [...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p), ...mine.filter((p) => !p.live)];
+    let prev: string | undefined;
+    for (const move of planMoves(mine, current)) {
+      const key = `move:${move.item.addr}`;
+      const anchor = (move.before ?? move.after)!;
+      drafts.add({
+        key,
+        action: 'move',
+        kind: 'site-space',
+        address: move.item.addr,
+        before: null,
+        after: move.before ? { before: move.before.d.space } : { after: move.after!.d.space },
+        deps: [move.item.createKey, anchor.createKey, prev],
+        op: { type: 'move-site-space', org, site: site.ref, siteSpace: move.item.ref, position: move.before ? { before: anchor.ref } : { after: anchor.ref } },
+      });
+      prev = key;
+    }
+  }
+  return slots;
+}

@@ -1,0 +1,149 @@
+import type { OrgDiff } from '../diff/draft.js';
+import type { Change, ChangeOp, Ref } from '../model/index.js';
+import { isRefValue } from '../model/index.js';
+import { canonicalJson, sha256 } from './checksum.js';
+import type { Plan, PlanProblem, PlanSummary } from './types.js';
+
+/** A binary min-heap of numbers (emission indices): the stable tie-break of the topological sort. */
+class MinHeap {
+  private readonly items: number[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  push(value: number): void {
+    const a = this.items;
+    a.push(value);
+    let i = a.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (a[parent]! <= a[i]!) break;
+      [a[parent], a[i]] = [a[i]!, a[parent]!];
+      i = parent;
+    }
+  }
+  pop(): number {
+    const a = this.items;
+    const top = a[0]!;
+    const last = a.pop()!;
+    if (a.length > 0) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && a[l]! < a[m]!) m = l;
+        if (r < a.length && a[r]! < a[m]!) m = r;
+        if (m === i) break;
+        [a[m], a[i]] = [a[i]!, a[m]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+function renameRef(ref: Ref, ids: Map<string, string>): Ref {
+  if ('id' in ref) return ref;
+  return { ...ref, change: ids.get(ref.change) ?? ref.change };
+}
+
+/** Rewrite every `{ change: key }` reference of an op to the final change ids. */
+function renameOp(op: ChangeOp, ids: Map<string, string>): ChangeOp {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value && typeof value === 'object') {
+      if (isRefValue(value)) return { $ref: renameRef(value.$ref, ids) };
+      const obj = value as Record<string, unknown>;
+      if (typeof obj['change'] === 'string' && Object.keys(obj).every((k) => k === 'change' || k === 'key'))
+        return renameRef(obj as Ref, ids);
+      return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, walk(v)]));
+    }
+    return value;
+  };
+  return walk(op) as ChangeOp;
+}
+
+/**
+ * Order the changes of every organization by their dependencies (Kahn's algorithm; ties broken
+ * by the order the diff emitted them, so the same inputs always give the same plan), number
+ * them c1..cN, and compute the summary and checksum.
+ */
+export function buildPlan(diffs: OrgDiff[]): Plan {
+  const errors: PlanProblem[] = [];
+  const drafts = diffs.flatMap((d) => {
+    if (d.problems.length === 0) return d.drafts;
+    errors.push(...d.problems);
+    return [];
+  });
+  const index = new Map(drafts.map((d, i) => [d.key, i]));
+  const indegree = drafts.map(() => 0);
+  const dependents: number[][] = drafts.map(() => []);
+  drafts.forEach((d, i) => {
+    for (const dep of d.deps) {
+      const j = index.get(dep);
+      if (j === undefined) continue;
+      indegree[i]! += 1;
+      dependents[j]!.push(i);
+    }
+  });
+  const heap = new MinHeap();
+  indegree.forEach((n, i) => n === 0 && heap.push(i));
+  const order: number[] = [];
+  while (heap.size > 0) {
+    const i = heap.pop();
+    order.push(i);
+    for (const j of dependents[i]!) {
+      indegree[j]! -= 1;
+      if (indegree[j] === 0) heap.push(j);
+    }
+  }
+  if (order.length !== drafts.length) {
+    const stuck = drafts.filter((_, i) => indegree[i]! > 0).map((d) => d.address);
+    errors.push({ organization: '*', message: `dependency cycle between changes: ${stuck.slice(0, 5).join(', ')}` });
+    return finish(diffs, [], errors);
+  }
+  const ids = new Map(order.map((i, n) => [drafts[i]!.key, `c${n + 1}`]));
+  const changes: Change[] = order.map((i) => {
+    const d = drafts[i]!;
+    return {
+      id: ids.get(d.key)!,
+      action: d.action,
+      kind: d.kind,
+      address: d.address,
+      before: d.before,
+      after: d.after,
+      dependsOn: d.deps.filter((k) => ids.has(k)).map((k) => ids.get(k)!).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+      ...(d.note ? { note: d.note } : {}),
+      op: renameOp(d.op, ids),
+    };
+  });
+  return finish(diffs, changes, errors);
+}
+
+function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Plan {
+  const summary: PlanSummary = { create: 0, update: 0, delete: 0, move: 0 };
+  for (const c of changes) summary[c.action] += 1;
+  const checksum = sha256(
+    canonicalJson(changes.map((c) => ({ id: c.id, action: c.action, kind: c.kind, address: c.address, before: c.before, after: c.after, dependsOn: c.dependsOn, op: c.op }))),
+  );
+  return {
+    formatVersion: 1,
+    organizations: diffs.map((d) => d.organization),
+    changes,
+    summary,
+    unmanaged: diffs.flatMap((d) => d.unmanaged),
+    errors,
+    guards: diffs.map((d) => ({
+      organization: d.organization,
+      deletes: changes.filter((c) => c.action === 'delete' && c.address.startsWith(`${d.organization}/`)).length,
+      maxDeletes: d.policy.maxDeletes,
+      managedLive: d.managedLiveCount,
+    })),
+    checksum,
+  };
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.changes.length > 0;
+}

@@ -1,0 +1,31 @@
+import type { Change } from '../model/index.js';
+
+export const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', delete: '-', move: '↕' };
+
+export function formatValue(value: unknown): string {
+  if (value === undefined) return '(unset)';
+  return JSON.stringify(value);
+}
+
+/** The field lines of a change: `key: before → after` for updates, `key: value` otherwise. */
+export function fieldLines(change: Change): string[] {
+  const lines: string[] = [];
+  if (change.action === 'move') {
+    const a = change.after ?? {};
+    if ('before' in a) lines.push(`before ${formatValue(a['before'])}`);
+    if ('after' in a) lines.push(`after ${formatValue(a['after'])}`);
+    return lines;
+  }
+  if (change.action === 'delete') return lines;
+  const after = change.after ?? {};
+  const before = change.before;
+  for (const key of Object.keys(after)) {
+    if (before && key in before) lines.push(`${key}: ${formatValue(before[key])} → ${formatValue(after[key])}`);
+    else lines.push(`${key}: ${formatValue(after[key])}`);
+  }
+  return lines;
+}
+
+export function summaryLine(summary: Record<Change['action'], number>): string {
+  return `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.move} to move`;
+}

@@ -1,0 +1,13 @@
+/**
+ * Last line of defence for renderers: URLs that carry a secret in their query (share links,
+ * signed URLs) and bearer-like tokens are replaced. The model never holds share-link URLs; this
+ * guards against a value slipping through a free-text field.
+ */
+const SECRET_URL = /https?:\/\/[^\s"'<>]*[?&](share|token|key|sig|signature|secret|access_token)=[^\s"'<>]*/gi;
+const BEARER = /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g;
+
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text.replace(SECRET_URL, '[redacted-url]').replace(BEARER, 'Bearer [redacted]');
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
+}

@@ -1,0 +1,21 @@
+import type { DesiredState } from '../model/index.js';
+import { redactText } from './redact.js';
+import type { Plan } from './types.js';
+
+/** The machine form of CONTRACT.md section 3 (plus checksum, errors and, for saved plans, the desired state). */
+export function planDocument(plan: Plan, desired?: DesiredState): Record<string, unknown> {
+  return {
+    formatVersion: plan.formatVersion,
+    organizations: plan.organizations,
+    changes: plan.changes,
+    summary: plan.summary,
+    unmanaged: plan.unmanaged,
+    errors: plan.errors,
+    checksum: plan.checksum,
+    ...(desired ? { desired } : {}),
+  };
+}
+
+export function renderJson(plan: Plan, desired?: DesiredState): string {
+  return `${redactText(JSON.stringify(planDocument(plan, desired), null, 2))}\n`;
+}

@@ -1,0 +1,33 @@
+import type { Plan } from './types.js';
+import { fieldLines, summaryLine, SYMBOL } from './format-value.js';
+import { redactText } from './redact.js';
+
+export type TextOptions = { color?: boolean; title?: string };
+
+const COLORS = { create: '\x1b[32m', update: '\x1b[33m', delete: '\x1b[31m', move: '\x1b[36m' } as const;
+const DIM = '\x1b[2m';
+const RESET = '\x1b[0m';
+
+/** Terraform-like text: one block per change, `+ ~ - ↕`, colour only when asked. */
+export function renderText(plan: Plan, options: TextOptions = {}): string {
+  const paint = (code: string, text: string) => (options.color ? `${code}${text}${RESET}` : text);
+  const out: string[] = [];
+  out.push(options.title ?? `docsync plan for ${plan.organizations.join(', ')}`);
+  out.push('');
+  for (const e of plan.errors) out.push(paint(COLORS.delete, `error: ${e.message}`));
+  if (plan.errors.length > 0) out.push('');
+  if (plan.changes.length === 0) out.push('No changes. Live state matches the configuration.');
+  for (const c of plan.changes) {
+    out.push(`${paint(COLORS[c.action], `${SYMBOL[c.action]} ${c.kind}`)} ${c.address} ${paint(DIM, `(${c.id}${c.dependsOn.length ? ` after ${c.dependsOn.join(', ')}` : ''})`)}`);
+    for (const line of fieldLines(c)) out.push(`    ${line}`);
+    if (c.note) out.push(paint(DIM, `    # ${c.note}`));
+  }
+  if (plan.unmanaged.length > 0) {
+    out.push('');
+    out.push('Unmanaged (live, not in the configuration; left alone because policy.prune is false):');
+    for (const u of plan.unmanaged) out.push(`  ? ${u.kind} ${u.address}`);
+  }
+  out.push('');
+  out.push(`Plan: ${summaryLine(plan.summary)}.`);
+  return `${redactText(out.join('\n'))}\n`;
+}

@@ -1,0 +1,22 @@
+import type { Change, ChangeAction, Unmanaged } from '../model/index.js';
+
+export type PlanSummary = Record<ChangeAction, number>;
+
+export type PlanProblem = { organization: string; message: string };
+
+/** Per-organization facts the safety guard needs. */
+export type PlanGuardFacts = { organization: string; deletes: number; maxDeletes: number; managedLive: number };
+
+/** The reviewed, serializable result of planning. Only `apply` turns it into API calls. */
+export type Plan = {
+  formatVersion: 1;
+  organizations: string[];
+  changes: Change[];
+  summary: PlanSummary;
+  unmanaged: Unmanaged[];
+  /** Organizations that could not be planned, and why (their changes are left out). */
+  errors: PlanProblem[];
+  guards: PlanGuardFacts[];
+  /** sha256 over the changes and the live facts they rely on (ids, before values). */
+  checksum: string;
+};
