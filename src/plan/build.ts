@@ -137,6 +137,7 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
     guards: diffs.map((d) => ({
       organization: d.organization,
       deletes: changes.filter((c) => c.action === 'delete' && c.address.startsWith(`${d.organization}/`)).length,
+      creates: changes.filter((c) => c.action === 'create' && c.address.startsWith(`${d.organization}/`)).length,
       maxDeletes: d.policy.maxDeletes,
       managedLive: d.managedLiveCount,
     })),

@@ -4,7 +4,7 @@ export type SafetyRefusal = { organization: string; code: 'too-many-deletes' | '
 
 /**
  * Refuse plans that delete more than an organization's `policy.maxDeletes`, or every managed
- * resource it has, unless `allowDeletes` covers the number of deletions.
+ * resource it has while creating nothing (an emptied config), unless `allowDeletes` covers the number of deletions.
  */
 export function checkSafety(plan: Plan, allowDeletes = 0): SafetyRefusal[] {
   const refusals: SafetyRefusal[] = [];
@@ -16,7 +16,7 @@ export function checkSafety(plan: Plan, allowDeletes = 0): SafetyRefusal[] {
         code: 'too-many-deletes',
         message: `${g.organization}: the plan deletes ${g.deletes} resources, more than policy.maxDeletes (${g.maxDeletes}); review it and pass --allow-deletes ${g.deletes} to proceed`,
       });
-    else if (g.managedLive > 0 && g.deletes >= g.managedLive)
+    else if (g.managedLive > 0 && g.deletes >= g.managedLive && g.creates === 0)
       refusals.push({
         organization: g.organization,
         code: 'deletes-everything',

@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import cron from 'node-cron';
+import { Daemon, type DaemonMode } from '../daemon/daemon.js';
+import { createMetrics } from '../daemon/metrics.js';
+import { startDaemonServer } from '../daemon/server.js';
+import { registerSecret } from '../log/logger.js';
+import { FolderSource } from '../source/folder-source.js';
+import { GitSource } from '../source/git-source.js';
+import type { ConfigSource } from '../source/types.js';
+import { makeApi, makeLogger, type CommonOptions } from './context.js';
+import { parseDuration } from './duration.js';
+import { untilSignal } from './emulator.js';
+import { err, out } from './output.js';
+
+export type DaemonCommandOptions = CommonOptions & {
+  repo?: string;
+  branch: string;
+  path: string;
+  workDir?: string;
+  sshKey?: string;
+  interval: string;
+  driftCron?: string;
+  mode: string;
+  port: number;
+  host: string;
+  webhookSecret?: string;
+  selfHeal: boolean;
+  allowDeletes: number;
+  driftReport?: string;
+  notifyUrl?: string;
+  reminder: string;
+  stopTimeout: string;
+  configGiven: boolean;
+};
+
+/** `docsync daemon`: run until SIGTERM/SIGINT, then exit 0. */
+export async function daemonCommand(opts: DaemonCommandOptions, ready?: (url: string) => void): Promise<number> {
+  const logger = makeLogger(opts);
+  if (opts.mode !== 'apply' && opts.mode !== 'plan') {
+    err(`error: --mode must be apply or plan, got "${opts.mode}"`);
+    return 1;
+  }
+  if (opts.driftCron && !cron.validate(opts.driftCron)) {
+    err(`error: --drift-cron "${opts.driftCron}" is not a valid cron expression`);
+    return 1;
+  }
+  registerSecret(opts.webhookSecret);
+  if (opts.repo) {
+    try {
+      const u = new URL(opts.repo);
+      registerSecret(u.password || undefined);
+      if (u.username && u.password) registerSecret(u.username);
+    } catch {
+      // scp-like git URLs carry no credentials in the URL
+    }
+  }
+  const source: ConfigSource = opts.repo
+    ? new GitSource({ url: opts.repo, branch: opts.branch, path: opts.path, workDir: opts.workDir ?? join(opts.stateDir, 'git'), ...(opts.sshKey ? { sshKeyPath: opts.sshKey } : {}) })
+    : new FolderSource(opts.config);
+  const metrics = createMetrics();
+  const api = makeApi(opts, metrics.observer);
+  const daemon = new Daemon(source, api, logger, metrics, {
+    mode: opts.mode as DaemonMode,
+    intervalMs: parseDuration(opts.interval),
+    ...(opts.driftCron ? { driftCron: opts.driftCron } : {}),
+    selfHeal: opts.selfHeal,
+    allowDeletes: opts.allowDeletes,
+    stateDir: opts.stateDir,
+    ...(opts.driftReport ? { driftReport: opts.driftReport } : {}),
+    ...(opts.notifyUrl ? { notifyUrl: opts.notifyUrl } : {}),
+    reminderMs: parseDuration(opts.reminder),
+    stopTimeoutMs: parseDuration(opts.stopTimeout),
+  });
+  const server = await startDaemonServer(daemon, metrics, logger, {
+    port: opts.port,
+    host: opts.host,
+    ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+  });
+  logger.info({ url: server.url }, 'daemon http server listening');
+  ready?.(server.url);
+  out(`docsync daemon (${opts.mode} mode) on ${server.url}: /healthz /readyz /status /metrics, webhook POST /hooks/git`);
+  await daemon.start();
+  const signal = await untilSignal();
+  logger.info({ signal }, 'stopping');
+  await daemon.stop();
+  await server.close();
+  await api.close();
+  return 0;
+}

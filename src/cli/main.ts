@@ -1,0 +1,182 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigError, formatIssue } from '../config/issues.js';
+import { VERSION } from '../version.js';
+import { applyCommand } from './apply.js';
+import { commonDefaults, env, type CommonOptions } from './context.js';
+import { daemonCommand } from './daemon.js';
+import { demoCommand } from './demo.js';
+import { emulatorCommand } from './emulator.js';
+import { err } from './output.js';
+import { driftCommand, planCommand, type Format } from './plan.js';
+import { validateCommand } from './validate.js';
+
+const int = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+  return n;
+};
+
+const formatOption = () =>
+  new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
+
+/** Shared flags of network commands; flag > environment > default. */
+function withCommon(cmd: Command): Command {
+  const d = commonDefaults();
+  return cmd
+    .option('--config <dir>', 'config folder (env DOCSYNC_CONFIG)', d.config)
+    .option('--api-url <url>', 'API base URL; /v1 is appended (env DOCSYNC_API_URL)', d.apiUrl)
+    .option('--log-level <level>', 'log level (env DOCSYNC_LOG_LEVEL)', d.logLevel)
+    .option('--concurrency <n>', 'concurrent API requests (env DOCSYNC_CONCURRENCY)', int('--concurrency'), d.concurrency)
+    .option('--timeout <seconds>', 'timeout of one API request attempt (env DOCSYNC_TIMEOUT)', int('--timeout'), d.timeout)
+    .option('--state-dir <dir>', 'folder for locks and the git checkout (env DOCSYNC_STATE_DIR)', d.stateDir);
+}
+
+function common(o: Record<string, unknown>): CommonOptions {
+  return {
+    config: String(o['config']),
+    apiUrl: String(o['apiUrl']),
+    logLevel: String(o['logLevel']),
+    concurrency: Math.max(1, Number(o['concurrency'])),
+    timeout: Math.max(1, Number(o['timeout'])),
+    stateDir: String(o['stateDir']),
+  };
+}
+
+export function buildProgram(setExit: (code: number) => void): Command {
+  const program = new Command('docsync')
+    .description('GitOps for your documentation platform: plan and apply sites, sections, share links, custom fields and teams from YAML.')
+    .version(VERSION)
+    .showHelpAfterError()
+    .configureOutput({ outputError: (text) => err(text.trimEnd()) });
+
+  program
+    .command('validate')
+    .description('load and check the YAML; no network (exit 0 valid, 1 invalid)')
+    .option('--config <dir>', 'config folder (env DOCSYNC_CONFIG)', commonDefaults().config)
+    .action(async (o: { config: string }) => setExit(await validateCommand(o)));
+
+  withCommon(program.command('plan'))
+    .description('read live state and print the ordered changes; never writes')
+    .addOption(formatOption())
+    .option('--out <file>', 'also write the JSON plan (for apply --plan)')
+    .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+    .action(async (o: Record<string, unknown>) =>
+      setExit(await planCommand({ ...common(o), format: o['format'] as Format, ...(o['out'] ? { out: String(o['out']) } : {}), detailedExitcode: Boolean(o['detailedExitcode']) })),
+    );
+
+  withCommon(program.command('apply'))
+    .description('plan, then apply; asks for confirmation on a TTY unless --yes')
+    .option('--yes', 'apply without asking')
+    .option('--allow-deletes <n>', 'allow a plan with up to N deletions past the guards', int('--allow-deletes'), 0)
+    .option('--plan <file>', 'apply a saved plan (plan --out), if live state has not changed since')
+    .option('--lock-wait <seconds>', 'wait this long for another writer to finish', int('--lock-wait'), 0)
+    .addOption(formatOption())
+    .action(async (o: Record<string, unknown>) =>
+      setExit(
+        await applyCommand({
+          ...common(o),
+          yes: Boolean(o['yes']),
+          allowDeletes: Number(o['allowDeletes']),
+          format: o['format'] as Format,
+          lockWait: Number(o['lockWait']),
+          ...(o['plan'] ? { plan: String(o['plan']) } : {}),
+        }),
+      ),
+    );
+
+  withCommon(program.command('drift'))
+    .description('the plan as a drift report (exit 0 in sync, 2 drift, 1 error)')
+    .addOption(formatOption())
+    .option('--out <file>', 'also write the report to a file')
+    .action(async (o: Record<string, unknown>) =>
+      setExit(await driftCommand({ ...common(o), format: o['format'] as Format, ...(o['out'] ? { out: String(o['out']) } : {}) })),
+    );
+
+  withCommon(program.command('daemon'))
+    .description('the long-running worker: watch the config, sync, report drift (until SIGTERM/SIGINT)')
+    .option('--repo <url>', 'git repository to clone and fetch (instead of watching --config)')
+    .option('--branch <name>', 'branch of --repo', 'main')
+    .option('--path <path>', 'config folder inside --repo', '.')
+    .option('--work-dir <dir>', 'where --repo is cloned (default: <state-dir>/git)')
+    .option('--ssh-key <file>', 'private key for an SSH --repo')
+    .option('--interval <duration>', 'how often the source is polled (env DOCSYNC_INTERVAL)', env('DOCSYNC_INTERVAL') ?? '60s')
+    .option('--drift-cron <expr>', 'drift check schedule (env DOCSYNC_DRIFT_CRON)', env('DOCSYNC_DRIFT_CRON') ?? '*/15 * * * *')
+    .option('--mode <mode>', 'apply or plan (env DOCSYNC_MODE)', env('DOCSYNC_MODE') ?? 'plan')
+    .option('--port <n>', 'HTTP port (env DOCSYNC_PORT)', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
+    .option('--host <host>', 'HTTP listen address', env('DOCSYNC_HOST') ?? '0.0.0.0')
+    .option('--webhook-secret <secret>', 'secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET)', env('DOCSYNC_WEBHOOK_SECRET'))
+    .option('--no-self-heal', 'in apply mode, only report drift found by the schedule')
+    .option('--allow-deletes <n>', 'allow plans with up to N deletions past the guards', int('--allow-deletes'), 0)
+    .option('--drift-report <file>', 'write each drift report to this file (.json or markdown)')
+    .option('--notify-url <url>', 'POST drift reports to this webhook (Slack-compatible)', env('DOCSYNC_NOTIFY_URL'))
+    .option('--reminder <duration>', 'notify again about unchanged drift after this long', '24h')
+    .option('--stop-timeout <duration>', 'how long a graceful stop may take', '30s')
+    .action(async (o: Record<string, unknown>, cmd: Command) =>
+      setExit(
+        await daemonCommand({
+          ...common(o),
+          ...(o['repo'] ? { repo: String(o['repo']) } : {}),
+          branch: String(o['branch']),
+          path: String(o['path']),
+          ...(o['workDir'] ? { workDir: String(o['workDir']) } : {}),
+          ...(o['sshKey'] ? { sshKey: String(o['sshKey']) } : {}),
+          interval: String(o['interval']),
+          ...(o['driftCron'] ? { driftCron: String(o['driftCron']) } : {}),
+          mode: String(o['mode']),
+          port: Number(o['port']),
+          host: String(o['host']),
+          ...(o['webhookSecret'] ? { webhookSecret: String(o['webhookSecret']) } : {}),
+          selfHeal: o['selfHeal'] !== false,
+          allowDeletes: Number(o['allowDeletes']),
+          ...(o['driftReport'] ? { driftReport: String(o['driftReport']) } : {}),
+          ...(o['notifyUrl'] ? { notifyUrl: String(o['notifyUrl']) } : {}),
+          reminder: String(o['reminder']),
+          stopTimeout: String(o['stopTimeout']),
+          configGiven: cmd.getOptionValueSource('config') === 'cli',
+        }),
+      ),
+    );
+
+  program
+    .command('emulator')
+    .description('serve the local API emulator (until a signal)')
+    .option('--port <n>', 'port', int('--port'), 4010)
+    .option('--host <host>', 'listen address (loopback)', '127.0.0.1')
+    .option('--seed <file>', 'initial state (YAML or JSON)')
+    .option('--data <file>', 'persist state to this file (survives restarts)')
+    .option('--token <token>', 'the bearer token to accept', 'dev-token')
+    .option('--rate-limit <spec>', 'rate limit, e.g. 60/10s (off by default)')
+    .action(async (o: { port: number; host: string; seed?: string; data?: string; token: string; rateLimit?: string }) =>
+      setExit(await emulatorCommand(o)),
+    );
+
+  program
+    .command('demo')
+    .description('npm start: the emulator seeded from examples/ and the daemon on config/ in apply mode')
+    .option('--port <n>', 'daemon HTTP port', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
+    .option('--emulator-port <n>', 'emulator port', int('--emulator-port'), 4010)
+    .option('--config <dir>', 'config folder')
+    .action(async (o: { port: number; emulatorPort: number; config?: string }) => setExit(await demoCommand(o)));
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram((c) => (code = c));
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const e = error as { code?: string; exitCode?: number; message?: string };
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+    if (e.code?.startsWith('commander.')) return e.exitCode ?? 1;
+    if (error instanceof ConfigError) {
+      for (const issue of error.issues) err(formatIssue(issue));
+      return 1;
+    }
+    err(`error: ${e.message ?? String(error)}`);
+    return 1;
+  }
+  return code;
+}

@@ -1,0 +1,69 @@
+import { writeFile } from 'node:fs/promises';
+import { formatIssue } from '../config/issues.js';
+import { loadConfig } from '../config/load.js';
+import type { DesiredState } from '../model/index.js';
+import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { makePlan, type PlanRun } from '../pipeline/plan-run.js';
+import { makeApi, makeLogger, type CommonOptions } from './context.js';
+import { err, out, progressLine, useColor } from './output.js';
+
+export type Format = 'text' | 'json' | 'markdown';
+
+export function render(plan: Plan, format: Format, title?: string, desired?: DesiredState): string {
+  if (format === 'json') return renderJson(plan, desired);
+  if (format === 'markdown') return renderMarkdown(plan, title ? { title } : {});
+  return renderText(plan, { color: useColor(), ...(title ? { title } : {}) });
+}
+
+/** Load the config or print its problems; null when invalid. */
+export async function loadOrReport(dir: string): Promise<DesiredState | null> {
+  const result = await loadConfig(dir);
+  for (const issue of result.issues) err(formatIssue(issue));
+  return result.desired;
+}
+
+/** Read live state and plan, with a progress line on a TTY. */
+export async function planWithProgress(opts: CommonOptions, desired: DesiredState): Promise<PlanRun> {
+  const progress = progressLine();
+  const api = makeApi(opts);
+  try {
+    return await makePlan(api, desired, (p) =>
+      progress.update(`reading live state: ${p.listsDone}/${p.listsStarted} lists, rate budget ${api.http.budget.remaining ?? '?'}`),
+    );
+  } finally {
+    progress.done();
+    await api.close();
+  }
+}
+
+/** `docsync plan`: read live state, print the ordered changes; never writes. */
+export async function planCommand(
+  opts: CommonOptions & { format: Format; out?: string; detailedExitcode?: boolean },
+): Promise<number> {
+  const logger = makeLogger(opts);
+  const desired = await loadOrReport(opts.config);
+  if (!desired) return 1;
+  const { plan } = await planWithProgress(opts, desired);
+  logger.info({ organizations: plan.organizations, summary: plan.summary, checksum: plan.checksum }, 'plan computed');
+  out(render(plan, opts.format));
+  if (opts.out) await writeFile(opts.out, renderJson(plan, desired));
+  if (plan.errors.length > 0) return 1;
+  if (opts.detailedExitcode && plan.changes.length > 0) return 2;
+  return 0;
+}
+
+/** `docsync drift`: the plan framed as a drift report. 0 in sync, 2 drift, 1 error. */
+export async function driftCommand(opts: CommonOptions & { format: Format; out?: string }): Promise<number> {
+  const desired = await loadOrReport(opts.config);
+  if (!desired) return 1;
+  const { plan } = await planWithProgress(opts, desired);
+  const drifted = plan.changes.length > 0;
+  const title = drifted
+    ? `docsync drift report: live state differs from the configuration (${plan.changes.length} change(s) to converge)`
+    : 'docsync drift report: in sync';
+  const text = render(plan, opts.format, title);
+  out(text);
+  if (opts.out) await writeFile(opts.out, text);
+  if (plan.errors.length > 0) return 1;
+  return drifted ? 2 : 0;
+}

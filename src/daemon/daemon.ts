@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import cron, { type ScheduledTask } from 'node-cron';
+import type { ApiClient } from '../api/client.js';
+import { acquireLock } from '../apply/lock.js';
+import { applyPlan } from '../apply/run.js';
+import { loadConfig } from '../config/load.js';
+import type { ConfigIssue } from '../config/issues.js';
+import type { Logger } from '../log/logger.js';
+import type { DesiredState } from '../model/index.js';
+import { checkSafety } from '../plan/safety.js';
+import type { Plan } from '../plan/types.js';
+import { makePlan } from '../pipeline/plan-run.js';
+import type { ConfigSource, Revision } from '../source/types.js';
+import type { Metrics } from './metrics.js';
+import { notify, writeDriftReport } from './notify.js';
+
+export type DaemonMode = 'apply' | 'plan';
+export type Trigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift';
+
+export type DaemonOptions = {
+  mode: DaemonMode;
+  intervalMs: number;
+  driftCron?: string;
+  selfHeal: boolean;
+  allowDeletes: number;
+  stateDir: string;
+  driftReport?: string;
+  notifyUrl?: string;
+  /** Notify again about unchanged drift after this long. */
+  reminderMs: number;
+  stopTimeoutMs: number;
+};
+
+export type SyncReport = {
+  runId: string;
+  trigger: Trigger;
+  startedAt: string;
+  finishedAt?: string;
+  result: 'applied' | 'planned' | 'no-changes' | 'invalid-config' | 'failed' | 'refused' | 'error';
+  revision?: string;
+  summary?: Plan['summary'];
+  applied?: number;
+  failedChanges?: number;
+  message?: string;
+  issues?: Pick<ConfigIssue, 'file' | 'line' | 'column' | 'path' | 'message' | 'code'>[];
+};
+
+export type DriftReport = {
+  at: string;
+  drifted: boolean;
+  changes: number;
+  checksum: string;
+  summary: Plan['summary'];
+  corrected: boolean;
+  notified: boolean;
+  error?: string;
+};
+
+/**
+ * The long-running worker: watches the source, syncs on new revisions, checks drift on a
+ * schedule. Single flight: one run at a time; triggers during a run coalesce into one follow-up.
+ */
+export class Daemon {
+  readonly status: {
+    phase: 'starting' | 'idle' | 'syncing' | 'stopping';
+    mode: DaemonMode;
+    source: Record<string, string> & { revision?: string; subject?: string; lastFetchError?: string; lastFetchAt?: string };
+    configValid: boolean | null;
+    lastSync: SyncReport | null;
+    lastDrift: DriftReport | null;
+  };
+  ready = false;
+  private desired: DesiredState | null = null;
+  private revision: Revision | null = null;
+  private running: Promise<void> | null = null;
+  private queued: Trigger | null = null;
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private cronTask: ScheduledTask | undefined;
+  private stopWatch: (() => Promise<void>) | undefined;
+  private lastNotified: { checksum: string; at: number } | null = null;
+
+  constructor(
+    private readonly source: ConfigSource,
+    private readonly api: ApiClient,
+    private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    private readonly opts: DaemonOptions,
+  ) {
+    this.status = { phase: 'starting', mode: opts.mode, source: source.describe(), configValid: null, lastSync: null, lastDrift: null };
+  }
+
+  async start(): Promise<void> {
+    this.logger.info({ mode: this.opts.mode, source: this.source.describe(), intervalMs: this.opts.intervalMs }, 'daemon starting');
+    this.trigger('startup');
+    this.schedulePoll();
+    if (this.opts.driftCron) {
+      this.cronTask = cron.schedule(this.opts.driftCron, () => this.trigger('drift'), { noOverlap: true });
+    }
+    if (this.source.watch) this.stopWatch = await this.source.watch(() => this.trigger('watch'));
+  }
+
+  /** Ask for a run. During a run, triggers coalesce into one follow-up (drift wins over a poll). */
+  trigger(kind: Trigger): void {
+    if (this.stopping) return;
+    if (this.running) {
+      this.queued = this.queued === 'drift' ? 'drift' : kind;
+      return;
+    }
+    this.running = this.run(kind).finally(() => {
+      this.running = null;
+      const next = this.queued;
+      this.queued = null;
+      if (next && !this.stopping) this.trigger(next);
+    });
+  }
+
+  /** Wait for the current run (tests use it). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private schedulePoll(): void {
+    if (this.stopping) return;
+    const jitter = Math.floor(Math.random() * Math.min(5_000, this.opts.intervalMs * 0.1));
+    this.timer = setTimeout(() => {
+      this.trigger('poll');
+      this.schedulePoll();
+    }, this.opts.intervalMs + jitter);
+    this.timer.unref?.();
+  }
+
+  private async run(trigger: Trigger): Promise<void> {
+    const runId = randomUUID().slice(0, 8);
+    const log = this.logger.child({ run: runId, trigger });
+    const endTimer = this.metrics.syncDuration.startTimer({ trigger });
+    this.status.phase = 'syncing';
+    try {
+      const changed = await this.refreshSource(log);
+      if (changed || trigger === 'startup') await this.sync(runId, trigger, log);
+      if (trigger === 'drift') await this.drift(runId, log);
+    } catch (error) {
+      log.error({ err: (error as Error).message }, 'run failed');
+    } finally {
+      endTimer();
+      this.status.phase = this.stopping ? 'stopping' : 'idle';
+      this.ready = true;
+    }
+  }
+
+  /** Fetch the source; true when the revision changed. A failed fetch keeps the last good revision. */
+  private async refreshSource(log: Logger): Promise<boolean> {
+    try {
+      const revision = await this.source.refresh();
+      this.status.source.lastFetchAt = new Date().toISOString();
+      delete this.status.source.lastFetchError;
+      if (this.revision?.id === revision.id) return false;
+      this.revision = revision;
+      this.status.source.revision = revision.id;
+      if (revision.subject !== undefined) this.status.source.subject = revision.subject;
+      this.metrics.sourceInfo.reset();
+      this.metrics.sourceInfo.set({ revision: revision.id }, 1);
+      log.info({ revision: revision.id, subject: revision.subject }, 'new revision');
+      const result = await loadConfig(this.source.configDir);
+      if (!result.desired) {
+        this.status.configValid = false;
+        this.pendingIssues = result.issues;
+        log.error({ revision: revision.id, errors: result.issues.filter((i) => i.severity === 'error').length }, 'invalid config; keeping the last good one');
+        return true;
+      }
+      this.status.configValid = true;
+      this.pendingIssues = null;
+      this.desired = result.desired;
+      return true;
+    } catch (error) {
+      this.status.source.lastFetchError = (error as Error).message;
+      log.error({ err: (error as Error).message }, 'source refresh failed; keeping the last good revision');
+      return false;
+    }
+  }
+
+  private pendingIssues: ConfigIssue[] | null = null;
+
+  private report(r: SyncReport, log: Logger): void {
+    r.finishedAt = new Date().toISOString();
+    this.status.lastSync = r;
+    this.metrics.syncTotal.inc({ result: r.result });
+    if (r.result === 'applied' || r.result === 'planned' || r.result === 'no-changes')
+      this.metrics.lastSuccess.set(Date.now() / 1000);
+    log.info({ result: r.result, revision: r.revision, summary: r.summary, applied: r.applied, failed: r.failedChanges }, 'sync finished');
+  }
+
+  private async sync(runId: string, trigger: Trigger, log: Logger): Promise<void> {
+    const base = { runId, trigger, startedAt: new Date().toISOString(), ...(this.revision ? { revision: this.revision.id } : {}) };
+    if (this.pendingIssues) {
+      const issues = this.pendingIssues.filter((i) => i.severity === 'error').map(({ file, line, column, path, message, code }) => ({ file, line, column, path, message, code }));
+      this.report({ ...base, result: 'invalid-config', message: 'the config is invalid; nothing was applied', issues }, log);
+      return;
+    }
+    if (!this.desired) {
+      this.report({ ...base, result: 'error', message: 'no valid config yet' }, log);
+      return;
+    }
+    try {
+      const { plan: _plan, ...outcome } = await this.planAndMaybeApply(this.desired, this.opts.mode === 'apply', log);
+      this.report({ ...base, ...outcome }, log);
+    } catch (error) {
+      this.report({ ...base, result: 'error', message: (error as Error).message }, log);
+    }
+  }
+
+  private async planAndMaybeApply(
+    desired: DesiredState,
+    apply: boolean,
+    log: Logger,
+  ): Promise<Pick<SyncReport, 'result' | 'summary' | 'applied' | 'failedChanges' | 'message'> & { plan: Plan }> {
+    const releases: (() => Promise<void>)[] = [];
+    try {
+      if (apply) for (const org of desired.organizations) releases.push(await acquireLock(this.opts.stateDir, org.id, `docsync daemon (pid ${process.pid})`, 60_000));
+      const { plan } = await makePlan(this.api, desired);
+      if (plan.errors.length > 0) return { plan, result: 'failed', summary: plan.summary, message: plan.errors.map((e) => e.message).join('; ') };
+      if (plan.changes.length === 0) return { plan, result: 'no-changes', summary: plan.summary };
+      if (!apply) return { plan, result: 'planned', summary: plan.summary };
+      const refusals = checkSafety(plan, this.opts.allowDeletes);
+      if (refusals.length > 0) return { plan, result: 'refused', summary: plan.summary, message: refusals.map((r) => r.message).join('; ') };
+      const result = await applyPlan(plan, this.api, { logger: log, shouldStop: () => this.stopping });
+      for (const r of result.results) if (r.status === 'applied') this.metrics.changesApplied.inc({ kind: r.kind, action: r.action });
+      return { plan, result: result.ok ? 'applied' : 'failed', summary: plan.summary, applied: result.applied, failedChanges: result.failed };
+    } finally {
+      for (const release of releases) await release();
+    }
+  }
+
+  private async drift(runId: string, log: Logger): Promise<void> {
+    if (!this.desired) return;
+    const at = new Date().toISOString();
+    try {
+      const heal = this.opts.mode === 'apply' && this.opts.selfHeal;
+      const { plan } = await makePlan(this.api, this.desired);
+      const drifted = plan.changes.length > 0;
+      this.metrics.driftChanges.set(plan.changes.length);
+      const report: DriftReport = { at, drifted, changes: plan.changes.length, checksum: plan.checksum, summary: plan.summary, corrected: false, notified: false };
+      log.info({ drifted, changes: plan.changes.length, summary: plan.summary }, 'drift checked');
+      const title = drifted ? 'docsync drift: live state differs from the configuration' : 'docsync drift: in sync';
+      if (this.opts.driftReport) await writeDriftReport(this.opts.driftReport, plan, title);
+      const changedSinceLast = drifted && this.lastNotified?.checksum !== plan.checksum;
+      const reminder = drifted && this.lastNotified !== null && Date.now() - this.lastNotified.at >= this.opts.reminderMs;
+      if (this.opts.notifyUrl && (changedSinceLast || reminder)) {
+        try {
+          await notify(this.opts.notifyUrl, plan, title);
+          report.notified = true;
+          this.lastNotified = { checksum: plan.checksum, at: Date.now() };
+        } catch (error) {
+          log.warn({ err: (error as Error).message }, 'drift notification failed');
+        }
+      }
+      if (!drifted) this.lastNotified = null;
+      this.status.lastDrift = report;
+      if (drifted && heal) {
+        const outcome = await this.planAndMaybeApply(this.desired, true, log);
+        report.corrected = outcome.result === 'applied' || outcome.result === 'no-changes';
+        this.report({ runId, trigger: 'drift', startedAt: at, ...(this.revision ? { revision: this.revision.id } : {}), result: outcome.result, summary: outcome.summary, ...(outcome.applied !== undefined ? { applied: outcome.applied } : {}), ...(outcome.failedChanges !== undefined ? { failedChanges: outcome.failedChanges } : {}), ...(outcome.message ? { message: outcome.message } : {}) }, log);
+      }
+    } catch (error) {
+      this.status.lastDrift = { at, drifted: false, changes: 0, checksum: '', summary: { create: 0, update: 0, delete: 0, move: 0 }, corrected: false, notified: false, error: (error as Error).message };
+      log.error({ err: (error as Error).message }, 'drift check failed');
+    }
+  }
+
+  /** Graceful stop: no new triggers; the change in flight finishes; bounded by a timeout. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.status.phase = 'stopping';
+    clearTimeout(this.timer);
+    await this.cronTask?.stop();
+    await this.stopWatch?.();
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, this.opts.stopTimeoutMs).unref());
+    await Promise.race([this.idle(), timeout]);
+    this.logger.info({}, 'daemon stopped');
+  }
+}

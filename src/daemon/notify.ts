@@ -1,0 +1,30 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { request } from 'undici';
+import { renderJson, renderMarkdown, type Plan } from '../plan/index.js';
+import { redact } from '../log/logger.js';
+
+/** Write the drift report atomically: markdown, or JSON when the file name ends in .json. */
+export async function writeDriftReport(file: string, plan: Plan, title: string): Promise<void> {
+  const text = file.endsWith('.json') ? renderJson(plan) : renderMarkdown(plan, { title });
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, redact(text));
+  await rename(tmp, file);
+}
+
+/** Post a Slack-compatible JSON body (`text`, plus structured fields) to a webhook URL. */
+export async function notify(url: string, plan: Plan, title: string): Promise<void> {
+  const s = plan.summary;
+  const text = `${title}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.move} to move (${plan.organizations.join(', ')})`;
+  const body = JSON.stringify({
+    text: redact(text),
+    organizations: plan.organizations,
+    summary: plan.summary,
+    checksum: plan.checksum,
+    changes: plan.changes.slice(0, 50).map((c) => ({ action: c.action, kind: c.kind, address: c.address })),
+  });
+  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  await res.body.dump();
+  if (res.statusCode >= 300) throw new Error(`notify webhook answered ${res.statusCode}`);
+}

@@ -1,0 +1,78 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../log/logger.js';
+import type { Daemon } from './daemon.js';
+import type { Metrics } from './metrics.js';
+import { BodyError, readLimitedBody, verifySignature } from './webhook.js';
+
+export type DaemonServer = { url: string; port: number; close: () => Promise<void> };
+
+/** `/healthz`, `/readyz`, `/status`, `/metrics` and the git push webhook `POST /hooks/git`. */
+export async function startDaemonServer(
+  daemon: Daemon,
+  metrics: Metrics,
+  logger: Logger,
+  opts: { port: number; host: string; webhookSecret?: string; bodyTimeoutMs?: number },
+): Promise<DaemonServer> {
+  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body, null, 2);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(text);
+  };
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const handle = async () => {
+      if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
+      if (req.method === 'GET' && path === '/readyz')
+        return json(res, daemon.ready ? 200 : 503, { ready: daemon.ready });
+      if (req.method === 'GET' && path === '/status') return json(res, 200, daemon.status);
+      if (req.method === 'GET' && path === '/metrics') {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(await metrics.registry.metrics());
+        return;
+      }
+      if (path === '/hooks/git') {
+        if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
+        let body: Buffer;
+        try {
+          body = await readLimitedBody(req, undefined, opts.bodyTimeoutMs ?? 10_000);
+        } catch (error) {
+          if (error instanceof BodyError) return json(res, error.status, { error: error.message });
+          throw error;
+        }
+        if (opts.webhookSecret) {
+          const signature = req.headers['x-hub-signature-256'];
+          if (!verifySignature(opts.webhookSecret, body, Array.isArray(signature) ? signature[0] : signature)) {
+            logger.warn({ remote: req.socket.remoteAddress }, 'webhook refused: bad or missing signature');
+            return json(res, 401, { error: 'invalid signature' });
+          }
+        }
+        if (req.headers['x-github-event'] === 'ping') return json(res, 200, { ok: true });
+        logger.info({ event: req.headers['x-github-event'] ?? 'push' }, 'webhook received; syncing');
+        daemon.trigger('webhook');
+        return json(res, 202, { accepted: true });
+      }
+      return json(res, 404, { error: 'not found' });
+    };
+    handle().catch((error: unknown) => {
+      logger.error({ err: (error as Error).message }, 'http handler failed');
+      if (!res.headersSent) json(res, 500, { error: 'internal error' });
+    });
+  });
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { redactText } from '../plan/redact.js';
+
+export type { Logger };
+
+/** Values that must never appear in any log line (the token; added as they become known). */
+const secrets = new Set<string>();
+
+export function registerSecret(secret: string | undefined): void {
+  if (secret && secret.length >= 4) secrets.add(secret);
+}
+
+export function redact(text: string): string {
+  return redactText(text, [...secrets]);
+}
+
+const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+
+/** A human line for terminals: `level message key=value ...`. */
+function pretty(line: string): string {
+  try {
+    const { level, time, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
+    const fields = Object.entries(rest)
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' ');
+    const when = typeof time === 'number' ? new Date(time).toISOString().slice(11, 19) : '';
+    return `${when} ${(LEVELS[level as number] ?? String(level)).padEnd(5)} ${String(msg ?? '')}${fields ? `  ${fields}` : ''}\n`;
+  } catch {
+    return line;
+  }
+}
+
+/** A destination that redacts secrets from every line before it is written. */
+export function redactingDestination(out: NodeJS.WritableStream & { isTTY?: boolean }, human = out.isTTY === true): DestinationStream {
+  return {
+    write(line: string) {
+      const clean = redact(line);
+      out.write(human ? pretty(clean) : clean);
+    },
+  };
+}
+
+/** The process logger: JSON to stderr (human lines on a TTY), secrets redacted. */
+export function createLogger(level = 'info', out: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr): Logger {
+  return pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.epochTime }, redactingDestination(out));
+}
