@@ -30,18 +30,21 @@ const ioModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    settings: { 'import-x/resolver': { typescript: { project: './tsconfig.json' } }, 'import-x/extensions': ['.ts', '.js'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] } },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'no-console': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union of string literals.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a union of string literals.' },
+      ],
     },
   },
   {
@@ -54,7 +57,16 @@ export default tseslint.config(
           paths: ioModules.map((name) => ({ name, message: 'The core (model, diff, plan) does no I/O.' })),
           patterns: [
             {
-              group: ['**/api/**', '**/live/**', '**/apply/**', '**/source/**', '**/daemon/**', '**/emulator/**', '**/cli/**', '**/config/**'],
+              group: [
+                '**/api/**',
+                '**/live/**',
+                '**/apply/**',
+                '**/source/**',
+                '**/daemon/**',
+                '**/emulator/**',
+                '**/cli/**',
+                '**/config/**',
+              ],
               message: 'The core (model, diff, plan) imports nothing from the edges.',
             },
           ],

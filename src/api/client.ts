@@ -67,37 +67,86 @@ export class ApiClient {
   }
 
   // Organizations
-  getOrganization = (org: string) => this.call('GET', `/orgs/${enc(org)}`, '/orgs/{org}', [200], Organization);
+  getOrganization = (org: string) =>
+    this.call('GET', `/orgs/${enc(org)}`, '/orgs/{org}', [200], Organization);
   listOrganizations = () => listAll(this.http, '/orgs', '/orgs', Organization);
 
   // Custom fields
   listCustomFields = (org: string) =>
     listAll(this.http, `/orgs/${enc(org)}/custom-fields`, '/orgs/{org}/custom-fields', CustomField);
   createCustomField = (org: string, body: Record<string, unknown>) =>
-    this.call('POST', `/orgs/${enc(org)}/custom-fields`, '/orgs/{org}/custom-fields', [201], CustomField, body, true);
+    this.call(
+      'POST',
+      `/orgs/${enc(org)}/custom-fields`,
+      '/orgs/{org}/custom-fields',
+      [201],
+      CustomField,
+      body,
+      true,
+    );
   updateCustomField = (org: string, name: string, body: Record<string, unknown>) =>
-    this.call('PATCH', `/orgs/${enc(org)}/custom-fields/${enc(name)}`, '/orgs/{org}/custom-fields/{name}', [200], CustomField, body);
+    this.call(
+      'PATCH',
+      `/orgs/${enc(org)}/custom-fields/${enc(name)}`,
+      '/orgs/{org}/custom-fields/{name}',
+      [200],
+      CustomField,
+      body,
+    );
   deleteCustomField = (org: string, name: string) =>
-    this.call('DELETE', `/orgs/${enc(org)}/custom-fields/${enc(name)}`, '/orgs/{org}/custom-fields/{name}', DELETED, null);
+    this.call(
+      'DELETE',
+      `/orgs/${enc(org)}/custom-fields/${enc(name)}`,
+      '/orgs/{org}/custom-fields/{name}',
+      DELETED,
+      null,
+    );
   getSpaceCustomFields = (space: string) =>
-    this.call('GET', `/spaces/${enc(space)}/custom-fields`, '/spaces/{space}/custom-fields', [200], SpaceCustomFields);
+    this.call(
+      'GET',
+      `/spaces/${enc(space)}/custom-fields`,
+      '/spaces/{space}/custom-fields',
+      [200],
+      SpaceCustomFields,
+    );
   setSpaceCustomFields = (space: string, values: Record<string, unknown>) =>
-    this.call('PATCH', `/spaces/${enc(space)}/custom-fields`, '/spaces/{space}/custom-fields', [200, 204], null, {
-      values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { value: v }])),
-    });
+    this.call(
+      'PATCH',
+      `/spaces/${enc(space)}/custom-fields`,
+      '/spaces/{space}/custom-fields',
+      [200, 204],
+      null,
+      {
+        values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { value: v }])),
+      },
+    );
 
   // Teams
   listTeams = (org: string) => listAll(this.http, `/orgs/${enc(org)}/teams`, '/orgs/{org}/teams', Team);
   createTeam = (org: string, title: string) =>
     this.call('PUT', `/orgs/${enc(org)}/teams`, '/orgs/{org}/teams', [200, 201], Team, { title }, true);
   updateTeam = (org: string, team: string, title: string) =>
-    this.call('PATCH', `/orgs/${enc(org)}/teams/${enc(team)}`, '/orgs/{org}/teams/{team}', [200], Team, { title });
+    this.call('PATCH', `/orgs/${enc(org)}/teams/${enc(team)}`, '/orgs/{org}/teams/{team}', [200], Team, {
+      title,
+    });
   deleteTeam = (org: string, team: string) =>
     this.call('DELETE', `/orgs/${enc(org)}/teams/${enc(team)}`, '/orgs/{org}/teams/{team}', DELETED, null);
   listTeamMembers = (org: string, team: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/teams/${enc(team)}/members`, '/orgs/{org}/teams/{team}/members', TeamMember);
+    listAll(
+      this.http,
+      `/orgs/${enc(org)}/teams/${enc(team)}/members`,
+      '/orgs/{org}/teams/{team}/members',
+      TeamMember,
+    );
   setTeamMembers = (org: string, team: string, body: Record<string, unknown>) =>
-    this.call('PUT', `/orgs/${enc(org)}/teams/${enc(team)}/members`, '/orgs/{org}/teams/{team}/members', [200, 204], null, body);
+    this.call(
+      'PUT',
+      `/orgs/${enc(org)}/teams/${enc(team)}/members`,
+      '/orgs/{org}/teams/{team}/members',
+      [200, 204],
+      null,
+      body,
+    );
 
   // Sites
   listSites = (org: string) => listAll(this.http, `/orgs/${enc(org)}/sites`, '/orgs/{org}/sites', Site);
@@ -109,53 +158,192 @@ export class ApiClient {
     this.call('DELETE', `/orgs/${enc(org)}/sites/${enc(site)}`, '/orgs/{org}/sites/{site}', DELETED, null);
 
   // Sections
-  private sitePath = (org: string, site: string, rest: string) => `/orgs/${enc(org)}/sites/${enc(site)}/${rest}`;
+  private sitePath = (org: string, site: string, rest: string) =>
+    `/orgs/${enc(org)}/sites/${enc(site)}/${rest}`;
   listSections = (org: string, site: string) =>
-    listAll(this.http, this.sitePath(org, site, 'sections'), '/orgs/{org}/sites/{site}/sections', SiteSection);
+    listAll(
+      this.http,
+      this.sitePath(org, site, 'sections'),
+      '/orgs/{org}/sites/{site}/sections',
+      SiteSection,
+    );
   createSection = (org: string, site: string, body: Record<string, unknown>) =>
-    this.call('POST', this.sitePath(org, site, 'sections'), '/orgs/{org}/sites/{site}/sections', [201], SiteSection, body, true);
+    this.call(
+      'POST',
+      this.sitePath(org, site, 'sections'),
+      '/orgs/{org}/sites/{site}/sections',
+      [201],
+      SiteSection,
+      body,
+      true,
+    );
   updateSection = (org: string, site: string, section: string, body: Record<string, unknown>) =>
-    this.call('PATCH', this.sitePath(org, site, `sections/${enc(section)}`), '/orgs/{org}/sites/{site}/sections/{section}', [200, 204], null, body);
+    this.call(
+      'PATCH',
+      this.sitePath(org, site, `sections/${enc(section)}`),
+      '/orgs/{org}/sites/{site}/sections/{section}',
+      [200, 204],
+      null,
+      body,
+    );
   deleteSection = (org: string, site: string, section: string) =>
-    this.call('DELETE', this.sitePath(org, site, `sections/${enc(section)}`), '/orgs/{org}/sites/{site}/sections/{section}', DELETED, null);
+    this.call(
+      'DELETE',
+      this.sitePath(org, site, `sections/${enc(section)}`),
+      '/orgs/{org}/sites/{site}/sections/{section}',
+      DELETED,
+      null,
+    );
   moveSection = (org: string, site: string, section: string, position: unknown) =>
-    this.call('POST', this.sitePath(org, site, `sections/${enc(section)}/move`), '/orgs/{org}/sites/{site}/sections/{section}/move', [200, 204], null, { position });
+    this.call(
+      'POST',
+      this.sitePath(org, site, `sections/${enc(section)}/move`),
+      '/orgs/{org}/sites/{site}/sections/{section}/move',
+      [200, 204],
+      null,
+      { position },
+    );
 
   // Section groups
   listSectionGroups = (org: string, site: string) =>
-    listAll(this.http, this.sitePath(org, site, 'section-groups'), '/orgs/{org}/sites/{site}/section-groups', SiteSectionGroup);
+    listAll(
+      this.http,
+      this.sitePath(org, site, 'section-groups'),
+      '/orgs/{org}/sites/{site}/section-groups',
+      SiteSectionGroup,
+    );
   createSectionGroup = (org: string, site: string, body: Record<string, unknown>) =>
-    this.call('POST', this.sitePath(org, site, 'section-groups'), '/orgs/{org}/sites/{site}/section-groups', [201], SiteSectionGroup, body, true);
+    this.call(
+      'POST',
+      this.sitePath(org, site, 'section-groups'),
+      '/orgs/{org}/sites/{site}/section-groups',
+      [201],
+      SiteSectionGroup,
+      body,
+      true,
+    );
   updateSectionGroup = (org: string, site: string, group: string, body: Record<string, unknown>) =>
-    this.call('PATCH', this.sitePath(org, site, `section-groups/${enc(group)}`), '/orgs/{org}/sites/{site}/section-groups/{group}', [200, 204], null, body);
+    this.call(
+      'PATCH',
+      this.sitePath(org, site, `section-groups/${enc(group)}`),
+      '/orgs/{org}/sites/{site}/section-groups/{group}',
+      [200, 204],
+      null,
+      body,
+    );
   deleteSectionGroup = (org: string, site: string, group: string) =>
-    this.call('DELETE', this.sitePath(org, site, `section-groups/${enc(group)}`), '/orgs/{org}/sites/{site}/section-groups/{group}', DELETED, null);
+    this.call(
+      'DELETE',
+      this.sitePath(org, site, `section-groups/${enc(group)}`),
+      '/orgs/{org}/sites/{site}/section-groups/{group}',
+      DELETED,
+      null,
+    );
   moveSectionGroup = (org: string, site: string, group: string, position: unknown) =>
-    this.call('POST', this.sitePath(org, site, `section-groups/${enc(group)}/move`), '/orgs/{org}/sites/{site}/section-groups/{group}/move', [200, 204], null, { position });
+    this.call(
+      'POST',
+      this.sitePath(org, site, `section-groups/${enc(group)}/move`),
+      '/orgs/{org}/sites/{site}/section-groups/{group}/move',
+      [200, 204],
+      null,
+      { position },
+    );
   addGroupSection = (org: string, site: string, group: string, sectionId: string) =>
-    this.call('POST', this.sitePath(org, site, `section-groups/${enc(group)}/sections`), '/orgs/{org}/sites/{site}/section-groups/{group}/sections', [200, 201], null, { sectionId });
+    this.call(
+      'POST',
+      this.sitePath(org, site, `section-groups/${enc(group)}/sections`),
+      '/orgs/{org}/sites/{site}/section-groups/{group}/sections',
+      [200, 201],
+      null,
+      { sectionId },
+    );
   removeGroupSection = (org: string, site: string, group: string, section: string) =>
-    this.call('DELETE', this.sitePath(org, site, `section-groups/${enc(group)}/sections/${enc(section)}`), '/orgs/{org}/sites/{site}/section-groups/{group}/sections/{section}', DELETED, null);
+    this.call(
+      'DELETE',
+      this.sitePath(org, site, `section-groups/${enc(group)}/sections/${enc(section)}`),
+      '/orgs/{org}/sites/{site}/section-groups/{group}/sections/{section}',
+      DELETED,
+      null,
+    );
 
   // Site spaces
   listSiteSpaces = (org: string, site: string) =>
-    listAll(this.http, this.sitePath(org, site, 'site-spaces'), '/orgs/{org}/sites/{site}/site-spaces', SiteSpace);
+    listAll(
+      this.http,
+      this.sitePath(org, site, 'site-spaces'),
+      '/orgs/{org}/sites/{site}/site-spaces',
+      SiteSpace,
+    );
   createSiteSpace = (org: string, site: string, body: Record<string, unknown>) =>
-    this.call('POST', this.sitePath(org, site, 'site-spaces'), '/orgs/{org}/sites/{site}/site-spaces', [201], SiteSpace, body, true);
+    this.call(
+      'POST',
+      this.sitePath(org, site, 'site-spaces'),
+      '/orgs/{org}/sites/{site}/site-spaces',
+      [201],
+      SiteSpace,
+      body,
+      true,
+    );
   updateSiteSpace = (org: string, site: string, siteSpace: string, body: Record<string, unknown>) =>
-    this.call('PATCH', this.sitePath(org, site, `site-spaces/${enc(siteSpace)}`), '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}', [200, 204], null, body);
+    this.call(
+      'PATCH',
+      this.sitePath(org, site, `site-spaces/${enc(siteSpace)}`),
+      '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}',
+      [200, 204],
+      null,
+      body,
+    );
   deleteSiteSpace = (org: string, site: string, siteSpace: string) =>
-    this.call('DELETE', this.sitePath(org, site, `site-spaces/${enc(siteSpace)}`), '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}', DELETED, null);
+    this.call(
+      'DELETE',
+      this.sitePath(org, site, `site-spaces/${enc(siteSpace)}`),
+      '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}',
+      DELETED,
+      null,
+    );
   moveSiteSpace = (org: string, site: string, siteSpace: string, position: unknown) =>
-    this.call('POST', this.sitePath(org, site, `site-spaces/${enc(siteSpace)}/move`), '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}/move', [200, 204], null, { position });
+    this.call(
+      'POST',
+      this.sitePath(org, site, `site-spaces/${enc(siteSpace)}/move`),
+      '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}/move',
+      [200, 204],
+      null,
+      { position },
+    );
 
   // Share links
   listShareLinks = (org: string, site: string) =>
-    listAll(this.http, this.sitePath(org, site, 'share-links'), '/orgs/{org}/sites/{site}/share-links', ShareLink);
+    listAll(
+      this.http,
+      this.sitePath(org, site, 'share-links'),
+      '/orgs/{org}/sites/{site}/share-links',
+      ShareLink,
+    );
   createShareLink = (org: string, site: string, name: string) =>
-    this.call('POST', this.sitePath(org, site, 'share-links'), '/orgs/{org}/sites/{site}/share-links', [201], ShareLink, { name }, true);
+    this.call(
+      'POST',
+      this.sitePath(org, site, 'share-links'),
+      '/orgs/{org}/sites/{site}/share-links',
+      [201],
+      ShareLink,
+      { name },
+      true,
+    );
   updateShareLink = (org: string, site: string, link: string, body: Record<string, unknown>) =>
-    this.call('PATCH', this.sitePath(org, site, `share-links/${enc(link)}`), '/orgs/{org}/sites/{site}/share-links/{link}', [200], null, body);
+    this.call(
+      'PATCH',
+      this.sitePath(org, site, `share-links/${enc(link)}`),
+      '/orgs/{org}/sites/{site}/share-links/{link}',
+      [200],
+      null,
+      body,
+    );
   deleteShareLink = (org: string, site: string, link: string) =>
-    this.call('DELETE', this.sitePath(org, site, `share-links/${enc(link)}`), '/orgs/{org}/sites/{site}/share-links/{link}', DELETED, null);
+    this.call(
+      'DELETE',
+      this.sitePath(org, site, `share-links/${enc(link)}`),
+      '/orgs/{org}/sites/{site}/share-links/{link}',
+      DELETED,
+      null,
+    );
 }

@@ -51,7 +51,14 @@ export type HttpResponse = { status: number; body: unknown };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Error codes of undici that mean the request never left this process. */
-const NOT_SENT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+const NOT_SENT = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
 
 /**
  * The one place where HTTP policy lives: a single queue (concurrency), the rate budget,
@@ -162,7 +169,12 @@ export class HttpClient {
     }
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(`${this.origin}${path}`, { method: req.method, headers, body, dispatcher: this.agent });
+      res = await request(`${this.origin}${path}`, {
+        method: req.method,
+        headers,
+        body,
+        dispatcher: this.agent,
+      });
     } catch (error) {
       this.budget.release();
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);

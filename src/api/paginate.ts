@@ -21,7 +21,13 @@ export async function* paginate<T extends z.ZodType>(
   const seen = new Set<string>();
   let page: string | undefined;
   for (;;) {
-    const res = await http.send({ method: 'GET', path, route, query: { ...query, limit: PAGE_LIMIT, page }, expect: [200] });
+    const res = await http.send({
+      method: 'GET',
+      path,
+      route,
+      query: { ...query, limit: PAGE_LIMIT, page },
+      expect: [200],
+    });
     const parsed = parseAnswer(schema, res.body, 'GET', route);
     for (const it of parsed.items) yield it as z.infer<T>;
     const next = parsed.next?.page;

@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import { ApiError } from './errors.js';
 
 /** Parse an answer with a lenient schema; a mismatch is `invalid-response` naming the field. */
-export function parseAnswer<T extends z.ZodType>(schema: T, body: unknown, method: string, route: string): z.infer<T> {
+export function parseAnswer<T extends z.ZodType>(
+  schema: T,
+  body: unknown,
+  method: string,
+  route: string,
+): z.infer<T> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -48,7 +48,8 @@ export class RateBudget {
   /** After a 429: nothing starts before the window resets (or Retry-After passes). */
   pause(retryAfterSeconds: number | null): number {
     const now = this.now();
-    const until = retryAfterSeconds !== null ? now + retryAfterSeconds * 1000 : Math.max(this.resetAt, now + 1000);
+    const until =
+      retryAfterSeconds !== null ? now + retryAfterSeconds * 1000 : Math.max(this.resetAt, now + 1000);
     this.pausedUntil = Math.max(this.pausedUntil, until);
     this.available = 0;
     return this.pausedUntil - now;

@@ -15,7 +15,9 @@ export function readToken(env: NodeJS.ProcessEnv = process.env): string {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new TokenError(`cannot read DOCSYNC_TOKEN_FILE (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new TokenError(
+        `cannot read DOCSYNC_TOKEN_FILE (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     const token = text.trim();
     if (!token) throw new TokenError('DOCSYNC_TOKEN_FILE is empty');

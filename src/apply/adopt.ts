@@ -8,7 +8,11 @@ import { resolveRef, type Produced } from './resolve.js';
  * parent's list and find the object by its identity. Returns its ids, or null when it does not
  * exist (the creation can be sent again safely). Only creations have an adoption rule.
  */
-export async function findCreated(api: ApiClient, op: ChangeOp, produced: Produced): Promise<OpOutput | null> {
+export async function findCreated(
+  api: ApiClient,
+  op: ChangeOp,
+  produced: Produced,
+): Promise<OpOutput | null> {
   const r = (ref: Parameters<typeof resolveRef>[0]) => resolveRef(ref, produced);
   switch (op.type) {
     case 'create-site': {
@@ -16,7 +20,9 @@ export async function findCreated(api: ApiClient, op: ChangeOp, produced: Produc
       return site ? { id: site.id } : null;
     }
     case 'create-section': {
-      const section = (await api.listSections(op.org, r(op.site))).find((s) => s.siteSpaces.some((ss) => ss.space.id === op.spaceId));
+      const section = (await api.listSections(op.org, r(op.site))).find((s) =>
+        s.siteSpaces.some((ss) => ss.space.id === op.spaceId),
+      );
       return section ? sectionOutput(section) : null;
     }
     case 'create-site-space': {

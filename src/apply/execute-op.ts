@@ -10,7 +10,10 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
   const r = (ref: Parameters<typeof resolveRef>[0]) => resolveRef(ref, produced);
   switch (op.type) {
     case 'create-site': {
-      const site = await api.createSite(op.org, { title: op.title, ...(op.visibility ? { visibility: op.visibility } : {}) });
+      const site = await api.createSite(op.org, {
+        title: op.title,
+        ...(op.visibility ? { visibility: op.visibility } : {}),
+      });
       return { id: site.id };
     }
     case 'update-site':
@@ -30,7 +33,12 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.deleteSection(op.org, r(op.site), r(op.section));
       return {};
     case 'move-section':
-      await api.moveSection(op.org, r(op.site), r(op.section), resolvePosition(op.position, 'site-section', 'siteSection', produced));
+      await api.moveSection(
+        op.org,
+        r(op.site),
+        r(op.section),
+        resolvePosition(op.position, 'site-section', 'siteSection', produced),
+      );
       return {};
     case 'create-section-group': {
       const group = await api.createSectionGroup(op.org, r(op.site), {
@@ -47,7 +55,12 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.deleteSectionGroup(op.org, r(op.site), r(op.group));
       return {};
     case 'move-section-group':
-      await api.moveSectionGroup(op.org, r(op.site), r(op.group), resolvePosition(op.position, 'site-section', 'id', produced));
+      await api.moveSectionGroup(
+        op.org,
+        r(op.site),
+        r(op.group),
+        resolvePosition(op.position, 'site-section', 'id', produced),
+      );
       return {};
     case 'add-group-section':
       await api.addGroupSection(op.org, r(op.site), r(op.group), r(op.section));
@@ -56,7 +69,10 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.removeGroupSection(op.org, r(op.site), r(op.group), r(op.section));
       return {};
     case 'create-site-space': {
-      const ss = await api.createSiteSpace(op.org, r(op.site), { spaceId: op.spaceId, ...(op.section ? { sectionId: r(op.section) } : {}) });
+      const ss = await api.createSiteSpace(op.org, r(op.site), {
+        spaceId: op.spaceId,
+        ...(op.section ? { sectionId: r(op.section) } : {}),
+      });
       return { id: ss.id };
     }
     case 'update-site-space':
@@ -66,7 +82,12 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.deleteSiteSpace(op.org, r(op.site), r(op.siteSpace));
       return {};
     case 'move-site-space':
-      await api.moveSiteSpace(op.org, r(op.site), r(op.siteSpace), resolvePosition(op.position, 'site-space', 'siteSpace', produced));
+      await api.moveSiteSpace(
+        op.org,
+        r(op.site),
+        r(op.siteSpace),
+        resolvePosition(op.position, 'site-space', 'siteSpace', produced),
+      );
       return {};
     case 'create-share-link': {
       const link = await api.createShareLink(op.org, r(op.site), op.name);
@@ -102,12 +123,19 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.deleteTeam(op.org, r(op.team));
       return {};
     case 'set-team-members':
-      await api.setTeamMembers(op.org, r(op.team), { add: op.add, remove: op.remove, memberships: op.memberships });
+      await api.setTeamMembers(op.org, r(op.team), {
+        add: op.add,
+        remove: op.remove,
+        memberships: op.memberships,
+      });
       return {};
   }
 }
 
-export function sectionOutput(section: { id: string; siteSpaces: { id: string; space: { id: string } }[] }): OpOutput {
+export function sectionOutput(section: {
+  id: string;
+  siteSpaces: { id: string; space: { id: string } }[];
+}): OpOutput {
   const out: OpOutput = { id: section.id };
   for (const ss of section.siteSpaces) out[`siteSpace:${ss.space.id}`] = ss.id;
   return out;

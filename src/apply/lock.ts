@@ -33,7 +33,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * is gone (same host) or that is older than six hours is stale and taken over.
  * Waits up to `waitMs` for a held lock, then refuses with a message naming the holder.
  */
-export async function acquireLock(stateDir: string, org: string, owner: string, waitMs = 0): Promise<() => Promise<void>> {
+export async function acquireLock(
+  stateDir: string,
+  org: string,
+  owner: string,
+  waitMs = 0,
+): Promise<() => Promise<void>> {
   const dir = join(stateDir, 'locks');
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${org.replace(/[^A-Za-z0-9_.-]/g, '_')}.lock`);
@@ -59,7 +64,9 @@ export async function acquireLock(stateDir: string, org: string, owner: string, 
     } catch {
       holder = undefined;
     }
-    const age = await stat(file).then((s) => Date.now() - s.mtimeMs).catch(() => 0);
+    const age = await stat(file)
+      .then((s) => Date.now() - s.mtimeMs)
+      .catch(() => 0);
     const stale = holder ? (holder.host === hostname() && !alive(holder.pid)) || age > STALE_MS : age > 5_000;
     if (stale) {
       await rm(file, { force: true });

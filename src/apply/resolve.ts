@@ -16,11 +16,18 @@ export function resolveRef(ref: Ref, produced: Produced): string {
 }
 
 export function resolvePatch(patch: Patch, produced: Produced): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(patch).map(([k, v]) => [k, isRefValue(v) ? resolveRef(v.$ref, produced) : v]));
+  return Object.fromEntries(
+    Object.entries(patch).map(([k, v]) => [k, isRefValue(v) ? resolveRef(v.$ref, produced) : v]),
+  );
 }
 
 /** A move position in the API's shape: `{ before|after: { type, <key>: id } }`. */
-export function resolvePosition(position: Position, type: string, key: string, produced: Produced): Record<string, unknown> {
+export function resolvePosition(
+  position: Position,
+  type: string,
+  key: string,
+  produced: Produced,
+): Record<string, unknown> {
   const where = position.before ? 'before' : 'after';
   const ref = (position.before ?? position.after)!;
   return { [where]: { type, [key]: resolveRef(ref, produced) } };

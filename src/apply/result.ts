@@ -28,12 +28,24 @@ export type ApplyResult = {
 
 export function renderResultTable(result: ApplyResult): string {
   if (result.results.length === 0) return 'Nothing to apply.\n';
-  const rows = result.results.map((r) => [r.id, r.status + (r.adopted ? ' (adopted)' : ''), `${r.action} ${r.kind}`, r.address, r.message ?? '']);
+  const rows = result.results.map((r) => [
+    r.id,
+    r.status + (r.adopted ? ' (adopted)' : ''),
+    `${r.action} ${r.kind}`,
+    r.address,
+    r.message ?? '',
+  ]);
   const header = ['change', 'status', 'action', 'address', 'detail'];
   const widths = header.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((row) => row[i]!.length))));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
   out.push('');
-  out.push(`Apply: ${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)}s.`);
+  out.push(
+    `Apply: ${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)}s.`,
+  );
   return `${out.join('\n')}\n`;
 }

@@ -24,7 +24,12 @@ function alreadyGone(change: Change, error: unknown): boolean {
   return change.action === 'delete' && error instanceof ApiError && error.code === 'not-found';
 }
 
-async function runOne(api: ApiClient, change: Change, produced: Produced, attempts: number): Promise<{ output: OpOutput; adopted: boolean }> {
+async function runOne(
+  api: ApiClient,
+  change: Change,
+  produced: Produced,
+  attempts: number,
+): Promise<{ output: OpOutput; adopted: boolean }> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return { output: await executeOp(api, change.op, produced), adopted: false };
@@ -43,14 +48,19 @@ async function runOne(api: ApiClient, change: Change, produced: Produced, attemp
  * Execute a plan: each change starts once its dependencies succeeded (the client's queue bounds
  * concurrency); a failed change marks its dependents skipped while independent changes go on.
  */
-export async function applyPlan(plan: Plan, api: ApiClient, options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyPlan(
+  plan: Plan,
+  api: ApiClient,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
   const started = Date.now();
   const produced: Produced = new Map();
   const results = new Map<string, ChangeResult>();
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const waiting = new Map(plan.changes.map((c) => [c.id, c.dependsOn.filter((d) => byId.has(d)).length]));
   const dependents = new Map<string, string[]>();
-  for (const c of plan.changes) for (const d of c.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), c.id]);
+  for (const c of plan.changes)
+    for (const d of c.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), c.id]);
   const attempts = options.creationAttempts ?? 3;
   let failed = 0;
 
@@ -62,7 +72,10 @@ export async function applyPlan(plan: Plan, api: ApiClient, options: ApplyOption
       if (results.has(childId)) continue;
       const child = byId.get(childId)!;
       results.set(childId, { ...base(child), status: 'skipped', durationMs: 0, message: because });
-      options.logger?.warn({ change: childId, address: child.address, action: child.action, status: 'skipped', because }, 'change skipped');
+      options.logger?.warn(
+        { change: childId, address: child.address, action: child.action, status: 'skipped', because },
+        'change skipped',
+      );
       skip(childId, because);
     }
   };
@@ -76,12 +89,22 @@ export async function applyPlan(plan: Plan, api: ApiClient, options: ApplyOption
       if (options.shouldStop?.()) return;
       running += 1;
       const t0 = Date.now();
-      const log = options.logger?.child({ change: change.id, address: change.address, action: change.action, kind: change.kind });
+      const log = options.logger?.child({
+        change: change.id,
+        address: change.address,
+        action: change.action,
+        kind: change.kind,
+      });
       runOne(api, change, produced, attempts)
         .then(({ output, adopted }) => {
           produced.set(change.id, output);
           const durationMs = Date.now() - t0;
-          results.set(change.id, { ...base(change), status: 'applied', durationMs, ...(adopted ? { adopted } : {}) });
+          results.set(change.id, {
+            ...base(change),
+            status: 'applied',
+            durationMs,
+            ...(adopted ? { adopted } : {}),
+          });
           log?.info({ status: 'applied', durationMs, adopted }, 'change applied');
           for (const childId of dependents.get(change.id) ?? []) {
             const left = waiting.get(childId)! - 1;
@@ -92,8 +115,10 @@ export async function applyPlan(plan: Plan, api: ApiClient, options: ApplyOption
         .catch((error: unknown) => {
           failed += 1;
           const durationMs = Date.now() - t0;
-          const message = error instanceof ApiError ? (error.apiMessage ?? error.message) : (error as Error).message;
-          const code = error instanceof ApiError ? error.code : ((error as { code?: string }).code ?? 'error');
+          const message =
+            error instanceof ApiError ? (error.apiMessage ?? error.message) : (error as Error).message;
+          const code =
+            error instanceof ApiError ? error.code : ((error as { code?: string }).code ?? 'error');
           results.set(change.id, { ...base(change), status: 'failed', durationMs, message, code });
           log?.error({ status: 'failed', durationMs, code, err: message }, 'change failed');
           skip(change.id, `${change.id} failed`);
@@ -109,9 +134,22 @@ export async function applyPlan(plan: Plan, api: ApiClient, options: ApplyOption
   });
 
   for (const c of plan.changes)
-    if (!results.has(c.id)) results.set(c.id, { ...base(c), status: 'skipped', durationMs: 0, message: 'stopped before it started' });
+    if (!results.has(c.id))
+      results.set(c.id, {
+        ...base(c),
+        status: 'skipped',
+        durationMs: 0,
+        message: 'stopped before it started',
+      });
   const list = plan.changes.map((c) => results.get(c.id)!);
   const applied = list.filter((r) => r.status === 'applied').length;
   const skipped = list.filter((r) => r.status === 'skipped').length;
-  return { results: list, applied, failed, skipped, ok: failed === 0 && skipped === 0, durationMs: Date.now() - started };
+  return {
+    results: list,
+    applied,
+    failed,
+    skipped,
+    ok: failed === 0 && skipped === 0,
+    durationMs: Date.now() - started,
+  };
 }

@@ -47,7 +47,9 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
   const releases: (() => Promise<void>)[] = [];
   try {
     for (const org of desired.organizations)
-      releases.push(await acquireLock(opts.stateDir, org.id, `docsync apply (pid ${process.pid})`, opts.lockWait * 1000));
+      releases.push(
+        await acquireLock(opts.stateDir, org.id, `docsync apply (pid ${process.pid})`, opts.lockWait * 1000),
+      );
     const { plan } = await makePlan(api, desired);
     if (savedChecksum !== undefined && plan.checksum !== savedChecksum) {
       err('error: live state changed since this plan was made; plan again');
@@ -89,7 +91,9 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
       onProgress: (p) => {
         const rate = p.done > 0 ? (Date.now() - t0) / p.done : 0;
         const eta = Math.round(((p.total - p.done) * rate) / 1000);
-        progress.update(`applying: ${p.done}/${p.total} changes, ${p.failed} failed, rate budget ${api.http.budget.remaining ?? '?'}, ~${eta}s to go`);
+        progress.update(
+          `applying: ${p.done}/${p.total} changes, ${p.failed} failed, rate budget ${api.http.budget.remaining ?? '?'}, ~${eta}s to go`,
+        );
       },
     });
     progress.done();

@@ -34,7 +34,10 @@ export type DaemonCommandOptions = CommonOptions & {
 };
 
 /** `docsync daemon`: run until SIGTERM/SIGINT, then exit 0. */
-export async function daemonCommand(opts: DaemonCommandOptions, ready?: (url: string) => void): Promise<number> {
+export async function daemonCommand(
+  opts: DaemonCommandOptions,
+  ready?: (url: string) => void,
+): Promise<number> {
   const logger = makeLogger(opts);
   if (opts.mode !== 'apply' && opts.mode !== 'plan') {
     err(`error: --mode must be apply or plan, got "${opts.mode}"`);
@@ -55,7 +58,13 @@ export async function daemonCommand(opts: DaemonCommandOptions, ready?: (url: st
     }
   }
   const source: ConfigSource = opts.repo
-    ? new GitSource({ url: opts.repo, branch: opts.branch, path: opts.path, workDir: opts.workDir ?? join(opts.stateDir, 'git'), ...(opts.sshKey ? { sshKeyPath: opts.sshKey } : {}) })
+    ? new GitSource({
+        url: opts.repo,
+        branch: opts.branch,
+        path: opts.path,
+        workDir: opts.workDir ?? join(opts.stateDir, 'git'),
+        ...(opts.sshKey ? { sshKeyPath: opts.sshKey } : {}),
+      })
     : new FolderSource(opts.config);
   const metrics = createMetrics();
   const api = makeApi(opts, metrics.observer);
@@ -78,7 +87,9 @@ export async function daemonCommand(opts: DaemonCommandOptions, ready?: (url: st
   });
   logger.info({ url: server.url }, 'daemon http server listening');
   ready?.(server.url);
-  out(`docsync daemon (${opts.mode} mode) on ${server.url}: /healthz /readyz /status /metrics, webhook POST /hooks/git`);
+  out(
+    `docsync daemon (${opts.mode} mode) on ${server.url}: /healthz /readyz /status /metrics, webhook POST /hooks/git`,
+  );
   await daemon.start();
   const signal = await untilSignal();
   logger.info({ signal }, 'stopping');

@@ -11,8 +11,15 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  * `npm start`: the emulator in-process, seeded from examples/, and the daemon on config/ in
  * apply mode against it, so a newcomer can watch a sync happen.
  */
-export async function demoCommand(opts: { port: number; emulatorPort: number; config?: string }): Promise<number> {
-  const emulator = await startEmulator({ port: opts.emulatorPort, seed: await readSeed(`${root}examples/emulator-seed.yaml`) });
+export async function demoCommand(opts: {
+  port: number;
+  emulatorPort: number;
+  config?: string;
+}): Promise<number> {
+  const emulator = await startEmulator({
+    port: opts.emulatorPort,
+    seed: await readSeed(`${root}examples/emulator-seed.yaml`),
+  });
   process.env['DOCSYNC_TOKEN'] = 'dev-token';
   const config = opts.config ?? `${root}config`;
   out(`emulator: ${emulator.url}/v1 (token dev-token; state at ${emulator.url}/_emulator/state)`);

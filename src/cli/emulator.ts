@@ -5,10 +5,14 @@ import { err, out } from './output.js';
 
 export async function readSeed(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8');
-  return file.endsWith('.json') ? (JSON.parse(text) as unknown) : (parse(text, { maxAliasCount: 100 }) as unknown);
+  return file.endsWith('.json')
+    ? (JSON.parse(text) as unknown)
+    : (parse(text, { maxAliasCount: 100 }) as unknown);
 }
 
-export function parseRateLimit(spec: string | undefined): { limit: number; windowSeconds: number } | undefined {
+export function parseRateLimit(
+  spec: string | undefined,
+): { limit: number; windowSeconds: number } | undefined {
   if (!spec) return undefined;
   const m = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(spec);
   if (!m) throw new Error(`--rate-limit must look like 60/10s (requests per window), got "${spec}"`);
@@ -48,7 +52,9 @@ export async function emulatorCommand(opts: {
     err(`error: emulator could not start: ${(error as Error).message}`);
     return 1;
   }
-  out(`docsync emulator listening on ${emulator.url} (API under ${emulator.url}/v1; control under ${emulator.url}/_emulator)`);
+  out(
+    `docsync emulator listening on ${emulator.url} (API under ${emulator.url}/v1; control under ${emulator.url}/_emulator)`,
+  );
   out(`use: DOCSYNC_API_URL=${emulator.url} DOCSYNC_TOKEN=<the --token value> docsync plan`);
   await untilSignal();
   await emulator.close();

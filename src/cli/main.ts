@@ -26,8 +26,18 @@ function withCommon(cmd: Command): Command {
     .option('--config <dir>', 'config folder (env DOCSYNC_CONFIG)', d.config)
     .option('--api-url <url>', 'API base URL; /v1 is appended (env DOCSYNC_API_URL)', d.apiUrl)
     .option('--log-level <level>', 'log level (env DOCSYNC_LOG_LEVEL)', d.logLevel)
-    .option('--concurrency <n>', 'concurrent API requests (env DOCSYNC_CONCURRENCY)', int('--concurrency'), d.concurrency)
-    .option('--timeout <seconds>', 'timeout of one API request attempt (env DOCSYNC_TIMEOUT)', int('--timeout'), d.timeout)
+    .option(
+      '--concurrency <n>',
+      'concurrent API requests (env DOCSYNC_CONCURRENCY)',
+      int('--concurrency'),
+      d.concurrency,
+    )
+    .option(
+      '--timeout <seconds>',
+      'timeout of one API request attempt (env DOCSYNC_TIMEOUT)',
+      int('--timeout'),
+      d.timeout,
+    )
     .option('--state-dir <dir>', 'folder for locks and the git checkout (env DOCSYNC_STATE_DIR)', d.stateDir);
 }
 
@@ -44,7 +54,9 @@ function common(o: Record<string, unknown>): CommonOptions {
 
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('docsync')
-    .description('GitOps for your documentation platform: plan and apply sites, sections, share links, custom fields and teams from YAML.')
+    .description(
+      'GitOps for your documentation platform: plan and apply sites, sections, share links, custom fields and teams from YAML.',
+    )
     .version(VERSION)
     .showHelpAfterError()
     .configureOutput({ outputError: (text) => err(text.trimEnd()) });
@@ -61,13 +73,25 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--out <file>', 'also write the JSON plan (for apply --plan)')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
     .action(async (o: Record<string, unknown>) =>
-      setExit(await planCommand({ ...common(o), format: o['format'] as Format, ...(o['out'] ? { out: String(o['out']) } : {}), detailedExitcode: Boolean(o['detailedExitcode']) })),
+      setExit(
+        await planCommand({
+          ...common(o),
+          format: o['format'] as Format,
+          ...(o['out'] ? { out: String(o['out']) } : {}),
+          detailedExitcode: Boolean(o['detailedExitcode']),
+        }),
+      ),
     );
 
   withCommon(program.command('apply'))
     .description('plan, then apply; asks for confirmation on a TTY unless --yes')
     .option('--yes', 'apply without asking')
-    .option('--allow-deletes <n>', 'allow a plan with up to N deletions past the guards', int('--allow-deletes'), 0)
+    .option(
+      '--allow-deletes <n>',
+      'allow a plan with up to N deletions past the guards',
+      int('--allow-deletes'),
+      0,
+    )
     .option('--plan <file>', 'apply a saved plan (plan --out), if live state has not changed since')
     .option('--lock-wait <seconds>', 'wait this long for another writer to finish', int('--lock-wait'), 0)
     .addOption(formatOption())
@@ -89,7 +113,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(formatOption())
     .option('--out <file>', 'also write the report to a file')
     .action(async (o: Record<string, unknown>) =>
-      setExit(await driftCommand({ ...common(o), format: o['format'] as Format, ...(o['out'] ? { out: String(o['out']) } : {}) })),
+      setExit(
+        await driftCommand({
+          ...common(o),
+          format: o['format'] as Format,
+          ...(o['out'] ? { out: String(o['out']) } : {}),
+        }),
+      ),
     );
 
   withCommon(program.command('daemon'))
@@ -99,16 +129,37 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--path <path>', 'config folder inside --repo', '.')
     .option('--work-dir <dir>', 'where --repo is cloned (default: <state-dir>/git)')
     .option('--ssh-key <file>', 'private key for an SSH --repo')
-    .option('--interval <duration>', 'how often the source is polled (env DOCSYNC_INTERVAL)', env('DOCSYNC_INTERVAL') ?? '60s')
-    .option('--drift-cron <expr>', 'drift check schedule (env DOCSYNC_DRIFT_CRON)', env('DOCSYNC_DRIFT_CRON') ?? '*/15 * * * *')
+    .option(
+      '--interval <duration>',
+      'how often the source is polled (env DOCSYNC_INTERVAL)',
+      env('DOCSYNC_INTERVAL') ?? '60s',
+    )
+    .option(
+      '--drift-cron <expr>',
+      'drift check schedule (env DOCSYNC_DRIFT_CRON)',
+      env('DOCSYNC_DRIFT_CRON') ?? '*/15 * * * *',
+    )
     .option('--mode <mode>', 'apply or plan (env DOCSYNC_MODE)', env('DOCSYNC_MODE') ?? 'plan')
     .option('--port <n>', 'HTTP port (env DOCSYNC_PORT)', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
     .option('--host <host>', 'HTTP listen address', env('DOCSYNC_HOST') ?? '0.0.0.0')
-    .option('--webhook-secret <secret>', 'secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET)', env('DOCSYNC_WEBHOOK_SECRET'))
+    .option(
+      '--webhook-secret <secret>',
+      'secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET)',
+      env('DOCSYNC_WEBHOOK_SECRET'),
+    )
     .option('--no-self-heal', 'in apply mode, only report drift found by the schedule')
-    .option('--allow-deletes <n>', 'allow plans with up to N deletions past the guards', int('--allow-deletes'), 0)
+    .option(
+      '--allow-deletes <n>',
+      'allow plans with up to N deletions past the guards',
+      int('--allow-deletes'),
+      0,
+    )
     .option('--drift-report <file>', 'write each drift report to this file (.json or markdown)')
-    .option('--notify-url <url>', 'POST drift reports to this webhook (Slack-compatible)', env('DOCSYNC_NOTIFY_URL'))
+    .option(
+      '--notify-url <url>',
+      'POST drift reports to this webhook (Slack-compatible)',
+      env('DOCSYNC_NOTIFY_URL'),
+    )
     .option('--reminder <duration>', 'notify again about unchanged drift after this long', '24h')
     .option('--stop-timeout <duration>', 'how long a graceful stop may take', '30s')
     .action(async (o: Record<string, unknown>, cmd: Command) =>
@@ -146,8 +197,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--data <file>', 'persist state to this file (survives restarts)')
     .option('--token <token>', 'the bearer token to accept', 'dev-token')
     .option('--rate-limit <spec>', 'rate limit, e.g. 60/10s (off by default)')
-    .action(async (o: { port: number; host: string; seed?: string; data?: string; token: string; rateLimit?: string }) =>
-      setExit(await emulatorCommand(o)),
+    .action(
+      async (o: {
+        port: number;
+        host: string;
+        seed?: string;
+        data?: string;
+        token: string;
+        rateLimit?: string;
+      }) => setExit(await emulatorCommand(o)),
     );
 
   program
@@ -156,7 +214,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--port <n>', 'daemon HTTP port', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
     .option('--emulator-port <n>', 'emulator port', int('--emulator-port'), 4010)
     .option('--config <dir>', 'config folder')
-    .action(async (o: { port: number; emulatorPort: number; config?: string }) => setExit(await demoCommand(o)));
+    .action(async (o: { port: number; emulatorPort: number; config?: string }) =>
+      setExit(await demoCommand(o)),
+    );
 
   return program;
 }

@@ -28,7 +28,9 @@ export async function planWithProgress(opts: CommonOptions, desired: DesiredStat
   const api = makeApi(opts);
   try {
     return await makePlan(api, desired, (p) =>
-      progress.update(`reading live state: ${p.listsDone}/${p.listsStarted} lists, rate budget ${api.http.budget.remaining ?? '?'}`),
+      progress.update(
+        `reading live state: ${p.listsDone}/${p.listsStarted} lists, rate budget ${api.http.budget.remaining ?? '?'}`,
+      ),
     );
   } finally {
     progress.done();
@@ -44,7 +46,10 @@ export async function planCommand(
   const desired = await loadOrReport(opts.config);
   if (!desired) return 1;
   const { plan } = await planWithProgress(opts, desired);
-  logger.info({ organizations: plan.organizations, summary: plan.summary, checksum: plan.checksum }, 'plan computed');
+  logger.info(
+    { organizations: plan.organizations, summary: plan.summary, checksum: plan.checksum },
+    'plan computed',
+  );
   out(render(plan, opts.format));
   if (opts.out) await writeFile(opts.out, renderJson(plan, desired));
   if (plan.errors.length > 0) return 1;

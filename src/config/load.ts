@@ -62,7 +62,9 @@ export async function loadConfig(dir: string, cwd = process.cwd()): Promise<Load
   const noConfig = (message: string): LoadResult => ({
     desired: null,
     files: [],
-    issues: [{ severity: 'error', code: 'no-config', file: shown(dir), line: 1, column: 1, path: '', message }],
+    issues: [
+      { severity: 'error', code: 'no-config', file: shown(dir), line: 1, column: 1, path: '', message },
+    ],
   });
   try {
     const info = await stat(dir);
@@ -90,7 +92,8 @@ export async function loadConfig(dir: string, cwd = process.cwd()): Promise<Load
     }
   }
   const result = loadConfigFromBuffers(entries);
-  if (readIssues.length > 0) return { desired: null, issues: [...readIssues, ...result.issues], files: result.files };
+  if (readIssues.length > 0)
+    return { desired: null, issues: [...readIssues, ...result.issues], files: result.files };
   return result;
 }
 

@@ -1,9 +1,4 @@
-import type {
-  DesiredOrganization,
-  DesiredSite,
-  DesiredSiteSpace,
-  DesiredState,
-} from '../model/desired.js';
+import type { DesiredOrganization, DesiredSite, DesiredSiteSpace, DesiredState } from '../model/desired.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -42,7 +37,9 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
         spaces: sec.spaces.map(siteSpace),
       }),
     ),
-    sectionGroups: s.sectionGroups?.map((g) => defined({ title: g.title, icon: g.icon, sections: g.sections })),
+    sectionGroups: s.sectionGroups?.map((g) =>
+      defined({ title: g.title, icon: g.icon, sections: g.sections }),
+    ),
     spaces: s.spaces?.map(siteSpace),
   }) as DesiredSite;
 }
@@ -69,11 +66,21 @@ export function normalize(files: ConfigFile[]): DesiredState {
       org.customFields = [
         ...(org.customFields ?? []),
         ...file.customFields.map((f) =>
-          defined({ name: f.name, type: f.type, title: f.title, description: f.description, placeholder: f.placeholder, options: f.options }),
+          defined({
+            name: f.name,
+            type: f.type,
+            title: f.title,
+            description: f.description,
+            placeholder: f.placeholder,
+            options: f.options,
+          }),
         ),
       ];
     if (file.spaces)
-      org.spaces = [...(org.spaces ?? []), ...file.spaces.map((s) => ({ id: s.id, customFields: { ...s.customFields } }))];
+      org.spaces = [
+        ...(org.spaces ?? []),
+        ...file.spaces.map((s) => ({ id: s.id, customFields: { ...s.customFields } })),
+      ];
     if (file.teams)
       org.teams = [
         ...(org.teams ?? []),
@@ -82,7 +89,9 @@ export function normalize(files: ConfigFile[]): DesiredState {
             title: t.title,
             id: t.id,
             members: t.members?.map((m) =>
-              typeof m === 'string' ? { user: m, role: 'member' as const } : { user: m.user, role: m.role ?? 'member' },
+              typeof m === 'string'
+                ? { user: m, role: 'member' as const }
+                : { user: m.user, role: m.role ?? 'member' },
             ),
           }),
         ),

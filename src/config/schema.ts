@@ -28,7 +28,10 @@ export const CustomFieldValueSchema = z.union([
 
 export const PolicySchema = z
   .strictObject({
-    prune: z.boolean().optional().describe('Delete live resources of managed kinds that the config omits. Default false.'),
+    prune: z
+      .boolean()
+      .optional()
+      .describe('Delete live resources of managed kinds that the config omits. Default false.'),
     maxDeletes: z
       .number()
       .int()
@@ -49,7 +52,9 @@ export const CustomFieldSchema = z.strictObject({
 
 export const SpaceSchema = z.strictObject({
   id: z.string().min(1).describe('Id of an existing space.'),
-  customFields: z.record(CustomFieldName, CustomFieldValueSchema).describe('Custom field values, by field name.'),
+  customFields: z
+    .record(CustomFieldName, CustomFieldValueSchema)
+    .describe('Custom field values, by field name.'),
 });
 
 export const TeamMemberSchema = z.union([
@@ -61,7 +66,11 @@ export const TeamMemberSchema = z.union([
 ]);
 
 export const TeamSchema = z.strictObject({
-  title: z.string().min(1).max(64).describe('Identity of the team (unless id is pinned), 1 to 64 characters.'),
+  title: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe('Identity of the team (unless id is pinned), 1 to 64 characters.'),
   id: z.string().min(1).optional().describe('Pin to a live team id; allows renames.'),
   members: z.array(TeamMemberSchema).optional().describe('The full membership when present.'),
 });
@@ -95,7 +104,11 @@ export const SectionGroupSchema = z.strictObject({
 });
 
 export const SiteSchema = z.strictObject({
-  title: z.string().min(2).max(128).describe('Identity of the site (unless id is pinned), 2 to 128 characters.'),
+  title: z
+    .string()
+    .min(2)
+    .max(128)
+    .describe('Identity of the site (unless id is pinned), 2 to 128 characters.'),
   id: z.string().min(1).optional().describe('Pin to a live site id; allows renames.'),
   visibility: z.enum(visibilities).optional(),
   basename: z.string().min(1).max(100).optional(),

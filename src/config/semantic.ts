@@ -14,7 +14,14 @@ class Issues {
   readonly list: ConfigIssue[] = [];
   add(place: Place, code: ConfigIssue['code'], message: string, key = false): void {
     const pos = locate(place.yaml, place.path, key);
-    this.list.push({ severity: 'error', code, file: place.yaml.file, ...pos, path: formatPath(place.path), message });
+    this.list.push({
+      severity: 'error',
+      code,
+      file: place.yaml.file,
+      ...pos,
+      path: formatPath(place.path),
+      message,
+    });
   }
   where(place: Place): string {
     const pos = locate(place.yaml, place.path);
@@ -27,7 +34,12 @@ function uniqueIn(issues: Issues, what: string) {
   const seen = new Map<string, Place>();
   return (identity: string, place: Place, label = identity) => {
     const first = seen.get(identity);
-    if (first) issues.add(place, 'duplicate', `${what} "${label}" is described twice (first at ${issues.where(first)})`);
+    if (first)
+      issues.add(
+        place,
+        'duplicate',
+        `${what} "${label}" is described twice (first at ${issues.where(first)})`,
+      );
     else seen.set(identity, place);
   };
 }
@@ -56,7 +68,11 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
         fields(f.name, { yaml, path: ['customFields', i, 'name'] });
         declaredFields.set(f.name, f);
         if (f.options && (f.type === 'text' || f.type === 'number' || f.type === 'boolean'))
-          issues.add({ yaml, path: ['customFields', i, 'options'] }, 'invalid-value', `options apply only to select and tags fields, not ${f.type}`);
+          issues.add(
+            { yaml, path: ['customFields', i, 'options'] },
+            'invalid-value',
+            `options apply only to select and tags fields, not ${f.type}`,
+          );
       });
       config.teams?.forEach((t, i) => {
         teamTitles(t.title, { yaml, path: ['teams', i, 'title'] });
@@ -81,7 +97,12 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
           const field = declaredFields.get(name);
           if (!field) {
             if (fieldsManaged)
-              issues.add(place, 'unknown-reference', `no custom field named "${name}" is declared in customFields`, true);
+              issues.add(
+                place,
+                'unknown-reference',
+                `no custom field named "${name}" is declared in customFields`,
+                true,
+              );
             continue;
           }
           const problem = valueProblem(field, value);
@@ -93,25 +114,43 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
   return issues.list;
 }
 
-function checkSite(issues: Issues, yaml: YamlFile, site: NonNullable<ConfigFile['sites']>[number], at: Path): void {
+function checkSite(
+  issues: Issues,
+  yaml: YamlFile,
+  site: NonNullable<ConfigFile['sites']>[number],
+  at: Path,
+): void {
   const sectionPaths = uniqueIn(issues, 'section path');
   const siteSpaces = uniqueIn(issues, 'site space for space');
   const links = uniqueIn(issues, 'share link');
   const groupTitles = uniqueIn(issues, 'section group');
   const grouped = uniqueIn(issues, 'grouped section');
   if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
-    issues.add({ yaml, path: [...at, 'spaces'] }, 'sections-and-spaces', 'a site has either sections or root spaces, not both', true);
+    issues.add(
+      { yaml, path: [...at, 'spaces'] },
+      'sections-and-spaces',
+      'a site has either sections or root spaces, not both',
+      true,
+    );
   let defaultSection: Place | undefined;
   site.sections?.forEach((section, i) => {
     const here: Path = [...at, 'sections', i];
     sectionPaths(section.path, { yaml, path: [...here, 'path'] });
     if (section.default) {
       if (defaultSection)
-        issues.add({ yaml, path: [...here, 'default'] }, 'multiple-defaults', `only one section of a site can be the default (another is at ${issues.where(defaultSection)})`);
+        issues.add(
+          { yaml, path: [...here, 'default'] },
+          'multiple-defaults',
+          `only one section of a site can be the default (another is at ${issues.where(defaultSection)})`,
+        );
       else defaultSection = { yaml, path: [...here, 'default'] };
     }
     if (section.spaces.length === 0)
-      issues.add({ yaml, path: [...here, 'spaces'] }, 'empty-section', 'a section needs at least one space (the API creates a section from a space)');
+      issues.add(
+        { yaml, path: [...here, 'spaces'] },
+        'empty-section',
+        'a section needs at least one space (the API creates a section from a space)',
+      );
     checkSpaces(issues, yaml, section.spaces, [...here, 'spaces'], siteSpaces);
   });
   if (site.spaces) checkSpaces(issues, yaml, site.spaces, [...at, 'spaces'], siteSpaces);
@@ -139,13 +178,20 @@ function checkSpaces(
     unique(s.space, { yaml, path: [...at, i, 'space'] });
     if (s.default) {
       if (def)
-        issues.add({ yaml, path: [...at, i, 'default'] }, 'multiple-defaults', `only one site space of a section can be the default (another is at ${issues.where(def)})`);
+        issues.add(
+          { yaml, path: [...at, i, 'default'] },
+          'multiple-defaults',
+          `only one site space of a section can be the default (another is at ${issues.where(def)})`,
+        );
       else def = { yaml, path: [...at, i, 'default'] };
     }
   });
 }
 
-function valueProblem(field: { type: string; options?: string[] | undefined }, value: CustomFieldValue): string | undefined {
+function valueProblem(
+  field: { type: string; options?: string[] | undefined },
+  value: CustomFieldValue,
+): string | undefined {
   if (value === null) return undefined;
   const options = field.options;
   switch (field.type) {
@@ -164,7 +210,8 @@ function valueProblem(field: { type: string; options?: string[] | undefined }, v
       return undefined;
     case 'select:single':
       if (typeof value !== 'string') return 'must be one option (the field is of type select:single)';
-      if (options && !options.includes(value)) return `"${value}" is not one of the options: ${options.join(', ')}`;
+      if (options && !options.includes(value))
+        return `"${value}" is not one of the options: ${options.join(', ')}`;
       return undefined;
     default:
       return typeof value === 'string' ? undefined : `must be a string (the field is of type ${field.type})`;

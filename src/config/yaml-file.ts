@@ -64,7 +64,8 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     const message = (error as Error).message;
-    if (/alias/i.test(message)) return at('alias-limit', `too many alias expansions (limit ${MAX_ALIAS_COUNT})`);
+    if (/alias/i.test(message))
+      return at('alias-limit', `too many alias expansions (limit ${MAX_ALIAS_COUNT})`);
     return at('yaml-syntax', firstLine(message));
   }
   if (value === null || value === undefined) return at('empty-file', 'file holds no document');
@@ -83,7 +84,9 @@ export function locate(
   for (const part of path) {
     keyNode = undefined;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(part));
+      const pair = node.items.find(
+        (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(part),
+      );
       if (!pair) break;
       keyNode = pair.key as Node;
       node = pair.value;

@@ -21,7 +21,8 @@ export function allowedKeys(schema: z.ZodType, path: readonly PropertyKey[]): st
 
 function unwrap(schema: z.ZodType): z.ZodType[] {
   const def = defOf(schema);
-  if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') return unwrap(def.innerType!);
+  if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')
+    return unwrap(def.innerType!);
   if (def.type === 'union') return def.options!.flatMap(unwrap);
   return [schema];
 }
@@ -32,7 +33,8 @@ function walk(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType[] {
     const next: z.ZodType[] = [];
     for (const s of current) {
       const def = defOf(s);
-      if (def.type === 'object' && typeof part === 'string' && def.shape?.[part]) next.push(...unwrap(def.shape[part]));
+      if (def.type === 'object' && typeof part === 'string' && def.shape?.[part])
+        next.push(...unwrap(def.shape[part]));
       else if (def.type === 'array' && typeof part === 'number') next.push(...unwrap(def.element!));
       else if (def.type === 'record' && typeof part === 'string') next.push(...unwrap(def.valueType!));
     }
@@ -139,7 +141,9 @@ export function zodToIssues(schema: z.ZodType, yaml: YamlFile, error: z.ZodError
         break;
       case 'invalid_format':
         code = 'pattern';
-        message = issue.message.startsWith('Invalid') ? `does not match the pattern ${String((issue as { pattern?: string }).pattern ?? '')}` : issue.message;
+        message = issue.message.startsWith('Invalid')
+          ? `does not match the pattern ${String((issue as { pattern?: string }).pattern ?? '')}`
+          : issue.message;
         break;
       case 'invalid_value':
         code = 'invalid-value';

@@ -64,7 +64,12 @@ export class Daemon {
   readonly status: {
     phase: 'starting' | 'idle' | 'syncing' | 'stopping';
     mode: DaemonMode;
-    source: Record<string, string> & { revision?: string; subject?: string; lastFetchError?: string; lastFetchAt?: string };
+    source: Record<string, string> & {
+      revision?: string;
+      subject?: string;
+      lastFetchError?: string;
+      lastFetchAt?: string;
+    };
     configValid: boolean | null;
     lastSync: SyncReport | null;
     lastDrift: DriftReport | null;
@@ -87,11 +92,21 @@ export class Daemon {
     private readonly metrics: Metrics,
     private readonly opts: DaemonOptions,
   ) {
-    this.status = { phase: 'starting', mode: opts.mode, source: source.describe(), configValid: null, lastSync: null, lastDrift: null };
+    this.status = {
+      phase: 'starting',
+      mode: opts.mode,
+      source: source.describe(),
+      configValid: null,
+      lastSync: null,
+      lastDrift: null,
+    };
   }
 
   async start(): Promise<void> {
-    this.logger.info({ mode: this.opts.mode, source: this.source.describe(), intervalMs: this.opts.intervalMs }, 'daemon starting');
+    this.logger.info(
+      { mode: this.opts.mode, source: this.source.describe(), intervalMs: this.opts.intervalMs },
+      'daemon starting',
+    );
     this.trigger('startup');
     this.schedulePoll();
     if (this.opts.driftCron) {
@@ -165,7 +180,10 @@ export class Daemon {
       if (!result.desired) {
         this.status.configValid = false;
         this.pendingIssues = result.issues;
-        log.error({ revision: revision.id, errors: result.issues.filter((i) => i.severity === 'error').length }, 'invalid config; keeping the last good one');
+        log.error(
+          { revision: revision.id, errors: result.issues.filter((i) => i.severity === 'error').length },
+          'invalid config; keeping the last good one',
+        );
         return true;
       }
       this.status.configValid = true;
@@ -187,14 +205,33 @@ export class Daemon {
     this.metrics.syncTotal.inc({ result: r.result });
     if (r.result === 'applied' || r.result === 'planned' || r.result === 'no-changes')
       this.metrics.lastSuccess.set(Date.now() / 1000);
-    log.info({ result: r.result, revision: r.revision, summary: r.summary, applied: r.applied, failed: r.failedChanges }, 'sync finished');
+    log.info(
+      {
+        result: r.result,
+        revision: r.revision,
+        summary: r.summary,
+        applied: r.applied,
+        failed: r.failedChanges,
+      },
+      'sync finished',
+    );
   }
 
   private async sync(runId: string, trigger: Trigger, log: Logger): Promise<void> {
-    const base = { runId, trigger, startedAt: new Date().toISOString(), ...(this.revision ? { revision: this.revision.id } : {}) };
+    const base = {
+      runId,
+      trigger,
+      startedAt: new Date().toISOString(),
+      ...(this.revision ? { revision: this.revision.id } : {}),
+    };
     if (this.pendingIssues) {
-      const issues = this.pendingIssues.filter((i) => i.severity === 'error').map(({ file, line, column, path, message, code }) => ({ file, line, column, path, message, code }));
-      this.report({ ...base, result: 'invalid-config', message: 'the config is invalid; nothing was applied', issues }, log);
+      const issues = this.pendingIssues
+        .filter((i) => i.severity === 'error')
+        .map(({ file, line, column, path, message, code }) => ({ file, line, column, path, message, code }));
+      this.report(
+        { ...base, result: 'invalid-config', message: 'the config is invalid; nothing was applied', issues },
+        log,
+      );
       return;
     }
     if (!this.desired) {
@@ -202,7 +239,11 @@ export class Daemon {
       return;
     }
     try {
-      const { plan: _plan, ...outcome } = await this.planAndMaybeApply(this.desired, this.opts.mode === 'apply', log);
+      const { plan: _plan, ...outcome } = await this.planAndMaybeApply(
+        this.desired,
+        this.opts.mode === 'apply',
+        log,
+      );
       this.report({ ...base, ...outcome }, log);
     } catch (error) {
       this.report({ ...base, result: 'error', message: (error as Error).message }, log);
@@ -213,19 +254,44 @@ export class Daemon {
     desired: DesiredState,
     apply: boolean,
     log: Logger,
-  ): Promise<Pick<SyncReport, 'result' | 'summary' | 'applied' | 'failedChanges' | 'message'> & { plan: Plan }> {
+  ): Promise<
+    Pick<SyncReport, 'result' | 'summary' | 'applied' | 'failedChanges' | 'message'> & { plan: Plan }
+  > {
     const releases: (() => Promise<void>)[] = [];
     try {
-      if (apply) for (const org of desired.organizations) releases.push(await acquireLock(this.opts.stateDir, org.id, `docsync daemon (pid ${process.pid})`, 60_000));
+      if (apply)
+        for (const org of desired.organizations)
+          releases.push(
+            await acquireLock(this.opts.stateDir, org.id, `docsync daemon (pid ${process.pid})`, 60_000),
+          );
       const { plan } = await makePlan(this.api, desired);
-      if (plan.errors.length > 0) return { plan, result: 'failed', summary: plan.summary, message: plan.errors.map((e) => e.message).join('; ') };
+      if (plan.errors.length > 0)
+        return {
+          plan,
+          result: 'failed',
+          summary: plan.summary,
+          message: plan.errors.map((e) => e.message).join('; '),
+        };
       if (plan.changes.length === 0) return { plan, result: 'no-changes', summary: plan.summary };
       if (!apply) return { plan, result: 'planned', summary: plan.summary };
       const refusals = checkSafety(plan, this.opts.allowDeletes);
-      if (refusals.length > 0) return { plan, result: 'refused', summary: plan.summary, message: refusals.map((r) => r.message).join('; ') };
+      if (refusals.length > 0)
+        return {
+          plan,
+          result: 'refused',
+          summary: plan.summary,
+          message: refusals.map((r) => r.message).join('; '),
+        };
       const result = await applyPlan(plan, this.api, { logger: log, shouldStop: () => this.stopping });
-      for (const r of result.results) if (r.status === 'applied') this.metrics.changesApplied.inc({ kind: r.kind, action: r.action });
-      return { plan, result: result.ok ? 'applied' : 'failed', summary: plan.summary, applied: result.applied, failedChanges: result.failed };
+      for (const r of result.results)
+        if (r.status === 'applied') this.metrics.changesApplied.inc({ kind: r.kind, action: r.action });
+      return {
+        plan,
+        result: result.ok ? 'applied' : 'failed',
+        summary: plan.summary,
+        applied: result.applied,
+        failedChanges: result.failed,
+      };
     } finally {
       for (const release of releases) await release();
     }
@@ -239,12 +305,23 @@ export class Daemon {
       const { plan } = await makePlan(this.api, this.desired);
       const drifted = plan.changes.length > 0;
       this.metrics.driftChanges.set(plan.changes.length);
-      const report: DriftReport = { at, drifted, changes: plan.changes.length, checksum: plan.checksum, summary: plan.summary, corrected: false, notified: false };
+      const report: DriftReport = {
+        at,
+        drifted,
+        changes: plan.changes.length,
+        checksum: plan.checksum,
+        summary: plan.summary,
+        corrected: false,
+        notified: false,
+      };
       log.info({ drifted, changes: plan.changes.length, summary: plan.summary }, 'drift checked');
-      const title = drifted ? 'docsync drift: live state differs from the configuration' : 'docsync drift: in sync';
+      const title = drifted
+        ? 'docsync drift: live state differs from the configuration'
+        : 'docsync drift: in sync';
       if (this.opts.driftReport) await writeDriftReport(this.opts.driftReport, plan, title);
       const changedSinceLast = drifted && this.lastNotified?.checksum !== plan.checksum;
-      const reminder = drifted && this.lastNotified !== null && Date.now() - this.lastNotified.at >= this.opts.reminderMs;
+      const reminder =
+        drifted && this.lastNotified !== null && Date.now() - this.lastNotified.at >= this.opts.reminderMs;
       if (this.opts.notifyUrl && (changedSinceLast || reminder)) {
         try {
           await notify(this.opts.notifyUrl, plan, title);
@@ -259,10 +336,32 @@ export class Daemon {
       if (drifted && heal) {
         const outcome = await this.planAndMaybeApply(this.desired, true, log);
         report.corrected = outcome.result === 'applied' || outcome.result === 'no-changes';
-        this.report({ runId, trigger: 'drift', startedAt: at, ...(this.revision ? { revision: this.revision.id } : {}), result: outcome.result, summary: outcome.summary, ...(outcome.applied !== undefined ? { applied: outcome.applied } : {}), ...(outcome.failedChanges !== undefined ? { failedChanges: outcome.failedChanges } : {}), ...(outcome.message ? { message: outcome.message } : {}) }, log);
+        this.report(
+          {
+            runId,
+            trigger: 'drift',
+            startedAt: at,
+            ...(this.revision ? { revision: this.revision.id } : {}),
+            result: outcome.result,
+            summary: outcome.summary,
+            ...(outcome.applied !== undefined ? { applied: outcome.applied } : {}),
+            ...(outcome.failedChanges !== undefined ? { failedChanges: outcome.failedChanges } : {}),
+            ...(outcome.message ? { message: outcome.message } : {}),
+          },
+          log,
+        );
       }
     } catch (error) {
-      this.status.lastDrift = { at, drifted: false, changes: 0, checksum: '', summary: { create: 0, update: 0, delete: 0, move: 0 }, corrected: false, notified: false, error: (error as Error).message };
+      this.status.lastDrift = {
+        at,
+        drifted: false,
+        changes: 0,
+        checksum: '',
+        summary: { create: 0, update: 0, delete: 0, move: 0 },
+        corrected: false,
+        notified: false,
+        error: (error as Error).message,
+      };
       log.error({ err: (error as Error).message }, 'drift check failed');
     }
   }

@@ -7,16 +7,63 @@ export function createMetrics() {
   collectDefaultMetrics({ register: registry });
   const m = {
     registry,
-    syncDuration: new Histogram({ name: 'docsync_sync_duration_seconds', help: 'Duration of sync runs', labelNames: ['trigger'], buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300], registers: [registry] }),
-    syncTotal: new Counter({ name: 'docsync_sync_total', help: 'Sync runs by result', labelNames: ['result'], registers: [registry] }),
-    changesApplied: new Counter({ name: 'docsync_changes_applied_total', help: 'Changes applied', labelNames: ['kind', 'action'], registers: [registry] }),
-    driftChanges: new Gauge({ name: 'docsync_drift_changes', help: 'Changes needed to converge at the last drift check', registers: [registry] }),
-    apiRequests: new Counter({ name: 'docsync_api_requests_total', help: 'API requests by method, route template and status', labelNames: ['method', 'route', 'status'], registers: [registry] }),
-    apiRetries: new Counter({ name: 'docsync_api_retries_total', help: 'API request retries by reason', labelNames: ['reason'], registers: [registry] }),
-    rateLimitPaused: new Counter({ name: 'docsync_rate_limit_paused_seconds_total', help: 'Time spent waiting for the rate limit window', registers: [registry] }),
-    rateLimitRemaining: new Gauge({ name: 'docsync_rate_limit_remaining', help: 'Remaining API rate budget', registers: [registry] }),
-    lastSuccess: new Gauge({ name: 'docsync_last_success_timestamp_seconds', help: 'Time of the last successful sync', registers: [registry] }),
-    sourceInfo: new Gauge({ name: 'docsync_source_info', help: 'The config revision in effect', labelNames: ['revision'], registers: [registry] }),
+    syncDuration: new Histogram({
+      name: 'docsync_sync_duration_seconds',
+      help: 'Duration of sync runs',
+      labelNames: ['trigger'],
+      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+      registers: [registry],
+    }),
+    syncTotal: new Counter({
+      name: 'docsync_sync_total',
+      help: 'Sync runs by result',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    changesApplied: new Counter({
+      name: 'docsync_changes_applied_total',
+      help: 'Changes applied',
+      labelNames: ['kind', 'action'],
+      registers: [registry],
+    }),
+    driftChanges: new Gauge({
+      name: 'docsync_drift_changes',
+      help: 'Changes needed to converge at the last drift check',
+      registers: [registry],
+    }),
+    apiRequests: new Counter({
+      name: 'docsync_api_requests_total',
+      help: 'API requests by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    apiRetries: new Counter({
+      name: 'docsync_api_retries_total',
+      help: 'API request retries by reason',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    rateLimitPaused: new Counter({
+      name: 'docsync_rate_limit_paused_seconds_total',
+      help: 'Time spent waiting for the rate limit window',
+      registers: [registry],
+    }),
+    rateLimitRemaining: new Gauge({
+      name: 'docsync_rate_limit_remaining',
+      help: 'Remaining API rate budget',
+      registers: [registry],
+    }),
+    lastSuccess: new Gauge({
+      name: 'docsync_last_success_timestamp_seconds',
+      help: 'Time of the last successful sync',
+      registers: [registry],
+    }),
+    sourceInfo: new Gauge({
+      name: 'docsync_source_info',
+      help: 'The config revision in effect',
+      labelNames: ['revision'],
+      registers: [registry],
+    }),
   };
   const observer: HttpObserver = {
     request: (method, route, status) => m.apiRequests.inc({ method, route, status: String(status) }),

@@ -24,7 +24,13 @@ export async function notify(url: string, plan: Plan, title: string): Promise<vo
     checksum: plan.checksum,
     changes: plan.changes.slice(0, 50).map((c) => ({ action: c.action, kind: c.kind, address: c.address })),
   });
-  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
   await res.body.dump();
   if (res.statusCode >= 300) throw new Error(`notify webhook answered ${res.statusCode}`);
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
 import type { Daemon } from './daemon.js';
@@ -14,7 +14,7 @@ export async function startDaemonServer(
   logger: Logger,
   opts: { port: number; host: string; webhookSecret?: string; bodyTimeoutMs?: number },
 ): Promise<DaemonServer> {
-  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+  const json = (res: ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body, null, 2);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(text);
@@ -42,7 +42,9 @@ export async function startDaemonServer(
         }
         if (opts.webhookSecret) {
           const signature = req.headers['x-hub-signature-256'];
-          if (!verifySignature(opts.webhookSecret, body, Array.isArray(signature) ? signature[0] : signature)) {
+          if (
+            !verifySignature(opts.webhookSecret, body, Array.isArray(signature) ? signature[0] : signature)
+          ) {
             logger.warn({ remote: req.socket.remoteAddress }, 'webhook refused: bad or missing signature');
             return json(res, 401, { error: 'invalid signature' });
           }

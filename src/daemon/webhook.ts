@@ -16,13 +16,20 @@ export function sign(secret: string, body: string | Buffer): string {
 }
 
 export class BodyError extends Error {
-  constructor(readonly status: 408 | 413, message: string) {
+  constructor(
+    readonly status: 408 | 413,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 /** Read a request body with a size cap and a deadline (a slow body is cut off). */
-export function readLimitedBody(req: IncomingMessage, maxBytes = WEBHOOK_MAX_BYTES, timeoutMs = 10_000): Promise<Buffer> {
+export function readLimitedBody(
+  req: IncomingMessage,
+  maxBytes = WEBHOOK_MAX_BYTES,
+  timeoutMs = 10_000,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBytes) {

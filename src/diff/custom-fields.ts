@@ -1,11 +1,21 @@
-import { address, type DesiredCustomField, type DesiredSpace, type LiveCustomField, type LiveSpace } from '../model/index.js';
+import {
+  address,
+  type DesiredCustomField,
+  type DesiredSpace,
+  type LiveCustomField,
+  type LiveSpace,
+} from '../model/index.js';
 import type { DiffContext } from './context.js';
 import { changedFields, same } from './draft.js';
 
 const UPDATABLE = ['title', 'description', 'placeholder', 'options'] as const;
 
 /** Organization custom fields, by name. A type change replaces the field (delete, then create). */
-export function diffCustomFields(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomField[]): void {
+export function diffCustomFields(
+  ctx: DiffContext,
+  desired: DesiredCustomField[],
+  live: LiveCustomField[],
+): void {
   const { drafts, org } = ctx;
   const liveByName = new Map(live.map((f) => [f.name, f]));
   ctx.managedLive.count += live.length;
@@ -22,7 +32,15 @@ export function diffCustomFields(ctx: DiffContext, desired: DesiredCustomField[]
     });
     if (!l) {
       const key = `create:${addr}`;
-      drafts.add({ key, action: 'create', kind: 'custom-field', address: addr, before: null, after: createField(), op: { type: 'create-custom-field', org, field: createField() } });
+      drafts.add({
+        key,
+        action: 'create',
+        kind: 'custom-field',
+        address: addr,
+        before: null,
+        after: createField(),
+        op: { type: 'create-custom-field', org, field: createField() },
+      });
       ctx.customFieldKeys.set(d.name, key);
       continue;
     }
@@ -38,14 +56,30 @@ export function diffCustomFields(ctx: DiffContext, desired: DesiredCustomField[]
         op: { type: 'delete-custom-field', org, name: d.name },
       });
       const key = `create:${addr}`;
-      drafts.add({ key, action: 'create', kind: 'custom-field', address: addr, before: null, after: createField(), deps: [del.key], op: { type: 'create-custom-field', org, field: createField() } });
+      drafts.add({
+        key,
+        action: 'create',
+        kind: 'custom-field',
+        address: addr,
+        before: null,
+        after: createField(),
+        deps: [del.key],
+        op: { type: 'create-custom-field', org, field: createField() },
+      });
       ctx.customFieldKeys.set(d.name, key);
       continue;
     }
     const diff = changedFields(d, l, UPDATABLE);
     if (diff) {
       const key = `update:${addr}`;
-      drafts.add({ key, action: 'update', kind: 'custom-field', address: addr, ...diff, op: { type: 'update-custom-field', org, name: d.name, patch: diff.after } });
+      drafts.add({
+        key,
+        action: 'update',
+        kind: 'custom-field',
+        address: addr,
+        ...diff,
+        op: { type: 'update-custom-field', org, name: d.name, patch: diff.after },
+      });
       ctx.customFieldKeys.set(d.name, key);
     }
   }
@@ -54,7 +88,15 @@ export function diffCustomFields(ctx: DiffContext, desired: DesiredCustomField[]
     if (wanted.has(l.name)) continue;
     const addr = address.customField(org, l.name);
     if (ctx.prune)
-      drafts.add({ key: `delete:${addr}`, action: 'delete', kind: 'custom-field', address: addr, before: { type: l.type }, after: null, op: { type: 'delete-custom-field', org, name: l.name } });
+      drafts.add({
+        key: `delete:${addr}`,
+        action: 'delete',
+        kind: 'custom-field',
+        address: addr,
+        before: { type: l.type },
+        after: null,
+        op: { type: 'delete-custom-field', org, name: l.name },
+      });
     else ctx.unmanaged.push({ kind: 'custom-field', address: addr });
   }
 }
@@ -71,7 +113,8 @@ export function diffSpaces(ctx: DiffContext, desired: DesiredSpace[], live: Live
       const have = current[name] ?? null;
       const fieldChange = ctx.customFieldKeys.get(name);
       // A replaced field loses its values: set them again even when they looked equal.
-      const replaced = fieldChange !== undefined && ctx.drafts.get(fieldChange)?.action === 'create' && have !== null;
+      const replaced =
+        fieldChange !== undefined && ctx.drafts.get(fieldChange)?.action === 'create' && have !== null;
       if (same(value, have) && !replaced) continue;
       before[name] = replaced ? null : have;
       after[name] = value;

@@ -55,7 +55,8 @@ export class DraftSet {
 
 /** A reference to a live id or to what a draft creates. */
 export const liveRef = (id: string): Ref => ({ id });
-export const createdRef = (key: string, pick?: string): Ref => (pick ? { change: key, key: pick } : { change: key });
+export const createdRef = (key: string, pick?: string): Ref =>
+  pick ? { change: key, key: pick } : { change: key };
 
 /** Structural equality for config values (scalars, arrays, plain objects). */
 export function same(a: unknown, b: unknown): boolean {

@@ -8,7 +8,13 @@ import type { SectionSlot } from './structure.js';
 type GroupSlot = { title: string; ref: Ref; addr: string; createKey?: string; liveId?: string };
 
 /** Section groups of one site: by title; membership changes are one call per section. */
-export function diffGroups(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: LiveSite | undefined, slots: SectionSlot[]): void {
+export function diffGroups(
+  ctx: DiffContext,
+  site: SiteScope,
+  d: DesiredSite,
+  l: LiveSite | undefined,
+  slots: SectionSlot[],
+): void {
   const { drafts, org } = ctx;
   const desired = d.sectionGroups ?? [];
   const live = l?.sectionGroups ?? [];
@@ -31,9 +37,20 @@ export function diffGroups(ctx: DiffContext, site: SiteScope, d: DesiredSite, l:
         kind: 'site-section-group',
         address: addr,
         before: null,
-        after: { title: dg.title, ...(dg.icon !== undefined ? { icon: dg.icon } : {}), sections: dg.sections },
+        after: {
+          title: dg.title,
+          ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
+          sections: dg.sections,
+        },
         deps: [site.createKey, ...members.map((m) => m.createKey)],
-        op: { type: 'create-section-group', org, site: site.ref, title: dg.title, ...(dg.icon !== undefined ? { icon: dg.icon } : {}), sections: members.map((m) => m.ref) },
+        op: {
+          type: 'create-section-group',
+          org,
+          site: site.ref,
+          title: dg.title,
+          ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
+          sections: members.map((m) => m.ref),
+        },
       });
       groupSlots.push(slot);
       for (const m of members) wantedGroupOf.set(m, slot);
@@ -44,7 +61,14 @@ export function diffGroups(ctx: DiffContext, site: SiteScope, d: DesiredSite, l:
     for (const m of members) wantedGroupOf.set(m, slot);
     const diff = changedFields(dg, lg, ['icon']);
     if (diff)
-      drafts.add({ key: `update:${addr}`, action: 'update', kind: 'site-section-group', address: addr, ...diff, op: { type: 'update-section-group', org, site: site.ref, group: slot.ref, patch: diff.after } });
+      drafts.add({
+        key: `update:${addr}`,
+        action: 'update',
+        kind: 'site-section-group',
+        address: addr,
+        ...diff,
+        op: { type: 'update-section-group', org, site: site.ref, group: slot.ref, patch: diff.after },
+      });
   }
   const deleted = new Map<string, string>();
   for (const lg of live) {
@@ -52,7 +76,15 @@ export function diffGroups(ctx: DiffContext, site: SiteScope, d: DesiredSite, l:
     const addr = address.sectionGroup(site.addr, lg.title);
     if (ctx.prune) {
       const key = `delete:${addr}#${lg.id}`;
-      drafts.add({ key, action: 'delete', kind: 'site-section-group', address: addr, before: { title: lg.title }, after: null, op: { type: 'delete-section-group', org, site: site.ref, group: liveRef(lg.id) } });
+      drafts.add({
+        key,
+        action: 'delete',
+        kind: 'site-section-group',
+        address: addr,
+        before: { title: lg.title },
+        after: null,
+        op: { type: 'delete-section-group', org, site: site.ref, group: liveRef(lg.id) },
+      });
       deleted.set(lg.id, key);
     } else ctx.unmanaged.push({ kind: 'site-section-group', address: addr });
   }
@@ -68,15 +100,35 @@ export function diffGroups(ctx: DiffContext, site: SiteScope, d: DesiredSite, l:
       const old = live.find((g) => g.id === have);
       const addr = `${address.sectionGroup(site.addr, old?.title ?? have)}/sections/${s.d.path}`;
       removeKey = `delete:${addr}`;
-      drafts.add({ key: removeKey, action: 'delete', kind: 'section-group-membership', address: addr, before: { group: old?.title ?? have }, after: null, op: { type: 'remove-group-section', org, site: site.ref, group: liveRef(have), section: s.ref } });
+      drafts.add({
+        key: removeKey,
+        action: 'delete',
+        kind: 'section-group-membership',
+        address: addr,
+        before: { group: old?.title ?? have },
+        after: null,
+        op: { type: 'remove-group-section', org, site: site.ref, group: liveRef(have), section: s.ref },
+      });
     }
     if (want) {
       const addr = `${want.addr}/sections/${s.d.path}`;
-      drafts.add({ key: `create:${addr}`, action: 'create', kind: 'section-group-membership', address: addr, before: null, after: { group: want.title }, deps: [s.createKey, removeKey], op: { type: 'add-group-section', org, site: site.ref, group: want.ref, section: s.ref } });
+      drafts.add({
+        key: `create:${addr}`,
+        action: 'create',
+        kind: 'section-group-membership',
+        address: addr,
+        before: null,
+        after: { group: want.title },
+        deps: [s.createKey, removeKey],
+        op: { type: 'add-group-section', org, site: site.ref, group: want.ref, section: s.ref },
+      });
     }
   }
 
-  const current = [...live.map((lg) => groupSlots.find((g) => g.liveId === lg.id)).filter((g): g is GroupSlot => !!g), ...groupSlots.filter((g) => !g.liveId)];
+  const current = [
+    ...live.map((lg) => groupSlots.find((g) => g.liveId === lg.id)).filter((g): g is GroupSlot => !!g),
+    ...groupSlots.filter((g) => !g.liveId),
+  ];
   let previous: string | undefined;
   for (const move of planMoves(groupSlots, current)) {
     const anchor = (move.before ?? move.after)!;
@@ -89,7 +141,13 @@ export function diffGroups(ctx: DiffContext, site: SiteScope, d: DesiredSite, l:
       before: null,
       after: move.before ? { before: anchor.title } : { after: anchor.title },
       deps: [move.item.createKey, anchor.createKey, previous],
-      op: { type: 'move-section-group', org, site: site.ref, group: move.item.ref, position: move.before ? { before: anchor.ref } : { after: anchor.ref } },
+      op: {
+        type: 'move-section-group',
+        org,
+        site: site.ref,
+        group: move.item.ref,
+        position: move.before ? { before: anchor.ref } : { after: anchor.ref },
+      },
     });
     previous = key;
   }

@@ -7,7 +7,12 @@ import type { SiteScope } from './site-scope.js';
 export const SHARE_LINK_CREATED_ACTIVE = true;
 
 /** Share links of one site, by name. Their URLs are secrets and never enter the plan. */
-export function diffShareLinks(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: LiveSite | undefined): void {
+export function diffShareLinks(
+  ctx: DiffContext,
+  site: SiteScope,
+  d: DesiredSite,
+  l: LiveSite | undefined,
+): void {
   const { drafts, org } = ctx;
   const live = l?.shareLinks ?? [];
   ctx.managedLive.count += live.length;
@@ -17,20 +22,67 @@ export function diffShareLinks(ctx: DiffContext, site: SiteScope, d: DesiredSite
     const ll = byName.get(dl.name);
     if (!ll) {
       const key = `create:${addr}`;
-      drafts.add({ key, action: 'create', kind: 'share-link', address: addr, before: null, after: { name: dl.name }, deps: [site.createKey], op: { type: 'create-share-link', org, site: site.ref, name: dl.name } });
+      drafts.add({
+        key,
+        action: 'create',
+        kind: 'share-link',
+        address: addr,
+        before: null,
+        after: { name: dl.name },
+        deps: [site.createKey],
+        op: { type: 'create-share-link', org, site: site.ref, name: dl.name },
+      });
       if (dl.active !== undefined && dl.active !== SHARE_LINK_CREATED_ACTIVE)
-        drafts.add({ key: `update:${addr}`, action: 'update', kind: 'share-link', address: addr, before: null, after: { active: dl.active }, deps: [key], note: 'set after creation', op: { type: 'update-share-link', org, site: site.ref, shareLink: createdRef(key), patch: { active: dl.active } } });
+        drafts.add({
+          key: `update:${addr}`,
+          action: 'update',
+          kind: 'share-link',
+          address: addr,
+          before: null,
+          after: { active: dl.active },
+          deps: [key],
+          note: 'set after creation',
+          op: {
+            type: 'update-share-link',
+            org,
+            site: site.ref,
+            shareLink: createdRef(key),
+            patch: { active: dl.active },
+          },
+        });
       continue;
     }
     if (dl.active !== undefined && dl.active !== ll.active)
-      drafts.add({ key: `update:${addr}`, action: 'update', kind: 'share-link', address: addr, before: { active: ll.active }, after: { active: dl.active }, op: { type: 'update-share-link', org, site: site.ref, shareLink: liveRef(ll.id), patch: { active: dl.active } } });
+      drafts.add({
+        key: `update:${addr}`,
+        action: 'update',
+        kind: 'share-link',
+        address: addr,
+        before: { active: ll.active },
+        after: { active: dl.active },
+        op: {
+          type: 'update-share-link',
+          org,
+          site: site.ref,
+          shareLink: liveRef(ll.id),
+          patch: { active: dl.active },
+        },
+      });
   }
   const wanted = new Set((d.shareLinks ?? []).map((x) => x.name));
   for (const ll of live) {
     if (wanted.has(ll.name)) continue;
     const addr = address.shareLink(site.addr, ll.name);
     if (ctx.prune)
-      drafts.add({ key: `delete:${addr}#${ll.id}`, action: 'delete', kind: 'share-link', address: addr, before: { name: ll.name }, after: null, op: { type: 'delete-share-link', org, site: site.ref, shareLink: liveRef(ll.id) } });
+      drafts.add({
+        key: `delete:${addr}#${ll.id}`,
+        action: 'delete',
+        kind: 'share-link',
+        address: addr,
+        before: { name: ll.name },
+        after: null,
+        op: { type: 'delete-share-link', org, site: site.ref, shareLink: liveRef(ll.id) },
+      });
     else ctx.unmanaged.push({ kind: 'share-link', address: addr });
   }
 }

@@ -13,10 +13,21 @@ const SET_AFTER_CREATE = ['basename', 'agentsContext', 'adaptiveContent', 'proxy
 export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
   const { drafts, org } = ctx;
   ctx.managedLive.count += live.length;
-  const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (d) => d.id, (x) => x.title);
+  const { pairs, leftover } = pairByIdentity(
+    ctx,
+    'site',
+    desired,
+    live,
+    (d) => d.id,
+    (x) => x.title,
+  );
   for (const [d, l] of pairs) {
     const addr = address.site(org, d.title);
-    const site: SiteScope = { addr, ref: l ? liveRef(l.id) : { id: '' }, patch: { before: {}, after: {}, body: {}, deps: [] } };
+    const site: SiteScope = {
+      addr,
+      ref: l ? liveRef(l.id) : { id: '' },
+      patch: { before: {}, after: {}, body: {}, deps: [] },
+    };
     if (!l) {
       site.createKey = `create:${addr}`;
       site.ref = createdRef(site.createKey);
@@ -27,10 +38,18 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
         address: addr,
         before: null,
         after: { title: d.title, ...(d.visibility ? { visibility: d.visibility } : {}) },
-        op: { type: 'create-site', org, title: d.title, ...(d.visibility ? { visibility: d.visibility } : {}) },
+        op: {
+          type: 'create-site',
+          org,
+          title: d.title,
+          ...(d.visibility ? { visibility: d.visibility } : {}),
+        },
       });
       const follow = fieldsToSet(d, SET_AFTER_CREATE);
-      if (follow) Object.assign(site.patch.after, follow), Object.assign(site.patch.body, follow);
+      if (follow) {
+        Object.assign(site.patch.after, follow);
+        Object.assign(site.patch.body, follow);
+      }
       site.patch.deps.push(site.createKey);
     } else {
       const diff = changedFields(d, l, SITE_FIELDS);
@@ -59,7 +78,15 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
   for (const l of leftover) {
     const addr = address.site(org, l.title);
     if (ctx.prune)
-      drafts.add({ key: `delete:${addr}#${l.id}`, action: 'delete', kind: 'site', address: addr, before: { title: l.title }, after: null, op: { type: 'delete-site', org, site: liveRef(l.id) } });
+      drafts.add({
+        key: `delete:${addr}#${l.id}`,
+        action: 'delete',
+        kind: 'site',
+        address: addr,
+        before: { title: l.title },
+        after: null,
+        op: { type: 'delete-site', org, site: liveRef(l.id) },
+      });
     else ctx.unmanaged.push({ kind: 'site', address: addr });
   }
 }

@@ -44,7 +44,12 @@ const SITE_SPACE_FIELDS = ['path', 'condition'] as const;
  * Sections and site spaces of one site: pairing, creations, updates, deletions, defaults, path
  * conflicts and order. Returns the section slots (the groups diff names sections through them).
  */
-export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: LiveSite | undefined): SectionSlot[] {
+export function diffStructure(
+  ctx: DiffContext,
+  site: SiteScope,
+  d: DesiredSite,
+  l: LiveSite | undefined,
+): SectionSlot[] {
   const { drafts, org } = ctx;
   const liveSections = d.sections ? (l?.sections ?? []) : [];
   ctx.managedLive.count += liveSections.length;
@@ -56,7 +61,12 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
   for (const ds of d.sections ?? []) {
     const match = byPath.get(ds.path);
     if (match) used.add(match);
-    slots.push({ d: ds, l: match, ref: match ? liveRef(match.id) : { id: '' }, addr: address.section(site.addr, ds.path) });
+    slots.push({
+      d: ds,
+      l: match,
+      ref: match ? liveRef(match.id) : { id: '' },
+      addr: address.section(site.addr, ds.path),
+    });
   }
   for (const slot of slots) {
     if (slot.l) continue;
@@ -83,7 +93,13 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
       before: null,
       after: { title: slot.d.title, space: first.space },
       deps: [site.createKey],
-      op: { type: 'create-section', org, site: site.ref, spaceId: first.space, title: slot.d.title.slice(0, SECTION_CREATE_TITLE_MAX) },
+      op: {
+        type: 'create-section',
+        org,
+        site: site.ref,
+        spaceId: first.space,
+        title: slot.d.title.slice(0, SECTION_CREATE_TITLE_MAX),
+      },
     });
   }
   const deletedSections = new Map<string, string>();
@@ -92,13 +108,25 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
     const addr = address.section(site.addr, ls.path);
     if (ctx.prune) {
       const key = `delete:${addr}#${ls.id}`;
-      drafts.add({ key, action: 'delete', kind: 'site-section', address: addr, before: { title: ls.title }, after: null, op: { type: 'delete-section', org, site: site.ref, section: liveRef(ls.id) } });
+      drafts.add({
+        key,
+        action: 'delete',
+        kind: 'site-section',
+        address: addr,
+        before: { title: ls.title },
+        after: null,
+        op: { type: 'delete-section', org, site: site.ref, section: liveRef(ls.id) },
+      });
       deletedSections.set(ls.id, key);
     } else ctx.unmanaged.push({ kind: 'site-section', address: addr });
   }
 
   // 3. Site spaces, across the whole site: a space lives in one place per site.
-  const containers: Container[] = slots.map((slot) => ({ slot, addr: slot.addr, live: slot.l?.spaces ?? [] }));
+  const containers: Container[] = slots.map((slot) => ({
+    slot,
+    addr: slot.addr,
+    live: slot.l?.spaces ?? [],
+  }));
   const root: Container | null = d.spaces ? { slot: null, addr: site.addr, live: l?.spaces ?? [] } : null;
   if (root) containers.push(root);
   const liveLocation = new Map<string, { ss: LiveSiteSpace; section: LiveSection | null }>();
@@ -109,7 +137,8 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
   const placements: SpacePlacement[] = [];
   const movedOut = new Map<string, string>();
   const wantedSpaces = new Set<string>();
-  for (const c of containers) for (const ds of (c.slot ? c.slot.d.spaces : d.spaces) ?? []) wantedSpaces.add(ds.space);
+  for (const c of containers)
+    for (const ds of (c.slot ? c.slot.d.spaces : d.spaces) ?? []) wantedSpaces.add(ds.space);
 
   for (const c of containers) {
     const list = c.slot ? c.slot.d.spaces : (d.spaces ?? []);
@@ -122,7 +151,14 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
         const diff = changedFields(ds, loc.ss, SITE_SPACE_FIELDS);
         if (diff) {
           p.updateKey = `update:${addr}`;
-          drafts.add({ key: p.updateKey, action: 'update', kind: 'site-space', address: addr, ...diff, op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after } });
+          drafts.add({
+            key: p.updateKey,
+            action: 'update',
+            kind: 'site-space',
+            address: addr,
+            ...diff,
+            op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after },
+          });
         }
         placements.push(p);
         return;
@@ -132,7 +168,10 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
       if (loc) {
         freed = loc.section ? deletedSections.get(loc.section.id) : undefined;
         if (!freed) {
-          const oldAddr = address.siteSpace(loc.section ? address.section(site.addr, loc.section.path) : site.addr, ds.space);
+          const oldAddr = address.siteSpace(
+            loc.section ? address.section(site.addr, loc.section.path) : site.addr,
+            ds.space,
+          );
           freed = `delete:${oldAddr}#${loc.ss.id}`;
           drafts.add({
             key: freed,
@@ -163,13 +202,29 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
           before: null,
           after: { space: ds.space },
           deps: [site.createKey, c.slot?.createKey, freed],
-          op: { type: 'create-site-space', org, site: site.ref, spaceId: ds.space, ...(c.slot ? { section: c.slot.ref } : {}) },
+          op: {
+            type: 'create-site-space',
+            org,
+            site: site.ref,
+            spaceId: ds.space,
+            ...(c.slot ? { section: c.slot.ref } : {}),
+          },
         });
       }
       const follow = fieldsToSet(ds, SITE_SPACE_FIELDS);
       if (follow) {
         p.updateKey = `update:${addr}`;
-        drafts.add({ key: p.updateKey, action: 'update', kind: 'site-space', address: addr, before: null, after: follow, deps: [p.createKey], note: 'set after creation', op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow } });
+        drafts.add({
+          key: p.updateKey,
+          action: 'update',
+          kind: 'site-space',
+          address: addr,
+          before: null,
+          after: follow,
+          deps: [p.createKey],
+          note: 'set after creation',
+          op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow },
+        });
       }
       placements.push(p);
     });
@@ -182,7 +237,15 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
       const addr = address.siteSpace(c.addr, ss.space);
       if (ctx.prune) {
         const key = `delete:${addr}#${ss.id}`;
-        drafts.add({ key, action: 'delete', kind: 'site-space', address: addr, before: { path: ss.path }, after: null, op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(ss.id) } });
+        drafts.add({
+          key,
+          action: 'delete',
+          kind: 'site-space',
+          address: addr,
+          before: { path: ss.path },
+          after: null,
+          op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(ss.id) },
+        });
         movedOut.set(ss.id, key);
       } else ctx.unmanaged.push({ kind: 'site-space', address: addr });
     }
@@ -256,28 +319,38 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
     })),
     ...liveSections
       .filter((ls) => !used.has(ls))
-      .map((ls) => ({ label: address.section(site.addr, ls.path), livePath: ls.path, wantPath: null, ...(deletedSections.get(ls.id) ? { deleteKey: deletedSections.get(ls.id)! } : {}) })),
+      .map((ls) => ({
+        label: address.section(site.addr, ls.path),
+        livePath: ls.path,
+        wantPath: null,
+        ...(deletedSections.get(ls.id) ? { deleteKey: deletedSections.get(ls.id)! } : {}),
+      })),
   ];
-  const temporary = (kind: 'site-section' | 'site-space', ref: (item: PathItem) => Ref) => (item: PathItem, path: string) => {
-    const key = `${item.setKey}:temporary-path`;
-    const setDraft = drafts.get(item.setKey!) as Draft;
-    drafts.add({
-      key,
-      action: 'update',
-      kind,
-      address: setDraft.address,
-      before: { path: item.livePath },
-      after: { path },
-      note: 'temporary path, so that paths can be exchanged',
-      op:
-        kind === 'site-section'
-          ? { type: 'update-section', org, site: site.ref, section: ref(item), patch: { path } }
-          : { type: 'update-site-space', org, site: site.ref, siteSpace: ref(item), patch: { path } },
-    });
-    return key;
-  };
+  const temporary =
+    (kind: 'site-section' | 'site-space', ref: (item: PathItem) => Ref) => (item: PathItem, path: string) => {
+      const key = `${item.setKey}:temporary-path`;
+      const setDraft = drafts.get(item.setKey!) as Draft;
+      drafts.add({
+        key,
+        action: 'update',
+        kind,
+        address: setDraft.address,
+        before: { path: item.livePath },
+        after: { path },
+        note: 'temporary path, so that paths can be exchanged',
+        op:
+          kind === 'site-section'
+            ? { type: 'update-section', org, site: site.ref, section: ref(item), patch: { path } }
+            : { type: 'update-site-space', org, site: site.ref, siteSpace: ref(item), patch: { path } },
+      });
+      return key;
+    };
   const slotByLabel = new Map(slots.map((s) => [s.addr, s]));
-  for (const message of orderPathChanges(sectionItems, drafts, temporary('site-section', (i) => slotByLabel.get(i.label)!.ref)))
+  for (const message of orderPathChanges(
+    sectionItems,
+    drafts,
+    temporary('site-section', (i) => slotByLabel.get(i.label)!.ref),
+  ))
     ctx.problems.push({ organization: org, message });
 
   for (const c of containers) {
@@ -292,9 +365,18 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
       })),
       ...c.live
         .filter((ss) => !mine.some((p) => p.live === ss))
-        .map((ss) => ({ label: `${c.addr}/spaces/${ss.space}`, livePath: ss.path, wantPath: null, ...(movedOut.get(ss.id) ? { deleteKey: movedOut.get(ss.id)! } : {}) })),
+        .map((ss) => ({
+          label: `${c.addr}/spaces/${ss.space}`,
+          livePath: ss.path,
+          wantPath: null,
+          ...(movedOut.get(ss.id) ? { deleteKey: movedOut.get(ss.id)! } : {}),
+        })),
     ];
-    for (const message of orderPathChanges(items, drafts, temporary('site-space', (i) => byLabel.get(i.label)!.ref)))
+    for (const message of orderPathChanges(
+      items,
+      drafts,
+      temporary('site-space', (i) => byLabel.get(i.label)!.ref),
+    ))
       ctx.problems.push({ organization: org, message });
   }
 
@@ -315,13 +397,22 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
       before: null,
       after: move.before ? { before: move.before.d.path } : { after: move.after!.d.path },
       deps: [move.item.createKey, anchor.createKey, previous],
-      op: { type: 'move-section', org, site: site.ref, section: move.item.ref, position: move.before ? { before: anchor.ref } : { after: anchor.ref } },
+      op: {
+        type: 'move-section',
+        org,
+        site: site.ref,
+        section: move.item.ref,
+        position: move.before ? { before: anchor.ref } : { after: anchor.ref },
+      },
     });
     previous = key;
   }
   for (const c of containers) {
     const mine = placements.filter((p) => p.container === c);
-    const current = [...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p), ...mine.filter((p) => !p.live)];
+    const current = [
+      ...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p),
+      ...mine.filter((p) => !p.live),
+    ];
     let prev: string | undefined;
     for (const move of planMoves(mine, current)) {
       const key = `move:${move.item.addr}`;
@@ -334,7 +425,13 @@ export function diffStructure(ctx: DiffContext, site: SiteScope, d: DesiredSite,
         before: null,
         after: move.before ? { before: move.before.d.space } : { after: move.after!.d.space },
         deps: [move.item.createKey, anchor.createKey, prev],
-        op: { type: 'move-site-space', org, site: site.ref, siteSpace: move.item.ref, position: move.before ? { before: anchor.ref } : { after: anchor.ref } },
+        op: {
+          type: 'move-site-space',
+          org,
+          site: site.ref,
+          siteSpace: move.item.ref,
+          position: move.before ? { before: anchor.ref } : { after: anchor.ref },
+        },
       });
       prev = key;
     }

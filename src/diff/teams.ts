@@ -1,4 +1,11 @@
-import { address, type DesiredTeam, type LiveTeam, type LiveTeamMember, type Ref, type TeamRole } from '../model/index.js';
+import {
+  address,
+  type DesiredTeam,
+  type LiveTeam,
+  type LiveTeamMember,
+  type Ref,
+  type TeamRole,
+} from '../model/index.js';
 import { pairByIdentity, type DiffContext } from './context.js';
 import { createdRef, liveRef } from './draft.js';
 
@@ -6,26 +13,57 @@ import { createdRef, liveRef } from './draft.js';
 export function diffTeams(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
   const { drafts, org } = ctx;
   ctx.managedLive.count += live.length;
-  const { pairs, leftover } = pairByIdentity(ctx, 'team', desired, live, (d) => d.id, (x) => x.title);
+  const { pairs, leftover } = pairByIdentity(
+    ctx,
+    'team',
+    desired,
+    live,
+    (d) => d.id,
+    (x) => x.title,
+  );
   for (const [d, l] of pairs) {
     const addr = address.team(org, d.title);
     let ref: Ref;
     let createKey: string | undefined;
     if (!l) {
       createKey = `create:${addr}`;
-      drafts.add({ key: createKey, action: 'create', kind: 'team', address: addr, before: null, after: { title: d.title }, op: { type: 'create-team', org, title: d.title } });
+      drafts.add({
+        key: createKey,
+        action: 'create',
+        kind: 'team',
+        address: addr,
+        before: null,
+        after: { title: d.title },
+        op: { type: 'create-team', org, title: d.title },
+      });
       ref = createdRef(createKey);
     } else {
       ref = liveRef(l.id);
       if (l.title !== d.title)
-        drafts.add({ key: `update:${addr}`, action: 'update', kind: 'team', address: addr, before: { title: l.title }, after: { title: d.title }, op: { type: 'update-team', org, team: ref, title: d.title } });
+        drafts.add({
+          key: `update:${addr}`,
+          action: 'update',
+          kind: 'team',
+          address: addr,
+          before: { title: l.title },
+          after: { title: d.title },
+          op: { type: 'update-team', org, team: ref, title: d.title },
+        });
     }
     if (d.members) diffMembers(ctx, addr, ref, createKey, d.members, l?.members ?? []);
   }
   for (const l of leftover) {
     const addr = address.team(org, l.title);
     if (ctx.prune)
-      drafts.add({ key: `delete:${addr}#${l.id}`, action: 'delete', kind: 'team', address: addr, before: { title: l.title }, after: null, op: { type: 'delete-team', org, team: liveRef(l.id) } });
+      drafts.add({
+        key: `delete:${addr}#${l.id}`,
+        action: 'delete',
+        kind: 'team',
+        address: addr,
+        before: { title: l.title },
+        after: null,
+        op: { type: 'delete-team', org, team: liveRef(l.id) },
+      });
     else ctx.unmanaged.push({ kind: 'team', address: addr });
   }
 }

@@ -69,7 +69,9 @@ export async function readLive(
   onProgress?: (p: ReadProgress) => void,
 ): Promise<LiveState> {
   const tracker = new Tracker(onProgress);
-  const organizations = await Promise.all(desired.organizations.map((org) => readOrganization(api, org, tracker)));
+  const organizations = await Promise.all(
+    desired.organizations.map((org) => readOrganization(api, org, tracker)),
+  );
   return { organizations };
 }
 
@@ -86,7 +88,8 @@ export async function readOrganization(
           org.spaces.map(async (s) => {
             const entries = await t(api.getSpaceCustomFields(s.id));
             const values: Record<string, CustomFieldValue> = {};
-            for (const e of entries) if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
+            for (const e of entries)
+              if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
             return { id: s.id, customFields: values };
           }),
         )
@@ -164,7 +167,9 @@ async function readSites(api: ApiClient, org: DesiredOrganization, t: Track): Pr
       return {
         ...base,
         ...(sections ? { sections: sections.map(liveSection) } : {}),
-        ...(groups ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) } : {}),
+        ...(groups
+          ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) }
+          : {}),
         ...(siteSpaces ? { spaces: siteSpaces.filter((ss) => !ss.section).map(liveSiteSpace) } : {}),
         ...(links
           ? { shareLinks: links.map((l) => ({ id: l.id, name: l.name ?? '', active: l.active ?? true })) }

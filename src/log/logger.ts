@@ -14,12 +14,26 @@ export function redact(text: string): string {
   return redactText(text, [...secrets]);
 }
 
-const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const LEVELS: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 
 /** A human line for terminals: `level message key=value ...`. */
 function pretty(line: string): string {
   try {
-    const { level, time, msg, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
+    const {
+      level,
+      time,
+      msg,
+      pid: _pid,
+      hostname: _host,
+      ...rest
+    } = JSON.parse(line) as Record<string, unknown>;
     const fields = Object.entries(rest)
       .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
       .join(' ');
@@ -31,7 +45,10 @@ function pretty(line: string): string {
 }
 
 /** A destination that redacts secrets from every line before it is written. */
-export function redactingDestination(out: NodeJS.WritableStream & { isTTY?: boolean }, human = out.isTTY === true): DestinationStream {
+export function redactingDestination(
+  out: NodeJS.WritableStream & { isTTY?: boolean },
+  human = out.isTTY === true,
+): DestinationStream {
   return {
     write(line: string) {
       const clean = redact(line);
@@ -41,6 +58,12 @@ export function redactingDestination(out: NodeJS.WritableStream & { isTTY?: bool
 }
 
 /** The process logger: JSON to stderr (human lines on a TTY), secrets redacted. */
-export function createLogger(level = 'info', out: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr): Logger {
-  return pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.epochTime }, redactingDestination(out));
+export function createLogger(
+  level = 'info',
+  out: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
+): Logger {
+  return pino(
+    { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.epochTime },
+    redactingDestination(out),
+  );
 }

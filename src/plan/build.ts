@@ -100,7 +100,10 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
   }
   if (order.length !== drafts.length) {
     const stuck = drafts.filter((_, i) => indegree[i]! > 0).map((d) => d.address);
-    errors.push({ organization: '*', message: `dependency cycle between changes: ${stuck.slice(0, 5).join(', ')}` });
+    errors.push({
+      organization: '*',
+      message: `dependency cycle between changes: ${stuck.slice(0, 5).join(', ')}`,
+    });
     return finish(diffs, [], errors);
   }
   const ids = new Map(order.map((i, n) => [drafts[i]!.key, `c${n + 1}`]));
@@ -113,7 +116,10 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
       address: d.address,
       before: d.before,
       after: d.after,
-      dependsOn: d.deps.filter((k) => ids.has(k)).map((k) => ids.get(k)!).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+      dependsOn: d.deps
+        .filter((k) => ids.has(k))
+        .map((k) => ids.get(k)!)
+        .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
       ...(d.note ? { note: d.note } : {}),
       op: renameOp(d.op, ids),
     };
@@ -125,7 +131,18 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
   const summary: PlanSummary = { create: 0, update: 0, delete: 0, move: 0 };
   for (const c of changes) summary[c.action] += 1;
   const checksum = sha256(
-    canonicalJson(changes.map((c) => ({ id: c.id, action: c.action, kind: c.kind, address: c.address, before: c.before, after: c.after, dependsOn: c.dependsOn, op: c.op }))),
+    canonicalJson(
+      changes.map((c) => ({
+        id: c.id,
+        action: c.action,
+        kind: c.kind,
+        address: c.address,
+        before: c.before,
+        after: c.after,
+        dependsOn: c.dependsOn,
+        op: c.op,
+      })),
+    ),
   );
   return {
     formatVersion: 1,
@@ -136,8 +153,10 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
     errors,
     guards: diffs.map((d) => ({
       organization: d.organization,
-      deletes: changes.filter((c) => c.action === 'delete' && c.address.startsWith(`${d.organization}/`)).length,
-      creates: changes.filter((c) => c.action === 'create' && c.address.startsWith(`${d.organization}/`)).length,
+      deletes: changes.filter((c) => c.action === 'delete' && c.address.startsWith(`${d.organization}/`))
+        .length,
+      creates: changes.filter((c) => c.action === 'create' && c.address.startsWith(`${d.organization}/`))
+        .length,
       maxDeletes: d.policy.maxDeletes,
       managedLive: d.managedLiveCount,
     })),

@@ -20,7 +20,8 @@ export function fieldLines(change: Change): string[] {
   const after = change.after ?? {};
   const before = change.before;
   for (const key of Object.keys(after)) {
-    if (before && key in before) lines.push(`${key}: ${formatValue(before[key])} → ${formatValue(after[key])}`);
+    if (before && key in before)
+      lines.push(`${key}: ${formatValue(before[key])} → ${formatValue(after[key])}`);
     else lines.push(`${key}: ${formatValue(after[key])}`);
   }
   return lines;

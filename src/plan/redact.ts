@@ -3,7 +3,8 @@
  * signed URLs) and bearer-like tokens are replaced. The model never holds share-link URLs; this
  * guards against a value slipping through a free-text field.
  */
-const SECRET_URL = /https?:\/\/[^\s"'<>]*[?&](share|token|key|sig|signature|secret|access_token)=[^\s"'<>]*/gi;
+const SECRET_URL =
+  /https?:\/\/[^\s"'<>]*[?&](share|token|key|sig|signature|secret|access_token)=[^\s"'<>]*/gi;
 const BEARER = /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
 export function redactText(text: string, secrets: readonly string[] = []): string {

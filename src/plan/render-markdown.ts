@@ -5,7 +5,12 @@ import { redactText } from './redact.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
-export type MarkdownOptions = { limit?: number; title?: string; artifactHint?: string; markOf?: (c: Change) => string | undefined };
+export type MarkdownOptions = {
+  limit?: number;
+  title?: string;
+  artifactHint?: string;
+  markOf?: (c: Change) => string | undefined;
+};
 
 function block(c: Change, mark?: string): string {
   const lines = [`${SYMBOL[c.action]} ${c.kind} ${c.address}${mark ? `  [${mark}]` : ''}`];
@@ -39,10 +44,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   for (const org of plan.organizations) {
     const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
     if (mine.length === 0) continue;
-    sections.push(`<details><summary>${org}: ${mine.length} change(s)</summary>\n\n\`\`\`diff\n${mine.map((c) => block(c, options.markOf?.(c))).join('\n')}\n\`\`\`\n\n</details>\n`);
+    sections.push(
+      `<details><summary>${org}: ${mine.length} change(s)</summary>\n\n\`\`\`diff\n${mine.map((c) => block(c, options.markOf?.(c))).join('\n')}\n\`\`\`\n\n</details>\n`,
+    );
   }
   if (plan.unmanaged.length > 0)
-    sections.push(`<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- \`${u.kind}\` ${u.address}`).join('\n')}\n\n</details>\n`);
+    sections.push(
+      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- \`${u.kind}\` ${u.address}`).join('\n')}\n\n</details>\n`,
+    );
   let text = redactText(`${head.join('\n')}${sections.join('\n')}`);
   if (text.length > limit) {
     const note = `\n\n> **Output cut** at ${limit} characters.${options.artifactHint ? ` ${options.artifactHint}` : ' Run `docsync plan` for the full plan.'}\n`;

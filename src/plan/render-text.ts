@@ -18,7 +18,9 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   if (plan.errors.length > 0) out.push('');
   if (plan.changes.length === 0) out.push('No changes. Live state matches the configuration.');
   for (const c of plan.changes) {
-    out.push(`${paint(COLORS[c.action], `${SYMBOL[c.action]} ${c.kind}`)} ${c.address} ${paint(DIM, `(${c.id}${c.dependsOn.length ? ` after ${c.dependsOn.join(', ')}` : ''})`)}`);
+    out.push(
+      `${paint(COLORS[c.action], `${SYMBOL[c.action]} ${c.kind}`)} ${c.address} ${paint(DIM, `(${c.id}${c.dependsOn.length ? ` after ${c.dependsOn.join(', ')}` : ''})`)}`,
+    );
     for (const line of fieldLines(c)) out.push(`    ${line}`);
     if (c.note) out.push(paint(DIM, `    # ${c.note}`));
   }

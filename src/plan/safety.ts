@@ -1,6 +1,10 @@
 import type { Plan } from './types.js';
 
-export type SafetyRefusal = { organization: string; code: 'too-many-deletes' | 'deletes-everything'; message: string };
+export type SafetyRefusal = {
+  organization: string;
+  code: 'too-many-deletes' | 'deletes-everything';
+  message: string;
+};
 
 /**
  * Refuse plans that delete more than an organization's `policy.maxDeletes`, or every managed

@@ -5,7 +5,13 @@ export type PlanSummary = Record<ChangeAction, number>;
 export type PlanProblem = { organization: string; message: string };
 
 /** Per-organization facts the safety guard needs. */
-export type PlanGuardFacts = { organization: string; deletes: number; creates: number; maxDeletes: number; managedLive: number };
+export type PlanGuardFacts = {
+  organization: string;
+  deletes: number;
+  creates: number;
+  maxDeletes: number;
+  managedLive: number;
+};
 
 /** The reviewed, serializable result of planning. Only `apply` turns it into API calls. */
 export type Plan = {

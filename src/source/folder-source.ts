@@ -29,7 +29,10 @@ export class FolderSource implements ConfigSource {
 
   async watch(onChange: () => void): Promise<() => Promise<void>> {
     let timer: NodeJS.Timeout | undefined;
-    const watcher = watch(this.configDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 50 } });
+    const watcher = watch(this.configDir, {
+      ignoreInitial: true,
+      awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 50 },
+    });
     watcher.on('all', () => {
       clearTimeout(timer);
       timer = setTimeout(onChange, this.debounceMs);

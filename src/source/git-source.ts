@@ -30,7 +30,12 @@ export function sanitizeUrl(url: string): string {
 
 /** Strip credentials from git's own messages (they may echo the remote URL). */
 export function scrubGitMessage(message: string): string {
-  return message.replace(/(\w+:\/\/)[^@\s/]+@/g, '$1').split('\n').slice(0, 5).join(' ').slice(0, 500);
+  return message
+    .replace(/(\w+:\/\/)[^@\s/]+@/g, '$1')
+    .split('\n')
+    .slice(0, 5)
+    .join(' ')
+    .slice(0, 500);
 }
 
 /**
@@ -48,10 +53,17 @@ export class GitSource implements ConfigSource {
   }
 
   private git(dir?: string): SimpleGit {
-    const git = simpleGit({ baseDir: dir ?? this.opts.workDir, timeout: { block: this.opts.timeoutMs ?? 60_000 } });
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), GIT_TERMINAL_PROMPT: '0' };
+    const git = simpleGit({
+      baseDir: dir ?? this.opts.workDir,
+      timeout: { block: this.opts.timeoutMs ?? 60_000 },
+    });
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      GIT_TERMINAL_PROMPT: '0',
+    };
     if (this.opts.sshKeyPath)
-      env['GIT_SSH_COMMAND'] = `ssh -i ${JSON.stringify(this.opts.sshKeyPath)} -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new`;
+      env['GIT_SSH_COMMAND'] =
+        `ssh -i ${JSON.stringify(this.opts.sshKeyPath)} -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new`;
     return git.env(env);
   }
 
@@ -59,7 +71,11 @@ export class GitSource implements ConfigSource {
     try {
       await mkdir(this.opts.workDir, { recursive: true });
       if (!existsSync(join(this.checkout, '.git'))) {
-        await this.git().clone(this.opts.url, this.checkout, ['--branch', this.opts.branch, '--single-branch']);
+        await this.git().clone(this.opts.url, this.checkout, [
+          '--branch',
+          this.opts.branch,
+          '--single-branch',
+        ]);
       } else {
         const repo = this.git(this.checkout);
         await repo.fetch('origin', this.opts.branch);
