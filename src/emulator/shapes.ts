@@ -160,7 +160,7 @@ export function makeShapes(baseUrl: () => string) {
     title: s.title,
     ...(s.hostname ? { hostname: s.hostname } : {}),
     ...(s.basename !== null ? { basename: s.basename } : {}),
-    ...(s.proxy !== null ? { proxy: { origin: `https://${s.proxy}`, target: `${pub}/${s.id}` } } : {}),
+    ...(s.proxy !== null ? { proxy: { origin: s.proxy, target: `${pub}/${s.id}` } } : {}),
     visibility: s.visibility,
     published: s.published,
     siteSpaces: s.siteSpaces.length,
