@@ -86,10 +86,27 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+type Issue = z.ZodError['issues'][number];
+
+/**
+ * A failed union reports one list of issues per option. When one option is clearly meant (its
+ * issues sit deepest, i.e. the value matched its shape), report that option's issues instead.
+ */
+function flattenUnions(issues: Issue[]): Issue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || !('errors' in issue) || !Array.isArray(issue.errors)) return [issue];
+    const options = (issue.errors as Issue[][]).filter((list) => list.length > 0);
+    const depth = (list: Issue[]) => Math.max(...list.map((i) => i.path.length));
+    const best = options.sort((a, b) => depth(b) - depth(a))[0];
+    if (!best || depth(best) === 0) return [issue];
+    return flattenUnions(best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as Issue));
+  });
+}
+
 /** Turn zod's issues into located config issues with plain messages. */
 export function zodToIssues(schema: z.ZodType, yaml: YamlFile, error: z.ZodError): ConfigIssue[] {
   const out: ConfigIssue[] = [];
-  for (const issue of error.issues) {
+  for (const issue of flattenUnions(error.issues)) {
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
     const base = { severity: 'error' as const, file: yaml.file };
     if (issue.code === 'unrecognized_keys') {

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, loadConfigFromBuffers } from './load.js';
+
+const dir = new URL('../../test/fixtures/config/', import.meta.url).pathname;
+const bad = readdirSync(dir).filter((f) => f.startsWith('bad-')).sort();
+
+function expectation(file: string): { code: string; path: string; line: number } {
+  const first = readFileSync(join(dir, file), 'utf8').split('\n')[0]!;
+  const m = /^# expect: (\S+) (\S+) (\d+)$/.exec(first);
+  if (!m) throw new Error(`${file}: first line must be "# expect: <code> <path|-> <line>"`);
+  return { code: m[1]!, path: m[2] === '-' ? '' : m[2]!, line: Number(m[3]) };
+}
+
+describe('bad config fixtures', () => {
+  it('has at least 40 of them', () => expect(bad.length).toBeGreaterThanOrEqual(40));
+  it.each(bad)('%s fails with its code, key path and line', (file) => {
+    const want = expectation(file);
+    const result = loadConfigFromBuffers([{ file, bytes: readFileSync(join(dir, file)) }]);
+    expect(result.desired).toBeNull();
+    const match = result.issues.find((i) => i.code === want.code && i.path === want.path);
+    expect(match, JSON.stringify(result.issues, null, 1)).toBeDefined();
+    expect(match!.line).toBe(want.line);
+    expect(match!.column).toBeGreaterThan(0);
+    expect(match!.file).toBe(file);
+  });
+});
+
+describe('hostile bytes', () => {
+  const one = (bytes: Buffer) => loadConfigFromBuffers([{ file: 'x.yaml', bytes }]).issues;
+  it('refuses a file over the size cap', () => {
+    const issues = one(Buffer.alloc(10 * 1024 * 1024, 'a'));
+    expect(issues[0]).toMatchObject({ code: 'file-too-large', line: 1 });
+  });
+  it('refuses invalid UTF-8 with its position', () => {
+    const issues = one(Buffer.concat([Buffer.from('organization: o\nsites: ['), Buffer.from([0xc3, 0x28]), Buffer.from(']\n')]));
+    expect(issues[0]).toMatchObject({ code: 'invalid-utf8', line: 2 });
+  });
+  it('refuses a binary file', () => {
+    expect(one(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]))[0]).toMatchObject({ code: 'binary-file' });
+  });
+  it('refuses deep block nesting without a stack overflow', () => {
+    let text = 'organization: o\nx:\n';
+    for (let i = 1; i < 300; i += 1) text += `${' '.repeat(i * 2)}k${i}:\n`;
+    expect(one(Buffer.from(text))[0]).toMatchObject({ code: 'too-deep' });
+  });
+  it('refuses a folder with no config, and a missing folder', async () => {
+    expect((await loadConfig(join(dir, 'good', 'none'))).issues[0]!.code).toBe('no-config');
+    expect((await loadConfig(new URL('../../docs', import.meta.url).pathname)).issues[0]!.code).toBe('no-config');
+  });
+  it('names both places when a resource is described in two files', () => {
+    const text = 'organization: org_x\nteams:\n  - title: Ops\n';
+    const result = loadConfigFromBuffers([
+      { file: 'a.yaml', bytes: Buffer.from(text) },
+      { file: 'b.yaml', bytes: Buffer.from(text) },
+    ]);
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]).toMatchObject({ code: 'duplicate', file: 'b.yaml', line: 3, path: 'teams[0].title' });
+    expect(result.issues[0]!.message).toContain('a.yaml:3:12');
+  });
+  it('collects every problem at once', () => {
+    const result = loadConfigFromBuffers([{ file: 'x.yaml', bytes: Buffer.from('organization: o\nsites:\n  - title: D\n    visiblity: x\nteamz: []\n') }]);
+    expect(result.issues.map((i) => i.code).sort()).toEqual(['too-short', 'unknown-key', 'unknown-key']);
+  });
+});
+
+describe('good configs', () => {
+  it('normalizes the full example: defaults, shorthand members, list order', async () => {
+    const result = await loadConfig(join(dir, 'good'));
+    expect(result.issues).toEqual([]);
+    const orgs = result.desired!.organizations;
+    expect(orgs.map((o) => o.id)).toEqual(['org_demo', 'org_multi', 'org_root', 'org_teams']);
+    const demo = orgs[0]!;
+    expect(demo.policy).toEqual({ prune: true, maxDeletes: 10 });
+    expect(demo.teams![0]!.members).toEqual([
+      { user: 'alice@example.com', role: 'owner' },
+      { user: 'bob@example.com', role: 'member' },
+    ]);
+    expect(demo.sites![0]!.sections!.map((s) => s.path)).toEqual(['guides', 'api', 'changelog']);
+    const multi = orgs[1]!;
+    expect(multi.policy).toEqual({ prune: true, maxDeletes: 3 });
+    expect(multi.customFields).toHaveLength(1);
+    expect(multi.spaces![0]!.customFields).toEqual({ tier: ['gold'] });
+    expect(orgs[2]!.sites![0]).toMatchObject({ proxy: null, spaces: [{ space: 'space_1', path: 'handbook', default: true }, { space: 'space_2', condition: 'visitor.claims.staff' }] });
+    expect(orgs[3]!.teams).toEqual([
+      { title: 'Writers', id: 'team_123', members: [{ user: 'alice@example.com', role: 'owner' }, { user: 'user_bob', role: 'member' }] },
+      { title: 'Reviewers' },
+    ]);
+    const defaults = orgs[3]!.policy;
+    expect(defaults).toEqual({ prune: false, maxDeletes: 10 });
+  });
+  it('validates the shipped config/ and examples/config/', async () => {
+    for (const folder of ['../../config', '../../examples/config']) {
+      const result = await loadConfig(new URL(folder, import.meta.url).pathname);
+      expect(result.issues).toEqual([]);
+    }
+  });
+});
