@@ -54,29 +54,39 @@ export function diffStructure(
   const liveSections = d.sections ? (l?.sections ?? []) : [];
   ctx.managedLive.count += liveSections.length;
 
-  // 1. Pair sections: by path, then (for what is left) by a shared space: a renamed path.
+  // 1. Pair sections. Path is the identity, but a section keeps its spaces: first pair a path
+  //    with the live section at that path when they share a space; then pair what is left by a
+  //    shared space (the section's path changed, or two paths were exchanged); then by path alone.
   const used = new Set<LiveSection>();
-  const slots: SectionSlot[] = [];
+  const slots: SectionSlot[] = (d.sections ?? []).map((ds) => ({
+    d: ds,
+    l: undefined,
+    ref: { id: '' },
+    addr: address.section(site.addr, ds.path),
+  }));
   const byPath = new Map(liveSections.map((s) => [s.path, s]));
-  for (const ds of d.sections ?? []) {
-    const match = byPath.get(ds.path);
-    if (match) used.add(match);
-    slots.push({
-      d: ds,
-      l: match,
-      ref: match ? liveRef(match.id) : { id: '' },
-      addr: address.section(site.addr, ds.path),
-    });
+  const shares = (slot: SectionSlot, ls: LiveSection) => {
+    const spaces = new Set(slot.d.spaces.map((x) => x.space));
+    return ls.spaces.some((ss) => spaces.has(ss.space));
+  };
+  const pair = (slot: SectionSlot, ls: LiveSection) => {
+    used.add(ls);
+    slot.l = ls;
+    slot.ref = liveRef(ls.id);
+  };
+  for (const slot of slots) {
+    const match = byPath.get(slot.d.path);
+    if (match && (shares(slot, match) || match.spaces.length === 0)) pair(slot, match);
   }
   for (const slot of slots) {
     if (slot.l) continue;
-    const spaces = new Set(slot.d.spaces.map((s) => s.space));
-    const match = liveSections.find((s) => !used.has(s) && s.spaces.some((ss) => spaces.has(ss.space)));
-    if (match) {
-      used.add(match);
-      slot.l = match;
-      slot.ref = liveRef(match.id);
-    }
+    const match = liveSections.find((ls) => !used.has(ls) && shares(slot, ls));
+    if (match) pair(slot, match);
+  }
+  for (const slot of slots) {
+    if (slot.l) continue;
+    const match = byPath.get(slot.d.path);
+    if (match && !used.has(match)) pair(slot, match);
   }
 
   // 2. Section creations and deletions.

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EmuOrganization, EmuSite, EmulatorState } from './state.js';
-import { newId, slugify, uniquePath } from './store.js';
+import { slugify, uniquePath } from './store.js';
 
 /**
  * The seed: what the API itself cannot create (organizations, members, spaces, collections) and,
@@ -128,9 +129,16 @@ function isStateDump(value: unknown): value is EmulatorState {
   );
 }
 
+/** Ids the seed leaves out are derived from a counter, so the same seed gives the same state. */
+function idMaker(): (prefix: string) => string {
+  let n = 0;
+  return (prefix) => `${prefix}_s${(n += 1).toString().padStart(4, '0')}`;
+}
+
 export function stateFromSeed(input: unknown): EmulatorState {
   if (isStateDump(input)) return structuredClone(input);
   const seed = Seed.parse(input ?? {});
+  const newId = idMaker();
   const created = '2024-01-01T00:00:00.000Z';
   return {
     organizations: seed.organizations.map((o): EmuOrganization => {
@@ -194,13 +202,13 @@ export function stateFromSeed(input: unknown): EmulatorState {
           createdAt: created,
           updatedAt: created,
         })),
-        sites: o.sites.map((s) => siteFromSeed(s, o.spaces)),
+        sites: o.sites.map((s) => siteFromSeed(s, o.spaces, newId)),
       };
     }),
   };
 }
 
-function siteFromSeed(s: z.infer<typeof site>, spaces: { id: string; title: string }[]): EmuSite {
+function siteFromSeed(s: z.infer<typeof site>, spaces: { id: string; title: string }[], newId: (prefix: string) => string): EmuSite {
   const groups = s.sectionGroups.map((g) => ({
     id: g.id ?? newId('sitesg'),
     title: g.title,
@@ -230,7 +238,7 @@ function siteFromSeed(s: z.infer<typeof site>, spaces: { id: string; title: stri
       name: l.name,
       active: l.active,
       createdAt: '2024-01-01T00:00:00.000Z',
-      token: newId('tok'),
+      token: randomBytes(12).toString('hex'),
     })),
   };
   const addSpaces = (list: z.infer<typeof siteSpace>[], sectionId: string | null) => {
