@@ -1,0 +1,155 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+import { ApiError } from '../../src/api/errors.js';
+import type { Emulator } from '../../src/emulator/server.js';
+import { readLive } from '../../src/live/read.js';
+import type { DesiredState } from '../../src/model/index.js';
+import { baseSeed, client, TOKEN, withEmulator } from '../helpers/emulator.js';
+
+let emu: Emulator | undefined;
+let api: ApiClient | undefined;
+afterEach(async () => {
+  await api?.close();
+  await emu?.close();
+  api = undefined;
+  emu = undefined;
+});
+
+const policy = { prune: false, maxDeletes: 10 };
+
+function bigSeed(teams: number) {
+  const seed = baseSeed();
+  (seed.organizations as any[])[0].teams = Array.from({ length: teams }, (_, i) => ({ title: `Team ${i}`, members: ['user_a'] }));
+  return seed;
+}
+
+describe('live read', () => {
+  it('reads 2,500 teams across pages of 1000, one request per page', async () => {
+    emu = await withEmulator({ seed: bigSeed(2500) });
+    api = client(emu);
+    const live = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: [] }] });
+    expect(live.organizations[0]!.teams).toHaveLength(2500);
+    expect(new Set(live.organizations[0]!.teams!.map((t) => t.title)).size).toBe(2500);
+    const requests = emu.requests();
+    expect(requests.map((r) => r.path)).toEqual(Array(3).fill('/v1/orgs/org_t/teams'));
+    expect(requests.every((r) => r.query.includes('limit=1000'))).toBe(true);
+  });
+
+  it('costs exactly one request per list page plus one per named space', async () => {
+    const seed = baseSeed();
+    const o = (seed.organizations as any[])[0];
+    o.customFields = [{ name: 'owner', type: 'text' }];
+    o.teams = [{ title: 'Writers', members: ['user_a'] }, { title: 'Other' }];
+    o.sites = [
+      { title: 'Docs', sections: [{ title: 'A', path: 'a', siteSpaces: [{ space: 'space_1' }] }], sectionGroups: [{ title: 'G' }], shareLinks: [{ name: 'p' }] },
+      { title: 'Handbook', siteSpaces: [{ space: 'space_2' }] },
+      { title: 'Unmanaged site' },
+    ];
+    emu = await withEmulator({ seed });
+    api = client(emu);
+    const desired: DesiredState = {
+      organizations: [
+        {
+          id: 'org_t',
+          policy,
+          customFields: [],
+          spaces: [{ id: 'space_1', customFields: {} }, { id: 'space_2', customFields: {} }],
+          teams: [{ title: 'Writers', members: [] }],
+          sites: [
+            { title: 'Docs', sections: [], sectionGroups: [], shareLinks: [] },
+            { title: 'Handbook', spaces: [] },
+          ],
+        },
+      ],
+    };
+    const live = await readLive(api, desired);
+    const paths = emu.requests().map((r) => r.path).sort();
+    // 1 custom fields + 2 spaces + 1 teams + 1 members (only the managed team) + 1 sites
+    // + Docs: sections, groups, share links + Handbook: site spaces; the unmanaged site costs nothing more.
+    expect(paths).toEqual(
+      [
+        '/v1/orgs/org_t/custom-fields',
+        '/v1/spaces/space_1/custom-fields',
+        '/v1/spaces/space_2/custom-fields',
+        '/v1/orgs/org_t/teams',
+        `/v1/orgs/org_t/teams/${live.organizations[0]!.teams!.find((t) => t.title === 'Writers')!.id}/members`,
+        '/v1/orgs/org_t/sites',
+        `/v1/orgs/org_t/sites/${live.organizations[0]!.sites![0]!.id}/sections`,
+        `/v1/orgs/org_t/sites/${live.organizations[0]!.sites![0]!.id}/section-groups`,
+        `/v1/orgs/org_t/sites/${live.organizations[0]!.sites![0]!.id}/share-links`,
+        `/v1/orgs/org_t/sites/${live.organizations[0]!.sites![1]!.id}/site-spaces`,
+      ].sort(),
+    );
+    expect(emu.requests().every((r) => r.method === 'GET')).toBe(true);
+    const docs = live.organizations[0]!.sites![0]!;
+    expect(docs.sections![0]).toMatchObject({ path: 'a', default: true, spaces: [{ space: 'space_1', default: true }] });
+    expect(docs.shareLinks![0]).toEqual({ id: expect.any(String), name: 'p', active: true });
+    expect(JSON.stringify(live)).not.toContain('share=');
+  });
+
+  it('reads under a low rate limit (20 per window) without a 429 and without error', async () => {
+    emu = await withEmulator({ seed: bigSeed(40), rateLimit: { limit: 20, windowSeconds: 1 } });
+    api = client(emu, { concurrency: 4 });
+    const live = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: Array.from({ length: 40 }, (_, i) => ({ title: `Team ${i}`, members: [] })) }] });
+    expect(live.organizations[0]!.teams!.every((t) => t.members!.length === 1)).toBe(true);
+    expect(emu.requests()).toHaveLength(41);
+    expect(emu.requests().filter((r) => r.status === 429)).toHaveLength(0);
+  });
+
+  it('completes under 20 % injected 5xx answers', async () => {
+    emu = await withEmulator({ seed: bigSeed(30) });
+    emu.setFaults({ rate: 0.2, statuses: [500, 502, 503], seed: 42 });
+    api = client(emu);
+    const live = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: Array.from({ length: 30 }, (_, i) => ({ title: `Team ${i}`, members: [] })) }] });
+    expect(live.organizations[0]!.teams!.filter((t) => t.members?.length === 1)).toHaveLength(30);
+    expect(emu.requests().some((r) => r.status >= 500)).toBe(true);
+  });
+
+  it('answers a wrong token with an unauthorized error that never shows the token', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    const secret = 'wrong-secret-token-value';
+    api = new ApiClient({ apiUrl: emu.url, token: secret });
+    const error = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: [] }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'unauthorized', status: 401, method: 'GET', route: '/orgs/{org}/teams' });
+    expect(String((error as Error).message)).toMatch(/unauthorized/);
+    expect(JSON.stringify(error) + String((error as Error).message) + String((error as Error).stack)).not.toContain(secret);
+    expect(String((error as Error).message)).not.toContain(TOKEN);
+  });
+});
+
+describe('live read against a misbehaving server', () => {
+  async function serve(handler: (url: URL) => unknown): Promise<{ url: string; close: () => Promise<void>; hits: () => number }> {
+    let hits = 0;
+    const server = createServer((req, res) => {
+      hits += 1;
+      const body = JSON.stringify(handler(new URL(req.url ?? '/', 'http://x')));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    return { url: `http://127.0.0.1:${port}`, hits: () => hits, close: () => new Promise((r) => server.close(() => r())) };
+  }
+
+  it('stops on a page token that repeats instead of looping', async () => {
+    const srv = await serve(() => ({ items: [{ id: 't1', title: 'T' }], next: { page: 'same' } }));
+    api = new ApiClient({ apiUrl: srv.url, token: 't0ken-xyz' });
+    const error = await api.listTeams('org').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid-response' });
+    expect((error as ApiError).apiMessage).toContain('repeats');
+    expect(srv.hits()).toBe(2);
+    await srv.close();
+  });
+
+  it('reports a malformed answer as invalid-response naming the field', async () => {
+    const srv = await serve(() => ({ items: [{ title: 'no id' }] }));
+    api = new ApiClient({ apiUrl: srv.url, token: 't0ken-xyz' });
+    const error = await api.listTeams('org').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid-response', route: '/orgs/{org}/teams' });
+    expect((error as ApiError).apiMessage).toContain('items.0.id');
+    await srv.close();
+  });
+});
