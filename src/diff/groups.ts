@@ -24,6 +24,7 @@ export function diffGroups(
   const groupSlots: GroupSlot[] = [];
   const wantedGroupOf = new Map<SectionSlot, GroupSlot>();
 
+  let previousCreate: string | undefined;
   for (const dg of desired) {
     const lg = liveByTitle.get(dg.title);
     const addr = address.sectionGroup(site.addr, dg.title);
@@ -42,7 +43,7 @@ export function diffGroups(
           ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
           sections: dg.sections,
         },
-        deps: [site.createKey, ...members.map((m) => m.createKey)],
+        deps: [site.createKey, previousCreate, ...members.map((m) => m.createKey)],
         op: {
           type: 'create-section-group',
           org,
@@ -54,6 +55,7 @@ export function diffGroups(
       });
       groupSlots.push(slot);
       for (const m of members) wantedGroupOf.set(m, slot);
+      previousCreate = key;
       continue;
     }
     const slot: GroupSlot = { title: dg.title, ref: liveRef(lg.id), addr, liveId: lg.id };

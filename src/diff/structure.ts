@@ -83,13 +83,23 @@ export function diffStructure(
     const match = liveSections.find((ls) => !used.has(ls) && shares(slot, ls));
     if (match) pair(slot, match);
   }
-  for (const slot of slots) {
-    if (slot.l) continue;
-    const match = byPath.get(slot.d.path);
-    if (match && !used.has(match)) pair(slot, match);
+  // Then by path alone. A renamed section cannot take a path that a section left alone (not
+  // pruned) keeps: pair it with the section at its path instead, until nothing changes.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const slot of slots) {
+      const holder = byPath.get(slot.d.path);
+      if (!holder || used.has(holder) || slot.l === holder) continue;
+      if (slot.l && ctx.prune) continue;
+      if (slot.l) used.delete(slot.l);
+      pair(slot, holder);
+      changed = true;
+    }
   }
 
-  // 2. Section creations and deletions.
+  // 2. Section creations and deletions. Creations are chained: the API appends what it creates,
+  //    so creating in list order (not concurrently) is what makes the planned order come true.
+  let previousCreate: string | undefined;
   for (const slot of slots) {
     if (slot.l) continue;
     slot.createKey = `create:${slot.addr}`;
@@ -102,7 +112,7 @@ export function diffStructure(
       address: slot.addr,
       before: null,
       after: { title: slot.d.title, space: first.space },
-      deps: [site.createKey],
+      deps: [site.createKey, previousCreate],
       op: {
         type: 'create-section',
         org,
@@ -111,6 +121,7 @@ export function diffStructure(
         title: slot.d.title.slice(0, SECTION_CREATE_TITLE_MAX),
       },
     });
+    previousCreate = slot.createKey;
   }
   const deletedSections = new Map<string, string>();
   for (const ls of liveSections) {
@@ -152,6 +163,7 @@ export function diffStructure(
 
   for (const c of containers) {
     const list = c.slot ? c.slot.d.spaces : (d.spaces ?? []);
+    let previousInContainer: string | undefined;
     list.forEach((ds, index) => {
       const addr = address.siteSpace(c.addr, ds.space);
       const loc = liveLocation.get(ds.space);
@@ -201,6 +213,7 @@ export function diffStructure(
         p.createKey = c.slot.createKey;
         p.ref = createdRef(c.slot.createKey, `siteSpace:${ds.space}`);
         drafts.depend(c.slot.createKey, freed);
+        previousInContainer = p.createKey;
       } else {
         p.createKey = `create:${addr}`;
         p.ref = createdRef(p.createKey);
@@ -211,7 +224,7 @@ export function diffStructure(
           address: addr,
           before: null,
           after: { space: ds.space },
-          deps: [site.createKey, c.slot?.createKey, freed],
+          deps: [site.createKey, c.slot?.createKey, freed, previousInContainer],
           op: {
             type: 'create-site-space',
             org,
@@ -220,6 +233,7 @@ export function diffStructure(
             ...(c.slot ? { section: c.slot.ref } : {}),
           },
         });
+        previousInContainer = p.createKey;
       }
       const follow = fieldsToSet(ds, SITE_SPACE_FIELDS);
       if (follow) {

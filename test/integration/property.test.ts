@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { applyPlan } from '../../src/apply/run.js';
+import { makePlan } from '../../src/pipeline/plan-run.js';
+import { readLive } from '../../src/live/read.js';
+import { client, withEmulator } from '../helpers/emulator.js';
+import { randomDesired, randomLiveSeed, rng } from '../helpers/random-state.js';
+
+describe('property: applying the plan yields the desired state', () => {
+  it('for 60 random desired/live pairs, apply converges in one run and orders match', async () => {
+    const random = rng(Number(process.env['DOCSYNC_PROPERTY_SEED'] ?? 99));
+    for (let i = 0; i < 60; i += 1) {
+      const desired = { organizations: [randomDesired(random)] };
+      const emu = await withEmulator({ seed: randomLiveSeed(random) });
+      const api = client(emu);
+      try {
+        const { plan } = await makePlan(api, desired);
+        expect(plan.errors, `case ${i}`).toEqual([]);
+        const result = await applyPlan(plan, api);
+        expect(result.results.filter((r) => r.status !== 'applied'), `case ${i}: ${JSON.stringify(result.results.filter((r) => r.status !== 'applied'))}`).toEqual([]);
+        const again = await makePlan(api, desired);
+        expect(again.plan.changes, `case ${i} second plan`).toEqual([]);
+        const live = await readLive(api, desired);
+        for (const site of desired.organizations[0]!.sites ?? []) {
+          const l = live.organizations[0]!.sites!.find((s) => s.title === site.title)!;
+          const wanted = site.sections!.map((s) => s.path);
+          expect(l.sections!.map((s) => s.path).filter((p) => wanted.includes(p)), `case ${i} order`).toEqual(wanted);
+          for (const s of site.sections!) {
+            const ls = l.sections!.find((x) => x.path === s.path)!;
+            expect(ls.spaces.map((x) => x.space).filter((x) => s.spaces.some((y) => y.space === x))).toEqual(s.spaces.map((x) => x.space));
+          }
+        }
+      } finally {
+        await api.close();
+        await emu.close();
+      }
+    }
+  });
+});
