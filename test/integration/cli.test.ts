@@ -1,0 +1,111 @@
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+let emu: Emulator;
+let state: string;
+beforeEach(async () => {
+  emu = await withEmulator({ seed: exampleSeed() });
+  state = mkdtempSync(join(tmpdir(), 'docsync-state-'));
+});
+afterEach(async () => emu.close());
+
+const env = () => ({ DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state, DOCSYNC_LOG_LEVEL: 'warn' });
+const config = join(ROOT, 'config');
+
+describe('docsync validate', () => {
+  it('exits 0 for the shipped config, 1 with compiler-style errors for a bad one', async () => {
+    const ok = await runCli(['validate', '--config', config]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('valid');
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-bad-'));
+    writeFileSync(join(dir, 'x.yaml'), 'organization: o\nsites:\n  - title: Docs\n    visiblity: public\n');
+    const bad = await runCli(['validate', '--config', dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/x\.yaml:4:5: error\[unknown-key\] sites\[0\]\.visiblity: unknown key "visiblity"; did you mean "visibility"\?/);
+  });
+});
+
+describe('docsync plan / drift / apply', () => {
+  it('plan prints all formats, never writes, and --detailed-exitcode tells changes apart', async () => {
+    const text = await runCli(['plan', '--config', config], env());
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('+ site org_demo/sites/Developer Docs');
+    expect(text.stdout).toMatch(/Plan: \d+ to create/);
+    const json = await runCli(['plan', '--config', config, '--format', 'json', '--detailed-exitcode'], env());
+    expect(json.code).toBe(2);
+    const doc = JSON.parse(json.stdout);
+    expect(doc).toMatchObject({ formatVersion: 1, organizations: ['org_demo'], summary: { create: expect.any(Number) } });
+    expect(doc.changes[0]).toMatchObject({ id: 'c1', action: expect.any(String), kind: expect.any(String), address: expect.any(String), dependsOn: [] });
+    const md = await runCli(['plan', '--config', config, '--format', 'markdown'], env());
+    expect(md.stdout).toContain('<details>');
+    expect(writes(emu)).toEqual([]);
+    const drift = await runCli(['drift', '--config', config], env());
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('drift report');
+    expect(writes(emu)).toEqual([]);
+    expect(emu.requests().every((r) => r.method === 'GET')).toBe(true);
+  });
+
+  it('apply refuses without --yes when not on a terminal, applies with --yes, then plan shows no changes', async () => {
+    const refused = await runCli(['apply', '--config', config], env());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('pass --yes');
+    expect(writes(emu)).toEqual([]);
+    const applied = await runCli(['apply', '--config', config, '--yes'], env());
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(/Apply: (\d+) applied, 0 failed, 0 skipped/);
+    const n = Number(/Apply: (\d+) applied/.exec(applied.stdout)![1]);
+    expect(writes(emu)).toHaveLength(n);
+    const again = await runCli(['plan', '--config', config, '--detailed-exitcode'], env());
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('No changes');
+    const drift = await runCli(['drift', '--config', config], env());
+    expect(drift.code).toBe(0);
+    const noop = await runCli(['apply', '--config', config, '--yes'], env());
+    expect(noop.code).toBe(0);
+    expect(writes(emu)).toHaveLength(n);
+  });
+
+  it('apply --plan applies a saved plan, and refuses it once live state changed', async () => {
+    const file = join(state, 'plan.json');
+    expect((await runCli(['plan', '--config', config, '--out', file], env())).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ formatVersion: 1, checksum: expect.any(String), desired: expect.any(Object) });
+    const stale = join(state, 'stale.json');
+    writeFileSync(stale, readFileSync(file));
+    expect((await runCli(['apply', '--plan', file, '--yes'], env())).code).toBe(0);
+    const refused = await runCli(['apply', '--plan', stale, '--yes'], env());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('live state changed since this plan was made; plan again');
+  });
+
+  it('refuses more deletions than policy.maxDeletes unless --allow-deletes covers them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-prune-'));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'org.yaml'), 'organization: org_demo\npolicy: { prune: true, maxDeletes: 0 }\nteams: []\n');
+    const refused = await runCli(['apply', '--config', dir, '--yes'], env());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('policy.maxDeletes (0)');
+    expect(refused.stderr).toContain('--allow-deletes 1');
+    expect(writes(emu)).toEqual([]);
+    const allowed = await runCli(['apply', '--config', dir, '--yes', '--allow-deletes', '1'], env());
+    expect(allowed.code).toBe(0);
+    expect(writes(emu).map((w) => w.method)).toEqual(['DELETE']);
+  });
+
+  it('a network command without a token fails clearly, and bad flags exit 1', async () => {
+    const noToken = await runCli(['plan', '--config', config], { ...env(), DOCSYNC_TOKEN: undefined, DOCSYNC_TOKEN_FILE: undefined });
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toContain('DOCSYNC_TOKEN');
+    const badFormat = await runCli(['plan', '--format', 'yaml']);
+    expect(badFormat.code).toBe(1);
+    const tokenFile = join(state, 'token');
+    writeFileSync(tokenFile, `${TOKEN}\n`);
+    const viaFile = await runCli(['plan', '--config', config], { ...env(), DOCSYNC_TOKEN: undefined, DOCSYNC_TOKEN_FILE: tokenFile });
+    expect(viaFile.code).toBe(0);
+  });
+});
