@@ -1,0 +1,65 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
+import { ROOT, runCli, spawnCli, until } from '../helpers/cli.js';
+import { duplicates } from '../helpers/invariants.js';
+import { rng } from '../helpers/random-state.js';
+
+const config = join(ROOT, 'config');
+const envFor = (emu: Emulator, state: string) => ({ DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state, DOCSYNC_LOG_LEVEL: 'warn' });
+
+describe('crash matrix: kill -9 during apply, then apply again', () => {
+  it('converges with no duplicates for 10 seeded kill points (and takes over the stale lock)', async () => {
+    const random = rng(Number(process.env['DOCSYNC_CRASH_SEED'] ?? 5));
+    for (let run = 0; run < 10; run += 1) {
+      const emu = await withEmulator({ seed: exampleSeed() });
+      const state = mkdtempSync(join(tmpdir(), 'docsync-crash-'));
+      try {
+        emu.setFaults({ latencyMs: 25 });
+        const k = 1 + Math.floor(random() * 22);
+        const child = spawnCli(['apply', '--config', config, '--yes'], envFor(emu, state));
+        const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+        await until(() => writes(emu).length >= k, 30_000, 5);
+        child.kill('SIGKILL');
+        expect(await exited).toBe('SIGKILL');
+        emu.setFaults({});
+        const again = await runCli(['apply', '--config', config, '--yes'], envFor(emu, state));
+        expect(again.code, again.stderr).toBe(0);
+        const plan = await runCli(['plan', '--config', config, '--detailed-exitcode'], envFor(emu, state));
+        expect(plan.code, `run ${run} (k=${k}): ${plan.stdout}`).toBe(0);
+        expect(duplicates(emu.state())).toEqual([]);
+      } finally {
+        await emu.close();
+      }
+    }
+  }, 180_000);
+});
+
+describe('one writer per organization', () => {
+  it('a second apply refuses with a clear message while the first holds the lock', async () => {
+    const emu = await withEmulator({ seed: exampleSeed() });
+    const state = mkdtempSync(join(tmpdir(), 'docsync-lock-'));
+    try {
+      emu.setFaults({ latencyMs: 250 });
+      const first = spawnCli(['apply', '--config', config, '--yes'], envFor(emu, state));
+      let firstOut = '';
+      first.stdout!.on('data', (d: Buffer) => (firstOut += d.toString()));
+      const firstDone = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
+      await until(() => writes(emu).length >= 1, 30_000, 10);
+      const second = await runCli(['apply', '--config', config, '--yes'], envFor(emu, state));
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/organization org_demo is locked by docsync apply \(pid \d+/);
+      expect(await firstDone).toBe(0);
+      expect(firstOut).toMatch(/0 failed/);
+      emu.setFaults({});
+      const third = await runCli(['apply', '--config', config, '--yes'], envFor(emu, state));
+      expect(third.code).toBe(0);
+      expect(third.stdout).toContain('No changes');
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+});
