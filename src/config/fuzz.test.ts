@@ -13,7 +13,38 @@ function rng(seed: number) {
   };
 }
 
-const pieces = [':', '-', ' ', '\n', '[', ']', '{', '}', '&a', '*a', '"', "'", '#', '\t', 'null', '~', '!!binary', '%', '@', '\u0000', '\uFFFD', 'title: x', '  ', '---', '...', '|', '>', '? ', '0x', '1e999'];
+const pieces = [
+  ':',
+  '-',
+  ' ',
+  '\n',
+  '[',
+  ']',
+  '{',
+  '}',
+  '&a',
+  '*a',
+  '"',
+  "'",
+  '#',
+  '\t',
+  'null',
+  '~',
+  '!!binary',
+  '%',
+  '@',
+  '\u0000',
+  '\uFFFD',
+  'title: x',
+  '  ',
+  '---',
+  '...',
+  '|',
+  '>',
+  '? ',
+  '0x',
+  '1e999',
+];
 
 export function mutate(text: string, random: () => number): string {
   let out = text;
@@ -34,9 +65,11 @@ export function mutate(text: string, random: () => number): string {
   return out;
 }
 
-const sources = ['../../config/demo.yaml', '../../test/fixtures/config/good/root-spaces.yaml', '../../test/fixtures/config/good/teams.yaml'].map((f) =>
-  readFileSync(new URL(f, import.meta.url), 'utf8'),
-);
+const sources = [
+  '../../config/demo.yaml',
+  '../../test/fixtures/config/good/root-spaces.yaml',
+  '../../test/fixtures/config/good/teams.yaml',
+].map((f) => readFileSync(new URL(f, import.meta.url), 'utf8'));
 
 describe('loader under random mutations', () => {
   it('never throws: every mutation is valid or gets located errors (600 seeded cases)', () => {

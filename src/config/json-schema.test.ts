@@ -9,6 +9,8 @@ describe('schema/docsync.schema.json', () => {
   });
   it('is referenced by the example files for editors', () => {
     for (const file of ['../../config/demo.yaml', '../../examples/config/docsync.example.yaml'])
-      expect(readFileSync(new URL(file, import.meta.url), 'utf8').split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*docsync\.schema\.json$/);
+      expect(readFileSync(new URL(file, import.meta.url), 'utf8').split('\n')[0]).toMatch(
+        /^# yaml-language-server: \$schema=.*docsync\.schema\.json$/,
+      );
   });
 });

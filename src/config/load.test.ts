@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, loadConfigFromBuffers } from './load.js';
 
 const dir = new URL('../../test/fixtures/config/', import.meta.url).pathname;
-const bad = readdirSync(dir).filter((f) => f.startsWith('bad-')).sort();
+const bad = readdirSync(dir)
+  .filter((f) => f.startsWith('bad-'))
+  .sort();
 
 function expectation(file: string): { code: string; path: string; line: number } {
   const first = readFileSync(join(dir, file), 'utf8').split('\n')[0]!;
@@ -34,7 +36,13 @@ describe('hostile bytes', () => {
     expect(issues[0]).toMatchObject({ code: 'file-too-large', line: 1 });
   });
   it('refuses invalid UTF-8 with its position', () => {
-    const issues = one(Buffer.concat([Buffer.from('organization: o\nsites: ['), Buffer.from([0xc3, 0x28]), Buffer.from(']\n')]));
+    const issues = one(
+      Buffer.concat([
+        Buffer.from('organization: o\nsites: ['),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from(']\n'),
+      ]),
+    );
     expect(issues[0]).toMatchObject({ code: 'invalid-utf8', line: 2 });
   });
   it('refuses a binary file', () => {
@@ -47,7 +55,9 @@ describe('hostile bytes', () => {
   });
   it('refuses a folder with no config, and a missing folder', async () => {
     expect((await loadConfig(join(dir, 'good', 'none'))).issues[0]!.code).toBe('no-config');
-    expect((await loadConfig(new URL('../../docs', import.meta.url).pathname)).issues[0]!.code).toBe('no-config');
+    expect((await loadConfig(new URL('../../docs', import.meta.url).pathname)).issues[0]!.code).toBe(
+      'no-config',
+    );
   });
   it('names both places when a resource is described in two files', () => {
     const text = 'organization: org_x\nteams:\n  - title: Ops\n';
@@ -56,11 +66,21 @@ describe('hostile bytes', () => {
       { file: 'b.yaml', bytes: Buffer.from(text) },
     ]);
     expect(result.issues).toHaveLength(1);
-    expect(result.issues[0]).toMatchObject({ code: 'duplicate', file: 'b.yaml', line: 3, path: 'teams[0].title' });
+    expect(result.issues[0]).toMatchObject({
+      code: 'duplicate',
+      file: 'b.yaml',
+      line: 3,
+      path: 'teams[0].title',
+    });
     expect(result.issues[0]!.message).toContain('a.yaml:3:12');
   });
   it('collects every problem at once', () => {
-    const result = loadConfigFromBuffers([{ file: 'x.yaml', bytes: Buffer.from('organization: o\nsites:\n  - title: D\n    visiblity: x\nteamz: []\n') }]);
+    const result = loadConfigFromBuffers([
+      {
+        file: 'x.yaml',
+        bytes: Buffer.from('organization: o\nsites:\n  - title: D\n    visiblity: x\nteamz: []\n'),
+      },
+    ]);
     expect(result.issues.map((i) => i.code).sort()).toEqual(['too-short', 'unknown-key', 'unknown-key']);
   });
 });
@@ -82,9 +102,22 @@ describe('good configs', () => {
     expect(multi.policy).toEqual({ prune: true, maxDeletes: 3 });
     expect(multi.customFields).toHaveLength(1);
     expect(multi.spaces![0]!.customFields).toEqual({ tier: ['gold'] });
-    expect(orgs[2]!.sites![0]).toMatchObject({ proxy: null, spaces: [{ space: 'space_1', path: 'handbook', default: true }, { space: 'space_2', condition: 'visitor.claims.staff' }] });
+    expect(orgs[2]!.sites![0]).toMatchObject({
+      proxy: null,
+      spaces: [
+        { space: 'space_1', path: 'handbook', default: true },
+        { space: 'space_2', condition: 'visitor.claims.staff' },
+      ],
+    });
     expect(orgs[3]!.teams).toEqual([
-      { title: 'Writers', id: 'team_123', members: [{ user: 'alice@example.com', role: 'owner' }, { user: 'user_bob', role: 'member' }] },
+      {
+        title: 'Writers',
+        id: 'team_123',
+        members: [
+          { user: 'alice@example.com', role: 'owner' },
+          { user: 'user_bob', role: 'member' },
+        ],
+      },
       { title: 'Reviewers' },
     ]);
     const defaults = orgs[3]!.policy;

@@ -1,4 +1,14 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+} from 'yaml';
 import type { ConfigIssue } from './issues.js';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -59,6 +69,24 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
       };
     });
   }
+  const complexKeys: ConfigIssue[] = [];
+  visit(doc, {
+    Pair(_key, pair) {
+      if (pair.key !== null && !isScalar(pair.key)) {
+        const pos = lines.linePos((pair.key as Node).range?.[0] ?? 0);
+        complexKeys.push({
+          severity: 'error',
+          code: 'invalid-type',
+          file,
+          line: pos.line,
+          column: pos.col,
+          path: '',
+          message: 'mapping keys must be plain strings, not lists or mappings',
+        });
+      }
+    },
+  });
+  if (complexKeys.length > 0) return complexKeys;
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });

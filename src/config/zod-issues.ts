@@ -94,7 +94,8 @@ type Issue = z.ZodError['issues'][number];
  */
 function flattenUnions(issues: Issue[]): Issue[] {
   return issues.flatMap((issue) => {
-    if (issue.code !== 'invalid_union' || !('errors' in issue) || !Array.isArray(issue.errors)) return [issue];
+    if (issue.code !== 'invalid_union' || !('errors' in issue) || !Array.isArray(issue.errors))
+      return [issue];
     const options = (issue.errors as Issue[][]).filter((list) => list.length > 0);
     const depth = (list: Issue[]) => Math.max(...list.map((i) => i.path.length));
     const best = options.sort((a, b) => depth(b) - depth(a))[0];

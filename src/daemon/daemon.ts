@@ -107,12 +107,13 @@ export class Daemon {
       { mode: this.opts.mode, source: this.source.describe(), intervalMs: this.opts.intervalMs },
       'daemon starting',
     );
+    // Watch first, so that no change made during the first sync goes unnoticed.
+    if (this.source.watch) this.stopWatch = await this.source.watch(() => this.trigger('watch'));
     this.trigger('startup');
     this.schedulePoll();
     if (this.opts.driftCron) {
       this.cronTask = cron.schedule(this.opts.driftCron, () => this.trigger('drift'), { noOverlap: true });
     }
-    if (this.source.watch) this.stopWatch = await this.source.watch(() => this.trigger('watch'));
   }
 
   /** Ask for a run. During a run, triggers coalesce into one follow-up (drift wins over a poll). */

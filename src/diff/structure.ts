@@ -85,7 +85,7 @@ export function diffStructure(
   }
   // Then by path alone. A renamed section cannot take a path that a section left alone (not
   // pruned) keeps: pair it with the section at its path instead, until nothing changes.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const slot of slots) {
       const holder = byPath.get(slot.d.path);

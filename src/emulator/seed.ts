@@ -208,7 +208,11 @@ export function stateFromSeed(input: unknown): EmulatorState {
   };
 }
 
-function siteFromSeed(s: z.infer<typeof site>, spaces: { id: string; title: string }[], newId: (prefix: string) => string): EmuSite {
+function siteFromSeed(
+  s: z.infer<typeof site>,
+  spaces: { id: string; title: string }[],
+  newId: (prefix: string) => string,
+): EmuSite {
   const groups = s.sectionGroups.map((g) => ({
     id: g.id ?? newId('sitesg'),
     title: g.title,

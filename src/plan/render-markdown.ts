@@ -29,7 +29,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     for (const e of plan.errors) head.push(`> **Error** (${e.organization}): ${e.message}`);
     head.push('');
   }
-  if (plan.changes.length === 0 && plan.errors.length > 0) head.push('**No changes can be planned** until the errors above are fixed.');
+  if (plan.changes.length === 0 && plan.errors.length > 0)
+    head.push('**No changes can be planned** until the errors above are fixed.');
   else if (plan.changes.length === 0) head.push('**No changes.** Live state matches the configuration.');
   else head.push(`**Plan:** ${summaryLine(plan.summary)}.`);
   head.push('');

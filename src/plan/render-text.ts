@@ -17,7 +17,11 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   for (const e of plan.errors) out.push(paint(COLORS.delete, `error: ${e.message}`));
   if (plan.errors.length > 0) out.push('');
   if (plan.changes.length === 0)
-    out.push(plan.errors.length > 0 ? 'No changes can be planned until the errors above are fixed.' : 'No changes. Live state matches the configuration.');
+    out.push(
+      plan.errors.length > 0
+        ? 'No changes can be planned until the errors above are fixed.'
+        : 'No changes. Live state matches the configuration.',
+    );
   for (const c of plan.changes) {
     out.push(
       `${paint(COLORS[c.action], `${SYMBOL[c.action]} ${c.kind}`)} ${c.address} ${paint(DIM, `(${c.id}${c.dependsOn.length ? ` after ${c.dependsOn.join(', ')}` : ''})`)}`,

@@ -52,18 +52,29 @@ export class GitSource implements ConfigSource {
     this.configDir = join(this.checkout, opts.path);
   }
 
+  /**
+   * git runs with a minimal environment: editors, pagers, askpass helpers and config overrides
+   * from the daemon's environment never reach it (simple-git refuses them, rightly).
+   */
   private git(dir?: string): SimpleGit {
-    const git = simpleGit({
-      baseDir: dir ?? this.opts.workDir,
-      timeout: { block: this.opts.timeoutMs ?? 60_000 },
-    });
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      GIT_TERMINAL_PROMPT: '0',
-    };
+    const env: Record<string, string> = { GIT_TERMINAL_PROMPT: '0' };
+    for (const [k, v] of Object.entries(process.env)) {
+      if (
+        v !== undefined &&
+        /^(PATH|HOME|USER|LANG|LC_\w+|TMPDIR|TZ|SSL_CERT_\w+|GIT_SSL_\w+|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|SSH_AUTH_SOCK)$/.test(
+          k,
+        )
+      )
+        env[k] = v;
+    }
     if (this.opts.sshKeyPath)
       env['GIT_SSH_COMMAND'] =
         `ssh -i ${JSON.stringify(this.opts.sshKeyPath)} -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new`;
+    const git = simpleGit({
+      baseDir: dir ?? this.opts.workDir,
+      timeout: { block: this.opts.timeoutMs ?? 60_000 },
+      ...(this.opts.sshKeyPath ? { unsafe: { allowUnsafeSshCommand: true } } : {}),
+    });
     return git.env(env);
   }
 

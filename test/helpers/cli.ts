@@ -4,16 +4,34 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
-export type CliResult = { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null };
+export type CliResult = {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  signal: NodeJS.Signals | null;
+};
 
 /** Start the real CLI as a process (through tsx, no build needed). */
-export function spawnCli(args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT): ChildProcess {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  cwd = ROOT,
+): ChildProcess {
   const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: '1', ...env })) if (v !== undefined) childEnv[k] = v;
-  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: '1', ...env }))
+    if (v !== undefined) childEnv[k] = v;
+  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd,
+    env: childEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  input?: string,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, env);
     let stdout = '';
@@ -28,7 +46,11 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 }
 
 /** Wait until `predicate` holds, polling. */
-export async function until<T>(predicate: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, stepMs = 100): Promise<T> {
+export async function until<T>(
+  predicate: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+  stepMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await predicate();

@@ -32,7 +32,10 @@ export async function withEmulator(options: EmulatorOptions = {}): Promise<Emula
   return startEmulator({ token: TOKEN, ...options });
 }
 
-export function client(emulator: Emulator, extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}): ApiClient {
+export function client(
+  emulator: Emulator,
+  extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {},
+): ApiClient {
   return new ApiClient({ apiUrl: emulator.url, token: TOKEN, ...extra });
 }
 
@@ -46,7 +49,10 @@ export async function call(
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(`${emulator.url}/v1${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
   const text = await res.text();

@@ -11,14 +11,17 @@ import { liveFromEmulator } from './live-model.js';
  * Regenerate with UPDATE_GOLDEN=1 and review the diff.
  */
 export const PLANS = new URL('../fixtures/plans/', import.meta.url).pathname;
-export const cases = readdirSync(PLANS).filter((d) => existsSync(join(PLANS, d, 'desired.yaml'))).sort();
+export const cases = readdirSync(PLANS)
+  .filter((d) => existsSync(join(PLANS, d, 'desired.yaml')))
+  .sort();
 
 export function planCase(name: string) {
   const dir = join(PLANS, name);
-  const loaded = loadConfigFromBuffers([{ file: 'desired.yaml', bytes: readFileSync(join(dir, 'desired.yaml')) }]);
+  const loaded = loadConfigFromBuffers([
+    { file: 'desired.yaml', bytes: readFileSync(join(dir, 'desired.yaml')) },
+  ]);
   if (!loaded.desired) throw new Error(`${name}: invalid desired.yaml: ${JSON.stringify(loaded.issues)}`);
   const seed = JSON.parse(readFileSync(join(dir, 'live.json'), 'utf8')) as unknown;
   const plan = buildPlan(diff(loaded.desired, liveFromEmulator(stateFromSeed(seed))));
   return { dir, desired: loaded.desired, seed, plan };
 }
-

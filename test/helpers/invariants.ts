@@ -12,14 +12,35 @@ export function duplicates(state: EmulatorState): string[] {
     }
   };
   for (const org of state.organizations) {
-    check('site', org.sites.map((s) => s.title));
-    check('team', org.teams.map((t) => t.title));
-    check('custom field', org.customFields.map((f) => f.name));
+    check(
+      'site',
+      org.sites.map((s) => s.title),
+    );
+    check(
+      'team',
+      org.teams.map((t) => t.title),
+    );
+    check(
+      'custom field',
+      org.customFields.map((f) => f.name),
+    );
     for (const site of org.sites) {
-      check(`section of ${site.title}`, site.sections.map((s) => s.path));
-      check(`site space of ${site.title}`, site.siteSpaces.map((s) => s.spaceId));
-      check(`share link of ${site.title}`, site.shareLinks.map((l) => l.name));
-      check(`group of ${site.title}`, site.groups.map((g) => g.title));
+      check(
+        `section of ${site.title}`,
+        site.sections.map((s) => s.path),
+      );
+      check(
+        `site space of ${site.title}`,
+        site.siteSpaces.map((s) => s.spaceId),
+      );
+      check(
+        `share link of ${site.title}`,
+        site.shareLinks.map((l) => l.name),
+      );
+      check(
+        `group of ${site.title}`,
+        site.groups.map((g) => g.title),
+      );
     }
   }
   return out;
@@ -32,7 +53,8 @@ export function plannedDeletions(...plans: Plan[]): Set<string> {
     for (const c of plan.changes) {
       if (c.action !== 'delete') continue;
       const op = c.op as Record<string, unknown>;
-      for (const v of Object.values(op)) if (v && typeof v === 'object' && 'id' in v) ids.add((v as { id: string }).id);
+      for (const v of Object.values(op))
+        if (v && typeof v === 'object' && 'id' in v) ids.add((v as { id: string }).id);
       if ('name' in op && typeof op['name'] === 'string') ids.add(op['name']);
     }
   return ids;
@@ -40,5 +62,7 @@ export function plannedDeletions(...plans: Plan[]): Set<string> {
 
 /** The object id each DELETE request of the log targeted (its last path segment). */
 export function deletedIds(requests: { method: string; path: string; status: number }[]): string[] {
-  return requests.filter((r) => r.method === 'DELETE' && r.status >= 200 && r.status < 300).map((r) => r.path.split('/').pop()!);
+  return requests
+    .filter((r) => r.method === 'DELETE' && r.status >= 200 && r.status < 300)
+    .map((r) => r.path.split('/').pop()!);
 }

@@ -28,8 +28,17 @@ const PATHS = ['a', 'b', 'c', 'd', 'e', 'f'];
 function randomSections(r: () => number) {
   const spaces = shuffle(r, SPACES).slice(0, 2 + Math.floor(r() * 8));
   const paths = shuffle(r, PATHS).slice(0, 1 + Math.floor(r() * Math.min(4, spaces.length)));
-  const sections = paths.map((path) => ({ path, title: `Section ${path.toUpperCase()}${r() < 0.3 ? ' v2' : ''}`, spaces: [] as { space: string; path?: string; default?: boolean }[] }));
-  spaces.forEach((space, i) => sections[i % sections.length]!.spaces.push({ space, ...(r() < 0.5 ? { path: `p-${space.slice(6)}${r() < 0.3 ? 'x' : ''}` } : {}) }));
+  const sections = paths.map((path) => ({
+    path,
+    title: `Section ${path.toUpperCase()}${r() < 0.3 ? ' v2' : ''}`,
+    spaces: [] as { space: string; path?: string; default?: boolean }[],
+  }));
+  spaces.forEach((space, i) =>
+    sections[i % sections.length]!.spaces.push({
+      space,
+      ...(r() < 0.5 ? { path: `p-${space.slice(6)}${r() < 0.3 ? 'x' : ''}` } : {}),
+    }),
+  );
   for (const s of sections) if (r() < 0.4) pick(r, s.spaces).default = true;
   return sections.filter((s) => s.spaces.length > 0);
 }
@@ -39,35 +48,84 @@ export function randomDesired(r: () => number): DesiredOrganization {
   for (const title of ['Docs', 'Guides']) {
     if (r() < 0.3) continue;
     const sections = randomSections(r);
-    const groupPaths = shuffle(r, sections.map((s) => s.path));
+    const groupPaths = shuffle(
+      r,
+      sections.map((s) => s.path),
+    );
     const site: DesiredSite = {
       title,
       ...(r() < 0.5 ? { visibility: pick(r, ['public', 'unlisted', 'share-link'] as const) } : {}),
       ...(r() < 0.5 ? { basename: pick(r, ['docs', 'help', 'kb']) } : {}),
       ...(r() < 0.3 ? { proxy: r() < 0.5 ? null : 'company.com/docs' } : {}),
-      sections: sections.map((s, i) => ({ ...s, ...(i === 0 && r() < 0.5 ? { default: true } : {}), ...(r() < 0.3 ? { icon: pick(r, ['book', null]) } : {}) })),
-      ...(r() < 0.6 ? { sectionGroups: [{ title: 'G1', sections: groupPaths.slice(0, 1) }, { title: 'G2', sections: groupPaths.slice(1, 2) }].slice(0, 1 + Math.floor(r() * 2)) } : {}),
-      ...(r() < 0.6 ? { shareLinks: shuffle(r, ['p1', 'p2', 'p3']).slice(0, Math.floor(r() * 3)).map((name) => ({ name, ...(r() < 0.5 ? { active: r() < 0.5 } : {}) })) } : {}),
+      sections: sections.map((s, i) => ({
+        ...s,
+        ...(i === 0 && r() < 0.5 ? { default: true } : {}),
+        ...(r() < 0.3 ? { icon: pick(r, ['book', null]) } : {}),
+      })),
+      ...(r() < 0.6
+        ? {
+            sectionGroups: [
+              { title: 'G1', sections: groupPaths.slice(0, 1) },
+              { title: 'G2', sections: groupPaths.slice(1, 2) },
+            ].slice(0, 1 + Math.floor(r() * 2)),
+          }
+        : {}),
+      ...(r() < 0.6
+        ? {
+            shareLinks: shuffle(r, ['p1', 'p2', 'p3'])
+              .slice(0, Math.floor(r() * 3))
+              .map((name) => ({ name, ...(r() < 0.5 ? { active: r() < 0.5 } : {}) })),
+          }
+        : {}),
     };
     sites.push(site);
   }
   return {
     id: 'org_t',
     policy: { prune: r() < 0.6, maxDeletes: 1000 },
-    ...(r() < 0.7 ? { customFields: shuffle(r, ['owner', 'tier', 'team']).slice(0, 1 + Math.floor(r() * 3)).map((name) => ({ name, type: 'text' as const, ...(r() < 0.5 ? { title: `T ${name}` } : {}) })) } : {}),
-    ...(r() < 0.7 ? { teams: shuffle(r, ['Writers', 'Reviewers', 'Ops']).slice(0, 1 + Math.floor(r() * 3)).map((title) => ({ title, ...(r() < 0.7 ? { members: shuffle(r, USERS).slice(0, Math.floor(r() * 4)).map((user) => ({ user, role: pick(r, ['owner', 'member'] as const) })) } : {}) })) } : {}),
+    ...(r() < 0.7
+      ? {
+          customFields: shuffle(r, ['owner', 'tier', 'team'])
+            .slice(0, 1 + Math.floor(r() * 3))
+            .map((name) => ({ name, type: 'text' as const, ...(r() < 0.5 ? { title: `T ${name}` } : {}) })),
+        }
+      : {}),
+    ...(r() < 0.7
+      ? {
+          teams: shuffle(r, ['Writers', 'Reviewers', 'Ops'])
+            .slice(0, 1 + Math.floor(r() * 3))
+            .map((title) => ({
+              title,
+              ...(r() < 0.7
+                ? {
+                    members: shuffle(r, USERS)
+                      .slice(0, Math.floor(r() * 4))
+                      .map((user) => ({ user, role: pick(r, ['owner', 'member'] as const) })),
+                  }
+                : {}),
+            })),
+        }
+      : {}),
     sites,
   };
 }
 
 /** A random live organization, as an emulator seed, over the same names (so pairs collide). */
 export function randomLiveSeed(r: () => number): Record<string, unknown> {
-  const sites = ['Docs', 'Guides', 'Old'].filter(() => r() < 0.6).map((title) => ({
-    title,
-    sections: randomSections(r).map((s) => ({ title: s.title, path: s.path, siteSpaces: s.spaces.map((x) => ({ space: x.space, ...(x.path ? { path: x.path } : {}) })) })),
-    shareLinks: shuffle(r, ['p1', 'p2', 'old']).slice(0, Math.floor(r() * 3)).map((name) => ({ name, active: r() < 0.5 })),
-    sectionGroups: r() < 0.5 ? [{ title: 'G1' }, { title: 'Old group' }] : [],
-  }));
+  const sites = ['Docs', 'Guides', 'Old']
+    .filter(() => r() < 0.6)
+    .map((title) => ({
+      title,
+      sections: randomSections(r).map((s) => ({
+        title: s.title,
+        path: s.path,
+        siteSpaces: s.spaces.map((x) => ({ space: x.space, ...(x.path ? { path: x.path } : {}) })),
+      })),
+      shareLinks: shuffle(r, ['p1', 'p2', 'old'])
+        .slice(0, Math.floor(r() * 3))
+        .map((name) => ({ name, active: r() < 0.5 })),
+      sectionGroups: r() < 0.5 ? [{ title: 'G1' }, { title: 'Old group' }] : [],
+    }));
   return {
     organizations: [
       {
@@ -79,8 +137,15 @@ export function randomLiveSeed(r: () => number): Record<string, unknown> {
           { id: 'user_d', email: 'd@example.com' },
         ],
         spaces: SPACES.map((id) => ({ id, title: `Title ${id}` })),
-        customFields: shuffle(r, ['owner', 'legacy']).slice(0, Math.floor(r() * 2)).map((name) => ({ name, type: 'text' })),
-        teams: shuffle(r, ['Writers', 'Old team']).slice(0, Math.floor(r() * 2)).map((title) => ({ title, members: shuffle(r, ['user_a', 'user_b', 'user_c']).slice(0, Math.floor(r() * 3)) })),
+        customFields: shuffle(r, ['owner', 'legacy'])
+          .slice(0, Math.floor(r() * 2))
+          .map((name) => ({ name, type: 'text' })),
+        teams: shuffle(r, ['Writers', 'Old team'])
+          .slice(0, Math.floor(r() * 2))
+          .map((title) => ({
+            title,
+            members: shuffle(r, ['user_a', 'user_b', 'user_c']).slice(0, Math.floor(r() * 3)),
+          })),
         sites,
       },
     ],

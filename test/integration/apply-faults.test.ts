@@ -9,7 +9,12 @@ import { deletedIds, duplicates, plannedDeletions } from '../helpers/invariants.
 import { randomDesired, randomLiveSeed, rng } from '../helpers/random-state.js';
 
 /** Apply until converged (at most `rounds` runs); returns the plans that were applied. */
-async function converge(emu: Emulator, desired: DesiredState, rounds = 4, timeoutMs?: number): Promise<Plan[]> {
+async function converge(
+  emu: Emulator,
+  desired: DesiredState,
+  rounds = 4,
+  timeoutMs?: number,
+): Promise<Plan[]> {
   const api = client(emu, { ...(timeoutMs ? { timeoutMs } : {}), maxAttempts: 6 });
   const plans: Plan[] = [];
   try {
@@ -26,10 +31,19 @@ async function converge(emu: Emulator, desired: DesiredState, rounds = 4, timeou
 }
 
 const faultCases: [string, Record<string, unknown>][] = [
-  ['20 % 5xx on writes', { rate: 0.2, statuses: [500, 502, 503], methods: ['POST', 'PUT', 'PATCH', 'DELETE'] }],
-  ['connection resets on writes', { rate: 0.2, resetConnections: true, statuses: [503], methods: ['POST', 'PUT', 'PATCH', 'DELETE'] }],
+  [
+    '20 % 5xx on writes',
+    { rate: 0.2, statuses: [500, 502, 503], methods: ['POST', 'PUT', 'PATCH', 'DELETE'] },
+  ],
+  [
+    'connection resets on writes',
+    { rate: 0.2, resetConnections: true, statuses: [503], methods: ['POST', 'PUT', 'PATCH', 'DELETE'] },
+  ],
   ['a 429 storm', { rateLimit: { limit: 8, windowSeconds: 1 } }],
-  ['everything mixed', { rate: 0.15, resetConnections: true, statuses: [500, 503], rateLimit: { limit: 15, windowSeconds: 1 } }],
+  [
+    'everything mixed',
+    { rate: 0.15, resetConnections: true, statuses: [500, 503], rateLimit: { limit: 15, windowSeconds: 1 } },
+  ],
 ];
 
 describe('apply under faults', () => {
@@ -48,7 +62,8 @@ describe('apply under faults', () => {
         expect(plan.changes).toEqual([]);
         expect(duplicates(emu.state())).toEqual([]);
         const allowed = plannedDeletions(...plans);
-        for (const id of deletedIds(emu.requests())) expect(allowed.has(id), `unplanned deletion of ${id}`).toBe(true);
+        for (const id of deletedIds(emu.requests()))
+          expect(allowed.has(id), `unplanned deletion of ${id}`).toBe(true);
       } finally {
         await emu.close();
       }
@@ -63,7 +78,14 @@ describe('apply under faults', () => {
           id: 'org_t',
           policy: { prune: false, maxDeletes: 10 },
           teams: [{ title: 'Writers', members: [{ user: 'user_a', role: 'owner' }] }],
-          sites: [{ title: 'Brand new', sections: [{ path: 'a', title: 'Section A', spaces: [{ space: 'space_1' }, { space: 'space_2' }] }] }],
+          sites: [
+            {
+              title: 'Brand new',
+              sections: [
+                { path: 'a', title: 'Section A', spaces: [{ space: 'space_1' }, { space: 'space_2' }] },
+              ],
+            },
+          ],
         },
       ],
     };
@@ -73,7 +95,11 @@ describe('apply under faults', () => {
       emu.setFaults({ rate: 1, statuses: [400], methods: ['POST'] });
       const result = await applyPlan(plan, api);
       const byKind = (kind: string) => result.results.filter((r) => r.kind === kind);
-      expect(byKind('site')[0]).toMatchObject({ action: 'create', status: 'failed', message: 'Injected fault 400' });
+      expect(byKind('site')[0]).toMatchObject({
+        action: 'create',
+        status: 'failed',
+        message: 'Injected fault 400',
+      });
       expect(byKind('site-section').every((r) => r.status === 'skipped')).toBe(true);
       expect(byKind('site-space').every((r) => r.status === 'skipped')).toBe(true);
       expect(result.ok).toBe(false);

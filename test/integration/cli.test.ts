@@ -14,7 +14,12 @@ beforeEach(async () => {
 });
 afterEach(async () => emu.close());
 
-const env = () => ({ DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state, DOCSYNC_LOG_LEVEL: 'warn' });
+const env = () => ({
+  DOCSYNC_API_URL: emu.url,
+  DOCSYNC_TOKEN: TOKEN,
+  DOCSYNC_STATE_DIR: state,
+  DOCSYNC_LOG_LEVEL: 'warn',
+});
 const config = join(ROOT, 'config');
 
 describe('docsync validate', () => {
@@ -26,7 +31,9 @@ describe('docsync validate', () => {
     writeFileSync(join(dir, 'x.yaml'), 'organization: o\nsites:\n  - title: Docs\n    visiblity: public\n');
     const bad = await runCli(['validate', '--config', dir]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/x\.yaml:4:5: error\[unknown-key\] sites\[0\]\.visiblity: unknown key "visiblity"; did you mean "visibility"\?/);
+    expect(bad.stderr).toMatch(
+      /x\.yaml:4:5: error\[unknown-key\] sites\[0\]\.visiblity: unknown key "visiblity"; did you mean "visibility"\?/,
+    );
   });
 });
 
@@ -39,8 +46,18 @@ describe('docsync plan / drift / apply', () => {
     const json = await runCli(['plan', '--config', config, '--format', 'json', '--detailed-exitcode'], env());
     expect(json.code).toBe(2);
     const doc = JSON.parse(json.stdout);
-    expect(doc).toMatchObject({ formatVersion: 1, organizations: ['org_demo'], summary: { create: expect.any(Number) } });
-    expect(doc.changes[0]).toMatchObject({ id: 'c1', action: expect.any(String), kind: expect.any(String), address: expect.any(String), dependsOn: [] });
+    expect(doc).toMatchObject({
+      formatVersion: 1,
+      organizations: ['org_demo'],
+      summary: { create: expect.any(Number) },
+    });
+    expect(doc.changes[0]).toMatchObject({
+      id: 'c1',
+      action: expect.any(String),
+      kind: expect.any(String),
+      address: expect.any(String),
+      dependsOn: [],
+    });
     const md = await runCli(['plan', '--config', config, '--format', 'markdown'], env());
     expect(md.stdout).toContain('<details>');
     expect(writes(emu)).toEqual([]);
@@ -74,7 +91,11 @@ describe('docsync plan / drift / apply', () => {
   it('apply --plan applies a saved plan, and refuses it once live state changed', async () => {
     const file = join(state, 'plan.json');
     expect((await runCli(['plan', '--config', config, '--out', file], env())).code).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ formatVersion: 1, checksum: expect.any(String), desired: expect.any(Object) });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      formatVersion: 1,
+      checksum: expect.any(String),
+      desired: expect.any(Object),
+    });
     const stale = join(state, 'stale.json');
     writeFileSync(stale, readFileSync(file));
     expect((await runCli(['apply', '--plan', file, '--yes'], env())).code).toBe(0);
@@ -86,7 +107,10 @@ describe('docsync plan / drift / apply', () => {
   it('refuses more deletions than policy.maxDeletes unless --allow-deletes covers them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docsync-prune-'));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'org.yaml'), 'organization: org_demo\npolicy: { prune: true, maxDeletes: 0 }\nteams: []\n');
+    writeFileSync(
+      join(dir, 'org.yaml'),
+      'organization: org_demo\npolicy: { prune: true, maxDeletes: 0 }\nteams: []\n',
+    );
     const refused = await runCli(['apply', '--config', dir, '--yes'], env());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('policy.maxDeletes (0)');
@@ -98,14 +122,22 @@ describe('docsync plan / drift / apply', () => {
   });
 
   it('a network command without a token fails clearly, and bad flags exit 1', async () => {
-    const noToken = await runCli(['plan', '--config', config], { ...env(), DOCSYNC_TOKEN: undefined, DOCSYNC_TOKEN_FILE: undefined });
+    const noToken = await runCli(['plan', '--config', config], {
+      ...env(),
+      DOCSYNC_TOKEN: undefined,
+      DOCSYNC_TOKEN_FILE: undefined,
+    });
     expect(noToken.code).toBe(1);
     expect(noToken.stderr).toContain('DOCSYNC_TOKEN');
     const badFormat = await runCli(['plan', '--format', 'yaml']);
     expect(badFormat.code).toBe(1);
     const tokenFile = join(state, 'token');
     writeFileSync(tokenFile, `${TOKEN}\n`);
-    const viaFile = await runCli(['plan', '--config', config], { ...env(), DOCSYNC_TOKEN: undefined, DOCSYNC_TOKEN_FILE: tokenFile });
+    const viaFile = await runCli(['plan', '--config', config], {
+      ...env(),
+      DOCSYNC_TOKEN: undefined,
+      DOCSYNC_TOKEN_FILE: tokenFile,
+    });
     expect(viaFile.code).toBe(0);
   });
 });

@@ -9,7 +9,12 @@ import { duplicates } from '../helpers/invariants.js';
 import { rng } from '../helpers/random-state.js';
 
 const config = join(ROOT, 'config');
-const envFor = (emu: Emulator, state: string) => ({ DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state, DOCSYNC_LOG_LEVEL: 'warn' });
+const envFor = (emu: Emulator, state: string) => ({
+  DOCSYNC_API_URL: emu.url,
+  DOCSYNC_TOKEN: TOKEN,
+  DOCSYNC_STATE_DIR: state,
+  DOCSYNC_LOG_LEVEL: 'warn',
+});
 
 describe('crash matrix: kill -9 during apply, then apply again', () => {
   it('converges with no duplicates for 10 seeded kill points (and takes over the stale lock)', async () => {
@@ -21,7 +26,9 @@ describe('crash matrix: kill -9 during apply, then apply again', () => {
         emu.setFaults({ latencyMs: 25 });
         const k = 1 + Math.floor(random() * 22);
         const child = spawnCli(['apply', '--config', config, '--yes'], envFor(emu, state));
-        const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+        const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+          child.on('exit', (_code, signal) => resolve(signal)),
+        );
         await until(() => writes(emu).length >= k, 30_000, 5);
         child.kill('SIGKILL');
         expect(await exited).toBe('SIGKILL');

@@ -12,7 +12,9 @@ const org = '/orgs/org_t';
 
 async function siteWithSection(e: Emulator) {
   const site = (await call(e, 'POST', `${org}/sites`, { title: 'Docs' })).body;
-  const section = (await call(e, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_1', title: 'Guides' })).body;
+  const section = (
+    await call(e, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_1', title: 'Guides' })
+  ).body;
   return { site, section };
 }
 
@@ -73,31 +75,131 @@ describe('emulator: limits just inside and just outside', () => {
   const cases: [string, string, (e: Emulator, ids: any) => string, string, unknown, unknown][] = [
     ['site title', 'POST', () => `${org}/sites`, 'title', 'ab', 'a'],
     ['site title max', 'POST', () => `${org}/sites`, 'title', 'x'.repeat(128), 'x'.repeat(129)],
-    ['site basename', 'PATCH', (_e, i) => `${org}/sites/${i.site.id}`, 'basename', 'x'.repeat(100), 'x'.repeat(101)],
-    ['site proxy', 'PATCH', (_e, i) => `${org}/sites/${i.site.id}`, 'proxy', 'company.com/docs', 'not a proxy'],
-    ['section title (create max 64)', 'POST', (_e, i) => `${org}/sites/${i.site.id}/sections`, 'title', 'x'.repeat(64), 'x'.repeat(65)],
-    ['section title (update 2..128)', 'PATCH', (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`, 'title', 'ab', 'a'],
-    ['section path', 'PATCH', (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`, 'path', 'x'.repeat(100), 'x'.repeat(101)],
-    ['section condition', 'PATCH', (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`, 'condition', 'x'.repeat(1024), 'x'.repeat(1025)],
-    ['section condition empty', 'PATCH', (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`, 'condition', 'x', ''],
-    ['section description', 'PATCH', (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`, 'description', 'x'.repeat(256), 'x'.repeat(257)],
-    ['section icon', 'PATCH', (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`, 'icon', 'x'.repeat(50), 'x'.repeat(51)],
-    ['group title', 'POST', (_e, i) => `${org}/sites/${i.site.id}/section-groups`, 'title', 'x'.repeat(100), 'x'.repeat(101)],
-    ['share link name', 'POST', (_e, i) => `${org}/sites/${i.site.id}/share-links`, 'name', 'x'.repeat(50), 'x'.repeat(51)],
+    [
+      'site basename',
+      'PATCH',
+      (_e, i) => `${org}/sites/${i.site.id}`,
+      'basename',
+      'x'.repeat(100),
+      'x'.repeat(101),
+    ],
+    [
+      'site proxy',
+      'PATCH',
+      (_e, i) => `${org}/sites/${i.site.id}`,
+      'proxy',
+      'company.com/docs',
+      'not a proxy',
+    ],
+    [
+      'section title (create max 64)',
+      'POST',
+      (_e, i) => `${org}/sites/${i.site.id}/sections`,
+      'title',
+      'x'.repeat(64),
+      'x'.repeat(65),
+    ],
+    [
+      'section title (update 2..128)',
+      'PATCH',
+      (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`,
+      'title',
+      'ab',
+      'a',
+    ],
+    [
+      'section path',
+      'PATCH',
+      (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`,
+      'path',
+      'x'.repeat(100),
+      'x'.repeat(101),
+    ],
+    [
+      'section condition',
+      'PATCH',
+      (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`,
+      'condition',
+      'x'.repeat(1024),
+      'x'.repeat(1025),
+    ],
+    [
+      'section condition empty',
+      'PATCH',
+      (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`,
+      'condition',
+      'x',
+      '',
+    ],
+    [
+      'section description',
+      'PATCH',
+      (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`,
+      'description',
+      'x'.repeat(256),
+      'x'.repeat(257),
+    ],
+    [
+      'section icon',
+      'PATCH',
+      (_e, i) => `${org}/sites/${i.site.id}/sections/${i.section.id}`,
+      'icon',
+      'x'.repeat(50),
+      'x'.repeat(51),
+    ],
+    [
+      'group title',
+      'POST',
+      (_e, i) => `${org}/sites/${i.site.id}/section-groups`,
+      'title',
+      'x'.repeat(100),
+      'x'.repeat(101),
+    ],
+    [
+      'share link name',
+      'POST',
+      (_e, i) => `${org}/sites/${i.site.id}/share-links`,
+      'name',
+      'x'.repeat(50),
+      'x'.repeat(51),
+    ],
     ['team title', 'PUT', () => `${org}/teams`, 'title', 'x'.repeat(64), 'x'.repeat(65)],
     ['team title empty', 'PUT', () => `${org}/teams`, 'title', 'x', ''],
     ['custom field name pattern', 'POST', () => `${org}/custom-fields`, 'name', 'ok_name-1', 'Not OK'],
-    ['custom field name length', 'POST', () => `${org}/custom-fields`, 'name', 'x'.repeat(50), 'x'.repeat(51)],
+    [
+      'custom field name length',
+      'POST',
+      () => `${org}/custom-fields`,
+      'name',
+      'x'.repeat(50),
+      'x'.repeat(51),
+    ],
     ['custom field title', 'POST', () => `${org}/custom-fields`, 'title', 'x'.repeat(100), 'x'.repeat(101)],
-    ['custom field description', 'POST', () => `${org}/custom-fields`, 'description', 'x'.repeat(200), 'x'.repeat(201)],
-    ['custom field options count', 'POST', () => `${org}/custom-fields`, 'options', Array.from({ length: 50 }, (_, i) => `o${i}`), Array.from({ length: 51 }, (_, i) => `o${i}`)],
+    [
+      'custom field description',
+      'POST',
+      () => `${org}/custom-fields`,
+      'description',
+      'x'.repeat(200),
+      'x'.repeat(201),
+    ],
+    [
+      'custom field options count',
+      'POST',
+      () => `${org}/custom-fields`,
+      'options',
+      Array.from({ length: 50 }, (_, i) => `o${i}`),
+      Array.from({ length: 51 }, (_, i) => `o${i}`),
+    ],
   ];
   it.each(cases)('%s', async (_name, method, path, field, inside, outside) => {
     emu = await withEmulator({ seed: baseSeed() });
     const ids = await siteWithSection(emu);
     const extra = (value: unknown, n: number): Record<string, unknown> => {
-      if (path(emu, ids).endsWith('/custom-fields')) return { name: field === 'name' ? value : `f${n}`, type: 'text', [field]: value };
-      if (path(emu, ids).endsWith('/sections') && method === 'POST') return { spaceId: `space_${n + 2}`, [field]: value };
+      if (path(emu, ids).endsWith('/custom-fields'))
+        return { name: field === 'name' ? value : `f${n}`, type: 'text', [field]: value };
+      if (path(emu, ids).endsWith('/sections') && method === 'POST')
+        return { spaceId: `space_${n + 2}`, [field]: value };
       return { [field]: value };
     };
     const ok = await call(emu, method, path(emu, ids), extra(inside, 1));
@@ -112,40 +214,145 @@ describe('emulator: endpoint families', () => {
   it('sites, sections, site spaces, groups, moves and defaults', async () => {
     emu = await withEmulator({ seed: baseSeed() });
     const { site, section } = await siteWithSection(emu);
-    expect(site).toMatchObject({ object: 'site', title: 'Docs', visibility: 'public', published: false, siteSpaces: 0 });
-    expect(section).toMatchObject({ object: 'site-section', default: true, siteSpaces: [{ object: 'site-space', space: { id: 'space_1' } }] });
-    const s2 = (await call(emu, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_2', title: 'API' })).body;
-    expect((await call(emu, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_2' })).status).toBe(409);
-    const ss = await call(emu, 'POST', `${org}/sites/${site.id}/site-spaces`, { spaceId: 'space_3', sectionId: s2.id });
+    expect(site).toMatchObject({
+      object: 'site',
+      title: 'Docs',
+      visibility: 'public',
+      published: false,
+      siteSpaces: 0,
+    });
+    expect(section).toMatchObject({
+      object: 'site-section',
+      default: true,
+      siteSpaces: [{ object: 'site-space', space: { id: 'space_1' } }],
+    });
+    const s2 = (
+      await call(emu, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_2', title: 'API' })
+    ).body;
+    expect((await call(emu, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_2' })).status).toBe(
+      409,
+    );
+    const ss = await call(emu, 'POST', `${org}/sites/${site.id}/site-spaces`, {
+      spaceId: 'space_3',
+      sectionId: s2.id,
+    });
     expect(ss.status).toBe(201);
-    expect((await call(emu, 'PATCH', `${org}/sites/${site.id}/site-spaces/${ss.body.id}`, { path: 'v2', condition: 'visitor.a' })).body).toMatchObject({ path: 'v2', condition: 'visitor.a' });
-    expect((await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${s2.id}`, { defaultSiteSpace: ss.body.id })).status).toBe(200);
-    expect((await call(emu, 'GET', `${org}/sites/${site.id}/site-spaces?default=true`)).body.items.map((x: any) => x.id)).toContain(ss.body.id);
-    const moved = await call(emu, 'POST', `${org}/sites/${site.id}/sections/${s2.id}/move`, { position: { before: { type: 'site-section', siteSection: section.id } } });
+    expect(
+      (
+        await call(emu, 'PATCH', `${org}/sites/${site.id}/site-spaces/${ss.body.id}`, {
+          path: 'v2',
+          condition: 'visitor.a',
+        })
+      ).body,
+    ).toMatchObject({ path: 'v2', condition: 'visitor.a' });
+    expect(
+      (
+        await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${s2.id}`, {
+          defaultSiteSpace: ss.body.id,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call(emu, 'GET', `${org}/sites/${site.id}/site-spaces?default=true`)).body.items.map(
+        (x: any) => x.id,
+      ),
+    ).toContain(ss.body.id);
+    const moved = await call(emu, 'POST', `${org}/sites/${site.id}/sections/${s2.id}/move`, {
+      position: { before: { type: 'site-section', siteSection: section.id } },
+    });
     expect(moved.status).toBe(200);
-    expect((await call(emu, 'GET', `${org}/sites/${site.id}/sections`)).body.items.map((x: any) => x.id)).toEqual([s2.id, section.id]);
-    expect((await call(emu, 'POST', `${org}/sites/${site.id}/sections/${s2.id}/move`, { position: { before: { type: 'site-space', siteSection: section.id } } })).status).toBe(400);
-    expect((await call(emu, 'PATCH', `${org}/sites/${site.id}`, { defaultSiteSection: s2.id, basename: 'docs', proxy: 'company.com/docs', agentsContext: 'excluded', adaptiveContent: { enabled: true } })).body).toMatchObject({ basename: 'docs', proxy: { origin: 'company.com/docs' }, agentsContext: 'excluded', adaptiveContent: { enabled: true } });
-    expect((await call(emu, 'GET', `${org}/sites/${site.id}/sections`)).body.items.find((x: any) => x.id === s2.id).default).toBe(true);
+    expect(
+      (await call(emu, 'GET', `${org}/sites/${site.id}/sections`)).body.items.map((x: any) => x.id),
+    ).toEqual([s2.id, section.id]);
+    expect(
+      (
+        await call(emu, 'POST', `${org}/sites/${site.id}/sections/${s2.id}/move`, {
+          position: { before: { type: 'site-space', siteSection: section.id } },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(emu, 'PATCH', `${org}/sites/${site.id}`, {
+          defaultSiteSection: s2.id,
+          basename: 'docs',
+          proxy: 'company.com/docs',
+          agentsContext: 'excluded',
+          adaptiveContent: { enabled: true },
+        })
+      ).body,
+    ).toMatchObject({
+      basename: 'docs',
+      proxy: { origin: 'company.com/docs' },
+      agentsContext: 'excluded',
+      adaptiveContent: { enabled: true },
+    });
+    expect(
+      (await call(emu, 'GET', `${org}/sites/${site.id}/sections`)).body.items.find((x: any) => x.id === s2.id)
+        .default,
+    ).toBe(true);
     expect((await call(emu, 'PATCH', `${org}/sites/${site.id}`, { proxy: null })).body.proxy).toBeUndefined();
-    const sectionCondition = await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${s2.id}`, { condition: 'x' });
+    const sectionCondition = await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${s2.id}`, {
+      condition: 'x',
+    });
     expect(sectionCondition.body.condition).toBe('x');
-    expect((await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${s2.id}`, { title: 'API docs' })).body.condition).toBe('x');
-    expect((await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${s2.id}`, { condition: null })).body.condition).toBeUndefined();
+    expect(
+      (await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${s2.id}`, { title: 'API docs' })).body
+        .condition,
+    ).toBe('x');
+    expect(
+      (await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${s2.id}`, { condition: null })).body
+        .condition,
+    ).toBeUndefined();
 
-    const group = await call(emu, 'POST', `${org}/sites/${site.id}/section-groups`, { title: 'Products', sections: [section.id] });
+    const group = await call(emu, 'POST', `${org}/sites/${site.id}/section-groups`, {
+      title: 'Products',
+      sections: [section.id],
+    });
     expect(group.status).toBe(201);
     expect(group.body.sections.map((x: any) => x.id)).toEqual([section.id]);
-    expect((await call(emu, 'POST', `${org}/sites/${site.id}/section-groups/${group.body.id}/sections`, { sectionId: s2.id })).status).toBe(201);
-    expect((await call(emu, 'DELETE', `${org}/sites/${site.id}/section-groups/${group.body.id}/sections/${section.id}`)).status).toBe(205);
+    expect(
+      (
+        await call(emu, 'POST', `${org}/sites/${site.id}/section-groups/${group.body.id}/sections`, {
+          sectionId: s2.id,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call(
+          emu,
+          'DELETE',
+          `${org}/sites/${site.id}/section-groups/${group.body.id}/sections/${section.id}`,
+        )
+      ).status,
+    ).toBe(205);
     const g2 = (await call(emu, 'POST', `${org}/sites/${site.id}/section-groups`, { title: 'More' })).body;
-    expect((await call(emu, 'POST', `${org}/sites/${site.id}/section-groups/${g2.id}/move`, { position: { before: { type: 'site-section', id: group.body.id } } })).status).toBe(200);
-    expect((await call(emu, 'GET', `${org}/sites/${site.id}/section-groups`)).body.items.map((g: any) => g.title)).toEqual(['More', 'Products']);
+    expect(
+      (
+        await call(emu, 'POST', `${org}/sites/${site.id}/section-groups/${g2.id}/move`, {
+          position: { before: { type: 'site-section', id: group.body.id } },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call(emu, 'GET', `${org}/sites/${site.id}/section-groups`)).body.items.map((g: any) => g.title),
+    ).toEqual(['More', 'Products']);
     expect((await call(emu, 'DELETE', `${org}/sites/${site.id}/section-groups/${g2.id}`)).status).toBe(205);
     expect((await call(emu, 'DELETE', `${org}/sites/${site.id}/site-spaces/${ss.body.id}`)).status).toBe(205);
-    expect((await call(emu, 'GET', `${org}/sites/${site.id}/adaptive-schema`)).body.object).toBe('site-adaptive-schema');
-    expect((await call(emu, 'PUT', `${org}/sites/${site.id}/adaptive-schema`, { jsonSchema: { type: 'object', properties: {} } })).status).toBe(200);
-    expect((await call(emu, 'GET', `${org}/sites/${site.id}/published`)).body.object).toBe('published-content-site');
+    expect((await call(emu, 'GET', `${org}/sites/${site.id}/adaptive-schema`)).body.object).toBe(
+      'site-adaptive-schema',
+    );
+    expect(
+      (
+        await call(emu, 'PUT', `${org}/sites/${site.id}/adaptive-schema`, {
+          jsonSchema: { type: 'object', properties: {} },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call(emu, 'GET', `${org}/sites/${site.id}/published`)).body.object).toBe(
+      'published-content-site',
+    );
     expect((await call(emu, 'GET', `${org}/sites?space=space_1`)).body.items).toHaveLength(1);
     expect((await call(emu, 'GET', `${org}/sites?published=true`)).body.items).toHaveLength(0);
     expect((await call(emu, 'DELETE', `${org}/sites/${site.id}`)).status).toBe(205);
@@ -156,9 +363,19 @@ describe('emulator: endpoint families', () => {
     emu = await withEmulator({ seed: baseSeed() });
     const { site } = await siteWithSection(emu);
     const link = await call(emu, 'POST', `${org}/sites/${site.id}/share-links`, { name: 'preview' });
-    expect(link.body).toMatchObject({ object: 'share-link', name: 'preview', active: true, urls: { published: expect.stringContaining('share=') } });
-    expect((await call(emu, 'PATCH', `${org}/sites/${site.id}/share-links/${link.body.id}`, { active: false })).body.active).toBe(false);
-    expect((await call(emu, 'DELETE', `${org}/sites/${site.id}/share-links/${link.body.id}`)).status).toBe(205);
+    expect(link.body).toMatchObject({
+      object: 'share-link',
+      name: 'preview',
+      active: true,
+      urls: { published: expect.stringContaining('share=') },
+    });
+    expect(
+      (await call(emu, 'PATCH', `${org}/sites/${site.id}/share-links/${link.body.id}`, { active: false }))
+        .body.active,
+    ).toBe(false);
+    expect((await call(emu, 'DELETE', `${org}/sites/${site.id}/share-links/${link.body.id}`)).status).toBe(
+      205,
+    );
   });
 
   it('teams and team members: bulk PUT with add, remove and memberships, by id or e-mail', async () => {
@@ -177,29 +394,61 @@ describe('emulator: endpoint families', () => {
       ['user_b', 'owner'],
       ['user_c', 'member'],
     ]);
-    expect((await call(emu, 'PUT', `${org}/teams/${team.id}/members/user_d`, { role: 'owner' })).status).toBe(204);
+    expect((await call(emu, 'PUT', `${org}/teams/${team.id}/members/user_d`, { role: 'owner' })).status).toBe(
+      204,
+    );
     expect((await call(emu, 'DELETE', `${org}/teams/${team.id}/members/user_d`)).status).toBe(204);
-    expect((await call(emu, 'PUT', `${org}/teams/${team.id}/members`, { add: ['nobody@example.com'] })).status).toBe(400);
+    expect(
+      (await call(emu, 'PUT', `${org}/teams/${team.id}/members`, { add: ['nobody@example.com'] })).status,
+    ).toBe(400);
     expect((await call(emu, 'GET', `${org}/teams?title=writ`)).body.items).toHaveLength(1);
     expect((await call(emu, 'GET', `${org}/teams?owner=user_b`)).body.items).toHaveLength(1);
-    expect((await call(emu, 'PATCH', `${org}/teams/${team.id}`, { title: 'Editors' })).body.title).toBe('Editors');
+    expect((await call(emu, 'PATCH', `${org}/teams/${team.id}`, { title: 'Editors' })).body.title).toBe(
+      'Editors',
+    );
     expect((await call(emu, 'DELETE', `${org}/teams/${team.id}`)).status).toBe(204);
   });
 
   it('custom fields: duplicate name is 409; values are checked against the field type', async () => {
     emu = await withEmulator({ seed: baseSeed() });
-    expect((await call(emu, 'POST', `${org}/custom-fields`, { name: 'owner', type: 'text' })).status).toBe(201);
-    expect((await call(emu, 'POST', `${org}/custom-fields`, { name: 'owner', type: 'text' })).status).toBe(409);
-    expect((await call(emu, 'POST', `${org}/custom-fields`, { name: 'tier', type: 'select:single', options: ['a', 'b'] })).status).toBe(201);
-    expect((await call(emu, 'PATCH', '/spaces/space_1/custom-fields', { values: { owner: { value: 'docs' }, tier: { value: 'a' } } })).status).toBe(204);
-    expect((await call(emu, 'PATCH', '/spaces/space_1/custom-fields', { values: { tier: { value: 'z' } } })).status).toBe(400);
-    expect((await call(emu, 'PATCH', '/spaces/space_1/custom-fields', { values: { nope: { value: 'z' } } })).status).toBe(400);
+    expect((await call(emu, 'POST', `${org}/custom-fields`, { name: 'owner', type: 'text' })).status).toBe(
+      201,
+    );
+    expect((await call(emu, 'POST', `${org}/custom-fields`, { name: 'owner', type: 'text' })).status).toBe(
+      409,
+    );
+    expect(
+      (
+        await call(emu, 'POST', `${org}/custom-fields`, {
+          name: 'tier',
+          type: 'select:single',
+          options: ['a', 'b'],
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call(emu, 'PATCH', '/spaces/space_1/custom-fields', {
+          values: { owner: { value: 'docs' }, tier: { value: 'a' } },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await call(emu, 'PATCH', '/spaces/space_1/custom-fields', { values: { tier: { value: 'z' } } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(emu, 'PATCH', '/spaces/space_1/custom-fields', { values: { nope: { value: 'z' } } }))
+        .status,
+    ).toBe(400);
     const values = (await call(emu, 'GET', '/spaces/space_1/custom-fields')).body;
     expect(values.map((v: any) => [v.customField.name, v.value])).toEqual([
       ['owner', 'docs'],
       ['tier', 'a'],
     ]);
-    expect((await call(emu, 'PATCH', `${org}/custom-fields/owner`, { title: 'Owner' })).body.title).toBe('Owner');
+    expect((await call(emu, 'PATCH', `${org}/custom-fields/owner`, { title: 'Owner' })).body.title).toBe(
+      'Owner',
+    );
     expect((await call(emu, 'DELETE', `${org}/custom-fields/owner`)).status).toBe(204);
     expect((await call(emu, 'GET', `${org}/custom-fields/owner`)).status).toBe(404);
   });
@@ -209,13 +458,21 @@ describe('emulator: endpoint families', () => {
     (seed.organizations as any[])[0].collections = [{ id: 'col_1', title: 'Product' }];
     (seed.organizations as any[])[0].spaces.push({ id: 'space_in', title: 'In', parent: 'col_1' });
     emu = await withEmulator({ seed });
-    expect((await call(emu, 'GET', '/orgs')).body.items[0]).toMatchObject({ object: 'organization', id: 'org_t' });
+    expect((await call(emu, 'GET', '/orgs')).body.items[0]).toMatchObject({
+      object: 'organization',
+      id: 'org_t',
+    });
     const members = (await call(emu, 'GET', `${org}/members?role=read&order=asc`)).body.items;
     expect(members.map((m: any) => m.id)).toEqual(['user_c', 'user_d']);
     expect((await call(emu, 'GET', `${org}/members?search=b@ex`)).body.items).toHaveLength(1);
     expect((await call(emu, 'PATCH', `${org}/members/user_c`, { role: 'edit' })).body.role).toBe('edit');
-    expect((await call(emu, 'GET', `${org}/collections`)).body.items[0]).toMatchObject({ object: 'collection', id: 'col_1' });
-    expect((await call(emu, 'GET', '/collections/col_1/spaces')).body.items.map((s: any) => s.id)).toEqual(['space_in']);
+    expect((await call(emu, 'GET', `${org}/collections`)).body.items[0]).toMatchObject({
+      object: 'collection',
+      id: 'col_1',
+    });
+    expect((await call(emu, 'GET', '/collections/col_1/spaces')).body.items.map((s: any) => s.id)).toEqual([
+      'space_in',
+    ]);
     expect((await call(emu, 'PATCH', '/spaces/space_1', { title: 'Renamed' })).body.title).toBe('Renamed');
   });
 });
@@ -240,7 +497,10 @@ describe('emulator: rate limits, faults, request log, reset and persistence', ()
 
   it('injects faults through the control endpoint, logs requests, resets', async () => {
     emu = await withEmulator({ seed: baseSeed() });
-    const faults = await fetch(`${emu.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ rate: 1, statuses: [503], seed: 1 }) });
+    const faults = await fetch(`${emu.url}/_emulator/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ rate: 1, statuses: [503], seed: 1 }),
+    });
     expect(faults.status).toBe(200);
     expect((await call(emu, 'GET', '/orgs')).status).toBe(503);
     await fetch(`${emu.url}/_emulator/faults`, { method: 'POST', body: '{}' });
@@ -254,8 +514,18 @@ describe('emulator: rate limits, faults, request log, reset and persistence', ()
     const t0 = Date.now();
     await call(emu, 'GET', '/orgs');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
-    await fetch(`${emu.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ rate: 1, resetConnections: true, statuses: [500], seed: 3 }) });
-    const outcomes = await Promise.all(Array.from({ length: 6 }, () => call(emu, 'GET', '/orgs').then((r) => r.status, () => 'reset')));
+    await fetch(`${emu.url}/_emulator/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ rate: 1, resetConnections: true, statuses: [500], seed: 3 }),
+    });
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call(emu, 'GET', '/orgs').then(
+          (r) => r.status,
+          () => 'reset',
+        ),
+      ),
+    );
     expect(outcomes).toContain('reset');
     await fetch(`${emu.url}/_emulator/reset`, { method: 'POST', body: JSON.stringify(baseSeed(1)) });
     const state = (await (await fetch(`${emu.url}/_emulator/state`)).json()) as any;
@@ -271,6 +541,8 @@ describe('emulator: rate limits, faults, request log, reset and persistence', ()
     await emu.close();
     expect(JSON.parse(readFileSync(data, 'utf8')).organizations[0].teams[0].title).toBe('Survivors');
     emu = await withEmulator({ dataFile: data });
-    expect((await call(emu, 'GET', `${org}/teams`)).body.items.map((t: any) => t.title)).toEqual(['Survivors']);
+    expect((await call(emu, 'GET', `${org}/teams`)).body.items.map((t: any) => t.title)).toEqual([
+      'Survivors',
+    ]);
   });
 });

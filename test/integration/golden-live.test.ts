@@ -13,23 +13,26 @@ afterEach(async () => {
 });
 
 describe('golden cases against the emulator', () => {
-  it.each(cases)('%s: the HTTP read gives the golden plan; apply makes one write per change; then no changes', async (name) => {
-    const golden = planCase(name);
-    emu = await withEmulator({ seed: golden.seed });
-    const api = client(emu);
-    try {
-      const { plan } = await makePlan(api, golden.desired);
-      expect(plan.checksum).toBe(golden.plan.checksum);
-      expect(writes(emu)).toHaveLength(0);
-      if (plan.errors.length > 0 || checkSafety(plan).length > 0) return;
-      emu.requests().length = 0;
-      const result = await applyPlan(plan, api);
-      expect(result.results.filter((r) => r.status !== 'applied')).toEqual([]);
-      expect(writes(emu)).toHaveLength(plan.changes.length);
-      const again = await makePlan(api, golden.desired);
-      expect(again.plan.changes).toEqual([]);
-    } finally {
-      await api.close();
-    }
-  });
+  it.each(cases)(
+    '%s: the HTTP read gives the golden plan; apply makes one write per change; then no changes',
+    async (name) => {
+      const golden = planCase(name);
+      emu = await withEmulator({ seed: golden.seed });
+      const api = client(emu);
+      try {
+        const { plan } = await makePlan(api, golden.desired);
+        expect(plan.checksum).toBe(golden.plan.checksum);
+        expect(writes(emu)).toHaveLength(0);
+        if (plan.errors.length > 0 || checkSafety(plan).length > 0) return;
+        emu.requests().length = 0;
+        const result = await applyPlan(plan, api);
+        expect(result.results.filter((r) => r.status !== 'applied')).toEqual([]);
+        expect(writes(emu)).toHaveLength(plan.changes.length);
+        const again = await makePlan(api, golden.desired);
+        expect(again.plan.changes).toEqual([]);
+      } finally {
+        await api.close();
+      }
+    },
+  );
 });

@@ -21,7 +21,10 @@ const policy = { prune: false, maxDeletes: 10 };
 
 function bigSeed(teams: number) {
   const seed = baseSeed();
-  (seed.organizations as any[])[0].teams = Array.from({ length: teams }, (_, i) => ({ title: `Team ${i}`, members: ['user_a'] }));
+  (seed.organizations as any[])[0].teams = Array.from({ length: teams }, (_, i) => ({
+    title: `Team ${i}`,
+    members: ['user_a'],
+  }));
   return seed;
 }
 
@@ -43,7 +46,12 @@ describe('live read', () => {
     o.customFields = [{ name: 'owner', type: 'text' }];
     o.teams = [{ title: 'Writers', members: ['user_a'] }, { title: 'Other' }];
     o.sites = [
-      { title: 'Docs', sections: [{ title: 'A', path: 'a', siteSpaces: [{ space: 'space_1' }] }], sectionGroups: [{ title: 'G' }], shareLinks: [{ name: 'p' }] },
+      {
+        title: 'Docs',
+        sections: [{ title: 'A', path: 'a', siteSpaces: [{ space: 'space_1' }] }],
+        sectionGroups: [{ title: 'G' }],
+        shareLinks: [{ name: 'p' }],
+      },
       { title: 'Handbook', siteSpaces: [{ space: 'space_2' }] },
       { title: 'Unmanaged site' },
     ];
@@ -55,7 +63,10 @@ describe('live read', () => {
           id: 'org_t',
           policy,
           customFields: [],
-          spaces: [{ id: 'space_1', customFields: {} }, { id: 'space_2', customFields: {} }],
+          spaces: [
+            { id: 'space_1', customFields: {} },
+            { id: 'space_2', customFields: {} },
+          ],
           teams: [{ title: 'Writers', members: [] }],
           sites: [
             { title: 'Docs', sections: [], sectionGroups: [], shareLinks: [] },
@@ -65,7 +76,10 @@ describe('live read', () => {
       ],
     };
     const live = await readLive(api, desired);
-    const paths = emu.requests().map((r) => r.path).sort();
+    const paths = emu
+      .requests()
+      .map((r) => r.path)
+      .sort();
     // 1 custom fields + 2 spaces + 1 teams + 1 members (only the managed team) + 1 sites
     // + Docs: sections, groups, share links + Handbook: site spaces; the unmanaged site costs nothing more.
     expect(paths).toEqual(
@@ -84,7 +98,11 @@ describe('live read', () => {
     );
     expect(emu.requests().every((r) => r.method === 'GET')).toBe(true);
     const docs = live.organizations[0]!.sites![0]!;
-    expect(docs.sections![0]).toMatchObject({ path: 'a', default: true, spaces: [{ space: 'space_1', default: true }] });
+    expect(docs.sections![0]).toMatchObject({
+      path: 'a',
+      default: true,
+      spaces: [{ space: 'space_1', default: true }],
+    });
     expect(docs.shareLinks![0]).toEqual({ id: expect.any(String), name: 'p', active: true });
     expect(JSON.stringify(live)).not.toContain('share=');
   });
@@ -92,7 +110,15 @@ describe('live read', () => {
   it('reads under a low rate limit (20 per window) without a 429 and without error', async () => {
     emu = await withEmulator({ seed: bigSeed(40), rateLimit: { limit: 20, windowSeconds: 1 } });
     api = client(emu, { concurrency: 4 });
-    const live = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: Array.from({ length: 40 }, (_, i) => ({ title: `Team ${i}`, members: [] })) }] });
+    const live = await readLive(api, {
+      organizations: [
+        {
+          id: 'org_t',
+          policy,
+          teams: Array.from({ length: 40 }, (_, i) => ({ title: `Team ${i}`, members: [] })),
+        },
+      ],
+    });
     expect(live.organizations[0]!.teams!.every((t) => t.members!.length === 1)).toBe(true);
     expect(emu.requests()).toHaveLength(41);
     expect(emu.requests().filter((r) => r.status === 429)).toHaveLength(0);
@@ -102,7 +128,15 @@ describe('live read', () => {
     emu = await withEmulator({ seed: bigSeed(30) });
     emu.setFaults({ rate: 0.2, statuses: [500, 502, 503], seed: 42 });
     api = client(emu);
-    const live = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: Array.from({ length: 30 }, (_, i) => ({ title: `Team ${i}`, members: [] })) }] });
+    const live = await readLive(api, {
+      organizations: [
+        {
+          id: 'org_t',
+          policy,
+          teams: Array.from({ length: 30 }, (_, i) => ({ title: `Team ${i}`, members: [] })),
+        },
+      ],
+    });
     expect(live.organizations[0]!.teams!.filter((t) => t.members?.length === 1)).toHaveLength(30);
     expect(emu.requests().some((r) => r.status >= 500)).toBe(true);
   });
@@ -111,17 +145,28 @@ describe('live read', () => {
     emu = await withEmulator({ seed: baseSeed() });
     const secret = 'wrong-secret-token-value';
     api = new ApiClient({ apiUrl: emu.url, token: secret });
-    const error = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: [] }] }).catch((e: unknown) => e);
+    const error = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: [] }] }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'unauthorized', status: 401, method: 'GET', route: '/orgs/{org}/teams' });
+    expect(error).toMatchObject({
+      code: 'unauthorized',
+      status: 401,
+      method: 'GET',
+      route: '/orgs/{org}/teams',
+    });
     expect(String((error as Error).message)).toMatch(/unauthorized/);
-    expect(JSON.stringify(error) + String((error as Error).message) + String((error as Error).stack)).not.toContain(secret);
+    expect(
+      JSON.stringify(error) + String((error as Error).message) + String((error as Error).stack),
+    ).not.toContain(secret);
     expect(String((error as Error).message)).not.toContain(TOKEN);
   });
 });
 
 describe('live read against a misbehaving server', () => {
-  async function serve(handler: (url: URL) => unknown): Promise<{ url: string; close: () => Promise<void>; hits: () => number }> {
+  async function serve(
+    handler: (url: URL) => unknown,
+  ): Promise<{ url: string; close: () => Promise<void>; hits: () => number }> {
     let hits = 0;
     const server = createServer((req, res) => {
       hits += 1;
@@ -131,7 +176,11 @@ describe('live read against a misbehaving server', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as AddressInfo).port;
-    return { url: `http://127.0.0.1:${port}`, hits: () => hits, close: () => new Promise((r) => server.close(() => r())) };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      hits: () => hits,
+      close: () => new Promise((r) => server.close(() => r())),
+    };
   }
 
   it('stops on a page token that repeats instead of looping', async () => {

@@ -46,28 +46,88 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true 
 addFormats.default(ajv);
 
 const checks = {
-  Site: ['object', 'id', 'type', 'title', 'hostname', 'basename', 'proxy', 'visibility', 'published', 'siteSpaces', 'createdAt', 'adaptiveContent', 'features', 'urls'],
-  SiteSection: ['object', 'id', 'title', 'description', 'default', 'path', 'condition', 'sectionGroup', 'icon', 'urls'],
+  Site: [
+    'object',
+    'id',
+    'type',
+    'title',
+    'hostname',
+    'basename',
+    'proxy',
+    'visibility',
+    'published',
+    'siteSpaces',
+    'createdAt',
+    'adaptiveContent',
+    'features',
+    'urls',
+  ],
+  SiteSection: [
+    'object',
+    'id',
+    'title',
+    'description',
+    'default',
+    'path',
+    'condition',
+    'sectionGroup',
+    'icon',
+    'urls',
+  ],
   SiteSpace: ['object', 'id', 'path', 'section', 'title', 'default', 'condition', 'urls'],
   ShareLink: ['object', 'id', 'createdAt', 'name', 'active', 'urls'],
   OrganizationTeam: ['object', 'id', 'title', 'members', 'spaces', 'createdAt', 'permissions'],
 } as const;
 
 let emu: Emulator;
-const answers: Record<keyof typeof checks, unknown[]> = { Site: [], SiteSection: [], SiteSpace: [], ShareLink: [], OrganizationTeam: [] };
+const answers: Record<keyof typeof checks, unknown[]> = {
+  Site: [],
+  SiteSection: [],
+  SiteSpace: [],
+  ShareLink: [],
+  OrganizationTeam: [],
+};
 
 beforeAll(async () => {
   emu = await withEmulator({ seed: baseSeed() });
   const org = '/orgs/org_t';
   const site = (await call(emu, 'POST', `${org}/sites`, { title: 'Docs', visibility: 'unlisted' })).body;
-  answers.Site.push(site, (await call(emu, 'PATCH', `${org}/sites/${site.id}`, { basename: 'docs', proxy: 'company.com/docs' })).body);
-  const section = (await call(emu, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_1', title: 'Guides' })).body;
-  answers.SiteSection.push(section, (await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${section.id}`, { icon: 'book', condition: 'a', description: 'd' })).body);
-  const ss = (await call(emu, 'POST', `${org}/sites/${site.id}/site-spaces`, { spaceId: 'space_2', sectionId: section.id })).body;
-  answers.SiteSpace.push(ss, (await call(emu, 'PATCH', `${org}/sites/${site.id}/site-spaces/${ss.id}`, { path: 'v2', condition: 'c' })).body);
+  answers.Site.push(
+    site,
+    (await call(emu, 'PATCH', `${org}/sites/${site.id}`, { basename: 'docs', proxy: 'company.com/docs' }))
+      .body,
+  );
+  const section = (
+    await call(emu, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_1', title: 'Guides' })
+  ).body;
+  answers.SiteSection.push(
+    section,
+    (
+      await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${section.id}`, {
+        icon: 'book',
+        condition: 'a',
+        description: 'd',
+      })
+    ).body,
+  );
+  const ss = (
+    await call(emu, 'POST', `${org}/sites/${site.id}/site-spaces`, {
+      spaceId: 'space_2',
+      sectionId: section.id,
+    })
+  ).body;
+  answers.SiteSpace.push(
+    ss,
+    (await call(emu, 'PATCH', `${org}/sites/${site.id}/site-spaces/${ss.id}`, { path: 'v2', condition: 'c' }))
+      .body,
+  );
   answers.SiteSpace.push(...(await call(emu, 'GET', `${org}/sites/${site.id}/site-spaces`)).body.items);
-  answers.ShareLink.push((await call(emu, 'POST', `${org}/sites/${site.id}/share-links`, { name: 'preview' })).body);
-  answers.OrganizationTeam.push((await call(emu, 'PUT', `${org}/teams`, { title: 'Writers', members: ['user_a'] })).body);
+  answers.ShareLink.push(
+    (await call(emu, 'POST', `${org}/sites/${site.id}/share-links`, { name: 'preview' })).body,
+  );
+  answers.OrganizationTeam.push(
+    (await call(emu, 'PUT', `${org}/teams`, { title: 'Writers', members: ['user_a'] })).body,
+  );
   answers.Site.push(...(await call(emu, 'GET', `${org}/sites`)).body.items);
 });
 afterAll(async () => emu?.close());

@@ -16,17 +16,25 @@ describe('property: applying the plan yields the desired state', () => {
         const { plan } = await makePlan(api, desired);
         expect(plan.errors, `case ${i}`).toEqual([]);
         const result = await applyPlan(plan, api);
-        expect(result.results.filter((r) => r.status !== 'applied'), `case ${i}: ${JSON.stringify(result.results.filter((r) => r.status !== 'applied'))}`).toEqual([]);
+        expect(
+          result.results.filter((r) => r.status !== 'applied'),
+          `case ${i}: ${JSON.stringify(result.results.filter((r) => r.status !== 'applied'))}`,
+        ).toEqual([]);
         const again = await makePlan(api, desired);
         expect(again.plan.changes, `case ${i} second plan`).toEqual([]);
         const live = await readLive(api, desired);
         for (const site of desired.organizations[0]!.sites ?? []) {
           const l = live.organizations[0]!.sites!.find((s) => s.title === site.title)!;
           const wanted = site.sections!.map((s) => s.path);
-          expect(l.sections!.map((s) => s.path).filter((p) => wanted.includes(p)), `case ${i} order`).toEqual(wanted);
+          expect(
+            l.sections!.map((s) => s.path).filter((p) => wanted.includes(p)),
+            `case ${i} order`,
+          ).toEqual(wanted);
           for (const s of site.sections!) {
             const ls = l.sections!.find((x) => x.path === s.path)!;
-            expect(ls.spaces.map((x) => x.space).filter((x) => s.spaces.some((y) => y.space === x))).toEqual(s.spaces.map((x) => x.space));
+            expect(ls.spaces.map((x) => x.space).filter((x) => s.spaces.some((y) => y.space === x))).toEqual(
+              s.spaces.map((x) => x.space),
+            );
           }
         }
       } finally {

@@ -1,0 +1,249 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sign } from '../../src/daemon/webhook.js';
+import type { Emulator } from '../../src/emulator/server.js';
+import { call, exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
+import { ROOT, spawnCli, until } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/git.js';
+
+const demoConfig = readFileSync(join(ROOT, 'config', 'demo.yaml'), 'utf8');
+const SECRET = 'hook-secret-123';
+
+type Running = {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+};
+
+let running: Running | undefined;
+let emu: Emulator | undefined;
+afterEach(async () => {
+  if (running && running.child.exitCode === null) {
+    running.child.kill('SIGKILL');
+    await running.exit;
+  }
+  running = undefined;
+  await emu?.close();
+  emu = undefined;
+});
+
+async function startDaemon(args: string[]): Promise<Running> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const state = mkdtempSync(join(tmpdir(), 'docsync-daemon-'));
+  const child = spawnCli(
+    ['daemon', '--port', String(port), '--host', '127.0.0.1', '--state-dir', state, ...args],
+    {
+      DOCSYNC_API_URL: emu!.url,
+      DOCSYNC_TOKEN: TOKEN,
+      DOCSYNC_LOG_LEVEL: 'info',
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 20_000);
+  return { child, url, stdout: () => out, stderr: () => err, exit };
+}
+
+const status = async (r: Running) => (await (await fetch(`${r.url}/status`)).json()) as any;
+const teams = async () =>
+  (await call(emu!, 'GET', '/orgs/org_demo/teams')).body.items.map((t: any) => t.title).sort();
+
+describe('docsync daemon', () => {
+  it('syncs from git: first sync converges, commits are applied on poll, webhooks sync at once, invalid configs apply nothing, SIGTERM exits 0', async () => {
+    emu = await withEmulator({ seed: exampleSeed() });
+    const repo = makeRepo({ 'docs/config/demo.yaml': demoConfig });
+    running = await startDaemon([
+      '--repo',
+      repo.url,
+      '--branch',
+      'main',
+      '--path',
+      'docs/config',
+      '--mode',
+      'apply',
+      '--interval',
+      '1s',
+      '--webhook-secret',
+      SECRET,
+    ]);
+    expect(
+      (await fetch(`${running.url}/readyz`)).status === 200 ||
+        (await fetch(`${running.url}/readyz`)).status === 503,
+    ).toBe(true);
+    await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
+    expect((await fetch(`${running.url}/readyz`)).status).toBe(200);
+    const first = await status(running);
+    expect(first.source).toMatchObject({
+      type: 'git',
+      branch: 'main',
+      path: 'docs/config',
+      subject: 'initial config',
+    });
+    expect(first.source.revision).toMatch(/^[0-9a-f]{40}$/);
+    expect(await teams()).toEqual(['Docs Writers']);
+
+    // A commit is applied within the poll interval.
+    const sha = repo.commit(
+      {
+        'docs/config/demo.yaml': demoConfig.replace(
+          '  - title: Docs Writers',
+          '  - title: Docs Writers\n  - title: Reviewers\n    members: []\n  - title: Placeholder',
+        ),
+      },
+      'add teams',
+    );
+    await until(
+      async () =>
+        (await status(running!)).lastSync?.revision === sha &&
+        (await status(running!)).lastSync?.result === 'applied',
+      20_000,
+    );
+    expect(await teams()).toEqual(['Docs Writers', 'Placeholder', 'Reviewers']);
+
+    // An invalid config is reported and nothing is applied.
+    const before = writes(emu).length;
+    const bad = repo.commit(
+      { 'docs/config/demo.yaml': demoConfig.replace('visibility: public', 'visibility: everyone') },
+      'break it',
+    );
+    await until(async () => (await status(running!)).lastSync?.revision === bad, 20_000);
+    const invalid = await status(running);
+    expect(invalid.lastSync.result).toBe('invalid-config');
+    expect(invalid.configValid).toBe(false);
+    expect(invalid.lastSync.issues[0]).toMatchObject({
+      file: expect.stringContaining('demo.yaml'),
+      path: 'sites[0].visibility',
+      code: 'invalid-value',
+    });
+    expect(writes(emu).length).toBe(before);
+
+    // Webhooks: a wrong signature is refused; a valid one triggers a sync.
+    const body = JSON.stringify({ ref: 'refs/heads/main' });
+    expect(
+      (
+        await fetch(`${running.url}/hooks/git`, {
+          method: 'POST',
+          body,
+          headers: { 'x-hub-signature-256': sign('wrong', body) },
+        })
+      ).status,
+    ).toBe(401);
+    expect((await fetch(`${running.url}/hooks/git`, { method: 'POST', body })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${running.url}/hooks/git`, { method: 'POST', body: 'x'.repeat(1024 * 1024 + 10) }).catch(
+          () => ({ status: 413 }),
+        )
+      ).status,
+    ).toBe(413);
+    const fixed = repo.commit({ 'docs/config/demo.yaml': demoConfig }, 'fix it');
+    const accepted = await fetch(`${running.url}/hooks/git`, {
+      method: 'POST',
+      body,
+      headers: { 'x-hub-signature-256': sign(SECRET, body), 'x-github-event': 'push' },
+    });
+    expect(accepted.status).toBe(202);
+    await until(
+      async () =>
+        (await status(running!)).lastSync?.revision === fixed &&
+        (await status(running!)).lastSync?.result === 'applied',
+      20_000,
+    );
+    expect(await teams()).toEqual(['Docs Writers']);
+
+    const metrics = await (await fetch(`${running.url}/metrics`)).text();
+    for (const line of metrics.split('\n')) {
+      if (line === '' || line.startsWith('#')) continue;
+      expect(line).toMatch(
+        /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/,
+      );
+    }
+    expect(metrics).toMatch(/docsync_sync_total\{result="applied"\} [1-9]/);
+    expect(metrics).toMatch(/docsync_changes_applied_total\{kind="team",action="create"\} [1-9]/);
+    expect(metrics).toMatch(
+      /docsync_api_requests_total\{method="GET",route="\/orgs\/\{org\}\/sites",status="200"\}/,
+    );
+    expect(metrics).toContain(`docsync_source_info{revision="${fixed}"} 1`);
+    expect(metrics).toContain('docsync_last_success_timestamp_seconds');
+
+    running.child.kill('SIGTERM');
+    expect(await running.exit).toBe(0);
+    expect(running.stderr()).not.toContain(TOKEN);
+  }, 120_000);
+
+  it('detects drift on schedule: corrects it in apply mode, only reports it in plan mode', async () => {
+    emu = await withEmulator({ seed: exampleSeed() });
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-folder-'));
+    const repo = makeRepo({ 'demo.yaml': demoConfig });
+    const report = join(dir, 'drift.md');
+    running = await startDaemon([
+      '--repo',
+      repo.url,
+      '--mode',
+      'apply',
+      '--interval',
+      '1h',
+      '--drift-cron',
+      '*/2 * * * * *',
+      '--drift-report',
+      report,
+    ]);
+    await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
+    const extra = (await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand' })).body;
+    await until(async () => !(await teams()).includes('Made by hand'), 20_000);
+    const s = await status(running);
+    expect(s.lastDrift).toMatchObject({ drifted: true, corrected: true });
+    expect(readFileSync(report, 'utf8')).toContain('Made by hand');
+    expect(extra.id).toBeTruthy();
+    running.child.kill('SIGTERM');
+    expect(await running.exit).toBe(0);
+
+    running = await startDaemon([
+      '--repo',
+      repo.url,
+      '--mode',
+      'plan',
+      '--interval',
+      '1h',
+      '--drift-cron',
+      '*/2 * * * * *',
+    ]);
+    await until(async () => (await status(running!)).lastSync?.result === 'no-changes', 20_000);
+    await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand again' });
+    const writesBefore = writes(emu).length;
+    await until(async () => (await status(running!)).lastDrift?.drifted === true, 20_000);
+    const drift = await status(running);
+    expect(drift.lastDrift).toMatchObject({ drifted: true, corrected: false, summary: { delete: 1 } });
+    expect(writes(emu).length).toBe(writesBefore);
+    expect(await teams()).toContain('Made by hand again');
+    const metrics = await (await fetch(`${running.url}/metrics`)).text();
+    expect(metrics).toMatch(/docsync_drift_changes [1-9]/);
+    running.child.kill('SIGTERM');
+    expect(await running.exit).toBe(0);
+  }, 120_000);
+
+  it('watches a local folder with --config', async () => {
+    emu = await withEmulator({ seed: exampleSeed() });
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-watch-'));
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'demo.yaml'), demoConfig);
+    running = await startDaemon(['--config', dir, '--mode', 'apply', '--interval', '1h']);
+    await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
+    writeFileSync(
+      join(dir, 'demo.yaml'),
+      demoConfig.replace('  - title: Docs Writers', '  - title: Docs Writers\n  - title: Watched'),
+    );
+    await until(async () => (await teams()).includes('Watched'), 20_000);
+    running.child.kill('SIGTERM');
+    expect(await running.exit).toBe(0);
+  }, 60_000);
+});
