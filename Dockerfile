@@ -1,0 +1,31 @@
+# syntax=docker/dockerfile:1
+# docsync: build with the dev dependencies, run with production dependencies only.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+# git for the --repo source; ssh for SSH remotes; tini reaps git's child processes.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git openssh-client ca-certificates tini \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production \
+    DOCSYNC_STATE_DIR=/var/lib/docsync \
+    DOCSYNC_PORT=8080
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY schema ./schema
+RUN mkdir -p /var/lib/docsync && chown -R node:node /var/lib/docsync
+USER node
+EXPOSE 8080
+# The token comes from a mounted secret: DOCSYNC_TOKEN_FILE=/run/secrets/docsync-token
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.DOCSYNC_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cli.js"]
+CMD ["daemon"]
