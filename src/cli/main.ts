@@ -6,6 +6,7 @@ import { commonDefaults, env, type CommonOptions } from './context.js';
 import { daemonCommand } from './daemon.js';
 import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
+import { exportCommand } from './export.js';
 import { err } from './output.js';
 import { driftCommand, planCommand, type Format } from './plan.js';
 import { validateCommand } from './validate.js';
@@ -120,6 +121,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
           ...(o['out'] ? { out: String(o['out']) } : {}),
         }),
       ),
+    );
+
+  withCommon(program.command('export'))
+    .description('write the live state of an organization as docsync YAML (reads only)')
+    .requiredOption('--org <id>', 'organization id')
+    .option('--out <dir>', 'output folder', './config')
+    .action(async (o: Record<string, unknown>) =>
+      setExit(await exportCommand({ ...common(o), org: String(o['org']), out: String(o['out']) })),
     );
 
   withCommon(program.command('daemon'))

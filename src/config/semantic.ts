@@ -75,8 +75,9 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
           );
       });
       config.teams?.forEach((t, i) => {
-        teamTitles(t.title, { yaml, path: ['teams', i, 'title'] });
+        // Identity is the pinned id when there is one, the title otherwise.
         if (t.id) teamIds(t.id, { yaml, path: ['teams', i, 'id'] });
+        else teamTitles(t.title, { yaml, path: ['teams', i, 'title'] });
         const members = uniqueIn(issues, 'team member');
         t.members?.forEach((m, j) => {
           const user = typeof m === 'string' ? m : m.user;
@@ -84,8 +85,8 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
         });
       });
       config.sites?.forEach((site, i) => {
-        siteTitles(site.title, { yaml, path: ['sites', i, 'title'] });
         if (site.id) siteIds(site.id, { yaml, path: ['sites', i, 'id'] });
+        else siteTitles(site.title, { yaml, path: ['sites', i, 'title'] });
         checkSite(issues, yaml, site, ['sites', i]);
       });
     }

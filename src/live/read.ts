@@ -63,6 +63,8 @@ export function proxyFromOrigin(origin: string): string {
  * scoped to what the config manages. Independent lists are read concurrently (the client's queue
  * bounds concurrency).
  */
+export { Tracker };
+
 export async function readLive(
   api: ApiClient,
   desired: DesiredState,
@@ -75,30 +77,71 @@ export async function readLive(
   return { organizations };
 }
 
+/** What to read of one organization: the config's scope, or everything (export). */
+export type ReadScope = {
+  customFields: boolean;
+  spaceIds: string[];
+  teams: boolean;
+  membersOf: (team: { id: string; title: string }) => boolean;
+  sites: boolean;
+  /** Which lists of a live site to read; undefined: nothing below the site. */
+  siteScope: (site: { id: string; title: string }) => SiteLists | undefined;
+};
+
+export type SiteLists = { sections: boolean; groups: boolean; spaces: boolean; shareLinks: boolean };
+
+/** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
+export function scopeOf(org: DesiredOrganization): ReadScope {
+  const wantsMembers = (org.teams ?? []).filter((d) => d.members !== undefined);
+  const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
+    org.sites?.find((d) => d.id === site.id) ?? org.sites?.find((d) => !d.id && d.title === site.title);
+  return {
+    customFields: org.customFields !== undefined,
+    spaceIds: org.spaces?.map((s) => s.id) ?? [],
+    teams: org.teams !== undefined,
+    membersOf: (team) => wantsMembers.some((d) => (d.id ? d.id === team.id : d.title === team.title)),
+    sites: org.sites !== undefined,
+    siteScope: (site) => {
+      const d = desiredFor(site);
+      if (!d) return undefined;
+      return {
+        sections: d.sections !== undefined || d.sectionGroups !== undefined,
+        groups: d.sectionGroups !== undefined,
+        spaces: d.spaces !== undefined,
+        shareLinks: d.shareLinks !== undefined,
+      };
+    },
+  };
+}
+
+/** The scope of `docsync export`: every kind, every site and team. */
+export const everything = (spaceIds: string[] = []): ReadScope => ({
+  customFields: true,
+  spaceIds,
+  teams: true,
+  membersOf: () => true,
+  sites: true,
+  siteScope: () => ({ sections: true, groups: true, spaces: true, shareLinks: true }),
+});
+
 export async function readOrganization(
   api: ApiClient,
   org: DesiredOrganization,
   tracker = new Tracker(),
 ): Promise<LiveOrganization> {
+  return readScoped(api, org.id, scopeOf(org), tracker);
+}
+
+export async function readScoped(api: ApiClient, orgId: string, scope: ReadScope, tracker = new Tracker()): Promise<LiveOrganization> {
   const t = <T>(p: Promise<T>) => tracker.track(p);
   const [customFields, spaces, teams, sites] = await Promise.all([
-    org.customFields ? t(api.listCustomFields(org.id)) : undefined,
-    org.spaces
-      ? Promise.all(
-          org.spaces.map(async (s) => {
-            const entries = await t(api.getSpaceCustomFields(s.id));
-            const values: Record<string, CustomFieldValue> = {};
-            for (const e of entries)
-              if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
-            return { id: s.id, customFields: values };
-          }),
-        )
-      : undefined,
-    org.teams ? readTeams(api, org, t) : undefined,
-    org.sites ? readSites(api, org, t) : undefined,
+    scope.customFields ? t(api.listCustomFields(orgId)) : undefined,
+    scope.spaceIds.length > 0 ? Promise.all(scope.spaceIds.map((id) => readSpace(api, id, t))) : undefined,
+    scope.teams ? readTeams(api, orgId, scope, t) : undefined,
+    scope.sites ? readSites(api, orgId, scope, t) : undefined,
   ]);
   return {
-    id: org.id,
+    id: orgId,
     ...(customFields
       ? {
           customFields: customFields.map((f) => ({
@@ -119,15 +162,19 @@ export async function readOrganization(
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
 
-async function readTeams(api: ApiClient, org: DesiredOrganization, t: Track): Promise<LiveTeam[]> {
-  const teams = await t(api.listTeams(org.id));
-  const wanted = org.teams!.filter((d) => d.members !== undefined);
-  const needsMembers = (team: { id: string; title: string }) =>
-    wanted.some((d) => (d.id ? d.id === team.id : d.title === team.title));
+async function readSpace(api: ApiClient, id: string, t: Track) {
+  const entries = await t(api.getSpaceCustomFields(id));
+  const values: Record<string, CustomFieldValue> = {};
+  for (const e of entries) if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
+  return { id, customFields: values };
+}
+
+async function readTeams(api: ApiClient, orgId: string, scope: ReadScope, t: Track): Promise<LiveTeam[]> {
+  const teams = await t(api.listTeams(orgId));
   return Promise.all(
     teams.map(async (team): Promise<LiveTeam> => {
-      if (!needsMembers(team)) return { id: team.id, title: team.title };
-      const members = await t(api.listTeamMembers(org.id, team.id));
+      if (!scope.membersOf(team)) return { id: team.id, title: team.title };
+      const members = await t(api.listTeamMembers(orgId, team.id));
       return {
         id: team.id,
         title: team.title,
@@ -141,10 +188,8 @@ async function readTeams(api: ApiClient, org: DesiredOrganization, t: Track): Pr
   );
 }
 
-async function readSites(api: ApiClient, org: DesiredOrganization, t: Track): Promise<LiveSite[]> {
-  const sites = await t(api.listSites(org.id));
-  const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
-    org.sites!.find((d) => d.id === site.id) ?? org.sites!.find((d) => !d.id && d.title === site.title);
+async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Track): Promise<LiveSite[]> {
+  const sites = await t(api.listSites(orgId));
   return Promise.all(
     sites.map(async (site): Promise<LiveSite> => {
       const base: LiveSite = {
@@ -156,20 +201,18 @@ async function readSites(api: ApiClient, org: DesiredOrganization, t: Track): Pr
         adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : null,
         proxy: site.proxy ? proxyFromOrigin(site.proxy.origin) : null,
       };
-      const d = desiredFor(site);
-      if (!d) return base;
+      const lists = scope.siteScope(site);
+      if (!lists) return base;
       const [sections, groups, siteSpaces, links] = await Promise.all([
-        d.sections || d.sectionGroups ? t(api.listSections(org.id, site.id)) : undefined,
-        d.sectionGroups ? t(api.listSectionGroups(org.id, site.id)) : undefined,
-        d.spaces ? t(api.listSiteSpaces(org.id, site.id)) : undefined,
-        d.shareLinks ? t(api.listShareLinks(org.id, site.id)) : undefined,
+        lists.sections ? t(api.listSections(orgId, site.id)) : undefined,
+        lists.groups ? t(api.listSectionGroups(orgId, site.id)) : undefined,
+        lists.spaces ? t(api.listSiteSpaces(orgId, site.id)) : undefined,
+        lists.shareLinks ? t(api.listShareLinks(orgId, site.id)) : undefined,
       ]);
       return {
         ...base,
         ...(sections ? { sections: sections.map(liveSection) } : {}),
-        ...(groups
-          ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) }
-          : {}),
+        ...(groups ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) } : {}),
         ...(siteSpaces ? { spaces: siteSpaces.filter((ss) => !ss.section).map(liveSiteSpace) } : {}),
         ...(links
           ? { shareLinks: links.map((l) => ({ id: l.id, name: l.name ?? '', active: l.active ?? true })) }

@@ -1,0 +1,131 @@
+import { Document } from 'yaml';
+import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveTeam } from '../model/index.js';
+
+/** One file of an export: its path under the output folder, its YAML text, and warnings. */
+export type ExportFile = { path: string; text: string };
+export type ExportResult = { files: ExportFile[]; warnings: string[] };
+
+const header = (schemaPath: string, what: string) =>
+  ` yaml-language-server: $schema=${schemaPath}\n ${what}, exported by docsync from live state.`;
+
+function slug(text: string, taken: Set<string>): string {
+  const base = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'site';
+  let name = base;
+  for (let n = 2; taken.has(name); n += 1) name = `${base}-${n}`;
+  taken.add(name);
+  return name;
+}
+
+function yamlText(value: Record<string, unknown>, comment: string): string {
+  const doc = new Document(value);
+  doc.commentBefore = comment;
+  return doc.toString({ lineWidth: 0 });
+}
+
+const siteSpace = (ss: LiveSiteSpace) => ({
+  space: ss.space,
+  path: ss.path,
+  ...(ss.condition !== null ? { condition: ss.condition } : {}),
+  ...(ss.default ? { default: true } : {}),
+});
+
+function section(s: LiveSection) {
+  return {
+    path: s.path,
+    title: s.title,
+    ...(s.icon !== null ? { icon: s.icon } : {}),
+    ...(s.description !== null ? { description: s.description } : {}),
+    ...(s.condition !== null ? { condition: s.condition } : {}),
+    ...(s.default ? { default: true } : {}),
+    spaces: s.spaces.map(siteSpace),
+  };
+}
+
+function site(l: LiveSite, pin: boolean, warnings: string[]) {
+  const sections = (l.sections ?? []).filter((s) => {
+    if (s.spaces.length > 0) return true;
+    warnings.push(`site "${l.title}": section "${s.path}" has no site spaces and cannot be described; left out (unmanaged)`);
+    return false;
+  });
+  const rootSpaces = l.spaces ?? [];
+  if (sections.length > 0 && rootSpaces.length > 0)
+    warnings.push(`site "${l.title}" has both sections and root site spaces; only the sections are exported`);
+  const exported = new Set(sections.map((s) => s.id));
+  const groups = (l.sectionGroups ?? []).map((g) => ({
+    title: g.title,
+    ...(g.icon !== null ? { icon: g.icon } : {}),
+    sections: sections.filter((s) => s.group === g.id && exported.has(s.id)).map((s) => s.path),
+  }));
+  return {
+    title: l.title,
+    ...(pin ? { id: l.id } : {}),
+    visibility: l.visibility,
+    ...(l.basename !== null ? { basename: l.basename } : {}),
+    ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
+    ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
+    ...(l.proxy !== null ? { proxy: l.proxy } : {}),
+    shareLinks: (l.shareLinks ?? []).map((x) => ({ name: x.name, active: x.active })),
+    ...(sections.length > 0 ? { sections: sections.map(section) } : {}),
+    ...(sections.length > 0 ? { sectionGroups: groups } : {}),
+    ...(sections.length === 0 ? { spaces: rootSpaces.map(siteSpace) } : {}),
+  };
+}
+
+const team = (t: LiveTeam, pin: boolean) => ({
+  title: t.title,
+  ...(pin ? { id: t.id } : {}),
+  members: (t.members ?? []).map((m) => (m.role === 'member' ? (m.email ?? m.userId) : { user: m.email ?? m.userId, role: m.role })),
+});
+
+function duplicatesOf(names: string[]): Set<string> {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const n of names) (seen.has(n) ? dup : seen).add(n);
+  return dup;
+}
+
+/**
+ * The live state of one organization as docsync YAML: one file per site, one for teams, one for
+ * custom fields and space values. Keys in a stable order; ids pinned where titles are not unique.
+ * Share-link URLs are not part of the live model, so they cannot be exported.
+ */
+export function exportOrganization(org: LiveOrganization, schemaPath = '../schema/docsync.schema.json'): ExportResult {
+  const warnings: string[] = [];
+  const files: ExportFile[] = [];
+  const fields = org.customFields ?? [];
+  const spaces = (org.spaces ?? []).filter((s) => Object.keys(s.customFields).length > 0);
+  files.push({
+    path: 'custom-fields.yaml',
+    text: yamlText(
+      {
+        organization: org.id,
+        customFields: fields.map((f) => ({
+          name: f.name,
+          type: f.type,
+          ...(f.title !== null ? { title: f.title } : {}),
+          ...(f.description !== null ? { description: f.description } : {}),
+          ...(f.placeholder !== null ? { placeholder: f.placeholder } : {}),
+          ...(f.options !== null ? { options: f.options } : {}),
+        })),
+        spaces: spaces.map((s) => ({ id: s.id, customFields: s.customFields })),
+      },
+      header(schemaPath, 'Custom fields and space values'),
+    ),
+  });
+  const teams = org.teams ?? [];
+  const dupTeams = duplicatesOf(teams.map((t) => t.title));
+  files.push({
+    path: 'teams.yaml',
+    text: yamlText({ organization: org.id, teams: teams.map((t) => team(t, dupTeams.has(t.title))) }, header(schemaPath, 'Teams')),
+  });
+  const sites = org.sites ?? [];
+  const dupSites = duplicatesOf(sites.map((s) => s.title));
+  const taken = new Set<string>();
+  for (const l of sites) {
+    files.push({
+      path: `sites/${slug(l.title, taken)}.yaml`,
+      text: yamlText({ organization: org.id, sites: [site(l, dupSites.has(l.title), warnings)] }, header(`../${schemaPath}`, `Site "${l.title}"`)),
+    });
+  }
+  return { files, warnings };
+}
