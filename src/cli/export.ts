@@ -10,9 +10,26 @@ export async function exportCommand(opts: CommonOptions & { org: string; out: st
   const api = makeApi(opts);
   try {
     const first = await readScoped(api, opts.org, everything());
-    const spaceIds = [...new Set((first.sites ?? []).flatMap((s) => [...(s.sections ?? []).flatMap((x) => x.spaces), ...(s.spaces ?? [])].map((ss) => ss.space)))].sort();
-    const spaces = spaceIds.length > 0 ? (await readScoped(api, opts.org, { ...everything(spaceIds), teams: false, sites: false, customFields: false })).spaces : [];
-    const schema = relative(opts.out, join(process.cwd(), 'schema', 'docsync.schema.json')) || 'docsync.schema.json';
+    const spaceIds = [
+      ...new Set(
+        (first.sites ?? []).flatMap((s) =>
+          [...(s.sections ?? []).flatMap((x) => x.spaces), ...(s.spaces ?? [])].map((ss) => ss.space),
+        ),
+      ),
+    ].sort();
+    const spaces =
+      spaceIds.length > 0
+        ? (
+            await readScoped(api, opts.org, {
+              ...everything(spaceIds),
+              teams: false,
+              sites: false,
+              customFields: false,
+            })
+          ).spaces
+        : [];
+    const schema =
+      relative(opts.out, join(process.cwd(), 'schema', 'docsync.schema.json')) || 'docsync.schema.json';
     const result = exportOrganization({ ...first, spaces: spaces ?? [] }, schema);
     for (const file of result.files) {
       const target = join(opts.out, file.path);

@@ -3,6 +3,7 @@ import { ConfigError, formatIssue } from '../config/issues.js';
 import { VERSION } from '../version.js';
 import { applyCommand } from './apply.js';
 import { commonDefaults, env, type CommonOptions } from './context.js';
+import { commentCommand } from './comment.js';
 import { daemonCommand } from './daemon.js';
 import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
@@ -119,6 +120,34 @@ export function buildProgram(setExit: (code: number) => void): Command {
           ...common(o),
           format: o['format'] as Format,
           ...(o['out'] ? { out: String(o['out']) } : {}),
+        }),
+      ),
+    );
+
+  withCommon(program.command('comment'))
+    .description('post the plan on a GitHub pull request as one sticky comment')
+    .option('--pr <n>', 'pull request number (default: from GITHUB_EVENT_PATH)', int('--pr'))
+    .option('--repository <owner/name>', 'repository (default: GITHUB_REPOSITORY)')
+    .option(
+      '--github-api-url <url>',
+      'GitHub API (GitHub Enterprise: https://HOST/api/v3)',
+      env('GITHUB_API_URL') ?? 'https://api.github.com',
+    )
+    .option('--base-config <dir>', "the base branch's config: mark which changes the pull request introduces")
+    .option('--plan-file <file>', 'comment a saved JSON plan instead of planning')
+    .option('--artifact-url <url>', 'where the full plan is, named when the comment is cut')
+    .option('--skip-no-changes', 'post nothing when there are no changes')
+    .action(async (o: Record<string, unknown>) =>
+      setExit(
+        await commentCommand({
+          ...common(o),
+          ...(o['pr'] ? { pr: Number(o['pr']) } : {}),
+          ...(o['repository'] ? { repository: String(o['repository']) } : {}),
+          githubApiUrl: String(o['githubApiUrl']),
+          ...(o['baseConfig'] ? { baseConfig: String(o['baseConfig']) } : {}),
+          ...(o['planFile'] ? { planFile: String(o['planFile']) } : {}),
+          ...(o['artifactUrl'] ? { artifactUrl: String(o['artifactUrl']) } : {}),
+          skipNoChanges: Boolean(o['skipNoChanges']),
         }),
       ),
     );

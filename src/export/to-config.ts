@@ -9,7 +9,11 @@ const header = (schemaPath: string, what: string) =>
   ` yaml-language-server: $schema=${schemaPath}\n ${what}, exported by docsync from live state.`;
 
 function slug(text: string, taken: Set<string>): string {
-  const base = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'site';
+  const base =
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'site';
   let name = base;
   for (let n = 2; taken.has(name); n += 1) name = `${base}-${n}`;
   taken.add(name);
@@ -44,7 +48,9 @@ function section(s: LiveSection) {
 function site(l: LiveSite, pin: boolean, warnings: string[]) {
   const sections = (l.sections ?? []).filter((s) => {
     if (s.spaces.length > 0) return true;
-    warnings.push(`site "${l.title}": section "${s.path}" has no site spaces and cannot be described; left out (unmanaged)`);
+    warnings.push(
+      `site "${l.title}": section "${s.path}" has no site spaces and cannot be described; left out (unmanaged)`,
+    );
     return false;
   });
   const rootSpaces = l.spaces ?? [];
@@ -74,7 +80,9 @@ function site(l: LiveSite, pin: boolean, warnings: string[]) {
 const team = (t: LiveTeam, pin: boolean) => ({
   title: t.title,
   ...(pin ? { id: t.id } : {}),
-  members: (t.members ?? []).map((m) => (m.role === 'member' ? (m.email ?? m.userId) : { user: m.email ?? m.userId, role: m.role })),
+  members: (t.members ?? []).map((m) =>
+    m.role === 'member' ? (m.email ?? m.userId) : { user: m.email ?? m.userId, role: m.role },
+  ),
 });
 
 function duplicatesOf(names: string[]): Set<string> {
@@ -89,7 +97,10 @@ function duplicatesOf(names: string[]): Set<string> {
  * custom fields and space values. Keys in a stable order; ids pinned where titles are not unique.
  * Share-link URLs are not part of the live model, so they cannot be exported.
  */
-export function exportOrganization(org: LiveOrganization, schemaPath = '../schema/docsync.schema.json'): ExportResult {
+export function exportOrganization(
+  org: LiveOrganization,
+  schemaPath = '../schema/docsync.schema.json',
+): ExportResult {
   const warnings: string[] = [];
   const files: ExportFile[] = [];
   const fields = org.customFields ?? [];
@@ -116,7 +127,10 @@ export function exportOrganization(org: LiveOrganization, schemaPath = '../schem
   const dupTeams = duplicatesOf(teams.map((t) => t.title));
   files.push({
     path: 'teams.yaml',
-    text: yamlText({ organization: org.id, teams: teams.map((t) => team(t, dupTeams.has(t.title))) }, header(schemaPath, 'Teams')),
+    text: yamlText(
+      { organization: org.id, teams: teams.map((t) => team(t, dupTeams.has(t.title))) },
+      header(schemaPath, 'Teams'),
+    ),
   });
   const sites = org.sites ?? [];
   const dupSites = duplicatesOf(sites.map((s) => s.title));
@@ -124,7 +138,10 @@ export function exportOrganization(org: LiveOrganization, schemaPath = '../schem
   for (const l of sites) {
     files.push({
       path: `sites/${slug(l.title, taken)}.yaml`,
-      text: yamlText({ organization: org.id, sites: [site(l, dupSites.has(l.title), warnings)] }, header(`../${schemaPath}`, `Site "${l.title}"`)),
+      text: yamlText(
+        { organization: org.id, sites: [site(l, dupSites.has(l.title), warnings)] },
+        header(`../${schemaPath}`, `Site "${l.title}"`),
+      ),
     });
   }
   return { files, warnings };

@@ -132,7 +132,12 @@ export async function readOrganization(
   return readScoped(api, org.id, scopeOf(org), tracker);
 }
 
-export async function readScoped(api: ApiClient, orgId: string, scope: ReadScope, tracker = new Tracker()): Promise<LiveOrganization> {
+export async function readScoped(
+  api: ApiClient,
+  orgId: string,
+  scope: ReadScope,
+  tracker = new Tracker(),
+): Promise<LiveOrganization> {
   const t = <T>(p: Promise<T>) => tracker.track(p);
   const [customFields, spaces, teams, sites] = await Promise.all([
     scope.customFields ? t(api.listCustomFields(orgId)) : undefined,
@@ -165,7 +170,8 @@ type Track = <T>(p: Promise<T>) => Promise<T>;
 async function readSpace(api: ApiClient, id: string, t: Track) {
   const entries = await t(api.getSpaceCustomFields(id));
   const values: Record<string, CustomFieldValue> = {};
-  for (const e of entries) if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
+  for (const e of entries)
+    if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
   return { id, customFields: values };
 }
 
@@ -212,7 +218,9 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
       return {
         ...base,
         ...(sections ? { sections: sections.map(liveSection) } : {}),
-        ...(groups ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) } : {}),
+        ...(groups
+          ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) }
+          : {}),
         ...(siteSpaces ? { spaces: siteSpaces.filter((ss) => !ss.section).map(liveSiteSpace) } : {}),
         ...(links
           ? { shareLinks: links.map((l) => ({ id: l.id, name: l.name ?? '', active: l.active ?? true })) }

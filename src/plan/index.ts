@@ -6,3 +6,4 @@ export * from './render-markdown.js';
 export * from './render-json.js';
 export * from './checksum.js';
 export * from './redact.js';
+export * from './compare.js';

@@ -36,12 +36,39 @@ function richSeed() {
       shareLinks: [{ name: 'partner', active: false }, { name: 'preview' }],
       sectionGroups: [{ title: 'Products', icon: 'box' }, { title: 'Empty' }],
       sections: [
-        { title: 'Guides', path: 'guides', icon: 'book', description: 'How-to', sectionGroup: 'Products', siteSpaces: [{ space: 'space_1', path: 'v2' }, { space: 'space_2', path: 'v1', default: true, condition: 'visitor.claims.beta' }] },
-        { title: 'API', path: 'api', condition: 'visitor.claims.dev', default: true, siteSpaces: [{ space: 'space_3' }] },
-        { title: 'Changelog', path: 'changelog', sectionGroup: 'Products', siteSpaces: [{ space: 'space_4' }] },
+        {
+          title: 'Guides',
+          path: 'guides',
+          icon: 'book',
+          description: 'How-to',
+          sectionGroup: 'Products',
+          siteSpaces: [
+            { space: 'space_1', path: 'v2' },
+            { space: 'space_2', path: 'v1', default: true, condition: 'visitor.claims.beta' },
+          ],
+        },
+        {
+          title: 'API',
+          path: 'api',
+          condition: 'visitor.claims.dev',
+          default: true,
+          siteSpaces: [{ space: 'space_3' }],
+        },
+        {
+          title: 'Changelog',
+          path: 'changelog',
+          sectionGroup: 'Products',
+          siteSpaces: [{ space: 'space_4' }],
+        },
       ],
     },
-    { title: 'Handbook', siteSpaces: [{ space: 'space_5', path: 'hb' }, { space: 'space_6', default: true }] },
+    {
+      title: 'Handbook',
+      siteSpaces: [
+        { space: 'space_5', path: 'hb' },
+        { space: 'space_6', default: true },
+      ],
+    },
     { title: 'Twin site' },
     { title: 'Twin site' },
   ];
@@ -52,11 +79,22 @@ describe('docsync export', () => {
   it('round-trips a richly seeded organization: export, validate, plan → zero changes, and writes nothing', async () => {
     emu = await withEmulator({ seed: richSeed() });
     const out = mkdtempSync(join(tmpdir(), 'docsync-export-'));
-    const res = await runCli(['export', '--org', 'org_t', '--out', out], { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN });
+    const res = await runCli(['export', '--org', 'org_t', '--out', out], {
+      DOCSYNC_API_URL: emu.url,
+      DOCSYNC_TOKEN: TOKEN,
+    });
     expect(res.code, res.stderr).toBe(0);
     expect(writes(emu)).toEqual([]);
     const files = [...readdirSync(out), ...readdirSync(join(out, 'sites')).map((f) => `sites/${f}`)].sort();
-    expect(files).toEqual(['custom-fields.yaml', 'sites', 'sites/developer-docs.yaml', 'sites/handbook.yaml', 'sites/twin-site-2.yaml', 'sites/twin-site.yaml', 'teams.yaml']);
+    expect(files).toEqual([
+      'custom-fields.yaml',
+      'sites',
+      'sites/developer-docs.yaml',
+      'sites/handbook.yaml',
+      'sites/twin-site-2.yaml',
+      'sites/twin-site.yaml',
+      'teams.yaml',
+    ]);
     const site = readFileSync(join(out, 'sites/developer-docs.yaml'), 'utf8');
     expect(site.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*docsync\.schema\.json$/);
     expect(site).not.toMatch(/share=|https?:\/\//);

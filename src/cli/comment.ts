@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import { GITHUB_COMMENT_LIMIT, MARKER, upsertComment } from '../github/comment.js';
+import { registerSecret } from '../log/logger.js';
+import { markAgainstBase, renderMarkdown, type Plan } from '../plan/index.js';
+import { env, type CommonOptions } from './context.js';
+import { err, out } from './output.js';
+import { loadOrReport, planWithProgress } from './plan.js';
+
+export type CommentOptions = CommonOptions & {
+  pr?: number;
+  repository?: string;
+  githubApiUrl: string;
+  baseConfig?: string;
+  skipNoChanges: boolean;
+  artifactUrl?: string;
+  planFile?: string;
+};
+
+async function prNumber(flag: number | undefined): Promise<number | undefined> {
+  if (flag) return flag;
+  const file = env('GITHUB_EVENT_PATH');
+  if (!file) return undefined;
+  const event = JSON.parse(await readFile(file, 'utf8')) as {
+    pull_request?: { number?: number };
+    number?: number;
+  };
+  return event.pull_request?.number ?? event.number;
+}
+
+/** `docsync comment`: post the plan on a pull request as one sticky comment. */
+export async function commentCommand(opts: CommentOptions): Promise<number> {
+  const token = env('GITHUB_TOKEN');
+  registerSecret(token);
+  const repository = opts.repository ?? env('GITHUB_REPOSITORY');
+  const pr = await prNumber(opts.pr);
+  if (!token || !repository || !pr) {
+    err(
+      'error: docsync comment needs GITHUB_TOKEN, GITHUB_REPOSITORY (or --repository) and a pull request number (--pr or GITHUB_EVENT_PATH)',
+    );
+    return 1;
+  }
+  let plan: Plan;
+  if (opts.planFile) plan = JSON.parse(await readFile(opts.planFile, 'utf8')) as Plan;
+  else {
+    const desired = await loadOrReport(opts.config);
+    if (!desired) return 1;
+    plan = (await planWithProgress(opts, desired)).plan;
+  }
+  let markOf: ((c: Plan['changes'][number]) => string) | undefined;
+  if (opts.baseConfig) {
+    const base = await loadOrReport(opts.baseConfig);
+    if (base) markOf = markAgainstBase(plan, (await planWithProgress(opts, base)).plan);
+  }
+  if (plan.changes.length === 0 && opts.skipNoChanges) {
+    out('no changes; no comment posted (--skip-no-changes)');
+    return 0;
+  }
+  const body =
+    plan.changes.length === 0 && plan.errors.length === 0
+      ? `${MARKER}\n### docsync plan\n\n**No changes.** Live state matches the configuration.\n`
+      : `${MARKER}\n${renderMarkdown(plan, {
+          limit: GITHUB_COMMENT_LIMIT - MARKER.length - 200,
+          ...(markOf ? { markOf } : {}),
+          ...(opts.artifactUrl
+            ? { artifactHint: `The full plan is in the workflow artifact: ${opts.artifactUrl}` }
+            : { artifactHint: "The full plan is in the workflow run's artifacts." }),
+        })}`;
+  const result = await upsertComment({ apiUrl: opts.githubApiUrl, token, repository, pr }, body);
+  out(`${result.action} comment ${result.id} on ${repository}#${pr}`);
+  return plan.errors.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,51 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A local stand-in for the GitHub REST calls docsync uses: list, create and update issue comments. */
+export async function githubMock(token: string) {
+  const comments: { id: number; body: string; user: { login: string } }[] = [
+    { id: 1, body: 'LGTM from a human', user: { login: 'alice' } },
+  ];
+  const calls: string[] = [];
+  let next = 100;
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d: Buffer) => (raw += d.toString()));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      calls.push(`${req.method} ${url.pathname}`);
+      const send = (status: number, body?: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(body === undefined ? '' : JSON.stringify(body));
+      };
+      if (req.headers.authorization !== `Bearer ${token}`) return send(401, { message: 'Bad credentials' });
+      let m = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
+      if (m && req.method === 'GET') {
+        const perPage = Number(url.searchParams.get('per_page') ?? 30);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        return send(200, comments.slice((page - 1) * perPage, page * perPage));
+      }
+      if (m && req.method === 'POST') {
+        const body = JSON.parse(raw).body as string;
+        if (body.length > 65_536)
+          return send(422, { message: 'body is too long (maximum is 65536 characters)' });
+        const c = { id: (next += 1), body, user: { login: 'github-actions[bot]' } };
+        comments.push(c);
+        return send(201, c);
+      }
+      m = /^\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
+      if (m && req.method === 'PATCH') {
+        const c = comments.find((x) => x.id === Number(m![2]));
+        if (!c) return send(404, { message: 'Not Found' });
+        const body = JSON.parse(raw).body as string;
+        if (body.length > 65_536) return send(422, { message: 'body is too long' });
+        c.body = body;
+        return send(200, c);
+      }
+      return send(404, { message: 'Not Found' });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, comments, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
