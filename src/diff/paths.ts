@@ -41,10 +41,12 @@ export function orderPathChanges(
   }
   // Each item waits on at most one other: follow the chains to find cycles.
   const state = new Map<PathItem, 'visiting' | 'done'>();
-  const taken = new Set<string>([
-    ...items.flatMap((i) => (i.livePath ? [i.livePath] : [])),
-    ...items.flatMap((i) => (i.wantPath ? [i.wantPath] : [])),
-  ]);
+  if (next.size === 0) return problems;
+  const taken = new Set<string>();
+  for (const i of items) {
+    if (i.livePath) taken.add(i.livePath);
+    if (i.wantPath) taken.add(i.wantPath);
+  }
   for (const start of items) {
     const chain: PathItem[] = [];
     let cur: PathItem | undefined = start;

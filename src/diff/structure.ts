@@ -25,7 +25,12 @@ export type SectionSlot = {
   createKey?: string;
 };
 
-type Container = { slot: SectionSlot | null; addr: string; live: LiveSiteSpace[] };
+type Container = {
+  slot: SectionSlot | null;
+  addr: string;
+  live: LiveSiteSpace[];
+  placements: SpacePlacement[];
+};
 
 type SpacePlacement = {
   d: DesiredSiteSpace;
@@ -147,15 +152,17 @@ export function diffStructure(
     slot,
     addr: slot.addr,
     live: slot.l?.spaces ?? [],
+    placements: [],
   }));
-  const root: Container | null = d.spaces ? { slot: null, addr: site.addr, live: l?.spaces ?? [] } : null;
+  const root: Container | null = d.spaces
+    ? { slot: null, addr: site.addr, live: l?.spaces ?? [], placements: [] }
+    : null;
   if (root) containers.push(root);
   const liveLocation = new Map<string, { ss: LiveSiteSpace; section: LiveSection | null }>();
   for (const ls of liveSections) for (const ss of ls.spaces) liveLocation.set(ss.space, { ss, section: ls });
   for (const ss of root?.live ?? []) liveLocation.set(ss.space, { ss, section: null });
   for (const c of containers) if (c.slot?.l || c === root) ctx.managedLive.count += c.live.length;
 
-  const placements: SpacePlacement[] = [];
   const movedOut = new Map<string, string>();
   const wantedSpaces = new Set<string>();
   for (const c of containers)
@@ -182,7 +189,7 @@ export function diffStructure(
             op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after },
           });
         }
-        placements.push(p);
+        c.placements.push(p);
         return;
       }
       // It is elsewhere (or nowhere): take it out of its old place, then create it here.
@@ -250,7 +257,7 @@ export function diffStructure(
           op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow },
         });
       }
-      placements.push(p);
+      c.placements.push(p);
     });
   }
   // Live site spaces of managed places that the config does not want anywhere in the site.
@@ -277,8 +284,8 @@ export function diffStructure(
 
   // 4. Section fields, and each section's default site space.
   const sectionSetKeys = new Map<SectionSlot, string>();
-  for (const slot of slots) {
-    const mine = placements.filter((p) => p.container.slot === slot);
+  for (const [index, slot] of slots.entries()) {
+    const mine = containers[index]!.placements;
     const wantDefault = mine.find((p) => p.d.default);
     const liveDefault = slot.l?.spaces.find((ss) => ss.default);
     let diff: { before: Record<string, unknown>; after: Record<string, unknown> } | null;
@@ -323,7 +330,7 @@ export function diffStructure(
     site.patch.deps.push(defaultSlot.createKey);
   }
   if (root) {
-    const want = placements.find((p) => p.container === root && p.d.default);
+    const want = root.placements.find((p) => p.d.default);
     const current = root.live.find((ss) => ss.default);
     if (want && (!want.live || want.live.id !== current?.id)) {
       site.patch.before['defaultSpace'] = current?.space ?? null;
@@ -378,7 +385,7 @@ export function diffStructure(
     ctx.problems.push({ organization: org, message });
 
   for (const c of containers) {
-    const mine = placements.filter((p) => p.container === c);
+    const mine = c.placements;
     const byLabel = new Map(mine.map((p) => [p.addr, p]));
     const items: PathItem[] = [
       ...mine.map((p) => ({
@@ -405,8 +412,9 @@ export function diffStructure(
   }
 
   // 6. Order: sections of the site, site spaces of each place.
+  const slotOfLive = new Map(slots.filter((s) => s.l).map((s) => [s.l!, s]));
   const currentSections = [
-    ...liveSections.filter((ls) => used.has(ls)).map((ls) => slots.find((s) => s.l === ls)!),
+    ...liveSections.filter((ls) => used.has(ls)).map((ls) => slotOfLive.get(ls)!),
     ...slots.filter((s) => !s.l),
   ];
   let previous: string | undefined;
@@ -432,7 +440,7 @@ export function diffStructure(
     previous = key;
   }
   for (const c of containers) {
-    const mine = placements.filter((p) => p.container === c);
+    const mine = c.placements;
     const current = [
       ...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p),
       ...mine.filter((p) => !p.live),

@@ -1,7 +1,6 @@
 import type { OrgDiff } from '../diff/draft.js';
 import type { Change, ChangeOp, Ref } from '../model/index.js';
-import { isRefValue } from '../model/index.js';
-import { canonicalJson, sha256 } from './checksum.js';
+import { createHash } from 'node:crypto';
 import type { Plan, PlanProblem, PlanSummary } from './types.js';
 
 /** A binary min-heap of numbers (emission indices): the stable tie-break of the topological sort. */
@@ -48,18 +47,30 @@ function renameRef(ref: Ref, ids: Map<string, string>): Ref {
   return { ...ref, change: ids.get(ref.change) ?? ref.change };
 }
 
-/** Rewrite every `{ change: key }` reference of an op to the final change ids. */
+/**
+ * Rewrite every `{ change: key }` reference of an op to the final change ids. Objects without a
+ * reference inside are returned as they are (no copy), which keeps large plans cheap.
+ */
 function renameOp(op: ChangeOp, ids: Map<string, string>): ChangeOp {
   const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (value && typeof value === 'object') {
-      if (isRefValue(value)) return { $ref: renameRef(value.$ref, ids) };
-      const obj = value as Record<string, unknown>;
-      if (typeof obj['change'] === 'string' && Object.keys(obj).every((k) => k === 'change' || k === 'key'))
-        return renameRef(obj as Ref, ids);
-      return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, walk(v)]));
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < value.length; i += 1) {
+        const next = walk(value[i]);
+        if (next !== value[i]) (copy ??= [...value])[i] = next;
+      }
+      return copy ?? value;
     }
-    return value;
+    const obj = value as Record<string, unknown>;
+    if (typeof obj['change'] === 'string' && Object.keys(obj).every((k) => k === 'change' || k === 'key'))
+      return renameRef(obj as Ref, ids);
+    let copy: Record<string, unknown> | undefined;
+    for (const key in obj) {
+      const next = walk(obj[key]);
+      if (next !== obj[key]) (copy ??= { ...obj })[key] = next;
+    }
+    return copy ?? obj;
   };
   return walk(op) as ChangeOp;
 }
@@ -106,6 +117,7 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
     });
     return finish(diffs, [], errors);
   }
+  const position = new Map(order.map((i, n) => [drafts[i]!.key, n]));
   const ids = new Map(order.map((i, n) => [drafts[i]!.key, `c${n + 1}`]));
   const changes: Change[] = order.map((i) => {
     const d = drafts[i]!;
@@ -130,20 +142,21 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
 function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Plan {
   const summary: PlanSummary = { create: 0, update: 0, delete: 0, move: 0 };
   for (const c of changes) summary[c.action] += 1;
-  const checksum = sha256(
-    canonicalJson(
-      changes.map((c) => ({
-        id: c.id,
-        action: c.action,
-        kind: c.kind,
-        address: c.address,
-        before: c.before,
-        after: c.after,
-        dependsOn: c.dependsOn,
-        op: c.op,
-      })),
-    ),
-  );
+  // The diff builds every object in a fixed key order, so JSON.stringify is canonical here; the
+  // hash is fed change by change instead of from one large string.
+  const hash = createHash('sha256');
+  for (const c of changes)
+    hash
+      .update(JSON.stringify([c.id, c.action, c.kind, c.address, c.before, c.after, c.dependsOn, c.op]))
+      .update('\n');
+  const checksum = hash.digest('hex');
+  const perOrg = new Map(diffs.map((d) => [d.organization, { deletes: 0, creates: 0 }]));
+  for (const c of changes) {
+    const counts = perOrg.get(c.address.slice(0, c.address.indexOf('/')));
+    if (!counts) continue;
+    if (c.action === 'delete') counts.deletes += 1;
+    if (c.action === 'create') counts.creates += 1;
+  }
   return {
     formatVersion: 1,
     organizations: diffs.map((d) => d.organization),
