@@ -129,9 +129,10 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
       before: d.before,
       after: d.after,
       dependsOn: d.deps
-        .filter((k) => ids.has(k))
-        .map((k) => ids.get(k)!)
-        .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+        .filter((k) => position.has(k))
+        .map((k) => position.get(k)!)
+        .sort((a, b) => a - b)
+        .map((n) => `c${n + 1}`),
       ...(d.note ? { note: d.note } : {}),
       op: renameOp(d.op, ids),
     };
