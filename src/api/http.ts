@@ -99,6 +99,11 @@ export class HttpClient {
     });
   }
 
+  /** Timeout of one attempt, in ms (the executor waits longer than this before re-reading). */
+  get timeoutMs(): number {
+    return this.opts.timeoutMs;
+  }
+
   get pending(): number {
     return this.queue.pending + this.queue.size;
   }

@@ -51,7 +51,8 @@ export class RateBudget {
     const until =
       retryAfterSeconds !== null ? now + retryAfterSeconds * 1000 : Math.max(this.resetAt, now + 1000);
     this.pausedUntil = Math.max(this.pausedUntil, until);
-    this.available = 0;
+    // Unknown until the next answer says: the pause itself holds everything back until then.
+    this.available = null;
     return this.pausedUntil - now;
   }
 }

@@ -24,6 +24,16 @@ function alreadyGone(change: Change, error: unknown): boolean {
   return change.action === 'delete' && error instanceof ApiError && error.code === 'not-found';
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long to let an ambiguous request land before looking for its effect: a request that timed
+ * out may still be processed after the client gave up.
+ */
+function settleMs(api: ApiClient, error: ApiError): number {
+  return error.code === 'timeout' ? api.http.timeoutMs + 1000 : 250;
+}
+
 async function runOne(
   api: ApiClient,
   change: Change,
@@ -37,6 +47,7 @@ async function runOne(
       if (alreadyGone(change, error)) return { output: {}, adopted: false };
       const ambiguous = error instanceof ApiError && (error.ambiguous || error.code === 'conflict');
       if (!isCreation(change.op) || !ambiguous) throw error;
+      if (error.code !== 'conflict') await sleep(settleMs(api, error));
       const found = await findCreated(api, change.op, produced);
       if (found) return { output: found, adopted: true };
       if (attempt >= attempts || (error instanceof ApiError && error.code === 'conflict')) throw error;

@@ -6,6 +6,10 @@ export const FaultConfig = z.object({
   statuses: z.array(z.number().int().min(400).max(599)).default([500, 502, 503]),
   resetConnections: z.boolean().default(false),
   latencyMs: z.number().min(0).max(120_000).default(0),
+  /** Delay only this fraction of requests (all when absent). */
+  latencyRate: z.number().min(0).max(1).optional(),
+  /** Retry-After of injected 429 answers. */
+  retryAfterSeconds: z.number().int().min(0).max(3600).default(1),
   methods: z.array(z.string()).optional(),
   seed: z.number().int().optional(),
   rateLimit: z

@@ -180,14 +180,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       String(limit ? limit.resetEpochSeconds : Math.ceil(Date.now() / 1000) + 60),
     );
 
-    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      await readBody(req).catch(() => '');
-      return finish(401, { message: 'Unauthorized: a valid bearer token is required' });
+    // The body is read first: a client that gives up while the answer is delayed has still sent
+    // its request, and the emulator still processes it, as a real server would.
+    let raw = '';
+    let bodyError: HttpError | null = null;
+    try {
+      raw = await readBody(req);
+    } catch (error) {
+      bodyError = error instanceof HttpError ? error : new HttpError(400, 'request body could not be read');
     }
+    const delay = faults.latencyRate === undefined || random() < faults.latencyRate ? faults.latencyMs : 0;
+    if (delay > 0) await sleep(delay);
+    if (req.headers.authorization !== `Bearer ${token}`)
+      return finish(401, { message: 'Unauthorized: a valid bearer token is required' });
     if (limit && !limit.allowed) {
       res.setHeader('Retry-After', String(limit.retryAfterSeconds));
-      await readBody(req).catch(() => '');
       return finish(429, { message: 'Too many requests: rate limit exceeded' });
     }
     const faultApplies = faults.rate > 0 && (!faults.methods || faults.methods.includes(method));
@@ -203,17 +210,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         resetAfter = true;
       } else {
         const status = faults.statuses[Math.floor(random() * faults.statuses.length)] ?? 500;
-        await readBody(req).catch(() => '');
+        if (status === 429) res.setHeader('Retry-After', String(faults.retryAfterSeconds));
         return finish(status, { message: `Injected fault ${status}` });
       }
     }
 
+    if (bodyError) return finish(bodyError.status, { message: bodyError.message });
     let body: unknown;
     try {
-      const raw = await readBody(req);
       body = raw.length > 0 ? JSON.parse(raw) : undefined;
-    } catch (error) {
-      if (error instanceof HttpError) return finish(error.status, { message: error.message });
+    } catch {
       return finish(400, { message: 'request body is not valid JSON' });
     }
     const match = router.match(method, path);
