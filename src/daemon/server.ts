@@ -37,7 +37,12 @@ export async function startDaemonServer(
         try {
           body = await readLimitedBody(req, undefined, opts.bodyTimeoutMs ?? 10_000);
         } catch (error) {
-          if (error instanceof BodyError) return json(res, error.status, { error: error.message });
+          if (error instanceof BodyError) {
+            // Answer, then drop the connection: the rest of the body is not wanted.
+            res.setHeader('connection', 'close');
+            res.on('finish', () => req.socket.destroy());
+            return json(res, error.status, { error: error.message });
+          }
           throw error;
         }
         if (opts.webhookSecret) {

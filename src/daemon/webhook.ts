@@ -38,16 +38,13 @@ export function readLimitedBody(
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => {
-      reject(new BodyError(408, 'body not received in time'));
-      req.destroy();
-    }, timeoutMs);
+    const timer = setTimeout(() => reject(new BodyError(408, 'body not received in time')), timeoutMs);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
         clearTimeout(timer);
         reject(new BodyError(413, 'body too large'));
-        req.destroy();
+        req.pause();
         return;
       }
       chunks.push(chunk);
