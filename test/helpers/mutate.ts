@@ -61,4 +61,3 @@ export function mutate(text: string, random: () => number): string {
   }
   return out;
 }
-

@@ -33,43 +33,72 @@ async function converge(
 type FaultCase = [string, Record<string, unknown>, { rounds: number; timeoutMs?: number; stormMs?: number }];
 const writesOnly = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const faultCases: FaultCase[] = [
-  ['20 % 500/502/503 on writes', { rate: 0.2, statuses: [500, 502, 503], methods: writesOnly }, { rounds: 3 }],
-  ['connection resets on writes', { rate: 0.2, resetConnections: true, statuses: [503], methods: writesOnly }, { rounds: 3 }],
-  ['2 s latency against a 1 s timeout', { latencyMs: 2000, latencyRate: 0.1 }, { rounds: 1, timeoutMs: 1000 }],
-  ['a 429 storm with a 5-second reset', { rate: 1, statuses: [429], retryAfterSeconds: 5 }, { rounds: 1, stormMs: 1500 }],
+  [
+    '20 % 500/502/503 on writes',
+    { rate: 0.2, statuses: [500, 502, 503], methods: writesOnly },
+    { rounds: 3 },
+  ],
+  [
+    'connection resets on writes',
+    { rate: 0.2, resetConnections: true, statuses: [503], methods: writesOnly },
+    { rounds: 3 },
+  ],
+  [
+    '2 s latency against a 1 s timeout',
+    { latencyMs: 2000, latencyRate: 0.1 },
+    { rounds: 1, timeoutMs: 1000 },
+  ],
+  [
+    'a 429 storm with a 5-second reset',
+    { rate: 1, statuses: [429], retryAfterSeconds: 5 },
+    { rounds: 1, stormMs: 1500 },
+  ],
   ['a tight rate limit', { rateLimit: { limit: 8, windowSeconds: 1 } }, { rounds: 2 }],
   [
     'everything mixed',
-    { rate: 0.15, resetConnections: true, statuses: [500, 503, 429], latencyMs: 2000, latencyRate: 0.05, rateLimit: { limit: 15, windowSeconds: 1 } },
+    {
+      rate: 0.15,
+      resetConnections: true,
+      statuses: [500, 503, 429],
+      latencyMs: 2000,
+      latencyRate: 0.05,
+      rateLimit: { limit: 15, windowSeconds: 1 },
+    },
     { rounds: 1, timeoutMs: 1000 },
   ],
 ];
 
 describe('apply under faults', () => {
-  it.each(faultCases)('%s: converges with no duplicates and no unplanned deletion', async (_name, faults, how) => {
-    const random = rng(7);
-    for (let round = 0; round < how.rounds; round += 1) {
-      const desired = { organizations: [randomDesired(random)] };
-      const emu = await withEmulator({ seed: randomLiveSeed(random) });
-      try {
-        emu.setFaults({ ...faults, seed: 100 + round });
-        let stormRequests = 0;
-        if (how.stormMs) setTimeout(() => ((stormRequests = emu.requests().length), emu.setFaults({})), how.stormMs);
-        const plans = await converge(emu, desired, 4, how.timeoutMs);
-        if (how.stormMs) expect(stormRequests, 'requests sent into the 429 storm').toBeLessThanOrEqual(8);
-        emu.setFaults({});
-        const api = client(emu);
-        const { plan } = await makePlan(api, desired);
-        await api.close();
-        expect(plan.changes).toEqual([]);
-        expect(duplicates(emu.state())).toEqual([]);
-        const allowed = plannedDeletions(...plans);
-        for (const id of deletedIds(emu.requests())) expect(allowed.has(id), `unplanned deletion of ${id}`).toBe(true);
-      } finally {
-        await emu.close();
+  it.each(faultCases)(
+    '%s: converges with no duplicates and no unplanned deletion',
+    async (_name, faults, how) => {
+      const random = rng(7);
+      for (let round = 0; round < how.rounds; round += 1) {
+        const desired = { organizations: [randomDesired(random)] };
+        const emu = await withEmulator({ seed: randomLiveSeed(random) });
+        try {
+          emu.setFaults({ ...faults, seed: 100 + round });
+          let stormRequests = 0;
+          if (how.stormMs)
+            setTimeout(() => ((stormRequests = emu.requests().length), emu.setFaults({})), how.stormMs);
+          const plans = await converge(emu, desired, 4, how.timeoutMs);
+          if (how.stormMs) expect(stormRequests, 'requests sent into the 429 storm').toBeLessThanOrEqual(8);
+          emu.setFaults({});
+          const api = client(emu);
+          const { plan } = await makePlan(api, desired);
+          await api.close();
+          expect(plan.changes).toEqual([]);
+          expect(duplicates(emu.state())).toEqual([]);
+          const allowed = plannedDeletions(...plans);
+          for (const id of deletedIds(emu.requests()))
+            expect(allowed.has(id), `unplanned deletion of ${id}`).toBe(true);
+        } finally {
+          await emu.close();
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('a failed change skips its dependents while independent changes go on; the next apply finishes', async () => {
     const emu = await withEmulator({ seed: randomLiveSeed(rng(1)) });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import { ApiError } from '../../src/api/errors.js';
 import { mutate } from '../helpers/mutate.js';
-import { Daemon } from '../../src/daemon/daemon.js';
+import type { Daemon } from '../../src/daemon/daemon.js';
 import { createMetrics } from '../../src/daemon/metrics.js';
 import { startDaemonServer } from '../../src/daemon/server.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -25,13 +25,41 @@ describe('dry runs never write', () => {
     const state = mkdtempSync(join(tmpdir(), 'docsync-dry-'));
     const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state };
     try {
-      for (const args of [['validate'], ['plan'], ['plan', '--format', 'json', '--out', join(state, 'p.json')], ['drift', '--format', 'markdown'], ['export', '--org', 'org_demo', '--out', join(state, 'export')]])
-        expect([0, 2]).toContain((await runCli([...args, ...(args[0] === 'export' ? [] : ['--config', config])], env)).code);
+      for (const args of [
+        ['validate'],
+        ['plan'],
+        ['plan', '--format', 'json', '--out', join(state, 'p.json')],
+        ['drift', '--format', 'markdown'],
+        ['export', '--org', 'org_demo', '--out', join(state, 'export')],
+      ])
+        expect([0, 2]).toContain(
+          (await runCli([...args, ...(args[0] === 'export' ? [] : ['--config', config])], env)).code,
+        );
       const port = 30000 + Math.floor(Math.random() * 20000);
-      const daemon = spawnCli(['daemon', '--config', config, '--mode', 'plan', '--port', String(port), '--host', '127.0.0.1', '--drift-cron', '* * * * * *', '--interval', '1s'], env);
+      const daemon = spawnCli(
+        [
+          'daemon',
+          '--config',
+          config,
+          '--mode',
+          'plan',
+          '--port',
+          String(port),
+          '--host',
+          '127.0.0.1',
+          '--drift-cron',
+          '* * * * * *',
+          '--interval',
+          '1s',
+        ],
+        env,
+      );
       const exited = new Promise((r) => daemon.on('exit', r));
       await until(async () => {
-        const s = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.json() as Promise<any>, () => null);
+        const s = await fetch(`http://127.0.0.1:${port}/status`).then(
+          (r) => r.json() as Promise<any>,
+          () => null,
+        );
         return s?.lastSync?.result === 'planned' && s?.lastDrift?.drifted === true;
       }, 20_000);
       daemon.kill('SIGTERM');
@@ -72,10 +100,19 @@ describe('hostile configuration', () => {
   it('an alias bomb, a 10 MB file, deep nesting, invalid UTF-8 and a binary file: exit 1, located, no stack trace, no write', async () => {
     const emu = await withEmulator({ seed: exampleSeed() });
     const cases: Record<string, Buffer> = {
-      'alias-bomb.yaml': Buffer.from(`a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(',')}]`).join('\n')}\norganization: org_demo\n`),
-      'huge.yaml': Buffer.concat([Buffer.from('organization: org_demo\nteams:\n'), Buffer.alloc(10 * 1024 * 1024, '  - title: x\n')]),
+      'alias-bomb.yaml': Buffer.from(
+        `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(',')}]`).join('\n')}\norganization: org_demo\n`,
+      ),
+      'huge.yaml': Buffer.concat([
+        Buffer.from('organization: org_demo\nteams:\n'),
+        Buffer.alloc(10 * 1024 * 1024, '  - title: x\n'),
+      ]),
       'deep.yaml': Buffer.from(`organization: org_demo\nx: ${'['.repeat(5000)}${']'.repeat(5000)}\n`),
-      'utf8.yaml': Buffer.concat([Buffer.from('organization: org_demo\nteams:\n  - title: '), Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('\n')]),
+      'utf8.yaml': Buffer.concat([
+        Buffer.from('organization: org_demo\nteams:\n  - title: '),
+        Buffer.from([0xff, 0xfe, 0xfd]),
+        Buffer.from('\n'),
+      ]),
       'binary.yml': Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]),
     };
     try {
@@ -83,7 +120,10 @@ describe('hostile configuration', () => {
         const dir = mkdtempSync(join(tmpdir(), 'docsync-hostile-'));
         writeFileSync(join(dir, name), bytes);
         for (const command of ['validate', 'plan']) {
-          const res = await runCli([command, '--config', dir], { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN });
+          const res = await runCli([command, '--config', dir], {
+            DOCSYNC_API_URL: emu.url,
+            DOCSYNC_TOKEN: TOKEN,
+          });
           expect(res.code, `${name} ${command}`).toBe(1);
           expect(res.stderr).toMatch(new RegExp(`${name.replace('.', '\\.')}:\\d+:\\d+: error\\[`));
           expect(res.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
@@ -102,7 +142,14 @@ describe('secret canary', () => {
     const emu = await withEmulator({ seed: exampleSeed(), token: CANARY });
     const gh = await githubMock('ghs_canary_github_token');
     const dir = mkdtempSync(join(tmpdir(), 'docsync-canary-'));
-    const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: CANARY, DOCSYNC_STATE_DIR: dir, DOCSYNC_LOG_LEVEL: 'debug', GITHUB_TOKEN: 'ghs_canary_github_token', GITHUB_REPOSITORY: 'acme/docs' };
+    const env = {
+      DOCSYNC_API_URL: emu.url,
+      DOCSYNC_TOKEN: CANARY,
+      DOCSYNC_STATE_DIR: dir,
+      DOCSYNC_LOG_LEVEL: 'debug',
+      GITHUB_TOKEN: 'ghs_canary_github_token',
+      GITHUB_REPOSITORY: 'acme/docs',
+    };
     const outputs: string[] = [];
     const run = async (args: string[], extra: Record<string, string> = {}) => {
       const res = await runCli(args, { ...env, ...extra });
@@ -122,17 +169,51 @@ describe('secret canary', () => {
       await run(['comment', '--config', config, '--pr', '1', '--github-api-url', gh.url]);
       await run(['plan', '--config', config], { DOCSYNC_TOKEN: `${CANARY}-wrong` });
       const port = 30000 + Math.floor(Math.random() * 20000);
-      const daemon = spawnCli(['daemon', '--config', config, '--mode', 'apply', '--port', String(port), '--host', '127.0.0.1', '--drift-cron', '* * * * * *', '--drift-report', join(dir, 'report.json'), '--webhook-secret', 'whsec-canary-123'], env);
+      const daemon = spawnCli(
+        [
+          'daemon',
+          '--config',
+          config,
+          '--mode',
+          'apply',
+          '--port',
+          String(port),
+          '--host',
+          '127.0.0.1',
+          '--drift-cron',
+          '* * * * * *',
+          '--drift-report',
+          join(dir, 'report.json'),
+          '--webhook-secret',
+          'whsec-canary-123',
+        ],
+        env,
+      );
       let dout = '';
       daemon.stdout!.on('data', (d: Buffer) => (dout += d.toString()));
       daemon.stderr!.on('data', (d: Buffer) => (dout += d.toString()));
       const exited = new Promise((r) => daemon.on('exit', r));
-      await until(async () => (await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.json() as Promise<any>, () => null))?.lastDrift, 20_000);
-      outputs.push(await (await fetch(`http://127.0.0.1:${port}/status`)).text(), await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+      await until(
+        async () =>
+          (
+            await fetch(`http://127.0.0.1:${port}/status`).then(
+              (r) => r.json() as Promise<any>,
+              () => null,
+            )
+          )?.lastDrift,
+        20_000,
+      );
+      outputs.push(
+        await (await fetch(`http://127.0.0.1:${port}/status`)).text(),
+        await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(),
+      );
       daemon.kill('SIGTERM');
       await exited;
       outputs.push(dout);
-      const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));
+      const files = (d: string): string[] =>
+        readdirSync(d).flatMap((f) =>
+          statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)],
+        );
       for (const f of files(dir)) outputs.push(readFileSync(f, 'utf8'));
       outputs.push(...gh.comments.map((c) => c.body));
       const all = outputs.join('\n');
@@ -154,7 +235,12 @@ describe('webhook hardening', () => {
     const metrics = createMetrics();
     const triggered: string[] = [];
     const fake = { ready: true, status: {}, trigger: (k: string) => triggered.push(k) } as unknown as Daemon;
-    const server = await startDaemonServer(fake, metrics, createLogger('silent'), { port: 0, host: '127.0.0.1', webhookSecret: 's3cret', bodyTimeoutMs: 300 });
+    const server = await startDaemonServer(fake, metrics, createLogger('silent'), {
+      port: 0,
+      host: '127.0.0.1',
+      webhookSecret: 's3cret',
+      bodyTimeoutMs: 300,
+    });
     try {
       const t0 = Date.now();
       const status = await new Promise<string>((resolve, reject) => {
@@ -168,7 +254,11 @@ describe('webhook hardening', () => {
       });
       expect(status).toContain('408');
       expect(Date.now() - t0).toBeLessThan(3000);
-      const res = await fetch(`${server.url}/hooks/git`, { method: 'POST', body: '{}', headers: { 'x-hub-signature-256': 'sha256=00' } });
+      const res = await fetch(`${server.url}/hooks/git`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'x-hub-signature-256': 'sha256=00' },
+      });
       expect(res.status).toBe(401);
       expect(triggered).toEqual([]);
     } finally {
@@ -184,14 +274,34 @@ describe('one writer: the daemon and a CLI apply', () => {
     const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state };
     emu.setFaults({ latencyMs: 250 });
     const port = 30000 + Math.floor(Math.random() * 20000);
-    const daemon = spawnCli(['daemon', '--config', config, '--mode', 'apply', '--port', String(port), '--host', '127.0.0.1', '--interval', '1h'], env);
+    const daemon = spawnCli(
+      [
+        'daemon',
+        '--config',
+        config,
+        '--mode',
+        'apply',
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--interval',
+        '1h',
+      ],
+      env,
+    );
     const exited = new Promise((r) => daemon.on('exit', r));
     try {
       await until(() => writes(emu).length > 0, 30_000, 20);
       const cli = await runCli(['apply', '--config', config, '--yes'], env);
       expect(cli.code).toBe(1);
       expect(cli.stderr).toMatch(/organization org_demo is locked by docsync daemon/);
-      await until(async () => (await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.json() as Promise<any>))?.lastSync?.result === 'applied', 60_000);
+      await until(
+        async () =>
+          (await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.json() as Promise<any>))?.lastSync
+            ?.result === 'applied',
+        60_000,
+      );
       emu.setFaults({});
       const after = await runCli(['apply', '--config', config, '--yes'], env);
       expect(after.code).toBe(0);
