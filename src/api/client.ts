@@ -3,9 +3,18 @@ import { VERSION } from '../version.js';
 import { HttpClient, type HttpMethod, type HttpObserver } from './http.js';
 import { listAll } from './paginate.js';
 import { parseAnswer } from './parse.js';
+import type { ApiFlavor } from '../model/kinds.js';
 import {
+  AdaptiveSchema,
+  Collection,
   CustomField,
+  Member,
+  OpenApiSpec,
   Organization,
+  SamlProvider,
+  Space,
+  TranslationSettings,
+  User,
   ShareLink,
   Site,
   SiteSection,
@@ -23,6 +32,7 @@ export type ClientOptions = {
   timeoutMs?: number;
   maxAttempts?: number;
   observer?: HttpObserver;
+  flavor?: ApiFlavor;
 };
 
 const enc = encodeURIComponent;
@@ -36,8 +46,10 @@ const DELETED = [202, 204, 205] as const;
  */
 export class ApiClient {
   readonly http: HttpClient;
+  readonly flavor: ApiFlavor;
 
   constructor(options: ClientOptions) {
+    this.flavor = options.flavor ?? 'seed';
     this.http = new HttpClient({
       baseUrl: options.apiUrl,
       token: options.token,
@@ -70,6 +82,61 @@ export class ApiClient {
   getOrganization = (org: string) =>
     this.call('GET', `/orgs/${enc(org)}`, '/orgs/{org}', [200], Organization);
   listOrganizations = () => listAll(this.http, '/orgs', '/orgs', Organization);
+
+  updateOrganization = (org: string, body: Record<string, unknown>) =>
+    this.call('PATCH', `/orgs/${enc(org)}`, '/orgs/{org}', [200], Organization, body);
+  currentUser = () => this.call('GET', '/user', '/user', [200], User);
+
+  // Members
+  listMembers = (org: string) => listAll(this.http, `/orgs/${enc(org)}/members`, '/orgs/{org}/members', Member);
+  updateMember = (org: string, user: string, role: string | null) =>
+    this.call('PATCH', `/orgs/${enc(org)}/members/${enc(user)}`, '/orgs/{org}/members/{user}', [200], Member, { role });
+  removeMember = (org: string, user: string) =>
+    this.call('DELETE', `/orgs/${enc(org)}/members/${enc(user)}`, '/orgs/{org}/members/{user}', DELETED, null);
+
+  // Collections and spaces
+  listCollections = (org: string) =>
+    listAll(this.http, `/orgs/${enc(org)}/collections`, '/orgs/{org}/collections', Collection, { nested: true });
+  createCollection = (org: string, body: Record<string, unknown>) =>
+    this.call('POST', `/orgs/${enc(org)}/collections`, '/orgs/{org}/collections', [201], Collection, body, true);
+  updateCollection = (id: string, body: Record<string, unknown>) =>
+    this.call('PATCH', `/collections/${enc(id)}`, '/collections/{collection}', [200], Collection, body);
+  moveCollection = (id: string, parent: string | null) =>
+    this.call('POST', `/collections/${enc(id)}/move`, '/collections/{collection}/move', [200], null, { parent });
+  deleteCollection = (id: string) => this.call('DELETE', `/collections/${enc(id)}`, '/collections/{collection}', DELETED, null);
+  getSpace = (id: string) => this.call('GET', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space);
+  updateSpace = (id: string, body: Record<string, unknown>) =>
+    this.call('PATCH', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space, body);
+  moveSpace = (id: string, parent: string | null) =>
+    this.call('POST', `/spaces/${enc(id)}/move`, '/spaces/{space}/move', [200], null, { parent });
+
+  // OpenAPI specs
+  listOpenApiSpecs = (org: string) => listAll(this.http, `/orgs/${enc(org)}/openapi`, '/orgs/{org}/openapi', OpenApiSpec);
+  createOpenApiSpec = (org: string, slug: string, url: string) =>
+    this.call('POST', `/orgs/${enc(org)}/openapi`, '/orgs/{org}/openapi', [201], OpenApiSpec, { slug, source: { url } }, true);
+  putOpenApiSpec = (org: string, slug: string, url: string) =>
+    this.call('PUT', `/orgs/${enc(org)}/openapi/${enc(slug)}`, '/orgs/{org}/openapi/{slug}', [200, 201], OpenApiSpec, { source: { url } });
+  deleteOpenApiSpec = (org: string, slug: string) =>
+    this.call('DELETE', `/orgs/${enc(org)}/openapi/${enc(slug)}`, '/orgs/{org}/openapi/{slug}', DELETED, null);
+
+  // SAML providers
+  listSamlProviders = (org: string) => listAll(this.http, `/orgs/${enc(org)}/saml`, '/orgs/{org}/saml', SamlProvider);
+  createSamlProvider = (org: string, body: Record<string, unknown>) =>
+    this.call('POST', `/orgs/${enc(org)}/saml`, '/orgs/{org}/saml', [201], SamlProvider, body, true);
+  updateSamlProvider = (org: string, id: string, body: Record<string, unknown>) =>
+    this.call('PATCH', `/orgs/${enc(org)}/saml/${enc(id)}`, '/orgs/{org}/saml/{provider}', [200], SamlProvider, body);
+  deleteSamlProvider = (org: string, id: string) =>
+    this.call('DELETE', `/orgs/${enc(org)}/saml/${enc(id)}`, '/orgs/{org}/saml/{provider}', DELETED, null);
+
+  // Translation settings
+  listTranslations = (org: string) =>
+    listAll(this.http, `/orgs/${enc(org)}/translations`, '/orgs/{org}/translations', TranslationSettings);
+  createTranslation = (org: string, title: string) =>
+    this.call('POST', `/orgs/${enc(org)}/translations`, '/orgs/{org}/translations', [201], TranslationSettings, { title }, true);
+  updateTranslation = (org: string, id: string, title: string) =>
+    this.call('PUT', `/orgs/${enc(org)}/translations/${enc(id)}`, '/orgs/{org}/translations/{translation}', [200], TranslationSettings, { title });
+  deleteTranslation = (org: string, id: string) =>
+    this.call('DELETE', `/orgs/${enc(org)}/translations/${enc(id)}`, '/orgs/{org}/translations/{translation}', DELETED, null);
 
   // Custom fields
   listCustomFields = (org: string) =>
@@ -156,6 +223,18 @@ export class ApiClient {
     this.call('PATCH', `/orgs/${enc(org)}/sites/${enc(site)}`, '/orgs/{org}/sites/{site}', [200], Site, body);
   deleteSite = (org: string, site: string) =>
     this.call('DELETE', `/orgs/${enc(org)}/sites/${enc(site)}`, '/orgs/{org}/sites/{site}', DELETED, null);
+
+  getAdaptiveSchema = (org: string, site: string) =>
+    this.call('GET', `/orgs/${enc(org)}/sites/${enc(site)}/adaptive-schema`, '/orgs/{org}/sites/{site}/adaptive-schema', [200], AdaptiveSchema);
+  putAdaptiveSchema = (org: string, site: string, jsonSchema: Record<string, unknown>) =>
+    this.call('PUT', `/orgs/${enc(org)}/sites/${enc(site)}/adaptive-schema`, '/orgs/{org}/sites/{site}/adaptive-schema', [200], null, { jsonSchema });
+  publishSite = (org: string, site: string) =>
+    this.call('POST', `/orgs/${enc(org)}/sites/${enc(site)}/publish`, '/orgs/{org}/sites/{site}/publish', [200], null);
+  unpublishSite = (org: string, site: string) =>
+    this.call('POST', `/orgs/${enc(org)}/sites/${enc(site)}/unpublish`, '/orgs/{org}/sites/{site}/unpublish', [200], null);
+  /** Today's API: one call orders any item of a site's structure. */
+  sortStructure = (org: string, site: string, body: Record<string, unknown>) =>
+    this.call('PATCH', `/orgs/${enc(org)}/sites/${enc(site)}/structure/sort`, '/orgs/{org}/sites/{site}/structure/sort', [200, 204], null, body);
 
   // Sections
   private sitePath = (org: string, site: string, rest: string) =>

@@ -92,4 +92,58 @@ export const TeamMember = z.looseObject({
 });
 export type TeamMember = z.infer<typeof TeamMember>;
 
-export const Organization = z.looseObject({ id: z.string(), title: z.string() });
+const Role = z.enum(['admin', 'create', 'review', 'edit', 'comment', 'read']);
+const Level = z.union([Role, z.literal('inherit')]);
+
+export const Organization = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  emailDomains: z.array(z.string()).default([]),
+  hostname: nullish(z.string()),
+  defaultRole: nullish(Role),
+  defaultContent: nullish(z.looseObject({ site: z.string().optional() })),
+  inviteLinks: z.boolean().default(false),
+  sso: nullish(z.boolean()),
+  ai: nullish(z.boolean()),
+});
+
+export const Member = z.looseObject({
+  id: z.string(),
+  role: nullish(Role),
+  user: z.looseObject({ id: z.string(), email: nullish(z.string()) }),
+});
+
+export const User = z.looseObject({ id: z.string(), email: nullish(z.string()) });
+
+export const Collection = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  description: nullish(z.string()),
+  parent: nullish(z.string()),
+  defaultLevel: nullish(Level),
+});
+
+export const Space = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  emoji: nullish(z.string()),
+  editMode: nullish(z.enum(['live', 'locked'])),
+  defaultLevel: nullish(Level),
+  parent: nullish(z.string()),
+});
+
+export const OpenApiSpec = z.looseObject({ slug: z.string(), sourceURL: nullish(z.string()) });
+
+export const SamlProvider = z.looseObject({
+  id: z.string(),
+  label: z.string(),
+  entityID: nullish(z.string()),
+  ssoURL: nullish(z.string()),
+  certificate: nullish(z.string()),
+  defaultTeam: nullish(z.looseObject({ id: z.string() })),
+  defaultRole: nullish(Role),
+});
+
+export const TranslationSettings = z.looseObject({ id: z.string(), title: z.string() });
+
+export const AdaptiveSchema = z.looseObject({ jsonSchema: z.record(z.string(), z.unknown()) });

@@ -45,6 +45,23 @@ export async function findCreated(
       const t = (await api.listTeams(op.org)).find((x) => x.title === op.title);
       return t ? { id: t.id } : null;
     }
+    case 'create-collection': {
+      const parent = op.parent ? r(op.parent) : null;
+      const c = (await api.listCollections(op.org)).find((x) => x.title === op.title && (x.parent ?? null) === parent);
+      return c ? { id: c.id } : null;
+    }
+    case 'create-openapi-spec': {
+      const s = (await api.listOpenApiSpecs(op.org)).find((x) => x.slug === op.slug);
+      return s ? { id: s.slug } : null;
+    }
+    case 'create-saml-provider': {
+      const p = (await api.listSamlProviders(op.org)).find((x) => x.label === op.body['label']);
+      return p ? { id: p.id } : null;
+    }
+    case 'create-translation': {
+      const t = (await api.listTranslations(op.org)).find((x) => x.title === op.title);
+      return t ? { id: t.id } : null;
+    }
     default:
       return null;
   }

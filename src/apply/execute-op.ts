@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client.js';
-import type { ChangeOp } from '../model/index.js';
+import type { ChangeOp, Position } from '../model/index.js';
 import { resolvePatch, resolvePosition, resolveRef, type Produced } from './resolve.js';
 
 /** Ids an operation produced (creations), or an empty record. */
@@ -122,6 +122,72 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
     case 'delete-team':
       await api.deleteTeam(op.org, r(op.team));
       return {};
+    case 'update-organization':
+      await api.updateOrganization(op.org, resolvePatch(op.patch, produced));
+      return {};
+    case 'update-member':
+      await api.updateMember(op.org, op.userId, op.role);
+      return {};
+    case 'remove-member':
+      await api.removeMember(op.org, op.userId);
+      return {};
+    case 'create-collection': {
+      const c = await api.createCollection(op.org, { title: op.title, ...(op.parent ? { parent: r(op.parent) } : {}) });
+      return { id: c.id };
+    }
+    case 'update-collection':
+      await api.updateCollection(r(op.collection), resolvePatch(op.patch, produced));
+      return {};
+    case 'move-collection':
+      await api.moveCollection(r(op.collection), op.parent ? r(op.parent) : null);
+      return {};
+    case 'delete-collection':
+      await api.deleteCollection(r(op.collection));
+      return {};
+    case 'update-space':
+      await api.updateSpace(op.spaceId, resolvePatch(op.patch, produced));
+      return {};
+    case 'move-space':
+      await api.moveSpace(op.spaceId, op.parent ? r(op.parent) : null);
+      return {};
+    case 'create-openapi-spec':
+      await api.createOpenApiSpec(op.org, op.slug, op.url);
+      return { id: op.slug };
+    case 'update-openapi-spec':
+      await api.putOpenApiSpec(op.org, op.slug, op.url);
+      return {};
+    case 'delete-openapi-spec':
+      await api.deleteOpenApiSpec(op.org, op.slug);
+      return {};
+    case 'create-saml-provider': {
+      const p = await api.createSamlProvider(op.org, resolvePatch(op.body, produced));
+      return { id: p.id };
+    }
+    case 'update-saml-provider':
+      await api.updateSamlProvider(op.org, r(op.provider), resolvePatch(op.patch, produced));
+      return {};
+    case 'delete-saml-provider':
+      await api.deleteSamlProvider(op.org, r(op.provider));
+      return {};
+    case 'create-translation': {
+      const t = await api.createTranslation(op.org, op.title);
+      return { id: t.id };
+    }
+    case 'update-translation':
+      await api.updateTranslation(op.org, r(op.translation), op.title);
+      return {};
+    case 'delete-translation':
+      await api.deleteTranslation(op.org, r(op.translation));
+      return {};
+    case 'set-adaptive-schema':
+      await api.putAdaptiveSchema(op.org, r(op.site), op.jsonSchema);
+      return {};
+    case 'publish-site':
+      await api.publishSite(op.org, r(op.site));
+      return {};
+    case 'unpublish-site':
+      await api.unpublishSite(op.org, r(op.site));
+      return {};
     case 'set-team-members':
       await api.setTeamMembers(op.org, r(op.team), {
         add: op.add,
@@ -139,4 +205,10 @@ export function sectionOutput(section: {
   const out: OpOutput = { id: section.id };
   for (const ss of section.siteSpaces) out[`siteSpace:${ss.space.id}`] = ss.id;
   return out;
+}
+
+/** Today's `PATCH /sites/{id}/structure/sort` body. */
+function sortBody(type: string, id: string, position: Position, produced: Produced): Record<string, unknown> {
+  const where = position.before ? 'before' : 'after';
+  return { item: { type, id }, position: { [where]: { type, id: resolveRef((position.before ?? position.after)!, produced) } } };
 }

@@ -1,4 +1,6 @@
-import { isRefValue, type Patch, type Position, type Ref } from '../model/index.js';
+import { readFileSync } from 'node:fs';
+import { certificateHash } from '../model/certificate.js';
+import { isRefValue, type CertificateValue, type Patch, type Position, type Ref } from '../model/index.js';
 
 /** Ids produced by applied changes: `id`, and `siteSpace:<spaceId>` for a created section's first site space. */
 export type Produced = Map<string, Record<string, string>>;

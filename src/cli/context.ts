@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../api/client.js';
+import type { ApiFlavor } from '../model/kinds.js';
 import type { HttpObserver } from '../api/http.js';
 import { readToken } from '../api/token.js';
 import { createLogger, registerSecret, type Logger } from '../log/logger.js';
@@ -13,6 +14,7 @@ export type CommonOptions = {
   concurrency: number;
   timeout: number;
   stateDir: string;
+  apiFlavor: ApiFlavor;
 };
 
 export const DEFAULT_API_URL = 'https://api.gitbook.com';
@@ -30,6 +32,7 @@ export function commonDefaults(): CommonOptions {
     concurrency: Number(env('DOCSYNC_CONCURRENCY') ?? 4),
     timeout: Number(env('DOCSYNC_TIMEOUT') ?? 30),
     stateDir: env('DOCSYNC_STATE_DIR') ?? join(tmpdir(), 'docsync-state'),
+    apiFlavor: env('DOCSYNC_API_FLAVOR') === 'current' ? 'current' : 'seed',
   };
 }
 
@@ -53,6 +56,7 @@ export function makeApi(opts: CommonOptions, observer?: HttpObserver): ApiClient
     token,
     concurrency: opts.concurrency,
     timeoutMs: opts.timeout * 1000,
+    flavor: opts.apiFlavor,
     ...(observer ? { observer } : {}),
   });
 }

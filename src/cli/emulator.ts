@@ -36,6 +36,7 @@ export async function emulatorCommand(opts: {
   data?: string;
   token: string;
   rateLimit?: string;
+  flavor?: 'seed' | 'current';
 }): Promise<number> {
   let emulator: Emulator;
   try {
@@ -44,6 +45,7 @@ export async function emulatorCommand(opts: {
       port: opts.port,
       host: opts.host,
       token: opts.token,
+      flavor: opts.flavor ?? 'seed',
       ...(opts.seed ? { seed: await readSeed(opts.seed) } : {}),
       ...(opts.data ? { dataFile: opts.data } : {}),
       ...(rateLimit ? { rateLimit } : {}),

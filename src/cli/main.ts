@@ -40,7 +40,12 @@ function withCommon(cmd: Command): Command {
       int('--timeout'),
       d.timeout,
     )
-    .option('--state-dir <dir>', 'folder for locks and the git checkout (env DOCSYNC_STATE_DIR)', d.stateDir);
+    .option('--state-dir <dir>', 'folder for locks and the git checkout (env DOCSYNC_STATE_DIR)', d.stateDir)
+    .addOption(
+      new Option('--api-flavor <flavor>', 'seed: the API of api.md; current: today\'s service (env DOCSYNC_API_FLAVOR)')
+        .choices(['seed', 'current'])
+        .default(d.apiFlavor),
+    );
 }
 
 function common(o: Record<string, unknown>): CommonOptions {
@@ -51,6 +56,7 @@ function common(o: Record<string, unknown>): CommonOptions {
     concurrency: Math.max(1, Number(o['concurrency'])),
     timeout: Math.max(1, Number(o['timeout'])),
     stateDir: String(o['stateDir']),
+    apiFlavor: o['apiFlavor'] === 'current' ? 'current' : 'seed',
   };
 }
 

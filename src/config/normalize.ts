@@ -1,4 +1,4 @@
-import type { DesiredOrganization, DesiredSite, DesiredSiteSpace, DesiredState } from '../model/desired.js';
+import type { CertificateRef, DesiredOrganization, DesiredSite, DesiredSiteSpace, DesiredState } from '../model/desired.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -25,6 +25,8 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
     agentsContext: s.agentsContext,
     adaptiveContent: s.adaptiveContent,
     proxy: s.proxy,
+    published: s.published,
+    adaptiveSchema: s.adaptiveSchema,
     shareLinks: s.shareLinks?.map((l) => defined({ name: l.name, active: l.active })),
     sections: s.sections?.map((sec) =>
       defined({
@@ -48,7 +50,9 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
  * Merge the files of each organization (in file order) into the normalized desired state:
  * defaults applied, member shorthand expanded, list order kept. Assumes `checkSemantics` passed.
  */
-export function normalize(files: ConfigFile[]): DesiredState {
+type SamlInput = NonNullable<ConfigFile['saml']>[number];
+
+export function normalize(files: ConfigFile[], certificates: Map<SamlInput, CertificateRef> = new Map()): DesiredState {
   const orgs = new Map<string, DesiredOrganization>();
   for (const file of files) {
     let org = orgs.get(file.organization);
@@ -79,8 +83,44 @@ export function normalize(files: ConfigFile[]): DesiredState {
     if (file.spaces)
       org.spaces = [
         ...(org.spaces ?? []),
-        ...file.spaces.map((s) => ({ id: s.id, customFields: { ...s.customFields } })),
+        ...file.spaces.map((s) =>
+          defined({
+            id: s.id,
+            title: s.title,
+            emoji: s.emoji,
+            editMode: s.editMode,
+            defaultLevel: s.defaultLevel,
+            parent: s.parent,
+            customFields: s.customFields ? { ...s.customFields } : undefined,
+          }),
+        ),
       ];
+    if (file.settings) org.settings = defined({ ...file.settings });
+    if (file.members) org.members = [...(org.members ?? []), ...file.members.map((m) => ({ user: m.user, role: m.role }))];
+    if (file.collections)
+      org.collections = [
+        ...(org.collections ?? []),
+        ...file.collections.map((c) =>
+          defined({ title: c.title, id: c.id, description: c.description, defaultLevel: c.defaultLevel, parent: c.parent }),
+        ),
+      ];
+    if (file.openapi) org.openapi = [...(org.openapi ?? []), ...file.openapi.map((o) => ({ slug: o.slug, source: o.source }))];
+    if (file.saml)
+      org.saml = [
+        ...(org.saml ?? []),
+        ...file.saml.map((p) =>
+          defined({
+            label: p.label,
+            entityID: p.entityID,
+            ssoURL: p.ssoURL,
+            certificate: certificates.get(p),
+            defaultTeam: p.defaultTeam,
+            defaultRole: p.defaultRole,
+          }),
+        ),
+      ];
+    if (file.translations)
+      org.translations = [...(org.translations ?? []), ...file.translations.map((t) => defined({ title: t.title, id: t.id }))];
     if (file.teams)
       org.teams = [
         ...(org.teams ?? []),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentsContexts, customFieldTypes, teamRoles, visibilities } from '../model/kinds.js';
+import { agentsContexts, customFieldTypes, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
 
 /**
  * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).
@@ -50,11 +50,93 @@ export const CustomFieldSchema = z.strictObject({
   options: z.array(z.string().min(1).max(40)).min(1).max(50).optional(),
 });
 
+const Role = z.enum(memberRoles);
+const DefaultLevel = z
+  .union([Role, z.literal('inherit')])
+  .nullable()
+  .describe('A role, null, or inherit (current API only).');
+export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const hostnamePattern = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
+
 export const SpaceSchema = z.strictObject({
   id: z.string().min(1).describe('Id of an existing space.'),
+  title: z.string().min(1).max(50).optional(),
+  emoji: z.string().min(1).max(50).optional(),
+  editMode: z.enum(['live', 'locked']).optional(),
+  defaultLevel: DefaultLevel.optional(),
+  parent: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('Title of the parent collection (in collections), or null for the top level.'),
   customFields: z
     .record(CustomFieldName, CustomFieldValueSchema)
+    .optional()
     .describe('Custom field values, by field name.'),
+});
+
+export const SettingsSchema = z
+  .strictObject({
+    title: z.string().min(2).max(255).optional(),
+    emailDomains: z.array(z.string().min(1).max(253)).optional(),
+    hostname: z.string().min(3).max(32).regex(hostnamePattern, 'must be 3 to 32 of a-z, 0-9 and -').optional(),
+    defaultRole: Role.nullable().optional(),
+    defaultContent: z
+      .strictObject({ site: z.string().min(1).describe('Title of a site.') })
+      .nullable()
+      .optional(),
+    inviteLinks: z.boolean().optional(),
+    sso: z.boolean().optional(),
+    ai: z.boolean().optional(),
+  })
+  .describe('Organization settings.');
+
+export const MemberSchema = z.strictObject({
+  user: z.string().min(1).describe('User id or e-mail of an organization member.'),
+  role: Role.nullable().describe('Role in the organization; null for guest.'),
+});
+
+export const CollectionSchema = z.strictObject({
+  title: z.string().min(1).max(50).describe('Identity of the collection (unless id is pinned).'),
+  id: z.string().min(1).optional(),
+  description: z.string().max(100).optional(),
+  defaultLevel: DefaultLevel.optional(),
+  parent: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('Title of the parent collection, or null for the top level.'),
+});
+
+export const OpenApiSpecSchema = z.strictObject({
+  slug: z.string().min(1).max(100).regex(slugPattern, 'must be lowercase words joined by -'),
+  source: z.url().max(2048).describe('URL of the OpenAPI document.'),
+});
+
+export const CertificateSchema = z.union([
+  z.strictObject({ file: z.string().min(1).describe('Path of a PEM file, relative to this YAML file.') }),
+  z.strictObject({
+    env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .describe('Name of an environment variable holding the PEM.'),
+  }),
+]);
+
+export const SamlSchema = z.strictObject({
+  label: z.string().min(1).max(30).describe('Identity of the SAML provider.'),
+  entityID: z.string().max(1024).optional(),
+  ssoURL: z.url().max(2048).optional(),
+  certificate: CertificateSchema.optional().describe('Read from a file or a variable; never printed in plans.'),
+  defaultTeam: z.string().min(1).optional().describe('Title of a team.'),
+  defaultRole: Role.nullable().optional(),
+});
+
+export const TranslationSchema = z.strictObject({
+  title: z.string().min(1).max(100).describe('Identity of the translation settings (unless id is pinned).'),
+  id: z.string().min(1).optional(),
 });
 
 export const TeamMemberSchema = z.union([
@@ -115,6 +197,11 @@ export const SiteSchema = z.strictObject({
   agentsContext: z.enum(agentsContexts).optional(),
   adaptiveContent: z.strictObject({ enabled: z.boolean() }).optional(),
   proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
+  published: z.boolean().optional().describe('Published or not (current API: publish/unpublish).'),
+  adaptiveSchema: z
+    .looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()) })
+    .optional()
+    .describe('JSON Schema (draft-07) of the visitor claims.'),
   shareLinks: z.array(ShareLinkSchema).optional(),
   sections: z.array(SectionSchema).optional().describe('Sections in display order.'),
   sectionGroups: z.array(SectionGroupSchema).optional(),
@@ -125,6 +212,12 @@ export const ConfigFileSchema = z
   .strictObject({
     organization: z.string().min(1).describe('The organization id.'),
     policy: PolicySchema.optional(),
+    settings: SettingsSchema.optional(),
+    members: z.array(MemberSchema).optional().describe('Roles of the listed members; others are left alone.'),
+    collections: z.array(CollectionSchema).optional(),
+    openapi: z.array(OpenApiSpecSchema).optional(),
+    saml: z.array(SamlSchema).optional(),
+    translations: z.array(TranslationSchema).optional(),
     customFields: z.array(CustomFieldSchema).optional(),
     spaces: z.array(SpaceSchema).optional(),
     teams: z.array(TeamSchema).optional(),

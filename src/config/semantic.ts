@@ -90,10 +90,54 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
         checkSite(issues, yaml, site, ['sites', i]);
       });
     }
+    const settings = uniqueIn(issues, 'settings');
+    const members = uniqueIn(issues, 'member');
+    const collectionTitles = uniqueIn(issues, 'collection');
+    const collectionIds = uniqueIn(issues, 'collection id');
+    const specs = uniqueIn(issues, 'OpenAPI spec');
+    const samls = uniqueIn(issues, 'SAML provider');
+    const translationTitles = uniqueIn(issues, 'translation');
+    const translationIds = uniqueIn(issues, 'translation id');
+    const declaredCollections = new Map<string, string | null | undefined>();
+    for (const { yaml, config } of group) {
+      if (config.settings) settings('settings', { yaml, path: ['settings'] });
+      config.members?.forEach((m, i) => members(m.user.toLowerCase(), { yaml, path: ['members', i, 'user'] }, m.user));
+      config.collections?.forEach((c, i) => {
+        if (c.id) collectionIds(c.id, { yaml, path: ['collections', i, 'id'] });
+        collectionTitles(c.title, { yaml, path: ['collections', i, 'title'] });
+        declaredCollections.set(c.title, c.parent);
+      });
+      config.openapi?.forEach((o, i) => specs(o.slug, { yaml, path: ['openapi', i, 'slug'] }));
+      config.saml?.forEach((p, i) => samls(p.label, { yaml, path: ['saml', i, 'label'] }));
+      config.translations?.forEach((t, i) => {
+        if (t.id) translationIds(t.id, { yaml, path: ['translations', i, 'id'] });
+        else translationTitles(t.title, { yaml, path: ['translations', i, 'title'] });
+      });
+    }
+    const parentProblem = (parent: string | null | undefined, self?: string): string | undefined => {
+      if (parent === null || parent === undefined) return undefined;
+      if (!declaredCollections.has(parent)) return `no collection titled "${parent}" is declared in collections`;
+      const seen = new Set<string>(self ? [self] : []);
+      for (let p: string | null | undefined = parent; p; p = declaredCollections.get(p)) {
+        if (seen.has(p)) return `collection parents form a cycle through "${p}"`;
+        seen.add(p);
+      }
+      return undefined;
+    };
+    for (const { yaml, config } of group) {
+      config.collections?.forEach((c, i) => {
+        const problem = parentProblem(c.parent, c.title);
+        if (problem) issues.add({ yaml, path: ['collections', i, 'parent'] }, 'unknown-reference', problem);
+      });
+      config.spaces?.forEach((s, i) => {
+        const problem = parentProblem(s.parent);
+        if (problem) issues.add({ yaml, path: ['spaces', i, 'parent'] }, 'unknown-reference', problem);
+      });
+    }
     for (const { yaml, config } of group) {
       config.spaces?.forEach((s, i) => {
         spaces(s.id, { yaml, path: ['spaces', i, 'id'] });
-        for (const [name, value] of Object.entries(s.customFields)) {
+        for (const [name, value] of Object.entries(s.customFields ?? {})) {
           const place = { yaml, path: ['spaces', i, 'customFields', name] };
           const field = declaredFields.get(name);
           if (!field) {

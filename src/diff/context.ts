@@ -1,4 +1,4 @@
-import type { Unmanaged } from '../model/index.js';
+import type { ApiFlavor, Ref, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DraftSet } from './draft.js';
 
 /** What every kind's diff shares within one organization. */
@@ -12,7 +12,16 @@ export type DiffContext = {
   managedLive: { count: number };
   /** Keys of drafts that create or replace a custom field, by field name. */
   customFieldKeys: Map<string, string>;
+  /** How to reference each site and team of the organization, by title (for settings and SAML). */
+  siteRefs: Map<string, { ref: Ref; createKey?: string }>;
+  teamRefs: Map<string, { ref: Ref; createKey?: string }>;
+  flavor: ApiFlavor;
+  warnings: DiffProblem[];
 };
+
+export function warn(ctx: DiffContext, message: string): void {
+  ctx.warnings.push({ organization: ctx.org, message });
+}
 
 export function problem(ctx: DiffContext, message: string): void {
   ctx.problems.push({ organization: ctx.org, message });

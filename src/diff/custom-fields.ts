@@ -109,7 +109,7 @@ export function diffSpaces(ctx: DiffContext, desired: DesiredSpace[], live: Live
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
     const deps: string[] = [];
-    for (const [name, value] of Object.entries(d.customFields)) {
+    for (const [name, value] of Object.entries(d.customFields ?? {})) {
       const have = current[name] ?? null;
       const fieldChange = ctx.customFieldKeys.get(name);
       // A replaced field loses its values: set them again even when they looked equal.

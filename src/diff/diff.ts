@@ -1,12 +1,16 @@
-import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
-import type { DiffContext } from './context.js';
+import type { ApiFlavor, DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
+import { diffCollections, diffMembers, diffOpenApi, diffSaml, diffSettings, diffTranslations } from './admin.js';
+import { problem, type DiffContext } from './context.js';
+import { liveRef } from './draft.js';
 import { diffCustomFields, diffSpaces } from './custom-fields.js';
 import { DraftSet, type OrgDiff } from './draft.js';
 import { diffSites } from './sites.js';
 import { diffTeams } from './teams.js';
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
-export function diffOrganization(desired: DesiredOrganization, live: LiveOrganization): OrgDiff {
+export type DiffOptions = { flavor?: ApiFlavor };
+
+export function diffOrganization(desired: DesiredOrganization, live: LiveOrganization, options: DiffOptions = {}): OrgDiff {
   const ctx: DiffContext = {
     org: desired.id,
     drafts: new DraftSet(),
@@ -15,11 +19,24 @@ export function diffOrganization(desired: DesiredOrganization, live: LiveOrganiz
     prune: desired.policy.prune,
     managedLive: { count: 0 },
     customFieldKeys: new Map(),
+    siteRefs: new Map((live.sites ?? []).map((s) => [s.title, { ref: liveRef(s.id) }])),
+    teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
+    flavor: options.flavor ?? 'seed',
+    warnings: [],
   };
+  if (ctx.flavor === 'current' && (desired.customFields || desired.spaces?.some((s) => s.customFields)))
+    problem(ctx, 'custom fields are not part of the current API (--api-flavor current); remove customFields or use --api-flavor seed');
   if (desired.customFields) diffCustomFields(ctx, desired.customFields, live.customFields ?? []);
   if (desired.spaces) diffSpaces(ctx, desired.spaces, live.spaces ?? []);
   if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);
   if (desired.sites) diffSites(ctx, desired.sites, live.sites ?? []);
+  if (desired.settings && live.settings) diffSettings(ctx, desired.settings, live.settings);
+  if (desired.members) diffMembers(ctx, desired.members, live.members ?? [], live.self ?? null);
+  if (desired.collections || desired.spaces?.some((s) => s.title !== undefined || s.parent !== undefined || s.emoji !== undefined || s.editMode !== undefined || s.defaultLevel !== undefined))
+    diffCollections(ctx, desired.collections, live.collections ?? [], desired.spaces ?? [], live.spaces ?? []);
+  if (desired.openapi) diffOpenApi(ctx, desired.openapi, live.openapi ?? []);
+  if (desired.saml) diffSaml(ctx, desired.saml, live.saml ?? []);
+  if (desired.translations) diffTranslations(ctx, desired.translations, live.translations ?? []);
   return {
     organization: desired.id,
     drafts: ctx.drafts.drafts,
@@ -27,12 +44,13 @@ export function diffOrganization(desired: DesiredOrganization, live: LiveOrganiz
     problems: ctx.problems,
     policy: desired.policy,
     managedLiveCount: ctx.managedLive.count,
+    warnings: ctx.warnings,
   };
 }
 
 /** Diff every organization of the desired state against its live state. */
-export function diff(desired: DesiredState, live: LiveState): OrgDiff[] {
+export function diff(desired: DesiredState, live: LiveState, options: DiffOptions = {}): OrgDiff[] {
   return desired.organizations.map((org) =>
-    diffOrganization(org, live.organizations.find((l) => l.id === org.id) ?? { id: org.id }),
+    diffOrganization(org, live.organizations.find((l) => l.id === org.id) ?? { id: org.id }, options),
   );
 }

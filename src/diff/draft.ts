@@ -27,6 +27,8 @@ export type OrgDiff = {
   policy: { prune: boolean; maxDeletes: number };
   /** How many live resources of managed kinds there are (for the "delete everything" guard). */
   managedLiveCount: number;
+  /** Things the plan leaves alone that the user should know about. */
+  warnings: DiffProblem[];
 };
 
 /** Collects drafts in emission order (which is the plan's tie-break order). */

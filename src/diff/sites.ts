@@ -1,6 +1,6 @@
 import { address, type DesiredSite, type LiveSite } from '../model/index.js';
-import { pairByIdentity, type DiffContext } from './context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
+import { pairByIdentity, problem, warn, type DiffContext } from './context.js';
+import { changedFields, createdRef, fieldsToSet, liveRef, same } from './draft.js';
 import { diffGroups } from './groups.js';
 import { diffShareLinks } from './share-links.js';
 import type { SiteScope } from './site-scope.js';
@@ -23,6 +23,9 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
   );
   for (const [d, l] of pairs) {
     const addr = address.site(org, d.title);
+    ctx.siteRefs.set(d.title, l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` });
+    if (d.agentsContext !== undefined && ctx.flavor === 'current')
+      warn(ctx, `site "${d.title}": agentsContext is not part of the current API and is ignored`);
     const site: SiteScope = {
       addr,
       ref: l ? liveRef(l.id) : { id: '' },
@@ -59,6 +62,18 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
         Object.assign(site.patch.body, diff.after);
       }
     }
+    if (ctx.flavor === 'current' && site.patch.body['agentsContext'] !== undefined) {
+      delete site.patch.body['agentsContext'];
+      delete site.patch.after['agentsContext'];
+      delete site.patch.before['agentsContext'];
+    }
+    diffPublication(ctx, site, d, l);
+    if (d.adaptiveSchema !== undefined && !same(d.adaptiveSchema, l?.adaptiveSchema ?? null)) {
+      if (ctx.flavor === 'current' && '$id' in d.adaptiveSchema)
+        problem(ctx, `site "${d.title}": the current API refuses $id in adaptiveSchema; remove it`);
+      const key = `update:${addr}/adaptive-schema`;
+      drafts.add({ key, action: 'update', kind: 'site-adaptive-schema', address: `${addr}/adaptive-schema`, before: l ? { jsonSchema: l.adaptiveSchema ?? null } : null, after: { jsonSchema: d.adaptiveSchema }, deps: [site.createKey], op: { type: 'set-adaptive-schema', org, site: site.ref, jsonSchema: d.adaptiveSchema } });
+    }
     const slots = d.sections || d.spaces ? diffStructure(ctx, site, d, l) : [];
     if (d.sectionGroups) diffGroups(ctx, site, d, l, slots);
     if (d.shareLinks) diffShareLinks(ctx, site, d, l);
@@ -89,4 +104,26 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
       });
     else ctx.unmanaged.push({ kind: 'site', address: addr });
   }
+}
+
+/** `published`: publish or unpublish calls of today's API; api.md describes no way to change it. */
+function diffPublication(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: LiveSite | undefined): void {
+  if (d.published === undefined) return;
+  const current = l?.published ?? false;
+  if (current === d.published) return;
+  if (ctx.flavor === 'seed') {
+    problem(ctx, `site "${d.title}": published can only change with --api-flavor current (api.md has no publish call)`);
+    return;
+  }
+  const addr = `${site.addr}/publication`;
+  ctx.drafts.add({
+    key: `update:${addr}`,
+    action: 'update',
+    kind: 'site-publication',
+    address: addr,
+    before: { published: current },
+    after: { published: d.published },
+    deps: [site.createKey],
+    op: d.published ? { type: 'publish-site', org: ctx.org, site: site.ref } : { type: 'unpublish-site', org: ctx.org, site: site.ref },
+  });
 }

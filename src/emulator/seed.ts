@@ -110,8 +110,30 @@ const organization = z.looseObject({
     )
     .default([]),
   sites: z.array(site).default([]),
+  defaultContent: z.string().nullable().optional(),
+  openapi: z.array(z.looseObject({ slug: z.string(), source: z.string() })).default([]),
+  saml: z
+    .array(
+      z.looseObject({
+        id: z.string().optional(),
+        label: z.string(),
+        entityID: z.string().optional(),
+        ssoURL: z.string().optional(),
+        certificate: z.string().optional(),
+        defaultTeam: z.string().optional(),
+        defaultRole: z.string().nullable().optional(),
+      }),
+    )
+    .default([]),
+  translations: z.array(z.looseObject({ id: z.string().optional(), title: z.string() })).default([]),
+  settings: z
+    .looseObject({ inviteLinks: z.boolean().optional(), sso: z.boolean().optional(), ai: z.boolean().optional() })
+    .optional(),
 });
-export const Seed = z.looseObject({ organizations: z.array(organization).default([]) });
+export const Seed = z.looseObject({
+  organizations: z.array(organization).default([]),
+  tokenUser: z.string().nullable().optional(),
+});
 export type Seed = z.infer<typeof Seed>;
 
 /** A seed already in the emulator's own state format (as `GET /_emulator/state` returns it). */
@@ -141,6 +163,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
   const newId = idMaker();
   const created = '2024-01-01T00:00:00.000Z';
   return {
+    ...(seed.tokenUser !== undefined ? { tokenUser: seed.tokenUser } : {}),
     organizations: seed.organizations.map((o): EmuOrganization => {
       const members = o.members.map((m, i) => ({
         user: { id: m.id, email: m.email, displayName: m.displayName ?? m.email.split('@')[0]! },
@@ -158,9 +181,9 @@ export function stateFromSeed(input: unknown): EmulatorState {
         emailDomains: o.emailDomains,
         hostname: o.hostname ?? null,
         defaultRole: o.defaultRole ?? null,
-        inviteLinks: false,
-        sso: false,
-        ai: false,
+        inviteLinks: o.settings?.inviteLinks ?? false,
+        sso: o.settings?.sso ?? false,
+        ai: o.settings?.ai ?? false,
         members,
         collections: o.collections.map((c) => ({
           id: c.id,
@@ -203,6 +226,19 @@ export function stateFromSeed(input: unknown): EmulatorState {
           updatedAt: created,
         })),
         sites: o.sites.map((s) => siteFromSeed(s, o.spaces, newId)),
+        defaultContent: o.defaultContent ?? null,
+        openapi: o.openapi.map((x) => ({ id: newId('oas'), slug: x.slug, source: x.source, createdAt: created, updatedAt: created })),
+        saml: o.saml.map((x) => ({
+          id: x.id ?? newId('saml'),
+          label: x.label,
+          entityID: x.entityID ?? null,
+          ssoURL: x.ssoURL ?? null,
+          certificate: x.certificate ?? null,
+          defaultTeam: x.defaultTeam ?? null,
+          defaultRole: x.defaultRole ?? null,
+          createdAt: created,
+        })),
+        translations: o.translations.map((x) => ({ id: x.id ?? newId('tr'), title: x.title, createdAt: created, updatedAt: created })),
       };
     }),
   };

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { HttpError } from './errors.js';
 import { FaultConfig, RateWindow, seededRandom } from './faults.js';
 import { Router } from './router.js';
+import { registerAdmin } from './routes/admin.js';
 import { registerCustomFields } from './routes/custom-fields.js';
 import { registerOrganizations } from './routes/organizations.js';
 import { registerSections } from './routes/sections.js';
@@ -23,6 +24,8 @@ export type EmulatorOptions = {
   seed?: unknown;
   dataFile?: string;
   rateLimit?: { limit: number; windowSeconds: number };
+  /** `seed` serves api.md; `current` serves today's API where the two differ (docs/compatibility.md). */
+  flavor?: 'seed' | 'current';
 };
 
 export type RequestLogEntry = { method: string; path: string; query: string; status: number; at: string };
@@ -113,14 +116,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   const router = new Router();
-  const deps = { state: () => state, shapes: makeShapes(() => baseUrl), router };
+  const flavor = options.flavor ?? 'seed';
+  const deps = { state: () => state, shapes: makeShapes(() => baseUrl, flavor), router, flavor };
   registerOrganizations(deps);
   registerTeams(deps);
-  registerCustomFields(deps);
+  if (flavor === 'seed') registerCustomFields(deps);
   registerSites(deps);
   registerSections(deps);
   registerSiteSpaces(deps);
   registerShareLinks(deps);
+  registerAdmin(deps);
 
   const setFaults = (input: unknown) => {
     faults = FaultConfig.parse(input ?? {});
@@ -237,6 +242,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       finish(result.status, result.body);
     } catch (error) {
+      // Today's API answers a DELETE of something that does not exist with 204 ("did not exist").
+      if (error instanceof HttpError && error.status === 404 && method === 'DELETE' && flavor === 'current') return finish(204);
       if (error instanceof HttpError) return finish(error.status, { message: error.message });
       return finish(500, { message: `internal emulator error: ${(error as Error).message}` });
     }

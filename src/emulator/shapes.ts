@@ -15,7 +15,7 @@ import type {
 /** Serializers: the emulator's state in the API's object shapes (api.md). */
 export type Shapes = ReturnType<typeof makeShapes>;
 
-export function makeShapes(baseUrl: () => string) {
+export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = 'seed') {
   const app = 'https://app.emulator.local';
   const pub = 'https://docs.emulator.local';
 
@@ -48,6 +48,7 @@ export function makeShapes(baseUrl: () => string) {
     ...(org.hostname ? { hostname: org.hostname } : {}),
     type: 'business',
     defaultRole: org.defaultRole,
+    ...(org.defaultContent ? { defaultContent: { type: 'site', site: org.defaultContent } } : {}),
     sso: org.sso,
     ai: org.ai,
     inviteLinks: org.inviteLinks,
@@ -166,7 +167,7 @@ export function makeShapes(baseUrl: () => string) {
     siteSpaces: s.siteSpaces.length,
     createdAt: s.createdAt,
     adaptiveContent: s.adaptiveContent,
-    agentsContext: s.agentsContext,
+    ...(flavor === 'seed' ? { agentsContext: s.agentsContext } : {}),
     features: [],
     urls: {
       location: `${baseUrl()}/v1/orgs/${org.id}/sites/${s.id}`,

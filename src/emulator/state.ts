@@ -3,7 +3,24 @@ import type { CustomFieldValue } from '../model/kinds.js';
 /** The emulator's whole state: plain JSON, so it can be dumped, seeded and persisted as is. */
 export type EmulatorState = {
   organizations: EmuOrganization[];
+  /** The user the API token belongs to (`GET /user`). */
+  tokenUser?: string | null;
 };
+
+export type EmuOpenApiSpec = { id: string; slug: string; source: string; createdAt: string; updatedAt: string };
+
+export type EmuSamlProvider = {
+  id: string;
+  label: string;
+  entityID: string | null;
+  ssoURL: string | null;
+  certificate: string | null;
+  defaultTeam: string | null;
+  defaultRole: string | null;
+  createdAt: string;
+};
+
+export type EmuTranslation = { id: string; title: string; createdAt: string; updatedAt: string };
 
 export type EmuUser = { id: string; displayName: string; email: string };
 
@@ -110,6 +127,10 @@ export type EmuOrganization = {
   teams: EmuTeam[];
   customFields: EmuCustomField[];
   sites: EmuSite[];
+  defaultContent?: string | null;
+  openapi?: EmuOpenApiSpec[];
+  saml?: EmuSamlProvider[];
+  translations?: EmuTranslation[];
 };
 
 export function emptyState(): EmulatorState {

@@ -2,8 +2,10 @@ import type { ApiClient } from '../api/client.js';
 import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
 import type { CustomFieldValue } from '../model/kinds.js';
+import { certificateHash } from '../model/certificate.js';
 import type {
   LiveOrganization,
+  LiveSpace,
   LiveSection,
   LiveSite,
   LiveSiteSpace,
@@ -79,6 +81,14 @@ export async function readLive(
 
 /** What to read of one organization: the config's scope, or everything (export). */
 export type ReadScope = {
+  settings: boolean;
+  members: boolean;
+  collections: boolean;
+  openapi: boolean;
+  saml: boolean;
+  translations: boolean;
+  /** Spaces whose own fields (title, emoji, parent…) are managed: one GET each. */
+  spaceDetails: string[];
   customFields: boolean;
   spaceIds: string[];
   teams: boolean;
@@ -88,16 +98,25 @@ export type ReadScope = {
   siteScope: (site: { id: string; title: string }) => SiteLists | undefined;
 };
 
-export type SiteLists = { sections: boolean; groups: boolean; spaces: boolean; shareLinks: boolean };
+export type SiteLists = { sections: boolean; groups: boolean; spaces: boolean; shareLinks: boolean; adaptiveSchema: boolean };
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
   const wantsMembers = (org.teams ?? []).filter((d) => d.members !== undefined);
   const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
     org.sites?.find((d) => d.id === site.id) ?? org.sites?.find((d) => !d.id && d.title === site.title);
+  const detailed = (s: NonNullable<DesiredOrganization['spaces']>[number]) =>
+    s.title !== undefined || s.emoji !== undefined || s.editMode !== undefined || s.defaultLevel !== undefined || s.parent !== undefined;
   return {
+    settings: org.settings !== undefined,
+    members: org.members !== undefined,
+    collections: org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
+    openapi: org.openapi !== undefined,
+    saml: org.saml !== undefined,
+    translations: org.translations !== undefined,
+    spaceDetails: (org.spaces ?? []).filter(detailed).map((s) => s.id),
     customFields: org.customFields !== undefined,
-    spaceIds: org.spaces?.map((s) => s.id) ?? [],
+    spaceIds: (org.spaces ?? []).filter((s) => s.customFields !== undefined).map((s) => s.id),
     teams: org.teams !== undefined,
     membersOf: (team) => wantsMembers.some((d) => (d.id ? d.id === team.id : d.title === team.title)),
     sites: org.sites !== undefined,
@@ -109,6 +128,7 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
         groups: d.sectionGroups !== undefined,
         spaces: d.spaces !== undefined,
         shareLinks: d.shareLinks !== undefined,
+        adaptiveSchema: d.adaptiveSchema !== undefined,
       };
     },
   };
@@ -116,12 +136,19 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
 
 /** The scope of `docsync export`: every kind, every site and team. */
 export const everything = (spaceIds: string[] = []): ReadScope => ({
+  settings: true,
+  members: true,
+  collections: true,
+  openapi: true,
+  saml: true,
+  translations: true,
+  spaceDetails: spaceIds,
   customFields: true,
   spaceIds,
   teams: true,
   membersOf: () => true,
   sites: true,
-  siteScope: () => ({ sections: true, groups: true, spaces: true, shareLinks: true }),
+  siteScope: () => ({ sections: true, groups: true, spaces: true, shareLinks: true, adaptiveSchema: true }),
 });
 
 export async function readOrganization(
@@ -139,14 +166,17 @@ export async function readScoped(
   tracker = new Tracker(),
 ): Promise<LiveOrganization> {
   const t = <T>(p: Promise<T>) => tracker.track(p);
-  const [customFields, spaces, teams, sites] = await Promise.all([
+  const [customFields, spaceValues, teams, sites, extra] = await Promise.all([
     scope.customFields ? t(api.listCustomFields(orgId)) : undefined,
     scope.spaceIds.length > 0 ? Promise.all(scope.spaceIds.map((id) => readSpace(api, id, t))) : undefined,
     scope.teams ? readTeams(api, orgId, scope, t) : undefined,
     scope.sites ? readSites(api, orgId, scope, t) : undefined,
+    readAdministration(api, orgId, scope, t),
   ]);
+  const spaces = mergeSpaces(spaceValues, extra.spaceDetails);
   return {
     id: orgId,
+    ...extra.org,
     ...(customFields
       ? {
           customFields: customFields.map((f) => ({
@@ -163,6 +193,76 @@ export async function readScoped(
     ...(teams ? { teams } : {}),
     ...(sites ? { sites } : {}),
   };
+}
+
+function mergeSpaces(values: LiveSpace[] | undefined, details: LiveSpace[] | undefined): LiveSpace[] | undefined {
+  if (!values && !details) return undefined;
+  const byId = new Map<string, LiveSpace>();
+  for (const s of [...(values ?? []), ...(details ?? [])]) {
+    const prev = byId.get(s.id);
+    byId.set(s.id, prev ? { ...prev, ...s, customFields: { ...prev.customFields, ...s.customFields } } : s);
+  }
+  return [...byId.values()];
+}
+
+/** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
+async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
+  const [org, members, self, collections, details, specs, saml, translations] = await Promise.all([
+    scope.settings ? t(api.getOrganization(orgId)) : undefined,
+    scope.members ? t(api.listMembers(orgId)) : undefined,
+    scope.members ? t(api.currentUser()).catch(() => null) : undefined,
+    scope.collections ? t(api.listCollections(orgId)) : undefined,
+    Promise.all(scope.spaceDetails.map((id) => t(api.getSpace(id)))),
+    scope.openapi ? t(api.listOpenApiSpecs(orgId)) : undefined,
+    scope.saml ? t(api.listSamlProviders(orgId)) : undefined,
+    scope.translations ? t(api.listTranslations(orgId)) : undefined,
+  ]);
+  const result: Partial<LiveOrganization> = {};
+  if (org)
+    result.settings = {
+      title: org.title,
+      emailDomains: org.emailDomains,
+      hostname: org.hostname ?? null,
+      defaultRole: org.defaultRole ?? null,
+      defaultContent: org.defaultContent?.site ?? null,
+      inviteLinks: org.inviteLinks,
+      sso: org.sso ?? false,
+      ai: org.ai ?? false,
+    };
+  if (members) {
+    result.members = members.map((m) => ({ userId: m.user.id, email: m.user.email ?? null, role: m.role ?? null }));
+    result.self = self?.id ?? null;
+  }
+  if (collections)
+    result.collections = collections.map((c) => ({
+      id: c.id,
+      title: c.title,
+      description: c.description ?? null,
+      defaultLevel: c.defaultLevel ?? null,
+      parent: c.parent ?? null,
+    }));
+  if (specs) result.openapi = specs.map((x) => ({ slug: x.slug, source: x.sourceURL ?? null }));
+  if (saml)
+    result.saml = saml.map((p) => ({
+      id: p.id,
+      label: p.label,
+      entityID: p.entityID || null,
+      ssoURL: p.ssoURL || null,
+      certificateSha256: p.certificate ? certificateHash(p.certificate) : null,
+      defaultTeam: p.defaultTeam?.id ?? null,
+      defaultRole: p.defaultRole ?? null,
+    }));
+  if (translations) result.translations = translations.map((x) => ({ id: x.id, title: x.title }));
+  const spaceDetails = details.map((s) => ({
+    id: s.id,
+    title: s.title,
+    emoji: s.emoji ?? null,
+    editMode: s.editMode ?? null,
+    defaultLevel: s.defaultLevel ?? null,
+    parent: s.parent ?? null,
+    customFields: {},
+  }));
+  return { org: result, spaceDetails: spaceDetails.length > 0 ? spaceDetails : undefined };
 }
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
@@ -206,17 +306,20 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
         agentsContext: site.agentsContext ?? null,
         adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : null,
         proxy: site.proxy ? proxyFromOrigin(site.proxy.origin) : null,
+        ...(site.published !== undefined ? { published: site.published } : {}),
       };
       const lists = scope.siteScope(site);
       if (!lists) return base;
-      const [sections, groups, siteSpaces, links] = await Promise.all([
+      const [sections, groups, siteSpaces, links, schema] = await Promise.all([
         lists.sections ? t(api.listSections(orgId, site.id)) : undefined,
         lists.groups ? t(api.listSectionGroups(orgId, site.id)) : undefined,
         lists.spaces ? t(api.listSiteSpaces(orgId, site.id)) : undefined,
         lists.shareLinks ? t(api.listShareLinks(orgId, site.id)) : undefined,
+        lists.adaptiveSchema ? t(api.getAdaptiveSchema(orgId, site.id)) : undefined,
       ]);
       return {
         ...base,
+        ...(schema ? { adaptiveSchema: schema.jsonSchema } : {}),
         ...(sections ? { sections: sections.map(liveSection) } : {}),
         ...(groups
           ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) }

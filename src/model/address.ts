@@ -9,4 +9,11 @@ export const address = {
   spaceCustomFields: (org: string, space: string) => `${org}/spaces/${space}/custom-fields`,
   team: (org: string, title: string) => `${org}/teams/${title}`,
   teamMembers: (team: string) => `${team}/members`,
+  organization: (org: string) => `${org}/settings`,
+  member: (org: string, user: string) => `${org}/members/${user}`,
+  collection: (org: string, title: string) => `${org}/collections/${title}`,
+  space: (org: string, space: string) => `${org}/spaces/${space}`,
+  openapi: (org: string, slug: string) => `${org}/openapi/${slug}`,
+  saml: (org: string, label: string) => `${org}/saml/${label}`,
+  translation: (org: string, title: string) => `${org}/translations/${title}`,
 };

@@ -10,6 +10,11 @@ export type Ref = { id: string } | { change: string; key?: string };
 /** A value inside an update body that names another object. */
 export type RefValue = { $ref: Ref };
 
+/** A certificate inside a body: read from its file or variable when the change runs, checked against its hash. */
+export type CertificateValue = {
+  $certificate: { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
+};
+
 export type Position = { before?: Ref; after?: Ref };
 
 export type Fields = Record<string, unknown>;
@@ -66,6 +71,27 @@ export type ChangeOp =
   | { type: 'create-team'; org: string; title: string }
   | { type: 'update-team'; org: string; team: Ref; title: string }
   | { type: 'delete-team'; org: string; team: Ref }
+  | { type: 'update-organization'; org: string; patch: Patch }
+  | { type: 'update-member'; org: string; userId: string; role: string | null }
+  | { type: 'remove-member'; org: string; userId: string }
+  | { type: 'create-collection'; org: string; title: string; parent?: Ref }
+  | { type: 'update-collection'; collection: Ref; patch: Patch }
+  | { type: 'move-collection'; collection: Ref; parent: Ref | null }
+  | { type: 'delete-collection'; collection: Ref }
+  | { type: 'update-space'; spaceId: string; patch: Patch }
+  | { type: 'move-space'; spaceId: string; parent: Ref | null }
+  | { type: 'create-openapi-spec'; org: string; slug: string; url: string }
+  | { type: 'update-openapi-spec'; org: string; slug: string; url: string }
+  | { type: 'delete-openapi-spec'; org: string; slug: string }
+  | { type: 'create-saml-provider'; org: string; body: Patch }
+  | { type: 'update-saml-provider'; org: string; provider: Ref; patch: Patch }
+  | { type: 'delete-saml-provider'; org: string; provider: Ref }
+  | { type: 'create-translation'; org: string; title: string }
+  | { type: 'update-translation'; org: string; translation: Ref; title: string }
+  | { type: 'delete-translation'; org: string; translation: Ref }
+  | { type: 'set-adaptive-schema'; org: string; site: Ref; jsonSchema: Record<string, unknown> }
+  | { type: 'publish-site'; org: string; site: Ref }
+  | { type: 'unpublish-site'; org: string; site: Ref }
   | {
       type: 'set-team-members';
       org: string;

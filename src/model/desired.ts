@@ -1,4 +1,4 @@
-import type { AgentsContext, CustomFieldType, CustomFieldValue, TeamRole, Visibility } from './kinds.js';
+import type { AgentsContext, CustomFieldType, CustomFieldValue, DefaultLevel, MemberRole, TeamRole, Visibility } from './kinds.js';
 
 /**
  * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
@@ -17,6 +17,12 @@ export type Policy = { prune: boolean; maxDeletes: number };
 export type DesiredOrganization = {
   id: string;
   policy: Policy;
+  settings?: DesiredSettings;
+  members?: DesiredMember[];
+  collections?: DesiredCollection[];
+  openapi?: DesiredOpenApiSpec[];
+  saml?: DesiredSamlProvider[];
+  translations?: DesiredTranslation[];
   customFields?: DesiredCustomField[];
   spaces?: DesiredSpace[];
   teams?: DesiredTeam[];
@@ -34,8 +40,54 @@ export type DesiredCustomField = {
 
 export type DesiredSpace = {
   id: string;
-  customFields: Record<string, CustomFieldValue>;
+  title?: string;
+  emoji?: string;
+  editMode?: 'live' | 'locked';
+  defaultLevel?: DefaultLevel;
+  /** Title of the parent collection, or null for the organization's top level. */
+  parent?: string | null;
+  customFields?: Record<string, CustomFieldValue>;
 };
+
+export type DesiredSettings = {
+  title?: string;
+  emailDomains?: string[];
+  hostname?: string;
+  defaultRole?: MemberRole | null;
+  /** The site shown by default, by title; null removes it. */
+  defaultContent?: { site: string } | null;
+  inviteLinks?: boolean;
+  sso?: boolean;
+  ai?: boolean;
+};
+
+export type DesiredMember = { user: string; role: MemberRole | null };
+
+export type DesiredCollection = {
+  title: string;
+  id?: string;
+  description?: string;
+  defaultLevel?: DefaultLevel;
+  /** Title of the parent collection, or null for the top level. */
+  parent?: string | null;
+};
+
+export type DesiredOpenApiSpec = { slug: string; source: string };
+
+/** Where a certificate comes from; its content is never part of the desired state, only its hash. */
+export type CertificateRef = { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
+
+export type DesiredSamlProvider = {
+  label: string;
+  entityID?: string;
+  ssoURL?: string;
+  certificate?: CertificateRef;
+  /** Team title. */
+  defaultTeam?: string;
+  defaultRole?: MemberRole | null;
+};
+
+export type DesiredTranslation = { title: string; id?: string };
 
 export type DesiredTeamMember = { user: string; role: TeamRole };
 
@@ -78,6 +130,8 @@ export type DesiredSite = {
   agentsContext?: AgentsContext;
   adaptiveContent?: { enabled: boolean };
   proxy?: string | null;
+  published?: boolean;
+  adaptiveSchema?: Record<string, unknown>;
   shareLinks?: DesiredShareLink[];
   sections?: DesiredSection[];
   sectionGroups?: DesiredSectionGroup[];

@@ -10,6 +10,15 @@ export const resourceKinds = [
   'space-custom-fields',
   'team',
   'team-members',
+  'organization',
+  'member',
+  'collection',
+  'space',
+  'openapi-spec',
+  'saml-provider',
+  'translation',
+  'site-adaptive-schema',
+  'site-publication',
 ] as const;
 
 export type ResourceKind = (typeof resourceKinds)[number];
@@ -36,3 +45,12 @@ export const customFieldTypes = [
 export type CustomFieldType = (typeof customFieldTypes)[number];
 
 export type CustomFieldValue = string | number | boolean | string[] | null;
+
+export const memberRoles = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
+export type MemberRole = (typeof memberRoles)[number];
+
+/** `inherit` exists in the current API only. */
+export type DefaultLevel = MemberRole | 'inherit' | null;
+
+/** Which version of the API docsync talks to: api.md (`seed`) or today's service (`current`). */
+export type ApiFlavor = 'seed' | 'current';

@@ -1,4 +1,4 @@
-import type { AgentsContext, CustomFieldType, CustomFieldValue, TeamRole, Visibility } from './kinds.js';
+import type { AgentsContext, CustomFieldType, CustomFieldValue, DefaultLevel, MemberRole, TeamRole, Visibility } from './kinds.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -12,6 +12,14 @@ export type LiveState = {
 
 export type LiveOrganization = {
   id: string;
+  settings?: LiveSettings;
+  members?: LiveMember[];
+  /** The user the token belongs to (never removed). */
+  self?: string | null;
+  collections?: LiveCollection[];
+  openapi?: LiveOpenApiSpec[];
+  saml?: LiveSamlProvider[];
+  translations?: LiveTranslation[];
   customFields?: LiveCustomField[];
   spaces?: LiveSpace[];
   teams?: LiveTeam[];
@@ -29,8 +37,45 @@ export type LiveCustomField = {
 
 export type LiveSpace = {
   id: string;
+  title?: string;
+  emoji?: string | null;
+  editMode?: 'live' | 'locked' | null;
+  defaultLevel?: DefaultLevel;
+  /** Parent collection id, or null. */
+  parent?: string | null;
   customFields: Record<string, CustomFieldValue>;
 };
+
+export type LiveSettings = {
+  title: string;
+  emailDomains: string[];
+  hostname: string | null;
+  defaultRole: MemberRole | null;
+  /** Site id of the default content, or null. */
+  defaultContent: string | null;
+  inviteLinks: boolean;
+  sso: boolean;
+  ai: boolean;
+};
+
+export type LiveMember = { userId: string; email: string | null; role: MemberRole | null };
+
+export type LiveCollection = { id: string; title: string; description: string | null; defaultLevel: DefaultLevel; parent: string | null };
+
+export type LiveOpenApiSpec = { slug: string; source: string | null };
+
+/** The certificate is kept as a hash only. */
+export type LiveSamlProvider = {
+  id: string;
+  label: string;
+  entityID: string | null;
+  ssoURL: string | null;
+  certificateSha256: string | null;
+  defaultTeam: string | null;
+  defaultRole: MemberRole | null;
+};
+
+export type LiveTranslation = { id: string; title: string };
 
 export type LiveTeamMember = { userId: string; email: string | null; role: TeamRole };
 
@@ -73,6 +118,8 @@ export type LiveSite = {
   agentsContext: AgentsContext | null;
   adaptiveContent: { enabled: boolean } | null;
   proxy: string | null;
+  published?: boolean;
+  adaptiveSchema?: Record<string, unknown> | null;
   sections?: LiveSection[];
   sectionGroups?: LiveSectionGroup[];
   spaces?: LiveSiteSpace[];

@@ -165,6 +165,7 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
     summary,
     unmanaged: diffs.flatMap((d) => d.unmanaged),
     errors,
+    warnings: diffs.flatMap((d) => d.warnings ?? []),
     guards: diffs.map((d) => ({
       organization: d.organization,
       deletes: changes.filter((c) => c.action === 'delete' && c.address.startsWith(`${d.organization}/`))

@@ -11,6 +11,7 @@ export function planDocument(plan: Plan, desired?: DesiredState): Record<string,
     summary: plan.summary,
     unmanaged: plan.unmanaged,
     errors: plan.errors,
+    warnings: plan.warnings ?? [],
     checksum: plan.checksum,
     ...(desired ? { desired } : {}),
   };

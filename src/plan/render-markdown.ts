@@ -29,6 +29,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     for (const e of plan.errors) head.push(`> **Error** (${e.organization}): ${e.message}`);
     head.push('');
   }
+  for (const w of plan.warnings ?? []) head.push(`> **Warning** (${w.organization}): ${w.message}`);
+  if ((plan.warnings ?? []).length > 0) head.push('');
   if (plan.changes.length === 0 && plan.errors.length > 0)
     head.push('**No changes can be planned** until the errors above are fixed.');
   else if (plan.changes.length === 0) head.push('**No changes.** Live state matches the configuration.');

@@ -22,6 +22,8 @@ export type Plan = {
   unmanaged: Unmanaged[];
   /** Organizations that could not be planned, and why (their changes are left out). */
   errors: PlanProblem[];
+  /** Things left alone that the reviewer should know about (they do not stop the plan). */
+  warnings: PlanProblem[];
   guards: PlanGuardFacts[];
   /** sha256 over the changes and the live facts they rely on (ids, before values). */
   checksum: string;

@@ -7,4 +7,5 @@ export type RouteDeps = {
   state: () => EmulatorState;
   shapes: Shapes;
   router: Router;
+  flavor: 'seed' | 'current';
 };

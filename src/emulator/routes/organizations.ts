@@ -24,6 +24,19 @@ export function registerOrganizations({ state, shapes, router }: RouteDeps): voi
     const sso = optBoolean(b, 'sso');
     const ai = optBoolean(b, 'ai');
     const inviteLinks = optBoolean(b, 'inviteLinks');
+    let defaultContent: string | null | undefined;
+    if (b['defaultContent'] !== undefined) {
+      if (b['defaultContent'] === null) defaultContent = null;
+      else {
+        const dc = asBody(b['defaultContent'], true);
+        if (dc['type'] !== 'site') throw badRequest('defaultContent.type: must be site');
+        const site = optString(dc, 'site');
+        if (!site || !org.sites.some((x) => x.id === site)) throw badRequest('defaultContent.site: not a site of this organization');
+        defaultContent = site;
+      }
+    }
+    optString(b, 'logo', { max: 2048, nullable: true });
+    if (defaultContent !== undefined) org.defaultContent = defaultContent;
     if (title !== undefined && title !== null) org.title = title;
     if (hostname !== undefined) org.hostname = hostname;
     if (emailDomains !== undefined) org.emailDomains = emailDomains;

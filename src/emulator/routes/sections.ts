@@ -50,7 +50,7 @@ export function registerSections(deps: RouteDeps): void {
     const { org, site } = siteOf(deps, params);
     const b = asBody(body, true);
     const spaceId = reqString(b, 'spaceId');
-    const title = optString(b, 'title', { max: 64 });
+    const title = deps.flavor === 'current' ? optString(b, 'title', { min: 2, max: 128 }) : optString(b, 'title', { max: 64 });
     const space = findById(org.spaces, spaceId, 'space');
     const sectionTitle = title ?? space.title;
     const section: EmuSection = {
@@ -80,6 +80,9 @@ export function registerSections(deps: RouteDeps): void {
     const icon = optString(b, 'icon', { max: 50, nullable: true });
     const description = optString(b, 'description', { max: 256, nullable: true });
     const defaultSiteSpace = optString(b, 'defaultSiteSpace');
+    // Today's API sets group membership on the section itself.
+    const groupId = deps.flavor === 'current' ? optString(b, 'siteSectionGroupId', { nullable: true }) : undefined;
+    if (groupId) findById(site.groups, groupId, 'section group');
     if (defaultSiteSpace) {
       const ss = findById(site.siteSpaces, defaultSiteSpace, 'site space');
       if (ss.sectionId !== section.id)
@@ -93,6 +96,7 @@ export function registerSections(deps: RouteDeps): void {
     if (icon !== undefined) section.icon = icon;
     if (description !== undefined) section.description = description;
     if (defaultSiteSpace) section.defaultSiteSpaceId = defaultSiteSpace;
+    if (groupId !== undefined) section.groupId = groupId;
     return { status: 200, body: shapes.section(org, site, section) };
   });
   router.on('DELETE', `${base}/:sectionId`, ({ params }) => {
@@ -153,6 +157,22 @@ export function registerSections(deps: RouteDeps): void {
     for (const s of site.sections) if (s.groupId === g.id) s.groupId = null;
     return { status: 205 };
   });
+  if (deps.flavor === 'seed') registerGroupMembership(deps);
+  router.on('POST', `${groups}/:groupId/move`, ({ params, body }) => {
+    const { org, site } = siteOf(deps, params);
+    const g = group(site, params.groupId!);
+    const { where, id } = parsePosition(body, 'site-section', 'id');
+    const anchor = group(site, id);
+    if (anchor !== g) placeRelative(site.groups, g, anchor, where);
+    return { status: 200, body: shapes.group(org, site, g) };
+  });
+}
+
+/** api.md's membership endpoints; today's API sets `siteSectionGroupId` on the section instead. */
+function registerGroupMembership(deps: RouteDeps): void {
+  const { shapes, router } = deps;
+  const groups = '/orgs/:orgId/sites/:siteId/section-groups';
+  const group = (site: EmuSite, id: string): EmuGroup => findById(site.groups, id, 'section group');
   router.on('POST', `${groups}/:groupId/sections`, ({ params, body }) => {
     const { org, site } = siteOf(deps, params);
     const g = group(site, params.groupId!);
@@ -164,17 +184,9 @@ export function registerSections(deps: RouteDeps): void {
     const { site } = siteOf(deps, params);
     const g = group(site, params.groupId!);
     const section = findById(site.sections, params.sectionId!, 'site section');
-    if (section.groupId !== g.id)
-      throw badRequest(`sectionId: section ${section.id} is not in group ${g.id}`);
+    // 204: the section was not part of the group; 205: removed.
+    if (section.groupId !== g.id) return { status: 204 };
     section.groupId = null;
     return { status: 205 };
-  });
-  router.on('POST', `${groups}/:groupId/move`, ({ params, body }) => {
-    const { org, site } = siteOf(deps, params);
-    const g = group(site, params.groupId!);
-    const { where, id } = parsePosition(body, 'site-section', 'id');
-    const anchor = group(site, id);
-    if (anchor !== g) placeRelative(site.groups, g, anchor, where);
-    return { status: 200, body: shapes.group(org, site, g) };
   });
 }

@@ -1,7 +1,7 @@
 import { badRequest } from '../errors.js';
 import { paginate } from '../paginate.js';
 import type { EmuSite } from '../state.js';
-import { findById, findOrg, newId, now, slugify, uniquePath } from '../store.js';
+import { findById, findOrg, newId, now, placeRelative, slugify, uniquePath } from '../store.js';
 import {
   asBody,
   optBoolean,
@@ -94,6 +94,8 @@ export function registerSites(deps: RouteDeps): void {
   router.on('PATCH', `${base}/:siteId`, ({ params, body }) => {
     const { org, site } = siteOf(deps, params);
     const b = asBody(body);
+    // Today's API has no agentsContext; bodies do not forbid extra fields, so it is ignored.
+    if (deps.flavor === 'current') delete b['agentsContext'];
     const title = optString(b, 'title', { min: 2, max: 128 });
     const visibility = optEnum(b, 'visibility', siteVisibilities);
     const basename = optString(b, 'basename', { min: 1, max: 100 });
@@ -132,6 +134,44 @@ export function registerSites(deps: RouteDeps): void {
         sectionDefault.siteSpaceId;
     return { status: 200, body: shapes.site(org, site) };
   });
+
+  if (deps.flavor === 'current') {
+    router.on('POST', `${base}/:siteId/publish`, ({ params }) => {
+      const { org, site } = siteOf(deps, params);
+      site.published = true;
+      return { status: 200, body: shapes.site(org, site) };
+    });
+    router.on('POST', `${base}/:siteId/unpublish`, ({ params }) => {
+      const { org, site } = siteOf(deps, params);
+      site.published = false;
+      return { status: 200, body: shapes.site(org, site) };
+    });
+    router.on('PATCH', `${base}/:siteId/structure/sort`, ({ params, body }) => {
+      const { site } = siteOf(deps, params);
+      const b = asBody(body, true);
+      const item = asBody(b['item'], true);
+      const position = asBody(b['position'], true);
+      const where = (['before', 'after'] as const).filter((w) => position[w] !== undefined);
+      if (where.length !== 1) throw badRequest('position: exactly one of before or after is required');
+      const ref = asBody(position[where[0]!], true);
+      const types = ['site-space', 'site-section', 'site-section-group'] as const;
+      const itemType = optEnum(item, 'type', types, { required: true })!;
+      const refType = optEnum(ref, 'type', types, { required: true })!;
+      if (itemType !== refType) throw badRequest(`position.${where[0]}.type: must be ${itemType}`);
+      const itemId = optString(item, 'id') ?? '';
+      const refId = optString(ref, 'id') ?? '';
+      const move = <T extends { id: string }>(list: T[], what: string, same?: (a: T, b: T) => boolean) => {
+        const a = findById(list, itemId, what);
+        const anchor = findById(list, refId, what);
+        if (same && !same(a, anchor)) throw badRequest(`position.${where[0]}.id: must be in the same section as the item`);
+        if (a !== anchor) placeRelative(list, a, anchor, where[0]!);
+      };
+      if (itemType === 'site-section') move(site.sections, 'site section');
+      else if (itemType === 'site-section-group') move(site.groups, 'section group');
+      else move(site.siteSpaces, 'site space', (a, b) => a.sectionId === b.sectionId);
+      return { status: 204 };
+    });
+  }
 
   router.on('GET', `${base}/:siteId/adaptive-schema`, ({ params }) => {
     const { site } = siteOf(deps, params);
