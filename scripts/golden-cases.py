@@ -303,3 +303,137 @@ for name, (desired, live) in cases.items():
     with open(os.path.join(d, 'desired.yaml'), 'w') as f: f.write(desired)
     with open(os.path.join(d, 'live.json'), 'w') as f: f.write(json.dumps(live, indent=2) + '\n')
 print(len(cases), 'cases')
+
+# Kinds beyond the card (issue 11).
+more = {}
+more['org-settings'] = ("""organization: org_g
+settings:
+  title: Golden Docs Inc
+  hostname: golden-docs
+  defaultRole: read
+  inviteLinks: true
+  ai: true
+  defaultContent: { site: Handbook }
+sites:
+  - title: Handbook
+""", org(), None)
+
+more['member-roles'] = ("""organization: org_g
+policy: { prune: true }
+members:
+  - { user: b@example.com, role: admin }
+  - { user: user_c, role: null }
+""", dict(org(), tokenUser='user_a'), None)
+
+more['collections-and-spaces'] = ("""organization: org_g
+policy: { prune: true }
+collections:
+  - { title: Product, description: Product docs, defaultLevel: read }
+  - { title: APIs, parent: Product }
+  - { title: Legacy, parent: null }
+spaces:
+  - { id: space_1, title: Getting started, emoji: "🚀", parent: APIs }
+  - { id: space_2, parent: null, editMode: locked }
+""", org(collections=[{'id': 'col_1', 'title': 'Legacy', 'parent': 'col_2'}, {'id': 'col_2', 'title': 'Old'}],
+        spaces=[{'id': 'space_1', 'title': 'Space 1', 'parent': 'col_2'}, {'id': 'space_2', 'title': 'Space 2', 'parent': 'col_1'}]), None)
+
+more['openapi-specs'] = ("""organization: org_g
+policy: { prune: true }
+openapi:
+  - { slug: petstore, source: "https://example.com/petstore.yaml" }
+  - { slug: billing, source: "https://example.com/billing-v2.yaml" }
+""", org(openapi=[{'slug': 'billing', 'source': 'https://example.com/billing.yaml'}, {'slug': 'old-api', 'source': 'https://example.com/old.yaml'}]), None)
+
+more['saml-provider'] = ("""organization: org_g
+teams:
+  - title: SSO users
+saml:
+  - label: Okta
+    entityID: http://www.okta.com/abc
+    ssoURL: https://acme.okta.com/app/sso/saml
+    certificate: { file: okta.pem }
+    defaultTeam: SSO users
+    defaultRole: read
+  - label: Azure
+    certificate: { env: GOLDEN_AZURE_CERT }
+""", org(saml=[{'id': 'saml_1', 'label': 'Azure', 'certificate': 'OLD-CERTIFICATE'}]), {'env': {'GOLDEN_AZURE_CERT': '-----BEGIN CERTIFICATE-----\nNEWAZURE\n-----END CERTIFICATE-----'}})
+
+more['translations'] = ("""organization: org_g
+policy: { prune: true }
+translations:
+  - { title: French }
+  - { title: Deutsch, id: tr_1 }
+""", org(translations=[{'id': 'tr_1', 'title': 'German'}, {'id': 'tr_2', 'title': 'Klingon'}]), None)
+
+more['site-adaptive-schema'] = ("""organization: org_g
+sites:
+  - title: Docs
+    adaptiveSchema:
+      $schema: http://json-schema.org/draft-07/schema#
+      type: object
+      additionalProperties: false
+      properties:
+        unsigned:
+          type: object
+          description: Unsigned claims of the site visitor.
+          additionalProperties: false
+          properties:
+            beta: { type: boolean, description: Beta tester }
+""", org(sites=[site()]), None)
+
+more['current-flavor-site'] = ("""organization: org_g
+sites:
+  - title: Docs
+    published: true
+    agentsContext: excluded
+    sections:
+      - { path: b, title: Section b, spaces: [{ space: space_2, path: p2 }] }
+      - { path: a, title: Section a, spaces: [{ space: space_1, path: p1 }] }
+    sectionGroups:
+      - { title: Group, sections: [a] }
+""", org(sites=[site([sec(1, 'a', title='Section a'), sec(2, 'b', title='Section b')], sectionGroups=[{'id': 'grp_1', 'title': 'Group'}])]), {'flavor': 'current'})
+
+more['published-needs-current'] = ("""organization: org_g
+sites:
+  - { title: Docs, published: true }
+""", org(sites=[site()]), None)
+
+more['every-kind'] = ("""organization: org_g
+settings: { title: Everything Inc, defaultContent: { site: Docs } }
+members:
+  - { user: c@example.com, role: edit }
+collections:
+  - { title: Product }
+spaces:
+  - { id: space_1, parent: Product, customFields: { owner: docs } }
+customFields:
+  - { name: owner, type: text }
+teams:
+  - { title: Writers, members: [a@example.com] }
+openapi:
+  - { slug: petstore, source: "https://example.com/petstore.yaml" }
+saml:
+  - { label: Okta, defaultTeam: Writers, certificate: { file: okta.pem } }
+translations:
+  - { title: French }
+sites:
+  - title: Docs
+    shareLinks: [{ name: preview }]
+    adaptiveSchema: { type: object, properties: {}, additionalProperties: false }
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1 }, { space: space_2 }] }
+    sectionGroups:
+      - { title: Main, sections: [guides] }
+""", org(), None)
+
+PEM = '-----BEGIN CERTIFICATE-----\nMIIBGOLDENTESTCERTIFICATE\n-----END CERTIFICATE-----\n'
+for name, (desired, live, options) in more.items():
+    d = os.path.join(ROOT, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'desired.yaml'), 'w') as f: f.write(desired)
+    with open(os.path.join(d, 'live.json'), 'w') as f: f.write(json.dumps(live, indent=2) + '\n')
+    if options:
+        with open(os.path.join(d, 'options.json'), 'w') as f: f.write(json.dumps(options, indent=2) + '\n')
+    if 'okta.pem' in desired:
+        with open(os.path.join(d, 'okta.pem'), 'w') as f: f.write(PEM)
+print(len(more), 'more cases')

@@ -88,22 +88,49 @@ export class ApiClient {
   currentUser = () => this.call('GET', '/user', '/user', [200], User);
 
   // Members
-  listMembers = (org: string) => listAll(this.http, `/orgs/${enc(org)}/members`, '/orgs/{org}/members', Member);
+  listMembers = (org: string) =>
+    listAll(this.http, `/orgs/${enc(org)}/members`, '/orgs/{org}/members', Member);
   updateMember = (org: string, user: string, role: string | null) =>
-    this.call('PATCH', `/orgs/${enc(org)}/members/${enc(user)}`, '/orgs/{org}/members/{user}', [200], Member, { role });
+    this.call(
+      'PATCH',
+      `/orgs/${enc(org)}/members/${enc(user)}`,
+      '/orgs/{org}/members/{user}',
+      [200],
+      Member,
+      { role },
+    );
   removeMember = (org: string, user: string) =>
-    this.call('DELETE', `/orgs/${enc(org)}/members/${enc(user)}`, '/orgs/{org}/members/{user}', DELETED, null);
+    this.call(
+      'DELETE',
+      `/orgs/${enc(org)}/members/${enc(user)}`,
+      '/orgs/{org}/members/{user}',
+      DELETED,
+      null,
+    );
 
   // Collections and spaces
   listCollections = (org: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/collections`, '/orgs/{org}/collections', Collection, { nested: true });
+    listAll(this.http, `/orgs/${enc(org)}/collections`, '/orgs/{org}/collections', Collection, {
+      nested: true,
+    });
   createCollection = (org: string, body: Record<string, unknown>) =>
-    this.call('POST', `/orgs/${enc(org)}/collections`, '/orgs/{org}/collections', [201], Collection, body, true);
+    this.call(
+      'POST',
+      `/orgs/${enc(org)}/collections`,
+      '/orgs/{org}/collections',
+      [201],
+      Collection,
+      body,
+      true,
+    );
   updateCollection = (id: string, body: Record<string, unknown>) =>
     this.call('PATCH', `/collections/${enc(id)}`, '/collections/{collection}', [200], Collection, body);
   moveCollection = (id: string, parent: string | null) =>
-    this.call('POST', `/collections/${enc(id)}/move`, '/collections/{collection}/move', [200], null, { parent });
-  deleteCollection = (id: string) => this.call('DELETE', `/collections/${enc(id)}`, '/collections/{collection}', DELETED, null);
+    this.call('POST', `/collections/${enc(id)}/move`, '/collections/{collection}/move', [200], null, {
+      parent,
+    });
+  deleteCollection = (id: string) =>
+    this.call('DELETE', `/collections/${enc(id)}`, '/collections/{collection}', DELETED, null);
   getSpace = (id: string) => this.call('GET', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space);
   updateSpace = (id: string, body: Record<string, unknown>) =>
     this.call('PATCH', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space, body);
@@ -111,20 +138,50 @@ export class ApiClient {
     this.call('POST', `/spaces/${enc(id)}/move`, '/spaces/{space}/move', [200], null, { parent });
 
   // OpenAPI specs
-  listOpenApiSpecs = (org: string) => listAll(this.http, `/orgs/${enc(org)}/openapi`, '/orgs/{org}/openapi', OpenApiSpec);
+  listOpenApiSpecs = (org: string) =>
+    listAll(this.http, `/orgs/${enc(org)}/openapi`, '/orgs/{org}/openapi', OpenApiSpec);
   createOpenApiSpec = (org: string, slug: string, url: string) =>
-    this.call('POST', `/orgs/${enc(org)}/openapi`, '/orgs/{org}/openapi', [201], OpenApiSpec, { slug, source: { url } }, true);
+    this.call(
+      'POST',
+      `/orgs/${enc(org)}/openapi`,
+      '/orgs/{org}/openapi',
+      [201],
+      OpenApiSpec,
+      { slug, source: { url } },
+      true,
+    );
   putOpenApiSpec = (org: string, slug: string, url: string) =>
-    this.call('PUT', `/orgs/${enc(org)}/openapi/${enc(slug)}`, '/orgs/{org}/openapi/{slug}', [200, 201], OpenApiSpec, { source: { url } });
+    this.call(
+      'PUT',
+      `/orgs/${enc(org)}/openapi/${enc(slug)}`,
+      '/orgs/{org}/openapi/{slug}',
+      [200, 201],
+      OpenApiSpec,
+      { source: { url } },
+    );
   deleteOpenApiSpec = (org: string, slug: string) =>
-    this.call('DELETE', `/orgs/${enc(org)}/openapi/${enc(slug)}`, '/orgs/{org}/openapi/{slug}', DELETED, null);
+    this.call(
+      'DELETE',
+      `/orgs/${enc(org)}/openapi/${enc(slug)}`,
+      '/orgs/{org}/openapi/{slug}',
+      DELETED,
+      null,
+    );
 
   // SAML providers
-  listSamlProviders = (org: string) => listAll(this.http, `/orgs/${enc(org)}/saml`, '/orgs/{org}/saml', SamlProvider);
+  listSamlProviders = (org: string) =>
+    listAll(this.http, `/orgs/${enc(org)}/saml`, '/orgs/{org}/saml', SamlProvider);
   createSamlProvider = (org: string, body: Record<string, unknown>) =>
     this.call('POST', `/orgs/${enc(org)}/saml`, '/orgs/{org}/saml', [201], SamlProvider, body, true);
   updateSamlProvider = (org: string, id: string, body: Record<string, unknown>) =>
-    this.call('PATCH', `/orgs/${enc(org)}/saml/${enc(id)}`, '/orgs/{org}/saml/{provider}', [200], SamlProvider, body);
+    this.call(
+      'PATCH',
+      `/orgs/${enc(org)}/saml/${enc(id)}`,
+      '/orgs/{org}/saml/{provider}',
+      [200],
+      SamlProvider,
+      body,
+    );
   deleteSamlProvider = (org: string, id: string) =>
     this.call('DELETE', `/orgs/${enc(org)}/saml/${enc(id)}`, '/orgs/{org}/saml/{provider}', DELETED, null);
 
@@ -132,11 +189,32 @@ export class ApiClient {
   listTranslations = (org: string) =>
     listAll(this.http, `/orgs/${enc(org)}/translations`, '/orgs/{org}/translations', TranslationSettings);
   createTranslation = (org: string, title: string) =>
-    this.call('POST', `/orgs/${enc(org)}/translations`, '/orgs/{org}/translations', [201], TranslationSettings, { title }, true);
+    this.call(
+      'POST',
+      `/orgs/${enc(org)}/translations`,
+      '/orgs/{org}/translations',
+      [201],
+      TranslationSettings,
+      { title },
+      true,
+    );
   updateTranslation = (org: string, id: string, title: string) =>
-    this.call('PUT', `/orgs/${enc(org)}/translations/${enc(id)}`, '/orgs/{org}/translations/{translation}', [200], TranslationSettings, { title });
+    this.call(
+      'PUT',
+      `/orgs/${enc(org)}/translations/${enc(id)}`,
+      '/orgs/{org}/translations/{translation}',
+      [200],
+      TranslationSettings,
+      { title },
+    );
   deleteTranslation = (org: string, id: string) =>
-    this.call('DELETE', `/orgs/${enc(org)}/translations/${enc(id)}`, '/orgs/{org}/translations/{translation}', DELETED, null);
+    this.call(
+      'DELETE',
+      `/orgs/${enc(org)}/translations/${enc(id)}`,
+      '/orgs/{org}/translations/{translation}',
+      DELETED,
+      null,
+    );
 
   // Custom fields
   listCustomFields = (org: string) =>
@@ -225,16 +303,48 @@ export class ApiClient {
     this.call('DELETE', `/orgs/${enc(org)}/sites/${enc(site)}`, '/orgs/{org}/sites/{site}', DELETED, null);
 
   getAdaptiveSchema = (org: string, site: string) =>
-    this.call('GET', `/orgs/${enc(org)}/sites/${enc(site)}/adaptive-schema`, '/orgs/{org}/sites/{site}/adaptive-schema', [200], AdaptiveSchema);
+    this.call(
+      'GET',
+      `/orgs/${enc(org)}/sites/${enc(site)}/adaptive-schema`,
+      '/orgs/{org}/sites/{site}/adaptive-schema',
+      [200],
+      AdaptiveSchema,
+    );
   putAdaptiveSchema = (org: string, site: string, jsonSchema: Record<string, unknown>) =>
-    this.call('PUT', `/orgs/${enc(org)}/sites/${enc(site)}/adaptive-schema`, '/orgs/{org}/sites/{site}/adaptive-schema', [200], null, { jsonSchema });
+    this.call(
+      'PUT',
+      `/orgs/${enc(org)}/sites/${enc(site)}/adaptive-schema`,
+      '/orgs/{org}/sites/{site}/adaptive-schema',
+      [200],
+      null,
+      { jsonSchema },
+    );
   publishSite = (org: string, site: string) =>
-    this.call('POST', `/orgs/${enc(org)}/sites/${enc(site)}/publish`, '/orgs/{org}/sites/{site}/publish', [200], null);
+    this.call(
+      'POST',
+      `/orgs/${enc(org)}/sites/${enc(site)}/publish`,
+      '/orgs/{org}/sites/{site}/publish',
+      [200],
+      null,
+    );
   unpublishSite = (org: string, site: string) =>
-    this.call('POST', `/orgs/${enc(org)}/sites/${enc(site)}/unpublish`, '/orgs/{org}/sites/{site}/unpublish', [200], null);
+    this.call(
+      'POST',
+      `/orgs/${enc(org)}/sites/${enc(site)}/unpublish`,
+      '/orgs/{org}/sites/{site}/unpublish',
+      [200],
+      null,
+    );
   /** Today's API: one call orders any item of a site's structure. */
   sortStructure = (org: string, site: string, body: Record<string, unknown>) =>
-    this.call('PATCH', `/orgs/${enc(org)}/sites/${enc(site)}/structure/sort`, '/orgs/{org}/sites/{site}/structure/sort', [200, 204], null, body);
+    this.call(
+      'PATCH',
+      `/orgs/${enc(org)}/sites/${enc(site)}/structure/sort`,
+      '/orgs/{org}/sites/{site}/structure/sort',
+      [200, 204],
+      null,
+      body,
+    );
 
   // Sections
   private sitePath = (org: string, site: string, rest: string) =>

@@ -47,7 +47,9 @@ export async function findCreated(
     }
     case 'create-collection': {
       const parent = op.parent ? r(op.parent) : null;
-      const c = (await api.listCollections(op.org)).find((x) => x.title === op.title && (x.parent ?? null) === parent);
+      const c = (await api.listCollections(op.org)).find(
+        (x) => x.title === op.title && (x.parent ?? null) === parent,
+      );
       return c ? { id: c.id } : null;
     }
     case 'create-openapi-spec': {

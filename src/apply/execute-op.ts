@@ -33,12 +33,19 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.deleteSection(op.org, r(op.site), r(op.section));
       return {};
     case 'move-section':
-      await api.moveSection(
-        op.org,
-        r(op.site),
-        r(op.section),
-        resolvePosition(op.position, 'site-section', 'siteSection', produced),
-      );
+      if (api.flavor === 'current')
+        await api.sortStructure(
+          op.org,
+          r(op.site),
+          sortBody('site-section', r(op.section), op.position, produced),
+        );
+      else
+        await api.moveSection(
+          op.org,
+          r(op.site),
+          r(op.section),
+          resolvePosition(op.position, 'site-section', 'siteSection', produced),
+        );
       return {};
     case 'create-section-group': {
       const group = await api.createSectionGroup(op.org, r(op.site), {
@@ -55,18 +62,30 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.deleteSectionGroup(op.org, r(op.site), r(op.group));
       return {};
     case 'move-section-group':
-      await api.moveSectionGroup(
-        op.org,
-        r(op.site),
-        r(op.group),
-        resolvePosition(op.position, 'site-section', 'id', produced),
-      );
+      if (api.flavor === 'current')
+        await api.sortStructure(
+          op.org,
+          r(op.site),
+          sortBody('site-section-group', r(op.group), op.position, produced),
+        );
+      else
+        await api.moveSectionGroup(
+          op.org,
+          r(op.site),
+          r(op.group),
+          resolvePosition(op.position, 'site-section', 'id', produced),
+        );
       return {};
     case 'add-group-section':
-      await api.addGroupSection(op.org, r(op.site), r(op.group), r(op.section));
+      // Today's API: membership is a field of the section.
+      if (api.flavor === 'current')
+        await api.updateSection(op.org, r(op.site), r(op.section), { siteSectionGroupId: r(op.group) });
+      else await api.addGroupSection(op.org, r(op.site), r(op.group), r(op.section));
       return {};
     case 'remove-group-section':
-      await api.removeGroupSection(op.org, r(op.site), r(op.group), r(op.section));
+      if (api.flavor === 'current')
+        await api.updateSection(op.org, r(op.site), r(op.section), { siteSectionGroupId: null });
+      else await api.removeGroupSection(op.org, r(op.site), r(op.group), r(op.section));
       return {};
     case 'create-site-space': {
       const ss = await api.createSiteSpace(op.org, r(op.site), {
@@ -82,12 +101,19 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.deleteSiteSpace(op.org, r(op.site), r(op.siteSpace));
       return {};
     case 'move-site-space':
-      await api.moveSiteSpace(
-        op.org,
-        r(op.site),
-        r(op.siteSpace),
-        resolvePosition(op.position, 'site-space', 'siteSpace', produced),
-      );
+      if (api.flavor === 'current')
+        await api.sortStructure(
+          op.org,
+          r(op.site),
+          sortBody('site-space', r(op.siteSpace), op.position, produced),
+        );
+      else
+        await api.moveSiteSpace(
+          op.org,
+          r(op.site),
+          r(op.siteSpace),
+          resolvePosition(op.position, 'site-space', 'siteSpace', produced),
+        );
       return {};
     case 'create-share-link': {
       const link = await api.createShareLink(op.org, r(op.site), op.name);
@@ -132,7 +158,10 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.removeMember(op.org, op.userId);
       return {};
     case 'create-collection': {
-      const c = await api.createCollection(op.org, { title: op.title, ...(op.parent ? { parent: r(op.parent) } : {}) });
+      const c = await api.createCollection(op.org, {
+        title: op.title,
+        ...(op.parent ? { parent: r(op.parent) } : {}),
+      });
       return { id: c.id };
     }
     case 'update-collection':
@@ -210,5 +239,8 @@ export function sectionOutput(section: {
 /** Today's `PATCH /sites/{id}/structure/sort` body. */
 function sortBody(type: string, id: string, position: Position, produced: Produced): Record<string, unknown> {
   const where = position.before ? 'before' : 'after';
-  return { item: { type, id }, position: { [where]: { type, id: resolveRef((position.before ?? position.after)!, produced) } } };
+  return {
+    item: { type, id },
+    position: { [where]: { type, id: resolveRef((position.before ?? position.after)!, produced) } },
+  };
 }

@@ -17,10 +17,41 @@ export function resolveRef(ref: Ref, produced: Produced): string {
   return id;
 }
 
-export function resolvePatch(patch: Patch, produced: Produced): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(patch).map(([k, v]) => [k, isRefValue(v) ? resolveRef(v.$ref, produced) : v]),
-  );
+/** Resolve references (at any depth) and certificates in a body. */
+export function resolvePatch(
+  patch: Patch,
+  produced: Produced,
+  readCertificate: (c: CertificateValue['$certificate']) => string = readCertificateSource,
+): Record<string, unknown> {
+  const walk = (v: unknown): unknown => {
+    if (isRefValue(v)) return resolveRef(v.$ref, produced);
+    if (v && typeof v === 'object' && '$certificate' in v)
+      return readCertificate((v as CertificateValue).$certificate);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(patch) as Record<string, unknown>;
+}
+
+export class CertificateChangedError extends Error {
+  readonly code = 'certificate-changed';
+}
+
+/** Read a certificate where the config said, and check it is the one the plan was made with. */
+export function readCertificateSource(source: CertificateValue['$certificate']): string {
+  let content: string | undefined;
+  try {
+    content = source.source === 'file' ? readFileSync(source.path, 'utf8') : process.env[source.name];
+  } catch {
+    content = undefined;
+  }
+  const where = source.source === 'file' ? source.path : `$${source.name}`;
+  if (content === undefined) throw new CertificateChangedError(`certificate ${where} cannot be read`);
+  if (certificateHash(content) !== source.sha256)
+    throw new CertificateChangedError(`certificate ${where} changed since the plan was made; plan again`);
+  return content.trim();
 }
 
 /** A move position in the API's shape: `{ before|after: { type, <key>: id } }`. */

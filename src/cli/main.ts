@@ -42,7 +42,10 @@ function withCommon(cmd: Command): Command {
     )
     .option('--state-dir <dir>', 'folder for locks and the git checkout (env DOCSYNC_STATE_DIR)', d.stateDir)
     .addOption(
-      new Option('--api-flavor <flavor>', 'seed: the API of api.md; current: today\'s service (env DOCSYNC_API_FLAVOR)')
+      new Option(
+        '--api-flavor <flavor>',
+        "seed: the API of api.md; current: today's service (env DOCSYNC_API_FLAVOR)",
+      )
         .choices(['seed', 'current'])
         .default(d.apiFlavor),
     );

@@ -45,16 +45,23 @@ const CERTIFICATE_MAX = 10_000;
 function resolveCertificates(
   parsed: (ParsedConfig & { path?: string | undefined })[],
   env: NodeJS.ProcessEnv,
-): { issues: ConfigIssue[]; map: Map<NonNullable<ParsedConfig["config"]["saml"]>[number], CertificateRef> } {
+): { issues: ConfigIssue[]; map: Map<NonNullable<ParsedConfig['config']['saml']>[number], CertificateRef> } {
   const issues: ConfigIssue[] = [];
-  const map = new Map<NonNullable<ParsedConfig["config"]["saml"]>[number], CertificateRef>();
+  const map = new Map<NonNullable<ParsedConfig['config']['saml']>[number], CertificateRef>();
   for (const { yaml, config, path } of parsed) {
     config.saml?.forEach((provider, i) => {
       const cert = provider.certificate;
       if (!cert) return;
       const at = ['saml', i, 'certificate'];
       const fail = (message: string, code: ConfigIssue['code'] = 'read-failed') => {
-        issues.push({ severity: 'error', code, file: yaml.file, ...locate(yaml, at), path: `saml[${i}].certificate`, message });
+        issues.push({
+          severity: 'error',
+          code,
+          file: yaml.file,
+          ...locate(yaml, at),
+          path: `saml[${i}].certificate`,
+          message,
+        });
       };
       let content: string;
       let ref: { source: 'file'; path: string } | { source: 'env'; name: string };
@@ -63,22 +70,25 @@ function resolveCertificates(
         try {
           content = readFileSync(full, 'utf8');
         } catch (error) {
-          return fail(`cannot read certificate file ${cert.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+          return fail(
+            `cannot read certificate file ${cert.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+          );
         }
         ref = { source: 'file', path: full };
       } else {
         const value = env[cert.env];
-        if (value === undefined || value.trim() === '') return fail(`environment variable ${cert.env} is not set`);
+        if (value === undefined || value.trim() === '')
+          return fail(`environment variable ${cert.env} is not set`);
         content = value;
         ref = { source: 'env', name: cert.env };
       }
-      if (content.length > CERTIFICATE_MAX) return fail(`certificate is longer than ${CERTIFICATE_MAX} characters`, 'too-long');
+      if (content.length > CERTIFICATE_MAX)
+        return fail(`certificate is longer than ${CERTIFICATE_MAX} characters`, 'too-long');
       map.set(provider, { ...ref, sha256: certificateHash(content) });
     });
   }
   return { issues, map };
 }
-
 
 /** Validate files already in memory (the daemon and tests use this; `loadConfig` reads them from disk). */
 export function loadConfigFromBuffers(
@@ -105,7 +115,14 @@ export function loadConfigFromBuffers(
   issues.push(...certificates.issues);
   const files = entries.map((e) => e.file);
   if (issues.some((i) => i.severity === 'error')) return { desired: null, issues, files };
-  return { desired: normalize(parsed.map((p) => p.config), certificates.map), issues, files };
+  return {
+    desired: normalize(
+      parsed.map((p) => p.config),
+      certificates.map,
+    ),
+    issues,
+    files,
+  };
 }
 
 /** Load and validate the config folder. Never throws for bad input: problems come back as issues. */

@@ -1,4 +1,10 @@
-import type { CertificateRef, DesiredOrganization, DesiredSite, DesiredSiteSpace, DesiredState } from '../model/desired.js';
+import type {
+  CertificateRef,
+  DesiredOrganization,
+  DesiredSite,
+  DesiredSiteSpace,
+  DesiredState,
+} from '../model/desired.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -52,7 +58,10 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
  */
 type SamlInput = NonNullable<ConfigFile['saml']>[number];
 
-export function normalize(files: ConfigFile[], certificates: Map<SamlInput, CertificateRef> = new Map()): DesiredState {
+export function normalize(
+  files: ConfigFile[],
+  certificates: Map<SamlInput, CertificateRef> = new Map(),
+): DesiredState {
   const orgs = new Map<string, DesiredOrganization>();
   for (const file of files) {
     let org = orgs.get(file.organization);
@@ -96,15 +105,26 @@ export function normalize(files: ConfigFile[], certificates: Map<SamlInput, Cert
         ),
       ];
     if (file.settings) org.settings = defined({ ...file.settings });
-    if (file.members) org.members = [...(org.members ?? []), ...file.members.map((m) => ({ user: m.user, role: m.role }))];
+    if (file.members)
+      org.members = [...(org.members ?? []), ...file.members.map((m) => ({ user: m.user, role: m.role }))];
     if (file.collections)
       org.collections = [
         ...(org.collections ?? []),
         ...file.collections.map((c) =>
-          defined({ title: c.title, id: c.id, description: c.description, defaultLevel: c.defaultLevel, parent: c.parent }),
+          defined({
+            title: c.title,
+            id: c.id,
+            description: c.description,
+            defaultLevel: c.defaultLevel,
+            parent: c.parent,
+          }),
         ),
       ];
-    if (file.openapi) org.openapi = [...(org.openapi ?? []), ...file.openapi.map((o) => ({ slug: o.slug, source: o.source }))];
+    if (file.openapi)
+      org.openapi = [
+        ...(org.openapi ?? []),
+        ...file.openapi.map((o) => ({ slug: o.slug, source: o.source })),
+      ];
     if (file.saml)
       org.saml = [
         ...(org.saml ?? []),
@@ -120,7 +140,10 @@ export function normalize(files: ConfigFile[], certificates: Map<SamlInput, Cert
         ),
       ];
     if (file.translations)
-      org.translations = [...(org.translations ?? []), ...file.translations.map((t) => defined({ title: t.title, id: t.id }))];
+      org.translations = [
+        ...(org.translations ?? []),
+        ...file.translations.map((t) => defined({ title: t.title, id: t.id })),
+      ];
     if (file.teams)
       org.teams = [
         ...(org.teams ?? []),

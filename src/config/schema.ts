@@ -80,7 +80,12 @@ export const SettingsSchema = z
   .strictObject({
     title: z.string().min(2).max(255).optional(),
     emailDomains: z.array(z.string().min(1).max(253)).optional(),
-    hostname: z.string().min(3).max(32).regex(hostnamePattern, 'must be 3 to 32 of a-z, 0-9 and -').optional(),
+    hostname: z
+      .string()
+      .min(3)
+      .max(32)
+      .regex(hostnamePattern, 'must be 3 to 32 of a-z, 0-9 and -')
+      .optional(),
     defaultRole: Role.nullable().optional(),
     defaultContent: z
       .strictObject({ site: z.string().min(1).describe('Title of a site.') })
@@ -129,7 +134,9 @@ export const SamlSchema = z.strictObject({
   label: z.string().min(1).max(30).describe('Identity of the SAML provider.'),
   entityID: z.string().max(1024).optional(),
   ssoURL: z.url().max(2048).optional(),
-  certificate: CertificateSchema.optional().describe('Read from a file or a variable; never printed in plans.'),
+  certificate: CertificateSchema.optional().describe(
+    'Read from a file or a variable; never printed in plans.',
+  ),
   defaultTeam: z.string().min(1).optional().describe('Title of a team.'),
   defaultRole: Role.nullable().optional(),
 });

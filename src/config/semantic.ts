@@ -101,7 +101,9 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     const declaredCollections = new Map<string, string | null | undefined>();
     for (const { yaml, config } of group) {
       if (config.settings) settings('settings', { yaml, path: ['settings'] });
-      config.members?.forEach((m, i) => members(m.user.toLowerCase(), { yaml, path: ['members', i, 'user'] }, m.user));
+      config.members?.forEach((m, i) =>
+        members(m.user.toLowerCase(), { yaml, path: ['members', i, 'user'] }, m.user),
+      );
       config.collections?.forEach((c, i) => {
         if (c.id) collectionIds(c.id, { yaml, path: ['collections', i, 'id'] });
         collectionTitles(c.title, { yaml, path: ['collections', i, 'title'] });
@@ -116,7 +118,8 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     }
     const parentProblem = (parent: string | null | undefined, self?: string): string | undefined => {
       if (parent === null || parent === undefined) return undefined;
-      if (!declaredCollections.has(parent)) return `no collection titled "${parent}" is declared in collections`;
+      if (!declaredCollections.has(parent))
+        return `no collection titled "${parent}" is declared in collections`;
       const seen = new Set<string>(self ? [self] : []);
       for (let p: string | null | undefined = parent; p; p = declaredCollections.get(p)) {
         if (seen.has(p)) return `collection parents form a cycle through "${p}"`;

@@ -1,5 +1,18 @@
-import type { ApiFlavor, DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
-import { diffCollections, diffMembers, diffOpenApi, diffSaml, diffSettings, diffTranslations } from './admin.js';
+import type {
+  ApiFlavor,
+  DesiredOrganization,
+  DesiredState,
+  LiveOrganization,
+  LiveState,
+} from '../model/index.js';
+import {
+  diffCollections,
+  diffMembers,
+  diffOpenApi,
+  diffSaml,
+  diffSettings,
+  diffTranslations,
+} from './admin.js';
 import { problem, type DiffContext } from './context.js';
 import { liveRef } from './draft.js';
 import { diffCustomFields, diffSpaces } from './custom-fields.js';
@@ -10,7 +23,11 @@ import { diffTeams } from './teams.js';
 /** Pair desired and live resources of one organization and compute the changes (pure). */
 export type DiffOptions = { flavor?: ApiFlavor };
 
-export function diffOrganization(desired: DesiredOrganization, live: LiveOrganization, options: DiffOptions = {}): OrgDiff {
+export function diffOrganization(
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+  options: DiffOptions = {},
+): OrgDiff {
   const ctx: DiffContext = {
     org: desired.id,
     drafts: new DraftSet(),
@@ -25,15 +42,34 @@ export function diffOrganization(desired: DesiredOrganization, live: LiveOrganiz
     warnings: [],
   };
   if (ctx.flavor === 'current' && (desired.customFields || desired.spaces?.some((s) => s.customFields)))
-    problem(ctx, 'custom fields are not part of the current API (--api-flavor current); remove customFields or use --api-flavor seed');
+    problem(
+      ctx,
+      'custom fields are not part of the current API (--api-flavor current); remove customFields or use --api-flavor seed',
+    );
   if (desired.customFields) diffCustomFields(ctx, desired.customFields, live.customFields ?? []);
   if (desired.spaces) diffSpaces(ctx, desired.spaces, live.spaces ?? []);
   if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);
   if (desired.sites) diffSites(ctx, desired.sites, live.sites ?? []);
   if (desired.settings && live.settings) diffSettings(ctx, desired.settings, live.settings);
   if (desired.members) diffMembers(ctx, desired.members, live.members ?? [], live.self ?? null);
-  if (desired.collections || desired.spaces?.some((s) => s.title !== undefined || s.parent !== undefined || s.emoji !== undefined || s.editMode !== undefined || s.defaultLevel !== undefined))
-    diffCollections(ctx, desired.collections, live.collections ?? [], desired.spaces ?? [], live.spaces ?? []);
+  if (
+    desired.collections ||
+    desired.spaces?.some(
+      (s) =>
+        s.title !== undefined ||
+        s.parent !== undefined ||
+        s.emoji !== undefined ||
+        s.editMode !== undefined ||
+        s.defaultLevel !== undefined,
+    )
+  )
+    diffCollections(
+      ctx,
+      desired.collections,
+      live.collections ?? [],
+      desired.spaces ?? [],
+      live.spaces ?? [],
+    );
   if (desired.openapi) diffOpenApi(ctx, desired.openapi, live.openapi ?? []);
   if (desired.saml) diffSaml(ctx, desired.saml, live.saml ?? []);
   if (desired.translations) diffTranslations(ctx, desired.translations, live.translations ?? []);

@@ -23,7 +23,10 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
   );
   for (const [d, l] of pairs) {
     const addr = address.site(org, d.title);
-    ctx.siteRefs.set(d.title, l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` });
+    ctx.siteRefs.set(
+      d.title,
+      l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` },
+    );
     if (d.agentsContext !== undefined && ctx.flavor === 'current')
       warn(ctx, `site "${d.title}": agentsContext is not part of the current API and is ignored`);
     const site: SiteScope = {
@@ -72,7 +75,16 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
       if (ctx.flavor === 'current' && '$id' in d.adaptiveSchema)
         problem(ctx, `site "${d.title}": the current API refuses $id in adaptiveSchema; remove it`);
       const key = `update:${addr}/adaptive-schema`;
-      drafts.add({ key, action: 'update', kind: 'site-adaptive-schema', address: `${addr}/adaptive-schema`, before: l ? { jsonSchema: l.adaptiveSchema ?? null } : null, after: { jsonSchema: d.adaptiveSchema }, deps: [site.createKey], op: { type: 'set-adaptive-schema', org, site: site.ref, jsonSchema: d.adaptiveSchema } });
+      drafts.add({
+        key,
+        action: 'update',
+        kind: 'site-adaptive-schema',
+        address: `${addr}/adaptive-schema`,
+        before: l ? { jsonSchema: l.adaptiveSchema ?? null } : null,
+        after: { jsonSchema: d.adaptiveSchema },
+        deps: [site.createKey],
+        op: { type: 'set-adaptive-schema', org, site: site.ref, jsonSchema: d.adaptiveSchema },
+      });
     }
     const slots = d.sections || d.spaces ? diffStructure(ctx, site, d, l) : [];
     if (d.sectionGroups) diffGroups(ctx, site, d, l, slots);
@@ -112,7 +124,10 @@ function diffPublication(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: L
   const current = l?.published ?? false;
   if (current === d.published) return;
   if (ctx.flavor === 'seed') {
-    problem(ctx, `site "${d.title}": published can only change with --api-flavor current (api.md has no publish call)`);
+    problem(
+      ctx,
+      `site "${d.title}": published can only change with --api-flavor current (api.md has no publish call)`,
+    );
     return;
   }
   const addr = `${site.addr}/publication`;
@@ -124,6 +139,8 @@ function diffPublication(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: L
     before: { published: current },
     after: { published: d.published },
     deps: [site.createKey],
-    op: d.published ? { type: 'publish-site', org: ctx.org, site: site.ref } : { type: 'unpublish-site', org: ctx.org, site: site.ref },
+    op: d.published
+      ? { type: 'publish-site', org: ctx.org, site: site.ref }
+      : { type: 'unpublish-site', org: ctx.org, site: site.ref },
   });
 }

@@ -25,7 +25,10 @@ export function diffTeams(ctx: DiffContext, desired: DesiredTeam[], live: LiveTe
     const addr = address.team(org, d.title);
     let ref: Ref;
     let createKey: string | undefined;
-    ctx.teamRefs.set(d.title, l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` });
+    ctx.teamRefs.set(
+      d.title,
+      l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` },
+    );
     if (!l) {
       createKey = `create:${addr}`;
       drafts.add({

@@ -127,7 +127,11 @@ const organization = z.looseObject({
     .default([]),
   translations: z.array(z.looseObject({ id: z.string().optional(), title: z.string() })).default([]),
   settings: z
-    .looseObject({ inviteLinks: z.boolean().optional(), sso: z.boolean().optional(), ai: z.boolean().optional() })
+    .looseObject({
+      inviteLinks: z.boolean().optional(),
+      sso: z.boolean().optional(),
+      ai: z.boolean().optional(),
+    })
     .optional(),
 });
 export const Seed = z.looseObject({
@@ -227,7 +231,13 @@ export function stateFromSeed(input: unknown): EmulatorState {
         })),
         sites: o.sites.map((s) => siteFromSeed(s, o.spaces, newId)),
         defaultContent: o.defaultContent ?? null,
-        openapi: o.openapi.map((x) => ({ id: newId('oas'), slug: x.slug, source: x.source, createdAt: created, updatedAt: created })),
+        openapi: o.openapi.map((x) => ({
+          id: newId('oas'),
+          slug: x.slug,
+          source: x.source,
+          createdAt: created,
+          updatedAt: created,
+        })),
         saml: o.saml.map((x) => ({
           id: x.id ?? newId('saml'),
           label: x.label,
@@ -238,7 +248,12 @@ export function stateFromSeed(input: unknown): EmulatorState {
           defaultRole: x.defaultRole ?? null,
           createdAt: created,
         })),
-        translations: o.translations.map((x) => ({ id: x.id ?? newId('tr'), title: x.title, createdAt: created, updatedAt: created })),
+        translations: o.translations.map((x) => ({
+          id: x.id ?? newId('tr'),
+          title: x.title,
+          createdAt: created,
+          updatedAt: created,
+        })),
       };
     }),
   };

@@ -243,7 +243,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       finish(result.status, result.body);
     } catch (error) {
       // Today's API answers a DELETE of something that does not exist with 204 ("did not exist").
-      if (error instanceof HttpError && error.status === 404 && method === 'DELETE' && flavor === 'current') return finish(204);
+      if (error instanceof HttpError && error.status === 404 && method === 'DELETE' && flavor === 'current')
+        return finish(204);
       if (error instanceof HttpError) return finish(error.status, { message: error.message });
       return finish(500, { message: `internal emulator error: ${(error as Error).message}` });
     }

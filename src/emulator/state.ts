@@ -7,7 +7,13 @@ export type EmulatorState = {
   tokenUser?: string | null;
 };
 
-export type EmuOpenApiSpec = { id: string; slug: string; source: string; createdAt: string; updatedAt: string };
+export type EmuOpenApiSpec = {
+  id: string;
+  slug: string;
+  source: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 export type EmuSamlProvider = {
   id: string;

@@ -98,7 +98,13 @@ export type ReadScope = {
   siteScope: (site: { id: string; title: string }) => SiteLists | undefined;
 };
 
-export type SiteLists = { sections: boolean; groups: boolean; spaces: boolean; shareLinks: boolean; adaptiveSchema: boolean };
+export type SiteLists = {
+  sections: boolean;
+  groups: boolean;
+  spaces: boolean;
+  shareLinks: boolean;
+  adaptiveSchema: boolean;
+};
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
@@ -106,7 +112,11 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
   const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
     org.sites?.find((d) => d.id === site.id) ?? org.sites?.find((d) => !d.id && d.title === site.title);
   const detailed = (s: NonNullable<DesiredOrganization['spaces']>[number]) =>
-    s.title !== undefined || s.emoji !== undefined || s.editMode !== undefined || s.defaultLevel !== undefined || s.parent !== undefined;
+    s.title !== undefined ||
+    s.emoji !== undefined ||
+    s.editMode !== undefined ||
+    s.defaultLevel !== undefined ||
+    s.parent !== undefined;
   return {
     settings: org.settings !== undefined,
     members: org.members !== undefined,
@@ -195,7 +205,10 @@ export async function readScoped(
   };
 }
 
-function mergeSpaces(values: LiveSpace[] | undefined, details: LiveSpace[] | undefined): LiveSpace[] | undefined {
+function mergeSpaces(
+  values: LiveSpace[] | undefined,
+  details: LiveSpace[] | undefined,
+): LiveSpace[] | undefined {
   if (!values && !details) return undefined;
   const byId = new Map<string, LiveSpace>();
   for (const s of [...(values ?? []), ...(details ?? [])]) {
@@ -230,7 +243,11 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
       ai: org.ai ?? false,
     };
   if (members) {
-    result.members = members.map((m) => ({ userId: m.user.id, email: m.user.email ?? null, role: m.role ?? null }));
+    result.members = members.map((m) => ({
+      userId: m.user.id,
+      email: m.user.email ?? null,
+      role: m.role ?? null,
+    }));
     result.self = self?.id ?? null;
   }
   if (collections)

@@ -12,7 +12,8 @@ export type RefValue = { $ref: Ref };
 
 /** A certificate inside a body: read from its file or variable when the change runs, checked against its hash. */
 export type CertificateValue = {
-  $certificate: { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
+  $certificate:
+    { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
 };
 
 export type Position = { before?: Ref; after?: Ref };

@@ -1,4 +1,12 @@
-import type { AgentsContext, CustomFieldType, CustomFieldValue, DefaultLevel, MemberRole, TeamRole, Visibility } from './kinds.js';
+import type {
+  AgentsContext,
+  CustomFieldType,
+  CustomFieldValue,
+  DefaultLevel,
+  MemberRole,
+  TeamRole,
+  Visibility,
+} from './kinds.js';
 
 /**
  * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
@@ -75,7 +83,8 @@ export type DesiredCollection = {
 export type DesiredOpenApiSpec = { slug: string; source: string };
 
 /** Where a certificate comes from; its content is never part of the desired state, only its hash. */
-export type CertificateRef = { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
+export type CertificateRef =
+  { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
 
 export type DesiredSamlProvider = {
   label: string;

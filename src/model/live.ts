@@ -1,4 +1,12 @@
-import type { AgentsContext, CustomFieldType, CustomFieldValue, DefaultLevel, MemberRole, TeamRole, Visibility } from './kinds.js';
+import type {
+  AgentsContext,
+  CustomFieldType,
+  CustomFieldValue,
+  DefaultLevel,
+  MemberRole,
+  TeamRole,
+  Visibility,
+} from './kinds.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -60,7 +68,13 @@ export type LiveSettings = {
 
 export type LiveMember = { userId: string; email: string | null; role: MemberRole | null };
 
-export type LiveCollection = { id: string; title: string; description: string | null; defaultLevel: DefaultLevel; parent: string | null };
+export type LiveCollection = {
+  id: string;
+  title: string;
+  description: string | null;
+  defaultLevel: DefaultLevel;
+  parent: string | null;
+};
 
 export type LiveOpenApiSpec = { slug: string; source: string | null };
 

@@ -10,7 +10,7 @@ export function formatValue(value: unknown): string {
 /** The field lines of a change: `key: before → after` for updates, `key: value` otherwise. */
 export function fieldLines(change: Change): string[] {
   const lines: string[] = [];
-  if (change.action === 'move') {
+  if (change.action === 'move' && !('parent' in (change.after ?? {}))) {
     const a = change.after ?? {};
     if ('before' in a) lines.push(`before ${formatValue(a['before'])}`);
     if ('after' in a) lines.push(`after ${formatValue(a['after'])}`);

@@ -17,11 +17,19 @@ export const cases = readdirSync(PLANS)
 
 export function planCase(name: string) {
   const dir = join(PLANS, name);
-  const loaded = loadConfigFromBuffers([
-    { file: 'desired.yaml', bytes: readFileSync(join(dir, 'desired.yaml')) },
-  ]);
+  const options = existsSync(join(dir, 'options.json'))
+    ? (JSON.parse(readFileSync(join(dir, 'options.json'), 'utf8')) as {
+        flavor?: 'seed' | 'current';
+        env?: Record<string, string>;
+      })
+    : {};
+  const flavor = options.flavor ?? 'seed';
+  const loaded = loadConfigFromBuffers(
+    [{ file: 'desired.yaml', bytes: readFileSync(join(dir, 'desired.yaml')), path: join(dir, 'desired.yaml') }],
+    { ...process.env, ...(options.env ?? {}) },
+  );
   if (!loaded.desired) throw new Error(`${name}: invalid desired.yaml: ${JSON.stringify(loaded.issues)}`);
   const seed = JSON.parse(readFileSync(join(dir, 'live.json'), 'utf8')) as unknown;
-  const plan = buildPlan(diff(loaded.desired, liveFromEmulator(stateFromSeed(seed))));
-  return { dir, desired: loaded.desired, seed, plan };
+  const plan = buildPlan(diff(loaded.desired, liveFromEmulator(stateFromSeed(seed), flavor), { flavor }));
+  return { dir, desired: loaded.desired, seed, plan, flavor, env: options.env ?? {} };
 }

@@ -1,3 +1,4 @@
+import { certificateHash } from '../../src/model/certificate.js';
 import type { LiveOrganization, LiveSiteSpace, LiveState } from '../../src/model/index.js';
 import type { EmuSite, EmulatorState } from '../../src/emulator/state.js';
 
@@ -5,7 +6,7 @@ import type { EmuSite, EmulatorState } from '../../src/emulator/state.js';
  * The live model of an emulator state, without HTTP: what the live reader would produce.
  * Golden plan tests use it; an integration test checks that reading over HTTP gives the same plan.
  */
-export function liveFromEmulator(state: EmulatorState): LiveState {
+export function liveFromEmulator(state: EmulatorState, flavor: 'seed' | 'current' = 'seed'): LiveState {
   return {
     organizations: state.organizations.map((org): LiveOrganization => {
       const siteSpace = (site: EmuSite, ss: EmuSite['siteSpaces'][number]): LiveSiteSpace => {
@@ -18,8 +19,33 @@ export function liveFromEmulator(state: EmulatorState): LiveState {
           default: section ? section.defaultSiteSpaceId === ss.id : site.defaultRootSiteSpaceId === ss.id,
         };
       };
+      const tokenUser = state.tokenUser ?? org.members.find((m) => m.role === 'admin')?.user.id ?? null;
       return {
         id: org.id,
+        settings: {
+          title: org.title,
+          emailDomains: org.emailDomains,
+          hostname: org.hostname,
+          defaultRole: org.defaultRole as never,
+          defaultContent: org.defaultContent ?? null,
+          inviteLinks: org.inviteLinks,
+          sso: org.sso,
+          ai: org.ai,
+        },
+        members: org.members.map((m) => ({ userId: m.user.id, email: m.user.email, role: m.role as never })),
+        self: org.members.some((m) => m.user.id === tokenUser) ? tokenUser : null,
+        collections: org.collections.map((c) => ({ id: c.id, title: c.title, description: c.description, defaultLevel: c.defaultLevel as never, parent: c.parent })),
+        openapi: (org.openapi ?? []).map((x) => ({ slug: x.slug, source: x.source })),
+        saml: (org.saml ?? []).map((p) => ({
+          id: p.id,
+          label: p.label,
+          entityID: p.entityID,
+          ssoURL: p.ssoURL,
+          certificateSha256: p.certificate ? certificateHash(p.certificate) : null,
+          defaultTeam: p.defaultTeam,
+          defaultRole: p.defaultRole as never,
+        })),
+        translations: (org.translations ?? []).map((t) => ({ id: t.id, title: t.title })),
         customFields: org.customFields.map((f) => ({
           name: f.name,
           type: f.type as never,
@@ -28,7 +54,15 @@ export function liveFromEmulator(state: EmulatorState): LiveState {
           placeholder: f.placeholder,
           options: f.options,
         })),
-        spaces: org.spaces.map((s) => ({ id: s.id, customFields: { ...s.customFields } })),
+        spaces: org.spaces.map((s) => ({
+          id: s.id,
+          title: s.title,
+          emoji: s.emoji,
+          editMode: s.editMode as never,
+          defaultLevel: s.defaultLevel as never,
+          parent: s.parent,
+          customFields: { ...s.customFields },
+        })),
         teams: org.teams.map((t) => ({
           id: t.id,
           title: t.title,
@@ -43,7 +77,9 @@ export function liveFromEmulator(state: EmulatorState): LiveState {
           title: site.title,
           visibility: site.visibility as never,
           basename: site.basename,
-          agentsContext: site.agentsContext,
+          agentsContext: flavor === 'seed' ? site.agentsContext : null,
+          published: site.published,
+          adaptiveSchema: site.adaptiveSchema ?? defaultAdaptiveSchema,
           adaptiveContent: site.adaptiveContent,
           proxy: site.proxy,
           sections: site.sections.map((sec) => ({
@@ -65,3 +101,11 @@ export function liveFromEmulator(state: EmulatorState): LiveState {
     }),
   };
 }
+
+/** What the emulator answers for a site that never had an adaptive schema. */
+const defaultAdaptiveSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+};

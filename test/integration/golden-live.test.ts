@@ -17,8 +17,9 @@ describe('golden cases against the emulator', () => {
     '%s: the HTTP read gives the golden plan; apply makes one write per change; then no changes',
     async (name) => {
       const golden = planCase(name);
-      emu = await withEmulator({ seed: golden.seed });
-      const api = client(emu);
+      emu = await withEmulator({ seed: golden.seed, flavor: golden.flavor });
+      const api = client(emu, { flavor: golden.flavor });
+      for (const [k, v] of Object.entries(golden.env)) process.env[k] = v;
       try {
         const { plan } = await makePlan(api, golden.desired);
         expect(plan.checksum).toBe(golden.plan.checksum);

@@ -16,7 +16,8 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
   const levels = flavor === 'current' ? ([...roles, 'inherit'] as const) : roles;
 
   router.on('GET', '/user', () => {
-    const id = state().tokenUser ?? state().organizations[0]?.members.find((m) => m.role === 'admin')?.user.id;
+    const id =
+      state().tokenUser ?? state().organizations[0]?.members.find((m) => m.role === 'admin')?.user.id;
     for (const org of state().organizations) {
       const m = org.members.find((x) => x.user.id === id);
       if (m) return { status: 200, body: shapes.user(m) };
@@ -113,7 +114,10 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
     updatedAt: s.updatedAt,
     lastProcessedErrorCount: 0,
     permissions: { view: true, edit: true },
-    urls: { location: `/v1/orgs/${org.id}/openapi/${s.slug}`, app: `https://app.emulator.local/o/${org.id}/openapi/${s.slug}` },
+    urls: {
+      location: `/v1/orgs/${org.id}/openapi/${s.slug}`,
+      app: `https://app.emulator.local/o/${org.id}/openapi/${s.slug}`,
+    },
   });
   const sourceUrl = (b: Record<string, unknown>) => {
     const source = asBody(b['source'], true);
@@ -121,7 +125,13 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
   };
   router.on('GET', '/orgs/:orgId/openapi', ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);
-    return { status: 200, body: paginate(spec(org).map((s) => specShape(org, s)), query) };
+    return {
+      status: 200,
+      body: paginate(
+        spec(org).map((s) => specShape(org, s)),
+        query,
+      ),
+    };
   });
   router.on('POST', '/orgs/:orgId/openapi', ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);
@@ -182,12 +192,18 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
       defaultRole: p.defaultRole,
       createdAt: p.createdAt,
       status: 'active',
-      service: { acsURL: `https://app.emulator.local/saml/${p.id}/acs`, startURL: `https://app.emulator.local/saml/${p.id}`, entityID: `emulator:${p.id}` },
+      service: {
+        acsURL: `https://app.emulator.local/saml/${p.id}/acs`,
+        startURL: `https://app.emulator.local/saml/${p.id}`,
+        entityID: `emulator:${p.id}`,
+      },
       urls: { location: `/v1/orgs/${org.id}/saml/${p.id}` },
     };
   };
   const samlFields = (org: EmuOrganization, b: Record<string, unknown>, create: boolean) => {
-    const label = create ? reqString(b, 'label', { min: 1, max: 30 }) : optString(b, 'label', { min: 1, max: 30 });
+    const label = create
+      ? reqString(b, 'label', { min: 1, max: 30 })
+      : optString(b, 'label', { min: 1, max: 30 });
     const entityID = optString(b, 'entityID', { max: 1024 });
     const certificate = optString(b, 'certificate', { max: 10000 });
     const ssoURL = optString(b, 'ssoURL', { max: 2048, pattern: /^https?:\/\/\S+$/ });
@@ -198,7 +214,13 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
   };
   router.on('GET', '/orgs/:orgId/saml', ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);
-    return { status: 200, body: paginate(saml(org).map((p) => samlShape(org, p)), query) };
+    return {
+      status: 200,
+      body: paginate(
+        saml(org).map((p) => samlShape(org, p)),
+        query,
+      ),
+    };
   });
   router.on('POST', '/orgs/:orgId/saml', ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);
@@ -257,7 +279,13 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
   });
   router.on('GET', '/orgs/:orgId/translations', ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);
-    return { status: 200, body: paginate(tr(org).map((t) => trShape(org, t)), query) };
+    return {
+      status: 200,
+      body: paginate(
+        tr(org).map((t) => trShape(org, t)),
+        query,
+      ),
+    };
   });
   router.on('POST', '/orgs/:orgId/translations', ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);

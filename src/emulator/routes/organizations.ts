@@ -31,7 +31,8 @@ export function registerOrganizations({ state, shapes, router }: RouteDeps): voi
         const dc = asBody(b['defaultContent'], true);
         if (dc['type'] !== 'site') throw badRequest('defaultContent.type: must be site');
         const site = optString(dc, 'site');
-        if (!site || !org.sites.some((x) => x.id === site)) throw badRequest('defaultContent.site: not a site of this organization');
+        if (!site || !org.sites.some((x) => x.id === site))
+          throw badRequest('defaultContent.site: not a site of this organization');
         defaultContent = site;
       }
     }

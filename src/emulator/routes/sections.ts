@@ -50,7 +50,10 @@ export function registerSections(deps: RouteDeps): void {
     const { org, site } = siteOf(deps, params);
     const b = asBody(body, true);
     const spaceId = reqString(b, 'spaceId');
-    const title = deps.flavor === 'current' ? optString(b, 'title', { min: 2, max: 128 }) : optString(b, 'title', { max: 64 });
+    const title =
+      deps.flavor === 'current'
+        ? optString(b, 'title', { min: 2, max: 128 })
+        : optString(b, 'title', { max: 64 });
     const space = findById(org.spaces, spaceId, 'space');
     const sectionTitle = title ?? space.title;
     const section: EmuSection = {
@@ -81,7 +84,8 @@ export function registerSections(deps: RouteDeps): void {
     const description = optString(b, 'description', { max: 256, nullable: true });
     const defaultSiteSpace = optString(b, 'defaultSiteSpace');
     // Today's API sets group membership on the section itself.
-    const groupId = deps.flavor === 'current' ? optString(b, 'siteSectionGroupId', { nullable: true }) : undefined;
+    const groupId =
+      deps.flavor === 'current' ? optString(b, 'siteSectionGroupId', { nullable: true }) : undefined;
     if (groupId) findById(site.groups, groupId, 'section group');
     if (defaultSiteSpace) {
       const ss = findById(site.siteSpaces, defaultSiteSpace, 'site space');

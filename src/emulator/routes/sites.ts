@@ -163,7 +163,8 @@ export function registerSites(deps: RouteDeps): void {
       const move = <T extends { id: string }>(list: T[], what: string, same?: (a: T, b: T) => boolean) => {
         const a = findById(list, itemId, what);
         const anchor = findById(list, refId, what);
-        if (same && !same(a, anchor)) throw badRequest(`position.${where[0]}.id: must be in the same section as the item`);
+        if (same && !same(a, anchor))
+          throw badRequest(`position.${where[0]}.id: must be in the same section as the item`);
         if (a !== anchor) placeRelative(list, a, anchor, where[0]!);
       };
       if (itemType === 'site-section') move(site.sections, 'site section');
