@@ -244,8 +244,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--data <file>', 'persist state to this file (survives restarts)')
     .option('--token <token>', 'the bearer token to accept', 'dev-token')
     .option('--rate-limit <spec>', 'rate limit, e.g. 60/10s (off by default)')
+    .addOption(
+      new Option('--flavor <flavor>', "seed: api.md; current: today's API where they differ")
+        .choices(['seed', 'current'])
+        .default('seed'),
+    )
     .action(
       async (o: {
+        flavor: 'seed' | 'current';
         port: number;
         host: string;
         seed?: string;

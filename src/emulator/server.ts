@@ -28,7 +28,15 @@ export type EmulatorOptions = {
   flavor?: 'seed' | 'current';
 };
 
-export type RequestLogEntry = { method: string; path: string; query: string; status: number; at: string };
+export type RequestLogEntry = {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  at: string;
+  /** The JSON body of a write, as received. */
+  body?: unknown;
+};
 
 export type Emulator = {
   url: string;
@@ -227,6 +235,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     } catch {
       return finish(400, { message: 'request body is not valid JSON' });
     }
+    if (body !== undefined) entry.body = body;
     const match = router.match(method, path);
     if (match === null) return finish(404, { message: `no route for ${method} ${url.pathname}` });
     if (match === 'method')
