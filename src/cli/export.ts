@@ -22,15 +22,24 @@ export async function exportCommand(opts: CommonOptions & { org: string; out: st
         ? (
             await readScoped(api, opts.org, {
               ...everything(spaceIds),
+              settings: false,
+              members: false,
+              collections: false,
+              openapi: false,
+              saml: false,
+              translations: false,
               teams: false,
               sites: false,
               customFields: false,
             })
           ).spaces
         : [];
-    const schema =
-      relative(opts.out, join(process.cwd(), 'schema', 'docsync.schema.json')) || 'docsync.schema.json';
-    const result = exportOrganization({ ...first, spaces: spaces ?? [] }, schema);
+    // The live model keeps only hashes of SAML certificates; export writes them out as files.
+    const certificates = new Map(
+      first.saml ? (await api.listSamlProviders(opts.org)).filter((p) => p.certificate).map((p) => [p.id, p.certificate!]) : [],
+    );
+    const schema = relative(opts.out, join(process.cwd(), 'schema', 'docsync.schema.json')) || 'docsync.schema.json';
+    const result = exportOrganization({ ...first, spaces: spaces ?? [] }, schema, certificates, opts.apiFlavor);
     for (const file of result.files) {
       const target = join(opts.out, file.path);
       await mkdir(dirname(target), { recursive: true });

@@ -45,7 +45,7 @@ function section(s: LiveSection) {
   };
 }
 
-function site(l: LiveSite, pin: boolean, warnings: string[]) {
+function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'current') {
   const sections = (l.sections ?? []).filter((s) => {
     if (s.spaces.length > 0) return true;
     warnings.push(
@@ -70,6 +70,10 @@ function site(l: LiveSite, pin: boolean, warnings: string[]) {
     ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
     ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
     ...(l.proxy !== null ? { proxy: l.proxy } : {}),
+    ...(flavor === 'current' && l.published !== undefined ? { published: l.published } : {}),
+    ...(l.adaptiveSchema && Object.keys((l.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0
+      ? { adaptiveSchema: l.adaptiveSchema }
+      : {}),
     shareLinks: (l.shareLinks ?? []).map((x) => ({ name: x.name, active: x.active })),
     ...(sections.length > 0 ? { sections: sections.map(section) } : {}),
     ...(sections.length > 0 ? { sectionGroups: groups } : {}),
@@ -100,29 +104,123 @@ function duplicatesOf(names: string[]): Set<string> {
 export function exportOrganization(
   org: LiveOrganization,
   schemaPath = '../schema/docsync.schema.json',
+  /** SAML certificates by provider id (the live model keeps hashes only). */
+  certificates: Map<string, string> = new Map(),
+  flavor: 'seed' | 'current' = 'seed',
 ): ExportResult {
   const warnings: string[] = [];
   const files: ExportFile[] = [];
   const fields = org.customFields ?? [];
-  const spaces = (org.spaces ?? []).filter((s) => Object.keys(s.customFields).length > 0);
+  const collections = org.collections ?? [];
+  const collectionTitle = (id: string | null | undefined) => (id ? (collections.find((c) => c.id === id)?.title ?? null) : null);
+  if (org.customFields)
+    files.push({
+      path: 'custom-fields.yaml',
+      text: yamlText(
+        {
+          organization: org.id,
+          customFields: fields.map((f) => ({
+            name: f.name,
+            type: f.type,
+            ...(f.title !== null ? { title: f.title } : {}),
+            ...(f.description !== null ? { description: f.description } : {}),
+            ...(f.placeholder !== null ? { placeholder: f.placeholder } : {}),
+            ...(f.options !== null ? { options: f.options } : {}),
+          })),
+        },
+        header(schemaPath, 'Custom fields'),
+      ),
+    });
+  const dupCollections = duplicatesOf(collections.map((c) => c.title));
+  for (const t of dupCollections) warnings.push(`two collections are titled "${t}": their parents cannot be named by title; pinned by id`);
   files.push({
-    path: 'custom-fields.yaml',
+    path: 'spaces.yaml',
     text: yamlText(
       {
         organization: org.id,
-        customFields: fields.map((f) => ({
-          name: f.name,
-          type: f.type,
-          ...(f.title !== null ? { title: f.title } : {}),
-          ...(f.description !== null ? { description: f.description } : {}),
-          ...(f.placeholder !== null ? { placeholder: f.placeholder } : {}),
-          ...(f.options !== null ? { options: f.options } : {}),
+        ...(org.collections
+          ? {
+              collections: collections.map((c) => ({
+                title: c.title,
+                ...(dupCollections.has(c.title) ? { id: c.id } : {}),
+                ...(c.description !== null ? { description: c.description } : {}),
+                ...(c.defaultLevel !== null ? { defaultLevel: c.defaultLevel } : {}),
+                ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '') ? { parent: collectionTitle(c.parent) } : {}),
+              })),
+            }
+          : {}),
+        spaces: (org.spaces ?? []).map((s) => ({
+          id: s.id,
+          ...(s.title !== undefined ? { title: s.title } : {}),
+          ...(s.emoji ? { emoji: s.emoji } : {}),
+          ...(s.editMode ? { editMode: s.editMode } : {}),
+          ...(s.defaultLevel !== undefined && s.defaultLevel !== null ? { defaultLevel: s.defaultLevel } : {}),
+          ...(s.title !== undefined && !dupCollections.has(collectionTitle(s.parent) ?? '') ? { parent: collectionTitle(s.parent) } : {}),
+          ...(org.customFields && Object.keys(s.customFields).length > 0 ? { customFields: s.customFields } : {}),
         })),
-        spaces: spaces.map((s) => ({ id: s.id, customFields: s.customFields })),
       },
-      header(schemaPath, 'Custom fields and space values'),
+      header(schemaPath, 'Collections and spaces'),
     ),
   });
+  if (org.settings || org.members) {
+    const st = org.settings;
+    const defaultSite = st?.defaultContent ? (org.sites ?? []).find((x) => x.id === st.defaultContent) : undefined;
+    files.push({
+      path: 'organization.yaml',
+      text: yamlText(
+        {
+          organization: org.id,
+          ...(st
+            ? {
+                settings: {
+                  title: st.title,
+                  emailDomains: st.emailDomains,
+                  ...(st.hostname !== null ? { hostname: st.hostname } : {}),
+                  defaultRole: st.defaultRole,
+                  ...(defaultSite ? { defaultContent: { site: defaultSite.title } } : st.defaultContent === null ? { defaultContent: null } : {}),
+                  inviteLinks: st.inviteLinks,
+                  sso: st.sso,
+                  ai: st.ai,
+                },
+              }
+            : {}),
+          ...(org.members ? { members: org.members.map((m) => ({ user: m.email ?? m.userId, role: m.role })) } : {}),
+          ...(org.openapi ? { openapi: org.openapi.filter((x) => x.source).map((x) => ({ slug: x.slug, source: x.source })) } : {}),
+          ...(org.translations ? { translations: org.translations.map((x) => ({ title: x.title })) } : {}),
+        },
+        header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations'),
+      ),
+    });
+  }
+  if (org.saml && org.saml.length > 0) {
+    const takenCerts = new Set<string>();
+    files.push({
+      path: 'saml.yaml',
+      text: yamlText(
+        {
+          organization: org.id,
+          saml: org.saml.map((p) => {
+            const team = (org.teams ?? []).find((t) => t.id === p.defaultTeam);
+            const cert = certificates.get(p.id);
+            let certFile: string | undefined;
+            if (cert) {
+              certFile = `certs/${slug(p.label, takenCerts)}.pem`;
+              files.push({ path: certFile, text: `${cert.trim()}\n` });
+            }
+            return {
+              label: p.label,
+              ...(p.entityID !== null ? { entityID: p.entityID } : {}),
+              ...(p.ssoURL !== null ? { ssoURL: p.ssoURL } : {}),
+              ...(certFile ? { certificate: { file: certFile } } : {}),
+              ...(team ? { defaultTeam: team.title } : {}),
+              defaultRole: p.defaultRole,
+            };
+          }),
+        },
+        header(schemaPath, 'SAML providers (certificates in certs/)'),
+      ),
+    });
+  }
   const teams = org.teams ?? [];
   const dupTeams = duplicatesOf(teams.map((t) => t.title));
   files.push({
@@ -139,7 +237,7 @@ export function exportOrganization(
     files.push({
       path: `sites/${slug(l.title, taken)}.yaml`,
       text: yamlText(
-        { organization: org.id, sites: [site(l, dupSites.has(l.title), warnings)] },
+        { organization: org.id, sites: [site(l, dupSites.has(l.title), warnings, flavor)] },
         header(`../${schemaPath}`, `Site "${l.title}"`),
       ),
     });

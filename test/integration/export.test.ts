@@ -14,6 +14,14 @@ afterEach(async () => emu?.close());
 function richSeed() {
   const seed = baseSeed(12);
   const o = (seed.organizations as any[])[0];
+  seed.tokenUser = 'user_a';
+  o.defaultContent = undefined;
+  o.settings = { inviteLinks: true, ai: true };
+  o.collections = [{ id: 'col_1', title: 'Product', description: 'All product docs' }, { id: 'col_2', title: 'APIs', parent: 'col_1' }];
+  o.spaces[0].parent = 'col_2';
+  o.openapi = [{ slug: 'petstore', source: 'https://example.com/petstore.yaml' }];
+  o.saml = [{ label: 'Okta', entityID: 'http://okta/abc', ssoURL: 'https://okta.example/sso', certificate: '-----BEGIN CERTIFICATE-----\nMIIEXPORT\n-----END CERTIFICATE-----', defaultRole: 'read' }];
+  o.translations = [{ title: 'French' }];
   o.customFields = [
     { name: 'owner', type: 'text', title: 'Owner', description: 'Who owns it', placeholder: 'team' },
     { name: 'tier', type: 'select:single', options: ['gold', 'silver'] },
@@ -85,16 +93,22 @@ describe('docsync export', () => {
     });
     expect(res.code, res.stderr).toBe(0);
     expect(writes(emu)).toEqual([]);
-    const files = [...readdirSync(out), ...readdirSync(join(out, 'sites')).map((f) => `sites/${f}`)].sort();
+    const files = [...readdirSync(out).filter((f) => f !== 'certs' || true), ...readdirSync(join(out, 'sites')).map((f) => `sites/${f}`)].sort();
     expect(files).toEqual([
+      'certs',
       'custom-fields.yaml',
+      'organization.yaml',
+      'saml.yaml',
       'sites',
       'sites/developer-docs.yaml',
       'sites/handbook.yaml',
       'sites/twin-site-2.yaml',
       'sites/twin-site.yaml',
+      'spaces.yaml',
       'teams.yaml',
     ]);
+    expect(readFileSync(join(out, 'certs/okta.pem'), 'utf8')).toContain('BEGIN CERTIFICATE');
+    expect(readFileSync(join(out, 'saml.yaml'), 'utf8')).not.toContain('BEGIN CERTIFICATE');
     const site = readFileSync(join(out, 'sites/developer-docs.yaml'), 'utf8');
     expect(site.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*docsync\.schema\.json$/);
     expect(site).not.toMatch(/share=|https?:\/\//);
