@@ -36,10 +36,20 @@ export async function exportCommand(opts: CommonOptions & { org: string; out: st
         : [];
     // The live model keeps only hashes of SAML certificates; export writes them out as files.
     const certificates = new Map(
-      first.saml ? (await api.listSamlProviders(opts.org)).filter((p) => p.certificate).map((p) => [p.id, p.certificate!]) : [],
+      first.saml
+        ? (await api.listSamlProviders(opts.org))
+            .filter((p) => p.certificate)
+            .map((p) => [p.id, p.certificate!])
+        : [],
     );
-    const schema = relative(opts.out, join(process.cwd(), 'schema', 'docsync.schema.json')) || 'docsync.schema.json';
-    const result = exportOrganization({ ...first, spaces: spaces ?? [] }, schema, certificates, opts.apiFlavor);
+    const schema =
+      relative(opts.out, join(process.cwd(), 'schema', 'docsync.schema.json')) || 'docsync.schema.json';
+    const result = exportOrganization(
+      { ...first, spaces: spaces ?? [] },
+      schema,
+      certificates,
+      opts.apiFlavor,
+    );
     for (const file of result.files) {
       const target = join(opts.out, file.path);
       await mkdir(dirname(target), { recursive: true });

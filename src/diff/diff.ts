@@ -47,7 +47,10 @@ export function diffOrganization(
       'custom fields are not part of the current API (--api-flavor current); remove customFields or use --api-flavor seed',
     );
   if (ctx.flavor === 'current' && desired.translations)
-    problem(ctx, 'translations by title are api.md\'s translation settings; the current API has a different translation resource (use --api-flavor seed)');
+    problem(
+      ctx,
+      "translations by title are api.md's translation settings; the current API has a different translation resource (use --api-flavor seed)",
+    );
   if (desired.customFields) diffCustomFields(ctx, desired.customFields, live.customFields ?? []);
   if (desired.spaces) diffSpaces(ctx, desired.spaces, live.spaces ?? []);
   if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);

@@ -71,7 +71,8 @@ function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'c
     ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
     ...(l.proxy !== null ? { proxy: l.proxy } : {}),
     ...(flavor === 'current' && l.published !== undefined ? { published: l.published } : {}),
-    ...(l.adaptiveSchema && Object.keys((l.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0
+    ...(l.adaptiveSchema &&
+    Object.keys((l.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0
       ? { adaptiveSchema: l.adaptiveSchema }
       : {}),
     shareLinks: (l.shareLinks ?? []).map((x) => ({ name: x.name, active: x.active })),
@@ -112,7 +113,8 @@ export function exportOrganization(
   const files: ExportFile[] = [];
   const fields = org.customFields ?? [];
   const collections = org.collections ?? [];
-  const collectionTitle = (id: string | null | undefined) => (id ? (collections.find((c) => c.id === id)?.title ?? null) : null);
+  const collectionTitle = (id: string | null | undefined) =>
+    id ? (collections.find((c) => c.id === id)?.title ?? null) : null;
   if (org.customFields)
     files.push({
       path: 'custom-fields.yaml',
@@ -132,7 +134,8 @@ export function exportOrganization(
       ),
     });
   const dupCollections = duplicatesOf(collections.map((c) => c.title));
-  for (const t of dupCollections) warnings.push(`two collections are titled "${t}": their parents cannot be named by title; pinned by id`);
+  for (const t of dupCollections)
+    warnings.push(`two collections are titled "${t}": their parents cannot be named by title; pinned by id`);
   files.push({
     path: 'spaces.yaml',
     text: yamlText(
@@ -145,7 +148,9 @@ export function exportOrganization(
                 ...(dupCollections.has(c.title) ? { id: c.id } : {}),
                 ...(c.description !== null ? { description: c.description } : {}),
                 ...(c.defaultLevel !== null ? { defaultLevel: c.defaultLevel } : {}),
-                ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '') ? { parent: collectionTitle(c.parent) } : {}),
+                ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '')
+                  ? { parent: collectionTitle(c.parent) }
+                  : {}),
               })),
             }
           : {}),
@@ -154,9 +159,15 @@ export function exportOrganization(
           ...(s.title !== undefined ? { title: s.title } : {}),
           ...(s.emoji ? { emoji: s.emoji } : {}),
           ...(s.editMode ? { editMode: s.editMode } : {}),
-          ...(s.defaultLevel !== undefined && s.defaultLevel !== null ? { defaultLevel: s.defaultLevel } : {}),
-          ...(s.title !== undefined && !dupCollections.has(collectionTitle(s.parent) ?? '') ? { parent: collectionTitle(s.parent) } : {}),
-          ...(org.customFields && Object.keys(s.customFields).length > 0 ? { customFields: s.customFields } : {}),
+          ...(s.defaultLevel !== undefined && s.defaultLevel !== null
+            ? { defaultLevel: s.defaultLevel }
+            : {}),
+          ...(s.title !== undefined && !dupCollections.has(collectionTitle(s.parent) ?? '')
+            ? { parent: collectionTitle(s.parent) }
+            : {}),
+          ...(org.customFields && Object.keys(s.customFields).length > 0
+            ? { customFields: s.customFields }
+            : {}),
         })),
       },
       header(schemaPath, 'Collections and spaces'),
@@ -164,7 +175,9 @@ export function exportOrganization(
   });
   if (org.settings || org.members) {
     const st = org.settings;
-    const defaultSite = st?.defaultContent ? (org.sites ?? []).find((x) => x.id === st.defaultContent) : undefined;
+    const defaultSite = st?.defaultContent
+      ? (org.sites ?? []).find((x) => x.id === st.defaultContent)
+      : undefined;
     files.push({
       path: 'organization.yaml',
       text: yamlText(
@@ -177,15 +190,25 @@ export function exportOrganization(
                   emailDomains: st.emailDomains,
                   ...(st.hostname !== null ? { hostname: st.hostname } : {}),
                   defaultRole: st.defaultRole,
-                  ...(defaultSite ? { defaultContent: { site: defaultSite.title } } : st.defaultContent === null ? { defaultContent: null } : {}),
+                  ...(defaultSite
+                    ? { defaultContent: { site: defaultSite.title } }
+                    : st.defaultContent === null
+                      ? { defaultContent: null }
+                      : {}),
                   inviteLinks: st.inviteLinks,
                   sso: st.sso,
                   ai: st.ai,
                 },
               }
             : {}),
-          ...(org.members ? { members: org.members.map((m) => ({ user: m.email ?? m.userId, role: m.role })) } : {}),
-          ...(org.openapi ? { openapi: org.openapi.filter((x) => x.source).map((x) => ({ slug: x.slug, source: x.source })) } : {}),
+          ...(org.members
+            ? { members: org.members.map((m) => ({ user: m.email ?? m.userId, role: m.role })) }
+            : {}),
+          ...(org.openapi
+            ? {
+                openapi: org.openapi.filter((x) => x.source).map((x) => ({ slug: x.slug, source: x.source })),
+              }
+            : {}),
           ...(org.translations ? { translations: org.translations.map((x) => ({ title: x.title })) } : {}),
         },
         header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations'),

@@ -25,7 +25,13 @@ export function planCase(name: string) {
     : {};
   const flavor = options.flavor ?? 'seed';
   const loaded = loadConfigFromBuffers(
-    [{ file: 'desired.yaml', bytes: readFileSync(join(dir, 'desired.yaml')), path: join(dir, 'desired.yaml') }],
+    [
+      {
+        file: 'desired.yaml',
+        bytes: readFileSync(join(dir, 'desired.yaml')),
+        path: join(dir, 'desired.yaml'),
+      },
+    ],
     { ...process.env, ...(options.env ?? {}) },
   );
   if (!loaded.desired) throw new Error(`${name}: invalid desired.yaml: ${JSON.stringify(loaded.issues)}`);

@@ -34,7 +34,13 @@ export function liveFromEmulator(state: EmulatorState, flavor: 'seed' | 'current
         },
         members: org.members.map((m) => ({ userId: m.user.id, email: m.user.email, role: m.role as never })),
         self: org.members.some((m) => m.user.id === tokenUser) ? tokenUser : null,
-        collections: org.collections.map((c) => ({ id: c.id, title: c.title, description: c.description, defaultLevel: c.defaultLevel as never, parent: c.parent })),
+        collections: org.collections.map((c) => ({
+          id: c.id,
+          title: c.title,
+          description: c.description,
+          defaultLevel: c.defaultLevel as never,
+          parent: c.parent,
+        })),
         openapi: (org.openapi ?? []).map((x) => ({ slug: x.slug, source: x.source })),
         saml: (org.saml ?? []).map((p) => ({
           id: p.id,

@@ -17,10 +17,21 @@ function richSeed() {
   seed.tokenUser = 'user_a';
   o.defaultContent = undefined;
   o.settings = { inviteLinks: true, ai: true };
-  o.collections = [{ id: 'col_1', title: 'Product', description: 'All product docs' }, { id: 'col_2', title: 'APIs', parent: 'col_1' }];
+  o.collections = [
+    { id: 'col_1', title: 'Product', description: 'All product docs' },
+    { id: 'col_2', title: 'APIs', parent: 'col_1' },
+  ];
   o.spaces[0].parent = 'col_2';
   o.openapi = [{ slug: 'petstore', source: 'https://example.com/petstore.yaml' }];
-  o.saml = [{ label: 'Okta', entityID: 'http://okta/abc', ssoURL: 'https://okta.example/sso', certificate: '-----BEGIN CERTIFICATE-----\nMIIEXPORT\n-----END CERTIFICATE-----', defaultRole: 'read' }];
+  o.saml = [
+    {
+      label: 'Okta',
+      entityID: 'http://okta/abc',
+      ssoURL: 'https://okta.example/sso',
+      certificate: '-----BEGIN CERTIFICATE-----\nMIIEXPORT\n-----END CERTIFICATE-----',
+      defaultRole: 'read',
+    },
+  ];
   o.translations = [{ title: 'French' }];
   o.customFields = [
     { name: 'owner', type: 'text', title: 'Owner', description: 'Who owns it', placeholder: 'team' },
@@ -93,7 +104,10 @@ describe('docsync export', () => {
     });
     expect(res.code, res.stderr).toBe(0);
     expect(writes(emu)).toEqual([]);
-    const files = [...readdirSync(out).filter((f) => f !== 'certs' || true), ...readdirSync(join(out, 'sites')).map((f) => `sites/${f}`)].sort();
+    const files = [
+      ...readdirSync(out).filter((f) => f !== 'certs' || true),
+      ...readdirSync(join(out, 'sites')).map((f) => `sites/${f}`),
+    ].sort();
     expect(files).toEqual([
       'certs',
       'custom-fields.yaml',

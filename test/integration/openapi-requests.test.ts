@@ -28,7 +28,8 @@ const routes = Object.keys(spec.paths).map((template) => ({
   names: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
 }));
 
-const pointer = (...parts: string[]) => parts.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+const pointer = (...parts: string[]) =>
+  parts.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
 
 function check(method: string, path: string, body: unknown): string[] {
   const local = path.replace(/^\/v1/, '');
@@ -38,20 +39,26 @@ function check(method: string, path: string, body: unknown): string[] {
   const problems: string[] = [];
   if (op.deprecated) problems.push(`${method} ${route.template} is deprecated`);
   const values = route.regex.exec(local)!.slice(1).map(decodeURIComponent);
-  const params = [...(spec.paths[route.template]!['parameters'] ?? []), ...(op.parameters ?? [])].map((p: any) =>
-    p.$ref ? spec.components.parameters![p.$ref.split('/').pop()] : p,
+  const params = [...(spec.paths[route.template]!['parameters'] ?? []), ...(op.parameters ?? [])].map(
+    (p: any) => (p.$ref ? spec.components.parameters![p.$ref.split('/').pop()] : p),
   );
   route.names.forEach((name, i) => {
     const param = params.find((p: any) => p.name === name && p.in === 'path');
     const pattern = param?.schema?.pattern ?? (param?.schema?.$ref ? undefined : undefined);
-    if (pattern && !new RegExp(pattern).test(values[i]!)) problems.push(`${name}=${values[i]} does not match ${pattern}`);
+    if (pattern && !new RegExp(pattern).test(values[i]!))
+      problems.push(`${name}=${values[i]} does not match ${pattern}`);
   });
   const schemaAt = op.requestBody?.content?.['application/json']?.schema;
   if (body !== undefined) {
     if (!schemaAt) problems.push(`${method} ${route.template} takes no JSON body`);
     else {
-      const validate = ajv.getSchema(`openapi#/${pointer('paths', route.template, method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema')}`)!;
-      if (!validate(body)) problems.push(`${method} ${route.template}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body)}`);
+      const validate = ajv.getSchema(
+        `openapi#/${pointer('paths', route.template, method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema')}`,
+      )!;
+      if (!validate(body))
+        problems.push(
+          `${method} ${route.template}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body)}`,
+        );
     }
   } else if (op.requestBody?.required) problems.push(`${method} ${route.template} requires a body`);
   return problems;
@@ -71,7 +78,10 @@ describe('requests of the current flavor against the official OpenAPI document',
         if (plan.errors.length > 0 || plan.changes.length === 0) continue;
         ran.push(name);
         const result = await applyPlan(plan, api);
-        expect(result.results.filter((r) => r.status !== 'applied'), name).toEqual([]);
+        expect(
+          result.results.filter((r) => r.status !== 'applied'),
+          name,
+        ).toEqual([]);
         expect((await makePlan(api, golden.desired)).plan.changes, `${name}: converged`).toEqual([]);
         for (const r of emu.requests()) {
           if (r.method === 'GET') continue;

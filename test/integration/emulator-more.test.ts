@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { baseSeed, call, withEmulator } from '../helpers/emulator.js';
+
+let emu: Emulator;
+afterEach(async () => emu?.close());
+const org = '/orgs/org_t';
+
+describe('emulator: kinds beyond the card', () => {
+  it('organization settings, member removal, the token user', async () => {
+    emu = await withEmulator({ seed: { ...baseSeed(), tokenUser: 'user_b' } });
+    const site = (await call(emu, 'POST', `${org}/sites`, { title: 'Docs' })).body;
+    const patched = await call(emu, 'PATCH', org, {
+      title: 'New title',
+      hostname: 'new-host',
+      defaultRole: 'read',
+      defaultContent: { type: 'site', site: site.id },
+      ai: true,
+    });
+    expect(patched.body).toMatchObject({
+      title: 'New title',
+      hostname: 'new-host',
+      defaultRole: 'read',
+      defaultContent: { type: 'site', site: site.id },
+      ai: true,
+    });
+    expect((await call(emu, 'PATCH', org, { hostname: 'x' })).status).toBe(400);
+    expect((await call(emu, 'PATCH', org, { defaultContent: { type: 'site', site: 'nope' } })).status).toBe(
+      400,
+    );
+    expect((await call(emu, 'GET', '/user')).body).toMatchObject({ object: 'user', id: 'user_b' });
+    expect((await call(emu, 'DELETE', `${org}/members/user_d`)).status).toBe(204);
+    expect((await call(emu, 'GET', `${org}/members`)).body.items.map((m: any) => m.id)).not.toContain(
+      'user_d',
+    );
+  });
+
+  it('collections nest and move; spaces move between collections', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    const a = (await call(emu, 'POST', `${org}/collections`, { title: 'A' })).body;
+    const b = (await call(emu, 'POST', `${org}/collections`, { title: 'B', parent: a.id })).body;
+    expect(b.parent).toBe(a.id);
+    expect((await call(emu, 'POST', `/collections/${a.id}/move`, { parent: b.id })).status).toBe(400);
+    expect(
+      (await call(emu, 'PATCH', `/collections/${b.id}`, { description: 'd', defaultLevel: 'read' })).body,
+    ).toMatchObject({ description: 'd', defaultLevel: 'read' });
+    expect((await call(emu, 'POST', '/spaces/space_1/move', { parent: b.id })).body.parent).toBe(b.id);
+    expect((await call(emu, 'GET', `/collections/${b.id}/spaces`)).body.items.map((s: any) => s.id)).toEqual([
+      'space_1',
+    ]);
+    expect((await call(emu, 'DELETE', `/collections/${b.id}`)).status).toBe(205);
+    expect((await call(emu, 'GET', '/spaces/space_1')).body.parent).toBe(a.id);
+  });
+
+  it('OpenAPI specs, SAML providers and translation settings', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    expect(
+      (
+        await call(emu, 'POST', `${org}/openapi`, {
+          slug: 'pets',
+          source: { url: 'https://example.com/p.yaml' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call(emu, 'POST', `${org}/openapi`, {
+          slug: 'Pets!',
+          source: { url: 'https://example.com/p.yaml' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call(emu, 'PUT', `${org}/openapi/pets`, { source: { url: 'https://example.com/v2.yaml' } })).body
+        .sourceURL,
+    ).toBe('https://example.com/v2.yaml');
+    expect((await call(emu, 'DELETE', `${org}/openapi/pets`)).status).toBe(205);
+    const team = (await call(emu, 'PUT', `${org}/teams`, { title: 'SSO' })).body;
+    const saml = await call(emu, 'POST', `${org}/saml`, {
+      label: 'Okta',
+      certificate: 'PEM',
+      defaultTeam: team.id,
+      defaultRole: 'read',
+    });
+    expect(saml.body).toMatchObject({
+      object: 'saml-provider',
+      label: 'Okta',
+      certificate: 'PEM',
+      defaultTeam: { id: team.id },
+    });
+    expect((await call(emu, 'POST', `${org}/saml`, { label: 'x'.repeat(31) })).status).toBe(400);
+    expect(
+      (await call(emu, 'PATCH', `${org}/saml/${saml.body.id}`, { ssoURL: 'https://sso.example/x' })).body
+        .ssoURL,
+    ).toBe('https://sso.example/x');
+    expect((await call(emu, 'DELETE', `${org}/saml/${saml.body.id}`)).status).toBe(204);
+    const tr = (await call(emu, 'POST', `${org}/translations`, { title: 'French' })).body;
+    expect((await call(emu, 'PUT', `${org}/translations/${tr.id}`, { title: 'Français' })).body.title).toBe(
+      'Français',
+    );
+    expect((await call(emu, 'DELETE', `${org}/translations/${tr.id}`)).status).toBe(205);
+  });
+});
+
+describe('emulator: the current flavor', () => {
+  it('publishes, sorts the structure, groups sections by a field, has no custom fields, and answers 204 for deleting what does not exist', async () => {
+    emu = await withEmulator({ seed: baseSeed(), flavor: 'current' });
+    const site = (await call(emu, 'POST', `${org}/sites`, { title: 'Docs', agentsContext: 'excluded' })).body;
+    expect(site.agentsContext).toBeUndefined();
+    expect((await call(emu, 'POST', `${org}/sites/${site.id}/publish`)).body.published).toBe(true);
+    expect((await call(emu, 'POST', `${org}/sites/${site.id}/unpublish`)).body.published).toBe(false);
+    const a = (
+      await call(emu, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_1', title: 'Section A' })
+    ).body;
+    const b = (
+      await call(emu, 'POST', `${org}/sites/${site.id}/sections`, { spaceId: 'space_2', title: 'Section B' })
+    ).body;
+    expect(
+      (
+        await call(emu, 'PATCH', `${org}/sites/${site.id}/structure/sort`, {
+          item: { type: 'site-section', id: b.id },
+          position: { before: { type: 'site-section', id: a.id } },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await call(emu, 'GET', `${org}/sites/${site.id}/sections`)).body.items.map((s: any) => s.id),
+    ).toEqual([b.id, a.id]);
+    const g = (await call(emu, 'POST', `${org}/sites/${site.id}/section-groups`, { title: 'G' })).body;
+    expect(
+      (await call(emu, 'PATCH', `${org}/sites/${site.id}/sections/${a.id}`, { siteSectionGroupId: g.id }))
+        .body.sectionGroup,
+    ).toBe(g.id);
+    expect(
+      (
+        await call(emu, 'POST', `${org}/sites/${site.id}/section-groups/${g.id}/sections`, {
+          sectionId: a.id,
+        })
+      ).status,
+    ).toBe(404);
+    expect((await call(emu, 'GET', `${org}/custom-fields`)).status).toBe(404);
+    expect((await call(emu, 'DELETE', `${org}/sites/${site.id}/share-links/sl_nope`)).status).toBe(204);
+    expect((await call(emu, 'DELETE', `${org}/sites/${site.id}`)).status).toBe(205);
+    expect(
+      (await call(emu, 'PUT', `${org}/openapi/new-spec`, { source: { url: 'https://example.com/x.yaml' } }))
+        .status,
+    ).toBe(201);
+  });
+});
