@@ -46,6 +46,10 @@ export function diffOrganization(
       ctx,
       'custom fields are not part of the current API (--api-flavor current); remove customFields or use --api-flavor seed',
     );
+  if (live.readError !== undefined) {
+    problem(ctx, `cannot read the live state of ${desired.id}: ${live.readError}`);
+    return { organization: desired.id, drafts: [], unmanaged: [], problems: ctx.problems, policy: desired.policy, managedLiveCount: 0, warnings: [] };
+  }
   if (ctx.flavor === 'current' && desired.translations)
     problem(
       ctx,

@@ -73,8 +73,11 @@ export async function readLive(
   onProgress?: (p: ReadProgress) => void,
 ): Promise<LiveState> {
   const tracker = new Tracker(onProgress);
+  // One organization that cannot be read does not stop the others from being planned.
   const organizations = await Promise.all(
-    desired.organizations.map((org) => readOrganization(api, org, tracker)),
+    desired.organizations.map((org) =>
+      readOrganization(api, org, tracker).catch((error: unknown) => ({ id: org.id, readError: (error as Error).message })),
+    ),
   );
   return { organizations };
 }

@@ -20,6 +20,8 @@ export type LiveState = {
 
 export type LiveOrganization = {
   id: string;
+  /** Why this organization's live state could not be read (its plan is an error; others go on). */
+  readError?: string;
   settings?: LiveSettings;
   members?: LiveMember[];
   /** The user the token belongs to (never removed). */

@@ -141,3 +141,16 @@ describe('docsync plan / drift / apply', () => {
     expect(viaFile.code).toBe(0);
   });
 });
+
+describe('several organizations', () => {
+  it('an organization that cannot be read is reported; the others still plan', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-multi-'));
+    writeFileSync(join(dir, 'demo.yaml'), readFileSync(join(config, 'demo.yaml')));
+    writeFileSync(join(dir, 'ghost.yaml'), 'organization: org_ghost\nteams:\n  - title: Nobody\n');
+    const res = await runCli(['plan', '--config', dir], env());
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('error: cannot read the live state of org_ghost');
+    expect(res.stdout).toContain('+ site org_demo/sites/Developer Docs');
+    expect(writes(emu)).toEqual([]);
+  });
+});
