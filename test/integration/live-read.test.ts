@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { readLive } from '../../src/live/read.js';
+import { readLive, readOrganization } from '../../src/live/read.js';
 import type { DesiredState } from '../../src/model/index.js';
 import { baseSeed, client, TOKEN, withEmulator } from '../helpers/emulator.js';
 
@@ -145,9 +145,10 @@ describe('live read', () => {
     emu = await withEmulator({ seed: baseSeed() });
     const secret = 'wrong-secret-token-value';
     api = new ApiClient({ apiUrl: emu.url, token: secret });
-    const error = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: [] }] }).catch(
-      (e: unknown) => e,
-    );
+    const error = await readOrganization(api, { id: 'org_t', policy, teams: [] }).catch((e: unknown) => e);
+    const viaAll = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: [] }] });
+    expect(viaAll.organizations[0]!.readError).toMatch(/unauthorized/);
+    expect(viaAll.organizations[0]!.readError).not.toContain(secret);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       code: 'unauthorized',
