@@ -247,3 +247,43 @@ describe('docsync daemon', () => {
     expect(await running.exit).toBe(0);
   }, 60_000);
 });
+
+describe('drift notifications', () => {
+  it('notifies once per distinct drift, with a Slack-compatible text; --no-self-heal only reports', async () => {
+    const { createServer } = await import('node:http');
+    const received: any[] = [];
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.writeHead(200);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+    const hookUrl = `http://127.0.0.1:${(hook.address() as import('node:net').AddressInfo).port}/hook`;
+    emu = await withEmulator({ seed: exampleSeed() });
+    try {
+      const repo = makeRepo({ 'demo.yaml': demoConfig });
+      running = await startDaemon(['--repo', repo.url, '--mode', 'apply', '--no-self-heal', '--interval', '1h', '--drift-cron', '* * * * * *', '--notify-url', hookUrl]);
+      await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
+      await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift one' });
+      await until(() => received.length >= 1, 20_000);
+      const checks = async () => (await status(running!)).lastDrift?.at;
+      const first = await checks();
+      await until(async () => (await checks()) !== first, 10_000);
+      await until(async () => (await checks()) !== first, 10_000);
+      expect(received).toHaveLength(1);
+      expect(received[0].text).toMatch(/docsync drift: live state differs from the configuration: 0 to create, 0 to update, 1 to delete/);
+      expect(await teams()).toContain('Drift one');
+      await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift two' });
+      await until(() => received.length >= 2, 20_000);
+      expect(received[1].summary).toMatchObject({ delete: 2 });
+      running.child.kill('SIGTERM');
+      expect(await running.exit).toBe(0);
+    } finally {
+      await new Promise<void>((r) => hook.close(() => r()));
+    }
+  }, 90_000);
+});
