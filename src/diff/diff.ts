@@ -48,7 +48,15 @@ export function diffOrganization(
     );
   if (live.readError !== undefined) {
     problem(ctx, `cannot read the live state of ${desired.id}: ${live.readError}`);
-    return { organization: desired.id, drafts: [], unmanaged: [], problems: ctx.problems, policy: desired.policy, managedLiveCount: 0, warnings: [] };
+    return {
+      organization: desired.id,
+      drafts: [],
+      unmanaged: [],
+      problems: ctx.problems,
+      policy: desired.policy,
+      managedLiveCount: 0,
+      warnings: [],
+    };
   }
   if (ctx.flavor === 'current' && desired.translations)
     problem(

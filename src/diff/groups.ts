@@ -1,7 +1,7 @@
 import { address, type DesiredSite, type LiveSite, type Ref } from '../model/index.js';
 import type { DiffContext } from './context.js';
 import { changedFields, createdRef, liveRef } from './draft.js';
-import { planMoves } from './order.js';
+import { addMoves } from './order.js';
 import type { SiteScope } from './site-scope.js';
 import type { SectionSlot } from './structure.js';
 
@@ -131,26 +131,18 @@ export function diffGroups(
     ...live.map((lg) => groupSlots.find((g) => g.liveId === lg.id)).filter((g): g is GroupSlot => !!g),
     ...groupSlots.filter((g) => !g.liveId),
   ];
-  let previous: string | undefined;
-  for (const move of planMoves(groupSlots, current)) {
-    const anchor = (move.before ?? move.after)!;
-    const key = `move:${move.item.addr}`;
-    drafts.add({
-      key,
-      action: 'move',
-      kind: 'site-section-group',
-      address: move.item.addr,
-      before: null,
-      after: move.before ? { before: anchor.title } : { after: anchor.title },
-      deps: [move.item.createKey, anchor.createKey, previous],
-      op: {
-        type: 'move-section-group',
-        org,
-        site: site.ref,
-        group: move.item.ref,
-        position: move.before ? { before: anchor.ref } : { after: anchor.ref },
-      },
-    });
-    previous = key;
-  }
+  addMoves(
+    drafts,
+    'site-section-group',
+    groupSlots,
+    current,
+    (g) => g.title,
+    (item, position) => ({
+      type: 'move-section-group',
+      org,
+      site: site.ref,
+      group: item.ref,
+      position,
+    }),
+  );
 }

@@ -10,7 +10,7 @@ import {
 } from '../model/index.js';
 import type { DiffContext } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef, type Draft } from './draft.js';
-import { planMoves } from './order.js';
+import { addMoves } from './order.js';
 import { orderPathChanges, type PathItem } from './paths.js';
 import type { SiteScope } from './site-scope.js';
 
@@ -417,56 +417,40 @@ export function diffStructure(
     ...liveSections.filter((ls) => used.has(ls)).map((ls) => slotOfLive.get(ls)!),
     ...slots.filter((s) => !s.l),
   ];
-  let previous: string | undefined;
-  for (const move of planMoves(slots, currentSections)) {
-    const key = `move:${move.item.addr}`;
-    const anchor = (move.before ?? move.after)!;
-    drafts.add({
-      key,
-      action: 'move',
-      kind: 'site-section',
-      address: move.item.addr,
-      before: null,
-      after: move.before ? { before: move.before.d.path } : { after: move.after!.d.path },
-      deps: [move.item.createKey, anchor.createKey, previous],
-      op: {
-        type: 'move-section',
-        org,
-        site: site.ref,
-        section: move.item.ref,
-        position: move.before ? { before: anchor.ref } : { after: anchor.ref },
-      },
-    });
-    previous = key;
-  }
+  addMoves(
+    drafts,
+    'site-section',
+    slots,
+    currentSections,
+    (s) => s.d.path,
+    (item, position) => ({
+      type: 'move-section',
+      org,
+      site: site.ref,
+      section: item.ref,
+      position,
+    }),
+  );
   for (const c of containers) {
     const mine = c.placements;
     const current = [
       ...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p),
       ...mine.filter((p) => !p.live),
     ];
-    let prev: string | undefined;
-    for (const move of planMoves(mine, current)) {
-      const key = `move:${move.item.addr}`;
-      const anchor = (move.before ?? move.after)!;
-      drafts.add({
-        key,
-        action: 'move',
-        kind: 'site-space',
-        address: move.item.addr,
-        before: null,
-        after: move.before ? { before: move.before.d.space } : { after: move.after!.d.space },
-        deps: [move.item.createKey, anchor.createKey, prev],
-        op: {
-          type: 'move-site-space',
-          org,
-          site: site.ref,
-          siteSpace: move.item.ref,
-          position: move.before ? { before: anchor.ref } : { after: anchor.ref },
-        },
-      });
-      prev = key;
-    }
+    addMoves(
+      drafts,
+      'site-space',
+      mine,
+      current,
+      (p) => p.d.space,
+      (item, position) => ({
+        type: 'move-site-space',
+        org,
+        site: site.ref,
+        siteSpace: item.ref,
+        position,
+      }),
+    );
   }
   return slots;
 }
