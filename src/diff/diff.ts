@@ -5,18 +5,12 @@ import type {
   LiveOrganization,
   LiveState,
 } from '../model/index.js';
-import {
-  diffCollections,
-  diffMembers,
-  diffOpenApi,
-  diffSaml,
-  diffSettings,
-  diffTranslations,
-} from './admin.js';
+import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
-import { liveRef } from './draft.js';
 import { diffCustomFields, diffSpaces } from './custom-fields.js';
-import { DraftSet, type OrgDiff } from './draft.js';
+import { DraftSet, liveRef, type OrgDiff } from './draft.js';
+import { diffOpenApi, diffSaml, diffTranslations } from './integrations.js';
+import { diffMembers, diffSettings } from './settings.js';
 import { diffSites } from './sites.js';
 import { diffTeams } from './teams.js';
 

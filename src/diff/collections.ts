@@ -1,0 +1,188 @@
+import {
+  address,
+  type DesiredCollection,
+  type DesiredSpace,
+  type LiveCollection,
+  type LiveSpace,
+  type Ref,
+} from '../model/index.js';
+import { pairByIdentity, problem, type DiffContext } from './context.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
+
+type CollectionSlot = {
+  d: DesiredCollection;
+  l: LiveCollection | undefined;
+  ref: Ref;
+  addr: string;
+  createKey?: string;
+};
+
+/** Collections by title (or pinned id), nested by parent title; spaces' own fields and parent. */
+export function diffCollections(
+  ctx: DiffContext,
+  desired: DesiredCollection[] | undefined,
+  live: LiveCollection[],
+  spaces: DesiredSpace[],
+  liveSpaces: LiveSpace[],
+): void {
+  const { drafts, org } = ctx;
+  const slots = new Map<string, CollectionSlot>();
+  const moves: { key: string; fromParent: string | null }[] = [];
+  if (desired) {
+    ctx.managedLive.count += live.length;
+    const { pairs, leftover } = pairByIdentity(
+      ctx,
+      'collection',
+      desired,
+      live,
+      (d) => d.id,
+      (x) => x.title,
+    );
+    for (const [d, l] of pairs) {
+      const addr = address.collection(org, d.title);
+      slots.set(d.title, { d, l, ref: l ? liveRef(l.id) : { id: '' }, addr });
+    }
+    // Parents first, so a child's creation can name its parent.
+    const depth = (d: DesiredCollection, n = 0): number =>
+      d.parent && n < 50 ? depth(slots.get(d.parent)?.d ?? d, n + 1) : n;
+    const ordered = [...slots.values()].sort((a, b) => depth(a.d) - depth(b.d));
+    for (const slot of ordered) {
+      const parent = slot.d.parent ? slots.get(slot.d.parent) : undefined;
+      if (!slot.l) {
+        slot.createKey = `create:${slot.addr}`;
+        slot.ref = createdRef(slot.createKey);
+        drafts.add({
+          key: slot.createKey,
+          action: 'create',
+          kind: 'collection',
+          address: slot.addr,
+          before: null,
+          after: { title: slot.d.title, ...(slot.d.parent ? { parent: slot.d.parent } : {}) },
+          deps: [parent?.createKey],
+          op: {
+            type: 'create-collection',
+            org,
+            title: slot.d.title,
+            ...(parent ? { parent: parent.ref } : {}),
+          },
+        });
+        const follow = fieldsToSet(slot.d, ['description', 'defaultLevel']);
+        if (follow)
+          drafts.add({
+            key: `update:${slot.addr}`,
+            action: 'update',
+            kind: 'collection',
+            address: slot.addr,
+            before: null,
+            after: follow,
+            deps: [slot.createKey],
+            note: 'set after creation',
+            op: { type: 'update-collection', collection: slot.ref, patch: follow },
+          });
+        continue;
+      }
+      const diff = changedFields(slot.d, slot.l, ['title', 'description', 'defaultLevel']);
+      if (diff)
+        drafts.add({
+          key: `update:${slot.addr}`,
+          action: 'update',
+          kind: 'collection',
+          address: slot.addr,
+          ...diff,
+          op: { type: 'update-collection', collection: slot.ref, patch: diff.after },
+        });
+      if (slot.d.parent !== undefined) {
+        const want = parent ? parent.ref : null;
+        const wantId = want && 'id' in want ? want.id : want ? 'new' : null;
+        if (wantId !== slot.l.parent) {
+          const key = `move:${slot.addr}`;
+          drafts.add({
+            key,
+            action: 'move',
+            kind: 'collection',
+            address: slot.addr,
+            before: { parent: titleOf(live, slot.l.parent) },
+            after: { parent: slot.d.parent },
+            deps: [parent?.createKey],
+            op: { type: 'move-collection', collection: slot.ref, parent: want },
+          });
+          moves.push({ key, fromParent: slot.l.parent });
+        }
+      }
+    }
+    for (const l of leftover) {
+      const addr = address.collection(org, l.title);
+      if (ctx.prune)
+        drafts.add({
+          key: `delete:${addr}#${l.id}`,
+          action: 'delete',
+          kind: 'collection',
+          address: addr,
+          before: { title: l.title },
+          after: null,
+          op: { type: 'delete-collection', collection: liveRef(l.id) },
+        });
+      else ctx.unmanaged.push({ kind: 'collection', address: addr });
+    }
+  }
+  // Spaces: their own fields, and their parent collection.
+  const liveById = new Map(liveSpaces.map((s) => [s.id, s]));
+  for (const d of spaces) {
+    const l = liveById.get(d.id);
+    if (!l || l.title === undefined) continue;
+    const addr = address.space(org, d.id);
+    const diff = changedFields(d, l, ['title', 'emoji', 'editMode', 'defaultLevel']);
+    if (diff)
+      drafts.add({
+        key: `update:${addr}`,
+        action: 'update',
+        kind: 'space',
+        address: addr,
+        ...diff,
+        op: { type: 'update-space', spaceId: d.id, patch: diff.after },
+      });
+    if (d.parent === undefined) continue;
+    const parent = d.parent ? (slots.get(d.parent) ?? liveCollection(live, d.parent)) : undefined;
+    if (d.parent && !parent) {
+      problem(ctx, `space ${d.id}: no collection titled "${d.parent}"`);
+      continue;
+    }
+    const want = parent ? parent.ref : null;
+    const wantId = want && 'id' in want ? want.id : want ? 'new' : null;
+    if (wantId === (l.parent ?? null)) continue;
+    const key = `move:${addr}`;
+    drafts.add({
+      key,
+      action: 'move',
+      kind: 'space',
+      address: addr,
+      before: { parent: titleOf(live, l.parent ?? null) },
+      after: { parent: d.parent },
+      deps: [parent?.createKey],
+      op: { type: 'move-space', spaceId: d.id, parent: want },
+    });
+    moves.push({ key, fromParent: l.parent ?? null });
+  }
+  // A collection is deleted after what moves out of it; a child collection before its parent.
+  for (const draft of drafts.drafts) {
+    if (draft.op.type !== 'delete-collection' || !('id' in draft.op.collection)) continue;
+    const id = draft.op.collection.id;
+    for (const m of moves) if (m.fromParent === id) drafts.depend(draft.key, m.key);
+    for (const child of live.filter((c) => c.parent === id)) {
+      const childDelete = drafts.drafts.find(
+        (x) =>
+          x.op.type === 'delete-collection' && 'id' in x.op.collection && x.op.collection.id === child.id,
+      );
+      if (childDelete) drafts.depend(draft.key, childDelete.key);
+    }
+  }
+}
+
+function titleOf(live: LiveCollection[], id: string | null): string | null {
+  return id === null ? null : (live.find((c) => c.id === id)?.title ?? id);
+}
+
+function liveCollection(live: LiveCollection[], title: string): { ref: Ref; createKey?: string } | undefined {
+  const c = live.find((x) => x.title === title);
+  return c ? { ref: liveRef(c.id) } : undefined;
+}
