@@ -76,7 +76,10 @@ export async function readLive(
   // One organization that cannot be read does not stop the others from being planned.
   const organizations = await Promise.all(
     desired.organizations.map((org) =>
-      readOrganization(api, org, tracker).catch((error: unknown) => ({ id: org.id, readError: (error as Error).message })),
+      readOrganization(api, org, tracker).catch((error: unknown) => ({
+        id: org.id,
+        readError: (error as Error).message,
+      })),
     ),
   );
   return { organizations };

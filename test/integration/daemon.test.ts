@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -262,11 +263,23 @@ describe('drift notifications', () => {
       });
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
-    const hookUrl = `http://127.0.0.1:${(hook.address() as import('node:net').AddressInfo).port}/hook`;
+    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
     emu = await withEmulator({ seed: exampleSeed() });
     try {
       const repo = makeRepo({ 'demo.yaml': demoConfig });
-      running = await startDaemon(['--repo', repo.url, '--mode', 'apply', '--no-self-heal', '--interval', '1h', '--drift-cron', '* * * * * *', '--notify-url', hookUrl]);
+      running = await startDaemon([
+        '--repo',
+        repo.url,
+        '--mode',
+        'apply',
+        '--no-self-heal',
+        '--interval',
+        '1h',
+        '--drift-cron',
+        '* * * * * *',
+        '--notify-url',
+        hookUrl,
+      ]);
       await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
       await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift one' });
       await until(() => received.length >= 1, 20_000);
@@ -275,7 +288,9 @@ describe('drift notifications', () => {
       await until(async () => (await checks()) !== first, 10_000);
       await until(async () => (await checks()) !== first, 10_000);
       expect(received).toHaveLength(1);
-      expect(received[0].text).toMatch(/docsync drift: live state differs from the configuration: 0 to create, 0 to update, 1 to delete/);
+      expect(received[0].text).toMatch(
+        /docsync drift: live state differs from the configuration: 0 to create, 0 to update, 1 to delete/,
+      );
       expect(await teams()).toContain('Drift one');
       await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift two' });
       await until(() => received.length >= 2, 20_000);
