@@ -74,7 +74,9 @@ function resolveCertificates(
             `cannot read certificate file ${cert.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
           );
         }
-        ref = { source: 'file', path: full };
+        // Relative to the working directory when inside it, so plans do not depend on where the repo is checked out.
+        const rel = relative(process.cwd(), full);
+        ref = { source: 'file', path: rel.startsWith('..') || isAbsolute(rel) ? full : rel };
       } else {
         const value = env[cert.env];
         if (value === undefined || value.trim() === '')
