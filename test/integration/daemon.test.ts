@@ -50,7 +50,7 @@ async function startDaemon(args: string[]): Promise<Running> {
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 20_000);
+  await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 40_000);
   return { child, url, stdout: () => out, stderr: () => err, exit };
 }
 
@@ -80,7 +80,7 @@ describe('docsync daemon', () => {
       (await fetch(`${running.url}/readyz`)).status === 200 ||
         (await fetch(`${running.url}/readyz`)).status === 503,
     ).toBe(true);
-    await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
+    await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
     expect((await fetch(`${running.url}/readyz`)).status).toBe(200);
     const first = await status(running);
     expect(first.source).toMatchObject({
@@ -116,7 +116,7 @@ describe('docsync daemon', () => {
       { 'docs/config/demo.yaml': demoConfig.replace('visibility: public', 'visibility: everyone') },
       'break it',
     );
-    await until(async () => (await status(running!)).lastSync?.revision === bad, 20_000);
+    await until(async () => (await status(running!)).lastSync?.revision === bad, 40_000);
     const invalid = await status(running);
     expect(invalid.lastSync.result).toBe('invalid-config');
     expect(invalid.configValid).toBe(false);
@@ -179,7 +179,7 @@ describe('docsync daemon', () => {
     running.child.kill('SIGTERM');
     expect(await running.exit).toBe(0);
     expect(running.stderr()).not.toContain(TOKEN);
-  }, 120_000);
+  }, 180_000);
 
   it('detects drift on schedule: corrects it in apply mode, only reports it in plan mode', async () => {
     emu = await withEmulator({ seed: exampleSeed() });
@@ -198,9 +198,9 @@ describe('docsync daemon', () => {
       '--drift-report',
       report,
     ]);
-    await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
+    await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
     const extra = (await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand' })).body;
-    await until(async () => !(await teams()).includes('Made by hand'), 20_000);
+    await until(async () => !(await teams()).includes('Made by hand'), 40_000);
     const s = await status(running);
     expect(s.lastDrift).toMatchObject({ drifted: true, corrected: true });
     expect(readFileSync(report, 'utf8')).toContain('Made by hand');
@@ -218,10 +218,10 @@ describe('docsync daemon', () => {
       '--drift-cron',
       '*/2 * * * * *',
     ]);
-    await until(async () => (await status(running!)).lastSync?.result === 'no-changes', 20_000);
+    await until(async () => (await status(running!)).lastSync?.result === 'no-changes', 40_000);
     await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand again' });
     const writesBefore = writes(emu).length;
-    await until(async () => (await status(running!)).lastDrift?.drifted === true, 20_000);
+    await until(async () => (await status(running!)).lastDrift?.drifted === true, 40_000);
     const drift = await status(running);
     expect(drift.lastDrift).toMatchObject({ drifted: true, corrected: false, summary: { delete: 1 } });
     expect(writes(emu).length).toBe(writesBefore);
@@ -230,23 +230,24 @@ describe('docsync daemon', () => {
     expect(metrics).toMatch(/docsync_drift_changes [1-9]/);
     running.child.kill('SIGTERM');
     expect(await running.exit).toBe(0);
-  }, 120_000);
+  }, 180_000);
 
   it('watches a local folder with --config', async () => {
     emu = await withEmulator({ seed: exampleSeed() });
     const dir = mkdtempSync(join(tmpdir(), 'docsync-watch-'));
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, 'demo.yaml'), demoConfig);
-    running = await startDaemon(['--config', dir, '--mode', 'apply', '--interval', '1h']);
-    await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
+    // Polling stays on as the fallback of watching, as in production.
+    running = await startDaemon(['--config', dir, '--mode', 'apply', '--interval', '2s']);
+    await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
     writeFileSync(
       join(dir, 'demo.yaml'),
       demoConfig.replace('  - title: Docs Writers', '  - title: Docs Writers\n  - title: Watched'),
     );
-    await until(async () => (await teams()).includes('Watched'), 20_000);
+    await until(async () => (await teams()).includes('Watched'), 40_000);
     running.child.kill('SIGTERM');
     expect(await running.exit).toBe(0);
-  }, 60_000);
+  }, 150_000);
 });
 
 describe('drift notifications', () => {
@@ -280,9 +281,9 @@ describe('drift notifications', () => {
         '--notify-url',
         hookUrl,
       ]);
-      await until(async () => (await status(running!)).lastSync?.result === 'applied', 20_000);
+      await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
       await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift one' });
-      await until(() => received.length >= 1, 20_000);
+      await until(() => received.length >= 1, 40_000);
       const checks = async () => (await status(running!)).lastDrift?.at;
       const first = await checks();
       await until(async () => (await checks()) !== first, 10_000);
@@ -293,12 +294,12 @@ describe('drift notifications', () => {
       );
       expect(await teams()).toContain('Drift one');
       await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift two' });
-      await until(() => received.length >= 2, 20_000);
+      await until(() => received.length >= 2, 40_000);
       expect(received[1].summary).toMatchObject({ delete: 2 });
       running.child.kill('SIGTERM');
       expect(await running.exit).toBe(0);
     } finally {
       await new Promise<void>((r) => hook.close(() => r()));
     }
-  }, 90_000);
+  }, 150_000);
 });
