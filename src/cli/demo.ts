@@ -45,7 +45,10 @@ export async function demoCommand(opts: {
     (url) => {
       out(`status:   ${url}/status`);
       out(`metrics:  ${url}/metrics`);
-      out(`Try: curl -s ${url}/status   |   make drift: curl -s ${emulator.url}/_emulator/state`);
+      out(`Try:      curl -s ${url}/status`);
+      out(
+        `Drift:    curl -s -X PUT -H 'Authorization: Bearer dev-token' -H 'content-type: application/json' -d '{"title":"Made by hand"}' ${emulator.url}/v1/orgs/org_demo/teams   (removed again by the next drift check, every minute)`,
+      );
     },
   );
   await emulator.close();
