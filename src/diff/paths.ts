@@ -1,3 +1,4 @@
+import type { ChangeOp } from '../model/index.js';
 import type { DraftSet } from './draft.js';
 
 /** One item of a scope whose paths must stay unique (sections of a site, site spaces of a section). */
@@ -72,4 +73,29 @@ export function orderPathChanges(
     for (const item of chain) state.set(item, 'done');
   }
   return problems;
+}
+
+/**
+ * A factory for `orderPathChanges`: the extra change that parks an item on a temporary path,
+ * addressed like the item's own path change.
+ */
+export function temporaryPathChange(
+  drafts: DraftSet,
+  kind: 'site-section' | 'site-space',
+  op: (item: PathItem, path: string) => ChangeOp,
+): (item: PathItem, path: string) => string {
+  return (item, path) => {
+    const key = `${item.setKey}:temporary-path`;
+    drafts.add({
+      key,
+      action: 'update',
+      kind,
+      address: drafts.get(item.setKey!)!.address,
+      before: { path: item.livePath },
+      after: { path },
+      note: 'temporary path, so that paths can be exchanged',
+      op: op(item, path),
+    });
+    return key;
+  };
 }

@@ -1,6 +1,5 @@
 import {
   address,
-  type DesiredSection,
   type DesiredSite,
   type DesiredSiteSpace,
   type LiveSection,
@@ -9,21 +8,16 @@ import {
   type Ref,
 } from '../model/index.js';
 import type { DiffContext } from './context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef, type Draft } from './draft.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
 import { addMoves } from './order.js';
-import { orderPathChanges, type PathItem } from './paths.js';
+import { orderPathChanges, temporaryPathChange, type PathItem } from './paths.js';
+import { pairSections, type SectionSlot } from './section-pairing.js';
+
+export type { SectionSlot };
 import type { SiteScope } from './site-scope.js';
 
 /** The API takes at most 64 characters of title when it creates a section. */
 export const SECTION_CREATE_TITLE_MAX = 64;
-
-export type SectionSlot = {
-  d: DesiredSection;
-  l: LiveSection | undefined;
-  ref: Ref;
-  addr: string;
-  createKey?: string;
-};
 
 type Container = {
   slot: SectionSlot | null;
@@ -59,48 +53,10 @@ export function diffStructure(
   const liveSections = d.sections ? (l?.sections ?? []) : [];
   ctx.managedLive.count += liveSections.length;
 
-  // 1. Pair sections. Path is the identity, but a section keeps its spaces: first pair a path
-  //    with the live section at that path when they share a space; then pair what is left by a
-  //    shared space (the section's path changed, or two paths were exchanged); then by path alone.
-  const used = new Set<LiveSection>();
-  const slots: SectionSlot[] = (d.sections ?? []).map((ds) => ({
-    d: ds,
-    l: undefined,
-    ref: { id: '' },
-    addr: address.section(site.addr, ds.path),
-  }));
-  const byPath = new Map(liveSections.map((s) => [s.path, s]));
-  const shares = (slot: SectionSlot, ls: LiveSection) => {
-    const spaces = new Set(slot.d.spaces.map((x) => x.space));
-    return ls.spaces.some((ss) => spaces.has(ss.space));
-  };
-  const pair = (slot: SectionSlot, ls: LiveSection) => {
-    used.add(ls);
-    slot.l = ls;
-    slot.ref = liveRef(ls.id);
-  };
-  for (const slot of slots) {
-    const match = byPath.get(slot.d.path);
-    if (match && (shares(slot, match) || match.spaces.length === 0)) pair(slot, match);
-  }
-  for (const slot of slots) {
-    if (slot.l) continue;
-    const match = liveSections.find((ls) => !used.has(ls) && shares(slot, ls));
-    if (match) pair(slot, match);
-  }
-  // Then by path alone. A renamed section cannot take a path that a section left alone (not
-  // pruned) keeps: pair it with the section at its path instead, until nothing changes.
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const slot of slots) {
-      const holder = byPath.get(slot.d.path);
-      if (!holder || used.has(holder) || slot.l === holder) continue;
-      if (slot.l && ctx.prune) continue;
-      if (slot.l) used.delete(slot.l);
-      pair(slot, holder);
-      changed = true;
-    }
-  }
+  // 1. Pair sections (see section-pairing.ts).
+  const { slots, used } = pairSections(d.sections ?? [], liveSections, ctx.prune, (path) =>
+    address.section(site.addr, path),
+  );
 
   // 2. Section creations and deletions. Creations are chained: the API appends what it creates,
   //    so creating in list order (not concurrently) is what makes the planned order come true.
@@ -357,25 +313,12 @@ export function diffStructure(
         ...(deletedSections.get(ls.id) ? { deleteKey: deletedSections.get(ls.id)! } : {}),
       })),
   ];
-  const temporary =
-    (kind: 'site-section' | 'site-space', ref: (item: PathItem) => Ref) => (item: PathItem, path: string) => {
-      const key = `${item.setKey}:temporary-path`;
-      const setDraft = drafts.get(item.setKey!) as Draft;
-      drafts.add({
-        key,
-        action: 'update',
-        kind,
-        address: setDraft.address,
-        before: { path: item.livePath },
-        after: { path },
-        note: 'temporary path, so that paths can be exchanged',
-        op:
-          kind === 'site-section'
-            ? { type: 'update-section', org, site: site.ref, section: ref(item), patch: { path } }
-            : { type: 'update-site-space', org, site: site.ref, siteSpace: ref(item), patch: { path } },
-      });
-      return key;
-    };
+  const temporary = (kind: 'site-section' | 'site-space', ref: (item: PathItem) => Ref) =>
+    temporaryPathChange(drafts, kind, (item, path) =>
+      kind === 'site-section'
+        ? { type: 'update-section', org, site: site.ref, section: ref(item), patch: { path } }
+        : { type: 'update-site-space', org, site: site.ref, siteSpace: ref(item), patch: { path } },
+    );
   const slotByLabel = new Map(slots.map((s) => [s.addr, s]));
   for (const message of orderPathChanges(
     sectionItems,
