@@ -6,7 +6,7 @@ import {
   type LiveSpace,
   type Ref,
 } from '../model/index.js';
-import { pairByIdentity, problem, type DiffContext } from './context.js';
+import { pairByIdentity, problem, type DiffContext, pruneOrList } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
 
 type CollectionSlot = {
@@ -112,17 +112,13 @@ export function diffCollections(
     }
     for (const l of leftover) {
       const addr = address.collection(org, l.title);
-      if (ctx.prune)
-        drafts.add({
-          key: `delete:${addr}#${l.id}`,
-          action: 'delete',
-          kind: 'collection',
-          address: addr,
-          before: { title: l.title },
-          after: null,
-          op: { type: 'delete-collection', collection: liveRef(l.id) },
-        });
-      else ctx.unmanaged.push({ kind: 'collection', address: addr });
+      pruneOrList(ctx, {
+        key: `delete:${addr}#${l.id}`,
+        kind: 'collection',
+        address: addr,
+        before: { title: l.title },
+        op: { type: 'delete-collection', collection: liveRef(l.id) },
+      });
     }
   }
   // Spaces: their own fields, and their parent collection.

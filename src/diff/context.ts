@@ -1,4 +1,4 @@
-import type { ApiFlavor, Ref, Unmanaged } from '../model/index.js';
+import type { ApiFlavor, ChangeOp, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DraftSet } from './draft.js';
 
 /** What every kind's diff shares within one organization. */
@@ -72,4 +72,21 @@ export function pairByIdentity<D, L extends { id: string }>(
     pairs.push([d, l]);
   }
   return { pairs, leftover: live.filter((l) => !used.has(l)) };
+}
+
+/**
+ * A live resource of a managed kind that the config does not describe: deleted when pruning,
+ * listed as unmanaged otherwise. Returns the key of the delete draft, if there is one.
+ */
+export function pruneOrList(
+  ctx: DiffContext,
+  resource: { key: string; kind: ResourceKind; address: string; before: Fields; op: ChangeOp },
+  prune = ctx.prune,
+): string | undefined {
+  if (!prune) {
+    ctx.unmanaged.push({ kind: resource.kind, address: resource.address });
+    return undefined;
+  }
+  ctx.drafts.add({ ...resource, action: 'delete', after: null });
+  return resource.key;
 }

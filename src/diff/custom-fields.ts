@@ -5,7 +5,7 @@ import {
   type LiveCustomField,
   type LiveSpace,
 } from '../model/index.js';
-import type { DiffContext } from './context.js';
+import { pruneOrList, type DiffContext } from './context.js';
 import { changedFields, same } from './draft.js';
 
 const UPDATABLE = ['title', 'description', 'placeholder', 'options'] as const;
@@ -87,17 +87,13 @@ export function diffCustomFields(
   for (const l of live) {
     if (wanted.has(l.name)) continue;
     const addr = address.customField(org, l.name);
-    if (ctx.prune)
-      drafts.add({
-        key: `delete:${addr}`,
-        action: 'delete',
-        kind: 'custom-field',
-        address: addr,
-        before: { type: l.type },
-        after: null,
-        op: { type: 'delete-custom-field', org, name: l.name },
-      });
-    else ctx.unmanaged.push({ kind: 'custom-field', address: addr });
+    pruneOrList(ctx, {
+      key: `delete:${addr}`,
+      kind: 'custom-field',
+      address: addr,
+      before: { type: l.type },
+      op: { type: 'delete-custom-field', org, name: l.name },
+    });
   }
 }
 

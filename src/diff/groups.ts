@@ -1,5 +1,5 @@
 import { address, type DesiredSite, type LiveSite, type Ref } from '../model/index.js';
-import type { DiffContext } from './context.js';
+import { pruneOrList, type DiffContext } from './context.js';
 import { changedFields, createdRef, liveRef } from './draft.js';
 import { addMoves } from './order.js';
 import type { SiteScope } from './site-scope.js';
@@ -76,19 +76,14 @@ export function diffGroups(
   for (const lg of live) {
     if (desired.some((dg) => dg.title === lg.title)) continue;
     const addr = address.sectionGroup(site.addr, lg.title);
-    if (ctx.prune) {
-      const key = `delete:${addr}#${lg.id}`;
-      drafts.add({
-        key,
-        action: 'delete',
-        kind: 'site-section-group',
-        address: addr,
-        before: { title: lg.title },
-        after: null,
-        op: { type: 'delete-section-group', org, site: site.ref, group: liveRef(lg.id) },
-      });
-      deleted.set(lg.id, key);
-    } else ctx.unmanaged.push({ kind: 'site-section-group', address: addr });
+    const deleteKey = pruneOrList(ctx, {
+      key: `delete:${addr}#${lg.id}`,
+      kind: 'site-section-group',
+      address: addr,
+      before: { title: lg.title },
+      op: { type: 'delete-section-group', org, site: site.ref, group: liveRef(lg.id) },
+    });
+    if (deleteKey) deleted.set(lg.id, deleteKey);
   }
 
   // Membership of every section the config describes.

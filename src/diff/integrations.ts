@@ -7,7 +7,7 @@ import {
   type LiveSamlProvider,
   type LiveTranslation,
 } from '../model/index.js';
-import { pairByIdentity, problem, type DiffContext } from './context.js';
+import { pairByIdentity, problem, type DiffContext, pruneOrList } from './context.js';
 import { liveRef, same } from './draft.js';
 
 /** OpenAPI specs by slug: created with their source, PUT to change the source. */
@@ -42,17 +42,13 @@ export function diffOpenApi(ctx: DiffContext, desired: DesiredOpenApiSpec[], liv
   for (const l of live) {
     if (wanted.has(l.slug)) continue;
     const addr = address.openapi(ctx.org, l.slug);
-    if (ctx.prune)
-      ctx.drafts.add({
-        key: `delete:${addr}`,
-        action: 'delete',
-        kind: 'openapi-spec',
-        address: addr,
-        before: { source: l.source },
-        after: null,
-        op: { type: 'delete-openapi-spec', org: ctx.org, slug: l.slug },
-      });
-    else ctx.unmanaged.push({ kind: 'openapi-spec', address: addr });
+    pruneOrList(ctx, {
+      key: `delete:${addr}`,
+      kind: 'openapi-spec',
+      address: addr,
+      before: { source: l.source },
+      op: { type: 'delete-openapi-spec', org: ctx.org, slug: l.slug },
+    });
   }
 }
 
@@ -127,17 +123,13 @@ export function diffSaml(ctx: DiffContext, desired: DesiredSamlProvider[], live:
   for (const l of live) {
     if (wanted.has(l.label)) continue;
     const addr = address.saml(ctx.org, l.label);
-    if (ctx.prune)
-      ctx.drafts.add({
-        key: `delete:${addr}#${l.id}`,
-        action: 'delete',
-        kind: 'saml-provider',
-        address: addr,
-        before: { label: l.label },
-        after: null,
-        op: { type: 'delete-saml-provider', org: ctx.org, provider: liveRef(l.id) },
-      });
-    else ctx.unmanaged.push({ kind: 'saml-provider', address: addr });
+    pruneOrList(ctx, {
+      key: `delete:${addr}#${l.id}`,
+      kind: 'saml-provider',
+      address: addr,
+      before: { label: l.label },
+      op: { type: 'delete-saml-provider', org: ctx.org, provider: liveRef(l.id) },
+    });
   }
 }
 
@@ -181,16 +173,12 @@ export function diffTranslations(
   }
   for (const l of leftover) {
     const addr = address.translation(ctx.org, l.title);
-    if (ctx.prune)
-      ctx.drafts.add({
-        key: `delete:${addr}#${l.id}`,
-        action: 'delete',
-        kind: 'translation',
-        address: addr,
-        before: { title: l.title },
-        after: null,
-        op: { type: 'delete-translation', org: ctx.org, translation: liveRef(l.id) },
-      });
-    else ctx.unmanaged.push({ kind: 'translation', address: addr });
+    pruneOrList(ctx, {
+      key: `delete:${addr}#${l.id}`,
+      kind: 'translation',
+      address: addr,
+      before: { title: l.title },
+      op: { type: 'delete-translation', org: ctx.org, translation: liveRef(l.id) },
+    });
   }
 }

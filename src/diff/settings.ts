@@ -5,7 +5,7 @@ import {
   type LiveMember,
   type LiveSettings,
 } from '../model/index.js';
-import { problem, type DiffContext } from './context.js';
+import { problem, type DiffContext, pruneOrList } from './context.js';
 import { changedFields } from './draft.js';
 
 /** Organization settings: one update with every field that differs. */
@@ -94,17 +94,17 @@ export function diffMembers(
   for (const m of live) {
     if (kept.has(m)) continue;
     const addr = address.member(ctx.org, m.email ?? m.userId);
-    if (ctx.prune && m.userId !== self && self !== null)
-      ctx.drafts.add({
+    pruneOrList(
+      ctx,
+      {
         key: `delete:${addr}`,
-        action: 'delete',
         kind: 'member',
         address: addr,
         before: { role: m.role },
-        after: null,
         op: { type: 'remove-member', org: ctx.org, userId: m.userId },
-      });
-    else ctx.unmanaged.push({ kind: 'member', address: addr });
+      },
+      ctx.prune && m.userId !== self && self !== null,
+    );
   }
   if (ctx.prune && self === null && live.length > kept.size)
     problem(

@@ -1,5 +1,5 @@
 import { address, type DesiredSite, type LiveSite } from '../model/index.js';
-import type { DiffContext } from './context.js';
+import { pruneOrList, type DiffContext } from './context.js';
 import { createdRef, liveRef } from './draft.js';
 import type { SiteScope } from './site-scope.js';
 
@@ -73,16 +73,12 @@ export function diffShareLinks(
   for (const ll of live) {
     if (wanted.has(ll.name)) continue;
     const addr = address.shareLink(site.addr, ll.name);
-    if (ctx.prune)
-      drafts.add({
-        key: `delete:${addr}#${ll.id}`,
-        action: 'delete',
-        kind: 'share-link',
-        address: addr,
-        before: { name: ll.name },
-        after: null,
-        op: { type: 'delete-share-link', org, site: site.ref, shareLink: liveRef(ll.id) },
-      });
-    else ctx.unmanaged.push({ kind: 'share-link', address: addr });
+    pruneOrList(ctx, {
+      key: `delete:${addr}#${ll.id}`,
+      kind: 'share-link',
+      address: addr,
+      before: { name: ll.name },
+      op: { type: 'delete-share-link', org, site: site.ref, shareLink: liveRef(ll.id) },
+    });
   }
 }

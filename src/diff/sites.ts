@@ -1,5 +1,5 @@
 import { address, type DesiredSite, type LiveSite } from '../model/index.js';
-import { pairByIdentity, problem, warn, type DiffContext } from './context.js';
+import { pairByIdentity, problem, warn, type DiffContext, pruneOrList } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef, same } from './draft.js';
 import { diffGroups } from './groups.js';
 import { diffShareLinks } from './share-links.js';
@@ -104,17 +104,13 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
   }
   for (const l of leftover) {
     const addr = address.site(org, l.title);
-    if (ctx.prune)
-      drafts.add({
-        key: `delete:${addr}#${l.id}`,
-        action: 'delete',
-        kind: 'site',
-        address: addr,
-        before: { title: l.title },
-        after: null,
-        op: { type: 'delete-site', org, site: liveRef(l.id) },
-      });
-    else ctx.unmanaged.push({ kind: 'site', address: addr });
+    pruneOrList(ctx, {
+      key: `delete:${addr}#${l.id}`,
+      kind: 'site',
+      address: addr,
+      before: { title: l.title },
+      op: { type: 'delete-site', org, site: liveRef(l.id) },
+    });
   }
 }
 

@@ -7,7 +7,7 @@ import {
   type LiveSiteSpace,
   type Ref,
 } from '../model/index.js';
-import type { DiffContext } from './context.js';
+import { pruneOrList, type DiffContext } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
 import { addMoves } from './order.js';
 import { orderPathChanges, temporaryPathChange, type PathItem } from './paths.js';
@@ -88,19 +88,14 @@ export function diffStructure(
   for (const ls of liveSections) {
     if (used.has(ls)) continue;
     const addr = address.section(site.addr, ls.path);
-    if (ctx.prune) {
-      const key = `delete:${addr}#${ls.id}`;
-      drafts.add({
-        key,
-        action: 'delete',
-        kind: 'site-section',
-        address: addr,
-        before: { title: ls.title },
-        after: null,
-        op: { type: 'delete-section', org, site: site.ref, section: liveRef(ls.id) },
-      });
-      deletedSections.set(ls.id, key);
-    } else ctx.unmanaged.push({ kind: 'site-section', address: addr });
+    const deleteKey = pruneOrList(ctx, {
+      key: `delete:${addr}#${ls.id}`,
+      kind: 'site-section',
+      address: addr,
+      before: { title: ls.title },
+      op: { type: 'delete-section', org, site: site.ref, section: liveRef(ls.id) },
+    });
+    if (deleteKey) deletedSections.set(ls.id, deleteKey);
   }
 
   // 3. Site spaces, across the whole site: a space lives in one place per site.
@@ -222,19 +217,14 @@ export function diffStructure(
     for (const ss of c.live) {
       if (wantedSpaces.has(ss.space)) continue;
       const addr = address.siteSpace(c.addr, ss.space);
-      if (ctx.prune) {
-        const key = `delete:${addr}#${ss.id}`;
-        drafts.add({
-          key,
-          action: 'delete',
-          kind: 'site-space',
-          address: addr,
-          before: { path: ss.path },
-          after: null,
-          op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(ss.id) },
-        });
-        movedOut.set(ss.id, key);
-      } else ctx.unmanaged.push({ kind: 'site-space', address: addr });
+      const deleteKey = pruneOrList(ctx, {
+        key: `delete:${addr}#${ss.id}`,
+        kind: 'site-space',
+        address: addr,
+        before: { path: ss.path },
+        op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(ss.id) },
+      });
+      if (deleteKey) movedOut.set(ss.id, deleteKey);
     }
   }
 

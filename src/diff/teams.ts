@@ -6,7 +6,7 @@ import {
   type Ref,
   type TeamRole,
 } from '../model/index.js';
-import { pairByIdentity, type DiffContext } from './context.js';
+import { pairByIdentity, type DiffContext, pruneOrList } from './context.js';
 import { createdRef, liveRef } from './draft.js';
 
 /** Teams by title (or pinned id); a team's whole membership difference is one change. */
@@ -58,17 +58,13 @@ export function diffTeams(ctx: DiffContext, desired: DesiredTeam[], live: LiveTe
   }
   for (const l of leftover) {
     const addr = address.team(org, l.title);
-    if (ctx.prune)
-      drafts.add({
-        key: `delete:${addr}#${l.id}`,
-        action: 'delete',
-        kind: 'team',
-        address: addr,
-        before: { title: l.title },
-        after: null,
-        op: { type: 'delete-team', org, team: liveRef(l.id) },
-      });
-    else ctx.unmanaged.push({ kind: 'team', address: addr });
+    pruneOrList(ctx, {
+      key: `delete:${addr}#${l.id}`,
+      kind: 'team',
+      address: addr,
+      before: { title: l.title },
+      op: { type: 'delete-team', org, team: liveRef(l.id) },
+    });
   }
 }
 
