@@ -36,13 +36,6 @@ export function commonDefaults(): CommonOptions {
   };
 }
 
-export function parsePositiveInt(value: string, name: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return n;
-}
-
 export function makeLogger(opts: Pick<CommonOptions, 'logLevel'>): Logger {
   return createLogger(opts.logLevel);
 }

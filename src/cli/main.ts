@@ -1,5 +1,4 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ConfigError, formatIssue } from '../config/issues.js';
 import { VERSION } from '../version.js';
 import { applyCommand } from './apply.js';
 import { commonDefaults, env, type CommonOptions } from './context.js';
@@ -284,10 +283,6 @@ export async function main(argv: string[]): Promise<number> {
     const e = error as { code?: string; exitCode?: number; message?: string };
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
     if (e.code?.startsWith('commander.')) return e.exitCode ?? 1;
-    if (error instanceof ConfigError) {
-      for (const issue of error.issues) err(formatIssue(issue));
-      return 1;
-    }
     err(`error: ${e.message ?? String(error)}`);
     return 1;
   }

@@ -51,11 +51,3 @@ export function formatPath(path: readonly (string | number)[]): string {
   }
   return out;
 }
-
-/** Thrown when a configuration cannot be used; carries every problem found. */
-export class ConfigError extends Error {
-  readonly code = 'invalid-config';
-  constructor(readonly issues: ConfigIssue[]) {
-    super(`configuration is invalid: ${issues.filter((i) => i.severity === 'error').length} error(s)`);
-  }
-}

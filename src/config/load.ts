@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { certificateHash } from '../model/certificate.js';
 import type { CertificateRef } from '../model/desired.js';
 import type { DesiredState } from '../model/desired.js';
-import { ConfigError, type ConfigIssue } from './issues.js';
+import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';
 import { ConfigFileSchema } from './schema.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
@@ -166,11 +166,4 @@ export async function loadConfig(dir: string, cwd = process.cwd()): Promise<Load
   if (readIssues.length > 0)
     return { desired: null, issues: [...readIssues, ...result.issues], files: result.files };
   return result;
-}
-
-/** Load, or throw a `ConfigError` carrying every issue. */
-export async function loadConfigOrThrow(dir: string): Promise<DesiredState> {
-  const result = await loadConfig(dir);
-  if (!result.desired) throw new ConfigError(result.issues);
-  return result.desired;
 }

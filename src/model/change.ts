@@ -102,8 +102,6 @@ export type ChangeOp =
       memberships: Record<string, { role: TeamRole }>;
     };
 
-export type ChangeOpType = ChangeOp['type'];
-
 /** One reviewed step of a plan: exactly one API call. */
 export type Change = {
   id: string;
@@ -125,8 +123,4 @@ export type Unmanaged = { kind: ResourceKind; address: string };
 
 export function isRefValue(value: unknown): value is RefValue {
   return typeof value === 'object' && value !== null && '$ref' in value;
-}
-
-export function refLabel(ref: Ref): string {
-  return 'id' in ref ? ref.id : `(${ref.change}${ref.key ? `:${ref.key}` : ''})`;
 }

@@ -17,9 +17,6 @@ export type DesiredState = {
   organizations: DesiredOrganization[];
 };
 
-/** Where a resource was declared: used for messages only. */
-export type SourceRef = { file: string; line: number; column: number };
-
 export type Policy = { prune: boolean; maxDeletes: number };
 
 export type DesiredOrganization = {

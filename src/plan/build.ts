@@ -178,7 +178,3 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
     checksum,
   };
 }
-
-export function hasChanges(plan: Plan): boolean {
-  return plan.changes.length > 0;
-}

@@ -28,7 +28,3 @@ export function parsePosition(
   if (typeof id !== 'string') throw badRequest(`position.${where}.${key}: is required`);
   return { where, id };
 }
-
-export function takenPaths(paths: Iterable<string>): Set<string> {
-  return new Set(paths);
-}
