@@ -22,15 +22,15 @@ export function diffCustomFields(
   for (const d of desired) {
     const addr = address.customField(org, d.name);
     const l = liveByName.get(d.name);
-    const createField = () => ({
+    const field = {
       name: d.name,
       type: d.type,
       ...(d.title !== undefined ? { title: d.title } : {}),
       ...(d.description !== undefined ? { description: d.description } : {}),
       ...(d.placeholder !== undefined ? { placeholder: d.placeholder } : {}),
       ...(d.options !== undefined ? { options: d.options } : {}),
-    });
-    if (!l) {
+    };
+    const create = (deps: string[] = []) => {
       const key = `create:${addr}`;
       drafts.add({
         key,
@@ -38,10 +38,14 @@ export function diffCustomFields(
         kind: 'custom-field',
         address: addr,
         before: null,
-        after: createField(),
-        op: { type: 'create-custom-field', org, field: createField() },
+        after: { ...field },
+        deps,
+        op: { type: 'create-custom-field', org, field },
       });
       ctx.customFieldKeys.set(d.name, key);
+    };
+    if (!l) {
+      create();
       continue;
     }
     if (l.type !== d.type) {
@@ -55,18 +59,7 @@ export function diffCustomFields(
         note: `replaced: the type changes from ${l.type} to ${d.type}, which the API cannot update; values of this field are lost`,
         op: { type: 'delete-custom-field', org, name: d.name },
       });
-      const key = `create:${addr}`;
-      drafts.add({
-        key,
-        action: 'create',
-        kind: 'custom-field',
-        address: addr,
-        before: null,
-        after: createField(),
-        deps: [del.key],
-        op: { type: 'create-custom-field', org, field: createField() },
-      });
-      ctx.customFieldKeys.set(d.name, key);
+      create([del.key]);
       continue;
     }
     const diff = changedFields(d, l, UPDATABLE);

@@ -65,7 +65,6 @@ export function proxyFromOrigin(origin: string): string {
  * scoped to what the config manages. Independent lists are read concurrently (the client's queue
  * bounds concurrency).
  */
-export { Tracker };
 
 export async function readLive(
   api: ApiClient,
