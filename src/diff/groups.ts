@@ -86,40 +86,42 @@ export function diffGroups(
     if (deleteKey) deleted.set(lg.id, deleteKey);
   }
 
-  // Membership of every section the config describes.
+  // Membership of every section the config describes. A section has a single group: joining
+  // another group moves it there in one call. A group the config omits is left alone with its
+  // memberships unless it is pruned (its deletion ends them).
+  const managedIds = new Set(groupSlots.map((g) => g.liveId).filter((id): id is string => !!id));
   for (const s of slots) {
     const want = wantedGroupOf.get(s);
     const have = s.l?.group ?? null;
     if (want?.createKey) continue; // joined at the group's creation
     if (want && want.liveId === have) continue;
-    let removeKey: string | undefined;
-    if (have !== null && !deleted.has(have)) {
-      const old = live.find((g) => g.id === have);
-      const addr = `${address.sectionGroup(site.addr, old?.title ?? have)}/sections/${s.d.path}`;
-      removeKey = `delete:${addr}`;
-      drafts.add({
-        key: removeKey,
-        action: 'delete',
-        kind: 'section-group-membership',
-        address: addr,
-        before: { group: old?.title ?? have },
-        after: null,
-        op: { type: 'remove-group-section', org, site: site.ref, group: liveRef(have), section: s.ref },
-      });
-    }
+    const old = have === null ? undefined : live.find((g) => g.id === have);
+    const leaving = have !== null && !deleted.has(have) ? (old?.title ?? have) : null;
     if (want) {
       const addr = `${want.addr}/sections/${s.d.path}`;
       drafts.add({
         key: `create:${addr}`,
-        action: 'create',
+        action: leaving === null ? 'create' : 'update',
         kind: 'section-group-membership',
         address: addr,
-        before: null,
+        before: leaving === null ? null : { group: leaving },
         after: { group: want.title },
-        deps: [s.createKey, removeKey],
+        deps: [s.createKey],
         op: { type: 'add-group-section', org, site: site.ref, group: want.ref, section: s.ref },
       });
+      continue;
     }
+    if (leaving === null || !managedIds.has(have!)) continue;
+    const addr = `${address.sectionGroup(site.addr, leaving)}/sections/${s.d.path}`;
+    drafts.add({
+      key: `delete:${addr}`,
+      action: 'delete',
+      kind: 'section-group-membership',
+      address: addr,
+      before: { group: leaving },
+      after: null,
+      op: { type: 'remove-group-section', org, site: site.ref, group: liveRef(have!), section: s.ref },
+    });
   }
 
   const current = [

@@ -140,6 +140,9 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
   return finish(diffs, changes, errors);
 }
 
+/** Kinds whose deletion ends a relation, not a resource: not counted against policy.maxDeletes. */
+const RELATIONS: ReadonlySet<string> = new Set(['section-group-membership']);
+
 function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Plan {
   const summary: PlanSummary = { create: 0, update: 0, delete: 0, move: 0 };
   for (const c of changes) summary[c.action] += 1;
@@ -168,8 +171,9 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
     warnings: diffs.flatMap((d) => d.warnings ?? []),
     guards: diffs.map((d) => ({
       organization: d.organization,
-      deletes: changes.filter((c) => c.action === 'delete' && c.address.startsWith(`${d.organization}/`))
-        .length,
+      deletes: changes.filter(
+        (c) => c.action === 'delete' && !RELATIONS.has(c.kind) && c.address.startsWith(`${d.organization}/`),
+      ).length,
       creates: changes.filter((c) => c.action === 'create' && c.address.startsWith(`${d.organization}/`))
         .length,
       maxDeletes: d.policy.maxDeletes,

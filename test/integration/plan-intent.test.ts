@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkSafety, renderText } from '../../src/plan/index.js';
+import { baseSeed } from '../helpers/emulator.js';
+import { session } from '../helpers/intent.js';
+
+/**
+ * Issue 16: plans that do what the configuration means. Each case runs against the emulator
+ * (port 0): plan, apply, and a second plan that must be empty.
+ */
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+const flavors = ['seed', 'current'] as const;
+
+function groupedSeed() {
+  const seed = baseSeed(4);
+  const o = (seed.organizations as any[])[0];
+  o.sites = [
+    {
+      title: 'Docs',
+      sectionGroups: [{ title: 'Managed' }, { title: 'Legacy' }],
+      sections: [
+        { title: 'Guides', path: 'guides', sectionGroup: 'Legacy', siteSpaces: [{ space: 'space_1' }] },
+        { title: 'API', path: 'api', sectionGroup: 'Managed', siteSpaces: [{ space: 'space_2' }] },
+      ],
+    },
+  ];
+  return seed;
+}
+
+const groupOf = (s: Awaited<ReturnType<typeof session>>, path: string) => {
+  const site = s.state().organizations[0]!.sites[0]!;
+  const section = site.sections.find((x) => x.path === path)!;
+  return site.groups.find((g) => g.id === section.groupId)?.title ?? null;
+};
+
+describe('prune off leaves unmanaged resources wholly alone', () => {
+  for (const flavor of flavors)
+    it(`keeps a section's membership in a group the config omits (${flavor})`, async () => {
+      const s = await session(groupedSeed(), flavor);
+      close = s.close;
+      const yaml = `
+organization: org_t
+policy: { prune: false, maxDeletes: 0 }
+sites:
+  - title: Docs
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1 }] }
+      - { path: api, title: API, spaces: [{ space: space_2 }] }
+    sectionGroups:
+      - { title: Managed, sections: [api] }
+`;
+      const plan = await s.plan(yaml);
+      expect(plan.errors).toEqual([]);
+      expect(plan.unmanaged.map((u) => u.address)).toEqual(['org_t/sites/Docs/section-groups/Legacy']);
+      expect(plan.changes).toEqual([]);
+      expect(checkSafety(plan)).toEqual([]);
+      const { writes } = await s.apply(yaml);
+      expect(writes).toEqual([]);
+      expect(groupOf(s, 'guides')).toBe('Legacy');
+    });
+
+  it('a membership leaving a managed group is not a deletion for maxDeletes', async () => {
+    const s = await session(groupedSeed());
+    close = s.close;
+    const yaml = `
+organization: org_t
+policy: { prune: false, maxDeletes: 0 }
+sites:
+  - title: Docs
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1 }] }
+      - { path: api, title: API, spaces: [{ space: space_2 }] }
+    sectionGroups:
+      - { title: Managed, sections: [] }
+`;
+    const plan = await s.plan(yaml);
+    expect(plan.changes.map((c) => [c.action, c.kind])).toEqual([['delete', 'section-group-membership']]);
+    expect(checkSafety(plan)).toEqual([]);
+    await s.apply(yaml);
+    expect(groupOf(s, 'api')).toBe(null);
+    expect(groupOf(s, 'guides')).toBe('Legacy');
+    expect((await s.plan(yaml)).changes).toEqual([]);
+  });
+});
+
+describe('moving a section to another group', () => {
+  for (const flavor of flavors)
+    it(`is one call (${flavor})`, async () => {
+      const s = await session(groupedSeed(), flavor);
+      close = s.close;
+      const yaml = `
+organization: org_t
+policy: { prune: true }
+sites:
+  - title: Docs
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1 }] }
+      - { path: api, title: API, spaces: [{ space: space_2 }] }
+    sectionGroups:
+      - { title: Managed, sections: [api, guides] }
+      - { title: Legacy, sections: [] }
+`;
+      const { plan, writes } = await s.apply(yaml);
+      expect(plan.changes.map((c) => `${c.action} ${c.kind} ${c.address}`)).toEqual([
+        'update section-group-membership org_t/sites/Docs/section-groups/Managed/sections/guides',
+      ]);
+      expect(renderText(plan)).toContain('group: "Legacy" → "Managed"');
+      expect(writes).toHaveLength(1);
+      expect(groupOf(s, 'guides')).toBe('Managed');
+      expect((await s.plan(yaml)).changes).toEqual([]);
+    });
+});
