@@ -30,7 +30,7 @@ const ioModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'scratch/**'] },
+  { ignores: ['dist/**', '.test-dist/**', 'node_modules/**', 'coverage/**', 'scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -45,8 +45,15 @@ export type Emulator = {
   requests: () => RequestLogEntry[];
   reset: (seed?: unknown) => void;
   setFaults: (faults: unknown) => void;
+  /**
+   * Hold every write (any method but GET) before it is processed until `release()`: a test can
+   * keep a writer mid-apply for as long as it needs, whatever the machine's load.
+   */
+  holdWrites: () => WriteHold;
   close: () => Promise<void>;
 };
+
+export type WriteHold = { waiting: () => number; release: () => void };
 
 const MAX_BODY = 1024 * 1024;
 const DEFAULT_LIMIT = 100_000;
@@ -114,6 +121,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ? new RateWindow(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
     : null;
   let baseUrl = '';
+  let hold: { waiting: number; released: Promise<void>; release: () => void } | null = null;
 
   const persist = () => {
     if (!options.dataFile) return;
@@ -201,6 +209,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       raw = await readBody(req);
     } catch (error) {
       bodyError = error instanceof HttpError ? error : new HttpError(400, 'request body could not be read');
+    }
+    if (hold && method !== 'GET') {
+      const current = hold;
+      current.waiting += 1;
+      await current.released;
     }
     const delay = faults.latencyRate === undefined || random() < faults.latencyRate ? faults.latencyMs : 0;
     if (delay > 0) await sleep(delay);
@@ -290,8 +303,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests: () => log,
     reset,
     setFaults,
+    holdWrites: () => {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const current = { waiting: 0, released, release };
+      hold = current;
+      return {
+        waiting: () => current.waiting,
+        release: () => {
+          if (hold === current) hold = null;
+          current.release();
+        },
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        hold?.release();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

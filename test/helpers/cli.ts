@@ -2,7 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+/**
+ * The CLI bundled by test/global-setup.ts at the start of every test run (plain `node`, fast to
+ * start); `node --import tsx src/cli.ts` when a test runs without that set-up.
+ */
+const TS_CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const cliArgs = (): string[] => {
+  const built = process.env['DOCSYNC_TEST_CLI'];
+  return built ? [built] : ['--import', 'tsx', TS_CLI];
+};
 
 export type CliResult = {
   code: number | null;
@@ -11,7 +19,7 @@ export type CliResult = {
   signal: NodeJS.Signals | null;
 };
 
-/** Start the real CLI as a process (through tsx, no build needed). */
+/** Start the real CLI as a process. */
 export function spawnCli(
   args: string[],
   env: Record<string, string | undefined> = {},
@@ -20,7 +28,7 @@ export function spawnCli(
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: '1', ...env }))
     if (v !== undefined) childEnv[k] = v;
-  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  return spawn(process.execPath, [...cliArgs(), ...args], {
     cwd,
     env: childEnv,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -50,18 +50,20 @@ describe('one writer per organization', () => {
     const emu = await withEmulator({ seed: exampleSeed() });
     const state = mkdtempSync(join(tmpdir(), 'docsync-lock-'));
     try {
-      emu.setFaults({ latencyMs: 250 });
+      // The first apply's first write waits until released, so it holds the lock for as long as
+      // the second apply needs to start, however loaded the machine is.
+      const hold = emu.holdWrites();
       const first = spawnCli(['apply', '--config', config, '--yes'], envFor(emu, state));
       let firstOut = '';
       first.stdout!.on('data', (d: Buffer) => (firstOut += d.toString()));
       const firstDone = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
-      await until(() => writes(emu).length >= 1, 30_000, 10);
+      await until(() => hold.waiting() >= 1, 60_000, 10);
       const second = await runCli(['apply', '--config', config, '--yes'], envFor(emu, state));
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(/organization org_demo is locked by docsync apply \(pid \d+/);
+      hold.release();
       expect(await firstDone).toBe(0);
       expect(firstOut).toMatch(/0 failed/);
-      emu.setFaults({});
       const third = await runCli(['apply', '--config', config, '--yes'], envFor(emu, state));
       expect(third.code).toBe(0);
       expect(third.stdout).toContain('No changes');

@@ -272,7 +272,9 @@ describe('one writer: the daemon and a CLI apply', () => {
     const emu = await withEmulator({ seed: exampleSeed() });
     const state = mkdtempSync(join(tmpdir(), 'docsync-lock2-'));
     const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state };
-    emu.setFaults({ latencyMs: 250 });
+    // The daemon's first write waits until released: the CLI's apply runs while the daemon
+    // certainly holds the organization, however slowly this machine starts processes.
+    const hold = emu.holdWrites();
     const port = 30000 + Math.floor(Math.random() * 20000);
     const daemon = spawnCli(
       [
@@ -292,21 +294,22 @@ describe('one writer: the daemon and a CLI apply', () => {
     );
     const exited = new Promise((r) => daemon.on('exit', r));
     try {
-      await until(() => writes(emu).length > 0, 30_000, 20);
+      await until(() => hold.waiting() > 0, 60_000, 20);
       const cli = await runCli(['apply', '--config', config, '--yes'], env);
       expect(cli.code).toBe(1);
       expect(cli.stderr).toMatch(/organization org_demo is locked by docsync daemon/);
+      hold.release();
       await until(
         async () =>
           (await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.json() as Promise<any>))?.lastSync
             ?.result === 'applied',
         60_000,
       );
-      emu.setFaults({});
       const after = await runCli(['apply', '--config', config, '--yes'], env);
       expect(after.code).toBe(0);
       expect(after.stdout).toContain('No changes');
     } finally {
+      hold.release();
       daemon.kill('SIGTERM');
       await exited;
       await emu.close();

@@ -1,0 +1,43 @@
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * The CLI for process tests, bundled from src/ at the start of every test run (so it is never
+ * stale). Two folders below the root, as src/cli/*.ts is, so that a module's
+ * `new URL('../../', import.meta.url)` still names the repository root.
+ */
+export const TEST_CLI = join(ROOT, '.test-dist', 'bin', 'cli.js');
+
+/**
+ * Bundle src/cli.ts with its dependencies into one file (esbuild, no type check). A test that
+ * starts the real CLI as a process then spawns plain `node` on it: about a third of the start-up
+ * CPU of `node --import tsx src/cli.ts` (no TypeScript loader, no resolution of hundreds of
+ * CommonJS files), which adds up over the hundreds of processes the suite starts.
+ */
+export default async function setup(): Promise<void> {
+  const staging = join(ROOT, '.test-dist', `bin.${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  await build({
+    entryPoints: [join(ROOT, 'src', 'cli.ts')],
+    outfile: join(staging, 'cli.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked', // node --enable-source-maps maps stack traces back to src/
+    logLevel: 'error',
+    // CommonJS dependencies inside an ES module bundle still call require().
+    banner: {
+      js: "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);",
+    },
+  });
+  rmSync(join(ROOT, '.test-dist', 'bin'), { recursive: true, force: true });
+  renameSync(staging, join(ROOT, '.test-dist', 'bin'));
+  // Read by test/helpers/cli.ts in the workers, which inherit this environment.
+  process.env['DOCSYNC_TEST_CLI'] = TEST_CLI;
+}
