@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,19 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sign } from '../../src/daemon/webhook.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { call, exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
-import { ROOT, spawnCli, until } from '../helpers/cli.js';
+import { ROOT, until } from '../helpers/cli.js';
+import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
 import { makeRepo } from '../helpers/git.js';
 
 const demoConfig = readFileSync(join(ROOT, 'config', 'demo.yaml'), 'utf8');
 const SECRET = 'hook-secret-123';
 
-type Running = {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-};
+type Running = DaemonProcess;
 
 let running: Running | undefined;
 let emu: Emulator | undefined;
@@ -34,24 +28,12 @@ afterEach(async () => {
 });
 
 async function startDaemon(args: string[]): Promise<Running> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
   const state = mkdtempSync(join(tmpdir(), 'docsync-daemon-'));
-  const child = spawnCli(
-    ['daemon', '--port', String(port), '--host', '127.0.0.1', '--state-dir', state, ...args],
-    {
-      DOCSYNC_API_URL: emu!.url,
-      DOCSYNC_TOKEN: TOKEN,
-      DOCSYNC_LOG_LEVEL: 'info',
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 40_000);
-  return { child, url, stdout: () => out, stderr: () => err, exit };
+  return startDaemonProcess(['--state-dir', state, ...args], {
+    DOCSYNC_API_URL: emu!.url,
+    DOCSYNC_TOKEN: TOKEN,
+    DOCSYNC_LOG_LEVEL: 'info',
+  });
 }
 
 const status = async (r: Running) => (await (await fetch(`${r.url}/status`)).json()) as any;
@@ -62,6 +44,8 @@ describe('docsync daemon', () => {
   it('syncs from git: first sync converges, commits are applied on poll, webhooks sync at once, invalid configs apply nothing, SIGTERM exits 0', async () => {
     emu = await withEmulator({ seed: exampleSeed() });
     const repo = makeRepo({ 'docs/config/demo.yaml': demoConfig });
+    // Writes wait until released: the daemon is certainly not ready before its first sync.
+    const hold = emu.holdWrites();
     running = await startDaemon([
       '--repo',
       repo.url,
@@ -76,10 +60,9 @@ describe('docsync daemon', () => {
       '--webhook-secret',
       SECRET,
     ]);
-    expect(
-      (await fetch(`${running.url}/readyz`)).status === 200 ||
-        (await fetch(`${running.url}/readyz`)).status === 503,
-    ).toBe(true);
+    await until(() => hold.waiting() > 0, 60_000);
+    expect((await fetch(`${running.url}/readyz`)).status).toBe(503);
+    hold.release();
     await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
     expect((await fetch(`${running.url}/readyz`)).status).toBe(200);
     const first = await status(running);

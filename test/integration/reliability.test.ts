@@ -12,7 +12,8 @@ import { startDaemonServer } from '../../src/daemon/server.js';
 import { createLogger } from '../../src/log/logger.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { client, exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
-import { ROOT, runCli, spawnCli, until } from '../helpers/cli.js';
+import { ROOT, runCli, until } from '../helpers/cli.js';
+import { startDaemonProcess } from '../helpers/daemon.js';
 import { githubMock } from '../helpers/github-mock.js';
 import { rng } from '../helpers/random-state.js';
 
@@ -35,35 +36,16 @@ describe('dry runs never write', () => {
         expect([0, 2]).toContain(
           (await runCli([...args, ...(args[0] === 'export' ? [] : ['--config', config])], env)).code,
         );
-      const port = 30000 + Math.floor(Math.random() * 20000);
-      const daemon = spawnCli(
-        [
-          'daemon',
-          '--config',
-          config,
-          '--mode',
-          'plan',
-          '--port',
-          String(port),
-          '--host',
-          '127.0.0.1',
-          '--drift-cron',
-          '* * * * * *',
-          '--interval',
-          '1s',
-        ],
+      const daemon = await startDaemonProcess(
+        ['--config', config, '--mode', 'plan', '--drift-cron', '* * * * * *', '--interval', '1s'],
         env,
       );
-      const exited = new Promise((r) => daemon.on('exit', r));
       await until(async () => {
-        const s = await fetch(`http://127.0.0.1:${port}/status`).then(
-          (r) => r.json() as Promise<any>,
-          () => null,
-        );
+        const s = await daemon.status().catch(() => null);
         return s?.lastSync?.result === 'planned' && s?.lastDrift?.drifted === true;
-      }, 20_000);
-      daemon.kill('SIGTERM');
-      await exited;
+      }, 30_000);
+      daemon.child.kill('SIGTERM');
+      await daemon.exit;
       expect(emu.requests().length).toBeGreaterThan(10);
       expect(writes(emu)).toEqual([]);
     } finally {
@@ -168,18 +150,12 @@ describe('secret canary', () => {
       await run(['export', '--org', 'org_demo', '--out', join(dir, 'export')]);
       await run(['comment', '--config', config, '--pr', '1', '--github-api-url', gh.url]);
       await run(['plan', '--config', config], { DOCSYNC_TOKEN: `${CANARY}-wrong` });
-      const port = 30000 + Math.floor(Math.random() * 20000);
-      const daemon = spawnCli(
+      const daemon = await startDaemonProcess(
         [
-          'daemon',
           '--config',
           config,
           '--mode',
           'apply',
-          '--port',
-          String(port),
-          '--host',
-          '127.0.0.1',
           '--drift-cron',
           '* * * * * *',
           '--drift-report',
@@ -189,27 +165,14 @@ describe('secret canary', () => {
         ],
         env,
       );
-      let dout = '';
-      daemon.stdout!.on('data', (d: Buffer) => (dout += d.toString()));
-      daemon.stderr!.on('data', (d: Buffer) => (dout += d.toString()));
-      const exited = new Promise((r) => daemon.on('exit', r));
-      await until(
-        async () =>
-          (
-            await fetch(`http://127.0.0.1:${port}/status`).then(
-              (r) => r.json() as Promise<any>,
-              () => null,
-            )
-          )?.lastDrift,
-        20_000,
-      );
+      await until(async () => (await daemon.status().catch(() => null))?.lastDrift, 30_000);
       outputs.push(
-        await (await fetch(`http://127.0.0.1:${port}/status`)).text(),
-        await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(),
+        await (await fetch(`${daemon.url}/status`)).text(),
+        await (await fetch(`${daemon.url}/metrics`)).text(),
       );
-      daemon.kill('SIGTERM');
-      await exited;
-      outputs.push(dout);
+      daemon.child.kill('SIGTERM');
+      await daemon.exit;
+      outputs.push(daemon.stdout(), daemon.stderr());
       const files = (d: string): string[] =>
         readdirSync(d).flatMap((f) =>
           statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)],
@@ -275,43 +238,21 @@ describe('one writer: the daemon and a CLI apply', () => {
     // The daemon's first write waits until released: the CLI's apply runs while the daemon
     // certainly holds the organization, however slowly this machine starts processes.
     const hold = emu.holdWrites();
-    const port = 30000 + Math.floor(Math.random() * 20000);
-    const daemon = spawnCli(
-      [
-        'daemon',
-        '--config',
-        config,
-        '--mode',
-        'apply',
-        '--port',
-        String(port),
-        '--host',
-        '127.0.0.1',
-        '--interval',
-        '1h',
-      ],
-      env,
-    );
-    const exited = new Promise((r) => daemon.on('exit', r));
+    const daemon = await startDaemonProcess(['--config', config, '--mode', 'apply', '--interval', '1h'], env);
     try {
       await until(() => hold.waiting() > 0, 60_000, 20);
       const cli = await runCli(['apply', '--config', config, '--yes'], env);
       expect(cli.code).toBe(1);
       expect(cli.stderr).toMatch(/organization org_demo is locked by docsync daemon/);
       hold.release();
-      await until(
-        async () =>
-          (await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.json() as Promise<any>))?.lastSync
-            ?.result === 'applied',
-        60_000,
-      );
+      await until(async () => (await daemon.status())?.lastSync?.result === 'applied', 60_000);
       const after = await runCli(['apply', '--config', config, '--yes'], env);
       expect(after.code).toBe(0);
       expect(after.stdout).toContain('No changes');
     } finally {
       hold.release();
-      daemon.kill('SIGTERM');
-      await exited;
+      daemon.child.kill('SIGTERM');
+      await daemon.exit;
       await emu.close();
     }
   }, 90_000);

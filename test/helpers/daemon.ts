@@ -1,0 +1,45 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawnCli, until } from './cli.js';
+
+export type DaemonProcess = {
+  child: ChildProcess;
+  /** The daemon's own HTTP address, as it printed it (it listens on a port the OS chose). */
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+  status: () => Promise<any>;
+};
+
+/**
+ * Start `docsync daemon` as a process on port 0 and wait until it answers /healthz. The daemon
+ * prints its address on stdout (`… on http://127.0.0.1:PORT: …`), so no two tests can race for a
+ * port, however many run at once.
+ */
+export async function startDaemonProcess(
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<DaemonProcess> {
+  const child = spawnCli(['daemon', '--port', '0', '--host', '127.0.0.1', ...args], env);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let exited = false;
+  void exit.then(() => (exited = true));
+  const url = await until(() => {
+    if (exited) throw new Error(`the daemon exited before listening:\n${out}\n${err}`);
+    return /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+  }, timeoutMs);
+  await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, timeoutMs);
+  return {
+    child,
+    url,
+    stdout: () => out,
+    stderr: () => err,
+    exit,
+    status: async () => (await fetch(`${url}/status`)).json(),
+  };
+}
