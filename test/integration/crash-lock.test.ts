@@ -19,17 +19,18 @@ const envFor = (emu: Emulator, state: string) => ({
 describe('crash matrix: kill -9 during apply, then apply again', () => {
   it('converges with no duplicates for 10 seeded kill points (and takes over the stale lock)', async () => {
     const random = rng(Number(process.env['DOCSYNC_CRASH_SEED'] ?? 5));
-    for (let run = 0; run < 10; run += 1) {
+    // Kill points are drawn up front, so a seed names the same ten runs whatever their timing.
+    const killPoints = Array.from({ length: 10 }, () => 1 + Math.floor(random() * 22));
+    const crashAndRecover = async (run: number, k: number) => {
       const emu = await withEmulator({ seed: exampleSeed() });
       const state = mkdtempSync(join(tmpdir(), 'docsync-crash-'));
       try {
         emu.setFaults({ latencyMs: 25 });
-        const k = 1 + Math.floor(random() * 22);
         const child = spawnCli(['apply', '--config', config, '--yes'], envFor(emu, state));
         const exited = new Promise<NodeJS.Signals | null>((resolve) =>
           child.on('exit', (_code, signal) => resolve(signal)),
         );
-        await until(() => writes(emu).length >= k, 30_000, 5);
+        await until(() => writes(emu).length >= k, 60_000, 5);
         child.kill('SIGKILL');
         expect(await exited).toBe('SIGKILL');
         emu.setFaults({});
@@ -41,7 +42,10 @@ describe('crash matrix: kill -9 during apply, then apply again', () => {
       } finally {
         await emu.close();
       }
-    }
+    };
+    // Two runs at a time: each has its own emulator and state folder.
+    for (let run = 0; run < killPoints.length; run += 2)
+      await Promise.all(killPoints.slice(run, run + 2).map((k, i) => crashAndRecover(run + i, k)));
   }, 180_000);
 });
 
