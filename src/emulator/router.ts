@@ -22,6 +22,11 @@ export class Router {
     return this;
   }
 
+  /** Every route served, in registration order. */
+  list(): { method: string; template: string }[] {
+    return this.routes.map((r) => ({ method: r.method, template: r.template }));
+  }
+
   match(
     method: string,
     path: string,

@@ -125,7 +125,19 @@ const organization = z.looseObject({
       }),
     )
     .default([]),
-  translations: z.array(z.looseObject({ id: z.string().optional(), title: z.string() })).default([]),
+  translations: z
+    .array(
+      z.union([
+        z.looseObject({ id: z.string().optional(), title: z.string() }),
+        z.looseObject({
+          id: z.string().optional(),
+          source: z.object({ space: z.string(), language: z.string() }),
+          language: z.string(),
+          instructions: z.record(z.string(), z.unknown()).nullable().optional(),
+        }),
+      ]),
+    )
+    .default([]),
   settings: z
     .looseObject({
       inviteLinks: z.boolean().optional(),
@@ -250,7 +262,13 @@ export function stateFromSeed(input: unknown): EmulatorState {
         })),
         translations: o.translations.map((x) => ({
           id: x.id ?? newId('tr'),
-          title: x.title,
+          ...(typeof x.title === 'string'
+            ? { title: x.title }
+            : {
+                source: x.source as { space: string; language: string },
+                language: x.language as string,
+                instructions: (x.instructions as Record<string, unknown> | null | undefined) ?? null,
+              }),
           createdAt: created,
           updatedAt: created,
         })),

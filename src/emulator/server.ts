@@ -13,6 +13,7 @@ import { registerShareLinks } from './routes/share-links.js';
 import { registerSiteSpaces } from './routes/site-spaces.js';
 import { registerSites } from './routes/sites.js';
 import { registerTeams } from './routes/teams.js';
+import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
 import { makeShapes } from './shapes.js';
 import { emptyState, type EmulatorState } from './state.js';
@@ -44,6 +45,8 @@ export type Emulator = {
   state: () => EmulatorState;
   requests: () => RequestLogEntry[];
   reset: (seed?: unknown) => void;
+  /** The routes the emulator serves in its flavor (method and `/orgs/:orgId/...` template, no `/v1`). */
+  routes: () => { method: string; template: string }[];
   setFaults: (faults: unknown) => void;
   /**
    * Hold every write (any method but GET) before it is processed until `release()`: a test can
@@ -133,7 +136,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const router = new Router();
   const flavor = options.flavor ?? 'seed';
-  const deps = { state: () => state, shapes: makeShapes(() => baseUrl, flavor), router, flavor };
+  const deps = {
+    state: () => state,
+    shapes: makeShapes(() => baseUrl, flavor),
+    router,
+    flavor,
+    baseUrl: () => baseUrl,
+  };
   registerOrganizations(deps);
   registerTeams(deps);
   if (flavor === 'seed') registerCustomFields(deps);
@@ -142,6 +151,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerSiteSpaces(deps);
   registerShareLinks(deps);
   registerAdmin(deps);
+  registerTranslations(deps);
 
   const setFaults = (input: unknown) => {
     faults = FaultConfig.parse(input ?? {});
@@ -302,6 +312,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     state: () => state,
     requests: () => log,
     reset,
+    routes: () => router.list(),
     setFaults,
     holdWrites: () => {
       let release = () => {};

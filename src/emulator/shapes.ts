@@ -12,12 +12,18 @@ import type {
   EmuCollection,
 } from './state.js';
 
-/** Serializers: the emulator's state in the API's object shapes (api.md). */
+/**
+ * Serializers: the emulator's state in the API's object shapes: api.md's in `seed`, the official
+ * document's (required properties included) in `current`.
+ */
 export type Shapes = ReturnType<typeof makeShapes>;
 
 export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = 'seed') {
   const app = 'https://app.emulator.local';
   const pub = 'https://docs.emulator.local';
+  const current = flavor === 'current';
+  /** Fields only today's API has: present in `current`, absent in `seed`. */
+  const only = <T extends object>(fields: T): T | Record<string, never> => (current ? fields : {});
 
   const user = (m: EmuMember) => ({
     object: 'user',
@@ -37,6 +43,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     sso: false,
     spaces: 0,
     teams: org.teams.filter((t) => t.members.some((tm) => tm.userId === m.user.id)).length,
+    ...only({ sites: org.sites.length }),
   });
 
   const organization = (org: EmuOrganization) => ({
@@ -53,6 +60,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     ai: org.ai,
     inviteLinks: org.inviteLinks,
     plan: 'free_2024',
+    ...only({ mergeRules: { type: 'none' }, trial: { status: 'notapplicable', count: 0 } }),
     urls: { location: `${baseUrl()}/v1/orgs/${org.id}`, app: `${app}/o/${org.id}` },
     permissions: {
       view: true,
@@ -61,6 +69,14 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       createContent: true,
       listMembers: true,
       listTeams: true,
+      ...only({
+        access: true,
+        createOpenAPISpec: true,
+        viewBilling: true,
+        listIntegrations: true,
+        listInstallations: true,
+        installIntegration: true,
+      }),
     },
   });
 
@@ -93,6 +109,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     changeRequests: 0,
     changeRequestsOpen: 0,
     changeRequestsDraft: 0,
+    ...only({ mergeRules: { type: 'inherit' } }),
     urls: { location: `${baseUrl()}/v1/spaces/${s.id}`, app: `${app}/s/${s.id}` },
     permissions: {
       view: true,
@@ -102,6 +119,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       comment: true,
       merge: true,
       review: true,
+      ...only({ viewInviteLinks: true, triggerGitSync: true, installIntegration: true }),
     },
   });
 
@@ -128,6 +146,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       title: sp?.title ?? ss.spaceId,
       default: isDefault,
       ...(ss.condition !== null ? { condition: ss.condition } : {}),
+      ...only({ draft: false }),
       urls: { published: `${pub}/${site.id}/${section ? `${section.path}/` : ''}${ss.path}` },
     };
   };
@@ -142,27 +161,46 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     ...(sec.condition !== null ? { condition: sec.condition } : {}),
     ...(sec.groupId ? { sectionGroup: sec.groupId } : {}),
     ...(sec.icon !== null ? { icon: sec.icon } : {}),
+    ...only({ draft: false }),
     siteSpaces: site.siteSpaces.filter((ss) => ss.sectionId === sec.id).map((ss) => siteSpace(org, site, ss)),
     urls: { published: `${pub}/${site.id}/${sec.path}` },
   });
 
-  const group = (org: EmuOrganization, site: EmuSite, g: EmuGroup) => ({
-    object: 'site-section-group',
-    id: g.id,
-    title: g.title,
-    ...(g.icon !== null ? { icon: g.icon } : {}),
-    sections: site.sections.filter((s) => s.groupId === g.id).map((s) => section(org, site, s)),
-  });
+  const group = (org: EmuOrganization, site: EmuSite, g: EmuGroup) => {
+    const sections = site.sections.filter((s) => s.groupId === g.id).map((s) => section(org, site, s));
+    return {
+      object: 'site-section-group',
+      id: g.id,
+      title: g.title,
+      ...(g.icon !== null ? { icon: g.icon } : {}),
+      sections,
+      ...only({ draft: false, children: sections }),
+    };
+  };
 
   const site = (org: EmuOrganization, s: EmuSite) => ({
     object: 'site',
     id: s.id,
     type: s.type,
+    ...only({ appliedType: s.type }),
     title: s.title,
     ...(s.hostname ? { hostname: s.hostname } : {}),
     ...(s.basename !== null ? { basename: s.basename } : {}),
     ...(s.proxy !== null ? { proxy: { origin: s.proxy, target: `${pub}/${s.id}` } } : {}),
     visibility: s.visibility,
+    ...only({
+      defaultLevel: null,
+      permissions: {
+        view: true,
+        access: true,
+        edit: true,
+        create: true,
+        admin: true,
+        installIntegration: true,
+        viewAdaptiveSchema: true,
+        editAdaptiveSchema: true,
+      },
+    }),
     published: s.published,
     siteSpaces: s.siteSpaces.length,
     createdAt: s.createdAt,
@@ -173,6 +211,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       location: `${baseUrl()}/v1/orgs/${org.id}/sites/${s.id}`,
       app: `${app}/o/${org.id}/sites/${s.id}`,
       published: `${pub}/${s.id}`,
+      ...only({ preview: `${pub}/~preview/${s.id}` }),
     },
   });
 

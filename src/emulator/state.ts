@@ -26,7 +26,21 @@ export type EmuSamlProvider = {
   createdAt: string;
 };
 
-export type EmuTranslation = { id: string; title: string; createdAt: string; updatedAt: string };
+/**
+ * A translation in one of two shapes: api.md's translation settings (`title`), or today's
+ * translation of a space into a language (`source`, `language`, `instructions`). Each flavor serves
+ * the translations of its own shape only.
+ */
+export type EmuTranslation = {
+  id: string;
+  title?: string;
+  source?: { space: string; language: string };
+  language?: string;
+  instructions?: Record<string, unknown> | null;
+  runs?: number;
+  createdAt: string;
+  updatedAt: string;
+};
 
 export type EmuUser = { id: string; displayName: string; email: string };
 

@@ -51,7 +51,9 @@ export function liveFromEmulator(state: EmulatorState, flavor: 'seed' | 'current
           defaultTeam: p.defaultTeam,
           defaultRole: p.defaultRole as never,
         })),
-        translations: (org.translations ?? []).map((t) => ({ id: t.id, title: t.title })),
+        translations: (org.translations ?? []).flatMap((t) =>
+          t.title === undefined ? [] : [{ id: t.id, title: t.title }],
+        ),
         customFields: org.customFields.map((f) => ({
           name: f.name,
           type: f.type as never,

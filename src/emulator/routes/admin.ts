@@ -6,6 +6,8 @@ import { asBody, optEnum, optString, reqString, roles } from '../validate.js';
 import type { RouteDeps } from './context.js';
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Today's API allows upper case letters in OpenAPI slugs. */
+const currentSlugPattern = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/;
 
 /**
  * Members removal, the token's user, collections, space moves, OpenAPI specs, SAML providers and
@@ -14,6 +16,9 @@ const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }): void {
   const { state, shapes, router, flavor } = deps;
   const levels = flavor === 'current' ? ([...roles, 'inherit'] as const) : roles;
+  const slugs = flavor === 'current' ? currentSlugPattern : slugPattern;
+  /** `urls.location`: an absolute URI in today's API, a path as api.md shows it in `seed`. */
+  const location = (path: string) => (flavor === 'current' ? `${deps.baseUrl()}/v1${path}` : `/v1${path}`);
 
   router.on('GET', '/user', () => {
     const id =
@@ -115,7 +120,7 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
     lastProcessedErrorCount: 0,
     permissions: { view: true, edit: true },
     urls: {
-      location: `/v1/orgs/${org.id}/openapi/${s.slug}`,
+      location: location(`/orgs/${org.id}/openapi/${s.slug}`),
       app: `https://app.emulator.local/o/${org.id}/openapi/${s.slug}`,
     },
   });
@@ -136,7 +141,7 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
   router.on('POST', '/orgs/:orgId/openapi', ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);
     const b = asBody(body, true);
-    const slug = reqString(b, 'slug', { min: 1, max: 100, pattern: slugPattern });
+    const slug = reqString(b, 'slug', { min: 1, max: 100, pattern: slugs });
     const url = sourceUrl(b);
     if (spec(org).some((s) => s.slug === slug)) throw conflict(`slug: an OpenAPI spec ${slug} exists`);
     const s = { id: newId('oas'), slug, source: url, createdAt: now(), updatedAt: now() };
@@ -161,7 +166,7 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
       existing.updatedAt = now();
       return { status: 200, body: specShape(org, existing) };
     }
-    if (!slugPattern.test(params.slug!)) throw badRequest('slug: invalid');
+    if (!slugs.test(params.slug!)) throw badRequest('slug: invalid');
     const s = { id: newId('oas'), slug: params.slug!, source: url, createdAt: now(), updatedAt: now() };
     spec(org).push(s);
     return { status: flavor === 'current' ? 201 : 200, body: specShape(org, s) };
@@ -185,7 +190,8 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
       object: 'saml-provider',
       id: p.id,
       label: p.label,
-      ssoURL: p.ssoURL ?? '',
+      // The official document requires a URI even before one is configured.
+      ssoURL: p.ssoURL ?? (flavor === 'current' ? 'about:blank' : ''),
       entityID: p.entityID ?? '',
       certificate: p.certificate ?? '',
       ...(team ? { defaultTeam: shapes.team(team) } : {}),
@@ -197,7 +203,7 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
         startURL: `https://app.emulator.local/saml/${p.id}`,
         entityID: `emulator:${p.id}`,
       },
-      urls: { location: `/v1/orgs/${org.id}/saml/${p.id}` },
+      urls: { location: location(`/orgs/${org.id}/saml/${p.id}`) },
     };
   };
   const samlFields = (org: EmuOrganization, b: Record<string, unknown>, create: boolean) => {
@@ -263,56 +269,5 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
     }
     saml(org).splice(i, 1);
     return { status: flavor === 'current' ? 205 : 204 };
-  });
-
-  // Translation settings (api.md's shape)
-  const tr = (org: EmuOrganization) => (org.translations ??= []);
-  const trShape = (org: EmuOrganization, t: NonNullable<EmuOrganization['translations']>[number]) => ({
-    object: 'translation-settings',
-    id: t.id,
-    title: t.title,
-    languages: [],
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-    permissions: { view: true, edit: true },
-    urls: { location: `/v1/orgs/${org.id}/translations/${t.id}` },
-  });
-  router.on('GET', '/orgs/:orgId/translations', ({ params, query }) => {
-    const org = findOrg(state(), params.orgId!);
-    return {
-      status: 200,
-      body: paginate(
-        tr(org).map((t) => trShape(org, t)),
-        query,
-      ),
-    };
-  });
-  router.on('POST', '/orgs/:orgId/translations', ({ params, body }) => {
-    const org = findOrg(state(), params.orgId!);
-    const title = reqString(asBody(body, true), 'title', { min: 1, max: 100 });
-    const t = { id: newId('tr'), title, createdAt: now(), updatedAt: now() };
-    tr(org).push(t);
-    return { status: 201, body: trShape(org, t) };
-  });
-  router.on('GET', '/orgs/:orgId/translations/:id', ({ params }) => {
-    const org = findOrg(state(), params.orgId!);
-    return { status: 200, body: trShape(org, findById(tr(org), params.id!, 'translation settings')) };
-  });
-  router.on('PUT', '/orgs/:orgId/translations/:id', ({ params, body }) => {
-    const org = findOrg(state(), params.orgId!);
-    const t = findById(tr(org), params.id!, 'translation settings');
-    t.title = reqString(asBody(body, true), 'title', { min: 1, max: 100 });
-    t.updatedAt = now();
-    return { status: 200, body: trShape(org, t) };
-  });
-  router.on('DELETE', '/orgs/:orgId/translations/:id', ({ params }) => {
-    const org = findOrg(state(), params.orgId!);
-    const i = tr(org).findIndex((x) => x.id === params.id);
-    if (i === -1) {
-      if (flavor === 'current') return { status: 204 };
-      throw notFound(`translation settings ${params.id} not found`);
-    }
-    tr(org).splice(i, 1);
-    return { status: 205 };
   });
 }

@@ -8,4 +8,6 @@ export type RouteDeps = {
   shapes: Shapes;
   router: Router;
   flavor: 'seed' | 'current';
+  /** The emulator's own URL (`http://127.0.0.1:PORT`), for absolute `urls.location`. */
+  baseUrl: () => string;
 };

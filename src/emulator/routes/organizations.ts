@@ -5,7 +5,8 @@ import { asBody, optBoolean, optEnum, optString, optStringArray, roles } from '.
 import type { RouteDeps } from './context.js';
 
 /** Organizations, members, collections and spaces: what the API cannot create but docsync references. */
-export function registerOrganizations({ state, shapes, router }: RouteDeps): void {
+export function registerOrganizations({ state, shapes, router, flavor }: RouteDeps): void {
+  const levels = flavor === 'current' ? ([...roles, 'inherit'] as const) : roles;
   router.on('GET', '/orgs', ({ query }) => ({
     status: 200,
     body: paginate(state().organizations.map(shapes.organization), query),
@@ -127,7 +128,7 @@ export function registerOrganizations({ state, shapes, router }: RouteDeps): voi
     const title = optString(b, 'title', { max: 50 });
     const emoji = optString(b, 'emoji', { max: 50 });
     const editMode = optEnum(b, 'editMode', ['live', 'locked'] as const);
-    const defaultLevel = optEnum(b, 'defaultLevel', roles, { nullable: true });
+    const defaultLevel = optEnum(b, 'defaultLevel', levels, { nullable: true });
     if (title) space.title = title;
     if (emoji) space.emoji = emoji;
     if (editMode) space.editMode = editMode;

@@ -13,6 +13,10 @@ import {
 } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { siteOf } from './site-helpers.js';
+import { checkAdaptiveSchema } from '../adaptive-schema.js';
+
+/** `SiteType` of the official document; api.md names `basic` only. */
+const siteTypes = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 
 export function registerSites(deps: RouteDeps): void {
   const { state, shapes, router } = deps;
@@ -42,7 +46,7 @@ export function registerSites(deps: RouteDeps): void {
   router.on('POST', base, ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);
     const b = asBody(body);
-    const type = optEnum(b, 'type', ['basic'] as const) ?? 'basic';
+    const type = optEnum(b, 'type', deps.flavor === 'current' ? siteTypes : (['basic'] as const)) ?? 'basic';
     const title = optString(b, 'title', { min: 2, max: 128 }) ?? 'Untitled site';
     const visibility = optEnum(b, 'visibility', siteVisibilities) ?? 'public';
     const spaces = b['spaces'] === undefined ? [] : optStringArray(b, 'spaces')!;
@@ -198,6 +202,7 @@ export function registerSites(deps: RouteDeps): void {
       throw badRequest('jsonSchema: is required and must be an object');
     if ((schema as Record<string, unknown>)['type'] !== 'object')
       throw badRequest('jsonSchema.type: must be object');
+    if (deps.flavor === 'current') checkAdaptiveSchema(schema as Record<string, unknown>);
     site.adaptiveSchema = schema as Record<string, unknown>;
     site.adaptiveSchemaUpdatedAt = now();
     return {
@@ -205,6 +210,13 @@ export function registerSites(deps: RouteDeps): void {
       body: { object: 'site-adaptive-schema', jsonSchema: schema, updatedAt: site.adaptiveSchemaUpdatedAt },
     };
   });
+  // api.md's published view; docsync does not use it and the emulator serves it in `seed` only.
+  if (deps.flavor === 'seed') registerPublished(deps);
+}
+
+function registerPublished(deps: RouteDeps): void {
+  const { shapes, router } = deps;
+  const base = '/orgs/:orgId/sites';
   router.on('GET', `${base}/:siteId/published`, ({ params }) => {
     const { org, site } = siteOf(deps, params);
     return {

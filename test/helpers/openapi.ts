@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+/**
+ * A validator built only from GitBook's official OpenAPI document (npm `@gitbook/api`,
+ * `spec/openapi.json`): it finds the operation of a request and checks the request and the answer
+ * against the document's schemas. Paths are given with or without the `/v1` prefix of the servers.
+ */
+const require = createRequire(import.meta.url);
+
+export type OpenApiDocument = {
+  info: { version: string };
+  paths: Record<string, Record<string, any>>;
+  components: {
+    schemas: Record<string, any>;
+    parameters?: Record<string, any>;
+    responses?: Record<string, any>;
+  };
+};
+
+const documentPath = require.resolve('@gitbook/api/spec/openapi.json');
+export const officialDocument = JSON.parse(readFileSync(documentPath, 'utf8')) as OpenApiDocument;
+
+/** The version of the `@gitbook/api` package the document comes from. */
+export const officialVersion = (
+  JSON.parse(readFileSync(new URL('../package.json', pathToFileURL(documentPath)), 'utf8')) as {
+    version: string;
+  }
+).version;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+addFormats.default(ajv);
+ajv.addSchema({ ...officialDocument, $id: 'openapi' });
+
+const methods = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+const routes = Object.keys(officialDocument.paths)
+  .map((template) => ({
+    template,
+    regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+    names: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+    // Literal segments first: `/versions/latest` before `/versions/{versionId}`.
+    literal: template.split('/').filter((s) => s && !s.startsWith('{')).length,
+  }))
+  .sort((a, b) => b.literal - a.literal);
+
+const escape = (p: string) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'));
+const pointer = (...parts: string[]) => parts.map(escape).join('/');
+
+const compiled = new Map<string, ValidateFunction>();
+function validatorAt(ref: string): ValidateFunction {
+  let v = compiled.get(ref);
+  if (!v) {
+    v = ajv.getSchema(`openapi#/${ref}`);
+    if (!v) throw new Error(`no schema at ${ref}`);
+    compiled.set(ref, v);
+  }
+  return v;
+}
+
+/** The generic error body (`components.schemas.Error`), for statuses an operation does not declare. */
+const errorRef = pointer('components', 'schemas', 'Error');
+
+export type Operation = {
+  template: string;
+  method: (typeof methods)[number];
+  op: any;
+  params: Record<string, string>;
+};
+
+export function findOperation(method: string, path: string): Operation | null {
+  const local = path.replace(/^\/v1(?=\/|$)/, '').split('?')[0]!;
+  const m = method.toLowerCase() as Operation['method'];
+  const route = routes.find((r) => r.regex.test(local) && officialDocument.paths[r.template]![m]);
+  if (!route) return null;
+  const values = route.regex.exec(local)!.slice(1).map(decodeURIComponent);
+  const params: Record<string, string> = {};
+  route.names.forEach((n, i) => (params[n] = values[i]!));
+  return { template: route.template, method: m, op: officialDocument.paths[route.template]![m], params };
+}
+
+function parametersOf(o: Operation): any[] {
+  return [...(officialDocument.paths[o.template]!['parameters'] ?? []), ...(o.op.parameters ?? [])].map(
+    (p: any) => (p.$ref ? officialDocument.components.parameters![p.$ref.split('/').pop()] : p),
+  );
+}
+
+/** Problems of a request (method, path with path parameters, optional JSON body); empty when valid. */
+export function checkRequest(method: string, path: string, body: unknown): string[] {
+  const o = findOperation(method, path);
+  if (!o) return [`${method} ${path}: no such operation in the official document`];
+  const problems: string[] = [];
+  if (o.op.deprecated) problems.push(`${method} ${o.template} is deprecated`);
+  const params = parametersOf(o);
+  for (const [name, value] of Object.entries(o.params)) {
+    const param = params.find((p: any) => p.name === name && p.in === 'path');
+    const pattern = param?.schema?.pattern;
+    if (pattern && !new RegExp(pattern).test(value))
+      problems.push(`${name}=${value} does not match ${pattern}`);
+  }
+  const schemaAt = o.op.requestBody?.content?.['application/json']?.schema;
+  if (body !== undefined) {
+    if (!schemaAt) problems.push(`${method} ${o.template} takes no JSON body`);
+    else {
+      const validate = validatorAt(
+        pointer('paths', o.template, o.method, 'requestBody', 'content', 'application/json', 'schema'),
+      );
+      if (!validate(body))
+        problems.push(
+          `${method} ${o.template}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body)}`,
+        );
+    }
+  } else if (o.op.requestBody?.required) problems.push(`${method} ${o.template} requires a body`);
+  return problems;
+}
+
+/** Where the response schema of `status` lives (a JSON pointer into the document), or null for no body. */
+export function responseSchemaRef(o: Operation, status: number): string | null | undefined {
+  const responses = o.op.responses ?? {};
+  const key = String(status) in responses ? String(status) : 'default' in responses ? 'default' : undefined;
+  if (key === undefined) return status >= 400 ? errorRef : undefined;
+  const response = responses[key];
+  if (response.$ref) {
+    const name = String(response.$ref).split('/').pop()!;
+    const content = officialDocument.components.responses?.[name]?.content?.['application/json'];
+    return content ? pointer('components', 'responses', name, 'content', 'application/json', 'schema') : null;
+  }
+  return response.content?.['application/json']
+    ? pointer('paths', o.template, o.method, 'responses', key, 'content', 'application/json', 'schema')
+    : null;
+}
+
+/**
+ * Problems of an answer: its status must be declared by the operation (an error status may instead
+ * fall under `default`, or, where the operation declares no errors at all, the document's generic
+ * `Error` body), and its body must validate against the declared schema.
+ */
+export function checkResponse(method: string, path: string, status: number, body: unknown): string[] {
+  const o = findOperation(method, path);
+  if (!o) return [`${method} ${path}: no such operation in the official document`];
+  const ref = responseSchemaRef(o, status);
+  const where = `${method} ${o.template} → ${status}`;
+  if (ref === undefined) return [`${where}: status not declared by the operation`];
+  if (ref === null)
+    return body === undefined ? [] : [`${where}: the document declares no body, got ${JSON.stringify(body)}`];
+  if (body === undefined) return [`${where}: the document declares a body, got none`];
+  const validate = validatorAt(ref);
+  if (validate(body)) return [];
+  return [`${where}: ${ajv.errorsText(validate.errors, { separator: '; ' })}`];
+}
