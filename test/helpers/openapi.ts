@@ -35,7 +35,7 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true 
 addFormats.default(ajv);
 ajv.addSchema({ ...officialDocument, $id: 'openapi' });
 
-const methods = ['get', 'put', 'post', 'patch', 'delete'] as const;
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 
 const routes = Object.keys(officialDocument.paths)
   .map((template) => ({
@@ -66,7 +66,7 @@ const errorRef = pointer('components', 'schemas', 'Error');
 
 export type Operation = {
   template: string;
-  method: (typeof methods)[number];
+  method: Method;
   op: any;
   params: Record<string, string>;
 };
