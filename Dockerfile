@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # docsync: build with the dev dependencies, run with production dependencies only.
-FROM node:20-bookworm-slim AS build
+# The base is Node.js 24 (LTS), pinned to an exact release in both stages; bump both together
+# (Dependabot proposes it: .github/dependabot.yml). docsync itself also runs on Node.js 20.19+.
+FROM node:24.11.1-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
@@ -8,7 +10,17 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24.11.1-bookworm-slim AS runtime
+# The release workflow passes these; `docker build` without them still works.
+ARG VERSION=dev
+ARG REVISION=unknown
+ARG SOURCE=https://github.com/docsync/docsync
+LABEL org.opencontainers.image.title="docsync" \
+      org.opencontainers.image.description="GitOps sync daemon for GitBook organizations" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="${SOURCE}"
 # git for the --repo source; ssh for SSH remotes; tini reaps git's child processes.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends git openssh-client ca-certificates tini \
@@ -22,7 +34,8 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean -
 COPY --from=build /app/dist ./dist
 COPY schema ./schema
 RUN mkdir -p /var/lib/docsync && chown -R node:node /var/lib/docsync
-USER node
+# The image's `node` user (uid 1000), never root.
+USER 1000:1000
 EXPOSE 8080
 # The token comes from a mounted secret: DOCSYNC_TOKEN_FILE=/run/secrets/docsync-token
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
