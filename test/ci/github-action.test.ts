@@ -83,8 +83,13 @@ describe("the action's step (scripts/action-run.sh) against the emulator", () =>
       dir,
       env: {
         GITHUB_ACTION_PATH: ROOT,
-        DOCSYNC_ENTRY: join(ROOT, 'src/cli.ts'),
-        NODE_OPTIONS: `--import ${JSON.stringify(join(ROOT, 'node_modules/tsx/dist/loader.mjs'))}`,
+        // The CLI bundled by test/global-setup.ts, or the TypeScript entry through tsx.
+        ...(process.env['DOCSYNC_TEST_CLI']
+          ? { DOCSYNC_ENTRY: process.env['DOCSYNC_TEST_CLI'] }
+          : {
+              DOCSYNC_ENTRY: join(ROOT, 'src/cli.ts'),
+              NODE_OPTIONS: `--import ${JSON.stringify(join(ROOT, 'node_modules/tsx/dist/loader.mjs'))}`,
+            }),
         GITHUB_OUTPUT: join(dir, 'output'),
         GITHUB_STEP_SUMMARY: join(dir, 'summary'),
         GITHUB_EVENT_PATH: join(dir, 'event.json'),
