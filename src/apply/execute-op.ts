@@ -23,7 +23,10 @@ export async function executeOp(api: ApiClient, op: ChangeOp, produced: Produced
       await api.deleteSite(op.org, r(op.site));
       return {};
     case 'create-section': {
-      const section = await api.createSection(op.org, r(op.site), { spaceId: op.spaceId, title: op.title });
+      const section = await api.createSection(op.org, r(op.site), {
+        spaceId: op.spaceId,
+        ...(op.title !== undefined ? { title: op.title } : {}),
+      });
       return sectionOutput(section);
     }
     case 'update-section':

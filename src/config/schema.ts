@@ -178,7 +178,14 @@ export const SiteSpaceSchema = z.strictObject({
 
 export const SectionSchema = z.strictObject({
   path: Path.describe('Identity of the section within its site.'),
-  title: z.string().min(2).max(128),
+  title: z
+    .string()
+    .min(2)
+    .max(128)
+    .optional()
+    .describe(
+      "Optional, 2 to 128 characters. Omitted: the platform names a new section after its first space's title, and docsync leaves the title alone afterwards.",
+    ),
   icon: Icon.nullable().optional(),
   description: z.string().max(256).nullable().optional(),
   condition: Condition.nullable().optional(),

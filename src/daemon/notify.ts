@@ -2,6 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { request } from 'undici';
 import { renderJson, renderMarkdown, type Plan } from '../plan/index.js';
+import { resourceSummary, summaryLine } from '../plan/format-value.js';
 import { redact } from '../log/logger.js';
 
 /** Write the drift report atomically: markdown, or JSON when the file name ends in .json. */
@@ -15,8 +16,7 @@ export async function writeDriftReport(file: string, plan: Plan, title: string):
 
 /** Post a Slack-compatible JSON body (`text`, plus structured fields) to a webhook URL. */
 export async function notify(url: string, plan: Plan, title: string): Promise<void> {
-  const s = plan.summary;
-  const text = `${title}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.move} to move (${plan.organizations.join(', ')})`;
+  const text = `${title}: ${summaryLine(resourceSummary(plan.changes))} (${plan.organizations.join(', ')})`;
   const body = JSON.stringify({
     text: redact(text),
     organizations: plan.organizations,

@@ -5,6 +5,7 @@ import {
   type LiveCollection,
   type LiveSpace,
   type Ref,
+  SET_AFTER_CREATION,
 } from '../model/index.js';
 import { pairByIdentity, problem, type DiffContext, pruneOrList } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
@@ -76,7 +77,7 @@ export function diffCollections(
             before: null,
             after: follow,
             deps: [slot.createKey],
-            note: 'set after creation',
+            note: SET_AFTER_CREATION,
             op: { type: 'update-collection', collection: slot.ref, patch: follow },
           });
         continue;

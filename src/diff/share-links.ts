@@ -1,4 +1,4 @@
-import { address, type DesiredSite, type LiveSite } from '../model/index.js';
+import { address, type DesiredSite, type LiveSite, SET_AFTER_CREATION } from '../model/index.js';
 import { pruneOrList, type DiffContext } from './context.js';
 import { createdRef, liveRef } from './draft.js';
 import type { SiteScope } from './site-scope.js';
@@ -41,7 +41,7 @@ export function diffShareLinks(
           before: null,
           after: { active: dl.active },
           deps: [key],
-          note: 'set after creation',
+          note: SET_AFTER_CREATION,
           op: {
             type: 'update-share-link',
             org,

@@ -1,4 +1,4 @@
-import { address, type DesiredSite, type LiveSite } from '../model/index.js';
+import { address, type DesiredSite, type LiveSite, SET_AFTER_CREATION } from '../model/index.js';
 import { pairByIdentity, problem, warn, type DiffContext, pruneOrList } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef, same } from './draft.js';
 import { diffGroups } from './groups.js';
@@ -98,7 +98,7 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
         before: l ? site.patch.before : null,
         after: site.patch.after,
         deps: site.patch.deps,
-        ...(l ? {} : { note: 'set after creation' }),
+        ...(l ? {} : { note: SET_AFTER_CREATION }),
         op: { type: 'update-site', org, site: site.ref, patch: site.patch.body },
       });
   }

@@ -6,6 +6,7 @@ import {
   type LiveSite,
   type LiveSiteSpace,
   type Ref,
+  SET_AFTER_CREATION,
 } from '../model/index.js';
 import { pruneOrList, type DiffContext } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
@@ -72,14 +73,14 @@ export function diffStructure(
       kind: 'site-section',
       address: slot.addr,
       before: null,
-      after: { title: slot.d.title, space: first.space },
+      after: { ...(slot.d.title !== undefined ? { title: slot.d.title } : {}), space: first.space },
       deps: [site.createKey, previousCreate],
       op: {
         type: 'create-section',
         org,
         site: site.ref,
         spaceId: first.space,
-        title: slot.d.title.slice(0, SECTION_CREATE_TITLE_MAX),
+        ...(slot.d.title !== undefined ? { title: slot.d.title.slice(0, SECTION_CREATE_TITLE_MAX) } : {}),
       },
     });
     previousCreate = slot.createKey;
@@ -204,7 +205,7 @@ export function diffStructure(
           before: null,
           after: follow,
           deps: [p.createKey],
-          note: 'set after creation',
+          note: SET_AFTER_CREATION,
           op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow },
         });
       }
@@ -239,7 +240,7 @@ export function diffStructure(
     if (slot.l) diff = changedFields(slot.d, slot.l, SECTION_FIELDS);
     else {
       const after = fieldsToSet(slot.d, ['path', 'icon', 'description', 'condition']) ?? {};
-      if (slot.d.title.length > SECTION_CREATE_TITLE_MAX) after['title'] = slot.d.title;
+      if ((slot.d.title?.length ?? 0) > SECTION_CREATE_TITLE_MAX) after['title'] = slot.d.title;
       diff = { before: {}, after };
       deps.push(slot.createKey);
     }
@@ -261,7 +262,7 @@ export function diffStructure(
       before: slot.l ? diff.before : null,
       after: diff.after,
       deps,
-      ...(slot.l ? {} : { note: 'set after creation' }),
+      ...(slot.l ? {} : { note: SET_AFTER_CREATION }),
       op: { type: 'update-section', org, site: site.ref, section: slot.ref, patch },
     });
     sectionSetKeys.set(slot, key);

@@ -30,7 +30,7 @@ export type ChangeOp =
   | { type: 'create-site'; org: string; title: string; visibility?: string }
   | { type: 'update-site'; org: string; site: Ref; patch: Patch }
   | { type: 'delete-site'; org: string; site: Ref }
-  | { type: 'create-section'; org: string; site: Ref; spaceId: string; title: string }
+  | { type: 'create-section'; org: string; site: Ref; spaceId: string; title?: string }
   | { type: 'update-section'; org: string; site: Ref; section: Ref; patch: Patch }
   | { type: 'delete-section'; org: string; site: Ref; section: Ref }
   | { type: 'move-section'; org: string; site: Ref; section: Ref; position: Position }
@@ -101,6 +101,9 @@ export type ChangeOp =
       remove: string[];
       memberships: Record<string, { role: TeamRole }>;
     };
+
+/** The note of an update that sets what a creation call cannot take (decision 0002). */
+export const SET_AFTER_CREATION = 'set after creation';
 
 /** One reviewed step of a plan: exactly one API call. */
 export type Change = {

@@ -114,7 +114,8 @@ export type DesiredSiteSpace = {
 
 export type DesiredSection = {
   path: string;
-  title: string;
+  /** Omitted: the platform's default on creation (the first space's title), unmanaged afterwards. */
+  title?: string;
   icon?: string | null;
   description?: string | null;
   condition?: string | null;

@@ -1,4 +1,4 @@
-import type { Change } from '../model/index.js';
+import { SET_AFTER_CREATION, type Change } from '../model/index.js';
 
 export const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', delete: '-', move: '↕' };
 
@@ -29,4 +29,18 @@ export function fieldLines(change: Change): string[] {
 
 export function summaryLine(summary: Record<Change['action'], number>): string {
   return `${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.move} to move`;
+}
+
+/**
+ * Counts for people: a creation and the update that sets what its creation call cannot take
+ * (same address in the same plan, or noted as such) are one resource to create. The JSON summary counts changes.
+ */
+export function resourceSummary(changes: readonly Change[]): Record<Change['action'], number> {
+  const created = new Set(changes.filter((c) => c.action === 'create').map((c) => c.address));
+  const summary: Record<Change['action'], number> = { create: 0, update: 0, delete: 0, move: 0 };
+  for (const c of changes) {
+    if (c.action === 'update' && (created.has(c.address) || c.note === SET_AFTER_CREATION)) continue;
+    summary[c.action] += 1;
+  }
+  return summary;
 }

@@ -1,6 +1,6 @@
 import type { Change } from '../model/index.js';
 import type { Plan } from './types.js';
-import { fieldLines, summaryLine, SYMBOL } from './format-value.js';
+import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { redactText } from './redact.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -34,14 +34,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (plan.changes.length === 0 && plan.errors.length > 0)
     head.push('**No changes can be planned** until the errors above are fixed.');
   else if (plan.changes.length === 0) head.push('**No changes.** Live state matches the configuration.');
-  else head.push(`**Plan:** ${summaryLine(plan.summary)}.`);
+  else head.push(`**Plan:** ${summaryLine(resourceSummary(plan.changes))}.`);
   head.push('');
   head.push('| organization | create | update | delete | move |');
   head.push('|---|---:|---:|---:|---:|');
   for (const org of plan.organizations) {
     const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
-    const n = (a: Change['action']) => mine.filter((c) => c.action === a).length;
-    head.push(`| \`${org}\` | ${n('create')} | ${n('update')} | ${n('delete')} | ${n('move')} |`);
+    const n = resourceSummary(mine);
+    head.push(`| \`${org}\` | ${n.create} | ${n.update} | ${n.delete} | ${n.move} |`);
   }
   head.push('');
   const sections: string[] = [];

@@ -1,5 +1,5 @@
 import type { Plan } from './types.js';
-import { fieldLines, summaryLine, SYMBOL } from './format-value.js';
+import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { redactText } from './redact.js';
 
 export type TextOptions = { color?: boolean; title?: string };
@@ -36,6 +36,6 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     for (const u of plan.unmanaged) out.push(`  ? ${u.kind} ${u.address}`);
   }
   out.push('');
-  out.push(`Plan: ${summaryLine(plan.summary)}.`);
+  out.push(`Plan: ${summaryLine(resourceSummary(plan.changes))}.`);
   return `${redactText(out.join('\n'))}\n`;
 }

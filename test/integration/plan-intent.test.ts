@@ -114,3 +114,62 @@ sites:
       expect((await s.plan(yaml)).changes).toEqual([]);
     });
 });
+
+describe('counts that users recognise', () => {
+  it('a creation and its "set after creation" update read as one resource to create', async () => {
+    const s = await session(baseSeed(4));
+    close = s.close;
+    const yaml = `
+organization: org_t
+sites:
+  - title: New site
+    basename: newdocs
+    shareLinks: [{ name: off, active: false }]
+    sections:
+      - { path: guides, title: Guides, icon: book, spaces: [{ space: space_1, path: v1 }] }
+`;
+    const plan = await s.plan(yaml);
+    // The JSON plan keeps both steps of each creation.
+    expect(plan.summary.create).toBe(3);
+    expect(plan.summary.update).toBeGreaterThanOrEqual(3);
+    const text = renderText(plan);
+    expect(text).toContain('Plan: 3 to create, 0 to update, 0 to delete, 0 to move.');
+    const { renderMarkdown } = await import('../../src/plan/index.js');
+    const md = renderMarkdown(plan);
+    expect(md).toContain('**Plan:** 3 to create, 0 to update, 0 to delete, 0 to move.');
+    expect(md).toContain('| `org_t` | 3 | 0 | 0 | 0 |');
+    await s.apply(yaml);
+    expect((await s.plan(yaml)).changes).toEqual([]);
+  });
+});
+
+describe('optional fields', () => {
+  for (const flavor of flavors)
+    it(`a section without a title is named after its space and its title stays unmanaged (${flavor})`, async () => {
+      const seed = baseSeed(3);
+      (seed.organizations as any[])[0].spaces[0].title = 'X';
+      const s = await session(seed, flavor);
+      close = s.close;
+      const yaml = `
+organization: org_t
+sites:
+  - title: Docs
+    sections:
+      - { path: x, spaces: [{ space: space_1 }] }
+      - { path: two, spaces: [{ space: space_2 }] }
+`;
+      const { plan, writes } = await s.apply(yaml);
+      const create = plan.changes.find((c) => c.kind === 'site-section')!;
+      expect(create.after).toEqual({ space: 'space_1' });
+      expect(writes.find((w) => w.path.endsWith('/sections'))?.body).toEqual({ spaceId: 'space_1' });
+      const sections = s.state().organizations[0]!.sites[0]!.sections;
+      expect(sections.map((x) => [x.path, x.title])).toEqual([
+        ['x', 'X'],
+        ['two', 'Space 2'],
+      ]);
+      expect((await s.plan(yaml)).changes).toEqual([]);
+      // Renamed on the platform: still no change, the title is not managed.
+      sections[1]!.title = 'Renamed by hand';
+      expect((await s.plan(yaml)).changes).toEqual([]);
+    });
+});

@@ -52,9 +52,10 @@ export function registerSections(deps: RouteDeps): void {
     const spaceId = reqString(b, 'spaceId');
     const title =
       deps.flavor === 'current'
-        ? optString(b, 'title', { min: 2, max: 128 })
+        ? optString(b, 'title', { min: 2, max: 128, nullable: true })
         : optString(b, 'title', { max: 64 });
     const space = findById(org.spaces, spaceId, 'space');
+    // Without a title, the platform names the section after its space (whatever its length).
     const sectionTitle = title ?? space.title;
     const section: EmuSection = {
       id: newId('sitesc'),
