@@ -1,12 +1,21 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { exportOrganization } from '../export/to-config.js';
 import { everything, readScoped } from '../live/read.js';
 import { makeApi, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
 
-/** `docsync export --org ID [--out DIR]`: live state as docsync YAML (reads only). */
-export async function exportCommand(opts: CommonOptions & { org: string; out: string }): Promise<number> {
+/** `docsync export --org ID [--out DIR] [--force]`: live state as docsync YAML (reads only). */
+export async function exportCommand(
+  opts: CommonOptions & { org: string; out: string; force?: boolean },
+): Promise<number> {
+  const existing = await readdir(opts.out).catch(() => [] as string[]);
+  if (existing.length > 0 && !opts.force) {
+    err(
+      `error: ${opts.out} is not empty; export writes a whole configuration and would mix with what is there. Use an empty folder, or --force to write into it anyway`,
+    );
+    return 1;
+  }
   const api = makeApi(opts);
   try {
     const first = await readScoped(api, opts.org, everything());
@@ -42,11 +51,10 @@ export async function exportCommand(opts: CommonOptions & { org: string; out: st
             .map((p) => [p.id, p.certificate!])
         : [],
     );
-    const schema =
-      relative(opts.out, join(process.cwd(), 'schema', 'docsync.schema.json')) || 'docsync.schema.json';
+    // The JSON Schema is written with the files, so the `$schema` line resolves wherever they go.
     const result = exportOrganization(
       { ...first, spaces: spaces ?? [] },
-      schema,
+      undefined,
       certificates,
       opts.apiFlavor,
     );

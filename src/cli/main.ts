@@ -164,8 +164,16 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('write the live state of an organization as docsync YAML (reads only)')
     .requiredOption('--org <id>', 'organization id')
     .option('--out <dir>', 'output folder', './config')
+    .option('--force', 'write into a folder that is not empty')
     .action(async (o: Record<string, unknown>) =>
-      setExit(await exportCommand({ ...common(o), org: String(o['org']), out: String(o['out']) })),
+      setExit(
+        await exportCommand({
+          ...common(o),
+          org: String(o['org']),
+          out: String(o['out']),
+          force: Boolean(o['force']),
+        }),
+      ),
     );
 
   withCommon(program.command('daemon'))

@@ -1,4 +1,5 @@
 import { Document } from 'yaml';
+import { configJsonSchemaText } from '../config/json-schema.js';
 import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveTeam } from '../model/index.js';
 
 /** One file of an export: its path under the output folder, its YAML text, and warnings. */
@@ -33,10 +34,15 @@ const siteSpace = (ss: LiveSiteSpace) => ({
   ...(ss.default ? { default: true } : {}),
 });
 
+/** Titles the config accepts; the platform names a section after its space, whatever its length. */
+const SECTION_TITLE = { min: 2, max: 128 };
+
 function section(s: LiveSection) {
+  const titleFits = s.title.length >= SECTION_TITLE.min && s.title.length <= SECTION_TITLE.max;
   return {
     path: s.path,
-    title: s.title,
+    // A title the config cannot hold is left out: unmanaged, so the plan leaves it as it is.
+    ...(titleFits ? { title: s.title } : {}),
     ...(s.icon !== null ? { icon: s.icon } : {}),
     ...(s.description !== null ? { description: s.description } : {}),
     ...(s.condition !== null ? { condition: s.condition } : {}),
@@ -102,15 +108,19 @@ function duplicatesOf(names: string[]): Set<string> {
  * custom fields and space values. Keys in a stable order; ids pinned where titles are not unique.
  * Share-link URLs are not part of the live model, so they cannot be exported.
  */
+export const SCHEMA_FILE = 'docsync.schema.json';
+
 export function exportOrganization(
   org: LiveOrganization,
-  schemaPath = '../schema/docsync.schema.json',
+  /** Where the JSON Schema is, relative to the export's root; by default written alongside. */
+  schemaPath = SCHEMA_FILE,
   /** SAML certificates by provider id (the live model keeps hashes only). */
   certificates: Map<string, string> = new Map(),
   flavor: 'seed' | 'current' = 'seed',
 ): ExportResult {
   const warnings: string[] = [];
   const files: ExportFile[] = [];
+  if (schemaPath === SCHEMA_FILE) files.push({ path: SCHEMA_FILE, text: configJsonSchemaText() });
   const fields = org.customFields ?? [];
   const collections = org.collections ?? [];
   const collectionTitle = (id: string | null | undefined) =>
@@ -173,6 +183,10 @@ export function exportOrganization(
       header(schemaPath, 'Collections and spaces'),
     ),
   });
+  if (org.translations && org.translations.length > 0 && flavor === 'current')
+    warnings.push(
+      "translations are left out: today's API has a different translation resource that docsync does not manage (--api-flavor current)",
+    );
   if (org.settings || org.members) {
     const st = org.settings;
     const defaultSite = st?.defaultContent
@@ -209,7 +223,9 @@ export function exportOrganization(
                 openapi: org.openapi.filter((x) => x.source).map((x) => ({ slug: x.slug, source: x.source })),
               }
             : {}),
-          ...(org.translations ? { translations: org.translations.map((x) => ({ title: x.title })) } : {}),
+          ...(org.translations && flavor === 'seed'
+            ? { translations: org.translations.map((x) => ({ title: x.title })) }
+            : {}),
         },
         header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations'),
       ),
