@@ -26,6 +26,7 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
   return defined({
     title: s.title,
     id: s.id,
+    previously: s.previously,
     visibility: s.visibility,
     basename: s.basename,
     agentsContext: s.agentsContext,
@@ -33,7 +34,9 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
     proxy: s.proxy,
     published: s.published,
     adaptiveSchema: s.adaptiveSchema,
-    shareLinks: s.shareLinks?.map((l) => defined({ name: l.name, active: l.active })),
+    shareLinks: s.shareLinks?.map((l) =>
+      defined({ name: l.name, id: l.id, previously: l.previously, active: l.active }),
+    ),
     sections: s.sections?.map((sec) =>
       defined({
         path: sec.path,
@@ -46,7 +49,7 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
       }),
     ),
     sectionGroups: s.sectionGroups?.map((g) =>
-      defined({ title: g.title, icon: g.icon, sections: g.sections }),
+      defined({ title: g.title, id: g.id, previously: g.previously, icon: g.icon, sections: g.sections }),
     ),
     spaces: s.spaces?.map(siteSpace),
   }) as DesiredSite;
@@ -114,6 +117,7 @@ export function normalize(
           defined({
             title: c.title,
             id: c.id,
+            previously: c.previously,
             description: c.description,
             defaultLevel: c.defaultLevel,
             parent: c.parent,
@@ -131,6 +135,8 @@ export function normalize(
         ...file.saml.map((p) =>
           defined({
             label: p.label,
+            id: p.id,
+            previously: p.previously,
             entityID: p.entityID,
             ssoURL: p.ssoURL,
             certificate: certificates.get(p),
@@ -142,7 +148,7 @@ export function normalize(
     if (file.translations)
       org.translations = [
         ...(org.translations ?? []),
-        ...file.translations.map((t) => defined({ title: t.title, id: t.id })),
+        ...file.translations.map((t) => defined({ title: t.title, id: t.id, previously: t.previously })),
       ];
     if (file.teams)
       org.teams = [
@@ -151,6 +157,7 @@ export function normalize(
           defined({
             title: t.title,
             id: t.id,
+            previously: t.previously,
             members: t.members?.map((m) =>
               typeof m === 'string'
                 ? { user: m, role: 'member' as const }

@@ -9,6 +9,22 @@ import { agentsContexts, customFieldTypes, memberRoles, teamRoles, visibilities 
 export const proxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 export const customFieldNamePattern = /^[a-z_\-0-9]+$/;
 
+/** Names a resource had before a rename: docsync pairs it with a live one by them, then renames it. */
+const previously = (key: string) =>
+  z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe(
+      `Earlier values of ${key}: when no live resource has the current ${key}, the one with an earlier value is renamed in place (one update) instead of a new one being created. No id lookup needed.`,
+    );
+const pin = (key: string) =>
+  z
+    .string()
+    .min(1)
+    .optional()
+    .describe(`Pin to a live id: changing ${key} renames that resource in one update, keeping its identity.`);
+
 const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
 const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');
 const Path = z.string().min(1).max(100).describe('URL path segment, 1 to 100 characters.');
@@ -104,7 +120,8 @@ export const MemberSchema = z.strictObject({
 
 export const CollectionSchema = z.strictObject({
   title: z.string().min(1).max(50).describe('Identity of the collection (unless id is pinned).'),
-  id: z.string().min(1).optional(),
+  id: pin('title'),
+  previously: previously('title'),
   description: z.string().max(100).optional(),
   defaultLevel: DefaultLevel.optional(),
   parent: z
@@ -116,7 +133,12 @@ export const CollectionSchema = z.strictObject({
 });
 
 export const OpenApiSpecSchema = z.strictObject({
-  slug: z.string().min(1).max(100).regex(slugPattern, 'must be lowercase words joined by -'),
+  slug: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(slugPattern, 'must be lowercase words joined by -')
+    .describe('Identity of the spec. The API cannot rename a slug: a new slug is a new spec.'),
   source: z.url().max(2048).describe('URL of the OpenAPI document.'),
 });
 
@@ -131,7 +153,9 @@ export const CertificateSchema = z.union([
 ]);
 
 export const SamlSchema = z.strictObject({
-  label: z.string().min(1).max(30).describe('Identity of the SAML provider.'),
+  label: z.string().min(1).max(30).describe('Identity of the SAML provider (unless id is pinned).'),
+  id: pin('label'),
+  previously: previously('label'),
   entityID: z.string().max(1024).optional(),
   ssoURL: z.url().max(2048).optional(),
   certificate: CertificateSchema.optional().describe(
@@ -143,7 +167,8 @@ export const SamlSchema = z.strictObject({
 
 export const TranslationSchema = z.strictObject({
   title: z.string().min(1).max(100).describe('Identity of the translation settings (unless id is pinned).'),
-  id: z.string().min(1).optional(),
+  id: pin('title'),
+  previously: previously('title'),
 });
 
 export const TeamMemberSchema = z.union([
@@ -160,13 +185,20 @@ export const TeamSchema = z.strictObject({
     .min(1)
     .max(64)
     .describe('Identity of the team (unless id is pinned), 1 to 64 characters.'),
-  id: z.string().min(1).optional().describe('Pin to a live team id; allows renames.'),
+  id: pin('title'),
+  previously: previously('title'),
   members: z.array(TeamMemberSchema).optional().describe('The full membership when present.'),
 });
 
 export const ShareLinkSchema = z.strictObject({
-  name: z.string().min(1).max(50).describe('Identity of the share link within its site.'),
-  active: z.boolean().optional(),
+  name: z
+    .string()
+    .min(1)
+    .max(50)
+    .describe('Identity of the share link within its site (unless id is pinned). A rename keeps its URL.'),
+  id: pin('name'),
+  previously: previously('name'),
+  active: z.boolean().optional().describe('Optional. Omitted: created active, then unmanaged.'),
 });
 
 export const SiteSpaceSchema = z.strictObject({
@@ -194,7 +226,9 @@ export const SectionSchema = z.strictObject({
 });
 
 export const SectionGroupSchema = z.strictObject({
-  title: z.string().min(1).max(100).describe('Identity of the group within its site.'),
+  title: z.string().min(1).max(100).describe('Identity of the group within its site (unless id is pinned).'),
+  id: pin('title'),
+  previously: previously('title'),
   icon: Icon.nullable().optional(),
   sections: z.array(Path).describe('Paths of the sections in this group.'),
 });
@@ -205,7 +239,8 @@ export const SiteSchema = z.strictObject({
     .min(2)
     .max(128)
     .describe('Identity of the site (unless id is pinned), 2 to 128 characters.'),
-  id: z.string().min(1).optional().describe('Pin to a live site id; allows renames.'),
+  id: pin('title'),
+  previously: previously('title'),
   visibility: z.enum(visibilities).optional(),
   basename: z.string().min(1).max(100).optional(),
   agentsContext: z.enum(agentsContexts).optional(),

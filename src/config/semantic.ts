@@ -96,6 +96,7 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     const collectionIds = uniqueIn(issues, 'collection id');
     const specs = uniqueIn(issues, 'OpenAPI spec');
     const samls = uniqueIn(issues, 'SAML provider');
+    const samlIds = uniqueIn(issues, 'SAML provider id');
     const translationTitles = uniqueIn(issues, 'translation');
     const translationIds = uniqueIn(issues, 'translation id');
     const declaredCollections = new Map<string, string | null | undefined>();
@@ -110,7 +111,10 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
         declaredCollections.set(c.title, c.parent);
       });
       config.openapi?.forEach((o, i) => specs(o.slug, { yaml, path: ['openapi', i, 'slug'] }));
-      config.saml?.forEach((p, i) => samls(p.label, { yaml, path: ['saml', i, 'label'] }));
+      config.saml?.forEach((p, i) => {
+        if (p.id) samlIds(p.id, { yaml, path: ['saml', i, 'id'] });
+        else samls(p.label, { yaml, path: ['saml', i, 'label'] });
+      });
       config.translations?.forEach((t, i) => {
         if (t.id) translationIds(t.id, { yaml, path: ['translations', i, 'id'] });
         else translationTitles(t.title, { yaml, path: ['translations', i, 'title'] });
@@ -171,7 +175,9 @@ function checkSite(
   const sectionPaths = uniqueIn(issues, 'section path');
   const siteSpaces = uniqueIn(issues, 'site space for space');
   const links = uniqueIn(issues, 'share link');
+  const linkIds = uniqueIn(issues, 'share link id');
   const groupTitles = uniqueIn(issues, 'section group');
+  const groupIds = uniqueIn(issues, 'section group id');
   const grouped = uniqueIn(issues, 'grouped section');
   if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
     issues.add(
@@ -202,10 +208,15 @@ function checkSite(
     checkSpaces(issues, yaml, section.spaces, [...here, 'spaces'], siteSpaces);
   });
   if (site.spaces) checkSpaces(issues, yaml, site.spaces, [...at, 'spaces'], siteSpaces);
-  site.shareLinks?.forEach((l, i) => links(l.name, { yaml, path: [...at, 'shareLinks', i, 'name'] }));
+  // Identity is the pinned id when there is one, the name otherwise (two live duplicates can be pinned).
+  site.shareLinks?.forEach((l, i) => {
+    if (l.id) linkIds(l.id, { yaml, path: [...at, 'shareLinks', i, 'id'] });
+    else links(l.name, { yaml, path: [...at, 'shareLinks', i, 'name'] });
+  });
   const known = new Set(site.sections?.map((s) => s.path) ?? []);
   site.sectionGroups?.forEach((g, i) => {
-    groupTitles(g.title, { yaml, path: [...at, 'sectionGroups', i, 'title'] });
+    if (g.id) groupIds(g.id, { yaml, path: [...at, 'sectionGroups', i, 'id'] });
+    else groupTitles(g.title, { yaml, path: [...at, 'sectionGroups', i, 'title'] });
     g.sections.forEach((p, j) => {
       const place = { yaml, path: [...at, 'sectionGroups', i, 'sections', j] };
       if (!known.has(p)) issues.add(place, 'unknown-reference', `no section with path "${p}" in this site`);

@@ -38,6 +38,7 @@ export function diffCollections(
       live,
       (d) => d.id,
       (x) => x.title,
+      (d) => d.previously,
     );
     for (const [d, l] of pairs) {
       const addr = address.collection(org, d.title);

@@ -1,4 +1,4 @@
-import type { ApiFlavor, ChangeOp, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
+import type { ApiFlavor, ChangeOp, Duplicate, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DraftSet } from './draft.js';
 
 /** What every kind's diff shares within one organization. */
@@ -17,6 +17,8 @@ export type DiffContext = {
   teamRefs: Map<string, { ref: Ref; createKey?: string }>;
   flavor: ApiFlavor;
   warnings: DiffProblem[];
+  /** Live objects that share the key of a desired one (left alone, named in the plan). */
+  duplicates: Duplicate[];
 };
 
 export function warn(ctx: DiffContext, message: string): void {
@@ -28,8 +30,10 @@ export function problem(ctx: DiffContext, message: string): void {
 }
 
 /**
- * Pair desired items with live ones: first by pinned id, then by a natural key. Two live items
- * with the same natural key and no pin are ambiguous: reported, and the desired item is skipped.
+ * Pair desired items with live ones: first by pinned id, then by the natural key, then by a
+ * `previously` name (a rename without an id lookup). Two live items that share the key a desired
+ * item would pair with are duplicates: a warning names them, the desired item and both live
+ * items are left alone, and everything else still plans.
  */
 export function pairByIdentity<D, L extends { id: string }>(
   ctx: DiffContext,
@@ -38,40 +42,57 @@ export function pairByIdentity<D, L extends { id: string }>(
   live: readonly L[],
   pinOf: (d: D) => string | undefined,
   nameOf: (x: D | L) => string,
+  previouslyOf: (d: D) => readonly string[] | undefined = () => undefined,
 ): { pairs: [D, L | undefined][]; leftover: L[] } {
   const used = new Set<L>();
-  const pairs: [D, L | undefined][] = [];
+  const found = new Map<D, L | undefined>();
   const byId = new Map(live.map((l) => [l.id, l]));
   const byName = new Map<string, L[]>();
   for (const l of live) byName.set(nameOf(l), [...(byName.get(nameOf(l)) ?? []), l]);
   for (const d of desired) {
     const pin = pinOf(d);
-    if (pin !== undefined) {
-      const l = byId.get(pin);
-      if (!l) {
-        problem(ctx, `${what} "${nameOf(d)}" is pinned to id ${pin}, which does not exist`);
-        continue;
-      }
-      used.add(l);
-      pairs.push([d, l]);
-    }
-  }
-  for (const d of desired) {
-    if (pinOf(d) !== undefined) continue;
-    const candidates = (byName.get(nameOf(d)) ?? []).filter((l) => !used.has(l));
-    if (candidates.length > 1) {
-      problem(
-        ctx,
-        `${what} "${nameOf(d)}" is ambiguous: live ids ${candidates.map((c) => c.id).join(' and ')} share that name; pin one with "id"`,
-      );
-      for (const c of candidates) used.add(c);
+    if (pin === undefined) continue;
+    const l = byId.get(pin);
+    if (!l) {
+      problem(ctx, `${what} "${nameOf(d)}" is pinned to id ${pin}, which does not exist`);
       continue;
     }
-    const l = candidates[0];
-    if (l) used.add(l);
-    pairs.push([d, l]);
+    used.add(l);
+    found.set(d, l);
   }
+  const skipped = new Set<D>();
+  const match = (d: D, names: readonly string[]): boolean => {
+    const candidates = [...new Set(names.flatMap((n) => byName.get(n) ?? []))].filter((l) => !used.has(l));
+    if (candidates.length > 1) {
+      duplicates(ctx, what, nameOf(d), candidates);
+      for (const c of candidates) used.add(c);
+      skipped.add(d);
+      return true;
+    }
+    const l = candidates[0];
+    if (!l) return false;
+    used.add(l);
+    found.set(d, l);
+    return true;
+  };
+  const unpinned = desired.filter((d) => pinOf(d) === undefined);
+  const unmatched = unpinned.filter((d) => !match(d, [nameOf(d)]));
+  for (const d of unmatched) match(d, previouslyOf(d) ?? []);
+  // In config order (the order of lists is display order); a pin that matched nothing is dropped.
+  const pairs = desired
+    .filter((d) => !skipped.has(d) && (pinOf(d) === undefined || found.has(d)))
+    .map((d): [D, L | undefined] => [d, found.get(d)]);
   return { pairs, leftover: live.filter((l) => !used.has(l)) };
+}
+
+/** Two live objects share the key of a desired one: name them and say how to resolve it. */
+function duplicates(ctx: DiffContext, what: string, name: string, candidates: { id: string }[]): void {
+  const ids = candidates.map((c) => c.id);
+  ctx.duplicates.push({ organization: ctx.org, kind: what, name, ids });
+  warn(
+    ctx,
+    `${what} "${name}" matches ${ids.length} live objects (ids ${ids.join(', ')}); nothing is planned for it until one is pinned: add "id: ${ids[0]}" (or the id to keep) to its entry, then with policy.prune: true the others are deleted (or delete them by hand)`,
+  );
 }
 
 /**

@@ -34,6 +34,7 @@ export function diffOrganization(
     teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
     flavor: options.flavor ?? 'seed',
     warnings: [],
+    duplicates: [],
   };
   if (ctx.flavor === 'current' && (desired.customFields || desired.spaces?.some((s) => s.customFields)))
     problem(
@@ -92,6 +93,7 @@ export function diffOrganization(
     policy: desired.policy,
     managedLiveCount: ctx.managedLive.count,
     warnings: ctx.warnings,
+    duplicates: ctx.duplicates,
   };
 }
 

@@ -1,4 +1,12 @@
-import type { ChangeAction, ChangeOp, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
+import type {
+  ChangeAction,
+  ChangeOp,
+  Duplicate,
+  Fields,
+  Ref,
+  ResourceKind,
+  Unmanaged,
+} from '../model/index.js';
 
 /**
  * A change before the plan numbers it: `key` is unique and stable (it derives from the address),
@@ -29,6 +37,8 @@ export type OrgDiff = {
   managedLiveCount: number;
   /** Things the plan leaves alone that the user should know about. */
   warnings: DiffProblem[];
+  /** Live objects sharing the key of a desired entry (also named in `warnings`). */
+  duplicates?: Duplicate[];
 };
 
 /** Collects drafts in emission order (which is the plan's tie-break order). */

@@ -1,5 +1,5 @@
 import { address, type DesiredSite, type LiveSite, type Ref } from '../model/index.js';
-import { pruneOrList, type DiffContext } from './context.js';
+import { pairByIdentity, pruneOrList, type DiffContext } from './context.js';
 import { changedFields, createdRef, liveRef } from './draft.js';
 import { addMoves } from './order.js';
 import type { SiteScope } from './site-scope.js';
@@ -7,7 +7,7 @@ import type { SectionSlot } from './structure.js';
 
 type GroupSlot = { title: string; ref: Ref; addr: string; createKey?: string; liveId?: string };
 
-/** Section groups of one site: by title; membership changes are one call per section. */
+/** Section groups of one site: by title (or pinned id); membership changes are one call per section. */
 export function diffGroups(
   ctx: DiffContext,
   site: SiteScope,
@@ -20,13 +20,20 @@ export function diffGroups(
   const live = l?.sectionGroups ?? [];
   ctx.managedLive.count += live.length;
   const slotByPath = new Map(slots.map((s) => [s.d.path, s]));
-  const liveByTitle = new Map(live.map((g) => [g.title, g]));
   const groupSlots: GroupSlot[] = [];
   const wantedGroupOf = new Map<SectionSlot, GroupSlot>();
 
   let previousCreate: string | undefined;
-  for (const dg of desired) {
-    const lg = liveByTitle.get(dg.title);
+  const { pairs, leftover } = pairByIdentity(
+    ctx,
+    `site "${d.title}": section group`,
+    desired,
+    live,
+    (g) => g.id,
+    (g) => g.title,
+    (g) => g.previously,
+  );
+  for (const [dg, lg] of pairs) {
     const addr = address.sectionGroup(site.addr, dg.title);
     const members = dg.sections.map((p) => slotByPath.get(p)).filter((s): s is SectionSlot => !!s);
     if (!lg) {
@@ -61,7 +68,8 @@ export function diffGroups(
     const slot: GroupSlot = { title: dg.title, ref: liveRef(lg.id), addr, liveId: lg.id };
     groupSlots.push(slot);
     for (const m of members) wantedGroupOf.set(m, slot);
-    const diff = changedFields(dg, lg, ['icon']);
+    // A rename keeps the group and its memberships: one update.
+    const diff = changedFields(dg, lg, ['title', 'icon']);
     if (diff)
       drafts.add({
         key: `update:${addr}`,
@@ -73,8 +81,7 @@ export function diffGroups(
       });
   }
   const deleted = new Map<string, string>();
-  for (const lg of live) {
-    if (desired.some((dg) => dg.title === lg.title)) continue;
+  for (const lg of leftover) {
     const addr = address.sectionGroup(site.addr, lg.title);
     const deleteKey = pruneOrList(ctx, {
       key: `delete:${addr}#${lg.id}`,

@@ -54,17 +54,30 @@ export function diffOpenApi(ctx: DiffContext, desired: DesiredOpenApiSpec[], liv
 
 const shortHash = (sha: string | null) => (sha ? `sha256:${sha.slice(0, 12)}…` : null);
 
-/** SAML providers by label. The certificate is compared by hash and never shown. */
+/** SAML providers by label (or pinned id). The certificate is compared by hash and never shown. */
 export function diffSaml(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlProvider[]): void {
   ctx.managedLive.count += live.length;
-  const byLabel = new Map(live.map((x) => [x.label, x]));
-  for (const d of desired) {
+  const { pairs, leftover } = pairByIdentity(
+    ctx,
+    'saml',
+    desired,
+    live,
+    (d) => d.id,
+    (x) => x.label,
+    (d) => d.previously,
+  );
+  for (const [d, l] of pairs) {
     const addr = address.saml(ctx.org, d.label);
-    const l = byLabel.get(d.label);
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
     const body: Record<string, unknown> = {};
     const deps: (string | undefined)[] = [];
+    // A pinned (or `previously`) provider whose label changed is renamed in place.
+    if (l && l.label !== d.label) {
+      before['label'] = l.label;
+      after['label'] = d.label;
+      body['label'] = d.label;
+    }
     for (const key of ['entityID', 'ssoURL', 'defaultRole'] as const) {
       if (d[key] === undefined) continue;
       if (l && same(d[key], l[key])) continue;
@@ -119,9 +132,7 @@ export function diffSaml(ctx: DiffContext, desired: DesiredSamlProvider[], live:
         op: { type: 'update-saml-provider', org: ctx.org, provider: liveRef(l.id), patch: body },
       });
   }
-  const wanted = new Set(desired.map((d) => d.label));
-  for (const l of live) {
-    if (wanted.has(l.label)) continue;
+  for (const l of leftover) {
     const addr = address.saml(ctx.org, l.label);
     pruneOrList(ctx, {
       key: `delete:${addr}#${l.id}`,
@@ -147,6 +158,7 @@ export function diffTranslations(
     live,
     (d) => d.id,
     (x) => x.title,
+    (d) => d.previously,
   );
   for (const [d, l] of pairs) {
     const addr = address.translation(ctx.org, d.title);

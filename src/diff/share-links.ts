@@ -1,12 +1,12 @@
 import { address, type DesiredSite, type LiveSite, SET_AFTER_CREATION } from '../model/index.js';
-import { pruneOrList, type DiffContext } from './context.js';
-import { createdRef, liveRef } from './draft.js';
+import { pairByIdentity, pruneOrList, type DiffContext } from './context.js';
+import { changedFields, createdRef, liveRef } from './draft.js';
 import type { SiteScope } from './site-scope.js';
 
 /** The API creates share links active. */
 export const SHARE_LINK_CREATED_ACTIVE = true;
 
-/** Share links of one site, by name. Their URLs are secrets and never enter the plan. */
+/** Share links of one site, by name (or pinned id). Their URLs are secrets and never enter the plan. */
 export function diffShareLinks(
   ctx: DiffContext,
   site: SiteScope,
@@ -16,10 +16,17 @@ export function diffShareLinks(
   const { drafts, org } = ctx;
   const live = l?.shareLinks ?? [];
   ctx.managedLive.count += live.length;
-  const byName = new Map(live.map((x) => [x.name, x]));
-  for (const dl of d.shareLinks ?? []) {
+  const { pairs, leftover } = pairByIdentity(
+    ctx,
+    `site "${d.title}": share link`,
+    d.shareLinks ?? [],
+    live,
+    (x) => x.id,
+    (x) => x.name,
+    (x) => x.previously,
+  );
+  for (const [dl, ll] of pairs) {
     const addr = address.shareLink(site.addr, dl.name);
-    const ll = byName.get(dl.name);
     if (!ll) {
       const key = `create:${addr}`;
       drafts.add({
@@ -52,26 +59,25 @@ export function diffShareLinks(
         });
       continue;
     }
-    if (dl.active !== undefined && dl.active !== ll.active)
+    // A rename keeps the link (and its secret URL): one update.
+    const diff = changedFields(dl, ll, ['name', 'active']);
+    if (diff)
       drafts.add({
         key: `update:${addr}`,
         action: 'update',
         kind: 'share-link',
         address: addr,
-        before: { active: ll.active },
-        after: { active: dl.active },
+        ...diff,
         op: {
           type: 'update-share-link',
           org,
           site: site.ref,
           shareLink: liveRef(ll.id),
-          patch: { active: dl.active },
+          patch: diff.after,
         },
       });
   }
-  const wanted = new Set((d.shareLinks ?? []).map((x) => x.name));
-  for (const ll of live) {
-    if (wanted.has(ll.name)) continue;
+  for (const ll of leftover) {
     const addr = address.shareLink(site.addr, ll.name);
     pruneOrList(ctx, {
       key: `delete:${addr}#${ll.id}`,

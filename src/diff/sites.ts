@@ -20,6 +20,7 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
     live,
     (d) => d.id,
     (x) => x.title,
+    (d) => d.previously,
   );
   for (const [d, l] of pairs) {
     const addr = address.site(org, d.title);

@@ -20,6 +20,7 @@ export function diffTeams(ctx: DiffContext, desired: DesiredTeam[], live: LiveTe
     live,
     (d) => d.id,
     (x) => x.title,
+    (d) => d.previously,
   );
   for (const [d, l] of pairs) {
     const addr = address.team(org, d.title);

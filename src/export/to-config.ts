@@ -63,8 +63,11 @@ function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'c
   if (sections.length > 0 && rootSpaces.length > 0)
     warnings.push(`site "${l.title}" has both sections and root site spaces; only the sections are exported`);
   const exported = new Set(sections.map((s) => s.id));
+  const dupGroups = duplicatesOf((l.sectionGroups ?? []).map((g) => g.title));
+  const dupLinks = duplicatesOf((l.shareLinks ?? []).map((x) => x.name));
   const groups = (l.sectionGroups ?? []).map((g) => ({
     title: g.title,
+    ...(dupGroups.has(g.title) ? { id: g.id } : {}),
     ...(g.icon !== null ? { icon: g.icon } : {}),
     sections: sections.filter((s) => s.group === g.id && exported.has(s.id)).map((s) => s.path),
   }));
@@ -81,7 +84,11 @@ function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'c
     Object.keys((l.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0
       ? { adaptiveSchema: l.adaptiveSchema }
       : {}),
-    shareLinks: (l.shareLinks ?? []).map((x) => ({ name: x.name, active: x.active })),
+    shareLinks: (l.shareLinks ?? []).map((x) => ({
+      name: x.name,
+      ...(dupLinks.has(x.name) ? { id: x.id } : {}),
+      active: x.active,
+    })),
     ...(sections.length > 0 ? { sections: sections.map(section) } : {}),
     ...(sections.length > 0 ? { sectionGroups: groups } : {}),
     ...(sections.length === 0 ? { spaces: rootSpaces.map(siteSpace) } : {}),
@@ -96,6 +103,7 @@ const team = (t: LiveTeam, pin: boolean) => ({
   ),
 });
 
+/** Names two live objects share: those are pinned by id on export (decision 3). */
 function duplicatesOf(names: string[]): Set<string> {
   const seen = new Set<string>();
   const dup = new Set<string>();
@@ -187,6 +195,7 @@ export function exportOrganization(
     warnings.push(
       "translations are left out: today's API has a different translation resource that docsync does not manage (--api-flavor current)",
     );
+  const dupTranslations = duplicatesOf((org.translations ?? []).map((x) => x.title));
   if (org.settings || org.members) {
     const st = org.settings;
     const defaultSite = st?.defaultContent
@@ -224,7 +233,12 @@ export function exportOrganization(
               }
             : {}),
           ...(org.translations && flavor === 'seed'
-            ? { translations: org.translations.map((x) => ({ title: x.title })) }
+            ? {
+                translations: org.translations.map((x) => ({
+                  title: x.title,
+                  ...(dupTranslations.has(x.title) ? { id: x.id } : {}),
+                })),
+              }
             : {}),
         },
         header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations'),
@@ -233,6 +247,7 @@ export function exportOrganization(
   }
   if (org.saml && org.saml.length > 0) {
     const takenCerts = new Set<string>();
+    const dupSaml = duplicatesOf(org.saml.map((p) => p.label));
     files.push({
       path: 'saml.yaml',
       text: yamlText(
@@ -248,6 +263,7 @@ export function exportOrganization(
             }
             return {
               label: p.label,
+              ...(dupSaml.has(p.label) ? { id: p.id } : {}),
               ...(p.entityID !== null ? { entityID: p.entityID } : {}),
               ...(p.ssoURL !== null ? { ssoURL: p.ssoURL } : {}),
               ...(certFile ? { certificate: { file: certFile } } : {}),

@@ -114,8 +114,11 @@ export type SiteLists = {
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
   const wantsMembers = (org.teams ?? []).filter((d) => d.members !== undefined);
+  // A live site the config may pair with: by pin, by title, or by an earlier title (`previously`).
   const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
-    org.sites?.find((d) => d.id === site.id) ?? org.sites?.find((d) => !d.id && d.title === site.title);
+    org.sites?.find((d) => d.id === site.id) ??
+    org.sites?.find((d) => !d.id && d.title === site.title) ??
+    org.sites?.find((d) => !d.id && d.previously?.includes(site.title));
   const detailed = (s: NonNullable<DesiredOrganization['spaces']>[number]) =>
     s.title !== undefined ||
     s.emoji !== undefined ||
@@ -133,7 +136,10 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     customFields: org.customFields !== undefined,
     spaceIds: (org.spaces ?? []).filter((s) => s.customFields !== undefined).map((s) => s.id),
     teams: org.teams !== undefined,
-    membersOf: (team) => wantsMembers.some((d) => (d.id ? d.id === team.id : d.title === team.title)),
+    membersOf: (team) =>
+      wantsMembers.some((d) =>
+        d.id ? d.id === team.id : d.title === team.title || !!d.previously?.includes(team.title),
+      ),
     sites: org.sites !== undefined,
     siteScope: (site) => {
       const d = desiredFor(site);

@@ -121,6 +121,9 @@ export type Change = {
   op: ChangeOp;
 };
 
+/** Two or more live objects that share the key of one desired entry: left alone until one is pinned. */
+export type Duplicate = { organization: string; kind: string; name: string; ids: string[] };
+
 /** A live resource of a managed kind that the config does not describe. */
 export type Unmanaged = { kind: ResourceKind; address: string };
 

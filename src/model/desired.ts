@@ -68,9 +68,11 @@ export type DesiredSettings = {
 
 export type DesiredMember = { user: string; role: MemberRole | null };
 
-export type DesiredCollection = {
+/** `id` pins a live resource; `previously` lists earlier names (a rename without an id lookup). */
+export type Renamable = { id?: string; previously?: string[] };
+
+export type DesiredCollection = Renamable & {
   title: string;
-  id?: string;
   description?: string;
   defaultLevel?: DefaultLevel;
   /** Title of the parent collection, or null for the top level. */
@@ -83,7 +85,7 @@ export type DesiredOpenApiSpec = { slug: string; source: string };
 export type CertificateRef =
   { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
 
-export type DesiredSamlProvider = {
+export type DesiredSamlProvider = Renamable & {
   label: string;
   entityID?: string;
   ssoURL?: string;
@@ -93,17 +95,16 @@ export type DesiredSamlProvider = {
   defaultRole?: MemberRole | null;
 };
 
-export type DesiredTranslation = { title: string; id?: string };
+export type DesiredTranslation = Renamable & { title: string };
 
 export type DesiredTeamMember = { user: string; role: TeamRole };
 
-export type DesiredTeam = {
+export type DesiredTeam = Renamable & {
   title: string;
-  id?: string;
   members?: DesiredTeamMember[];
 };
 
-export type DesiredShareLink = { name: string; active?: boolean };
+export type DesiredShareLink = Renamable & { name: string; active?: boolean };
 
 export type DesiredSiteSpace = {
   space: string;
@@ -123,15 +124,14 @@ export type DesiredSection = {
   spaces: DesiredSiteSpace[];
 };
 
-export type DesiredSectionGroup = {
+export type DesiredSectionGroup = Renamable & {
   title: string;
   icon?: string | null;
   sections: string[];
 };
 
-export type DesiredSite = {
+export type DesiredSite = Renamable & {
   title: string;
-  id?: string;
   visibility?: Visibility;
   basename?: string;
   agentsContext?: AgentsContext;

@@ -169,6 +169,7 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
     unmanaged: diffs.flatMap((d) => d.unmanaged),
     errors,
     warnings: diffs.flatMap((d) => d.warnings ?? []),
+    duplicates: diffs.flatMap((d) => d.duplicates ?? []),
     guards: diffs.map((d) => ({
       organization: d.organization,
       deletes: changes.filter(

@@ -12,6 +12,7 @@ export function planDocument(plan: Plan, desired?: DesiredState): Record<string,
     unmanaged: plan.unmanaged,
     errors: plan.errors,
     warnings: plan.warnings ?? [],
+    ...(plan.duplicates && plan.duplicates.length > 0 ? { duplicates: plan.duplicates } : {}),
     checksum: plan.checksum,
     ...(desired ? { desired } : {}),
   };

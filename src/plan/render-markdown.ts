@@ -33,6 +33,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if ((plan.warnings ?? []).length > 0) head.push('');
   if (plan.changes.length === 0 && plan.errors.length > 0)
     head.push('**No changes can be planned** until the errors above are fixed.');
+  else if (plan.changes.length === 0 && (plan.duplicates ?? []).length > 0)
+    head.push('**No changes** for the rest. Resolve the duplicates above to manage them.');
   else if (plan.changes.length === 0) head.push('**No changes.** Live state matches the configuration.');
   else head.push(`**Plan:** ${summaryLine(resourceSummary(plan.changes))}.`);
   head.push('');

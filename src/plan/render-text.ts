@@ -21,7 +21,9 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     out.push(
       plan.errors.length > 0
         ? 'No changes can be planned until the errors above are fixed.'
-        : 'No changes. Live state matches the configuration.',
+        : (plan.duplicates ?? []).length > 0
+          ? 'No changes for the rest. Resolve the duplicates above to manage them.'
+          : 'No changes. Live state matches the configuration.',
     );
   for (const c of plan.changes) {
     out.push(

@@ -1,4 +1,4 @@
-import type { Change, ChangeAction, Unmanaged } from '../model/index.js';
+import type { Change, ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
 
 export type PlanSummary = Record<ChangeAction, number>;
 
@@ -24,6 +24,8 @@ export type Plan = {
   errors: PlanProblem[];
   /** Things left alone that the reviewer should know about (they do not stop the plan). */
   warnings: PlanProblem[];
+  /** Live objects that share the key of one desired entry; left alone until one is pinned by id. */
+  duplicates?: Duplicate[];
   guards: PlanGuardFacts[];
   /** sha256 over the changes and the live facts they rely on (ids, before values). */
   checksum: string;

@@ -25,12 +25,14 @@ function handMadeSeed() {
   const seed = baseSeed(6);
   const o = (seed.organizations as any[])[0];
   o.spaces[0].title = 'X';
-  o.translations = [{ title: 'French' }, { title: 'German' }];
+  // Duplicates (two writers, or made by hand) are exported pinned by id.
+  o.translations = [{ title: 'French' }, { title: 'German' }, { title: 'German' }];
+  o.saml = [{ label: 'Okta' }, { label: 'Okta', entityID: 'http://okta/2' }];
   o.sites = [
     {
       title: 'Docs',
-      shareLinks: [{ name: 'partner', active: false }],
-      sectionGroups: [{ title: 'Products' }],
+      shareLinks: [{ name: 'partner', active: false }, { name: 'partner' }],
+      sectionGroups: [{ title: 'Products' }, { title: 'Products', icon: 'box' }],
       sections: [
         { title: 'Guides', path: 'guides', sectionGroup: 'Products', siteSpaces: [{ space: 'space_2' }] },
       ],
