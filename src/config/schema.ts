@@ -203,9 +203,14 @@ export const ShareLinkSchema = z.strictObject({
 
 export const SiteSpaceSchema = z.strictObject({
   space: z.string().min(1).describe('Id of the space; identity of the site space within its site.'),
-  path: Path.optional(),
-  condition: Condition.nullable().optional(),
-  default: z.boolean().optional().describe('Default site space of its section (or of the site root).'),
+  path: Path.optional().describe(
+    'Optional, 1 to 100 characters. Omitted: the platform names it after the space on creation; unmanaged afterwards.',
+  ),
+  condition: Condition.nullable().optional().describe('Optional; null removes it. Omitted: unmanaged.'),
+  default: z
+    .boolean()
+    .optional()
+    .describe('Default site space of its section (or of the site root). Omitted: unmanaged.'),
 });
 
 export const SectionSchema = z.strictObject({
@@ -218,10 +223,15 @@ export const SectionSchema = z.strictObject({
     .describe(
       "Optional, 2 to 128 characters. Omitted: the platform names a new section after its first space's title, and docsync leaves the title alone afterwards.",
     ),
-  icon: Icon.nullable().optional(),
-  description: z.string().max(256).nullable().optional(),
-  condition: Condition.nullable().optional(),
-  default: z.boolean().optional().describe('Default section of the site (at most one).'),
+  icon: Icon.nullable().optional().describe('Optional; null removes it. Omitted: unmanaged.'),
+  description: z
+    .string()
+    .max(256)
+    .nullable()
+    .optional()
+    .describe('Optional, at most 256 characters; null removes it. Omitted: unmanaged.'),
+  condition: Condition.nullable().optional().describe('Optional; null removes it. Omitted: unmanaged.'),
+  default: z.boolean().optional().describe('Default section of the site (at most one). Omitted: unmanaged.'),
   spaces: z.array(SiteSpaceSchema).describe('Site spaces of this section, in display order (at least one).'),
 });
 
@@ -238,22 +248,44 @@ export const SiteSchema = z.strictObject({
     .string()
     .min(2)
     .max(128)
-    .describe('Identity of the site (unless id is pinned), 2 to 128 characters.'),
+    .describe(
+      'Required: the identity of the site (unless id is pinned), 2 to 128 characters. The API could create a site without one, but docsync would have nothing to pair it by.',
+    ),
   id: pin('title'),
   previously: previously('title'),
-  visibility: z.enum(visibilities).optional(),
-  basename: z.string().min(1).max(100).optional(),
-  agentsContext: z.enum(agentsContexts).optional(),
-  adaptiveContent: z.strictObject({ enabled: z.boolean() }).optional(),
+  visibility: z
+    .enum(visibilities)
+    .optional()
+    .describe("Optional. Omitted: the platform's default on creation, unmanaged afterwards."),
+  basename: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Optional, 1 to 100 characters. Omitted: unmanaged (set after creation when given).'),
+  agentsContext: z
+    .enum(agentsContexts)
+    .optional()
+    .describe('Optional (api.md only; ignored with --api-flavor current). Omitted: unmanaged.'),
+  adaptiveContent: z
+    .strictObject({ enabled: z.boolean() })
+    .optional()
+    .describe('Optional. Omitted: unmanaged.'),
   proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
   published: z.boolean().optional().describe('Published or not (current API: publish/unpublish).'),
   adaptiveSchema: z
     .looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()) })
     .optional()
     .describe('JSON Schema (draft-07) of the visitor claims.'),
-  shareLinks: z.array(ShareLinkSchema).optional(),
+  shareLinks: z
+    .array(ShareLinkSchema)
+    .optional()
+    .describe("Optional. Omitted: the site's share links are not read or changed."),
   sections: z.array(SectionSchema).optional().describe('Sections in display order.'),
-  sectionGroups: z.array(SectionGroupSchema).optional(),
+  sectionGroups: z
+    .array(SectionGroupSchema)
+    .optional()
+    .describe("Optional. Omitted: groups and sections' memberships are not read or changed."),
   spaces: z.array(SiteSpaceSchema).optional().describe('Root site spaces, for a site without sections.'),
 });
 
