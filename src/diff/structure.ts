@@ -8,7 +8,7 @@ import {
   type Ref,
   SET_AFTER_CREATION,
 } from '../model/index.js';
-import { pruneOrList, type DiffContext } from './context.js';
+import { pruneOrList, warn, type DiffContext } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
 import { addMoves } from './order.js';
 import { orderPathChanges, temporaryPathChange, type PathItem } from './paths.js';
@@ -55,9 +55,27 @@ export function diffStructure(
   ctx.managedLive.count += liveSections.length;
 
   // 1. Pair sections (see section-pairing.ts).
-  const { slots, used } = pairSections(d.sections ?? [], liveSections, ctx.prune, (path) =>
+  const paired = pairSections(d.sections ?? [], liveSections, ctx.prune, (path) =>
     address.section(site.addr, path),
   );
+  const { used } = paired;
+
+  // With prune off, a section the config omits is left alone with its site spaces: a space it holds
+  // is not taken out of it, even when the config places that space elsewhere (a warning says so).
+  const held = new Map<string, LiveSection>();
+  if (!ctx.prune)
+    for (const ls of liveSections) if (!used.has(ls)) for (const ss of ls.spaces) held.set(ss.space, ls);
+  const stays = (space: string, ls: LiveSection) =>
+    warn(
+      ctx,
+      `site "${d.title}": space ${space} stays in section "${ls.path}", which the configuration leaves alone (policy.prune is false); describe that section, or take the space out of it by hand`,
+    );
+  const slots = paired.slots.filter((slot) => {
+    const first = slot.d.spaces[0]!;
+    const holder = slot.l ? undefined : held.get(first.space);
+    if (holder) stays(first.space, holder);
+    return !holder;
+  });
 
   // 2. Section creations and deletions. Creations are chained: the API appends what it creates,
   //    so creating in list order (not concurrently) is what makes the planned order come true.
@@ -127,6 +145,10 @@ export function diffStructure(
       const addr = address.siteSpace(c.addr, ds.space);
       const loc = liveLocation.get(ds.space);
       const here = loc && (c.slot ? loc.section !== null && loc.section === c.slot.l : loc.section === null);
+      if (loc && !here && loc.section && held.get(ds.space) === loc.section) {
+        stays(ds.space, loc.section);
+        return;
+      }
       if (loc && here) {
         const p: SpacePlacement = { d: ds, container: c, addr, ref: liveRef(loc.ss.id), live: loc.ss };
         const diff = changedFields(ds, loc.ss, SITE_SPACE_FIELDS);

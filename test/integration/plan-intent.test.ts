@@ -87,6 +87,45 @@ sites:
   });
 });
 
+describe('prune off: a section the config omits keeps its spaces and its place', () => {
+  it('a space it holds is not moved out; a warning says so; nothing else is touched', async () => {
+    const seed = baseSeed(4);
+    (seed.organizations as any[])[0].sites = [
+      {
+        title: 'Docs',
+        sections: [
+          { title: 'Legacy', path: 'legacy', siteSpaces: [{ space: 'space_3' }, { space: 'space_4' }] },
+          { title: 'Guides', path: 'guides', siteSpaces: [{ space: 'space_1' }] },
+        ],
+      },
+    ];
+    const s = await session(seed);
+    close = s.close;
+    const yaml = `
+organization: org_t
+policy: { prune: false }
+sites:
+  - title: Docs
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1 }, { space: space_3 }] }
+`;
+    const plan = await s.plan(yaml);
+    expect(plan.errors).toEqual([]);
+    expect(plan.unmanaged.map((u) => u.address)).toEqual(['org_t/sites/Docs/sections/legacy']);
+    expect(plan.warnings.map((w) => w.message)).toEqual([
+      'site "Docs": space space_3 stays in section "legacy", which the configuration leaves alone (policy.prune is false); describe that section, or take the space out of it by hand',
+    ]);
+    expect(plan.changes).toEqual([]);
+    const { writes } = await s.apply(yaml);
+    expect(writes).toEqual([]);
+    const legacy = s.state().organizations[0]!.sites[0]!;
+    expect(legacy.sections.map((x) => x.path)).toEqual(['legacy', 'guides']);
+    expect(
+      legacy.siteSpaces.filter((x) => x.sectionId === legacy.sections[0]!.id).map((x) => x.spaceId),
+    ).toEqual(['space_3', 'space_4']);
+  });
+});
+
 describe('moving a section to another group', () => {
   for (const flavor of flavors)
     it(`is one call (${flavor})`, async () => {
