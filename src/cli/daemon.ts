@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import cron from 'node-cron';
 import { Daemon, type DaemonMode } from '../daemon/daemon.js';
 import { createMetrics } from '../daemon/metrics.js';
+import { RunJournal } from '../daemon/runs/journal.js';
+import { RunStore } from '../daemon/runs/run-store.js';
 import { startDaemonServer } from '../daemon/server.js';
 import { registerSecret } from '../log/logger.js';
 import { FolderSource } from '../source/folder-source.js';
@@ -67,6 +69,7 @@ export async function daemonCommand(
       })
     : new FolderSource(opts.config);
   const metrics = createMetrics();
+  const journal = new RunJournal(await RunStore.open(join(opts.stateDir, 'runs.jsonl')), logger);
   const api = makeApi(opts, metrics.observer);
   const daemon = new Daemon(source, api, logger, metrics, {
     mode: opts.mode as DaemonMode,
@@ -79,21 +82,26 @@ export async function daemonCommand(
     ...(opts.notifyUrl ? { notifyUrl: opts.notifyUrl } : {}),
     reminderMs: parseDuration(opts.reminder),
     stopTimeoutMs: parseDuration(opts.stopTimeout),
+    journal,
   });
+  journal.subjectOf = (revision) =>
+    daemon.status.source.revision === revision ? daemon.status.source.subject : undefined;
   const server = await startDaemonServer(daemon, metrics, logger, {
     port: opts.port,
     host: opts.host,
     ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+    journal,
   });
   logger.info({ url: server.url }, 'daemon http server listening');
   ready?.(server.url);
   out(
-    `docsync daemon (${opts.mode} mode) on ${server.url}: /healthz /readyz /status /metrics, webhook POST /hooks/git`,
+    `docsync daemon (${opts.mode} mode) on ${server.url}: /healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git`,
   );
   await daemon.start();
   const signal = await untilSignal();
   logger.info({ signal }, 'stopping');
   await daemon.stop();
+  await journal.store.flush();
   await server.close();
   await api.close();
   return 0;

@@ -12,6 +12,7 @@ import type { Plan } from '../plan/types.js';
 import { makePlan } from '../pipeline/plan-run.js';
 import type { ConfigSource, Revision } from '../source/types.js';
 import type { Metrics } from './metrics.js';
+import type { RunJournal } from './runs/journal.js';
 import { notify, writeDriftReport } from './notify.js';
 
 export type DaemonMode = 'apply' | 'plan';
@@ -29,6 +30,8 @@ export type DaemonOptions = {
   /** Notify again about unchanged drift after this long. */
   reminderMs: number;
   stopTimeoutMs: number;
+  /** Run history and the latest plan, for `/api/runs` and the status page. */
+  journal?: RunJournal;
 };
 
 export type SyncReport = {
@@ -67,6 +70,7 @@ export class Daemon {
     source: Record<string, string> & {
       revision?: string;
       subject?: string;
+      time?: string;
       lastFetchError?: string;
       lastFetchAt?: string;
     };
@@ -174,6 +178,7 @@ export class Daemon {
       this.revision = revision;
       this.status.source.revision = revision.id;
       if (revision.subject !== undefined) this.status.source.subject = revision.subject;
+      if (revision.time !== undefined) this.status.source.time = revision.time;
       this.metrics.sourceInfo.reset();
       this.metrics.sourceInfo.set({ revision: revision.id }, 1);
       log.info({ revision: revision.id, subject: revision.subject }, 'new revision');
@@ -203,6 +208,7 @@ export class Daemon {
   private report(r: SyncReport, log: Logger): void {
     r.finishedAt = new Date().toISOString();
     this.status.lastSync = r;
+    void this.opts.journal?.synced(r);
     this.metrics.syncTotal.inc({ result: r.result });
     if (r.result === 'applied' || r.result === 'planned' || r.result === 'no-changes')
       this.metrics.lastSuccess.set(Date.now() / 1000);
@@ -265,7 +271,8 @@ export class Daemon {
           releases.push(
             await acquireLock(this.opts.stateDir, org.id, `docsync daemon (pid ${process.pid})`, 60_000),
           );
-      const { plan } = await makePlan(this.api, desired);
+      const { plan, live } = await makePlan(this.api, desired);
+      this.opts.journal?.planned(plan, live, this.revision?.id);
       if (plan.errors.length > 0)
         return {
           plan,
@@ -284,6 +291,7 @@ export class Daemon {
           message: refusals.map((r) => r.message).join('; '),
         };
       const result = await applyPlan(plan, this.api, { logger: log, shouldStop: () => this.stopping });
+      this.opts.journal?.applied(result);
       for (const r of result.results)
         if (r.status === 'applied') this.metrics.changesApplied.inc({ kind: r.kind, action: r.action });
       return {
@@ -303,7 +311,8 @@ export class Daemon {
     const at = new Date().toISOString();
     try {
       const heal = this.opts.mode === 'apply' && this.opts.selfHeal;
-      const { plan } = await makePlan(this.api, this.desired);
+      const { plan, live } = await makePlan(this.api, this.desired);
+      this.opts.journal?.planned(plan, live, this.revision?.id);
       const drifted = plan.changes.length > 0;
       this.metrics.driftChanges.set(plan.changes.length);
       const report: DriftReport = {
@@ -334,6 +343,7 @@ export class Daemon {
       }
       if (!drifted) this.lastNotified = null;
       this.status.lastDrift = report;
+      void this.opts.journal?.drifted(runId, report, this.revision?.id);
       if (drifted && heal) {
         const outcome = await this.planAndMaybeApply(this.desired, true, log);
         report.corrected = outcome.result === 'applied' || outcome.result === 'no-changes';
@@ -363,6 +373,7 @@ export class Daemon {
         notified: false,
         error: (error as Error).message,
       };
+      void this.opts.journal?.drifted(runId, this.status.lastDrift, this.revision?.id);
       log.error({ err: (error as Error).message }, 'drift check failed');
     }
   }

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
 import type { Daemon } from './daemon.js';
 import type { Metrics } from './metrics.js';
+import type { RunJournal } from './runs/journal.js';
+import { runsAnswer } from './runs/http.js';
 import { BodyError, readLimitedBody, verifySignature } from './webhook.js';
 
 export type DaemonServer = { url: string; port: number; close: () => Promise<void> };
@@ -12,7 +14,14 @@ export async function startDaemonServer(
   daemon: Daemon,
   metrics: Metrics,
   logger: Logger,
-  opts: { port: number; host: string; webhookSecret?: string; bodyTimeoutMs?: number },
+  opts: {
+    port: number;
+    host: string;
+    webhookSecret?: string;
+    bodyTimeoutMs?: number;
+    /** Run history: `GET /api/runs`, `GET /api/runs/{id}`. */
+    journal?: RunJournal;
+  },
 ): Promise<DaemonServer> {
   const json = (res: ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body, null, 2);
@@ -58,6 +67,11 @@ export async function startDaemonServer(
         logger.info({ event: req.headers['x-github-event'] ?? 'push' }, 'webhook received; syncing');
         daemon.trigger('webhook');
         return json(res, 202, { accepted: true });
+      }
+      if (req.method === 'GET' && opts.journal) {
+        const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+        const answer = runsAnswer(opts.journal.store, path ?? '/', query);
+        if (answer) return json(res, answer.status, answer.body);
       }
       return json(res, 404, { error: 'not found' });
     };

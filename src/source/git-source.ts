@@ -96,7 +96,7 @@ export class GitSource implements ConfigSource {
       const log = await this.git(this.checkout).log({ maxCount: 1 });
       const head = log.latest;
       if (!head) throw new Error('the branch has no commits');
-      return { id: head.hash, subject: head.message };
+      return { id: head.hash, subject: head.message, ...(head.date ? { time: head.date } : {}) };
     } catch (error) {
       throw new Error(`git: ${scrubGitMessage((error as Error).message)}`, { cause: undefined });
     }

@@ -1,5 +1,5 @@
 /** Where the config comes from, and which version of it is current. */
-export type Revision = { id: string; subject?: string };
+export type Revision = { id: string; subject?: string; /** Commit time, ISO 8601. */ time?: string };
 
 export interface ConfigSource {
   readonly kind: 'git' | 'folder';

@@ -164,9 +164,10 @@ describe('docsync daemon', () => {
     expect(running.stderr()).not.toContain(TOKEN);
   }, 180_000);
 
-  it('detects drift on schedule: corrects it in apply mode, only reports it in plan mode', async () => {
+  it('detects drift on schedule: corrects it in apply mode, only reports it in plan mode; keeps the run history across restarts', async () => {
     emu = await withEmulator({ seed: exampleSeed() });
     const dir = mkdtempSync(join(tmpdir(), 'docsync-folder-'));
+    const stateDir = join(dir, 'state');
     const repo = makeRepo({ 'demo.yaml': demoConfig });
     const report = join(dir, 'drift.md');
     running = await startDaemon([
@@ -180,6 +181,8 @@ describe('docsync daemon', () => {
       '*/2 * * * * *',
       '--drift-report',
       report,
+      '--state-dir',
+      stateDir,
     ]);
     await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
     const extra = (await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand' })).body;
@@ -188,6 +191,36 @@ describe('docsync daemon', () => {
     expect(s.lastDrift).toMatchObject({ drifted: true, corrected: true });
     expect(readFileSync(report, 'utf8')).toContain('Made by hand');
     expect(extra.id).toBeTruthy();
+
+    // The run history: the startup sync, drift checks and the self-heal that removed the team.
+    const runs = async (query = '') =>
+      (await (await fetch(`${running!.url}/api/runs${query}`)).json()) as any;
+    const heal = await until(async () =>
+      (await runs('?limit=100')).runs.find((r: any) => r.trigger === 'self-heal' && r.result === 'applied'),
+    );
+    const all = (await runs('?limit=100')).runs;
+    expect(all.map((r: any) => r.seq)).toEqual([...all.map((r: any) => r.seq)].sort((a, b) => b - a));
+    expect(all.at(-1)).toMatchObject({ trigger: 'startup', type: 'sync', result: 'applied' });
+    expect(all.at(-1).revision).toMatch(/^[0-9a-f]{40}$/);
+    expect(all.some((r: any) => r.type === 'drift' && r.result === 'drifted')).toBe(true);
+    expect(heal.counts).toMatchObject({ applied: 1, failed: 0 });
+    expect(heal.changes).toBeUndefined();
+    const detail = (await (await fetch(`${running.url}/api/runs/${heal.id}`)).json()) as any;
+    expect(detail.changes).toEqual([
+      expect.objectContaining({
+        action: 'delete',
+        kind: 'team',
+        status: 'applied',
+        address: 'org_demo/teams/Made by hand',
+      }),
+    ]);
+    const page1 = await runs('?limit=1');
+    expect(page1.runs).toHaveLength(1);
+    const page2 = await runs(`?limit=1&cursor=${page1.nextCursor}`);
+    expect(page2.runs[0].seq).toBeLessThan(page1.runs[0].seq);
+    expect((await fetch(`${running.url}/api/runs?limit=0`)).status).toBe(400);
+    expect((await fetch(`${running.url}/api/runs?cursor=abc`)).status).toBe(400);
+    expect((await fetch(`${running.url}/api/runs/nope`)).status).toBe(404);
     running.child.kill('SIGTERM');
     expect(await running.exit).toBe(0);
 
@@ -200,6 +233,8 @@ describe('docsync daemon', () => {
       '1h',
       '--drift-cron',
       '*/2 * * * * *',
+      '--state-dir',
+      stateDir,
     ]);
     await until(async () => (await status(running!)).lastSync?.result === 'no-changes', 40_000);
     await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand again' });
@@ -211,6 +246,8 @@ describe('docsync daemon', () => {
     expect(await teams()).toContain('Made by hand again');
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
     expect(metrics).toMatch(/docsync_drift_changes [1-9]/);
+    // The history of the first process survived the restart.
+    expect((await fetch(`${running.url}/api/runs/${heal.id}`)).status).toBe(200);
     running.child.kill('SIGTERM');
     expect(await running.exit).toBe(0);
   }, 180_000);

@@ -1,0 +1,47 @@
+import type { OrgStructure, StructureNode } from './structure-tree.js';
+
+export type TreeTextOptions = {
+  /** Show `+ ~ - ↕` in the first column and the changed fields under each node. */
+  marks?: boolean;
+};
+
+const KIND_HINT: Partial<Record<StructureNode['kind'], string>> = { site: 'site', 'section-group': 'group' };
+
+/**
+ * The navigation as text, one node a line, indented by depth, the mark in the first column (so a
+ * markdown `diff` block colours additions and removals):
+ *
+ * ```
+ *   org_demo
+ *     Developer Docs (site)
+ *       Products (group)
+ * +       Guides /guides
+ * ~         space_guides /v2
+ *             path: "v1" → "v2"
+ * ```
+ */
+export function renderTreeText(orgs: readonly OrgStructure[], options: TreeTextOptions = {}): string {
+  const lines: string[] = [];
+  const emit = (n: StructureNode, depth: number) => {
+    const mark = options.marks && n.mark ? n.mark : ' ';
+    const hint = KIND_HINT[n.kind];
+    lines.push(`${mark} ${'  '.repeat(depth)}${n.label}${hint ? ` (${hint})` : ''}`);
+    if (options.marks)
+      for (const c of n.changes) {
+        for (const f of c.fields) lines.push(`  ${'  '.repeat(depth + 2)}${f}`);
+        if (c.note) lines.push(`  ${'  '.repeat(depth + 2)}# ${c.note}`);
+      }
+    for (const child of n.children) emit(child, depth + 1);
+  };
+  for (const org of orgs) {
+    lines.push(`  ${org.organization}`);
+    if (org.sites.length === 0) lines.push('    (no sites)');
+    for (const site of org.sites) emit(site, 1);
+    if (options.marks)
+      for (const c of org.unplaced)
+        lines.push(
+          `${c.action === 'create' ? '+' : c.action === 'delete' ? '-' : '~'}   ${c.kind} ${c.address}`,
+        );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,352 @@
+import type { Change, LiveSite, LiveState } from '../model/index.js';
+import { fieldLines, formatValue } from './format-value.js';
+
+/** The kinds that make up a site's navigation. */
+export const STRUCTURE_KINDS: ReadonlySet<Change['kind']> = new Set([
+  'site',
+  'site-section',
+  'site-section-group',
+  'section-group-membership',
+  'site-space',
+]);
+
+export type TreeMark = '+' | '~' | '-' | '↕';
+
+const MARK: Record<Change['action'], TreeMark> = { create: '+', update: '~', delete: '-', move: '↕' };
+
+/** A pending change drawn on a node: its mark, and the changed fields as the text plan shows them. */
+export type TreeChange = {
+  id: string;
+  action: Change['action'];
+  mark: TreeMark;
+  fields: string[];
+  note?: string;
+};
+
+export type StructureNode = {
+  kind: 'site' | 'section-group' | 'section' | 'site-space';
+  /** Identity among siblings: site or group title, section path, space id (what move anchors name). */
+  key: string;
+  /** What a reader sees: title, with the path where there is one. */
+  label: string;
+  address: string;
+  /** The strongest pending mark on the node, if any. */
+  mark?: TreeMark;
+  changes: TreeChange[];
+  children: StructureNode[];
+};
+
+export type OrgStructure = {
+  organization: string;
+  sites: StructureNode[];
+  /** Structure changes that name no node of the tree (shown as a list). */
+  unplaced: Change[];
+};
+
+export type TreeOptions = {
+  /** Changes already applied: drawn as done (no mark), in place. */
+  applied?: ReadonlySet<string>;
+  /** `after`: pending changes also take effect (creations appended, moves reorder). Default `now`. */
+  arrange?: 'now' | 'after';
+};
+
+const RANK: Record<TreeMark, number> = { '-': 4, '+': 3, '↕': 2, '~': 1 };
+
+/** Whether a plan touches any site's navigation (sites, groups, sections, site spaces). */
+export function touchesStructure(changes: readonly Change[]): boolean {
+  return changes.some((c) => STRUCTURE_KINDS.has(c.kind));
+}
+
+function node(kind: StructureNode['kind'], key: string, label: string, address: string): StructureNode {
+  return { kind, key, label, address, changes: [], children: [] };
+}
+
+function siteNode(org: string, site: LiveSite): StructureNode {
+  const addr = `${org}/sites/${site.title}`;
+  const root = node('site', site.title, site.title, addr);
+  const spaceNode = (parent: string, s: { space: string; path: string }) =>
+    node('site-space', s.space, `${s.space} /${s.path}`, `${parent}/spaces/${s.space}`);
+  const groups = new Map(
+    (site.sectionGroups ?? []).map((g) => [
+      g.id,
+      node('section-group', g.title, g.title, `${addr}/section-groups/${g.title}`),
+    ]),
+  );
+  const placed = new Set<StructureNode>();
+  for (const s of site.sections ?? []) {
+    const sAddr = `${addr}/sections/${s.path}`;
+    const sec = node('section', s.path, `${s.title} /${s.path}`, sAddr);
+    sec.children = s.spaces.map((ss) => spaceNode(sAddr, ss));
+    const group = s.group ? groups.get(s.group) : undefined;
+    if (group) {
+      group.children.push(sec);
+      if (!placed.has(group)) root.children.push(group);
+      placed.add(group);
+    } else root.children.push(sec);
+  }
+  for (const g of groups.values()) if (!placed.has(g)) root.children.push(g);
+  for (const ss of site.spaces ?? []) root.children.push(spaceNode(addr, ss));
+  return root;
+}
+
+/** Every node under `root` (itself included) with its parent. */
+function walk(
+  root: StructureNode,
+  parent: StructureNode | null,
+  visit: (n: StructureNode, parent: StructureNode | null) => void,
+): void {
+  visit(root, parent);
+  for (const c of [...root.children]) walk(c, root, visit);
+}
+
+/** Give every node the address the plan uses for it, from the (final) names of it and its parents. */
+function readdress(root: StructureNode, org: string, names: ReadonlyMap<StructureNode, string>): void {
+  const name = (n: StructureNode) => names.get(n) ?? n.key;
+  const visit = (n: StructureNode, site: string, parent: string) => {
+    if (n.kind === 'site') n.address = `${org}/sites/${name(n)}`;
+    else if (n.kind === 'section-group') n.address = `${site}/section-groups/${name(n)}`;
+    else if (n.kind === 'section') n.address = `${site}/sections/${name(n)}`;
+    else n.address = `${parent}/spaces/${name(n)}`;
+    const nextSite = n.kind === 'site' ? n.address : site;
+    // Sections inside a group hang off the site, not the group, in addresses.
+    const nextParent = n.kind === 'section-group' ? site : n.address;
+    for (const c of n.children) visit(c, nextSite, nextParent);
+  };
+  for (const site of root.children) visit(site, '', '');
+}
+
+/** The value a rename changes: `title` for sites and groups, `path` for sections. */
+function renamed(c: Change): { from: string; to: string } | undefined {
+  const field =
+    c.kind === 'site-section'
+      ? 'path'
+      : c.kind === 'site' || c.kind === 'site-section-group'
+        ? 'title'
+        : undefined;
+  if (!field || c.action !== 'update') return undefined;
+  const from = c.before?.[field];
+  const to = c.after?.[field];
+  return typeof from === 'string' && typeof to === 'string' && from !== to ? { from, to } : undefined;
+}
+
+const SEGMENT: Record<string, string> = {
+  site: '/sites/',
+  'site-section': '/sections/',
+  'site-section-group': '/section-groups/',
+  'site-space': '/spaces/',
+};
+
+/**
+ * The navigation of each organization's sites, from the live state, with the plan's structure
+ * changes drawn on it: site → section groups → sections → site spaces, each node marked
+ * `+ ~ - ↕` with its changed fields. Pure: the same inputs always give the same tree.
+ */
+export function structureTree(
+  organizations: readonly string[],
+  live: LiveState,
+  changes: readonly Change[],
+  options: TreeOptions = {},
+): OrgStructure[] {
+  const applied = options.applied ?? new Set<string>();
+  const after = options.arrange === 'after';
+  return organizations.map((org) => {
+    const liveOrg = live.organizations.find((o) => o.id === org);
+    const root = node('site', org, org, org);
+    root.children = (liveOrg?.sites ?? []).map((s) => siteNode(org, s));
+    const index = new Map<string, StructureNode>();
+    const parents = new Map<StructureNode, StructureNode>();
+    const reindex = () => {
+      index.clear();
+      parents.clear();
+      walk(root, null, (n, p) => {
+        index.set(n.address, n);
+        if (p) parents.set(n, p);
+      });
+    };
+    reindex();
+    const siteOf = (n: StructureNode): string => {
+      let p = parents.get(n);
+      while (p && p.kind !== 'site') p = parents.get(p);
+      return p?.address ?? '';
+    };
+    const mine = changes.filter((c) => STRUCTURE_KINDS.has(c.kind) && c.address.startsWith(`${org}/`));
+
+    // Renames first: the plan addresses a renamed node, and everything inside it, by its final
+    // name; `before` always names the live value (a swap of two paths goes through a temporary
+    // one, each step saying the live path), so match on that and address by the last rename.
+    const working = new Map<StructureNode, string>();
+    const original = new Map<StructureNode, string>();
+    walk(root, null, (n) => {
+      working.set(n, n.key);
+      original.set(n, n.key);
+    });
+    for (const c of [
+      ...mine.filter((x) => x.kind === 'site'),
+      null,
+      ...mine.filter((x) => x.kind !== 'site'),
+    ]) {
+      if (c === null) {
+        // Sites first: the scopes of section renames name the site by its final title.
+        readdress(root, org, working);
+        reindex();
+        continue;
+      }
+      const r = renamed(c);
+      if (!r) continue;
+      const seg = SEGMENT[c.kind]!;
+      const scope = c.address.slice(0, c.address.lastIndexOf(seg));
+      const candidates =
+        c.kind === 'site'
+          ? root.children
+          : [...index.values()].filter(
+              (n) =>
+                n.kind === (c.kind === 'site-section' ? 'section' : 'section-group') && siteOf(n) === scope,
+            );
+      const n = candidates.find((x) => original.get(x) === r.from);
+      if (!n) continue;
+      working.set(n, r.to);
+      if (applied.has(c.id) || after) {
+        n.key = r.to;
+        if (n.kind === 'section') n.label = n.label.replace(/\/[^/]*$/, `/${r.to}`);
+        else n.label = r.to;
+      }
+    }
+    readdress(root, org, working);
+    reindex();
+    const unplaced: Change[] = [];
+    const removed = new Set<StructureNode>();
+    for (const c of mine) {
+      const done = applied.has(c.id);
+      const effect = done || after;
+      const mark = (n: StructureNode) => {
+        if (done) return;
+        // A section joining or leaving a group is a change of the section, not its creation.
+        const membership = c.kind === 'section-group-membership';
+        const symbol = membership ? '~' : MARK[c.action];
+        const lines = membership
+          ? [
+              c.action === 'create'
+                ? `joins group ${formatValue(c.after?.['group'])}`
+                : c.action === 'delete'
+                  ? `leaves group ${formatValue(c.before?.['group'])}`
+                  : `group: ${formatValue(c.before?.['group'])} → ${formatValue(c.after?.['group'])}`,
+            ]
+          : fieldLines(c);
+        n.changes.push({
+          id: c.id,
+          action: c.action,
+          mark: symbol,
+          fields: lines,
+          ...(c.note ? { note: c.note } : {}),
+        });
+        if (!n.mark || RANK[symbol] > RANK[n.mark]) n.mark = symbol;
+      };
+      if (c.kind === 'section-group-membership') {
+        // `<group address>/sections/<path>`: a section joins or leaves a group.
+        const cut = c.address.lastIndexOf('/sections/');
+        const group = index.get(c.address.slice(0, cut));
+        const siteAddr = c.address.slice(0, c.address.lastIndexOf('/section-groups/'));
+        const section = index.get(`${siteAddr}/sections/${c.address.slice(cut + '/sections/'.length)}`);
+        if (!group || !section) {
+          if (!done) unplaced.push(c);
+          continue;
+        }
+        mark(section);
+        const from = parents.get(section)!;
+        if (effect && c.action !== 'delete' && from !== group) {
+          from.children.splice(from.children.indexOf(section), 1);
+          group.children.push(section);
+          parents.set(section, group);
+        } else if (effect && c.action === 'delete' && from === group) {
+          const site = parents.get(group)!;
+          group.children.splice(group.children.indexOf(section), 1);
+          site.children.splice(site.children.indexOf(group) + 1, 0, section);
+          parents.set(section, site);
+        }
+        continue;
+      }
+      const existing = index.get(c.address);
+      if (c.action === 'create' && !existing) {
+        const seg = SEGMENT[c.kind]!;
+        const cut = c.address.lastIndexOf(seg);
+        const parent = cut < 0 ? undefined : c.kind === 'site' ? root : index.get(c.address.slice(0, cut));
+        if (!parent) {
+          if (!done) unplaced.push(c);
+          continue;
+        }
+        const key = c.address.slice(cut + seg.length);
+        const title = typeof c.after?.['title'] === 'string' ? c.after['title'] : key;
+        const kind: StructureNode['kind'] =
+          c.kind === 'site'
+            ? 'site'
+            : c.kind === 'site-section'
+              ? 'section'
+              : c.kind === 'site-section-group'
+                ? 'section-group'
+                : 'site-space';
+        const label = kind === 'section' ? `${title} /${key}` : kind === 'site-space' ? key : title;
+        const n = node(kind, key, label, c.address);
+        mark(n);
+        // A new section comes with its first site space.
+        const first = c.after?.['space'];
+        if (kind === 'section' && typeof first === 'string') {
+          const child = node('site-space', first, first, `${c.address}/spaces/${first}`);
+          if (!done) child.mark = '+';
+          n.children.push(child);
+          index.set(child.address, child);
+          parents.set(child, n);
+        }
+        parent.children.push(n);
+        index.set(n.address, n);
+        parents.set(n, parent);
+        // A new group comes with the sections it names.
+        const members = c.after?.['sections'];
+        if (kind === 'section-group' && effect && Array.isArray(members))
+          for (const path of members) {
+            const sec = index.get(`${parent.address}/sections/${String(path)}`);
+            const from = sec && parents.get(sec);
+            if (!sec || !from) continue;
+            from.children.splice(from.children.indexOf(sec), 1);
+            n.children.push(sec);
+            parents.set(sec, n);
+          }
+        continue;
+      }
+      if (!existing || removed.has(existing)) {
+        if (!done) unplaced.push(c);
+        continue;
+      }
+      mark(existing);
+      const parent = parents.get(existing);
+      if (c.action === 'delete' && done && parent) {
+        parent.children.splice(parent.children.indexOf(existing), 1);
+        removed.add(existing);
+      } else if (c.action === 'move' && effect && parent) {
+        const anchor = (c.after?.['before'] ?? c.after?.['after']) as unknown;
+        const to = parent.children.find(
+          (s) => s !== existing && s.key === anchor && s.kind === existing.kind,
+        );
+        if (to) {
+          parent.children.splice(parent.children.indexOf(existing), 1);
+          const at = parent.children.indexOf(to) + (c.after && 'after' in c.after ? 1 : 0);
+          parent.children.splice(at, 0, existing);
+        }
+      } else if (
+        c.action === 'update' &&
+        effect &&
+        c.kind === 'site-space' &&
+        typeof c.after?.['path'] === 'string'
+      ) {
+        existing.label = `${existing.key} /${c.after['path']}`;
+      } else if (
+        c.action === 'update' &&
+        effect &&
+        c.kind === 'site-section' &&
+        typeof c.after?.['title'] === 'string'
+      ) {
+        existing.label = `${c.after['title']} /${existing.key}`;
+      }
+    }
+    return { organization: org, sites: root.children, unplaced };
+  });
+}
