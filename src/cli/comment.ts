@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { GITHUB_COMMENT_LIMIT, MARKER, upsertComment } from '../github/comment.js';
 import { registerSecret } from '../log/logger.js';
+import type { LiveState } from '../model/index.js';
 import { markAgainstBase, renderMarkdown, type Plan } from '../plan/index.js';
 import { env, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
@@ -40,11 +41,12 @@ export async function commentCommand(opts: CommentOptions): Promise<number> {
     return 1;
   }
   let plan: Plan;
+  let live: LiveState | undefined;
   if (opts.planFile) plan = JSON.parse(await readFile(opts.planFile, 'utf8')) as Plan;
   else {
     const desired = await loadOrReport(opts.config);
     if (!desired) return 1;
-    plan = (await planWithProgress(opts, desired)).plan;
+    ({ plan, live } = await planWithProgress(opts, desired));
   }
   let markOf: ((c: Plan['changes'][number]) => string) | undefined;
   if (opts.baseConfig) {
@@ -61,6 +63,7 @@ export async function commentCommand(opts: CommentOptions): Promise<number> {
       : `${MARKER}\n${renderMarkdown(plan, {
           limit: GITHUB_COMMENT_LIMIT - MARKER.length - 200,
           ...(markOf ? { markOf } : {}),
+          ...(live ? { live } : {}),
           ...(opts.artifactUrl
             ? { artifactHint: `The full plan is in the workflow artifact: ${opts.artifactUrl}` }
             : { artifactHint: "The full plan is in the workflow run's artifacts." }),

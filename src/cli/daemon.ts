@@ -33,6 +33,8 @@ export type DaemonCommandOptions = CommonOptions & {
   reminder: string;
   stopTimeout: string;
   configGiven: boolean;
+  /** Serve the status page at `/`. */
+  ui?: boolean;
 };
 
 /** `docsync daemon`: run until SIGTERM/SIGINT, then exit 0. */
@@ -91,11 +93,12 @@ export async function daemonCommand(
     host: opts.host,
     ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
     journal,
+    ui: opts.ui !== false,
   });
   logger.info({ url: server.url }, 'daemon http server listening');
   ready?.(server.url);
   out(
-    `docsync daemon (${opts.mode} mode) on ${server.url}: /healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git`,
+    `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git`,
   );
   await daemon.start();
   const signal = await untilSignal();

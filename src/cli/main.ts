@@ -216,6 +216,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
     )
     .option('--reminder <duration>', 'notify again about unchanged drift after this long', '24h')
     .option('--stop-timeout <duration>', 'how long a graceful stop may take', '30s')
+    .option(
+      '--ui <on>',
+      'serve the read-only status page at / (true or false; env DOCSYNC_UI)',
+      (v: string) => {
+        if (v !== 'true' && v !== 'false') throw new InvalidArgumentError('--ui must be true or false');
+        return v === 'true';
+      },
+      env('DOCSYNC_UI') !== 'false',
+    )
     .action(async (o: Record<string, unknown>, cmd: Command) =>
       setExit(
         await daemonCommand({
@@ -237,6 +246,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
           ...(o['notifyUrl'] ? { notifyUrl: String(o['notifyUrl']) } : {}),
           reminder: String(o['reminder']),
           stopTimeout: String(o['stopTimeout']),
+          ui: o['ui'] !== false,
           configGiven: cmd.getOptionValueSource('config') === 'cli',
         }),
       ),

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { formatIssue } from '../config/issues.js';
 import { loadConfig } from '../config/load.js';
-import type { DesiredState } from '../model/index.js';
+import type { DesiredState, LiveState } from '../model/index.js';
 import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import { makePlan, type PlanRun } from '../pipeline/plan-run.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
@@ -9,9 +9,16 @@ import { err, out, progressLine, useColor } from './output.js';
 
 export type Format = 'text' | 'json' | 'markdown';
 
-export function render(plan: Plan, format: Format, title?: string, desired?: DesiredState): string {
+export function render(
+  plan: Plan,
+  format: Format,
+  title?: string,
+  desired?: DesiredState,
+  live?: LiveState,
+): string {
   if (format === 'json') return renderJson(plan, desired);
-  if (format === 'markdown') return renderMarkdown(plan, title ? { title } : {});
+  if (format === 'markdown')
+    return renderMarkdown(plan, { ...(title ? { title } : {}), ...(live ? { live } : {}) });
   return renderText(plan, { color: useColor(), ...(title ? { title } : {}) });
 }
 
@@ -45,12 +52,12 @@ export async function planCommand(
   const logger = makeLogger(opts);
   const desired = await loadOrReport(opts.config);
   if (!desired) return 1;
-  const { plan } = await planWithProgress(opts, desired);
+  const { plan, live } = await planWithProgress(opts, desired);
   logger.info(
     { organizations: plan.organizations, summary: plan.summary, checksum: plan.checksum },
     'plan computed',
   );
-  out(render(plan, opts.format));
+  out(render(plan, opts.format, undefined, undefined, live));
   if (opts.out) await writeFile(opts.out, renderJson(plan, desired));
   if (plan.errors.length > 0) return 1;
   if (opts.detailedExitcode && plan.changes.length > 0) return 2;
@@ -61,12 +68,12 @@ export async function planCommand(
 export async function driftCommand(opts: CommonOptions & { format: Format; out?: string }): Promise<number> {
   const desired = await loadOrReport(opts.config);
   if (!desired) return 1;
-  const { plan } = await planWithProgress(opts, desired);
+  const { plan, live } = await planWithProgress(opts, desired);
   const drifted = plan.changes.length > 0;
   const title = drifted
     ? `docsync drift report: live state differs from the configuration (${plan.changes.length} change(s) to converge)`
     : 'docsync drift report: in sync';
-  const text = render(plan, opts.format, title);
+  const text = render(plan, opts.format, title, undefined, live);
   out(text);
   if (opts.out) await writeFile(opts.out, text);
   if (plan.errors.length > 0) return 1;

@@ -5,6 +5,7 @@ import type { Daemon } from './daemon.js';
 import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
 import { runsAnswer } from './runs/http.js';
+import { statusPage } from './ui/route.js';
 import { BodyError, readLimitedBody, verifySignature } from './webhook.js';
 
 export type DaemonServer = { url: string; port: number; close: () => Promise<void> };
@@ -21,6 +22,8 @@ export async function startDaemonServer(
     bodyTimeoutMs?: number;
     /** Run history: `GET /api/runs`, `GET /api/runs/{id}`. */
     journal?: RunJournal;
+    /** Serve the status page at `GET /` (default true). */
+    ui?: boolean;
   },
 ): Promise<DaemonServer> {
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -67,6 +70,12 @@ export async function startDaemonServer(
         logger.info({ event: req.headers['x-github-event'] ?? 'push' }, 'webhook received; syncing');
         daemon.trigger('webhook');
         return json(res, 202, { accepted: true });
+      }
+      if (req.method === 'GET' && path === '/' && opts.journal && opts.ui !== false) {
+        const page = statusPage(daemon, opts.journal);
+        res.writeHead(200, page.headers);
+        res.end(page.body);
+        return;
       }
       if (req.method === 'GET' && opts.journal) {
         const query = new URL(req.url ?? '/', 'http://localhost').searchParams;

@@ -1,7 +1,8 @@
-import type { Change } from '../model/index.js';
+import type { Change, LiveState } from '../model/index.js';
 import type { Plan } from './types.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { redactText } from './redact.js';
+import { renderNavigation } from './render-navigation.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -10,6 +11,8 @@ export type MarkdownOptions = {
   title?: string;
   artifactHint?: string;
   markOf?: (c: Change) => string | undefined;
+  /** The live state the plan was made from: adds the site navigation now and after the plan. */
+  live?: LiveState;
 };
 
 function block(c: Change, mark?: string): string {
@@ -58,7 +61,16 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     sections.push(
       `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- \`${u.kind}\` ${u.address}`).join('\n')}\n\n</details>\n`,
     );
-  let text = redactText(`${head.join('\n')}${sections.join('\n')}`);
+  const headText = redactText(head.join('\n'));
+  const rest = redactText(sections.join('\n'));
+  let text = `${headText}${rest}`;
+  const navigation = options.live
+    ? redactText(renderNavigation(plan.organizations, options.live, plan.changes))
+    : '';
+  // The navigation goes before the details when the whole comment stays within the cap.
+  if (navigation && headText.length + navigation.length + 1 + rest.length <= limit)
+    text = `${headText}${navigation}\n${rest}`;
+  else if (navigation) text += '\n> Site navigation left out: the comment would pass its size cap.\n';
   if (text.length > limit) {
     const note = `\n\n> **Output cut** at ${limit} characters.${options.artifactHint ? ` ${options.artifactHint}` : ' Run `docsync plan` for the full plan.'}\n`;
     const cut = text.slice(0, limit - note.length - 20);

@@ -306,6 +306,11 @@ export function structureTree(
             const sec = index.get(`${parent.address}/sections/${String(path)}`);
             const from = sec && parents.get(sec);
             if (!sec || !from) continue;
+            // The group takes the place of its first section.
+            if (n.children.length === 0 && from === parent) {
+              parent.children.splice(parent.children.indexOf(n), 1);
+              parent.children.splice(parent.children.indexOf(sec), 0, n);
+            }
             from.children.splice(from.children.indexOf(sec), 1);
             n.children.push(sec);
             parents.set(sec, n);

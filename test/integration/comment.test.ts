@@ -42,6 +42,10 @@ describe('docsync comment', () => {
     expect(mine.body).toContain('<!-- docsync-plan -->');
     expect(mine.body).toMatch(/\*\*Plan:\*\* \d+ to create/);
     expect(mine.body).toContain('<details>');
+    // The plan creates sites: the navigation now and after, drawn as trees.
+    expect(mine.body).toMatch(
+      /Site navigation[\s\S]*\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ +Developer Docs \(site\)$/m,
+    );
 
     const second = await runCli([...args, '--pr', '7'], env);
     expect(second.stdout).toContain(`updated comment ${mine.id}`);

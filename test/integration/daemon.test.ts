@@ -252,14 +252,16 @@ describe('docsync daemon', () => {
     expect(await running.exit).toBe(0);
   }, 180_000);
 
-  it('watches a local folder with --config', async () => {
+  it('watches a local folder with --config; --ui=false turns the status page off', async () => {
     emu = await withEmulator({ seed: exampleSeed() });
     const dir = mkdtempSync(join(tmpdir(), 'docsync-watch-'));
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, 'demo.yaml'), demoConfig);
     // Polling stays on as the fallback of watching, as in production.
-    running = await startDaemon(['--config', dir, '--mode', 'apply', '--interval', '2s']);
+    running = await startDaemon(['--config', dir, '--mode', 'apply', '--interval', '2s', '--ui=false']);
     await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
+    expect((await fetch(`${running.url}/`)).status).toBe(404);
+    expect((await fetch(`${running.url}/api/runs`)).status).toBe(200);
     writeFileSync(
       join(dir, 'demo.yaml'),
       demoConfig.replace('  - title: Docs Writers', '  - title: Docs Writers\n  - title: Watched'),

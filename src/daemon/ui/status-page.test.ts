@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveState } from '../../model/index.js';
+import { buildPlan } from '../../plan/build.js';
+import { renderStatusPage, type StatusView } from './status-page.js';
+
+const EVIL = '<script>alert(1)</script>';
+const ATTR = '"><img src=x onerror=alert(2)>';
+
+function view(): StatusView {
+  const site = `org_x/sites/${EVIL}`;
+  const live: LiveState = {
+    organizations: [
+      {
+        id: 'org_x',
+        sites: [
+          {
+            id: 'site_1',
+            title: EVIL,
+            visibility: 'public',
+            basename: null,
+            agentsContext: null,
+            adaptiveContent: null,
+            proxy: null,
+            sectionGroups: [],
+            sections: [
+              {
+                id: 'sec_1',
+                path: 'guides',
+                title: 'Guides',
+                icon: null,
+                description: null,
+                condition: null,
+                default: true,
+                group: null,
+                spaces: [{ id: 'ss_1', space: 'space_1', path: 'v1', condition: null, default: true }],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  const plan = buildPlan([
+    {
+      organization: 'org_x',
+      drafts: [
+        {
+          key: 'u1',
+          action: 'update',
+          kind: 'site-space',
+          address: `${site}/sections/guides/spaces/space_1`,
+          before: { path: 'v1' },
+          after: { path: ATTR },
+          deps: [],
+          op: {
+            type: 'update-site-space',
+            org: 'org_x',
+            site: { id: 'site_1' },
+            siteSpace: { id: 'ss_1' },
+            patch: {},
+          },
+        },
+        {
+          key: 'c1',
+          action: 'create',
+          kind: 'team',
+          address: 'org_x/teams/Writers',
+          before: null,
+          after: { title: 'Writers' },
+          deps: [],
+          op: { type: 'create-team', org: 'org_x', title: 'Writers' },
+        },
+      ],
+      problems: [],
+      unmanaged: [],
+      policy: { prune: false, maxDeletes: 10 },
+      managedLiveCount: 1,
+    } as never,
+  ]);
+  return {
+    status: {
+      phase: 'idle',
+      mode: 'plan',
+      source: {
+        type: 'git',
+        url: 'https://example.com/r.git',
+        branch: 'main',
+        path: 'cfg',
+        revision: 'a'.repeat(40),
+        subject: `fix ${EVIL}`,
+      },
+      configValid: true,
+      lastSync: {
+        runId: 'r1',
+        trigger: 'startup',
+        startedAt: '2026-01-01T00:00:00.000Z',
+        finishedAt: '2026-01-01T00:00:02.000Z',
+        result: 'failed',
+        message: `the API said ${ATTR}`,
+      },
+      lastDrift: null,
+    },
+    ready: true,
+    pending: { at: '2026-01-01T00:00:01.000Z', revision: 'a'.repeat(40), plan, live, applied: new Set() },
+    runs: [],
+    now: new Date('2026-01-01T00:01:00.000Z'),
+    refreshSeconds: 10,
+  };
+}
+
+describe('status page', () => {
+  const page = renderStatusPage(view());
+
+  it('escapes everything it shows: no markup from config or API text gets through', () => {
+    expect(page).not.toMatch(/<script/i);
+    expect(page).not.toMatch(/<img/i);
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page).toContain('&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
+  });
+
+  it('draws the pending change on the site structure, with its mark and field, and lists other changes', () => {
+    expect(page).toMatch(/<span class="mark m-mod"[^>]*>~<\/span><span class="label">space_1 \/&quot;&gt;/);
+    expect(page).toContain('path: &quot;v1&quot; → &quot;\\&quot;&gt;&lt;img');
+    expect(page).toContain('Other pending changes');
+    expect(page).toContain('org_x/teams/Writers');
+    expect(page).toContain('1 to create, 1 to update, 0 to delete, 0 to move');
+  });
+
+  it('refreshes itself and fits a phone', () => {
+    expect(page).toMatch(/<meta http-equiv="refresh" content="10"\s*\/?>/);
+    expect(page).toContain('name="viewport"');
+    expect(page).toMatch(/@media \(max-width:600px\)/);
+    expect(page).not.toMatch(/(src|href)="https?:/);
+  });
+});

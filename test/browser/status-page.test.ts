@@ -1,0 +1,146 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
+import { ROOT, runCli, until } from '../helpers/cli.js';
+import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
+import { makeRepo } from '../helpers/git.js';
+
+/**
+ * The status page in a real browser: Debian's Chromium (installed by .ci/run), driven by
+ * playwright-core, which downloads no browser. Locally without /usr/bin/chromium the test is
+ * skipped (install it with `apt-get install chromium`); in CI it must run.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const runIt = available || Boolean(process.env['CI']);
+const HOSTILE_TITLE = '<img src=x onerror=document.title=1>';
+const HOSTILE_SUBJECT = "<script>document.title='pwned'</script> add changelog";
+const SECRET = 'hook-secret-for-the-page';
+
+let emu: Emulator | undefined;
+let daemon: DaemonProcess | undefined;
+afterAll(async () => {
+  if (daemon && daemon.child.exitCode === null) {
+    daemon.child.kill('SIGKILL');
+    await daemon.exit;
+  }
+  await emu?.close();
+});
+
+describe('status page in a browser', () => {
+  it.runIf(!runIt)(`skipped: ${CHROMIUM} is missing (apt-get install chromium; CI installs it)`, () => {
+    expect(available).toBe(false);
+  });
+
+  it.runIf(runIt)(
+    'shows the organization, the revision and a pending change, escapes config text, and never the token',
+    async () => {
+      emu = await withEmulator({ seed: exampleSeed() });
+      const demo = readFileSync(join(ROOT, 'config', 'demo.yaml'), 'utf8');
+      const state = mkdtempSync(join(tmpdir(), 'docsync-page-'));
+      const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state };
+      // Deployed: the demo config. Pending: a hostile section title, a site space path, a new team.
+      expect((await runCli(['apply', '--config', join(ROOT, 'config'), '--yes'], env)).code).toBe(0);
+      const repo = makeRepo({ 'demo.yaml': demo });
+      const sha = repo.commit(
+        {
+          'demo.yaml': demo
+            .replace('title: Changelog', `title: "${HOSTILE_TITLE}"`)
+            .replace('path: v2', 'path: v3')
+            .replace(
+              '  - title: Docs Writers',
+              '  - title: Reviewers\n    members: []\n  - title: Docs Writers',
+            ),
+        },
+        HOSTILE_SUBJECT,
+      );
+      daemon = await startDaemonProcess(
+        [
+          '--repo',
+          repo.url,
+          '--mode',
+          'plan',
+          '--interval',
+          '1h',
+          '--state-dir',
+          state,
+          '--webhook-secret',
+          SECRET,
+        ],
+        { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_LOG_LEVEL: 'warn' },
+      );
+      await until(async () => (await daemon!.status()).lastSync?.result === 'planned', 60_000);
+
+      const context = await chromium.launchPersistentContext(
+        mkdtempSync(join(tmpdir(), 'docsync-chromium-')),
+        {
+          executablePath: CHROMIUM,
+          headless: true,
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+          viewport: { width: 390, height: 844 },
+        },
+      );
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        const response = await page.goto(daemon.url, { waitUntil: 'load' });
+        expect(response?.status()).toBe(200);
+        await expect(page.title()).resolves.toBe('docsync status');
+
+        const text = await page.locator('body').innerText();
+        expect(text).toContain('org_demo');
+        expect(text).toContain(sha.slice(0, 12));
+        expect(text).toContain(HOSTILE_SUBJECT);
+        // Pending changes drawn on the deployed site structure, with their marks and fields.
+        const node = (label: string) => page.locator(`.node:has(> .label:text-is(${JSON.stringify(label)}))`);
+        const markOf = (label: string) => node(label).locator('.mark').innerText();
+        await expect(markOf(`${HOSTILE_TITLE} /changelog`)).resolves.toBe('~');
+        await expect(
+          node(`${HOSTILE_TITLE} /changelog`)
+            .locator('xpath=following-sibling::ul[@class="fields"]')
+            .innerText(),
+        ).resolves.toBe(`title: "Changelog" → "${HOSTILE_TITLE}"`);
+        await expect(markOf('space_guides /v3')).resolves.toBe('~');
+        await expect(markOf('API Reference /api')).resolves.toBe('');
+        expect(text).toMatch(/pending\s+1 to create, 2 to update, 0 to delete, 0 to move/);
+        expect(text).toContain('org_demo/teams/Reviewers');
+        // The last runs: the startup sync that planned.
+        await expect(page.locator('table tbody tr').first().innerText()).resolves.toMatch(
+          /startup[\s\S]*planned/,
+        );
+
+        // Nothing ran: no script element, the hostile title is text, no image was made of it.
+        expect(await page.locator('script').count()).toBe(0);
+        expect(await page.locator('img').count()).toBe(0);
+
+        // It fits a phone: nothing wider than the screen but the runs table's own scroller.
+        const overflow = Number(await page.evaluate('document.documentElement.scrollWidth'));
+        expect(overflow).toBeLessThanOrEqual(390);
+
+        const html = await page.content();
+        expect(html).not.toContain(TOKEN);
+        expect(html).not.toContain(SECRET);
+
+        if (process.env['UPDATE_SCREENSHOT']) {
+          await page.setViewportSize({ width: 1100, height: 900 });
+          await page.screenshot({ path: join(ROOT, 'docs', 'status-page.png'), fullPage: true });
+        }
+      } finally {
+        await context.close();
+      }
+    },
+    120_000,
+  );
+});

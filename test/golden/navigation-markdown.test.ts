@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { stateFromSeed } from '../../src/emulator/seed.js';
+import { renderMarkdown } from '../../src/plan/render-markdown.js';
+import { renderNavigation } from '../../src/plan/render-navigation.js';
+import { planCase } from '../helpers/golden.js';
+import { liveFromEmulator } from '../helpers/live-model.js';
+
+function load(name: string) {
+  const c = planCase(name);
+  return { ...c, live: liveFromEmulator(stateFromSeed(c.seed), c.flavor) };
+}
+
+describe('site navigation in the markdown plan', () => {
+  it('shows the navigation now and after the plan, marked, for plans that touch site structure', () => {
+    const { plan, live } = load('section-create-delete');
+    const md = renderMarkdown(plan, { live });
+    expect(md).toMatch(/#### Site navigation\n\n\*\*Now\*\*\n\n```\n/);
+    expect(md).toMatch(/\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ {3,}\S/m);
+    expect(md.indexOf('Site navigation')).toBeLessThan(md.indexOf('<details><summary>org_'));
+    expect(renderMarkdown(plan)).not.toContain('Site navigation');
+  });
+
+  it('leaves it out for plans that touch no site, collapses it when large, and keeps within the cap', () => {
+    const team = load('team-create-with-members');
+    expect(renderMarkdown(team.plan, { live: team.live })).not.toContain('Site navigation');
+    const big = load('sections-random');
+    const md = renderMarkdown(big.plan, { live: big.live });
+    expect(md).toContain('<details><summary>Site navigation: now and after this plan</summary>');
+    const full = md.length;
+    const capped = renderMarkdown(big.plan, { live: big.live, limit: full - 10 });
+    expect(capped.length).toBeLessThanOrEqual(full - 10);
+    expect(capped).toContain('Site navigation left out');
+  });
+
+  it('cannot be broken out of by a title with backticks', () => {
+    const { plan, live } = load('section-create-delete');
+    const site = live.organizations[0]!.sites![0]!;
+    const evil = {
+      ...live,
+      organizations: [{ ...live.organizations[0]!, sites: [{ ...site, title: 'a ``` b' }] }],
+    };
+    const nav = renderNavigation(plan.organizations, evil, plan.changes);
+    expect(nav).toContain('````\n');
+    expect(nav).not.toMatch(/^```\n/m);
+  });
+});
