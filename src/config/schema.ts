@@ -193,9 +193,10 @@ export const TeamSchema = z.strictObject({
 export const ShareLinkSchema = z.strictObject({
   name: z
     .string()
-    .min(1)
     .max(50)
-    .describe('Identity of the share link within its site (unless id is pinned). A rename keeps its URL.'),
+    .describe(
+      'Identity of the share link within its site (unless id is pinned), at most 50 characters; the API allows an empty name. A rename keeps its URL.',
+    ),
   id: pin('name'),
   previously: previously('name'),
   active: z.boolean().optional().describe('Optional. Omitted: created active, then unmanaged.'),

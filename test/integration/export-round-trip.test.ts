@@ -75,6 +75,11 @@ describe('export round trip of a state made outside docsync', () => {
       const made = await call(emu, 'POST', `/orgs/org_t/sites/${site.id}/sections`, { spaceId: 'space_1' });
       expect(made.status).toBe(201);
       expect(made.body.title).toBe('X');
+      // Share links without a name (the API allows it), twice.
+      for (let i = 0; i < 2; i += 1)
+        expect(
+          (await call(emu, 'POST', `/orgs/org_t/sites/${site.id}/share-links`, { name: '' })).status,
+        ).toBe(201);
       const before = writes(emu).length;
       const out = await exportTo(emu, flavor);
       expect(writes(emu).length).toBe(before);
