@@ -33,7 +33,7 @@ async function readSavedPlan(file: string): Promise<{ desired: DesiredState; che
 
 /** `docsync apply`: plan under the organizations' locks, confirm, execute, print the result table. */
 export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
-  const logger = makeLogger(opts);
+  const logger = makeLogger(opts, 'apply');
   let desired: DesiredState | null;
   let savedChecksum: string | undefined;
   if (opts.plan) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ApiClient } from '../api/client.js';
 import type { ApiFlavor } from '../model/kinds.js';
 import type { HttpObserver } from '../api/http.js';
+import { flavorForUrl, resolveFlavor, type FlavorSource } from '../api/flavor.js';
 import { readToken } from '../api/token.js';
 import { createLogger, registerSecret, type Logger } from '../log/logger.js';
 
@@ -15,6 +16,8 @@ export type CommonOptions = {
   timeout: number;
   stateDir: string;
   apiFlavor: ApiFlavor;
+  /** Where `apiFlavor` came from (the first log line of every command states both). */
+  apiFlavorFrom?: FlavorSource;
 };
 
 export const DEFAULT_API_URL = 'https://api.gitbook.com';
@@ -32,12 +35,48 @@ export function commonDefaults(): CommonOptions {
     concurrency: Number(env('DOCSYNC_CONCURRENCY') ?? 4),
     timeout: Number(env('DOCSYNC_TIMEOUT') ?? 30),
     stateDir: env('DOCSYNC_STATE_DIR') ?? join(tmpdir(), 'docsync-state'),
-    apiFlavor: env('DOCSYNC_API_FLAVOR') === 'current' ? 'current' : 'seed',
+    ...defaultFlavor(env('DOCSYNC_API_URL') ?? DEFAULT_API_URL),
   };
 }
 
-export function makeLogger(opts: Pick<CommonOptions, 'logLevel'>): Logger {
-  return createLogger(opts.logLevel);
+/** Defaults never fail (help and validate must work); a bad DOCSYNC_API_FLAVOR fails the network command. */
+function defaultFlavor(apiUrl: string): Pick<CommonOptions, 'apiFlavor' | 'apiFlavorFrom'> {
+  try {
+    return flavorOptions(undefined, apiUrl);
+  } catch {
+    return { apiFlavor: flavorForUrl(apiUrl), apiFlavorFrom: 'api-url' };
+  }
+}
+
+/** `apiFlavor` and `apiFlavorFrom`: the flag, else `DOCSYNC_API_FLAVOR`, else the API URL's. */
+export function flavorOptions(
+  flag: string | undefined,
+  apiUrl: string,
+): Pick<CommonOptions, 'apiFlavor' | 'apiFlavorFrom'> {
+  const { flavor, from } = resolveFlavor(flag, env('DOCSYNC_API_FLAVOR'), apiUrl);
+  return { apiFlavor: flavor, apiFlavorFrom: from };
+}
+
+/**
+ * The command's logger. With the command's name, its first line states the API flavor the command
+ * speaks and where that came from.
+ */
+export function makeLogger(
+  opts: Pick<CommonOptions, 'logLevel'> & Partial<CommonOptions>,
+  command?: string,
+): Logger {
+  const logger = createLogger(opts.logLevel);
+  if (command && opts.apiFlavor)
+    logger.info(
+      {
+        command,
+        apiUrl: opts.apiUrl,
+        apiFlavor: opts.apiFlavor,
+        apiFlavorFrom: opts.apiFlavorFrom ?? 'flag',
+      },
+      'api flavor',
+    );
+  return logger;
 }
 
 /** The API client, with the token from the environment registered as a secret first. */

@@ -42,7 +42,7 @@ export async function daemonCommand(
   opts: DaemonCommandOptions,
   ready?: (url: string) => void,
 ): Promise<number> {
-  const logger = makeLogger(opts);
+  const logger = makeLogger(opts, 'daemon');
   if (opts.mode !== 'apply' && opts.mode !== 'plan') {
     err(`error: --mode must be apply or plan, got "${opts.mode}"`);
     return 1;

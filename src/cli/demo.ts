@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../emulator/server.js';
-import { commonDefaults } from './context.js';
+import { commonDefaults, flavorOptions } from './context.js';
 import { daemonCommand } from './daemon.js';
 import { readSeed } from './emulator.js';
 import { out } from './output.js';
@@ -29,6 +29,7 @@ export async function demoCommand(opts: {
       ...commonDefaults(),
       config,
       apiUrl: emulator.url,
+      ...flavorOptions(undefined, emulator.url),
       branch: 'main',
       path: '.',
       interval: '10s',

@@ -2,13 +2,14 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { exportOrganization } from '../export/to-config.js';
 import { everything, readScoped } from '../live/read.js';
-import { makeApi, type CommonOptions } from './context.js';
+import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
 
 /** `docsync export --org ID [--out DIR] [--force]`: live state as docsync YAML (reads only). */
 export async function exportCommand(
   opts: CommonOptions & { org: string; out: string; force?: boolean },
 ): Promise<number> {
+  makeLogger(opts, 'export');
   const existing = await readdir(opts.out).catch(() => [] as string[]);
   if (existing.length > 0 && !opts.force) {
     err(

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { applyCommand } from './apply.js';
-import { commonDefaults, env, type CommonOptions } from './context.js';
+import { commonDefaults, env, flavorOptions, type CommonOptions } from './context.js';
 import { commentCommand } from './comment.js';
 import { daemonCommand } from './daemon.js';
 import { demoCommand } from './demo.js';
@@ -43,10 +43,8 @@ function withCommon(cmd: Command): Command {
     .addOption(
       new Option(
         '--api-flavor <flavor>',
-        "seed: the API of api.md; current: today's service (env DOCSYNC_API_FLAVOR)",
-      )
-        .choices(['seed', 'current'])
-        .default(d.apiFlavor),
+        "seed: the API of api.md; current: today's service (env DOCSYNC_API_FLAVOR; default current for api.gitbook.com, seed for any other URL)",
+      ).choices(['seed', 'current']),
     );
 }
 
@@ -58,7 +56,7 @@ function common(o: Record<string, unknown>): CommonOptions {
     concurrency: Math.max(1, Number(o['concurrency'])),
     timeout: Math.max(1, Number(o['timeout'])),
     stateDir: String(o['stateDir']),
-    apiFlavor: o['apiFlavor'] === 'current' ? 'current' : 'seed',
+    ...flavorOptions(o['apiFlavor'] === undefined ? undefined : String(o['apiFlavor']), String(o['apiUrl'])),
   };
 }
 

@@ -49,7 +49,7 @@ export async function planWithProgress(opts: CommonOptions, desired: DesiredStat
 export async function planCommand(
   opts: CommonOptions & { format: Format; out?: string; detailedExitcode?: boolean },
 ): Promise<number> {
-  const logger = makeLogger(opts);
+  const logger = makeLogger(opts, 'plan');
   const desired = await loadOrReport(opts.config);
   if (!desired) return 1;
   const { plan, live } = await planWithProgress(opts, desired);
@@ -66,6 +66,7 @@ export async function planCommand(
 
 /** `docsync drift`: the plan framed as a drift report. 0 in sync, 2 drift, 1 error. */
 export async function driftCommand(opts: CommonOptions & { format: Format; out?: string }): Promise<number> {
+  makeLogger(opts, 'drift');
   const desired = await loadOrReport(opts.config);
   if (!desired) return 1;
   const { plan, live } = await planWithProgress(opts, desired);

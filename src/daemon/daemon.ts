@@ -67,6 +67,8 @@ export class Daemon {
   readonly status: {
     phase: 'starting' | 'idle' | 'syncing' | 'stopping';
     mode: DaemonMode;
+    /** The API flavor the daemon speaks (docs/compatibility.md). */
+    api: { flavor: ApiClient['flavor'] };
     source: Record<string, string> & {
       revision?: string;
       subject?: string;
@@ -99,6 +101,7 @@ export class Daemon {
     this.status = {
       phase: 'starting',
       mode: opts.mode,
+      api: { flavor: api.flavor },
       source: source.describe(),
       configValid: null,
       lastSync: null,

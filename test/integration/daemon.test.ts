@@ -66,6 +66,7 @@ describe('docsync daemon', () => {
     await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
     expect((await fetch(`${running.url}/readyz`)).status).toBe(200);
     const first = await status(running);
+    expect(first.api).toEqual({ flavor: 'seed' }); // an emulator URL: api.md's flavor
     expect(first.source).toMatchObject({
       type: 'git',
       branch: 'main',

@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { runCli } from '../helpers/cli.js';
+import { baseSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
+
+/**
+ * The flavor follows the target: `current` for api.gitbook.com, `seed` for any other URL;
+ * `--api-flavor` and DOCSYNC_API_FLAVOR override; every command's first log line states it.
+ */
+let emu: Emulator;
+let config: string;
+beforeAll(async () => {
+  emu = await withEmulator({ seed: baseSeed(), flavor: 'current' });
+  config = mkdtempSync(join(tmpdir(), 'docsync-flavor-'));
+  writeFileSync(join(config, 'org.yaml'), 'organization: org_t\nteams: []\n');
+});
+afterAll(async () => emu?.close());
+
+const firstLog = (stderr: string) => JSON.parse(stderr.split('\n').find((l) => l.startsWith('{'))!);
+const env = (extra: Record<string, string | undefined> = {}) => ({
+  DOCSYNC_TOKEN: TOKEN,
+  DOCSYNC_API_URL: undefined,
+  DOCSYNC_API_FLAVOR: undefined,
+  ...extra,
+});
+
+describe('the API flavor of a command', () => {
+  it('is seed for an emulator URL, current with --api-flavor, and the first log line says so', async () => {
+    const plain = await runCli(['plan', '--config', config, '--api-url', emu.url], env());
+    expect(plain.code).toBe(0);
+    expect(firstLog(plain.stderr)).toMatchObject({
+      msg: 'api flavor',
+      command: 'plan',
+      apiFlavor: 'seed',
+      apiFlavorFrom: 'api-url',
+    });
+    const flagged = await runCli(
+      ['drift', '--config', config, '--api-url', emu.url, '--api-flavor', 'current'],
+      env({ DOCSYNC_API_FLAVOR: 'seed' }),
+    );
+    expect(flagged.code).toBe(0);
+    expect(firstLog(flagged.stderr)).toMatchObject({
+      command: 'drift',
+      apiFlavor: 'current',
+      apiFlavorFrom: 'flag',
+    });
+  });
+
+  it('is current for api.gitbook.com unless DOCSYNC_API_FLAVOR says otherwise (no network: the config is invalid)', async () => {
+    const bad = mkdtempSync(join(tmpdir(), 'docsync-flavor-bad-'));
+    writeFileSync(join(bad, 'org.yaml'), 'organization: 5\n');
+    const real = await runCli(['plan', '--config', bad], env());
+    expect(real.code).toBe(1);
+    expect(firstLog(real.stderr)).toMatchObject({
+      command: 'plan',
+      apiUrl: 'https://api.gitbook.com',
+      apiFlavor: 'current',
+      apiFlavorFrom: 'api-url',
+    });
+    const told = await runCli(['plan', '--config', bad], env({ DOCSYNC_API_FLAVOR: 'seed' }));
+    expect(firstLog(told.stderr)).toMatchObject({ apiFlavor: 'seed', apiFlavorFrom: 'env' });
+    const wrong = await runCli(['plan', '--config', bad], env({ DOCSYNC_API_FLAVOR: 'newest' }));
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('DOCSYNC_API_FLAVOR must be seed or current, got "newest"');
+  });
+});
