@@ -7,6 +7,7 @@ import {
   Organization,
   SamlProvider,
   Space,
+  Translation,
   TranslationSettings,
   User,
   SpaceCustomFields,
@@ -129,6 +130,10 @@ export type { ClientOptions } from './base-client.js';
     );
   deleteSamlProvider = (org: string, id: string) =>
     this.call('DELETE', `/orgs/${enc(org)}/saml/${enc(id)}`, '/orgs/{org}/saml/{provider}', DELETED, null);
+
+  /** Today's translations (current flavor; `listTranslations` is api.md's translation settings). */
+  listSpaceTranslations = (org: string) =>
+    listAll(this.http, `/orgs/${enc(org)}/translations`, '/orgs/{org}/translations', Translation);
 
   // Translation settings
   listTranslations = (org: string) =>

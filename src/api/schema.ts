@@ -146,4 +146,11 @@ export const SamlProvider = z.looseObject({
 
 export const TranslationSettings = z.looseObject({ id: z.string(), title: z.string() });
 
+/** Today's `Translation` (current flavor): a source space translated into a language. */
+export const Translation = z.looseObject({
+  id: z.string(),
+  source: z.looseObject({ space: z.string(), language: z.string() }),
+  language: z.string(),
+});
+
 export const AdaptiveSchema = z.looseObject({ jsonSchema: z.record(z.string(), z.unknown()) });

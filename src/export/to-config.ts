@@ -1,6 +1,13 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
-import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveTeam } from '../model/index.js';
+import type {
+  LiveOrganization,
+  LiveSection,
+  LiveSite,
+  LiveSiteSpace,
+  LiveSpaceTranslation,
+  LiveTeam,
+} from '../model/index.js';
 
 /** One file of an export: its path under the output folder, its YAML text, and warnings. */
 export type ExportFile = { path: string; text: string };
@@ -8,6 +15,19 @@ export type ExportResult = { files: ExportFile[]; warnings: string[] };
 
 const header = (schemaPath: string, what: string) =>
   ` yaml-language-server: $schema=${schemaPath}\n ${what}, exported by docsync from live state.`;
+
+/**
+ * Today's translations are read but not managed (docs/compatibility.md): export lists them in a
+ * comment, so the output still plans to zero changes, and says so in a warning.
+ */
+function spaceTranslationsNote(list: LiveSpaceTranslation[], warnings: string[]): string {
+  if (list.length === 0) return '';
+  warnings.push(
+    `${list.length} translation(s) of today's API are not managed by docsync: listed in a comment of organization.yaml`,
+  );
+  const lines = list.map((t) => `\n   ${t.id}: space ${t.sourceSpace} (${t.sourceLanguage}) → ${t.language}`);
+  return `\n Translations (today's API; read only, docsync does not manage them):${lines.join('')}`;
+}
 
 function slug(text: string, taken: Set<string>): string {
   const base =
@@ -241,7 +261,8 @@ export function exportOrganization(
               }
             : {}),
         },
-        header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations'),
+        header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations') +
+          spaceTranslationsNote(org.spaceTranslations ?? [], warnings),
       ),
     });
   }

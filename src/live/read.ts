@@ -234,7 +234,7 @@ function mergeSpaces(
 
 /** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
 async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
-  const [org, members, self, collections, details, specs, saml, translations] = await Promise.all([
+  const [org, members, self, collections, details, specs, saml, translations, today] = await Promise.all([
     scope.settings ? t(api.getOrganization(orgId)) : undefined,
     scope.members ? t(api.listMembers(orgId)) : undefined,
     scope.members ? t(api.currentUser()).catch(() => null) : undefined,
@@ -242,7 +242,9 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
     Promise.all(scope.spaceDetails.map((id) => t(api.getSpace(id)))),
     scope.openapi ? t(api.listOpenApiSpecs(orgId)) : undefined,
     scope.saml ? t(api.listSamlProviders(orgId)) : undefined,
-    scope.translations ? t(api.listTranslations(orgId)) : undefined,
+    // The same path answers api.md's translation settings (seed) or today's translations (current).
+    scope.translations && api.flavor === 'seed' ? t(api.listTranslations(orgId)) : undefined,
+    scope.translations && api.flavor === 'current' ? t(api.listSpaceTranslations(orgId)) : undefined,
   ]);
   const result: Partial<LiveOrganization> = {};
   if (org)
@@ -284,6 +286,13 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
       defaultRole: p.defaultRole ?? null,
     }));
   if (translations) result.translations = translations.map((x) => ({ id: x.id, title: x.title }));
+  if (today)
+    result.spaceTranslations = today.map((x) => ({
+      id: x.id,
+      sourceSpace: x.source.space,
+      sourceLanguage: x.source.language,
+      language: x.language,
+    }));
   const spaceDetails = details.map((s) => ({
     id: s.id,
     title: s.title,

@@ -30,6 +30,8 @@ export type LiveOrganization = {
   openapi?: LiveOpenApiSpec[];
   saml?: LiveSamlProvider[];
   translations?: LiveTranslation[];
+  /** Today's translations (current flavor): read and exported as a note, not managed. */
+  spaceTranslations?: LiveSpaceTranslation[];
   customFields?: LiveCustomField[];
   spaces?: LiveSpace[];
   teams?: LiveTeam[];
@@ -92,6 +94,14 @@ export type LiveSamlProvider = {
 };
 
 export type LiveTranslation = { id: string; title: string };
+
+/** Today's translation resource: a source space (in its language) translated into a language. */
+export type LiveSpaceTranslation = {
+  id: string;
+  sourceSpace: string;
+  sourceLanguage: string;
+  language: string;
+};
 
 export type LiveTeamMember = { userId: string; email: string | null; role: TeamRole };
 

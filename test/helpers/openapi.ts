@@ -33,6 +33,9 @@ export const officialVersion = (
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats.default(ajv);
+// Formats of the document that name GitBook's own vocabularies: any string.
+ajv.addFormat('icon', true);
+ajv.addFormat('emoji', true);
 ajv.addSchema({ ...officialDocument, $id: 'openapi' });
 
 type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
