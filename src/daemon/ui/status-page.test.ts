@@ -81,6 +81,7 @@ function view(): StatusView {
     status: {
       phase: 'idle',
       mode: 'plan',
+      api: { flavor: 'seed' },
       source: {
         type: 'git',
         url: 'https://example.com/r.git',
