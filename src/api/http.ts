@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { ApiError, codeForStatus } from './errors.js';
 import { RateBudget } from './rate-limit.js';
+import { registerSecret } from '../secrets/registry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -86,6 +87,8 @@ export class HttpClient {
       observer: {},
       ...options,
     };
+    // The token is a secret wherever the client is made, not only where the CLI reads it.
+    registerSecret(options.token);
     const url = new URL(options.baseUrl.replace(/\/+$/, '') + '/v1');
     this.origin = url.origin;
     this.basePath = url.pathname;

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { certificateHash } from '../model/certificate.js';
+import { readCertificateSource } from './certificates.js';
 import { isRefValue, type CertificateValue, type Patch, type Position, type Ref } from '../model/index.js';
 
 /** Ids produced by applied changes: `id`, and `siteSpace:<spaceId>` for a created section's first site space. */
@@ -33,25 +32,6 @@ export function resolvePatch(
     return v;
   };
   return walk(patch) as Record<string, unknown>;
-}
-
-export class CertificateChangedError extends Error {
-  readonly code = 'certificate-changed';
-}
-
-/** Read a certificate where the config said, and check it is the one the plan was made with. */
-export function readCertificateSource(source: CertificateValue['$certificate']): string {
-  let content: string | undefined;
-  try {
-    content = source.source === 'file' ? readFileSync(source.path, 'utf8') : process.env[source.name];
-  } catch {
-    content = undefined;
-  }
-  const where = source.source === 'file' ? source.path : `$${source.name}`;
-  if (content === undefined) throw new CertificateChangedError(`certificate ${where} cannot be read`);
-  if (certificateHash(content) !== source.sha256)
-    throw new CertificateChangedError(`certificate ${where} changed since the plan was made; plan again`);
-  return content.trim();
 }
 
 /** A move position in the API's shape: `{ before|after: { type, <key>: id } }`. */

@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors.js';
 import type { Change } from '../model/index.js';
 import type { Plan } from '../plan/types.js';
 import { findCreated, isCreation } from './adopt.js';
+import { preloadCertificates } from './certificates.js';
 import { executeOp, type OpOutput } from './execute-op.js';
 import type { Produced } from './resolve.js';
 import type { ApplyResult, ChangeResult } from './result.js';
@@ -17,6 +18,8 @@ export type ApplyOptions = {
   shouldStop?: () => boolean;
   /** How often an ambiguous creation is sent again when adoption finds nothing. */
   creationAttempts?: number;
+  /** Certificate files must lie inside this folder (the config repository); default: the working directory's. */
+  configRoot?: string;
 };
 
 /** Deleting something already gone is success: the desired state holds. */
@@ -65,6 +68,7 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const started = Date.now();
+  await preloadCertificates(plan.changes, options.configRoot);
   const produced: Produced = new Map();
   const results = new Map<string, ChangeResult>();
   const byId = new Map(plan.changes.map((c) => [c.id, c]));

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { acquireLock } from '../apply/lock.js';
 import { renderResultTable } from '../apply/result.js';
 import { applyPlan } from '../apply/run.js';
+import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { DesiredState } from '../model/index.js';
 import { checkSafety } from '../plan/safety.js';
 import { makePlan } from '../pipeline/plan-run.js';
@@ -88,6 +89,7 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
     const run = logger.child({ run: plan.checksum.slice(0, 12) });
     const result = await applyPlan(plan, api, {
       logger: run,
+      configRoot: findRepositoryRoot(opts.config),
       onProgress: (p) => {
         const rate = p.done > 0 ? (Date.now() - t0) / p.done : 0;
         const eta = Math.round(((p.total - p.done) * rate) / 1000);

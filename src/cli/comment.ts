@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { GITHUB_COMMENT_LIMIT, MARKER, upsertComment } from '../github/comment.js';
-import { registerSecret } from '../log/logger.js';
+import { redact, registerSecret } from '../secrets/registry.js';
 import type { LiveState } from '../model/index.js';
 import { markAgainstBase, renderMarkdown, type Plan } from '../plan/index.js';
 import { env, type CommonOptions } from './context.js';
@@ -68,7 +68,7 @@ export async function commentCommand(opts: CommentOptions): Promise<number> {
             ? { artifactHint: `The full plan is in the workflow artifact: ${opts.artifactUrl}` }
             : { artifactHint: "The full plan is in the workflow run's artifacts." }),
         })}`;
-  const result = await upsertComment({ apiUrl: opts.githubApiUrl, token, repository, pr }, body);
+  const result = await upsertComment({ apiUrl: opts.githubApiUrl, token, repository, pr }, redact(body));
   out(`${result.action} comment ${result.id} on ${repository}#${pr}`);
   return plan.errors.length > 0 ? 1 : 0;
 }

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { redact } from '../secrets/registry.js';
 import { formatIssue } from '../config/issues.js';
 import { loadConfig } from '../config/load.js';
 import type { DesiredState, LiveState } from '../model/index.js';
@@ -58,7 +59,7 @@ export async function planCommand(
     'plan computed',
   );
   out(render(plan, opts.format, undefined, undefined, live));
-  if (opts.out) await writeFile(opts.out, renderJson(plan, desired));
+  if (opts.out) await writeFile(opts.out, redact(renderJson(plan, desired)));
   if (plan.errors.length > 0) return 1;
   if (opts.detailedExitcode && plan.changes.length > 0) return 2;
   return 0;
@@ -76,7 +77,7 @@ export async function driftCommand(opts: CommonOptions & { format: Format; out?:
     : 'docsync drift report: in sync';
   const text = render(plan, opts.format, title, undefined, live);
   out(text);
-  if (opts.out) await writeFile(opts.out, text);
+  if (opts.out) await writeFile(opts.out, redact(text));
   if (plan.errors.length > 0) return 1;
   return drifted ? 2 : 0;
 }

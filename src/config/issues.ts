@@ -35,7 +35,10 @@ export type ConfigIssueCode =
   | 'multiple-defaults'
   | 'sections-and-spaces'
   | 'empty-section'
-  | 'custom-field-value';
+  | 'custom-field-value'
+  | 'indirect-outside-root'
+  | 'indirect-not-file'
+  | 'indirect-env-not-allowed';
 
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.path ? ` ${issue.path}:` : '';

@@ -1,6 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import {
+  findRepositoryRoot,
+  IndirectValueError,
+  readIndirect,
+  readIndirectSync,
+  type IndirectContext,
+  type IndirectErrorCode,
+  type IndirectSource,
+  type IndirectValue,
+} from '../secrets/indirect.js';
 import { certificateHash } from '../model/certificate.js';
 import type { CertificateRef } from '../model/desired.js';
 import type { DesiredState } from '../model/desired.js';
@@ -36,69 +45,82 @@ export async function listConfigFiles(dir: string): Promise<string[]> {
   return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-const CERTIFICATE_MAX = 10_000;
+/** Limit of a SAML certificate, in characters (the API's). */
+export const CERTIFICATE_MAX = 10_000;
 
-/**
- * Read each SAML certificate (a file next to the YAML, or an environment variable) to hash it.
- * Only the hash and where it comes from enter the desired state, never the content.
- */
-function resolveCertificates(
-  parsed: (ParsedConfig & { path?: string | undefined })[],
-  env: NodeJS.ProcessEnv,
-): { issues: ConfigIssue[]; map: Map<NonNullable<ParsedConfig['config']['saml']>[number], CertificateRef> } {
-  const issues: ConfigIssue[] = [];
-  const map = new Map<NonNullable<ParsedConfig['config']['saml']>[number], CertificateRef>();
+export type LoadOptions = {
+  env?: NodeJS.ProcessEnv;
+  /** Indirect files must lie inside this folder; default: the repository holding each YAML file. */
+  root?: string;
+};
+
+type SamlInput = NonNullable<ParsedConfig['config']['saml']>[number];
+type Parsed = ParsedConfig & { path?: string | undefined };
+type IndirectRequest = {
+  provider: SamlInput;
+  source: IndirectSource;
+  ctx: IndirectContext;
+  issue: (message: string, code: ConfigIssue['code']) => ConfigIssue;
+};
+
+/** Every indirect value the configs ask for (today: SAML certificates), with where to report problems. */
+function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[] {
+  const out: IndirectRequest[] = [];
   for (const { yaml, config, path } of parsed) {
+    const baseDir = dirname(resolve(path ?? yaml.file));
+    const root = opts.root ?? findRepositoryRoot(baseDir);
     config.saml?.forEach((provider, i) => {
-      const cert = provider.certificate;
-      if (!cert) return;
-      const at = ['saml', i, 'certificate'];
-      const fail = (message: string, code: ConfigIssue['code'] = 'read-failed') => {
-        issues.push({
+      const source = provider.certificate;
+      if (!source) return;
+      const at = ['saml', i, 'certificate', 'file' in source ? 'file' : 'env'];
+      out.push({
+        provider,
+        source,
+        ctx: { baseDir, root, env: opts.env ?? process.env, maxChars: CERTIFICATE_MAX },
+        issue: (message, code) => ({
           severity: 'error',
           code,
           file: yaml.file,
           ...locate(yaml, at),
           path: `saml[${i}].certificate`,
           message,
-        });
-      };
-      let content: string;
-      let ref: { source: 'file'; path: string } | { source: 'env'; name: string };
-      if ('file' in cert) {
-        const full = isAbsolute(cert.file) ? cert.file : resolve(dirname(path ?? yaml.file), cert.file);
-        try {
-          content = readFileSync(full, 'utf8');
-        } catch (error) {
-          return fail(
-            `cannot read certificate file ${cert.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-          );
-        }
-        // Relative to the working directory when inside it, so plans do not depend on where the repo is checked out.
-        const rel = relative(process.cwd(), full);
-        ref = { source: 'file', path: rel.startsWith('..') || isAbsolute(rel) ? full : rel };
-      } else {
-        const value = env[cert.env];
-        if (value === undefined || value.trim() === '')
-          return fail(`environment variable ${cert.env} is not set`);
-        content = value;
-        ref = { source: 'env', name: cert.env };
-      }
-      if (content.length > CERTIFICATE_MAX)
-        return fail(`certificate is longer than ${CERTIFICATE_MAX} characters`, 'too-long');
-      map.set(provider, { ...ref, sha256: certificateHash(content) });
+        }),
+      });
     });
   }
-  return { issues, map };
+  return out;
 }
 
-/** Validate files already in memory (the daemon and tests use this; `loadConfig` reads them from disk). */
-export function loadConfigFromBuffers(
-  entries: { file: string; bytes: Buffer; path?: string }[],
-  env: NodeJS.ProcessEnv = process.env,
-): LoadResult {
+const INDIRECT_CODES: Record<IndirectErrorCode, ConfigIssue['code']> = {
+  'outside-root': 'indirect-outside-root',
+  'not-regular-file': 'indirect-not-file',
+  'too-large': 'too-long',
+  'read-failed': 'read-failed',
+  'env-not-allowed': 'indirect-env-not-allowed',
+  'env-unset': 'read-failed',
+};
+
+/** Only the hash and where the value comes from enter the desired state, never the content. */
+function certificateRef({ source, ctx }: IndirectRequest, value: IndirectValue): CertificateRef {
+  if ('env' in source) return { source: 'env', name: source.env, sha256: certificateHash(value.value) };
+  // Relative to the working directory when inside it, so plans do not depend on where the repo is checked out.
+  const full = resolve(ctx.baseDir, source.file);
+  const rel = relative(process.cwd(), full);
+  const path = rel.startsWith('..') || isAbsolute(rel) ? full : rel;
+  return { source: 'file', path, sha256: certificateHash(value.value) };
+}
+
+function indirectIssue(request: IndirectRequest, error: unknown): ConfigIssue {
+  if (!(error instanceof IndirectValueError)) throw error;
+  return request.issue(error.message, INDIRECT_CODES[error.code]);
+}
+
+function parseEntries(entries: { file: string; bytes: Buffer; path?: string }[]): {
+  parsed: Parsed[];
+  issues: ConfigIssue[];
+} {
   const issues: ConfigIssue[] = [];
-  const parsed: (ParsedConfig & { path?: string | undefined })[] = [];
+  const parsed: Parsed[] = [];
   for (const { file, bytes, path } of entries) {
     const yaml = parseYamlFile(file, bytes);
     if (Array.isArray(yaml)) {
@@ -113,22 +135,80 @@ export function loadConfigFromBuffers(
     parsed.push({ yaml, config: result.data, path });
   }
   issues.push(...checkSemantics(parsed));
-  const certificates = resolveCertificates(parsed, env);
-  issues.push(...certificates.issues);
-  const files = entries.map((e) => e.file);
+  return { parsed, issues };
+}
+
+function finish(
+  files: string[],
+  parsed: Parsed[],
+  issues: ConfigIssue[],
+  certificates: Map<SamlInput, CertificateRef>,
+): LoadResult {
   if (issues.some((i) => i.severity === 'error')) return { desired: null, issues, files };
   return {
     desired: normalize(
       parsed.map((p) => p.config),
-      certificates.map,
+      certificates,
     ),
     issues,
     files,
   };
 }
 
+/**
+ * Validate files already in memory (tests and tools; `loadConfig` reads them from disk).
+ * Indirect files are read synchronously here, with the same confinement.
+ */
+export function loadConfigFromBuffers(
+  entries: { file: string; bytes: Buffer; path?: string }[],
+  env: NodeJS.ProcessEnv = process.env,
+  opts: Omit<LoadOptions, 'env'> = {},
+): LoadResult {
+  const { parsed, issues } = parseEntries(entries);
+  const map = new Map<SamlInput, CertificateRef>();
+  for (const request of indirectRequests(parsed, { ...opts, env })) {
+    try {
+      map.set(request.provider, certificateRef(request, readIndirectSync(request.source, request.ctx)));
+    } catch (error) {
+      issues.push(indirectIssue(request, error));
+    }
+  }
+  return finish(
+    entries.map((e) => e.file),
+    parsed,
+    issues,
+    map,
+  );
+}
+
+/** Validate files in memory, reading indirect values without blocking the event loop. */
+export async function loadConfigFromBuffersAsync(
+  entries: { file: string; bytes: Buffer; path?: string }[],
+  opts: LoadOptions = {},
+): Promise<LoadResult> {
+  const { parsed, issues } = parseEntries(entries);
+  const map = new Map<SamlInput, CertificateRef>();
+  for (const request of indirectRequests(parsed, opts)) {
+    try {
+      map.set(request.provider, certificateRef(request, await readIndirect(request.source, request.ctx)));
+    } catch (error) {
+      issues.push(indirectIssue(request, error));
+    }
+  }
+  return finish(
+    entries.map((e) => e.file),
+    parsed,
+    issues,
+    map,
+  );
+}
+
 /** Load and validate the config folder. Never throws for bad input: problems come back as issues. */
-export async function loadConfig(dir: string, cwd = process.cwd()): Promise<LoadResult> {
+export async function loadConfig(
+  dir: string,
+  cwd = process.cwd(),
+  opts: LoadOptions = {},
+): Promise<LoadResult> {
   const shown = (file: string) => relative(cwd, file) || file;
   const noConfig = (message: string): LoadResult => ({
     desired: null,
@@ -162,7 +242,7 @@ export async function loadConfig(dir: string, cwd = process.cwd()): Promise<Load
       });
     }
   }
-  const result = loadConfigFromBuffers(entries);
+  const result = await loadConfigFromBuffersAsync(entries, { root: findRepositoryRoot(dir), ...opts });
   if (readIssues.length > 0)
     return { desired: null, issues: [...readIssues, ...result.issues], files: result.files };
   return result;

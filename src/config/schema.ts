@@ -143,12 +143,19 @@ export const OpenApiSpecSchema = z.strictObject({
 });
 
 export const CertificateSchema = z.union([
-  z.strictObject({ file: z.string().min(1).describe('Path of a PEM file, relative to this YAML file.') }),
+  z.strictObject({
+    file: z
+      .string()
+      .min(1)
+      .describe(
+        'Path of a PEM file, relative to this YAML file; a regular file inside the config repository.',
+      ),
+  }),
   z.strictObject({
     env: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-      .describe('Name of an environment variable holding the PEM.'),
+      .describe('Name of an environment variable holding the PEM; must start with DOCSYNC_SECRET_.'),
   }),
 ]);
 

@@ -3,6 +3,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { ApiClient } from '../api/client.js';
 import { acquireLock } from '../apply/lock.js';
 import { applyPlan } from '../apply/run.js';
+import { findRepositoryRoot } from '../secrets/indirect.js';
 import { loadConfig } from '../config/load.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { Logger } from '../log/logger.js';
@@ -293,7 +294,11 @@ export class Daemon {
           summary: plan.summary,
           message: refusals.map((r) => r.message).join('; '),
         };
-      const result = await applyPlan(plan, this.api, { logger: log, shouldStop: () => this.stopping });
+      const result = await applyPlan(plan, this.api, {
+        logger: log,
+        shouldStop: () => this.stopping,
+        configRoot: findRepositoryRoot(this.source.configDir),
+      });
       this.opts.journal?.applied(result);
       for (const r of result.results)
         if (r.status === 'applied') this.metrics.changesApplied.inc({ kind: r.kind, action: r.action });

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { request } from 'undici';
 import { renderJson, renderMarkdown, type Plan } from '../plan/index.js';
 import { resourceSummary, summaryLine } from '../plan/format-value.js';
-import { redact } from '../log/logger.js';
+import { redact, redactDeep } from '../secrets/registry.js';
 
 /** Write the drift report atomically: markdown, or JSON when the file name ends in .json. */
 export async function writeDriftReport(file: string, plan: Plan, title: string): Promise<void> {
@@ -17,13 +17,15 @@ export async function writeDriftReport(file: string, plan: Plan, title: string):
 /** Post a Slack-compatible JSON body (`text`, plus structured fields) to a webhook URL. */
 export async function notify(url: string, plan: Plan, title: string): Promise<void> {
   const text = `${title}: ${summaryLine(resourceSummary(plan.changes))} (${plan.organizations.join(', ')})`;
-  const body = JSON.stringify({
-    text: redact(text),
-    organizations: plan.organizations,
-    summary: plan.summary,
-    checksum: plan.checksum,
-    changes: plan.changes.slice(0, 50).map((c) => ({ action: c.action, kind: c.kind, address: c.address })),
-  });
+  const body = JSON.stringify(
+    redactDeep({
+      text,
+      organizations: plan.organizations,
+      summary: plan.summary,
+      checksum: plan.checksum,
+      changes: plan.changes.slice(0, 50).map((c) => ({ action: c.action, kind: c.kind, address: c.address })),
+    }),
+  );
   const res = await request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

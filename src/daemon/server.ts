@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
+import { redact, redactDeep, registerSecret } from '../secrets/registry.js';
 import type { Daemon } from './daemon.js';
 import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
@@ -26,8 +27,10 @@ export async function startDaemonServer(
     ui?: boolean;
   },
 ): Promise<DaemonServer> {
+  registerSecret(opts.webhookSecret);
+  /** Every answer passes the redactor: /status carries API and git messages. */
   const json = (res: ServerResponse, status: number, body: unknown) => {
-    const text = JSON.stringify(body, null, 2);
+    const text = JSON.stringify(redactDeep(body), null, 2);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(text);
   };
@@ -40,7 +43,7 @@ export async function startDaemonServer(
       if (req.method === 'GET' && path === '/status') return json(res, 200, daemon.status);
       if (req.method === 'GET' && path === '/metrics') {
         res.writeHead(200, { 'content-type': metrics.registry.contentType });
-        res.end(await metrics.registry.metrics());
+        res.end(redact(await metrics.registry.metrics()));
         return;
       }
       if (path === '/hooks/git') {

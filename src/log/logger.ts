@@ -1,18 +1,9 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { redactText } from '../plan/redact.js';
+import { redact } from '../secrets/registry.js';
 
 export type { Logger };
-
-/** Values that must never appear in any log line (the token; added as they become known). */
-const secrets = new Set<string>();
-
-export function registerSecret(secret: string | undefined): void {
-  if (secret && secret.length >= 4) secrets.add(secret);
-}
-
-export function redact(text: string): string {
-  return redactText(text, [...secrets]);
-}
+/** The secret registry lives in src/secrets; re-exported for the modules that log. */
+export { redact, registerSecret } from '../secrets/registry.js';
 
 const LEVELS: Record<number, string> = {
   10: 'trace',

@@ -1,0 +1,37 @@
+import { redactText } from '../plan/redact.js';
+
+/**
+ * The one registry of every secret docsync holds: the API token, the webhook secret, credentials
+ * in a repository URL and every value read through `file:`/`env:`. Everything that leaves the
+ * process (logs, human output, /status, /metrics, drift reports, notifications, PR comments,
+ * plans) passes `redact` or `redactDeep`.
+ */
+const secrets = new Set<string>();
+
+/** Shorter values are not registered: replacing them would mangle ordinary text. */
+export const MIN_SECRET_LENGTH = 4;
+
+export function registerSecret(secret: string | undefined): void {
+  if (!secret) return;
+  for (const value of new Set([secret, secret.trim()]))
+    if (value.length >= MIN_SECRET_LENGTH) secrets.add(value);
+}
+
+/** The registered secrets, longest first (so a secret containing another is replaced whole). */
+export function registeredSecrets(): string[] {
+  return [...secrets].sort((a, b) => b.length - a.length);
+}
+
+/** Text with every registered secret, bearer token and secret-bearing URL replaced. */
+export function redact(text: string): string {
+  return redactText(text, registeredSecrets());
+}
+
+/** A JSON-like value with every string redacted (for /status and other structured output). */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), redactDeep(v)])) as T;
+  return value;
+}
