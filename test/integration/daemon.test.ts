@@ -187,7 +187,11 @@ describe('docsync daemon', () => {
     ]);
     await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
     const extra = (await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand' })).body;
-    await until(async () => !(await teams()).includes('Made by hand'), 40_000);
+    // lastDrift.corrected is set once the heal finished, which is after the team disappears.
+    await until(
+      async () => !(await teams()).includes('Made by hand') && (await status(running!)).lastDrift?.corrected,
+      40_000,
+    );
     const s = await status(running);
     expect(s.lastDrift).toMatchObject({ drifted: true, corrected: true });
     expect(readFileSync(report, 'utf8')).toContain('Made by hand');
