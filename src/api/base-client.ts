@@ -10,6 +10,8 @@ export type ClientOptions = {
   concurrency?: number;
   timeoutMs?: number;
   maxAttempts?: number;
+  maxResponseBytes?: number;
+  maxPages?: number;
   observer?: HttpObserver;
   flavor?: ApiFlavor;
 };
@@ -33,6 +35,8 @@ export class BaseClient {
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+      ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.observer ? { observer: options.observer } : {}),
     });
   }

@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { AnswerTooLargeError, attemptDeadline, DeadlineError, readBoundedText } from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
 import { RateBudget } from './rate-limit.js';
 import { registerSecret } from '../secrets/registry.js';
@@ -19,8 +20,12 @@ export type HttpOptions = {
   token: string;
   userAgent: string;
   concurrency?: number;
-  /** Header and body timeout of one attempt, in ms. */
+  /** Total deadline of one attempt (headers and body together), in ms. */
   timeoutMs?: number;
+  /** The largest answer accepted, in bytes. */
+  maxResponseBytes?: number;
+  /** The most pages one list may take (a guard against endless pagination). */
+  maxPages?: number;
   connectTimeoutMs?: number;
   maxAttempts?: number;
   maxRateLimitWaits?: number;
@@ -48,6 +53,11 @@ export type HttpRequest = {
 };
 
 export type HttpResponse = { status: number; body: unknown };
+
+/** Generous: the largest list page of the real service is far below this. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** With 1000 items a page, a million items per list. */
+export const DEFAULT_MAX_PAGES = 1000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -78,6 +88,8 @@ export class HttpClient {
     this.opts = {
       concurrency: 4,
       timeoutMs: 30_000,
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+      maxPages: DEFAULT_MAX_PAGES,
       connectTimeoutMs: 10_000,
       maxAttempts: 5,
       maxRateLimitWaits: 50,
@@ -105,6 +117,11 @@ export class HttpClient {
   /** Timeout of one attempt, in ms (the executor waits longer than this before re-reading). */
   get timeoutMs(): number {
     return this.opts.timeoutMs;
+  }
+
+  /** The most pages one list may take. */
+  get maxPages(): number {
+    return this.opts.maxPages;
   }
 
   get pending(): number {
@@ -175,6 +192,7 @@ export class HttpClient {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
+    const deadline = attemptDeadline(this.opts.timeoutMs);
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${this.origin}${path}`, {
@@ -182,19 +200,33 @@ export class HttpClient {
         headers,
         body,
         dispatcher: this.agent,
+        signal: deadline.signal,
       });
     } catch (error) {
+      deadline.clear();
       this.budget.release();
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
-      throw this.transportError(req, error);
+      throw this.transportError(req, error, false, deadline.signal);
     }
     let text: string;
     try {
-      text = await res.body.text();
+      text = await readBoundedText(res, this.opts.maxResponseBytes);
     } catch (error) {
       this.budget.release(res.headers);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
-      throw this.transportError(req, error, true);
+      if (error instanceof AnswerTooLargeError)
+        throw new ApiError({
+          code: 'invalid-response',
+          method: req.method,
+          route: req.route,
+          status: res.statusCode,
+          apiMessage: error.message,
+          sent: true,
+          cause: error,
+        });
+      throw this.transportError(req, error, true, deadline.signal);
+    } finally {
+      deadline.clear();
     }
     this.budget.release(res.headers);
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
@@ -231,7 +263,21 @@ export class HttpClient {
     });
   }
 
-  private transportError(req: HttpRequest, error: unknown, afterHeaders = false): ApiError {
+  private transportError(
+    req: HttpRequest,
+    error: unknown,
+    afterHeaders: boolean,
+    signal: AbortSignal,
+  ): ApiError {
+    if (signal.aborted && signal.reason instanceof DeadlineError)
+      return new ApiError({
+        code: 'timeout',
+        method: req.method,
+        route: req.route,
+        apiMessage: signal.reason.message,
+        sent: true,
+        cause: error,
+      });
     const code = (error as { code?: string }).code ?? '';
     const timeout =
       error instanceof undiciErrors.HeadersTimeoutError ||

@@ -5,10 +5,13 @@ import { parseAnswer } from './parse.js';
 import { Page } from './schema.js';
 
 export const PAGE_LIMIT = 1000;
+/** Empty pages that still name a next page: an API in a loop, not a list. */
+const MAX_EMPTY_PAGES = 3;
 
 /**
  * Iterate every item of a list endpoint, page by page (`next.page`, `limit=1000`).
- * A page token seen twice is an error, not an endless loop.
+ * Bounded: a page token seen twice, empty pages that keep pointing onward, or more than the
+ * client's `maxPages` pages are errors naming the endpoint, never an endless loop.
  */
 export async function* paginate<T extends z.ZodType>(
   http: HttpClient,
@@ -20,7 +23,10 @@ export async function* paginate<T extends z.ZodType>(
   const schema = Page(item);
   const seen = new Set<string>();
   let page: string | undefined;
-  for (;;) {
+  let emptyInARow = 0;
+  const fail = (status: number, message: string) =>
+    new ApiError({ code: 'invalid-response', method: 'GET', route, status, apiMessage: message, sent: true });
+  for (let pages = 1; ; pages += 1) {
     const res = await http.send({
       method: 'GET',
       path,
@@ -33,14 +39,12 @@ export async function* paginate<T extends z.ZodType>(
     const next = parsed.next?.page;
     if (!next) return;
     if (seen.has(next))
-      throw new ApiError({
-        code: 'invalid-response',
-        method: 'GET',
-        route,
-        status: res.status,
-        apiMessage: 'next.page repeats a page token already seen; stopping instead of looping',
-        sent: true,
-      });
+      throw fail(res.status, 'next.page repeats a page token already seen; stopping instead of looping');
+    emptyInARow = parsed.items.length === 0 ? emptyInARow + 1 : 0;
+    if (emptyInARow >= MAX_EMPTY_PAGES)
+      throw fail(res.status, `${emptyInARow} empty pages in a row still point to a next page; stopping`);
+    if (pages >= http.maxPages)
+      throw fail(res.status, `the list has more than ${http.maxPages} pages; stopping (a pagination loop?)`);
     seen.add(next);
     page = next;
   }

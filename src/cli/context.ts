@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../api/client.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/http.js';
 import type { ApiFlavor } from '../model/kinds.js';
 import type { HttpObserver } from '../api/http.js';
 import { flavorForUrl, resolveFlavor, type FlavorSource } from '../api/flavor.js';
@@ -14,6 +15,8 @@ export type CommonOptions = {
   logLevel: string;
   concurrency: number;
   timeout: number;
+  /** The largest API answer accepted, in bytes. */
+  maxResponseBytes?: number;
   stateDir: string;
   apiFlavor: ApiFlavor;
   /** Where `apiFlavor` came from (the first log line of every command states both). */
@@ -34,6 +37,7 @@ export function commonDefaults(): CommonOptions {
     logLevel: env('DOCSYNC_LOG_LEVEL') ?? 'info',
     concurrency: Number(env('DOCSYNC_CONCURRENCY') ?? 4),
     timeout: Number(env('DOCSYNC_TIMEOUT') ?? 30),
+    maxResponseBytes: Number(env('DOCSYNC_MAX_RESPONSE_BYTES') ?? DEFAULT_MAX_RESPONSE_BYTES),
     stateDir: env('DOCSYNC_STATE_DIR') ?? join(tmpdir(), 'docsync-state'),
     ...defaultFlavor(env('DOCSYNC_API_URL') ?? DEFAULT_API_URL),
   };
@@ -88,6 +92,7 @@ export function makeApi(opts: CommonOptions, observer?: HttpObserver): ApiClient
     token,
     concurrency: opts.concurrency,
     timeoutMs: opts.timeout * 1000,
+    ...(opts.maxResponseBytes ? { maxResponseBytes: opts.maxResponseBytes } : {}),
     flavor: opts.apiFlavor,
     ...(observer ? { observer } : {}),
   });

@@ -35,9 +35,15 @@ function withCommon(cmd: Command): Command {
     )
     .option(
       '--timeout <seconds>',
-      'timeout of one API request attempt (env DOCSYNC_TIMEOUT)',
+      'total deadline of one API request attempt, headers and body (env DOCSYNC_TIMEOUT)',
       int('--timeout'),
       d.timeout,
+    )
+    .option(
+      '--max-response-bytes <n>',
+      'largest API answer accepted (env DOCSYNC_MAX_RESPONSE_BYTES)',
+      int('--max-response-bytes'),
+      d.maxResponseBytes,
     )
     .option('--state-dir <dir>', 'folder for locks and the git checkout (env DOCSYNC_STATE_DIR)', d.stateDir)
     .addOption(
@@ -55,6 +61,7 @@ function common(o: Record<string, unknown>): CommonOptions {
     logLevel: String(o['logLevel']),
     concurrency: Math.max(1, Number(o['concurrency'])),
     timeout: Math.max(1, Number(o['timeout'])),
+    maxResponseBytes: Math.max(1024, Number(o['maxResponseBytes'])),
     stateDir: String(o['stateDir']),
     ...flavorOptions(o['apiFlavor'] === undefined ? undefined : String(o['apiFlavor']), String(o['apiUrl'])),
   };

@@ -32,6 +32,7 @@ export async function notify(url: string, plan: Plan, title: string): Promise<vo
     body,
     headersTimeout: 10_000,
     bodyTimeout: 10_000,
+    signal: AbortSignal.timeout(20_000),
   });
   await res.body.dump();
   if (res.statusCode >= 300) throw new Error(`notify webhook answered ${res.statusCode}`);

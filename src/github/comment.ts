@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { readBoundedText } from '../api/bounded-body.js';
 
 /** The hidden marker that identifies docsync's sticky comment on a pull request. */
 export const MARKER = '<!-- docsync-plan -->';
@@ -29,8 +30,9 @@ async function gh(target: GitHubTarget, method: string, path: string, body?: unk
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     headersTimeout: 30_000,
     bodyTimeout: 30_000,
+    signal: AbortSignal.timeout(60_000),
   });
-  const text = await res.body.text();
+  const text = await readBoundedText(res, 16 * 1024 * 1024);
   if (res.statusCode >= 300)
     throw new GitHubError(
       res.statusCode,
