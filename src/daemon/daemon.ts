@@ -14,7 +14,8 @@ import { makePlan } from '../pipeline/plan-run.js';
 import type { ConfigSource, Revision } from '../source/types.js';
 import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
-import { notify, writeDriftReport } from './notify.js';
+import { readFailure, type LiveRead } from './health.js';
+import { notify, notifyDriftError, writeDriftReport } from './notify.js';
 
 export type DaemonMode = 'apply' | 'plan';
 export type Trigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift';
@@ -80,6 +81,8 @@ export class Daemon {
     configValid: boolean | null;
     lastSync: SyncReport | null;
     lastDrift: DriftReport | null;
+    /** The last attempt to read live state (sync or drift); `/readyz` fails while it failed. */
+    liveRead?: LiveRead | null;
   };
   ready = false;
   private desired: DesiredState | null = null;
@@ -91,6 +94,7 @@ export class Daemon {
   private cronTask: ScheduledTask | undefined;
   private stopWatch: (() => Promise<void>) | undefined;
   private lastNotified: { checksum: string; at: number } | null = null;
+  private lastErrorNotified: string | null = null;
 
   constructor(
     private readonly source: ConfigSource,
@@ -107,6 +111,7 @@ export class Daemon {
       configValid: null,
       lastSync: null,
       lastDrift: null,
+      liveRead: null,
     };
   }
 
@@ -277,6 +282,12 @@ export class Daemon {
           );
       const { plan, live } = await makePlan(this.api, desired);
       this.opts.journal?.planned(plan, live, this.revision?.id);
+      const failure = readFailure(plan.errors);
+      this.status.liveRead = {
+        ok: failure === undefined,
+        at: new Date().toISOString(),
+        ...(failure !== undefined ? { error: failure } : {}),
+      };
       if (plan.errors.length > 0)
         return {
           plan,
@@ -321,6 +332,12 @@ export class Daemon {
       const heal = this.opts.mode === 'apply' && this.opts.selfHeal;
       const { plan, live } = await makePlan(this.api, this.desired);
       this.opts.journal?.planned(plan, live, this.revision?.id);
+      const failure = readFailure(plan.errors);
+      // A check that could not read is an error, never "in sync".
+      if (failure !== undefined) throw new Error(failure);
+      this.status.liveRead = { ok: true, at };
+      this.metrics.lastDriftSuccess.set(Date.now() / 1000);
+      this.lastErrorNotified = null;
       const drifted = plan.changes.length > 0;
       this.metrics.driftChanges.set(plan.changes.length);
       const report: DriftReport = {
@@ -382,7 +399,22 @@ export class Daemon {
         error: (error as Error).message,
       };
       void this.opts.journal?.drifted(runId, this.status.lastDrift, this.revision?.id);
-      log.error({ err: (error as Error).message }, 'drift check failed');
+      await this.driftFailed((error as Error).message, at, log);
+    }
+  }
+
+  /** A drift check that could not read: metric, error log, not ready, one notification per distinct error. */
+  private async driftFailed(message: string, at: string, log: Logger): Promise<void> {
+    this.status.liveRead = { ok: false, at, error: message };
+    this.metrics.driftErrors.inc();
+    log.error({ err: message }, 'drift check failed; drift is unknown');
+    if (!this.opts.notifyUrl || this.lastErrorNotified === message) return;
+    try {
+      await notifyDriftError(this.opts.notifyUrl, message);
+      this.lastErrorNotified = message;
+      if (this.status.lastDrift) this.status.lastDrift.notified = true;
+    } catch (notifyError) {
+      log.warn({ err: (notifyError as Error).message }, 'drift notification failed');
     }
   }
 

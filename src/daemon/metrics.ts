@@ -31,6 +31,16 @@ export function createMetrics() {
       help: 'Changes needed to converge at the last drift check',
       registers: [registry],
     }),
+    driftErrors: new Counter({
+      name: 'docsync_drift_errors_total',
+      help: 'Drift checks that could not read live state (the result is unknown, not "in sync")',
+      registers: [registry],
+    }),
+    lastDriftSuccess: new Gauge({
+      name: 'docsync_last_drift_success_timestamp_seconds',
+      help: 'Time of the last drift check that could read live state',
+      registers: [registry],
+    }),
     apiRequests: new Counter({
       name: 'docsync_api_requests_total',
       help: 'API requests by method, route template and status',

@@ -14,10 +14,35 @@ export async function writeDriftReport(file: string, plan: Plan, title: string):
   await rename(tmp, file);
 }
 
+/** Post a Slack-compatible alert that a drift check could not read live state. */
+export async function notifyDriftError(url: string, message: string): Promise<void> {
+  await post(
+    url,
+    redactDeep({
+      text: `docsync drift check failed: live state could not be read, drift is unknown (${message})`,
+      error: message,
+    }),
+  );
+}
+
+async function post(url: string, payload: unknown): Promise<void> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+    signal: AbortSignal.timeout(20_000),
+  });
+  await res.body.dump();
+  if (res.statusCode >= 300) throw new Error(`notify webhook answered ${res.statusCode}`);
+}
+
 /** Post a Slack-compatible JSON body (`text`, plus structured fields) to a webhook URL. */
 export async function notify(url: string, plan: Plan, title: string): Promise<void> {
   const text = `${title}: ${summaryLine(resourceSummary(plan.changes))} (${plan.organizations.join(', ')})`;
-  const body = JSON.stringify(
+  await post(
+    url,
     redactDeep({
       text,
       organizations: plan.organizations,
@@ -26,14 +51,4 @@ export async function notify(url: string, plan: Plan, title: string): Promise<vo
       changes: plan.changes.slice(0, 50).map((c) => ({ action: c.action, kind: c.kind, address: c.address })),
     }),
   );
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-    headersTimeout: 10_000,
-    bodyTimeout: 10_000,
-    signal: AbortSignal.timeout(20_000),
-  });
-  await res.body.dump();
-  if (res.statusCode >= 300) throw new Error(`notify webhook answered ${res.statusCode}`);
 }

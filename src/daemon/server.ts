@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
 import { redact, redactDeep, registerSecret } from '../secrets/registry.js';
 import type { Daemon } from './daemon.js';
+import { readiness } from './health.js';
 import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
 import { runsAnswer } from './runs/http.js';
@@ -38,8 +39,10 @@ export async function startDaemonServer(
     const path = (req.url ?? '/').split('?')[0];
     const handle = async () => {
       if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
-      if (req.method === 'GET' && path === '/readyz')
-        return json(res, daemon.ready ? 200 : 503, { ready: daemon.ready });
+      if (req.method === 'GET' && path === '/readyz') {
+        const r = readiness(daemon.ready, daemon.status.liveRead ?? null);
+        return json(res, r.ready ? 200 : 503, r);
+      }
       if (req.method === 'GET' && path === '/status') return json(res, 200, daemon.status);
       if (req.method === 'GET' && path === '/metrics') {
         res.writeHead(200, { 'content-type': metrics.registry.contentType });

@@ -1,0 +1,21 @@
+/**
+ * What `/readyz` means: the daemon finished its first run AND its last attempt to read live state
+ * (a sync or a drift check) succeeded. A daemon that cannot read the API (down, token revoked)
+ * cannot converge or see drift, so it is not ready; `/status` carries the reason, `/healthz`
+ * stays 200 (the process itself is fine; restarting it would not help).
+ */
+export type LiveRead = { ok: boolean; at: string; error?: string };
+
+export type Readiness = { ready: boolean; reason?: string };
+
+export function readiness(firstRunDone: boolean, liveRead: LiveRead | null): Readiness {
+  if (!firstRunDone) return { ready: false, reason: 'the first sync has not finished' };
+  if (liveRead && !liveRead.ok)
+    return { ready: false, reason: `live state cannot be read: ${liveRead.error ?? 'unknown error'}` };
+  return { ready: true };
+}
+
+/** The plan's read errors as one message, or undefined when the read succeeded. */
+export function readFailure(errors: readonly { message: string }[]): string | undefined {
+  return errors.length > 0 ? errors.map((e) => e.message).join('; ') : undefined;
+}
