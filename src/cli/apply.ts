@@ -49,7 +49,7 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
   try {
     for (const org of desired.organizations)
       releases.push(
-        await acquireLock(opts.stateDir, org.id, `docsync apply (pid ${process.pid})`, opts.lockWait * 1000),
+        await acquireLock(opts.stateDir, org.id, 'docsync apply', opts.lockWait * 1000, (m) => err(m)),
       );
     const { plan } = await makePlan(api, desired);
     if (savedChecksum !== undefined && plan.checksum !== savedChecksum) {

@@ -9,6 +9,7 @@ import { emulatorCommand } from './emulator.js';
 import { exportCommand } from './export.js';
 import { err } from './output.js';
 import { driftCommand, planCommand, type Format } from './plan.js';
+import { unlockCommand } from './unlock.js';
 import { validateCommand } from './validate.js';
 
 const int = (name: string) => (value: string) => {
@@ -161,6 +162,24 @@ export function buildProgram(setExit: (code: number) => void): Command {
           ...(o['planFile'] ? { planFile: String(o['planFile']) } : {}),
           ...(o['artifactUrl'] ? { artifactUrl: String(o['artifactUrl']) } : {}),
           skipNoChanges: Boolean(o['skipNoChanges']),
+        }),
+      ),
+    );
+
+  program
+    .command('unlock')
+    .description("clear an organization's lock whose holder is gone (asks on a TTY; exit 0, 1)")
+    .requiredOption('--org <id>', 'organization id')
+    .option('--state-dir <dir>', 'folder for locks (env DOCSYNC_STATE_DIR)', commonDefaults().stateDir)
+    .option('--yes', 'do not ask')
+    .option('--force', 'unlock even when the holder still runs on this host')
+    .action(async (o: Record<string, unknown>) =>
+      setExit(
+        await unlockCommand({
+          org: String(o['org']),
+          stateDir: String(o['stateDir']),
+          yes: Boolean(o['yes']),
+          force: Boolean(o['force']),
         }),
       ),
     );

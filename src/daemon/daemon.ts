@@ -278,7 +278,9 @@ export class Daemon {
       if (apply)
         for (const org of desired.organizations)
           releases.push(
-            await acquireLock(this.opts.stateDir, org.id, `docsync daemon (pid ${process.pid})`, 60_000),
+            await acquireLock(this.opts.stateDir, org.id, 'docsync daemon', 60_000, (message) =>
+              log.warn({ org: org.id, message }, 'stale lock taken over'),
+            ),
           );
       const { plan, live } = await makePlan(this.api, desired);
       this.opts.journal?.planned(plan, live, this.revision?.id);
