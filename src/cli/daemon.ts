@@ -6,6 +6,7 @@ import { RunJournal } from '../daemon/runs/journal.js';
 import { RunStore } from '../daemon/runs/run-store.js';
 import { startDaemonServer } from '../daemon/server.js';
 import { registerSecret } from '../log/logger.js';
+import { resolveWebhookSecret } from '../daemon/webhook-secret.js';
 import { FolderSource } from '../source/folder-source.js';
 import { GitSource } from '../source/git-source.js';
 import type { ConfigSource } from '../source/types.js';
@@ -26,6 +27,9 @@ export type DaemonCommandOptions = CommonOptions & {
   port: number;
   host: string;
   webhookSecret?: string;
+  webhookSecretFile?: string;
+  webhookInsecure?: boolean;
+  webhookSecretFromFlag?: boolean;
   selfHeal: boolean;
   allowDeletes: number;
   driftReport?: string;
@@ -51,7 +55,26 @@ export async function daemonCommand(
     err(`error: --drift-cron "${opts.driftCron}" is not a valid cron expression`);
     return 1;
   }
-  registerSecret(opts.webhookSecret);
+  let webhookSecret: string | undefined;
+  try {
+    webhookSecret = await resolveWebhookSecret({
+      ...(opts.webhookSecret ? { value: opts.webhookSecret } : {}),
+      ...(opts.webhookSecretFile ? { file: opts.webhookSecretFile } : {}),
+    });
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 1;
+  }
+  if (opts.webhookSecretFromFlag)
+    logger.warn(
+      {},
+      'the webhook secret was given as a flag, which shows in ps; prefer DOCSYNC_WEBHOOK_SECRET_FILE',
+    );
+  if (!webhookSecret && !opts.webhookInsecure)
+    logger.info(
+      {},
+      'webhook disabled: no secret configured (DOCSYNC_WEBHOOK_SECRET_FILE) and no --webhook-insecure',
+    );
   if (opts.repo) {
     try {
       const u = new URL(opts.repo);
@@ -91,7 +114,8 @@ export async function daemonCommand(
   const server = await startDaemonServer(daemon, metrics, logger, {
     port: opts.port,
     host: opts.host,
-    ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+    ...(webhookSecret ? { webhookSecret } : {}),
+    ...(opts.webhookInsecure ? { webhookInsecure: true } : {}),
     journal,
     ui: opts.ui !== false,
   });

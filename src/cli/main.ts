@@ -222,9 +222,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--host <host>', 'HTTP listen address', env('DOCSYNC_HOST') ?? '0.0.0.0')
     .option(
       '--webhook-secret <secret>',
-      'secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET)',
+      'secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET; prefer the file: flags show in ps)',
       env('DOCSYNC_WEBHOOK_SECRET'),
     )
+    .option(
+      '--webhook-secret-file <file>',
+      'file holding the secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET_FILE)',
+      env('DOCSYNC_WEBHOOK_SECRET_FILE'),
+    )
+    .option('--webhook-insecure', 'accept unsigned POST /hooks/git when no secret is configured')
     .option('--no-self-heal', 'in apply mode, only report drift found by the schedule')
     .option(
       '--allow-deletes <n>',
@@ -264,6 +270,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
           port: Number(o['port']),
           host: String(o['host']),
           ...(o['webhookSecret'] ? { webhookSecret: String(o['webhookSecret']) } : {}),
+          ...(o['webhookSecretFile'] ? { webhookSecretFile: String(o['webhookSecretFile']) } : {}),
+          webhookInsecure: Boolean(o['webhookInsecure']),
+          webhookSecretFromFlag: cmd.getOptionValueSource('webhookSecret') === 'cli',
           selfHeal: o['selfHeal'] !== false,
           allowDeletes: Number(o['allowDeletes']),
           ...(o['driftReport'] ? { driftReport: String(o['driftReport']) } : {}),

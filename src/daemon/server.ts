@@ -21,6 +21,8 @@ export async function startDaemonServer(
     port: number;
     host: string;
     webhookSecret?: string;
+    /** Accept unsigned webhooks: only when the operator says so explicitly. */
+    webhookInsecure?: boolean;
     bodyTimeoutMs?: number;
     /** Run history: `GET /api/runs`, `GET /api/runs/{id}`. */
     journal?: RunJournal;
@@ -51,6 +53,13 @@ export async function startDaemonServer(
       }
       if (path === '/hooks/git') {
         if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
+        if (!opts.webhookSecret && !opts.webhookInsecure) {
+          res.setHeader('connection', 'close');
+          return json(res, 403, {
+            error:
+              'webhook disabled: no secret configured (DOCSYNC_WEBHOOK_SECRET_FILE, DOCSYNC_WEBHOOK_SECRET), and --webhook-insecure not given',
+          });
+        }
         let body: Buffer;
         try {
           body = await readLimitedBody(req, undefined, opts.bodyTimeoutMs ?? 10_000);
