@@ -1,5 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { ApiClient } from '../api/client.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/http.js';
 import type { ApiFlavor } from '../model/kinds.js';
@@ -30,6 +30,12 @@ export function env(name: string): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
+/** Per user, never a shared temporary folder: `$XDG_STATE_HOME/docsync`, else `~/.local/state/docsync`. */
+export function defaultStateDir(): string {
+  const xdg = env('XDG_STATE_HOME');
+  return xdg && isAbsolute(xdg) ? join(xdg, 'docsync') : join(homedir(), '.local', 'state', 'docsync');
+}
+
 export function commonDefaults(): CommonOptions {
   return {
     config: env('DOCSYNC_CONFIG') ?? './config',
@@ -38,7 +44,7 @@ export function commonDefaults(): CommonOptions {
     concurrency: Number(env('DOCSYNC_CONCURRENCY') ?? 4),
     timeout: Number(env('DOCSYNC_TIMEOUT') ?? 30),
     maxResponseBytes: Number(env('DOCSYNC_MAX_RESPONSE_BYTES') ?? DEFAULT_MAX_RESPONSE_BYTES),
-    stateDir: env('DOCSYNC_STATE_DIR') ?? join(tmpdir(), 'docsync-state'),
+    stateDir: env('DOCSYNC_STATE_DIR') ?? defaultStateDir(),
     ...defaultFlavor(env('DOCSYNC_API_URL') ?? DEFAULT_API_URL),
   };
 }

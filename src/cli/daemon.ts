@@ -127,9 +127,21 @@ export async function daemonCommand(
   await daemon.start();
   const signal = await untilSignal();
   logger.info({ signal }, 'stopping');
+  exitAfter(parseDuration(opts.stopTimeout), logger);
   await daemon.stop();
   await journal.store.flush();
   await server.close();
   await api.close();
   return 0;
+}
+
+/**
+ * The last guarantee of --stop-timeout: if anything still holds the process (a request or a child
+ * that ignores its stop), exit anyway once the timeout has passed. Unref'd: a clean stop exits earlier.
+ */
+function exitAfter(ms: number, logger: ReturnType<typeof makeLogger>): void {
+  setTimeout(() => {
+    logger.warn({ stopTimeoutMs: ms }, 'stop timeout passed; exiting');
+    process.exit(0);
+  }, ms).unref();
 }

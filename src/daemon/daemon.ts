@@ -425,6 +425,8 @@ export class Daemon {
     this.stopping = true;
     this.status.phase = 'stopping';
     clearTimeout(this.timer);
+    // A fetch in flight is only a read: kill it (and its process group) rather than wait for it.
+    await this.source.stop?.();
     await this.cronTask?.stop();
     await this.stopWatch?.();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, this.opts.stopTimeoutMs).unref());

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { gitEnv, runGit } from './git-process.js';
 import type { ConfigSource, Revision } from './types.js';
 
 export type GitSourceOptions = {
@@ -11,6 +12,7 @@ export type GitSourceOptions = {
   path: string;
   workDir: string;
   sshKeyPath?: string;
+  /** Longest a single git command may run. */
   timeoutMs?: number;
 };
 
@@ -38,68 +40,82 @@ export function scrubGitMessage(message: string): string {
     .slice(0, 500);
 }
 
+/** The checkout's folder name: one per repository URL and branch, never shared between sources. */
+export function checkoutKey(url: string, branch: string): string {
+  return createHash('sha256').update(`${url}#${branch}`).digest('hex').slice(0, 16);
+}
+
 /**
- * A git repository cloned once into a work folder, then fetched and hard-reset to the remote
- * branch head on every refresh. A failed fetch throws and leaves the last checkout in place.
+ * A git repository cloned once into its own folder (keyed by URL and branch), then fetched and
+ * hard-reset to the remote branch head on every refresh. Before use, the checkout is verified
+ * (remote URL, branch); one that does not match is cloned again. A failed fetch throws: the
+ * daemon keeps the last good revision of this same source, never another repository's files.
  */
 export class GitSource implements ConfigSource {
   readonly kind = 'git' as const;
   readonly configDir: string;
   private readonly checkout: string;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly opts: GitSourceOptions) {
-    this.checkout = join(opts.workDir, 'repo');
+    this.checkout = join(opts.workDir, checkoutKey(opts.url, opts.branch));
     this.configDir = join(this.checkout, opts.path);
   }
 
-  /**
-   * git runs with a minimal environment: editors, pagers, askpass helpers and config overrides
-   * from the daemon's environment never reach it (simple-git refuses them, rightly).
-   */
-  private git(dir?: string): SimpleGit {
-    const env: Record<string, string> = { GIT_TERMINAL_PROMPT: '0' };
-    for (const [k, v] of Object.entries(process.env)) {
-      if (
-        v !== undefined &&
-        /^(PATH|HOME|USER|LANG|LC_\w+|TMPDIR|TZ|SSL_CERT_\w+|GIT_SSL_\w+|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|SSH_AUTH_SOCK)$/.test(
-          k,
-        )
-      )
-        env[k] = v;
-    }
-    if (this.opts.sshKeyPath)
-      env['GIT_SSH_COMMAND'] =
-        `ssh -i ${JSON.stringify(this.opts.sshKeyPath)} -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new`;
-    const git = simpleGit({
-      baseDir: dir ?? this.opts.workDir,
-      timeout: { block: this.opts.timeoutMs ?? 60_000 },
-      ...(this.opts.sshKeyPath ? { unsafe: { allowUnsafeSshCommand: true } } : {}),
+  private git(args: string[], cwd = this.checkout): Promise<string> {
+    return runGit(args, {
+      cwd,
+      env: gitEnv(process.env, this.opts.sshKeyPath),
+      timeoutMs: this.opts.timeoutMs ?? 120_000,
+      signal: this.stopping.signal,
     });
-    return git.env(env);
+  }
+
+  /** The checkout is this source's: its origin is the URL and its branch the branch. */
+  private async verified(): Promise<boolean> {
+    if (!existsSync(join(this.checkout, '.git'))) return false;
+    try {
+      const origin = (await this.git(['config', '--get', 'remote.origin.url'])).trim();
+      const branch = (await this.git(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
+      return origin === this.opts.url && branch === this.opts.branch;
+    } catch {
+      return false;
+    }
+  }
+
+  private async clone(): Promise<void> {
+    const tmp = `${this.checkout}.clone-${process.pid}`;
+    await rm(tmp, { recursive: true, force: true });
+    await rm(this.checkout, { recursive: true, force: true });
+    await this.git(
+      ['clone', '--branch', this.opts.branch, '--single-branch', '--', this.opts.url, tmp],
+      this.opts.workDir,
+    );
+    await rename(tmp, this.checkout);
   }
 
   async refresh(): Promise<Revision> {
     try {
       await mkdir(this.opts.workDir, { recursive: true });
-      if (!existsSync(join(this.checkout, '.git'))) {
-        await this.git().clone(this.opts.url, this.checkout, [
-          '--branch',
-          this.opts.branch,
-          '--single-branch',
-        ]);
-      } else {
-        const repo = this.git(this.checkout);
-        await repo.fetch('origin', this.opts.branch);
-        await repo.reset(['--hard', `origin/${this.opts.branch}`]);
-        await repo.clean('f', ['-d']);
+      if (!(await this.verified())) await this.clone();
+      else {
+        await this.git(['fetch', '--prune', 'origin', this.opts.branch]);
+        await this.git(['reset', '--hard', `origin/${this.opts.branch}`]);
+        await this.git(['clean', '-f', '-d']);
       }
-      const log = await this.git(this.checkout).log({ maxCount: 1 });
-      const head = log.latest;
-      if (!head) throw new Error('the branch has no commits');
-      return { id: head.hash, subject: head.message, ...(head.date ? { time: head.date } : {}) };
+      const [hash, date, ...subject] = (await this.git(['log', '-1', '--format=%H%n%aI%n%s']))
+        .trim()
+        .split('\n');
+      if (!hash) throw new Error('the branch has no commits');
+      return { id: hash, subject: subject.join('\n'), ...(date ? { time: date } : {}) };
     } catch (error) {
       throw new Error(`git: ${scrubGitMessage((error as Error).message)}`, { cause: undefined });
     }
+  }
+
+  /** Kill any git command in flight (its whole process group); later refreshes fail at once. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
   }
 
   describe(): Record<string, string> {

@@ -9,6 +9,8 @@ export interface ConfigSource {
   refresh(): Promise<Revision>;
   /** Call `onChange` when the source changes by itself (folder watching); returns a stop function. */
   watch?(onChange: () => void): Promise<() => Promise<void>>;
+  /** Stop any work in flight (a hanging git fetch); called once when the daemon stops. */
+  stop?(): Promise<void>;
   /** Safe to log: no credentials. */
   describe(): Record<string, string>;
 }

@@ -1,0 +1,79 @@
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../../test/helpers/git.js';
+import { GIT_LIMITS, gitEnv } from './git-process.js';
+import { checkoutKey, GitSource } from './git-source.js';
+
+const source = (url: string, workDir: string) =>
+  new GitSource({ url, branch: 'main', path: 'config', workDir });
+
+describe('git source', () => {
+  it('keys the checkout by repository and branch: repo A then repo B on the same state folder reads B', async () => {
+    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
+    const b = makeRepo({ 'config/org.yaml': 'organization: org_b\n' });
+    const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
+    const fromA = source(a.url, workDir);
+    await fromA.refresh();
+    expect(readFileSync(join(fromA.configDir, 'org.yaml'), 'utf8')).toContain('org_a');
+    const fromB = source(b.url, workDir);
+    await fromB.refresh();
+    expect(fromB.configDir).not.toBe(fromA.configDir);
+    expect(readFileSync(join(fromB.configDir, 'org.yaml'), 'utf8')).toContain('org_b');
+  });
+
+  it("verifies a checkout before use: another repository's files in its place are cloned over", async () => {
+    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
+    const b = makeRepo({ 'config/org.yaml': 'organization: org_b\n' });
+    const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
+    await source(a.url, workDir).refresh();
+    cpSync(join(workDir, checkoutKey(a.url, 'main')), join(workDir, checkoutKey(b.url, 'main')), {
+      recursive: true,
+    });
+    const fromB = source(b.url, workDir);
+    await fromB.refresh();
+    expect(readFileSync(join(fromB.configDir, 'org.yaml'), 'utf8')).toContain('org_b');
+  });
+
+  it('a source that cannot be fetched fails; it never falls back to a checkout of another source', async () => {
+    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
+    const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
+    await source(a.url, workDir).refresh();
+    const missing = source(`file://${join(workDir, 'no-such-repo')}`, workDir);
+    await expect(missing.refresh()).rejects.toThrow(/^git: /);
+    expect(existsSync(missing.configDir)).toBe(false);
+  });
+
+  it("keeps connect and low-speed limits in git's environment (the operator's own values win)", () => {
+    const env = gitEnv({ PATH: '/bin', GIT_HTTP_LOW_SPEED_TIME: '5', GIT_ASKPASS: '/evil', EDITOR: 'vim' });
+    expect(env).toMatchObject({
+      GIT_HTTP_LOW_SPEED_LIMIT: GIT_LIMITS.GIT_HTTP_LOW_SPEED_LIMIT,
+      GIT_HTTP_LOW_SPEED_TIME: '5',
+    });
+    expect(env['GIT_SSH_COMMAND']).toMatch(/ConnectTimeout=\d+/);
+    expect(env).not.toHaveProperty('GIT_ASKPASS');
+    expect(env).not.toHaveProperty('EDITOR');
+  });
+
+  it('stop() kills a git fetch that hangs on a server that accepts and never answers', async () => {
+    const sockets: Socket[] = [];
+    const server = createServer((s) => sockets.push(s));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
+    const hanging = source(`http://127.0.0.1:${port}/config.git`, workDir);
+    const refresh = hanging.refresh().then(
+      () => 'resolved',
+      (e: Error) => e.message,
+    );
+    for (let i = 0; i < 300 && sockets.length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(sockets.length).toBeGreaterThan(0);
+    await hanging.stop();
+    expect(await refresh).toMatch(/git clone stopped/);
+    for (const s of sockets) s.destroy();
+    server.close();
+  });
+});
