@@ -89,7 +89,7 @@ export async function startDaemonServer(
       if (req.method === 'GET' && path === '/' && opts.journal && opts.ui !== false) {
         const page = statusPage(daemon, opts.journal);
         res.writeHead(200, page.headers);
-        res.end(page.body);
+        res.end(redact(page.body));
         return;
       }
       if (req.method === 'GET' && opts.journal) {
