@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configJsonSchema } from './json-schema.js';
+import { documentedPaths, renderReference } from './reference-doc.js';
+import { KIND_DOCS } from './reference-kinds.js';
+import { ConfigFileSchema } from './schema.js';
+
+describe('docs/configuration.md', () => {
+  it('is generated from the zod schema and up to date (run `npm run schema`)', () => {
+    const committed = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    expect(committed).toBe(renderReference());
+  });
+
+  it('documents every kind of the schema, each list kind with its identity, each top-level kind with an example', () => {
+    const paths = documentedPaths();
+    expect(paths).toEqual(expect.arrayContaining(['sites[]', 'saml[]', 'sites[].sections[].spaces[]']));
+    expect(Object.keys(KIND_DOCS).sort()).toEqual([...paths].sort());
+    for (const path of paths) {
+      if (path.endsWith('[]')) expect(KIND_DOCS[path]!.identity, path).toBeTruthy();
+      if (!path.includes('.') && !path.includes('[].')) expect(KIND_DOCS[path]!.example, path).toBeDefined();
+    }
+  });
+
+  it('lists every key of every kind with its type, limits and whether it may be omitted', () => {
+    const doc = renderReference();
+    const schema = configJsonSchema() as { properties: Record<string, unknown> };
+    for (const key of Object.keys(schema.properties)) expect(doc).toContain(`| \`${key}\` |`);
+    expect(doc).toMatch(/\| `organization` \| string \| non-empty \| \*\*required\*\* \|/);
+    expect(doc).toMatch(/\| `maxDeletes` \| integer \| ≥ 0 \| optional; default 10 \|/);
+    expect(doc).toMatch(/\| `options` \| list of strings \| 1–50 items; each 1–40 characters \| optional/);
+    // spaces[].customFields is optional (it was documented as required).
+    expect(doc).toMatch(/\| `customFields` \| map: name → [^|]+\| [^|]*\| optional; omitted: not managed \|/);
+    expect(doc).toContain('**Pin:** `id`');
+  });
+
+  it('has examples that the schema accepts', () => {
+    for (const [path, kind] of Object.entries(KIND_DOCS)) {
+      if (kind.example === undefined) continue;
+      const result = ConfigFileSchema.safeParse({
+        organization: 'org_example',
+        [path.replace(/\[\]$/, '')]: kind.example,
+      });
+      expect(result.error?.issues ?? [], path).toEqual([]);
+    }
+  });
+
+  it('follows $ref into definitions, so a schema with shared parts still documents them', () => {
+    const doc = renderReference(
+      {
+        type: 'object',
+        properties: { things: { type: 'array', items: { $ref: '#/definitions/Thing' } } },
+        definitions: {
+          Thing: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string', minLength: 1, maxLength: 5, description: 'The name.' } },
+          },
+        },
+      },
+      { 'things[]': { title: 'things', identity: '`name`' } },
+    );
+    expect(doc).toContain('## `things[]`: things');
+    expect(doc).toContain('| `name` | string | 1–5 characters | **required** | The name. |');
+  });
+});

@@ -1,0 +1,285 @@
+import { stringify } from 'yaml';
+import { configJsonSchema } from './json-schema.js';
+import { KIND_DOCS, type KindDoc } from './reference-kinds.js';
+
+/**
+ * docs/configuration.md, generated (`npm run schema`) by walking the JSON Schema that zod makes of
+ * the config schema: every key with its type, limits, whether it is required and what omitting it
+ * means, and its zod description; per kind, the identity, pins, notes and an example from
+ * KIND_DOCS. Pure: schema in, markdown out.
+ */
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
+  additionalProperties?: boolean | Schema;
+  propertyNames?: Schema;
+  description?: string;
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  format?: string;
+  $ref?: string;
+  definitions?: Record<string, Schema>;
+  $defs?: Record<string, Schema>;
+};
+
+type Section = { path: string; schema: Schema; alternatives: Schema[] };
+
+const HUGE = Number.MAX_SAFE_INTEGER;
+
+function resolver(root: Schema): (s: Schema) => Schema {
+  const resolve = (s: Schema): Schema => {
+    if (!s.$ref) return s;
+    const m = /^#\/(definitions|\$defs)\/(.+)$/.exec(s.$ref);
+    const target = m ? root[m[1] as 'definitions' | '$defs']?.[decodeURIComponent(m[2]!)] : undefined;
+    if (!target) throw new Error(`cannot resolve ${s.$ref} in the config JSON Schema`);
+    const { $ref: _ref, ...rest } = s;
+    return resolve({ ...target, ...rest });
+  };
+  return resolve;
+}
+
+const alternativesOf = (s: Schema): Schema[] => s.anyOf ?? s.oneOf ?? [s];
+const isNull = (s: Schema) => s.type === 'null';
+const isObject = (s: Schema) => s.type === 'object' && s.properties !== undefined;
+const code = (v: unknown) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``;
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** Objects documented in their own section: an object-valued key, or the objects of a list. */
+function objectsUnder(raw: Schema, resolve: (s: Schema) => Schema): Schema[] {
+  const s = resolve(raw);
+  const inner = s.type === 'array' && s.items ? resolve(s.items) : s;
+  return alternativesOf(inner)
+    .map(resolve)
+    .filter((a) => !isNull(a) && isObject(a));
+}
+
+/** The sections of the reference, depth first in key order: `policy`, `sites[]`, `sites[].sections[]`… */
+function sectionsOf(root: Schema): Section[] {
+  const resolve = resolver(root);
+  const sections: Section[] = [];
+  const walk = (path: string, schema: Schema) => {
+    for (const [key, raw] of Object.entries(schema.properties ?? {})) {
+      const s = resolve(raw);
+      const objects = objectsUnder(s, resolve);
+      if (objects.length === 0) continue;
+      const childPath = `${path ? `${path}.` : ''}${key}${s.type === 'array' ? '[]' : ''}`;
+      sections.push({ path: childPath, schema: objects[0]!, alternatives: objects });
+      for (const o of objects) walk(childPath, o);
+    }
+  };
+  walk('', root);
+  return sections;
+}
+
+/** The paths that get a section of their own, each of which KIND_DOCS describes. */
+export function documentedPaths(root: Schema = configJsonSchema() as Schema): string[] {
+  return sectionsOf(root).map((s) => s.path);
+}
+
+const OMITTED = /\b(?:Omitted|If omitted|When omitted)[:,]\s*([^.]+)\./i;
+
+/** A description without what the "if omitted" column already says. */
+function withoutOmission(description: string): string {
+  const rest = description
+    .replace(OMITTED, '')
+    .replace(/^Optional[.,;]\s*/, '')
+    .trim();
+  return rest.startsWith('null ') ? `\`null\`${rest.slice(4)}` : rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+/** GitHub's heading anchor. */
+export function anchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function headingOf(path: string, doc: KindDoc | undefined): string {
+  return `\`${path}\`${doc ? `: ${doc.title}` : ''}`;
+}
+
+export function renderReference(
+  root: Schema = configJsonSchema() as Schema,
+  kinds: Record<string, KindDoc> = KIND_DOCS,
+): string {
+  const resolve = resolver(root);
+
+  const typeOf = (raw: Schema): string => {
+    const s = resolve(raw);
+    if (s.anyOf || s.oneOf) {
+      const parts = alternativesOf(s).map(typeOf);
+      return [...new Set(parts)].join(' or ');
+    }
+    if (s.enum) return s.enum.map(code).join(', ');
+    if (s.const !== undefined) return code(s.const);
+    if (s.type === 'array') return `list of ${s.items ? plural(typeOf(s.items)) : 'values'}`;
+    if (isObject(s)) return 'object';
+    if (s.type === 'object') {
+      const value = typeof s.additionalProperties === 'object' ? typeOf(s.additionalProperties) : 'any';
+      return `map: name → ${value}`;
+    }
+    if (s.type === 'string' && s.format === 'uri') return 'URL';
+    if (Array.isArray(s.type)) return s.type.join(' or ');
+    return s.type ?? 'any';
+  };
+  const plural = (t: string) =>
+    /^(string|integer|number|boolean|object|URL)$/.test(t) ? `${t === 'URL' ? 'URL' : t}s` : `(${t})`;
+
+  const limitsOf = (raw: Schema): string[] => {
+    const s = resolve(raw);
+    if (s.anyOf || s.oneOf) return alternativesOf(s).flatMap(limitsOf);
+    const out: string[] = [];
+    const range = (min: number | undefined, max: number | undefined, unit: string) => {
+      const lo = min !== undefined && min > (unit ? 0 : -HUGE) ? min : undefined;
+      const hi = max !== undefined && max < HUGE ? max : undefined;
+      if (lo !== undefined && hi !== undefined) out.push(lo === hi ? `${lo}${unit}` : `${lo}–${hi}${unit}`);
+      else if (lo === 1 && unit === ' characters') out.push('non-empty');
+      else if (lo !== undefined) out.push(`≥ ${lo}${unit}`);
+      else if (hi !== undefined) out.push(`≤ ${hi}${unit}`);
+    };
+    if (s.type === 'string') range(s.minLength, s.maxLength, ' characters');
+    if (s.type === 'integer' || s.type === 'number') range(s.minimum, s.maximum, '');
+    if (s.pattern) out.push(`pattern ${code(s.pattern)}`);
+    if (s.type === 'array') {
+      range(s.minItems, s.maxItems, ' items');
+      const each = s.items ? limitsOf(s.items) : [];
+      if (each.length > 0) out.push(`each ${each.join(', ')}`);
+    }
+    if (s.type === 'object' && s.propertyNames) {
+      const names = limitsOf(s.propertyNames);
+      if (names.length > 0) out.push(`names ${names.join(', ')}`);
+    }
+    return out;
+  };
+
+  const omission = (raw: Schema, required: boolean, topLevel: boolean): string => {
+    if (required) return '**required**';
+    const s = resolve(raw);
+    if (s.default !== undefined) return `default ${code(s.default)}`;
+    const said = OMITTED.exec(s.description ?? '');
+    if (said) return `optional; omitted: ${said[1]}`;
+    const fallback = /\b[Dd]efault:?\s+([^\s.,;)]+)[.)]/.exec(s.description ?? '');
+    if (fallback) return `optional; default ${fallback[1]}`;
+    return topLevel ? 'optional; omitted: not managed (not even read)' : 'optional; omitted: not managed';
+  };
+
+  const sections = sectionsOf(root);
+
+  const table = (schema: Schema, topLevel: boolean, sectionPaths: Set<string>, path: string): string[] => {
+    const lines = ['| key | type | limits | if omitted | description |', '| --- | --- | --- | --- | --- |'];
+    for (const [key, raw] of Object.entries(schema.properties ?? {})) {
+      const s = resolve(raw);
+      const childPath = `${path ? `${path}.` : ''}${key}${s.type === 'array' ? '[]' : ''}`;
+      const see = sectionPaths.has(childPath)
+        ? ` See [${headingOf(childPath, kinds[childPath])}](#${anchor(headingOf(childPath, kinds[childPath]))}).`
+        : '';
+      lines.push(
+        `| ${cell(code(key))} | ${cell(typeOf(s))} | ${cell(limitsOf(s).join('; '))} | ${cell(
+          omission(s, (schema.required ?? []).includes(key), topLevel),
+        )} | ${cell(`${withoutOmission(s.description ?? '')}${see}`.trim())} |`,
+      );
+    }
+    return lines;
+  };
+
+  const sectionPaths = new Set(sections.map((s) => s.path));
+  const out: string[] = [INTRO];
+  out.push('## Contents', '');
+  out.push(`- [Top level](#top-level)`);
+  for (const sec of sections) {
+    const heading = headingOf(sec.path, kinds[sec.path]);
+    out.push(`${'  '.repeat(sec.path.split('.').length - 1)}- [${heading}](#${anchor(heading)})`);
+  }
+  out.push('', '## Top level', '');
+  if (root.description) out.push(root.description, '');
+  out.push(...table(root, true, sectionPaths, ''), '');
+
+  for (const sec of sections) {
+    const doc = kinds[sec.path];
+    const heading = headingOf(sec.path, doc);
+    const depth = Math.min(sec.path.split('.').length + 1, 4);
+    out.push(`${'#'.repeat(depth)} ${heading}`, '');
+    const facts: string[] = [];
+    if (sec.schema.description) facts.push(sec.schema.description);
+    if (doc?.identity) facts.push(`**Identity:** ${doc.identity}.`);
+    const pins = sec.alternatives.some((a) => a.properties?.['id'] && !(a.required ?? []).includes('id'));
+    if (pins && doc?.identity && !doc.identity.startsWith('`id`'))
+      facts.push(
+        '**Pin:** `id` (optional) ties the entry to a live resource by its id, so changing the identity renames it instead of replacing it.',
+      );
+    if (facts.length > 0) out.push(facts.join(' '), '');
+    if (sec.alternatives.length > 1) {
+      out.push(
+        `One of: ${sec.alternatives.map((a) => `\`{ ${Object.keys(a.properties ?? {}).join(', ')} }\``).join(' or ')}.`,
+        '',
+      );
+      for (const alt of sec.alternatives) out.push(...table(alt, false, sectionPaths, sec.path), '');
+    } else out.push(...table(sec.schema, false, sectionPaths, sec.path), '');
+    for (const note of doc?.notes ?? []) out.push(note, '');
+    if (doc?.example !== undefined) {
+      const key = sec.path.replace(/\[\]$/, '');
+      out.push('```yaml', stringify({ [key]: doc.example }).trimEnd(), '```', '');
+    }
+  }
+  out.push(
+    '## Complete examples',
+    '',
+    '[config/demo.yaml](../config/demo.yaml) is the desired state that `npm start` applies;',
+    '[examples/config/every-kind.example.yaml](../examples/config/every-kind.example.yaml) uses every kind.',
+    '',
+  );
+  return out.join('\n');
+}
+
+const INTRO = `<!-- Generated from the zod schema by \`npm run schema\` (src/config/reference-doc.ts). Do not edit by hand. -->
+
+# Configuration reference (format v1)
+
+A config folder holds any number of \`*.yaml\` / \`*.yml\` files, read recursively in path order
+(hidden folders and \`node_modules\` are skipped). Each file describes one organization; several
+files may describe the same organization as long as no resource is described twice (an error
+names both places). Start each file with
+
+\`\`\`yaml
+# yaml-language-server: $schema=../schema/docsync.schema.json
+\`\`\`
+
+so editors complete and check keys ([schema/docsync.schema.json](../schema/docsync.schema.json) is
+generated from the same zod schema as this page). \`docsync validate\` checks everything below
+before any network call and reports every problem at once as
+\`file:line:column: error[code] key.path: message\`. Unknown keys are errors.
+
+**Omitting a key means "not managed"**: an omitted field is left as it is live; an omitted list
+means docsync does not even read that kind. \`null\` clears a field where the type allows it. Every
+field the API treats as optional on creation is optional here: omitted means the platform's
+default on creation and unmanaged afterwards. Only keys marked **required** must be given. The
+"if omitted" column says what omission means for each key.
+
+**Identity** is how docsync pairs an entry with a live resource: an entry whose identity matches
+no live resource is created; with \`policy.prune: true\`, a live resource that no entry matches is
+deleted (otherwise it is listed as unmanaged). Changing the identity of an entry therefore
+replaces the resource, unless the kind has a **pin**: an \`id\` that ties the entry to one live
+resource, so that changing its title renames it.
+
+**Renames.** Kinds whose key the API can rename take \`id\` (pin to a live id) and \`previously\`
+(a list of earlier keys, when you do not want to look the id up): the resource is renamed in one
+update instead of being replaced. Sites, teams, share links, section groups, collections, SAML
+providers and translations; not OpenAPI specs (the API cannot rename a slug). Two live objects
+sharing a key are reported as duplicates and left alone until one is pinned.
+
+Input limits: 1 MiB per file, 100 alias expansions, 64 levels of nesting, UTF-8 only, no
+duplicate keys, plain string keys.
+`;
