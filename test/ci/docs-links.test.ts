@@ -18,9 +18,7 @@ describe('README and docs', () => {
       const raw = readFileSync(join(ROOT, file), 'utf8');
       if (/\.\.\/shared\//.test(raw)) broken.push(`${file}: names ../shared/, outside the repository`);
       // Links outside code: fenced blocks and inline code spans are not links.
-      const text = raw
-        .replace(/```[\s\S]*?```/g, '')
-        .replace(/`[^`\n]*`/g, '');
+      const text = raw.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
       for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         const target = m[1]!.split('#')[0]!;
         if (!target || /^[a-z]+:/.test(target)) continue;
