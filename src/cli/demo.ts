@@ -1,11 +1,18 @@
+import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../emulator/server.js';
+import { declareNotSecret } from '../secrets/registry.js';
 import { commonDefaults, flavorOptions } from './context.js';
 import { daemonCommand } from './daemon.js';
 import { readSeed } from './emulator.js';
-import { out } from './output.js';
+import { err, out } from './output.js';
+import { portTaken } from './port-check.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The emulator's token in the demo: public by construction, so printed commands work when pasted. */
+export const DEMO_TOKEN = 'dev-token';
+const HOST = '127.0.0.1';
 
 /**
  * `npm start`: the emulator in-process, seeded from examples/, and the daemon on config/ in
@@ -16,13 +23,30 @@ export async function demoCommand(opts: {
   emulatorPort: number;
   config?: string;
 }): Promise<number> {
+  for (const [flag, port] of [
+    ['--emulator-port', opts.emulatorPort],
+    ['--port', opts.port],
+  ] as const) {
+    const taken = await portTaken(HOST, port);
+    if (taken) {
+      err(
+        `error: cannot listen on ${HOST}:${port} (${taken}): another program uses it. Choose another port with ${flag}, for example: npm start -- ${flag} ${port + 1}`,
+      );
+      return 1;
+    }
+  }
+  declareNotSecret(DEMO_TOKEN);
   const emulator = await startEmulator({
     port: opts.emulatorPort,
+    host: HOST,
+    token: DEMO_TOKEN,
     seed: await readSeed(`${root}examples/emulator-seed.yaml`),
   });
-  process.env['DOCSYNC_TOKEN'] = 'dev-token';
+  process.env['DOCSYNC_TOKEN'] = DEMO_TOKEN;
   const config = opts.config ?? `${root}config`;
-  out(`emulator: ${emulator.url}/v1 (token dev-token; state at ${emulator.url}/_emulator/state)`);
+  const shown = relative(process.cwd(), config);
+  const configArg = shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : config;
+  out(`emulator: ${emulator.url}/v1 (token ${DEMO_TOKEN}; state at ${emulator.url}/_emulator/state)`);
   out(`config:   ${config} (edit it and watch the daemon apply the change)`);
   const code = await daemonCommand(
     {
@@ -36,7 +60,7 @@ export async function demoCommand(opts: {
       driftCron: '* * * * *',
       mode: 'apply',
       port: opts.port,
-      host: '127.0.0.1',
+      host: HOST,
       selfHeal: true,
       allowDeletes: 0,
       reminder: '1h',
@@ -46,12 +70,24 @@ export async function demoCommand(opts: {
     (url) => {
       out(`status:   ${url}/status`);
       out(`metrics:  ${url}/metrics`);
-      out(`Try:      curl -s ${url}/status`);
+      out('');
+      out('Try these (each line works as pasted):');
+      out(`curl -s ${url}/status`);
       out(
-        `Drift:    curl -s -X PUT -H 'Authorization: Bearer dev-token' -H 'content-type: application/json' -d '{"title":"Made by hand"}' ${emulator.url}/v1/orgs/org_demo/teams   (removed again by the next drift check, every minute)`,
+        `DOCSYNC_API_URL=${emulator.url} DOCSYNC_TOKEN=${DEMO_TOKEN} npx docsync plan --config ${quote(configArg)}`,
       );
+      out('Make drift by hand; the next drift check (every minute) removes the team again:');
+      out(
+        `curl -s -X PUT --oauth2-bearer ${DEMO_TOKEN} -H 'content-type: application/json' -d '{"title":"Made by hand"}' ${emulator.url}/v1/orgs/org_demo/teams`,
+      );
+      out('');
     },
   );
   await emulator.close();
   return code;
+}
+
+/** A path as one shell word. */
+function quote(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }

@@ -11,10 +11,19 @@ const secrets = new Set<string>();
 /** Shorter values are not registered: replacing them would mangle ordinary text. */
 export const MIN_SECRET_LENGTH = 4;
 
+/** Values known not to be secret (the demo's emulator token, printed so commands can be pasted). */
+const notSecret = new Set<string>();
+
 export function registerSecret(secret: string | undefined): void {
   if (!secret) return;
   for (const value of new Set([secret, secret.trim()]))
-    if (value.length >= MIN_SECRET_LENGTH) secrets.add(value);
+    if (value.length >= MIN_SECRET_LENGTH && !notSecret.has(value)) secrets.add(value);
+}
+
+/** Only for a value that is public by construction, like the demo's `dev-token`: never redacted. */
+export function declareNotSecret(value: string): void {
+  notSecret.add(value);
+  secrets.delete(value);
 }
 
 /** The registered secrets, longest first (so a secret containing another is replaced whole). */

@@ -1,0 +1,2 @@
+/** Whether dist/ is at least as new as everything it is built from. */
+export function distIsCurrent(root: string): boolean;

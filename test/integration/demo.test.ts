@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, runCli, spawnCli, until } from '../helpers/cli.js';
+
+const sh = promisify(execFile);
+const cliCommand = () =>
+  process.env['DOCSYNC_TEST_CLI']
+    ? `'${process.execPath}' '${process.env['DOCSYNC_TEST_CLI']}'`
+    : `'${process.execPath}' --import tsx '${join(ROOT, 'src/cli.ts')}'`;
+
+describe('npm start (docsync demo)', () => {
+  let busy: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((r) => (busy ? busy.close(() => r()) : r()));
+    busy = undefined;
+  });
+
+  it('names the flag to change when a port is busy', async () => {
+    busy = createServer();
+    await new Promise<void>((r) => busy!.listen(0, '127.0.0.1', () => r()));
+    const port = (busy.address() as { port: number }).port;
+    const state = mkdtempSync(join(tmpdir(), 'docsync-demo-'));
+    const daemonPort = await runCli(['demo', '--port', String(port), '--emulator-port', '0'], {
+      DOCSYNC_STATE_DIR: state,
+    });
+    expect(daemonPort.code).toBe(1);
+    expect(daemonPort.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+    expect(daemonPort.stderr).toContain(`npm start -- --port ${port + 1}`);
+    const emulatorPort = await runCli(['demo', '--port', '0', '--emulator-port', String(port)], {
+      DOCSYNC_STATE_DIR: state,
+    });
+    expect(emulatorPort.code).toBe(1);
+    expect(emulatorPort.stderr).toContain(`npm start -- --emulator-port ${port + 1}`);
+  }, 60_000);
+
+  it('prints commands that work when pasted: the drift command makes a team, the plan command plans', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'docsync-demo-'));
+    const child = spawnCli(['demo', '--port', '0', '--emulator-port', '0'], {
+      DOCSYNC_STATE_DIR: state,
+      DOCSYNC_LOG_LEVEL: 'warn',
+    });
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    try {
+      await until(() => /^curl -s -X PUT .*$/m.test(stdout), 30_000);
+      expect(stdout).not.toContain('[redacted]');
+      const drift = /^curl -s -X PUT .*$/m.exec(stdout)![0];
+      const made = await sh('sh', ['-c', drift]);
+      expect(JSON.parse(made.stdout)).toMatchObject({ title: 'Made by hand' });
+
+      const plan = /^DOCSYNC_API_URL=\S+ DOCSYNC_TOKEN=dev-token npx docsync plan --config config$/m.exec(
+        stdout,
+      );
+      expect(plan, stdout).not.toBeNull();
+      const pasted = await sh('sh', ['-c', plan![0].replace('npx docsync', cliCommand())], { cwd: ROOT });
+      expect(pasted.stdout).toContain('docsync plan for org_demo');
+      expect(pasted.stdout).not.toContain('error');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('close', r));
+    }
+  }, 90_000);
+});
