@@ -288,11 +288,19 @@ export class HttpClient {
       code: timeout ? 'timeout' : 'network',
       method: req.method,
       route: req.route,
-      apiMessage: code || (error as Error).message,
+      apiMessage: NOT_SENT.has(code)
+        ? `cannot connect to ${hostAndPort(this.origin)} (${code})`
+        : code || (error as Error).message,
       sent,
       cause: error,
     });
   }
+}
+
+/** `host:port` of an origin, the port spelled out even when it is the scheme's default. */
+export function hostAndPort(origin: string): string {
+  const url = new URL(origin);
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
 
 /** The API's error message, from `{ error: { message } }`, cut to a sane length. */

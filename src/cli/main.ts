@@ -7,6 +7,7 @@ import { daemonCommand } from './daemon.js';
 import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
 import { exportCommand } from './export.js';
+import { effectiveLogLevel } from './log-level.js';
 import { err } from './output.js';
 import { driftCommand, planCommand, type Format } from './plan.js';
 import { unlockCommand } from './unlock.js';
@@ -75,7 +76,20 @@ export function buildProgram(setExit: (code: number) => void): Command {
     )
     .version(VERSION)
     .showHelpAfterError()
-    .configureOutput({ outputError: (text) => err(text.trimEnd()) });
+    .configureOutput({ outputError: (text) => err(text.trimEnd()) })
+    .hook('preAction', (_program, command) => {
+      if (command.getOptionValue('logLevel') === undefined) return;
+      command.setOptionValue(
+        'logLevel',
+        effectiveLogLevel({
+          command: command.name(),
+          level: String(command.getOptionValue('logLevel')),
+          explicit:
+            command.getOptionValueSource('logLevel') !== 'default' || env('DOCSYNC_LOG_LEVEL') !== undefined,
+          stderrIsTty: process.stderr.isTTY === true,
+        }),
+      );
+    });
 
   program
     .command('validate')

@@ -37,7 +37,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     out.push('Unmanaged (live, not in the configuration; left alone because policy.prune is false):');
     for (const u of plan.unmanaged) out.push(`  ? ${u.kind} ${u.address}`);
   }
-  out.push('');
-  out.push(`Plan: ${summaryLine(resourceSummary(plan.changes))}.`);
+  // After a failed read there is nothing to count: the errors are the whole story.
+  if (plan.changes.length > 0 || plan.errors.length === 0) {
+    out.push('');
+    out.push(`Plan: ${summaryLine(resourceSummary(plan.changes))}.`);
+  }
   return `${redactText(out.join('\n'))}\n`;
 }
