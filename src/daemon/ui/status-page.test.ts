@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveState } from '../../model/index.js';
+import { SET_AFTER_CREATION, type LiveState } from '../../model/index.js';
 import { buildPlan } from '../../plan/build.js';
 import { renderStatusPage, type StatusView } from './status-page.js';
 
@@ -132,5 +132,21 @@ describe('status page', () => {
     expect(page).toContain('name="viewport"');
     expect(page).toMatch(/@media \(max-width:600px\)/);
     expect(page).not.toMatch(/(src|href)="https?:/);
+  });
+
+  it('counts a creation and its follow-up update as one resource to create', () => {
+    const v = view();
+    const create = v.pending!.plan.changes.find((c) => c.action === 'create')!;
+    const followUp = {
+      ...create,
+      id: 'c9',
+      action: 'update' as const,
+      before: null,
+      after: { title: 'Writers' },
+      dependsOn: [create.id],
+      note: SET_AFTER_CREATION,
+    };
+    v.pending!.plan = { ...v.pending!.plan, changes: [...v.pending!.plan.changes, followUp] };
+    expect(renderStatusPage(v)).toContain('1 to create, 1 to update, 0 to delete, 0 to move');
   });
 });

@@ -1,5 +1,5 @@
 import type { Change } from '../../model/index.js';
-import { fieldLines, summaryLine } from '../../plan/format-value.js';
+import { fieldLines, resourceSummary, summaryLine } from '../../plan/format-value.js';
 import {
   STRUCTURE_KINDS,
   structureTree,
@@ -228,8 +228,8 @@ function organizationCards(v: StatusView): Html[] {
   });
   return p.plan.organizations.map((org, i) => {
     const mine = pending.filter((c) => c.address.startsWith(`${org}/`));
-    const counts = { create: 0, update: 0, delete: 0, move: 0 };
-    for (const c of mine) counts[c.action] += 1;
+    // People count resources: a creation and its "set after creation" update are one.
+    const counts = resourceSummary(mine);
     const errors = p.plan.errors.filter((e) => e.organization === org || e.organization === '*');
     const warnings = (p.plan.warnings ?? []).filter((w) => w.organization === org);
     const tree = trees[i]!;
