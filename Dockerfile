@@ -1,8 +1,10 @@
 # syntax=docker/dockerfile:1
 # docsync: build with the dev dependencies, run with production dependencies only.
-# The base is Node.js 24 (LTS), pinned to an exact release in both stages; bump both together
-# (Dependabot proposes it: .github/dependabot.yml). docsync itself also runs on Node.js 20.19+.
-FROM node:24.11.1-bookworm-slim AS build
+# The base is Node.js 24 (LTS), pinned to an exact release and to its multi-arch index digest in
+# both stages (the tag names the release for people, the digest makes the build reproducible);
+# bump both together (Dependabot proposes it: .github/dependabot.yml). docsync itself also runs on
+# Node.js 20.19+.
+FROM node:24.11.1-bookworm-slim@sha256:48abc13a19400ca3985071e287bd405a1d99306770eb81d61202fb6b65cf0b57 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
@@ -10,7 +12,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-FROM node:24.11.1-bookworm-slim AS runtime
+FROM node:24.11.1-bookworm-slim@sha256:48abc13a19400ca3985071e287bd405a1d99306770eb81d61202fb6b65cf0b57 AS runtime
 # The release workflow passes these; `docker build` without them still works.
 ARG VERSION=dev
 ARG REVISION=unknown

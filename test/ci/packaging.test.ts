@@ -13,12 +13,12 @@ const ACTION = 'docsync/docsync';
 describe('the container image', () => {
   const dockerfile = read('Dockerfile');
 
-  it('builds on a supported Node.js LTS pinned to an exact release, runs as non-root, carries OCI labels', () => {
+  it('builds on a supported Node.js LTS pinned to an exact release and digest, runs as non-root, carries OCI labels', () => {
     const bases = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]!);
     expect(bases.length).toBeGreaterThanOrEqual(2);
     for (const base of bases) {
-      const m = /^node:(\d+)\.(\d+)\.(\d+)-[a-z]+(-slim)?$/.exec(base);
-      expect(m, `${base} is not an exact node:X.Y.Z-<debian> tag`).not.toBeNull();
+      const m = /^node:(\d+)\.(\d+)\.(\d+)-[a-z]+(-slim)?@sha256:[0-9a-f]{64}$/.exec(base);
+      expect(m, `${base} is not an exact node:X.Y.Z-<debian>@sha256:<digest> reference`).not.toBeNull();
       const major = Number(m![1]);
       expect(major >= 22 && major % 2 === 0, `Node ${major} is not a supported LTS`).toBe(true);
     }
