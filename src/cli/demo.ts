@@ -68,6 +68,7 @@ export async function demoCommand(opts: {
       configGiven: true,
     },
     (url) => {
+      out(`page:     ${url}/ (open it in a browser: deployed, pending, last runs)`);
       out(`status:   ${url}/status`);
       out(`metrics:  ${url}/metrics`);
       out('');

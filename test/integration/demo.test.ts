@@ -60,6 +60,17 @@ describe('npm start (docsync demo)', () => {
       const pasted = await sh('sh', ['-c', plan![0].replace('npx docsync', cliCommand())], { cwd: ROOT });
       expect(pasted.stdout).toContain('docsync plan for org_demo');
       expect(pasted.stdout).not.toContain('error');
+
+      // The status page it names, and the status command it prints.
+      const page = /^page: +(http:\S+\/) /m.exec(stdout);
+      expect(page, stdout).not.toBeNull();
+      const html = await fetch(page![1]!);
+      expect(html.status).toBe(200);
+      expect(await html.text()).toContain('<title>docsync status</title>');
+      const status = /^curl -s (http:\S+\/status)$/m.exec(stdout);
+      expect(status, stdout).not.toBeNull();
+      const curled = await sh('sh', ['-c', status![0]]);
+      expect(JSON.parse(curled.stdout)).toMatchObject({ mode: 'apply' });
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('close', r));
