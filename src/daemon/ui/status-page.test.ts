@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SET_AFTER_CREATION, type LiveState } from '../../model/index.js';
 import { buildPlan } from '../../plan/build.js';
+import type { RunRecord } from '../runs/run-record.js';
 import { renderStatusPage, type StatusView } from './status-page.js';
 
 const EVIL = '<script>alert(1)</script>';
@@ -148,5 +149,79 @@ describe('status page', () => {
     };
     v.pending!.plan = { ...v.pending!.plan, changes: [...v.pending!.plan.changes, followUp] };
     expect(renderStatusPage(v)).toContain('1 to create, 1 to update, 0 to delete, 0 to move');
+  });
+  it('shows the source (repository, branch, path, revision, commit subject and time) and a failed drift check in words', () => {
+    const v = view();
+    v.status.source = { ...v.status.source, time: '2025-12-31T23:00:00.000Z' };
+    v.status.lastDrift = {
+      at: '2026-01-01T00:00:30.000Z',
+      drifted: false,
+      changes: 0,
+      checksum: '',
+      summary: { create: 0, update: 0, delete: 0, move: 0 },
+      corrected: false,
+      notified: true,
+      error: 'GET /orgs/org_x/sites answered 503 Service Unavailable',
+    };
+    const text = renderStatusPage(v)
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
+    expect(text).toContain('repository https://example.com/r.git');
+    expect(text).toContain('branch main');
+    expect(text).toContain('path cfg');
+    expect(text).toContain(`revision ${'a'.repeat(12)}`);
+    expect(text).toContain('commit fix &lt;script&gt;');
+    expect(text).toContain('committed 61 min ago (2025-12-31T23:00:00.000Z)');
+    // A drift check that could not read is an error, never "in sync".
+    expect(text).toContain('Last drift check error');
+    expect(text).toContain('The drift check failed: GET /orgs/org_x/sites answered 503 Service Unavailable');
+    expect(text).not.toContain('live state matches the configuration');
+    expect(text).toContain('the API said &quot;&gt;&lt;img'); // the last sync's failure, in words
+  });
+
+  it('lists the last runs: trigger, revision, result, counts, duration and the applied changes', () => {
+    const v = view();
+    const run: RunRecord = {
+      seq: 7,
+      id: 'run-7',
+      type: 'sync',
+      trigger: 'webhook',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:00:04.500Z',
+      durationMs: 4_500,
+      revision: 'b'.repeat(40),
+      result: 'applied',
+      counts: { planned: 2, applied: 1, failed: 1, skipped: 0 },
+      changes: [
+        {
+          id: 'c1',
+          action: 'create',
+          kind: 'team',
+          address: 'org_x/teams/Writers',
+          fields: [],
+          status: 'applied',
+        },
+        {
+          id: 'c2',
+          action: 'delete',
+          kind: 'share-link',
+          address: 'org_x/sites/Docs/share-links/old',
+          fields: [],
+          status: 'failed',
+          message: 'API answered 409',
+        },
+      ],
+      errors: [],
+    };
+    v.runs = [run];
+    const rows = renderStatusPage(v).split('<tbody>')[1]!.split('</tbody>')[0]!;
+    const text = rows.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('webhook');
+    expect(text).toContain('b'.repeat(8));
+    expect(text).toContain('applied');
+    expect(text).toContain('2 planned, 1 applied, 1 failed');
+    expect(text).toContain('4.5 s');
+    expect(text).toMatch(/\+ team org_x\/teams\/Writers applied/);
+    expect(text).toMatch(/- share-link org_x\/sites\/Docs\/share-links\/old failed API answered 409/);
   });
 });
