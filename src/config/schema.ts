@@ -55,7 +55,9 @@ export const PolicySchema = z
       .optional()
       .describe('A plan with more deletions is refused unless --allow-deletes N. Default 10.'),
   })
-  .describe('Safety policy for this organization.');
+  .describe(
+    'Safety policy for this organization. Omitted: prune false and maxDeletes 10 (the defaults of its keys).',
+  );
 
 export const CustomFieldSchema = z.strictObject({
   name: CustomFieldName.describe('Identity of the field: a-z, 0-9, _ and -, 1 to 50 characters.'),
