@@ -47,6 +47,20 @@ describe('the API flavor of a command', () => {
       apiFlavor: 'current',
       apiFlavorFrom: 'flag',
     });
+    // The other commands that talk to the API say it first too.
+    const state = mkdtempSync(join(tmpdir(), 'docsync-flavor-state-'));
+    for (const args of [
+      ['apply', '--config', config, '--yes', '--state-dir', state],
+      ['export', '--org', 'org_t', '--out', join(state, 'export')],
+    ]) {
+      const r = await runCli([...args, '--api-url', emu.url], env({ DOCSYNC_API_FLAVOR: 'current' }));
+      expect(r.code, r.stderr).toBe(0);
+      expect(firstLog(r.stderr)).toMatchObject({
+        command: args[0],
+        apiFlavor: 'current',
+        apiFlavorFrom: 'env',
+      });
+    }
   });
 
   it('is current for api.gitbook.com unless DOCSYNC_API_FLAVOR says otherwise (no network: the config is invalid)', async () => {
