@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { acquireLock, lockFile } from '../../src/apply/lock.js';
-import { runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 it('docsync unlock names the holder, host and age, clears a lock from elsewhere, keeps a live one', async () => {
   const state = mkdtempSync(join(tmpdir(), 'docsync-unlock-'));
@@ -35,4 +36,50 @@ it('docsync unlock names the holder, host and age, clears a lock from elsewhere,
   expect(refused.stderr).toMatch(/still running on this host/);
   expect(existsSync(file)).toBe(true);
   await release();
+});
+
+/** Run `docsync unlock` on a terminal (util-linux `script` gives it a pseudo-terminal) and answer its question. */
+function unlockOnTty(state: string, answer: string): Promise<{ code: number | null; output: string }> {
+  const cli = process.env['DOCSYNC_TEST_CLI']
+    ? `'${process.execPath}' '${process.env['DOCSYNC_TEST_CLI']}'`
+    : `'${process.execPath}' --import tsx '${join(ROOT, 'src/cli.ts')}'`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', `${cli} unlock --org org_t --state-dir '${state}'`, '/dev/null'], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let output = '';
+    let answered = false;
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (!answered && output.includes("Only 'yes' will be accepted")) {
+        answered = true;
+        child.stdin.write(`${answer}\n`);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+it('docsync unlock asks on a terminal: only "yes" removes the lock', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'docsync-unlock-tty-'));
+  mkdirSync(join(state, 'locks'));
+  const file = lockFile(state, 'org_t');
+  const holder = {
+    pid: 4242,
+    host: 'build-runner-7',
+    startedAt: new Date().toISOString(),
+    owner: 'docsync apply',
+  };
+  writeFileSync(file, JSON.stringify(holder));
+  const no = await unlockOnTty(state, 'no');
+  expect(no.output).toContain('Remove this lock?');
+  expect(no.output).toContain('not unlocked');
+  expect(no.code).toBe(1);
+  expect(existsSync(file)).toBe(true);
+  const yes = await unlockOnTty(state, 'yes');
+  expect(yes.output).toContain('unlocked organization org_t');
+  expect(yes.code).toBe(0);
+  expect(existsSync(file)).toBe(false);
 });
