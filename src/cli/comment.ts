@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { GITHUB_COMMENT_LIMIT, MARKER, upsertComment } from '../github/comment.js';
 import { redact, registerSecret } from '../secrets/registry.js';
 import type { LiveState } from '../model/index.js';
+import { loadConfig } from '../config/load.js';
 import { markAgainstBase, renderMarkdown, type Plan } from '../plan/index.js';
+import { touchesStructure } from '../plan/structure-tree.js';
 import { env, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
 import { loadOrReport, planWithProgress } from './plan.js';
@@ -28,6 +30,22 @@ async function prNumber(flag: number | undefined): Promise<number | undefined> {
   return event.pull_request?.number ?? event.number;
 }
 
+/**
+ * A saved plan holds no live state, which the site navigation (now and after) is drawn on: read it
+ * when the plan touches site structure. Best effort: without it the comment still posts the plan.
+ */
+async function liveForNavigation(opts: CommentOptions, plan: Plan): Promise<LiveState | undefined> {
+  if (!touchesStructure(plan.changes)) return undefined;
+  const loaded = await loadConfig(opts.config);
+  try {
+    if (!loaded.desired) throw new Error(`the config in ${opts.config} does not load`);
+    return (await planWithProgress(opts, loaded.desired)).live;
+  } catch (error) {
+    err(`note: site navigation left out of the comment (${(error as Error).message})`);
+    return undefined;
+  }
+}
+
 /** `docsync comment`: post the plan on a pull request as one sticky comment. */
 export async function commentCommand(opts: CommentOptions): Promise<number> {
   const token = env('GITHUB_TOKEN');
@@ -42,8 +60,10 @@ export async function commentCommand(opts: CommentOptions): Promise<number> {
   }
   let plan: Plan;
   let live: LiveState | undefined;
-  if (opts.planFile) plan = JSON.parse(await readFile(opts.planFile, 'utf8')) as Plan;
-  else {
+  if (opts.planFile) {
+    plan = JSON.parse(await readFile(opts.planFile, 'utf8')) as Plan;
+    live = await liveForNavigation(opts, plan);
+  } else {
     const desired = await loadOrReport(opts.config);
     if (!desired) return 1;
     ({ plan, live } = await planWithProgress(opts, desired));

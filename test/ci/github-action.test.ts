@@ -138,7 +138,12 @@ describe("the action's step (scripts/action-run.sh) against the emulator", () =>
     expect(plan.changes.length).toBeGreaterThan(0);
     expect(readFileSync(join(dir, 'summary'), 'utf8')).toMatch(/\*\*Plan:\*\* \d+ to create/);
     expect(r.stdout).toMatch(/created comment \d+ on acme\/docs-config#12/);
-    expect(gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'))).toHaveLength(1);
+    const sticky = gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'));
+    expect(sticky).toHaveLength(1);
+    // The comment posts the saved plan, with the site navigation drawn on live state (#20).
+    expect(sticky[0]!.body).toMatch(
+      /Site navigation[\s\S]*\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ +Developer Docs \(site\)$/m,
+    );
     for (const text of [r.stdout, r.stderr, readFileSync(join(dir, 'output'), 'utf8')]) {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(GH_TOKEN);
