@@ -27,7 +27,7 @@ describe('docs/configuration.md (issue 16: which keys are optional and what omis
     expect(unclear).toEqual([]);
   });
 
-  it('gives the meanings users rely on: policy defaults, optional section titles, unmanaged customFields', () => {
+  it('gives the meanings users rely on: policy defaults, optional section titles, unmanaged customFields, id pins and aliases', () => {
     const row = (section: RegExp, key: string) => all.find((r) => section.test(r.section) && r.key === key);
     // An omitted policy is the defaults, not "not managed".
     expect(row(/^Top level/, 'policy')?.omitted).toMatch(/prune false and maxDeletes 10/);
@@ -36,5 +36,12 @@ describe('docs/configuration.md (issue 16: which keys are optional and what omis
     // The API creates a section without a title (named after its space): optional in config.
     expect(row(/^`sites\[\]\.sections\[\]`/, 'title')?.omitted).toMatch(/^optional; omitted: .*space/);
     expect(row(/^`spaces\[\]`/, 'customFields')?.omitted).toMatch(/^optional; omitted: not managed/);
+    // Identity keys are not "managed" fields: omitting a pin or an alias changes how entries pair.
+    const pins = all.filter(
+      (r) => (r.key === 'id' || r.key === 'previously') && r.omitted !== '**required**',
+    );
+    expect(pins.length).toBeGreaterThanOrEqual(14);
+    for (const r of pins)
+      expect(r.omitted, `${r.section} ${r.key}`).toMatch(/^optional; omitted: .*(paired|new resource)/);
   });
 });
