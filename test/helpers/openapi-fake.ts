@@ -156,7 +156,8 @@ function merge(a: Schema, b: Schema): Schema {
   return out;
 }
 
-export type FakeRequest = { method: string; path: string; status: number; body?: unknown };
+/** A request the fake received; `query` is the `?…` part of its URL (empty without one). */
+export type FakeRequest = { method: string; path: string; query: string; status: number; body?: unknown };
 
 export type OfficialFake = {
   url: string;
@@ -219,6 +220,7 @@ export async function startOfficialFake(seed = 17): Promise<OfficialFake> {
       requests.push({
         method: req.method ?? 'GET',
         path: url.pathname,
+        query: url.search,
         status,
         ...(raw ? { body: JSON.parse(raw) as unknown } : {}),
       });

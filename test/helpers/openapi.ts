@@ -91,7 +91,20 @@ function parametersOf(o: Operation): any[] {
   );
 }
 
-/** Problems of a request (method, path with path parameters, optional JSON body); empty when valid. */
+/** A query parameter's value as its schema types it (query strings carry only text). */
+function typedQueryValue(schema: any, value: string): unknown {
+  const type = schema?.type;
+  if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+/**
+ * Problems of a request (method, path with path parameters and an optional `?query`, optional
+ * JSON body); empty when valid. Every query parameter must be one the operation declares, with a
+ * value its schema accepts.
+ */
 export function checkRequest(method: string, path: string, body: unknown): string[] {
   const o = findOperation(method, path);
   if (!o) return [`${method} ${path}: no such operation in the official document`];
@@ -103,6 +116,18 @@ export function checkRequest(method: string, path: string, body: unknown): strin
     const pattern = param?.schema?.pattern;
     if (pattern && !new RegExp(pattern).test(value))
       problems.push(`${name}=${value} does not match ${pattern}`);
+  }
+  const search = path.includes('?') ? path.slice(path.indexOf('?') + 1) : '';
+  for (const [name, value] of new URLSearchParams(search)) {
+    const param = params.find((p: any) => p.name === name && p.in === 'query');
+    if (!param) {
+      problems.push(`${method} ${o.template}: the operation has no query parameter "${name}"`);
+      continue;
+    }
+    if (!param.schema) continue;
+    const validate = ajv.compile(param.schema);
+    if (!validate(typedQueryValue(param.schema, value)))
+      problems.push(`${method} ${o.template}: ${name}=${value}: ${ajv.errorsText(validate.errors)}`);
   }
   const schemaAt = o.op.requestBody?.content?.['application/json']?.schema;
   if (body !== undefined) {

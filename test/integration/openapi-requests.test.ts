@@ -12,7 +12,15 @@ import { checkRequest } from '../helpers/openapi.js';
  */
 describe('requests of the current flavor against the official OpenAPI document', () => {
   it('every request docsync sends while applying the golden cases validates', async () => {
+    // Query strings are checked too: a limit the document does not allow, or a parameter it does not have.
+    expect(checkRequest('GET', '/v1/orgs/org_t/teams?limit=5000', undefined)).toEqual([
+      'GET /orgs/{organizationId}/teams: limit=5000: data must be <= 1000',
+    ]);
+    expect(checkRequest('GET', '/v1/orgs/org_t/teams?pageSize=10', undefined)).toEqual([
+      'GET /orgs/{organizationId}/teams: the operation has no query parameter "pageSize"',
+    ]);
     let checked = 0;
+    let withQuery = 0;
     const ran: string[] = [];
     for (const name of cases) {
       const golden = planCase(name);
@@ -31,7 +39,8 @@ describe('requests of the current flavor against the official OpenAPI document',
         expect((await makePlan(api, golden.desired)).plan.changes, `${name}: converged`).toEqual([]);
         for (const r of emu.requests()) {
           checked += 1;
-          expect(checkRequest(r.method, r.path, r.body), `${name}`).toEqual([]);
+          if (r.query) withQuery += 1;
+          expect(checkRequest(r.method, r.path + r.query, r.body), `${name}`).toEqual([]);
         }
       } finally {
         await api.close();
@@ -40,5 +49,6 @@ describe('requests of the current flavor against the official OpenAPI document',
     }
     expect(ran.length).toBeGreaterThanOrEqual(20);
     expect(checked).toBeGreaterThan(50);
+    expect(withQuery).toBeGreaterThan(20);
   }, 120_000);
 });
