@@ -20,6 +20,7 @@ settings:
   defaultRole: read
   inviteLinks: false
   ai: true
+members: [] # read in the official shape (random users: none to name here)
 collections:
   - title: Product
     description: Everything customers read
