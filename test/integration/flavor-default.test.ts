@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
+import { startDaemonProcess } from '../helpers/daemon.js';
 import { baseSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 /**
@@ -28,7 +29,7 @@ const env = (extra: Record<string, string | undefined> = {}) => ({
 });
 
 describe('the API flavor of a command', () => {
-  it('is seed for an emulator URL, current with --api-flavor, and the first log line says so', async () => {
+  it('is seed for an emulator URL, current with --api-flavor; every command states it first, the daemon in /status too', async () => {
     const plain = await runCli(['plan', '--config', config, '--api-url', emu.url], env());
     expect(plain.code).toBe(0);
     expect(firstLog(plain.stderr)).toMatchObject({
@@ -60,6 +61,18 @@ describe('the API flavor of a command', () => {
         apiFlavor: 'current',
         apiFlavorFrom: 'env',
       });
+    }
+    // The daemon: its first log line and /status.
+    const daemon = await startDaemonProcess(
+      ['--config', config, '--mode', 'plan', '--interval', '1h', '--state-dir', state, '--api-url', emu.url],
+      env({ DOCSYNC_API_FLAVOR: 'current', DOCSYNC_LOG_LEVEL: 'info' }),
+    );
+    try {
+      expect((await daemon.status()).api).toEqual({ flavor: 'current' });
+      expect(firstLog(daemon.stderr())).toMatchObject({ command: 'daemon', apiFlavor: 'current' });
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.exit;
     }
   });
 
