@@ -45,7 +45,30 @@ export function renderResultTable(result: ApplyResult): string {
   const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
   out.push('');
   out.push(
-    `Apply: ${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)}s.`,
+    `Apply: ${resourceLine(result.results)} in ${result.results.length} calls: ${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)}s.`,
   );
   return `${out.join('\n')}\n`;
+}
+
+const DONE: Record<Change['action'], string> = {
+  create: 'created',
+  update: 'updated',
+  delete: 'deleted',
+  move: 'moved',
+};
+
+/**
+ * Resources changed, counted as the plan counts them: a creation and its "set after creation"
+ * update on the same address are one resource created (issue 16 point 6).
+ */
+export function resourceLine(results: readonly ChangeResult[]): string {
+  const applied = results.filter((r) => r.status === 'applied');
+  const created = new Set(applied.filter((r) => r.action === 'create').map((r) => r.address));
+  const counts: Record<Change['action'], number> = { create: 0, update: 0, delete: 0, move: 0 };
+  for (const r of applied) if (!(r.action === 'update' && created.has(r.address))) counts[r.action] += 1;
+  const total = counts.create + counts.update + counts.delete + counts.move;
+  const parts = (Object.keys(counts) as Change['action'][])
+    .filter((a) => counts[a] > 0)
+    .map((a) => `${counts[a]} ${DONE[a]}`);
+  return `${total} ${total === 1 ? 'resource' : 'resources'}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }

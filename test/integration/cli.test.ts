@@ -75,8 +75,10 @@ describe('docsync plan / drift / apply', () => {
     expect(writes(emu)).toEqual([]);
     const applied = await runCli(['apply', '--config', config, '--yes'], env());
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toMatch(/Apply: (\d+) applied, 0 failed, 0 skipped/);
-    const n = Number(/Apply: (\d+) applied/.exec(applied.stdout)![1]);
+    expect(applied.stdout).toMatch(
+      /Apply: \d+ resources? .* in (\d+) calls: \1 applied, 0 failed, 0 skipped/,
+    );
+    const n = Number(/in \d+ calls: (\d+) applied/.exec(applied.stdout)![1]);
     expect(writes(emu)).toHaveLength(n);
     const again = await runCli(['plan', '--config', config, '--detailed-exitcode'], env());
     expect(again.code).toBe(0);
