@@ -42,7 +42,7 @@ export async function startDaemonServer(
     const handle = async () => {
       if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
       if (req.method === 'GET' && path === '/readyz') {
-        const r = readiness(daemon.ready, daemon.status.liveRead ?? null);
+        const r = readiness(daemon.ready, daemon.status.liveRead ?? null, daemon.coordinator.session());
         return json(res, r.ready ? 200 : 503, r);
       }
       if (req.method === 'GET' && path === '/status') return json(res, 200, daemon.status);

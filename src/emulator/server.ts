@@ -37,6 +37,10 @@ export type RequestLogEntry = {
   at: string;
   /** The JSON body of a write, as received. */
   body?: unknown;
+  /** The client's User-Agent (a daemon replica names itself there). */
+  userAgent?: string;
+  /** When the answer was sent (or the connection dropped): with `at`, when the request was in the server. */
+  finishedAt?: string;
 };
 
 export type Emulator = {
@@ -194,8 +198,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       query: url.search,
       status: 0,
       at: new Date().toISOString(),
+      ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
     };
     log.push(entry);
+    res.once('close', () => (entry.finishedAt = new Date().toISOString()));
     const finish = (status: number, body?: unknown) => {
       entry.status = status;
       if (body !== undefined && status >= 400)
