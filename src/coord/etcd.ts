@@ -104,8 +104,12 @@ export class EtcdCoordinator implements Coordinator {
         this.log.info({ lease, ttlMs: this.ttlMs }, 'etcd lease granted');
       } else {
         const ttl = await this.client.keepAlive(this.lease);
-        if (ttl > 0) this.clock.renewed(sent);
-        else {
+        if (ttl > 0) {
+          const wasHeld = this.clock.held();
+          this.clock.renewed(sent);
+          // Back after an outage (etcd restarted, the network healed): sync what is still owned.
+          if (!wasHeld && this.owned.size > 0) this.opts.observer?.gained?.([...this.owned.keys()]);
+        } else {
           this.log.warn({ lease: this.lease }, 'etcd lease expired; ownership lost, taking a new lease');
           this.dropLease('the etcd lease expired');
           return this.renewOnce();

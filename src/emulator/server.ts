@@ -231,7 +231,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       current.waiting += 1;
       await current.released;
     }
-    const delay = faults.latencyRate === undefined || random() < faults.latencyRate ? faults.latencyMs : 0;
+    const delayed =
+      (faults.latencyMethods === undefined || faults.latencyMethods.includes(method)) &&
+      (faults.latencyRate === undefined || random() < faults.latencyRate);
+    const delay = delayed ? faults.latencyMs : 0;
     if (delay > 0) await sleep(delay);
     if (req.headers.authorization !== `Bearer ${token}`)
       return finish(401, { message: 'Unauthorized: a valid bearer token is required' });
