@@ -35,11 +35,11 @@ const seed = {
   })),
 };
 
-const orgYaml = (org: string) => `organization: ${org}
+const orgYaml = (org: string, links = 6) => `organization: ${org}
 sites:
   - title: Docs
     shareLinks:
-${[1, 2, 3, 4, 5, 6].map((i) => `      - { name: link-${i}, active: true }`).join('\n')}
+${Array.from({ length: links }, (_, i) => `      - { name: link-${i + 1}, active: true }`).join('\n')}
     sections:
       - path: a
         title: Alpha
@@ -256,22 +256,18 @@ describe.skipIf('missing' in etcd)(
       await expectOwners(['r4']);
       expect(Date.now() - stoppedAllAt).toBeLessThan(2 * TTL);
 
-      // A CLI apply beside the daemon: it takes the same ownership (waiting for the replica to let go).
-      await deleteSite('org_4');
+      // A CLI apply beside the daemon, with a config that adds a share link: it takes the same
+      // ownership (the replica lets go between runs), writes, and lets go; the daemon takes over again.
+      const cliConfig = join(dir, 'cli-config');
+      mkdirSync(cliConfig);
+      writeFileSync(join(cliConfig, 'org_4.yaml'), orgYaml('org_4', 7));
       const cli = await runCli(
-        [
-          'apply',
-          '--yes',
-          '--config',
-          join(dir, 'config'),
-          '--lock-wait',
-          '20s',
-          '--etcd-endpoints',
-          server.url,
-        ],
+        ['apply', '--yes', '--config', cliConfig, '--lock-wait', '20s', '--etcd-endpoints', server.url],
         { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: join(dir, 'state-cli') },
       );
       expect(cli.code, cli.stderr).toBe(0);
+      expect(writesOf(emu.requests()).filter((w) => w.who === 'cli' && w.org === 'org_4')).toHaveLength(1);
+      await expectOwners(['r4']);
       await converged();
 
       // The invariants, over the whole run.
