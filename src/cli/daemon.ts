@@ -134,6 +134,7 @@ export async function daemonCommand(
     ...(opts.webhookInsecure ? { webhookInsecure: true } : {}),
     journal,
     ui: opts.ui !== false,
+    drainTimeoutMs: parseDuration(opts.stopTimeout),
   });
   logger.info({ url: server.url }, 'daemon http server listening');
   ready?.(server.url);

@@ -56,6 +56,7 @@ export class EtcdCoordinator implements Coordinator {
   private reconciling: Promise<void> | null = null;
   private lastError: string | undefined;
   private stopped = false;
+  private draining = false;
 
   constructor(private readonly opts: EtcdCoordinatorOptions) {
     this.client = opts.client;
@@ -296,8 +297,20 @@ export class EtcdCoordinator implements Coordinator {
   }
 
   manage(orgs: string[]): void {
-    this.managed = [...orgs];
+    this.managed = this.draining ? [] : [...orgs];
     void this.reconcile();
+  }
+
+  async drain(timeoutMs: number): Promise<void> {
+    this.draining = true;
+    this.managed = [];
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      await this.reconcile();
+      if (this.owned.size === 0 || performance.now() >= deadline) break;
+      await sleep(100);
+    }
+    this.log.info({ owned: [...this.owned.keys()] }, 'drained: organizations handed over');
   }
 
   owns(org: string): boolean {
@@ -314,6 +327,7 @@ export class EtcdCoordinator implements Coordinator {
   }
 
   session(): { ok: boolean; reason?: string } {
+    if (this.draining) return { ok: false, reason: 'draining: this replica is stopping' };
     return this.clock.held()
       ? { ok: true }
       : { ok: false, reason: `the etcd lease is not held: ${this.lastError ?? 'no session'}` };

@@ -53,6 +53,10 @@ export class LocalCoordinator implements Coordinator {
     return { backend: 'local', replica: this.replica, owned: [...this.orgs], members: [this.replica] };
   }
 
+  async drain(): Promise<void> {
+    // One daemon per state folder: there is nobody to hand organizations to.
+  }
+
   session(): { ok: boolean } {
     return { ok: true };
   }

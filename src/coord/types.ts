@@ -33,6 +33,11 @@ export type Coordinator = {
   /** Whether this replica would write these organizations now (drift checks read only those). */
   owns(org: string): boolean;
   status(): CoordinationStatus;
+  /**
+   * Before a planned stop (Kubernetes preStop): claim nothing more and let go of every
+   * organization between runs, so other replicas take them over at once, not after the TTL.
+   */
+  drain(timeoutMs: number): Promise<void>;
   /** `/readyz`: the coordination session (etcd lease) is held. */
   session(): { ok: boolean; reason?: string };
   stop(): Promise<void>;

@@ -28,6 +28,8 @@ export async function startDaemonServer(
     journal?: RunJournal;
     /** Serve the status page at `GET /` (default true). */
     ui?: boolean;
+    /** How long `POST /coordination/release` waits for runs in flight to end. */
+    drainTimeoutMs?: number;
   },
 ): Promise<DaemonServer> {
   registerSecret(opts.webhookSecret);
@@ -46,6 +48,15 @@ export async function startDaemonServer(
         return json(res, r.ready ? 200 : 503, r);
       }
       if (req.method === 'GET' && path === '/status') return json(res, 200, daemon.status);
+      if (path === '/coordination/release') {
+        // Kubernetes preStop: hand this replica's organizations over now. Loopback only.
+        if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
+        const from = req.socket.remoteAddress ?? '';
+        if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(from))
+          return json(res, 403, { error: 'only from this host (loopback)' });
+        await daemon.coordinator.drain(opts.drainTimeoutMs ?? 60_000);
+        return json(res, 200, daemon.coordinator.status());
+      }
       if (req.method === 'GET' && path === '/metrics') {
         res.writeHead(200, { 'content-type': metrics.registry.contentType });
         res.end(redact(await metrics.registry.metrics()));

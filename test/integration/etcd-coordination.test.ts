@@ -249,6 +249,11 @@ describe.skipIf('missing' in etcd)(
       await startReplica('r4');
       await expectOwners([...alive, 'r4']);
       const stopping = alive.map((id) => replicas.get(id)!);
+      // The preStop hook of the Kubernetes example: hand over now, then stop.
+      const released = await fetch(`${stopping[0]!.url}/coordination/release`, { method: 'POST' });
+      expect(released.status).toBe(200);
+      expect((await released.json()).owned).toEqual([]);
+      expect((await fetch(`${stopping[0]!.url}/readyz`)).status).toBe(503);
       for (const p of stopping) p.child.kill('SIGTERM');
       expect(await Promise.all(stopping.map((p) => p.exit))).toEqual(stopping.map(() => 0));
       const stoppedAllAt = Date.now();
