@@ -103,6 +103,7 @@ export async function daemonCommand(
     coordinator = await makeDaemonCoordinator(opts, logger, {
       ...metrics.coordination,
       gained: (orgs) => daemonRef?.ownershipGained(orgs),
+      announced: () => daemonRef?.peerAnnounced(),
     });
   } catch (error) {
     err(`error: ${(error as Error).message}`);

@@ -16,7 +16,13 @@ export type EtcdClientOptions = {
   requestTimeoutMs?: number;
 };
 
-export type KeyValue = { key: string; value: string; createRevision: string; lease?: string };
+export type KeyValue = {
+  key: string;
+  value: string;
+  createRevision: string;
+  modRevision: string;
+  lease?: string;
+};
 
 export class EtcdError extends Error {
   readonly code = 'etcd';
@@ -38,11 +44,18 @@ export function prefixEnd(prefix: string): string {
   return Buffer.from([0]).toString('base64');
 }
 
-type RawKv = { key?: string; value?: string; create_revision?: string; lease?: string };
+type RawKv = {
+  key?: string;
+  value?: string;
+  create_revision?: string;
+  mod_revision?: string;
+  lease?: string;
+};
 const toKv = (kv: RawKv): KeyValue => ({
   key: unb64(kv.key),
   value: unb64(kv.value),
   createRevision: kv.create_revision ?? '0',
+  modRevision: kv.mod_revision ?? '0',
   ...(kv.lease && kv.lease !== '0' ? { lease: kv.lease } : {}),
 });
 
@@ -131,7 +144,8 @@ export class EtcdClient {
     return ((r.kvs ?? []) as RawKv[]).map(toKv);
   }
 
-  async put(key: string, value: string, lease: string): Promise<void> {
+  /** Put a key, bound to `lease` (a key without lease: '0'). */
+  async put(key: string, value: string, lease = '0'): Promise<void> {
     await this.call('/v3/kv/put', { key: b64(key), value: b64(value), lease });
   }
 

@@ -57,6 +57,8 @@ export class EtcdCoordinator implements Coordinator {
   private lastError: string | undefined;
   private stopped = false;
   private draining = false;
+  /** The revision of the last source announcement seen (undefined: none read yet). */
+  private announcedAt: string | undefined;
 
   constructor(private readonly opts: EtcdCoordinatorOptions) {
     this.client = opts.client;
@@ -67,7 +69,7 @@ export class EtcdCoordinator implements Coordinator {
     this.log = opts.logger.child({ replica: this.replica, backend: 'etcd' });
   }
 
-  private key(kind: 'members' | 'owners' | 'waiting', ...parts: string[]): string {
+  private key(kind: 'members' | 'owners' | 'waiting' | 'signal', ...parts: string[]): string {
     return `${this.prefix}${kind}/${parts.join('/')}`;
   }
 
@@ -171,7 +173,9 @@ export class EtcdCoordinator implements Coordinator {
       if (kind === 'members') members.push(name);
       else if (kind === 'owners') owners.set(name, owner(kv));
       else if (kind === 'waiting') waiting.add(name.slice(0, name.lastIndexOf('/')));
+      else if (kind === 'signal' && name === 'source') this.noticeAnnouncement(kv);
     }
+    if (this.announcedAt === undefined) this.announcedAt = '0';
     this.members = members.sort();
     for (const [org, revision] of this.owned) {
       const o = owners.get(org);
@@ -216,6 +220,17 @@ export class EtcdCoordinator implements Coordinator {
       this.managed.filter((org) => !owners.has(org) && !this.owned.has(org)).length,
     );
     if (gained.length > 0) this.opts.observer?.gained?.(gained);
+  }
+
+  private noticeAnnouncement(kv: KeyValue): void {
+    const first = this.announcedAt === undefined;
+    if (this.announcedAt === kv.modRevision) return;
+    this.announcedAt = kv.modRevision;
+    if (!first && !kv.value.startsWith(`${this.replica} `)) this.opts.observer?.announced?.();
+  }
+
+  async announce(): Promise<void> {
+    await this.client.put(this.key('signal', 'source'), `${this.replica} ${new Date().toISOString()}`);
   }
 
   private async release(org: string): Promise<void> {

@@ -57,6 +57,10 @@ export class LocalCoordinator implements Coordinator {
     // One daemon per state folder: there is nobody to hand organizations to.
   }
 
+  async announce(): Promise<void> {
+    // Nobody else to tell.
+  }
+
   session(): { ok: boolean } {
     return { ok: true };
   }

@@ -38,6 +38,8 @@ export type Coordinator = {
    * organization between runs, so other replicas take them over at once, not after the TTL.
    */
   drain(timeoutMs: number): Promise<void>;
+  /** Tell the other replicas that the source moved (a push webhook reaches one pod only). */
+  announce(): Promise<void>;
   /** `/readyz`: the coordination session (etcd lease) is held. */
   session(): { ok: boolean; reason?: string };
   stop(): Promise<void>;
@@ -49,4 +51,6 @@ export type CoordinationObserver = {
   renewFailed?(): void;
   /** A daemon replica gained an organization: sync it now. */
   gained?(orgs: string[]): void;
+  /** Another replica announced a new revision of the source: fetch it now. */
+  announced?(): void;
 };

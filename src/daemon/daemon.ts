@@ -369,6 +369,12 @@ export class Daemon {
     this.trigger('ownership');
   }
 
+  /** Another replica received a push: fetch now rather than at the next poll. */
+  peerAnnounced(): void {
+    this.logger.info({}, 'another replica received a push; fetching');
+    this.trigger('webhook');
+  }
+
   private async drift(runId: string, log: Logger): Promise<void> {
     if (!this.desired) return;
     const at = new Date().toISOString();

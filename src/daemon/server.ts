@@ -95,6 +95,10 @@ export async function startDaemonServer(
         if (req.headers['x-github-event'] === 'ping') return json(res, 200, { ok: true });
         logger.info({ event: req.headers['x-github-event'] ?? 'push' }, 'webhook received; syncing');
         daemon.trigger('webhook');
+        // Other replicas fetch too (they sync the organizations they own).
+        daemon.coordinator.announce().catch((error: unknown) => {
+          logger.warn({ err: (error as Error).message }, 'could not tell the other replicas about the push');
+        });
         return json(res, 202, { accepted: true });
       }
       if (req.method === 'GET' && path === '/' && opts.journal && opts.ui !== false) {

@@ -111,7 +111,7 @@ describe.skipIf('missing' in etcd)(
           ...['--config', join(dir, 'config'), '--mode', 'apply', '--interval', '1s'],
           ...['--drift-cron', '* * * * * *', '--timeout', '2', '--concurrency', '2'],
           ...['--etcd-endpoints', server.url, '--replica-id', id, '--lease-ttl', `${TTL / 1000}s`],
-          ...['--state-dir', state, '--log-level', 'info'],
+          ...['--state-dir', state, '--log-level', 'info', '--webhook-insecure'],
         ],
         { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_ETCD_ENDPOINTS: undefined },
       );
@@ -186,6 +186,13 @@ describe.skipIf('missing' in etcd)(
         ORGS.filter((o) => rendezvousOwner(o, ['r1', 'r2', 'r3']) === 'r2'),
       );
       expect(new Set(ORGS.map((o) => owners.get(o))).size).toBe(3);
+      // A push webhook reaches one pod; the others hear of it through etcd and fetch too.
+      expect((await fetch(`${replicas.get('r1')!.url}/hooks/git`, { method: 'POST' })).status).toBe(202);
+      for (const id of ['r2', 'r3']) {
+        const p = replicas.get(id)!;
+        await until(() => p.stderr().includes('another replica received a push'), 4 * TTL, 20);
+      }
+      expect(replicas.get('r1')!.stderr()).not.toContain('another replica received a push');
 
       // SIGSTOP the owner of org_3 in the middle of an apply, past the TTL; then SIGCONT.
       emu.setFaults({ latencyMs: 150, latencyMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
@@ -252,7 +259,7 @@ describe.skipIf('missing' in etcd)(
       // The preStop hook of the Kubernetes example: hand over now, then stop.
       const released = await fetch(`${stopping[0]!.url}/coordination/release`, { method: 'POST' });
       expect(released.status).toBe(200);
-      expect((await released.json()).owned).toEqual([]);
+      expect(((await released.json()) as { owned: string[] }).owned).toEqual([]);
       expect((await fetch(`${stopping[0]!.url}/readyz`)).status).toBe(503);
       for (const p of stopping) p.child.kill('SIGTERM');
       expect(await Promise.all(stopping.map((p) => p.exit))).toEqual(stopping.map(() => 0));
