@@ -97,13 +97,14 @@ export async function daemonCommand(
       })
     : new FolderSource(opts.config);
   const metrics = createMetrics();
-  let daemonRef: Daemon | undefined;
+  /** The coordinator's events reach the daemon made below. */
+  const hooks: { daemon?: Daemon } = {};
   let coordinator;
   try {
     coordinator = await makeDaemonCoordinator(opts, logger, {
       ...metrics.coordination,
-      gained: (orgs) => daemonRef?.ownershipGained(orgs),
-      announced: () => daemonRef?.peerAnnounced(),
+      gained: (orgs) => hooks.daemon?.ownershipGained(orgs),
+      announced: () => hooks.daemon?.peerAnnounced(),
     });
   } catch (error) {
     err(`error: ${(error as Error).message}`);
@@ -125,7 +126,7 @@ export async function daemonCommand(
     journal,
     coordinator,
   });
-  daemonRef = daemon;
+  hooks.daemon = daemon;
   journal.subjectOf = (revision) =>
     daemon.status.source.revision === revision ? daemon.status.source.subject : undefined;
   const server = await startDaemonServer(daemon, metrics, logger, {

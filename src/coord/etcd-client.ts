@@ -44,6 +44,18 @@ export function prefixEnd(prefix: string): string {
   return Buffer.from([0]).toString('base64');
 }
 
+/** The fields of the gateway's JSON answers that docsync reads. */
+type Answer = {
+  error?: string;
+  message?: string;
+  ID?: string;
+  result?: { TTL?: string };
+  kvs?: RawKv[];
+  succeeded?: boolean;
+  header?: { revision?: string };
+  responses?: { response_range?: { kvs?: RawKv[] } }[];
+};
+
 type RawKv = {
   key?: string;
   value?: string;
@@ -81,7 +93,7 @@ export class EtcdClient {
   }
 
   /** One call; a transport failure tries the next endpoint, within one overall deadline. */
-  private async call(path: string, body: unknown, timeoutMs = this.timeoutMs): Promise<any> {
+  private async call(path: string, body: unknown, timeoutMs = this.timeoutMs): Promise<Answer> {
     const signal = AbortSignal.timeout(timeoutMs);
     let lastError: unknown;
     for (let i = 0; i < this.endpoints.length; i += 1) {
@@ -104,9 +116,9 @@ export class EtcdClient {
         continue;
       }
       this.current = (this.current + i) % this.endpoints.length;
-      let parsed: any;
+      let parsed: Answer;
       try {
-        parsed = JSON.parse(text);
+        parsed = JSON.parse(text) as Answer;
       } catch {
         throw new EtcdError(`etcd ${path}: answer ${status} is not JSON`);
       }
@@ -141,7 +153,7 @@ export class EtcdClient {
 
   async range(prefix: string): Promise<KeyValue[]> {
     const r = await this.call('/v3/kv/range', { key: b64(prefix), range_end: prefixEnd(prefix) });
-    return ((r.kvs ?? []) as RawKv[]).map(toKv);
+    return (r.kvs ?? []).map(toKv);
   }
 
   /** Put a key, bound to `lease` (a key without lease: '0'). */
@@ -164,7 +176,7 @@ export class EtcdClient {
       failure: [{ request_range: { key: b64(key) } }],
     });
     if (r.succeeded) return { created: true, revision: String(r.header?.revision ?? '0') };
-    const kv = (r.responses?.[0]?.response_range?.kvs as RawKv[] | undefined)?.[0];
+    const kv = r.responses?.[0]?.response_range?.kvs?.[0];
     return kv ? { created: false, existing: toKv(kv) } : { created: false };
   }
 
