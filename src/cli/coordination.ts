@@ -133,6 +133,7 @@ export async function makeDaemonCoordinator(
       'docsync daemon',
       (message) => logger.warn({ message }, 'stale lock taken over'),
       opts.replicaId ?? hostname(),
+      observer,
     );
     await local.startDaemon();
     return local;

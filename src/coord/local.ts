@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { acquireLock } from '../apply/lock.js';
-import type { CoordinationStatus, Coordinator, Holds } from './types.js';
+import type { CoordinationObserver, CoordinationStatus, Coordinator, Holds } from './types.js';
 
 /** The lock that keeps a second daemon off one state folder (the organizations' locks sit beside it). */
 export const DAEMON_LOCK = '.daemon';
@@ -19,6 +19,7 @@ export class LocalCoordinator implements Coordinator {
     private readonly owner: string,
     private readonly onTakeover: (message: string) => void,
     readonly replica = hostname(),
+    private readonly observer: CoordinationObserver = {},
   ) {}
 
   /** A daemon: refuse to start when another daemon runs on the same state folder. */
@@ -43,6 +44,8 @@ export class LocalCoordinator implements Coordinator {
 
   manage(orgs: string[]): void {
     this.orgs = [...orgs];
+    this.observer.owned?.(orgs.length);
+    this.observer.unowned?.(0);
   }
 
   owns(): boolean {
