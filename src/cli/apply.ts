@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { renderResultTable } from '../apply/result.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { DesiredState } from '../model/index.js';
+import type { Coordinator } from '../coord/types.js';
 import { runSync } from '../pipeline/sync.js';
 import { makeCliCoordinator, type CoordinationOptions } from './coordination.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
@@ -44,8 +45,9 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
   if (!desired) return 1;
 
   const api = makeApi(opts);
-  const coordinator = await makeCliCoordinator(opts, logger);
+  let coordinator: Coordinator | undefined;
   try {
+    const coord = (coordinator = await makeCliCoordinator(opts, logger));
     const progress = progressLine();
     const t0 = Date.now();
     const outcome = await runSync({
@@ -53,7 +55,7 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
       desired,
       apply: true,
       allowDeletes: opts.allowDeletes,
-      hold: (orgs) => coordinator.hold(orgs, opts.lockWait * 1000),
+      hold: (orgs) => coord.hold(orgs, opts.lockWait * 1000),
       ...(savedChecksum !== undefined ? { expectChecksum: savedChecksum } : {}),
       approve: async (plan) => {
         out(render(plan, opts.format));
@@ -105,7 +107,7 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
         return outcome.applied.ok ? 0 : 1;
     }
   } finally {
-    await coordinator.stop();
+    await coordinator?.stop();
     await api.close();
   }
 }
