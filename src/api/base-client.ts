@@ -14,6 +14,8 @@ export type ClientOptions = {
   maxPages?: number;
   observer?: HttpObserver;
   flavor?: ApiFlavor;
+  /** Default `docsync/VERSION`; a daemon replica adds its id (the API's logs tell replicas apart). */
+  userAgent?: string;
 };
 
 export const enc = encodeURIComponent;
@@ -31,7 +33,7 @@ export class BaseClient {
     this.http = new HttpClient({
       baseUrl: options.apiUrl,
       token: options.token,
-      userAgent: `docsync/${VERSION}`,
+      userAgent: options.userAgent ?? `docsync/${VERSION}`,
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),

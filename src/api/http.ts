@@ -3,6 +3,7 @@ import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici'
 import { AnswerTooLargeError, attemptDeadline, DeadlineError, readBoundedText } from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
 import { RateBudget } from './rate-limit.js';
+import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { registerSecret } from '../secrets/registry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -130,7 +131,9 @@ export class HttpClient {
 
   /** Run one API call through the queue with the retry policy. */
   send(req: HttpRequest): Promise<HttpResponse> {
-    return this.queue.add(() => this.withRetries(req)) as Promise<HttpResponse>;
+    // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
+    const gate = req.method === 'GET' ? undefined : currentWriteGate();
+    return this.queue.add(() => this.withRetries(req, gate)) as Promise<HttpResponse>;
   }
 
   /** Wait for every queued call, then close connections. */
@@ -141,14 +144,14 @@ export class HttpClient {
     await this.agent.close();
   }
 
-  private async withRetries(req: HttpRequest): Promise<HttpResponse> {
+  private async withRetries(req: HttpRequest, gate?: WriteGate): Promise<HttpResponse> {
     let attempt = 0;
     let rateWaits = 0;
     for (;;) {
       await this.waitForBudget();
       attempt += 1;
       try {
-        return await this.attempt(req);
+        return await this.attempt(req, gate);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         if (error.code === 'rate-limited' && rateWaits < this.opts.maxRateLimitWaits) {
@@ -176,7 +179,14 @@ export class HttpClient {
     }
   }
 
-  private async attempt(req: HttpRequest): Promise<HttpResponse> {
+  private async attempt(req: HttpRequest, gate?: WriteGate): Promise<HttpResponse> {
+    let timeoutMs: number;
+    try {
+      timeoutMs = gatedTimeout(gate, this.opts.timeoutMs);
+    } catch (error) {
+      this.budget.release();
+      throw error;
+    }
     const started = Date.now();
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) search.set(k, String(v));
@@ -192,7 +202,7 @@ export class HttpClient {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    const deadline = attemptDeadline(this.opts.timeoutMs);
+    const deadline = attemptDeadline(timeoutMs);
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${this.origin}${path}`, {

@@ -3,6 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Change } from '../model/index.js';
 import type { Plan } from '../plan/types.js';
+import { withWriteGate, type WriteGate } from '../api/write-gate.js';
 import { findCreated, isCreation } from './adopt.js';
 import { preloadCertificates } from './certificates.js';
 import { executeOp, type OpOutput } from './execute-op.js';
@@ -20,11 +21,21 @@ export type ApplyOptions = {
   creationAttempts?: number;
   /** Certificate files must lie inside this folder (the config repository); default: the working directory's. */
   configRoot?: string;
+  /**
+   * The write gate of an organization (its ownership, decision 21): a change starts only while
+   * its organization's gate is open, and its writes pass the gate. None: writes are not gated.
+   */
+  gateFor?: (org: string) => WriteGate | undefined;
 };
 
 /** Deleting something already gone is success: the desired state holds. */
 function alreadyGone(change: Change, error: unknown): boolean {
   return change.action === 'delete' && error instanceof ApiError && error.code === 'not-found';
+}
+
+/** The organization a change writes to (every address starts with it). */
+function changeOrg(change: Change): string {
+  return 'org' in change.op ? change.op.org : change.address.slice(0, change.address.indexOf('/'));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,6 +113,16 @@ export async function applyPlan(
     };
     const start = (change: Change) => {
       if (options.shouldStop?.()) return;
+      const gate = options.gateFor?.(changeOrg(change));
+      if (gate && gate.remainingMs() <= 0) {
+        // Ownership lost: this organization's queue stops between calls; the new owner re-plans.
+        const because = `not written: ${gate.label}`;
+        results.set(change.id, { ...base(change), status: 'skipped', durationMs: 0, message: because });
+        options.logger?.warn({ change: change.id, status: 'skipped', because }, 'change skipped');
+        skip(change.id, because);
+        progress();
+        return;
+      }
       running += 1;
       const t0 = Date.now();
       const log = options.logger?.child({
@@ -110,7 +131,7 @@ export async function applyPlan(
         action: change.action,
         kind: change.kind,
       });
-      runOne(api, change, produced, attempts)
+      withWriteGate(gate, () => runOne(api, change, produced, attempts))
         .then(({ output, adopted }) => {
           produced.set(change.id, output);
           const durationMs = Date.now() - t0;

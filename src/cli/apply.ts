@@ -1,23 +1,23 @@
 import { readFile } from 'node:fs/promises';
-import { acquireLock } from '../apply/lock.js';
 import { renderResultTable } from '../apply/result.js';
-import { applyPlan } from '../apply/run.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { DesiredState } from '../model/index.js';
-import { checkSafety } from '../plan/safety.js';
-import { makePlan } from '../pipeline/plan-run.js';
+import type { Coordinator } from '../coord/types.js';
+import { runSync } from '../pipeline/sync.js';
+import { makeCliCoordinator, type CoordinationOptions } from './coordination.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { confirm } from './confirm.js';
 import { err, out, progressLine } from './output.js';
 import { loadOrReport, render, type Format } from './plan.js';
 
-export type ApplyCommandOptions = CommonOptions & {
-  yes?: boolean;
-  allowDeletes: number;
-  format: Format;
-  plan?: string;
-  lockWait: number;
-};
+export type ApplyCommandOptions = CommonOptions &
+  CoordinationOptions & {
+    yes?: boolean;
+    allowDeletes: number;
+    format: Format;
+    plan?: string;
+    lockWait: number;
+  };
 
 /** A saved plan file (`plan --out`): the desired state it was made from, and its checksum. */
 async function readSavedPlan(file: string): Promise<{ desired: DesiredState; checksum: string }> {
@@ -45,64 +45,69 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
   if (!desired) return 1;
 
   const api = makeApi(opts);
-  const releases: (() => Promise<void>)[] = [];
+  let coordinator: Coordinator | undefined;
   try {
-    for (const org of desired.organizations)
-      releases.push(
-        await acquireLock(opts.stateDir, org.id, 'docsync apply', opts.lockWait * 1000, (m) => err(m)),
-      );
-    const { plan } = await makePlan(api, desired);
-    if (savedChecksum !== undefined && plan.checksum !== savedChecksum) {
-      err('error: live state changed since this plan was made; plan again');
-      return 1;
-    }
-    if (plan.errors.length > 0) {
-      out(render(plan, opts.format));
-      err('error: the plan has errors; nothing was applied');
-      return 1;
-    }
-    const refusals = checkSafety(plan, opts.allowDeletes);
-    if (refusals.length > 0) {
-      out(render(plan, opts.format));
-      for (const r of refusals) err(`refused: ${r.message}`);
-      return 1;
-    }
-    if (plan.changes.length === 0) {
-      out(render(plan, opts.format));
-      return 0;
-    }
-    if (!opts.yes) {
-      if (!process.stdin.isTTY) {
-        out(render(plan, opts.format));
-        err('error: refusing to apply without confirmation: not a terminal; pass --yes');
-        return 1;
-      }
-      out(render(plan, opts.format));
-      if (!(await confirm(`Apply these ${plan.changes.length} changes?`))) {
-        err('Apply cancelled.');
-        return 1;
-      }
-    } else out(render(plan, opts.format));
-
+    const coord = (coordinator = await makeCliCoordinator(opts, logger));
     const progress = progressLine();
     const t0 = Date.now();
-    const run = logger.child({ run: plan.checksum.slice(0, 12) });
-    const result = await applyPlan(plan, api, {
-      logger: run,
-      configRoot: findRepositoryRoot(opts.config),
-      onProgress: (p) => {
-        const rate = p.done > 0 ? (Date.now() - t0) / p.done : 0;
-        const eta = Math.round(((p.total - p.done) * rate) / 1000);
-        progress.update(
-          `applying: ${p.done}/${p.total} changes, ${p.failed} failed, rate budget ${api.http.budget.remaining ?? '?'}, ~${eta}s to go`,
-        );
+    const outcome = await runSync({
+      api,
+      desired,
+      apply: true,
+      allowDeletes: opts.allowDeletes,
+      hold: (orgs) => coord.hold(orgs, opts.lockWait * 1000),
+      ...(savedChecksum !== undefined ? { expectChecksum: savedChecksum } : {}),
+      approve: async (plan) => {
+        out(render(plan, opts.format));
+        if (opts.yes) return true;
+        if (!process.stdin.isTTY) {
+          err('error: refusing to apply without confirmation: not a terminal; pass --yes');
+          return false;
+        }
+        if (await confirm(`Apply these ${plan.changes.length} changes?`)) return true;
+        err('Apply cancelled.');
+        return false;
+      },
+      applyOptions: {
+        logger: logger.child({ run: 'apply' }),
+        configRoot: findRepositoryRoot(opts.config),
+        onProgress: (p) => {
+          const rate = p.done > 0 ? (Date.now() - t0) / p.done : 0;
+          const eta = Math.round(((p.total - p.done) * rate) / 1000);
+          progress.update(
+            `applying: ${p.done}/${p.total} changes, ${p.failed} failed, rate budget ${api.http.budget.remaining ?? '?'}, ~${eta}s to go`,
+          );
+        },
       },
     });
-    progress.done();
-    out(renderResultTable(result));
-    return result.ok ? 0 : 1;
+    switch (outcome.result) {
+      case 'not-owned':
+        return 0;
+      case 'moved':
+        err('error: live state changed since this plan was made; plan again');
+        return 1;
+      case 'cancelled':
+        return 1;
+      case 'refused':
+        out(render(outcome.run.plan, opts.format));
+        for (const r of outcome.refusals ?? []) err(`refused: ${r.message}`);
+        return 1;
+      case 'no-changes':
+      case 'planned':
+        out(render(outcome.run.plan, opts.format));
+        return 0;
+      default:
+        if (!outcome.applied) {
+          out(render(outcome.run.plan, opts.format));
+          err('error: the plan has errors; nothing was applied');
+          return 1;
+        }
+        progress.done();
+        out(renderResultTable(outcome.applied));
+        return outcome.applied.ok ? 0 : 1;
+    }
   } finally {
-    for (const release of releases) await release();
+    await coordinator?.stop();
     await api.close();
   }
 }

@@ -90,7 +90,7 @@ export function makeLogger(
 }
 
 /** The API client, with the token from the environment registered as a secret first. */
-export function makeApi(opts: CommonOptions, observer?: HttpObserver): ApiClient {
+export function makeApi(opts: CommonOptions, observer?: HttpObserver, userAgent?: string): ApiClient {
   const token = readToken();
   registerSecret(token);
   return new ApiClient({
@@ -101,5 +101,6 @@ export function makeApi(opts: CommonOptions, observer?: HttpObserver): ApiClient
     ...(opts.maxResponseBytes ? { maxResponseBytes: opts.maxResponseBytes } : {}),
     flavor: opts.apiFlavor,
     ...(observer ? { observer } : {}),
+    ...(userAgent ? { userAgent } : {}),
   });
 }

@@ -11,35 +11,38 @@ import { FolderSource } from '../source/folder-source.js';
 import { GitSource } from '../source/git-source.js';
 import type { ConfigSource } from '../source/types.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
+import { makeDaemonCoordinator, type CoordinationOptions } from './coordination.js';
+import { VERSION } from '../version.js';
 import { parseDuration } from './duration.js';
 import { untilSignal } from './emulator.js';
 import { err, out } from './output.js';
 
-export type DaemonCommandOptions = CommonOptions & {
-  repo?: string;
-  branch: string;
-  path: string;
-  workDir?: string;
-  sshKey?: string;
-  interval: string;
-  driftCron?: string;
-  mode: string;
-  port: number;
-  host: string;
-  webhookSecret?: string;
-  webhookSecretFile?: string;
-  webhookInsecure?: boolean;
-  webhookSecretFromFlag?: boolean;
-  selfHeal: boolean;
-  allowDeletes: number;
-  driftReport?: string;
-  notifyUrl?: string;
-  reminder: string;
-  stopTimeout: string;
-  configGiven: boolean;
-  /** Serve the status page at `/`. */
-  ui?: boolean;
-};
+export type DaemonCommandOptions = CommonOptions &
+  CoordinationOptions & {
+    repo?: string;
+    branch: string;
+    path: string;
+    workDir?: string;
+    sshKey?: string;
+    interval: string;
+    driftCron?: string;
+    mode: string;
+    port: number;
+    host: string;
+    webhookSecret?: string;
+    webhookSecretFile?: string;
+    webhookInsecure?: boolean;
+    webhookSecretFromFlag?: boolean;
+    selfHeal: boolean;
+    allowDeletes: number;
+    driftReport?: string;
+    notifyUrl?: string;
+    reminder: string;
+    stopTimeout: string;
+    configGiven: boolean;
+    /** Serve the status page at `/`. */
+    ui?: boolean;
+  };
 
 /** `docsync daemon`: run until SIGTERM/SIGINT, then exit 0. */
 export async function daemonCommand(
@@ -94,8 +97,21 @@ export async function daemonCommand(
       })
     : new FolderSource(opts.config);
   const metrics = createMetrics();
+  /** The coordinator's events reach the daemon made below. */
+  const hooks: { daemon?: Daemon } = {};
+  let coordinator;
+  try {
+    coordinator = await makeDaemonCoordinator(opts, logger, {
+      ...metrics.coordination,
+      gained: (orgs) => hooks.daemon?.ownershipGained(orgs),
+      announced: () => hooks.daemon?.peerAnnounced(),
+    });
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 1;
+  }
   const journal = new RunJournal(await RunStore.open(join(opts.stateDir, 'runs.jsonl')), logger);
-  const api = makeApi(opts, metrics.observer);
+  const api = makeApi(opts, metrics.observer, `docsync/${VERSION} (replica ${coordinator.status().replica})`);
   const daemon = new Daemon(source, api, logger, metrics, {
     mode: opts.mode as DaemonMode,
     intervalMs: parseDuration(opts.interval),
@@ -108,7 +124,9 @@ export async function daemonCommand(
     reminderMs: parseDuration(opts.reminder),
     stopTimeoutMs: parseDuration(opts.stopTimeout),
     journal,
+    coordinator,
   });
+  hooks.daemon = daemon;
   journal.subjectOf = (revision) =>
     daemon.status.source.revision === revision ? daemon.status.source.subject : undefined;
   const server = await startDaemonServer(daemon, metrics, logger, {
@@ -118,6 +136,7 @@ export async function daemonCommand(
     ...(opts.webhookInsecure ? { webhookInsecure: true } : {}),
     journal,
     ui: opts.ui !== false,
+    drainTimeoutMs: parseDuration(opts.stopTimeout),
   });
   logger.info({ url: server.url }, 'daemon http server listening');
   ready?.(server.url);
@@ -129,6 +148,8 @@ export async function daemonCommand(
   logger.info({ signal }, 'stopping');
   exitAfter(parseDuration(opts.stopTimeout), logger);
   await daemon.stop();
+  // Release every organization at once (the lease's keys go with it): other replicas take over now.
+  await coordinator.stop();
   await journal.store.flush();
   await server.close();
   await api.close();

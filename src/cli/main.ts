@@ -3,6 +3,8 @@ import { VERSION } from '../version.js';
 import { applyCommand } from './apply.js';
 import { commonDefaults, env, flavorOptions, type CommonOptions } from './context.js';
 import { commentCommand } from './comment.js';
+import { coordinationOptions, withCoordination } from './coordination.js';
+import { parseDuration } from './duration.js';
 import { daemonCommand } from './daemon.js';
 import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
@@ -113,7 +115,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ),
     );
 
-  withCommon(program.command('apply'))
+  withCoordination(withCommon(program.command('apply')))
     .description('plan, then apply; asks for confirmation on a TTY unless --yes')
     .option('--yes', 'apply without asking')
     .option(
@@ -123,12 +125,24 @@ export function buildProgram(setExit: (code: number) => void): Command {
       0,
     )
     .option('--plan <file>', 'apply a saved plan (plan --out), if live state has not changed since')
-    .option('--lock-wait <seconds>', 'wait this long for another writer to finish', int('--lock-wait'), 0)
+    .option(
+      '--lock-wait <duration>',
+      'wait this long for another writer to finish (seconds, or 30s, 2m)',
+      (v: string) => {
+        try {
+          return parseDuration(v) / 1000;
+        } catch {
+          throw new InvalidArgumentError('--lock-wait must be a duration such as 30s or 2m');
+        }
+      },
+      0,
+    )
     .addOption(formatOption())
     .action(async (o: Record<string, unknown>) =>
       setExit(
         await applyCommand({
           ...common(o),
+          ...coordinationOptions(o),
           yes: Boolean(o['yes']),
           allowDeletes: Number(o['allowDeletes']),
           format: o['format'] as Format,
@@ -214,7 +228,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ),
     );
 
-  withCommon(program.command('daemon'))
+  withCoordination(withCommon(program.command('daemon')))
     .description('the long-running worker: watch the config, sync, report drift (until SIGTERM/SIGINT)')
     .option('--repo <url>', 'git repository to clone and fetch (instead of watching --config)')
     .option('--branch <name>', 'branch of --repo', 'main')
@@ -273,6 +287,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       setExit(
         await daemonCommand({
           ...common(o),
+          ...coordinationOptions(o),
           ...(o['repo'] ? { repo: String(o['repo']) } : {}),
           branch: String(o['branch']),
           path: String(o['path']),

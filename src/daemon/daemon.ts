@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { ApiClient } from '../api/client.js';
-import { acquireLock } from '../apply/lock.js';
-import { applyPlan } from '../apply/run.js';
+import { LocalCoordinator } from '../coord/local.js';
+import type { CoordinationStatus, Coordinator } from '../coord/types.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import { loadConfig } from '../config/load.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { Logger } from '../log/logger.js';
 import type { DesiredState } from '../model/index.js';
-import { checkSafety } from '../plan/safety.js';
 import type { Plan } from '../plan/types.js';
 import { makePlan } from '../pipeline/plan-run.js';
+import { onlyOrgs, runSync, type SyncOutcome } from '../pipeline/sync.js';
 import type { ConfigSource, Revision } from '../source/types.js';
 import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
@@ -18,7 +18,7 @@ import { readFailure, type LiveRead } from './health.js';
 import { notify, notifyDriftError, writeDriftReport } from './notify.js';
 
 export type DaemonMode = 'apply' | 'plan';
-export type Trigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift';
+export type Trigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift' | 'ownership';
 
 export type DaemonOptions = {
   mode: DaemonMode;
@@ -34,6 +34,8 @@ export type DaemonOptions = {
   stopTimeoutMs: number;
   /** Run history and the latest plan, for `/api/runs` and the status page. */
   journal?: RunJournal;
+  /** Who may write which organization (decision 21); default: the lock files in `stateDir`. */
+  coordinator?: Coordinator;
 };
 
 export type SyncReport = {
@@ -83,6 +85,8 @@ export class Daemon {
     lastDrift: DriftReport | null;
     /** The last attempt to read live state (sync or drift); `/readyz` fails while it failed. */
     liveRead?: LiveRead | null;
+    /** Which organizations this replica writes, among which members (decision 21). */
+    readonly coordination?: CoordinationStatus;
   };
   ready = false;
   private desired: DesiredState | null = null;
@@ -95,6 +99,9 @@ export class Daemon {
   private stopWatch: (() => Promise<void>) | undefined;
   private lastNotified: { checksum: string; at: number } | null = null;
   private lastErrorNotified: string | null = null;
+  /** A replica gained organizations: the next run syncs even if the source did not change. */
+  private ownershipChanged = false;
+  readonly coordinator: Coordinator;
 
   constructor(
     private readonly source: ConfigSource,
@@ -103,7 +110,16 @@ export class Daemon {
     private readonly metrics: Metrics,
     private readonly opts: DaemonOptions,
   ) {
+    const coordinator =
+      opts.coordinator ??
+      new LocalCoordinator(opts.stateDir, 'docsync daemon', (message) =>
+        logger.warn({ message }, 'stale lock taken over'),
+      );
+    this.coordinator = coordinator;
     this.status = {
+      get coordination() {
+        return coordinator.status();
+      },
       phase: 'starting',
       mode: opts.mode,
       api: { flavor: api.flavor },
@@ -166,7 +182,9 @@ export class Daemon {
     this.status.phase = 'syncing';
     try {
       const changed = await this.refreshSource(log);
-      if (changed || trigger === 'startup') await this.sync(runId, trigger, log);
+      const gained = this.ownershipChanged;
+      this.ownershipChanged = false;
+      if (changed || gained || trigger === 'startup') await this.sync(runId, trigger, log);
       if (trigger === 'drift') await this.drift(runId, log);
     } catch (error) {
       log.error({ err: (error as Error).message }, 'run failed');
@@ -204,6 +222,7 @@ export class Daemon {
       this.status.configValid = true;
       this.pendingIssues = null;
       this.desired = result.desired;
+      this.coordinator.manage(result.desired.organizations.map((o) => o.id));
       return true;
     } catch (error) {
       this.status.source.lastFetchError = (error as Error).message;
@@ -255,76 +274,105 @@ export class Daemon {
       return;
     }
     try {
-      const { plan: _plan, ...outcome } = await this.planAndMaybeApply(
-        this.desired,
-        this.opts.mode === 'apply',
-        log,
-      );
+      const outcome = await this.planAndMaybeApply(this.desired, this.opts.mode === 'apply', log);
       this.report({ ...base, ...outcome }, log);
     } catch (error) {
       this.report({ ...base, result: 'error', message: (error as Error).message }, log);
     }
   }
 
+  /**
+   * One pass of the sync pipeline (src/pipeline/sync.ts) as the daemon runs it: only the
+   * organizations this replica holds; with `expectChecksum`, only the plan the drift check made.
+   */
   private async planAndMaybeApply(
     desired: DesiredState,
     apply: boolean,
     log: Logger,
-  ): Promise<
-    Pick<SyncReport, 'result' | 'summary' | 'applied' | 'failedChanges' | 'message'> & { plan: Plan }
-  > {
-    const releases: (() => Promise<void>)[] = [];
-    try {
-      if (apply)
-        for (const org of desired.organizations)
-          releases.push(
-            await acquireLock(this.opts.stateDir, org.id, 'docsync daemon', 60_000, (message) =>
-              log.warn({ org: org.id, message }, 'stale lock taken over'),
-            ),
-          );
-      const { plan, live } = await makePlan(this.api, desired);
-      this.opts.journal?.planned(plan, live, this.revision?.id);
-      const failure = readFailure(plan.errors);
-      this.status.liveRead = {
-        ok: failure === undefined,
-        at: new Date().toISOString(),
-        ...(failure !== undefined ? { error: failure } : {}),
-      };
-      if (plan.errors.length > 0)
-        return {
-          plan,
-          result: 'failed',
-          summary: plan.summary,
-          message: plan.errors.map((e) => e.message).join('; '),
+    expectChecksum?: string,
+  ): Promise<Pick<SyncReport, 'result' | 'summary' | 'applied' | 'failedChanges' | 'message'>> {
+    const outcome = await runSync({
+      api: this.api,
+      desired,
+      apply,
+      allowDeletes: this.opts.allowDeletes,
+      // Plan mode writes nothing, so it takes no lock (a replica still plans only what it owns).
+      hold: async (orgs) =>
+        apply
+          ? this.coordinator.hold(orgs, 60_000)
+          : {
+              orgs: orgs.filter((o) => this.coordinator.owns(o)),
+              gateFor: () => undefined,
+              release: async () => {},
+            },
+      ...(expectChecksum !== undefined ? { expectChecksum } : {}),
+      onPlanned: ({ plan, live }) => {
+        this.opts.journal?.planned(plan, live, this.revision?.id);
+        const failure = readFailure(plan.errors);
+        this.status.liveRead = {
+          ok: failure === undefined,
+          at: new Date().toISOString(),
+          ...(failure !== undefined ? { error: failure } : {}),
         };
-      if (plan.changes.length === 0) return { plan, result: 'no-changes', summary: plan.summary };
-      if (!apply) return { plan, result: 'planned', summary: plan.summary };
-      const refusals = checkSafety(plan, this.opts.allowDeletes);
-      if (refusals.length > 0)
-        return {
-          plan,
-          result: 'refused',
-          summary: plan.summary,
-          message: refusals.map((r) => r.message).join('; '),
-        };
-      const result = await applyPlan(plan, this.api, {
+      },
+      applyOptions: {
         logger: log,
         shouldStop: () => this.stopping,
         configRoot: findRepositoryRoot(this.source.configDir),
-      });
-      this.opts.journal?.applied(result);
-      for (const r of result.results)
+      },
+    });
+    return this.outcomeReport(outcome);
+  }
+
+  private outcomeReport(
+    outcome: SyncOutcome,
+  ): Pick<SyncReport, 'result' | 'summary' | 'applied' | 'failedChanges' | 'message'> {
+    if (outcome.result === 'not-owned')
+      return {
+        result: 'no-changes',
+        message: `replica ${this.coordinator.status().replica} owns none of the configured organizations now`,
+      };
+    const summary = outcome.run.plan.summary;
+    if (outcome.applied) {
+      this.opts.journal?.applied(outcome.applied);
+      for (const r of outcome.applied.results)
         if (r.status === 'applied') this.metrics.changesApplied.inc({ kind: r.kind, action: r.action });
       return {
-        plan,
-        result: result.ok ? 'applied' : 'failed',
-        summary: plan.summary,
-        applied: result.applied,
-        failedChanges: result.failed,
+        result: outcome.result === 'applied' ? 'applied' : 'failed',
+        summary,
+        applied: outcome.applied.applied,
+        failedChanges: outcome.applied.failed,
       };
-    } finally {
-      for (const release of releases) await release();
     }
+    switch (outcome.result) {
+      case 'moved':
+        return {
+          result: 'refused',
+          summary,
+          message: 'live state changed since the drift check; not applied',
+        };
+      case 'cancelled':
+        return { result: 'refused', summary, message: 'cancelled' };
+      default:
+        return {
+          result: outcome.result,
+          summary,
+          ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+        };
+    }
+  }
+
+  /** The coordinator gave this replica organizations: sync them now. */
+  ownershipGained(orgs: string[]): void {
+    this.logger.info({ orgs }, 'organizations gained; syncing them');
+    this.ownershipChanged = true;
+    this.trigger('ownership');
+  }
+
+  /** Another replica received a push: fetch now rather than at the next poll. */
+  peerAnnounced(): void {
+    this.logger.info({}, 'another replica received a push; fetching');
+    this.trigger('webhook');
   }
 
   private async drift(runId: string, log: Logger): Promise<void> {
@@ -332,7 +380,9 @@ export class Daemon {
     const at = new Date().toISOString();
     try {
       const heal = this.opts.mode === 'apply' && this.opts.selfHeal;
-      const { plan, live } = await makePlan(this.api, this.desired);
+      // A replica checks (and reports) only the organizations it owns.
+      const owned = this.desired.organizations.map((o) => o.id).filter((o) => this.coordinator.owns(o));
+      const { plan, live } = await makePlan(this.api, onlyOrgs(this.desired, owned));
       this.opts.journal?.planned(plan, live, this.revision?.id);
       const failure = readFailure(plan.errors);
       // A check that could not read is an error, never "in sync".
@@ -372,7 +422,8 @@ export class Daemon {
       this.status.lastDrift = report;
       void this.opts.journal?.drifted(runId, report, this.revision?.id);
       if (drifted && heal) {
-        const outcome = await this.planAndMaybeApply(this.desired, true, log);
+        // Self-heal applies the plan this check computed, unless live state moved since.
+        const outcome = await this.planAndMaybeApply(onlyOrgs(this.desired, owned), true, log, plan.checksum);
         report.corrected = outcome.result === 'applied' || outcome.result === 'no-changes';
         this.report(
           {

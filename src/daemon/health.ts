@@ -8,7 +8,13 @@ export type LiveRead = { ok: boolean; at: string; error?: string };
 
 export type Readiness = { ready: boolean; reason?: string };
 
-export function readiness(firstRunDone: boolean, liveRead: LiveRead | null): Readiness {
+export function readiness(
+  firstRunDone: boolean,
+  liveRead: LiveRead | null,
+  session: { ok: boolean; reason?: string } = { ok: true },
+): Readiness {
+  // The coordination session (etcd lease): without it this replica writes nothing (decision 21).
+  if (!session.ok) return { ready: false, reason: session.reason ?? 'no coordination session' };
   if (!firstRunDone) return { ready: false, reason: 'the first sync has not finished' };
   if (liveRead && !liveRead.ok)
     return { ready: false, reason: `live state cannot be read: ${liveRead.error ?? 'unknown error'}` };

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HttpObserver } from '../api/http.js';
+import type { CoordinationObserver } from '../coord/types.js';
 
 /** The daemon's Prometheus metrics, in their own registry. */
 export function createMetrics() {
@@ -68,6 +69,21 @@ export function createMetrics() {
       help: 'Time of the last successful sync',
       registers: [registry],
     }),
+    orgsOwned: new Gauge({
+      name: 'docsync_orgs_owned',
+      help: 'Organizations this replica owns (may write)',
+      registers: [registry],
+    }),
+    orgsUnowned: new Gauge({
+      name: 'docsync_orgs_unowned',
+      help: 'Configured organizations without an owner, as this replica last saw them (etcd)',
+      registers: [registry],
+    }),
+    leaseRenewFailures: new Counter({
+      name: 'docsync_lease_renew_failures_total',
+      help: 'Failed attempts to take or renew the etcd lease, and leases found expired',
+      registers: [registry],
+    }),
     sourceInfo: new Gauge({
       name: 'docsync_source_info',
       help: 'The config revision in effect',
@@ -83,7 +99,12 @@ export function createMetrics() {
       if (remaining !== null) m.rateLimitRemaining.set(remaining);
     },
   };
-  return { ...m, observer };
+  const coordination: CoordinationObserver = {
+    owned: (n) => m.orgsOwned.set(n),
+    unowned: (n) => m.orgsUnowned.set(n),
+    renewFailed: () => m.leaseRenewFailures.inc(),
+  };
+  return { ...m, observer, coordination };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

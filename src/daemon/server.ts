@@ -28,6 +28,8 @@ export async function startDaemonServer(
     journal?: RunJournal;
     /** Serve the status page at `GET /` (default true). */
     ui?: boolean;
+    /** How long `POST /coordination/release` waits for runs in flight to end. */
+    drainTimeoutMs?: number;
   },
 ): Promise<DaemonServer> {
   registerSecret(opts.webhookSecret);
@@ -42,10 +44,19 @@ export async function startDaemonServer(
     const handle = async () => {
       if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
       if (req.method === 'GET' && path === '/readyz') {
-        const r = readiness(daemon.ready, daemon.status.liveRead ?? null);
+        const r = readiness(daemon.ready, daemon.status.liveRead ?? null, daemon.coordinator?.session());
         return json(res, r.ready ? 200 : 503, r);
       }
       if (req.method === 'GET' && path === '/status') return json(res, 200, daemon.status);
+      if (path === '/coordination/release') {
+        // Kubernetes preStop: hand this replica's organizations over now. Loopback only.
+        if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
+        const from = req.socket.remoteAddress ?? '';
+        if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(from))
+          return json(res, 403, { error: 'only from this host (loopback)' });
+        await daemon.coordinator.drain(opts.drainTimeoutMs ?? 60_000);
+        return json(res, 200, daemon.coordinator.status());
+      }
       if (req.method === 'GET' && path === '/metrics') {
         res.writeHead(200, { 'content-type': metrics.registry.contentType });
         res.end(redact(await metrics.registry.metrics()));
@@ -84,6 +95,11 @@ export async function startDaemonServer(
         if (req.headers['x-github-event'] === 'ping') return json(res, 200, { ok: true });
         logger.info({ event: req.headers['x-github-event'] ?? 'push' }, 'webhook received; syncing');
         daemon.trigger('webhook');
+        // Other replicas fetch too (they sync the organizations they own).
+        // (`?.`: a stand-in daemon of a test may have no coordinator.)
+        daemon.coordinator?.announce().catch((error: unknown) => {
+          logger.warn({ err: (error as Error).message }, 'could not tell the other replicas about the push');
+        });
         return json(res, 202, { accepted: true });
       }
       if (req.method === 'GET' && path === '/' && opts.journal && opts.ui !== false) {

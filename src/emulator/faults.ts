@@ -8,6 +8,8 @@ export const FaultConfig = z.object({
   latencyMs: z.number().min(0).max(120_000).default(0),
   /** Delay only this fraction of requests (all when absent). */
   latencyRate: z.number().min(0).max(1).optional(),
+  /** Delay only requests of these methods (all when absent). */
+  latencyMethods: z.array(z.string()).optional(),
   /** Retry-After of injected 429 answers. */
   retryAfterSeconds: z.number().int().min(0).max(3600).default(1),
   methods: z.array(z.string()).optional(),

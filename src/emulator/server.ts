@@ -37,6 +37,10 @@ export type RequestLogEntry = {
   at: string;
   /** The JSON body of a write, as received. */
   body?: unknown;
+  /** The client's User-Agent (a daemon replica names itself there). */
+  userAgent?: string;
+  /** When the answer was sent (or the connection dropped): with `at`, when the request was in the server. */
+  finishedAt?: string;
 };
 
 export type Emulator = {
@@ -194,8 +198,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       query: url.search,
       status: 0,
       at: new Date().toISOString(),
+      ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
     };
     log.push(entry);
+    res.once('close', () => (entry.finishedAt = new Date().toISOString()));
     const finish = (status: number, body?: unknown) => {
       entry.status = status;
       if (body !== undefined && status >= 400)
@@ -225,7 +231,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       current.waiting += 1;
       await current.released;
     }
-    const delay = faults.latencyRate === undefined || random() < faults.latencyRate ? faults.latencyMs : 0;
+    const delayed =
+      (faults.latencyMethods === undefined || faults.latencyMethods.includes(method)) &&
+      (faults.latencyRate === undefined || random() < faults.latencyRate);
+    const delay = delayed ? faults.latencyMs : 0;
     if (delay > 0) await sleep(delay);
     if (req.headers.authorization !== `Bearer ${token}`)
       return finish(401, { message: 'Unauthorized: a valid bearer token is required' });

@@ -3,7 +3,7 @@ import type { ChangeAction, ResourceKind } from '../../model/index.js';
 import type { PlanSummary } from '../../plan/types.js';
 
 /** What started a run. `self-heal` is the apply that corrects drift found by the schedule. */
-export type RunTrigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift' | 'self-heal';
+export type RunTrigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift' | 'self-heal' | 'ownership';
 
 /** How a run ended: the sync results of `/status`, plus the two outcomes of a drift check. */
 export type RunResult =

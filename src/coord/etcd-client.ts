@@ -1,0 +1,195 @@
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'undici';
+
+/**
+ * A small etcd v3 client over etcd's JSON gateway (`/v3/...`, served by etcd 3.4+ on the client
+ * port): leases, ranges and transactions, nothing else (decision 21 says why not a gRPC library).
+ * Keys and values travel base64-encoded; 64-bit numbers as decimal strings.
+ */
+export type EtcdClientOptions = {
+  endpoints: string[];
+  /** PEM files for TLS: the CA that signed etcd's certificate, and a client certificate and key. */
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  /** Deadline of one request, in ms. */
+  requestTimeoutMs?: number;
+};
+
+export type KeyValue = {
+  key: string;
+  value: string;
+  createRevision: string;
+  modRevision: string;
+  lease?: string;
+};
+
+export class EtcdError extends Error {
+  readonly code = 'etcd';
+}
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const unb64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString('utf8');
+
+/** The end of the range that holds every key starting with `prefix`. */
+export function prefixEnd(prefix: string): string {
+  const bytes = Buffer.from(prefix, 'utf8');
+  for (let i = bytes.length - 1; i >= 0; i -= 1) {
+    if (bytes[i]! < 0xff) {
+      const end = bytes.subarray(0, i + 1);
+      end[i] = bytes[i]! + 1;
+      return end.toString('base64');
+    }
+  }
+  return Buffer.from([0]).toString('base64');
+}
+
+/** The fields of the gateway's JSON answers that docsync reads. */
+type Answer = {
+  error?: string;
+  message?: string;
+  ID?: string;
+  result?: { TTL?: string };
+  kvs?: RawKv[];
+  succeeded?: boolean;
+  header?: { revision?: string };
+  responses?: { response_range?: { kvs?: RawKv[] } }[];
+};
+
+type RawKv = {
+  key?: string;
+  value?: string;
+  create_revision?: string;
+  mod_revision?: string;
+  lease?: string;
+};
+const toKv = (kv: RawKv): KeyValue => ({
+  key: unb64(kv.key),
+  value: unb64(kv.value),
+  createRevision: kv.create_revision ?? '0',
+  modRevision: kv.mod_revision ?? '0',
+  ...(kv.lease && kv.lease !== '0' ? { lease: kv.lease } : {}),
+});
+
+export class EtcdClient {
+  private readonly agent: Agent;
+  private readonly endpoints: string[];
+  private current = 0;
+  private readonly timeoutMs: number;
+
+  constructor(opts: EtcdClientOptions) {
+    if (opts.endpoints.length === 0) throw new EtcdError('no etcd endpoint given');
+    this.endpoints = opts.endpoints.map((e) => e.replace(/\/+$/, ''));
+    this.timeoutMs = opts.requestTimeoutMs ?? 2000;
+    const tls =
+      opts.caFile || opts.certFile || opts.keyFile
+        ? {
+            ...(opts.caFile ? { ca: readFileSync(opts.caFile) } : {}),
+            ...(opts.certFile ? { cert: readFileSync(opts.certFile) } : {}),
+            ...(opts.keyFile ? { key: readFileSync(opts.keyFile) } : {}),
+          }
+        : undefined;
+    this.agent = new Agent({ keepAliveTimeout: 10_000, ...(tls ? { connect: tls } : {}) });
+  }
+
+  /** One call; a transport failure tries the next endpoint, within one overall deadline. */
+  private async call(path: string, body: unknown, timeoutMs = this.timeoutMs): Promise<Answer> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let lastError: unknown;
+    for (let i = 0; i < this.endpoints.length; i += 1) {
+      const endpoint = this.endpoints[(this.current + i) % this.endpoints.length]!;
+      let status: number;
+      let text: string;
+      try {
+        const res = await request(`${endpoint}${path}`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+          dispatcher: this.agent,
+          signal,
+        });
+        status = res.statusCode;
+        text = await res.body.text();
+      } catch (error) {
+        lastError = error;
+        if (signal.aborted) break;
+        continue;
+      }
+      this.current = (this.current + i) % this.endpoints.length;
+      let parsed: Answer;
+      try {
+        parsed = JSON.parse(text) as Answer;
+      } catch {
+        throw new EtcdError(`etcd ${path}: answer ${status} is not JSON`);
+      }
+      if (status !== 200 || parsed.error)
+        throw new EtcdError(`etcd ${path}: ${String(parsed.message ?? parsed.error ?? status)}`);
+      return parsed;
+    }
+    throw new EtcdError(
+      `etcd unreachable (${this.endpoints.join(', ')}): ${(lastError as Error)?.message ?? 'timeout'}`,
+    );
+  }
+
+  async grant(ttlSeconds: number): Promise<string> {
+    const r = await this.call('/v3/lease/grant', { TTL: String(ttlSeconds) });
+    if (!r.ID) throw new EtcdError('etcd granted no lease');
+    return String(r.ID);
+  }
+
+  /** Renew a lease; the TTL it now has, 0 when it no longer exists. */
+  async keepAlive(id: string): Promise<number> {
+    const r = await this.call('/v3/lease/keepalive', { ID: id });
+    return Number(r.result?.TTL ?? 0);
+  }
+
+  async revoke(id: string): Promise<void> {
+    try {
+      await this.call('/v3/lease/revoke', { ID: id });
+    } catch (error) {
+      if (!/lease not found/.test((error as Error).message)) throw error;
+    }
+  }
+
+  async range(prefix: string): Promise<KeyValue[]> {
+    const r = await this.call('/v3/kv/range', { key: b64(prefix), range_end: prefixEnd(prefix) });
+    return (r.kvs ?? []).map(toKv);
+  }
+
+  /** Put a key, bound to `lease` (a key without lease: '0'). */
+  async put(key: string, value: string, lease = '0'): Promise<void> {
+    await this.call('/v3/kv/put', { key: b64(key), value: b64(value), lease });
+  }
+
+  /**
+   * Create `key` bound to `lease` only if it does not exist (compare its creation revision with 0).
+   * The key's creation revision is the fencing token of what it stands for.
+   */
+  async create(
+    key: string,
+    value: string,
+    lease: string,
+  ): Promise<{ created: true; revision: string } | { created: false; existing?: KeyValue }> {
+    const r = await this.call('/v3/kv/txn', {
+      compare: [{ key: b64(key), target: 'CREATE', result: 'EQUAL', create_revision: '0' }],
+      success: [{ request_put: { key: b64(key), value: b64(value), lease } }],
+      failure: [{ request_range: { key: b64(key) } }],
+    });
+    if (r.succeeded) return { created: true, revision: String(r.header?.revision ?? '0') };
+    const kv = r.responses?.[0]?.response_range?.kvs?.[0];
+    return kv ? { created: false, existing: toKv(kv) } : { created: false };
+  }
+
+  /** Delete `key` only if it is still the one created at `createRevision` (never someone else's). */
+  async deleteIfCreated(key: string, createRevision: string): Promise<boolean> {
+    const r = await this.call('/v3/kv/txn', {
+      compare: [{ key: b64(key), target: 'CREATE', result: 'EQUAL', create_revision: createRevision }],
+      success: [{ request_delete_range: { key: b64(key) } }],
+    });
+    return r.succeeded === true;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

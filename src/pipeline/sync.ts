@@ -1,0 +1,73 @@
+import type { ApiClient } from '../api/client.js';
+import type { ApplyResult } from '../apply/result.js';
+import { applyPlan, type ApplyOptions } from '../apply/run.js';
+import type { Holds } from '../coord/types.js';
+import type { DesiredState } from '../model/index.js';
+import { checkSafety, type SafetyRefusal } from '../plan/safety.js';
+import type { Plan } from '../plan/types.js';
+import { makePlan, type PlanRun } from './plan-run.js';
+
+/**
+ * The one sync sequence (issue 15): take ownership, read, plan, guard, apply, report. The CLI's
+ * `apply`, the daemon's sync and drift self-heal all run it; they differ only in what they pass.
+ */
+export type SyncRequest = {
+  api: ApiClient;
+  desired: DesiredState;
+  /** false: stop after the plan (plan mode). */
+  apply: boolean;
+  allowDeletes: number;
+  /** Take the organizations' ownership before the live read; released when the run ends. */
+  hold: (orgs: string[]) => Promise<Holds>;
+  /**
+   * Apply only if the fresh plan has this checksum: a saved plan (`apply --plan`), or the plan
+   * the drift check computed (self-heal applies it unless live state moved).
+   */
+  expectChecksum?: string;
+  onPlanned?: (run: PlanRun) => void;
+  /** The last word before writing (the CLI's confirmation); false cancels. */
+  approve?: (plan: Plan) => Promise<boolean>;
+  applyOptions?: Omit<ApplyOptions, 'gateFor'>;
+};
+
+export type SyncOutcome =
+  | { result: 'not-owned'; orgs: string[] }
+  | {
+      result: 'failed' | 'moved' | 'no-changes' | 'planned' | 'refused' | 'cancelled' | 'applied';
+      orgs: string[];
+      run: PlanRun;
+      refusals?: SafetyRefusal[];
+      applied?: ApplyResult;
+      message?: string;
+    };
+
+/** Keep only the organizations held (a replica plans and writes what it owns). */
+export function onlyOrgs(desired: DesiredState, orgs: readonly string[]): DesiredState {
+  return { ...desired, organizations: desired.organizations.filter((o) => orgs.includes(o.id)) };
+}
+
+export async function runSync(req: SyncRequest): Promise<SyncOutcome> {
+  const holds = await req.hold(req.desired.organizations.map((o) => o.id));
+  try {
+    const orgs = holds.orgs;
+    if (orgs.length === 0 && req.desired.organizations.length > 0) return { result: 'not-owned', orgs };
+    const run = await makePlan(req.api, onlyOrgs(req.desired, orgs));
+    req.onPlanned?.(run);
+    const { plan } = run;
+    const base = { orgs, run };
+    if (req.expectChecksum !== undefined && plan.checksum !== req.expectChecksum)
+      return { ...base, result: 'moved', message: 'live state changed since this plan was made' };
+    if (plan.errors.length > 0)
+      return { ...base, result: 'failed', message: plan.errors.map((e) => e.message).join('; ') };
+    if (plan.changes.length === 0) return { ...base, result: 'no-changes' };
+    if (!req.apply) return { ...base, result: 'planned' };
+    const refusals = checkSafety(plan, req.allowDeletes);
+    if (refusals.length > 0)
+      return { ...base, result: 'refused', refusals, message: refusals.map((r) => r.message).join('; ') };
+    if (req.approve && !(await req.approve(plan))) return { ...base, result: 'cancelled' };
+    const applied = await applyPlan(plan, req.api, { ...req.applyOptions, gateFor: holds.gateFor });
+    return { ...base, result: applied.ok ? 'applied' : 'failed', applied };
+  } finally {
+    await holds.release();
+  }
+}

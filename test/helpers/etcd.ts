@@ -1,0 +1,103 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { until } from './cli.js';
+
+/** The etcd binary (Debian's etcd-server package), or why it is missing. */
+export function etcdBinary(): { path: string } | { missing: string } {
+  const path = process.env['DOCSYNC_TEST_ETCD'] ?? 'etcd';
+  const r = spawnSync(path, ['--version'], { encoding: 'utf8' });
+  return r.status === 0
+    ? { path }
+    : {
+        missing: `etcd not found (${path}): install etcd-server (apt-get install etcd-server) to run the etcd tests`,
+      };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type EtcdServer = {
+  url: string;
+  /** SIGTERM and wait for the exit; the data folder stays. */
+  stop: () => Promise<void>;
+  /** Start again on the same ports and data (after stop). */
+  start: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+/** One etcd server for a test file: free ports on loopback, a temporary data folder. */
+export async function startEtcd(binary: string): Promise<EtcdServer> {
+  const [client, peer] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), 'docsync-etcd-'));
+  const url = `http://127.0.0.1:${client}`;
+  const peerUrl = `http://127.0.0.1:${peer}`;
+  let child: ChildProcess | null = null;
+  let log = '';
+  const start = async () => {
+    log = '';
+    const c = spawn(
+      binary,
+      [
+        '--name',
+        'test',
+        '--data-dir',
+        dataDir,
+        '--listen-client-urls',
+        url,
+        '--advertise-client-urls',
+        url,
+        '--listen-peer-urls',
+        peerUrl,
+        '--initial-advertise-peer-urls',
+        peerUrl,
+        '--initial-cluster',
+        `test=${peerUrl}`,
+        '--log-level',
+        'error',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    child = c;
+    c.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    let exited = false;
+    c.on('exit', () => (exited = true));
+    await until(
+      async () => {
+        if (exited) throw new Error(`etcd exited:\n${log}`);
+        const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(500) }).catch(() => null);
+        return r?.ok && ((await r.json()) as { health?: string }).health === 'true';
+      },
+      20_000,
+      50,
+    );
+  };
+  const stop = async () => {
+    const c = child;
+    child = null;
+    if (!c || c.exitCode !== null) return;
+    const exit = new Promise((resolve) => c.once('exit', resolve));
+    c.kill('SIGTERM');
+    await exit;
+  };
+  await start();
+  return {
+    url,
+    stop,
+    start,
+    close: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
