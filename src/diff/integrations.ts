@@ -96,6 +96,7 @@ export function diffSaml(ctx: DiffContext, desired: DesiredSamlProvider[], live:
         problem(
           ctx,
           `saml "${d.label}": defaultTeam names the team "${d.defaultTeam}", which does not exist`,
+          'unknown-reference',
         );
         continue;
       }
