@@ -151,13 +151,16 @@ describe('secret canary', () => {
       // Now there are share links with secret URLs; read them from the emulator's own answers.
       const links = emu.state().organizations[0]!.sites.flatMap((s) => s.shareLinks.map((l) => l.token));
       expect(links.length).toBeGreaterThan(0);
-      await run(['validate', '--config', config]);
-      await run(['plan', '--config', config, '--format', 'json', '--out', join(dir, 'plan.json')]);
-      await run(['plan', '--config', config, '--format', 'markdown']);
-      await run(['drift', '--config', config, '--out', join(dir, 'drift.md')]);
-      await run(['export', '--org', 'org_demo', '--out', join(dir, 'export')]);
-      await run(['comment', '--config', config, '--pr', '1', '--github-api-url', gh.url]);
-      await run(['plan', '--config', config], { DOCSYNC_TOKEN: `${CANARY}-wrong` });
+      // Read-only commands, independent of each other: run at once.
+      await Promise.all([
+        run(['validate', '--config', config]),
+        run(['plan', '--config', config, '--format', 'json', '--out', join(dir, 'plan.json')]),
+        run(['plan', '--config', config, '--format', 'markdown']),
+        run(['drift', '--config', config, '--out', join(dir, 'drift.md')]),
+        run(['export', '--org', 'org_demo', '--out', join(dir, 'export')]),
+        run(['comment', '--config', config, '--pr', '1', '--github-api-url', gh.url]),
+        run(['plan', '--config', config], { DOCSYNC_TOKEN: `${CANARY}-wrong` }),
+      ]);
       const daemon = await startDaemonProcess(
         [
           '--config',
