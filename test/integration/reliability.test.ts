@@ -26,16 +26,16 @@ describe('dry runs never write', () => {
     const state = mkdtempSync(join(tmpdir(), 'docsync-dry-'));
     const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state };
     try {
-      for (const args of [
-        ['validate'],
-        ['plan'],
-        ['plan', '--format', 'json', '--out', join(state, 'p.json')],
-        ['drift', '--format', 'markdown'],
-        ['export', '--org', 'org_demo', '--out', join(state, 'export')],
-      ])
-        expect([0, 2]).toContain(
-          (await runCli([...args, ...(args[0] === 'export' ? [] : ['--config', config])], env)).code,
-        );
+      // Each command's exit code is known: the config is not applied yet, so drift reports 2.
+      const commands: [string[], number][] = [
+        [['validate', '--config', config], 0],
+        [['plan', '--config', config], 0],
+        [['plan', '--config', config, '--format', 'json', '--out', join(state, 'p.json')], 0],
+        [['drift', '--config', config, '--format', 'markdown'], 2],
+        [['export', '--org', 'org_demo', '--out', join(state, 'export')], 0],
+      ];
+      const results = await Promise.all(commands.map(([args]) => runCli(args, env)));
+      expect(results.map((r) => r.code)).toEqual(commands.map(([, code]) => code));
       const daemon = await startDaemonProcess(
         ['--config', config, '--mode', 'plan', '--drift-cron', '* * * * * *', '--interval', '1s'],
         env,
@@ -106,18 +106,20 @@ describe('hostile configuration', () => {
       'binary.yml': Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]),
     };
     try {
-      for (const [name, bytes] of Object.entries(cases)) {
+      // Ten independent processes (five files, two commands each): run at once.
+      const runs = Object.entries(cases).flatMap(([name, bytes]) => {
         const dir = mkdtempSync(join(tmpdir(), 'docsync-hostile-'));
         writeFileSync(join(dir, name), bytes);
-        for (const command of ['validate', 'plan']) {
-          const res = await runCli([command, '--config', dir], {
-            DOCSYNC_API_URL: emu.url,
-            DOCSYNC_TOKEN: TOKEN,
-          });
-          expect(res.code, `${name} ${command}`).toBe(1);
-          expect(res.stderr).toMatch(new RegExp(`${name.replace('.', '\\.')}:\\d+:\\d+: error\\[`));
-          expect(res.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
-        }
+        return ['validate', 'plan'].map(async (command) => ({
+          name,
+          command,
+          res: await runCli([command, '--config', dir], { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN }),
+        }));
+      });
+      for (const { name, command, res } of await Promise.all(runs)) {
+        expect(res.code, `${name} ${command}`).toBe(1);
+        expect(res.stderr).toMatch(new RegExp(`${name.replace('.', '\\.')}:\\d+:\\d+: error\\[`));
+        expect(res.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
       }
       expect(emu.requests()).toEqual([]);
     } finally {
