@@ -1,19 +1,18 @@
 import type { Dispatcher } from 'undici';
+import { DocsyncError } from '../errors.js';
 
 /** The answer was larger than the client accepts. */
-export class AnswerTooLargeError extends Error {
-  readonly code = 'answer-too-large';
+export class AnswerTooLargeError extends DocsyncError<'answer-too-large'> {
   constructor(readonly maxBytes: number) {
-    super(`the answer is larger than ${maxBytes} bytes (--max-response-bytes)`);
+    super('answer-too-large', `the answer is larger than ${maxBytes} bytes (--max-response-bytes)`);
     this.name = 'AnswerTooLargeError';
   }
 }
 
 /** The attempt's total deadline (headers and body together) passed. */
-export class DeadlineError extends Error {
-  readonly code = 'deadline';
+export class DeadlineError extends DocsyncError<'deadline'> {
   constructor(readonly timeoutMs: number) {
-    super(`no complete answer within ${timeoutMs} ms`);
+    super('deadline', `no complete answer within ${timeoutMs} ms`);
     this.name = 'DeadlineError';
   }
 }

@@ -1,3 +1,5 @@
+import { DocsyncError } from '../errors.js';
+
 /** Stable codes of API failures. Match on `code`, never on the message. */
 export type ApiErrorCode =
   | 'unauthorized'
@@ -23,8 +25,7 @@ export type ApiErrorInit = {
 };
 
 /** A failed API call. Carries the method, the route template, the status and the API's message; never the token. */
-export class ApiError extends Error {
-  readonly code: ApiErrorCode;
+export class ApiError extends DocsyncError<ApiErrorCode> {
   readonly method: string;
   readonly route: string;
   readonly status: number | undefined;
@@ -34,9 +35,10 @@ export class ApiError extends Error {
   constructor(init: ApiErrorInit) {
     const status = init.status !== undefined ? ` ${init.status}` : '';
     const detail = init.apiMessage ? `: ${init.apiMessage}` : '';
-    super(`${init.method} ${init.route} failed (${init.code}${status})${detail}`, { cause: init.cause });
+    super(init.code, `${init.method} ${init.route} failed (${init.code}${status})${detail}`, {
+      cause: init.cause,
+    });
     this.name = 'ApiError';
-    this.code = init.code;
     this.method = init.method;
     this.route = init.route;
     this.status = init.status;

@@ -1,4 +1,5 @@
 import type { ApiFlavor } from '../model/kinds.js';
+import { DocsyncError } from '../errors.js';
 
 /** Where the flavor a command speaks came from: `--api-flavor`, `DOCSYNC_API_FLAVOR`, or the API URL. */
 export type FlavorSource = 'flag' | 'env' | 'api-url';
@@ -29,5 +30,5 @@ export function resolveFlavor(
 
 function parseFlavor(value: string, where: string): ApiFlavor {
   if ((apiFlavors as readonly string[]).includes(value)) return value as ApiFlavor;
-  throw new Error(`${where} must be seed or current, got "${value}"`);
+  throw new DocsyncError('invalid-option', `${where} must be seed or current, got "${value}"`);
 }

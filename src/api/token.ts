@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
 /** Error when no usable token is configured. The message names the variables, never a value. */
-export class TokenError extends Error {
-  readonly code = 'token-missing';
+export class TokenError extends DocsyncError<'token-missing'> {
+  constructor(message: string, options?: DocsyncErrorOptions) {
+    super('token-missing', message, options);
+  }
 }
 
 /** The API token from `DOCSYNC_TOKEN`, or the file named by `DOCSYNC_TOKEN_FILE`. Never a flag. */

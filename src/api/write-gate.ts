@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { DocsyncError } from '../errors.js';
 
 /**
  * Self-fencing (decision 21): the platform cannot check a fencing token, so a writer checks its
@@ -12,10 +13,9 @@ export type WriteGate = {
   readonly label: string;
 };
 
-export class WriteGateClosedError extends Error {
-  readonly code = 'not-owner';
+export class WriteGateClosedError extends DocsyncError<'not-owner'> {
   constructor(label: string) {
-    super(`refused to write: ${label}`);
+    super('not-owner', `refused to write: ${label}`);
   }
 }
 

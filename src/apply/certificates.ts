@@ -8,11 +8,14 @@ import {
   type IndirectContext,
   type IndirectSource,
 } from '../secrets/indirect.js';
+import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
 export type CertificateSource = CertificateValue['$certificate'];
 
-export class CertificateChangedError extends Error {
-  readonly code = 'certificate-changed';
+export class CertificateChangedError extends DocsyncError<'certificate-changed'> {
+  constructor(message: string, options?: DocsyncErrorOptions) {
+    super('certificate-changed', message, options);
+  }
 }
 
 /** Limit of a SAML certificate, in characters (the API's). */

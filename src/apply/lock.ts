@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { DocsyncError } from '../errors.js';
 
 /**
  * One writer per organization: an exclusive lock file in the state folder (decision 7). The
@@ -18,13 +19,12 @@ export type LockInfo = {
   processStart?: string;
 };
 
-export class LockError extends Error {
-  readonly code = 'locked';
+export class LockError extends DocsyncError<'locked'> {
   constructor(
     message: string,
     readonly holder?: LockInfo,
   ) {
-    super(message);
+    super('locked', message);
   }
 }
 

@@ -1,11 +1,14 @@
 import { readCertificateSource } from './certificates.js';
 import { isRefValue, type CertificateValue, type Patch, type Position, type Ref } from '../model/index.js';
+import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
 /** Ids produced by applied changes: `id`, and `siteSpace:<spaceId>` for a created section's first site space. */
 export type Produced = Map<string, Record<string, string>>;
 
-export class UnresolvedRefError extends Error {
-  readonly code = 'unresolved-ref';
+export class UnresolvedRefError extends DocsyncError<'unresolved-ref'> {
+  constructor(message: string, options?: DocsyncErrorOptions) {
+    super('unresolved-ref', message, options);
+  }
 }
 
 export function resolveRef(ref: Ref, produced: Produced): string {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { DocsyncError } from '../errors.js';
 import { renderResultTable } from '../apply/result.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { DesiredState } from '../model/index.js';
@@ -25,10 +26,13 @@ async function readSavedPlan(file: string): Promise<{ desired: DesiredState; che
   try {
     doc = JSON.parse(await readFile(file, 'utf8')) as typeof doc;
   } catch (error) {
-    throw new Error(`cannot read plan file ${file}: ${(error as Error).message}`);
+    throw new DocsyncError('invalid-plan-file', `cannot read plan file ${file}: ${(error as Error).message}`);
   }
   if (doc.formatVersion !== 1 || typeof doc.checksum !== 'string' || !doc.desired)
-    throw new Error(`${file} is not a saved docsync plan (write one with: docsync plan --out FILE)`);
+    throw new DocsyncError(
+      'invalid-plan-file',
+      `${file} is not a saved docsync plan (write one with: docsync plan --out FILE)`,
+    );
   return { desired: doc.desired, checksum: doc.checksum };
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { startEmulator, type Emulator } from '../emulator/server.js';
 import { err, out } from './output.js';
+import { DocsyncError } from '../errors.js';
 
 export async function readSeed(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8');
@@ -15,7 +16,11 @@ export function parseRateLimit(
 ): { limit: number; windowSeconds: number } | undefined {
   if (!spec) return undefined;
   const m = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(spec);
-  if (!m) throw new Error(`--rate-limit must look like 60/10s (requests per window), got "${spec}"`);
+  if (!m)
+    throw new DocsyncError(
+      'invalid-option',
+      `--rate-limit must look like 60/10s (requests per window), got "${spec}"`,
+    );
   return { limit: Number(m[1]), windowSeconds: Number(m[2]) };
 }
 

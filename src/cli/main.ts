@@ -14,6 +14,7 @@ import { err } from './output.js';
 import { driftCommand, planCommand, type Format } from './plan.js';
 import { unlockCommand } from './unlock.js';
 import { validateCommand } from './validate.js';
+import { errorCode } from '../errors.js';
 
 const int = (name: string) => (value: string) => {
   const n = Number(value);
@@ -363,7 +364,8 @@ export async function main(argv: string[]): Promise<number> {
     const e = error as { code?: string; exitCode?: number; message?: string };
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
     if (e.code?.startsWith('commander.')) return e.exitCode ?? 1;
-    err(`error: ${e.message ?? String(error)}`);
+    const stable = errorCode(error);
+    err(`error: ${e.message ?? String(error)}${stable ? ` [${stable}]` : ''}`);
     return 1;
   }
   return code;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
+import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
 /**
  * A small etcd v3 client over etcd's JSON gateway (`/v3/...`, served by etcd 3.4+ on the client
@@ -24,8 +25,10 @@ export type KeyValue = {
   lease?: string;
 };
 
-export class EtcdError extends Error {
-  readonly code = 'etcd';
+export class EtcdError extends DocsyncError<'etcd'> {
+  constructor(message: string, options?: DocsyncErrorOptions) {
+    super('etcd', message, options);
+  }
 }
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');

@@ -5,6 +5,7 @@ import type { EtcdClient, KeyValue } from './etcd-client.js';
 import { defaultMarginMs, LeaseClock } from './lease-clock.js';
 import { rendezvousOwner } from './rendezvous.js';
 import type { CoordinationObserver, CoordinationStatus, Coordinator, Holds } from './types.js';
+import { DocsyncError } from '../errors.js';
 
 export type EtcdCoordinatorOptions = {
   client: EtcdClient;
@@ -78,7 +79,7 @@ export class EtcdCoordinator implements Coordinator {
     await this.renew();
     // A CLI needs its lease now; a replica keeps trying (not ready meanwhile: etcd may be starting).
     if (!this.clock.held() && this.opts.role === 'cli')
-      throw new Error(`cannot start an etcd session: ${this.lastError ?? 'no lease'}`);
+      throw new DocsyncError('coordination', `cannot start an etcd session: ${this.lastError ?? 'no lease'}`);
     const every = Math.max(200, Math.floor(this.ttlMs / 3));
     this.timers.push(setInterval(() => void this.renew(), every));
     if (this.opts.role === 'replica') {
@@ -144,7 +145,8 @@ export class EtcdCoordinator implements Coordinator {
     await this.client.revoke(lease);
     this.lease = undefined;
     this.clock.lost();
-    throw new Error(
+    throw new DocsyncError(
+      'coordination',
       `replica id ${this.replica} is registered by another process (lease ${holder ?? '?'}); ` +
         'give each replica its own --replica-id (a lease of a dead process expires after its TTL)',
     );
@@ -285,7 +287,8 @@ export class EtcdCoordinator implements Coordinator {
         const blockers: string[] = [];
         for (const org of orgs) {
           if (this.owned.has(org)) continue;
-          if (!this.clock.held()) throw new Error(`the etcd lease is not held: ${this.lastError ?? ''}`);
+          if (!this.clock.held())
+            throw new DocsyncError('coordination', `the etcd lease is not held: ${this.lastError ?? ''}`);
           const value = JSON.stringify({ replica: this.replica, lease });
           const r = await this.client.create(this.key('owners', org), value, lease);
           if (r.created) this.owned.set(org, r.revision);

@@ -1,3 +1,4 @@
+import { DocsyncError } from '../errors.js';
 /**
  * When a lease is certainly held (decision 21). The server restarts a lease's TTL when it receives
  * a keep-alive, which is after this process sent it; counting from the moment of sending, on the
@@ -12,7 +13,8 @@ export class LeaseClock {
     readonly marginMs: number,
     private readonly now: () => number = () => performance.now(),
   ) {
-    if (marginMs >= ttlMs) throw new Error('the lease margin must be shorter than its TTL');
+    if (marginMs >= ttlMs)
+      throw new DocsyncError('invalid-option', 'the lease margin must be shorter than its TTL');
   }
 
   /** The monotonic time to pass to `renewed` once the request sent now succeeds. */

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { request } from 'undici';
+import { sendOutbound, type OutboundPolicy } from '../api/outbound.js';
 import { renderJson, renderMarkdown, type Plan } from '../plan/index.js';
 import { resourceSummary, summaryLine } from '../plan/format-value.js';
 import { redact, redactDeep } from '../secrets/registry.js';
@@ -25,17 +25,15 @@ export async function notifyDriftError(url: string, message: string): Promise<vo
   );
 }
 
+/** Tests shorten the policy's deadline and backoff. */
+export const notifyPolicy: OutboundPolicy = { timeoutMs: 20_000 };
+
+/** The webhook URL is a secret (Slack's carry their key in the path): errors never name it. */
 async function post(url: string, payload: unknown): Promise<void> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(payload),
-    headersTimeout: 10_000,
-    bodyTimeout: 10_000,
-    signal: AbortSignal.timeout(20_000),
-  });
-  await res.body.dump();
-  if (res.statusCode >= 300) throw new Error(`notify webhook answered ${res.statusCode}`);
+  await sendOutbound(
+    { method: 'POST', url, what: 'notify webhook', body: payload },
+    { ...notifyPolicy, secrets: [url] },
+  );
 }
 
 /** Post a Slack-compatible JSON body (`text`, plus structured fields) to a webhook URL. */

@@ -1,8 +1,11 @@
 import { readIndirect } from '../secrets/indirect.js';
 import { registerSecret } from '../secrets/registry.js';
+import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
-export class WebhookSecretError extends Error {
-  readonly code = 'webhook-secret';
+export class WebhookSecretError extends DocsyncError<'webhook-secret'> {
+  constructor(message: string, options?: DocsyncErrorOptions) {
+    super('webhook-secret', message, options);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { DocsyncError } from '../errors.js';
 
 export const WEBHOOK_MAX_BYTES = 1024 * 1024;
 
@@ -15,12 +16,12 @@ export function sign(secret: string, body: string | Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-export class BodyError extends Error {
+export class BodyError extends DocsyncError<'body-timeout' | 'body-too-large'> {
   constructor(
     readonly status: 408 | 413,
     message: string,
   ) {
-    super(message);
+    super(status === 408 ? 'body-timeout' : 'body-too-large', message);
   }
 }
 

@@ -142,7 +142,7 @@ export function diffCollections(
     if (d.parent === undefined) continue;
     const parent = d.parent ? (slots.get(d.parent) ?? liveCollection(live, d.parent)) : undefined;
     if (d.parent && !parent) {
-      problem(ctx, `space ${d.id}: no collection titled "${d.parent}"`);
+      problem(ctx, `space ${d.id}: no collection titled "${d.parent}"`, 'unknown-reference');
       continue;
     }
     const want = parent ? parent.ref : null;

@@ -1,5 +1,6 @@
 import type { ApiFlavor, ChangeOp, Duplicate, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
-import type { DiffProblem, DraftSet } from './draft.js';
+import type { DiffProblem, DiffWarning, DraftSet } from './draft.js';
+import type { DiffProblemCode } from '../errors.js';
 
 /** What every kind's diff shares within one organization. */
 export type DiffContext = {
@@ -16,7 +17,7 @@ export type DiffContext = {
   siteRefs: Map<string, { ref: Ref; createKey?: string }>;
   teamRefs: Map<string, { ref: Ref; createKey?: string }>;
   flavor: ApiFlavor;
-  warnings: DiffProblem[];
+  warnings: DiffWarning[];
   /** Live objects that share the key of a desired one (left alone, named in the plan). */
   duplicates: Duplicate[];
 };
@@ -25,8 +26,9 @@ export function warn(ctx: DiffContext, message: string): void {
   ctx.warnings.push({ organization: ctx.org, message });
 }
 
-export function problem(ctx: DiffContext, message: string): void {
-  ctx.problems.push({ organization: ctx.org, message });
+/** The organization cannot be planned: `code` says why (stable, see src/errors.ts). */
+export function problem(ctx: DiffContext, message: string, code: DiffProblemCode): void {
+  ctx.problems.push({ organization: ctx.org, message, code });
 }
 
 /**
@@ -54,7 +56,7 @@ export function pairByIdentity<D, L extends { id: string }>(
     if (pin === undefined) continue;
     const l = byId.get(pin);
     if (!l) {
-      problem(ctx, `${what} "${nameOf(d)}" is pinned to id ${pin}, which does not exist`);
+      problem(ctx, `${what} "${nameOf(d)}" is pinned to id ${pin}, which does not exist`, 'pin-not-found');
       continue;
     }
     used.add(l);

@@ -40,9 +40,10 @@ export function diffOrganization(
     problem(
       ctx,
       'custom fields are not part of the current API (--api-flavor current); remove customFields or use --api-flavor seed',
+      'unsupported-by-api',
     );
   if (live.readError !== undefined) {
-    problem(ctx, `cannot read the live state of ${desired.id}: ${live.readError}`);
+    problem(ctx, `cannot read the live state of ${desired.id}: ${live.readError}`, 'live-read-failed');
     return {
       organization: desired.id,
       drafts: [],
@@ -57,6 +58,7 @@ export function diffOrganization(
     problem(
       ctx,
       "translations by title are api.md's translation settings; the current API has a different translation resource (use --api-flavor seed)",
+      'unsupported-by-api',
     );
   if (desired.customFields) diffCustomFields(ctx, desired.customFields, live.customFields ?? []);
   if (desired.spaces) diffSpaces(ctx, desired.spaces, live.spaces ?? []);

@@ -7,6 +7,7 @@ import type {
   ResourceKind,
   Unmanaged,
 } from '../model/index.js';
+import { DocsyncError, type DiffProblemCode } from '../errors.js';
 
 /**
  * A change before the plan numbers it: `key` is unique and stable (it derives from the address),
@@ -24,7 +25,8 @@ export type Draft = {
   op: ChangeOp;
 };
 
-export type DiffProblem = { organization: string; message: string };
+export type DiffProblem = { organization: string; message: string; code: DiffProblemCode };
+export type DiffWarning = { organization: string; message: string };
 
 export type OrgDiff = {
   organization: string;
@@ -36,7 +38,7 @@ export type OrgDiff = {
   /** How many live resources of managed kinds there are (for the "delete everything" guard). */
   managedLiveCount: number;
   /** Things the plan leaves alone that the user should know about. */
-  warnings: DiffProblem[];
+  warnings: DiffWarning[];
   /** Live objects sharing the key of a desired entry (also named in `warnings`). */
   duplicates?: Duplicate[];
 };
@@ -47,7 +49,8 @@ export class DraftSet {
   private readonly byKey = new Map<string, Draft>();
 
   add(draft: Omit<Draft, 'deps'> & { deps?: (string | undefined)[] }): Draft {
-    if (this.byKey.has(draft.key)) throw new Error(`duplicate change key ${draft.key}`);
+    if (this.byKey.has(draft.key))
+      throw new DocsyncError('duplicate-change-key', `duplicate change key ${draft.key}`);
     const full: Draft = { ...draft, deps: [...new Set((draft.deps ?? []).filter((d): d is string => !!d))] };
     this.drafts.push(full);
     this.byKey.set(full.key, full);

@@ -96,10 +96,12 @@ export function diffSaml(ctx: DiffContext, desired: DesiredSamlProvider[], live:
         problem(
           ctx,
           `saml "${d.label}": defaultTeam names the team "${d.defaultTeam}", which does not exist`,
+          'unknown-reference',
         );
         continue;
       }
-      const teamId = 'id' in team.ref ? team.ref.id : null;
+      // A team this plan creates has no id yet: it differs from any live value, null included.
+      const teamId = 'id' in team.ref ? team.ref.id : undefined;
       if (!l || teamId !== l.defaultTeam) {
         if (l) before['defaultTeam'] = l.defaultTeam;
         after['defaultTeam'] = d.defaultTeam;

@@ -36,6 +36,7 @@ export function diffSettings(ctx: DiffContext, d: DesiredSettings, l: LiveSettin
         problem(
           ctx,
           `settings.defaultContent names the site "${d.defaultContent.site}", which does not exist`,
+          'unknown-reference',
         );
       else if (!('id' in site.ref) || site.ref.id !== l.defaultContent) {
         before['defaultContent'] = l.defaultContent;
@@ -75,6 +76,7 @@ export function diffMembers(
       problem(
         ctx,
         `members: "${d.user}" is not a member of the organization (docsync sets roles; it does not invite)`,
+        'not-a-member',
       );
       continue;
     }
@@ -110,5 +112,6 @@ export function diffMembers(
     problem(
       ctx,
       'members: cannot tell which user the token belongs to, so no member is removed; pin the members to keep or turn prune off',
+      'token-user-unknown',
     );
 }

@@ -74,7 +74,11 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
     diffPublication(ctx, site, d, l);
     if (d.adaptiveSchema !== undefined && !same(d.adaptiveSchema, l?.adaptiveSchema ?? null)) {
       if (ctx.flavor === 'current' && '$id' in d.adaptiveSchema)
-        problem(ctx, `site "${d.title}": the current API refuses $id in adaptiveSchema; remove it`);
+        problem(
+          ctx,
+          `site "${d.title}": the current API refuses $id in adaptiveSchema; remove it`,
+          'unsupported-by-api',
+        );
       const key = `update:${addr}/adaptive-schema`;
       drafts.add({
         key,
@@ -124,6 +128,7 @@ function diffPublication(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: L
     problem(
       ctx,
       `site "${d.title}": published can only change with --api-flavor current (api.md has no publish call)`,
+      'unsupported-by-api',
     );
     return;
   }

@@ -338,7 +338,7 @@ export function diffStructure(
     drafts,
     temporary('site-section', (i) => slotByLabel.get(i.label)!.ref),
   ))
-    ctx.problems.push({ organization: org, message });
+    ctx.problems.push({ organization: org, message, code: 'path-conflict' });
 
   for (const c of containers) {
     const mine = c.placements;
@@ -364,7 +364,7 @@ export function diffStructure(
       drafts,
       temporary('site-space', (i) => byLabel.get(i.label)!.ref),
     ))
-      ctx.problems.push({ organization: org, message });
+      ctx.problems.push({ organization: org, message, code: 'path-conflict' });
   }
 
   // 6. Order: sections of the site, site spaces of each place.

@@ -162,6 +162,8 @@ function isStateDump(value: unknown): value is EmulatorState {
     orgs[0] !== null &&
     'sites' in orgs[0] &&
     'customFields' in orgs[0] &&
+    // A seed never carries createdAt; without it, a seed with no sites looked like a dump.
+    'createdAt' in orgs[0] &&
     Array.isArray((orgs[0] as EmuOrganization).sites) &&
     (orgs[0] as EmuOrganization).sites.every((s) => 'siteSpaces' in s && 'groups' in s)
   );

@@ -1,5 +1,5 @@
-import { request } from 'undici';
-import { readBoundedText } from '../api/bounded-body.js';
+import { OutboundError, sendOutbound, type OutboundPolicy } from '../api/outbound.js';
+import { DocsyncError } from '../errors.js';
 
 /** The hidden marker that identifies docsync's sticky comment on a pull request. */
 export const MARKER = '<!-- docsync-plan -->';
@@ -7,38 +7,49 @@ export const GITHUB_COMMENT_LIMIT = 65_536;
 
 export type GitHubTarget = { apiUrl: string; token: string; repository: string; pr: number };
 
-export class GitHubError extends Error {
-  readonly code = 'github';
+export class GitHubError extends DocsyncError<'github'> {
   constructor(
     readonly status: number,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super('github', message, options);
   }
 }
 
-async function gh(target: GitHubTarget, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await request(`${target.apiUrl.replace(/\/+$/, '')}${path}`, {
-    method: method as 'GET',
-    headers: {
-      authorization: `Bearer ${target.token}`,
-      accept: 'application/vnd.github+json',
-      'x-github-api-version': '2022-11-28',
-      'user-agent': 'docsync',
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    headersTimeout: 30_000,
-    bodyTimeout: 30_000,
-    signal: AbortSignal.timeout(60_000),
-  });
-  const text = await readBoundedText(res, 16 * 1024 * 1024);
-  if (res.statusCode >= 300)
-    throw new GitHubError(
-      res.statusCode,
-      `GitHub ${method} ${path.replace(/\?.*$/, '')} answered ${res.statusCode}`,
+/** Tests shorten the policy's deadline and backoff. */
+export const githubPolicy: OutboundPolicy = {};
+
+async function gh(
+  target: GitHubTarget,
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const route = path.replace(/\?.*$/, '');
+  try {
+    const res = await sendOutbound(
+      {
+        method,
+        url: `${target.apiUrl.replace(/\/+$/, '')}${path}`,
+        what: `GitHub ${method} ${route}`,
+        headers: {
+          authorization: `Bearer ${target.token}`,
+          accept: 'application/vnd.github+json',
+          'x-github-api-version': '2022-11-28',
+          'user-agent': 'docsync',
+        },
+        body,
+        create: method === 'POST',
+      },
+      { ...githubPolicy, secrets: [target.token] },
     );
-  return text ? (JSON.parse(text) as unknown) : undefined;
+    return res.text ? (JSON.parse(res.text) as unknown) : undefined;
+  } catch (error) {
+    if (error instanceof OutboundError)
+      throw new GitHubError(error.status ?? 0, error.message, { cause: error });
+    throw error;
+  }
 }
 
 type Comment = { id: number; body?: string };

@@ -113,6 +113,7 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
     const stuck = drafts.filter((_, i) => indegree[i]! > 0).map((d) => d.address);
     errors.push({
       organization: '*',
+      code: 'dependency-cycle',
       message: `dependency cycle between changes: ${stuck.slice(0, 5).join(', ')}`,
     });
     return finish(diffs, [], errors);

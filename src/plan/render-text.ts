@@ -14,7 +14,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   const out: string[] = [];
   out.push(options.title ?? `docsync plan for ${plan.organizations.join(', ')}`);
   out.push('');
-  for (const e of plan.errors) out.push(paint(COLORS.delete, `error: ${e.message}`));
+  for (const e of plan.errors) out.push(paint(COLORS.delete, `error: ${e.message} [${e.code}]`));
   for (const w of plan.warnings ?? []) out.push(paint(COLORS.update, `warning: ${w.message}`));
   if (plan.errors.length > 0 || (plan.warnings ?? []).length > 0) out.push('');
   if (plan.changes.length === 0)

@@ -1,8 +1,9 @@
+import type { ErrorCode } from '../errors.js';
 import type { Plan } from './types.js';
 
 export type SafetyRefusal = {
   organization: string;
-  code: 'too-many-deletes' | 'deletes-everything';
+  code: Extract<ErrorCode, 'too-many-deletes' | 'deletes-everything'>;
   message: string;
 };
 

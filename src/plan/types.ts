@@ -1,8 +1,13 @@
 import type { Change, ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
+import type { PlanProblemCode } from '../errors.js';
 
 export type PlanSummary = Record<ChangeAction, number>;
 
-export type PlanProblem = { organization: string; message: string };
+/** A problem that stops an organization's plan; `code` is stable (src/errors.ts). */
+export type PlanProblem = { organization: string; message: string; code: PlanProblemCode };
+
+/** Something the plan leaves alone that the reviewer should know about. */
+export type PlanWarning = { organization: string; message: string };
 
 /** Per-organization facts the safety guard needs. */
 export type PlanGuardFacts = {
@@ -23,7 +28,7 @@ export type Plan = {
   /** Organizations that could not be planned, and why (their changes are left out). */
   errors: PlanProblem[];
   /** Things left alone that the reviewer should know about (they do not stop the plan). */
-  warnings: PlanProblem[];
+  warnings: PlanWarning[];
   /** Live objects that share the key of one desired entry; left alone until one is pinned by id. */
   duplicates?: Duplicate[];
   guards: PlanGuardFacts[];

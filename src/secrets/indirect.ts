@@ -12,6 +12,7 @@ import type { Stats } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { registerSecret } from './registry.js';
+import { DocsyncError } from '../errors.js';
 
 /**
  * Indirect values (`{ file: PATH }`, `{ env: NAME }`) are confined: a file must lie inside the
@@ -25,14 +26,9 @@ export const SECRET_ENV_PREFIX = 'DOCSYNC_SECRET_';
 export type IndirectErrorCode =
   'outside-root' | 'not-regular-file' | 'too-large' | 'read-failed' | 'env-not-allowed' | 'env-unset';
 
-export class IndirectValueError extends Error {
-  constructor(
-    readonly code: IndirectErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'IndirectValueError';
+export class IndirectValueError extends DocsyncError<IndirectErrorCode> {
+  constructor(code: IndirectErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 

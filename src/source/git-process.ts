@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
+import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
-export class GitError extends Error {
-  readonly code = 'git';
+export class GitError extends DocsyncError<'git'> {
+  constructor(message: string, options?: DocsyncErrorOptions) {
+    super('git', message, options);
+  }
 }
 
 /** Limits kept in git's environment unless the operator set their own. */

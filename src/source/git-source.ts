@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gitEnv, runGit } from './git-process.js';
+import { GitError, gitEnv, runGit } from './git-process.js';
 import type { ConfigSource, Revision } from './types.js';
 
 export type GitSourceOptions = {
@@ -106,10 +106,10 @@ export class GitSource implements ConfigSource {
       const [hash, date, ...subject] = (await this.git(['log', '-1', '--format=%H%n%aI%n%s']))
         .trim()
         .split('\n');
-      if (!hash) throw new Error('the branch has no commits');
+      if (!hash) throw new GitError('the branch has no commits');
       return { id: hash, subject: subject.join('\n'), ...(date ? { time: date } : {}) };
     } catch (error) {
-      throw new Error(`git: ${scrubGitMessage((error as Error).message)}`, { cause: undefined });
+      throw new GitError(`git: ${scrubGitMessage((error as Error).message)}`);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { spawnCli, until } from './cli.js';
 
 export type DaemonProcess = {
@@ -42,4 +43,21 @@ export async function startDaemonProcess(
     exit,
     status: async () => (await fetch(`${url}/status`)).json(),
   };
+}
+
+/**
+ * POST that declares `length` bytes and sends none: the status the server answers from the
+ * headers alone (a server that waited for the body would time the request out instead).
+ */
+export function postDeclaring(url: string, length: number, timeoutMs = 15_000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-length': String(length) } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+      req.destroy();
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.flushHeaders();
+  });
 }

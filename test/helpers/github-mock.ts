@@ -1,8 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * A fault the mock plays for the next request instead of answering it: a status with a body, or
+ * headers followed by a body trickled one byte every `trickleMs`.
+ */
+export type GitHubFault = { status: number; body?: unknown } | { trickleMs: number };
+
 /** A local stand-in for the GitHub REST calls docsync uses: list, create and update issue comments. */
 export async function githubMock(token: string) {
+  const faults: GitHubFault[] = [];
   const comments: { id: number; body: string; user: { login: string } }[] = [
     { id: 1, body: 'LGTM from a human', user: { login: 'alice' } },
   ];
@@ -14,6 +21,17 @@ export async function githubMock(token: string) {
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       calls.push(`${req.method} ${url.pathname}`);
+      const fault = faults.shift();
+      if (fault && 'trickleMs' in fault) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => res.write(' '), fault.trickleMs);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      if (fault) {
+        res.writeHead(fault.status, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(fault.body ?? { message: 'fault' }));
+      }
       const send = (status: number, body?: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(body === undefined ? '' : JSON.stringify(body));
@@ -47,5 +65,15 @@ export async function githubMock(token: string) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, comments, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url,
+    comments,
+    calls,
+    faults,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

@@ -8,7 +8,8 @@ import { liveFromEmulator } from './live-model.js';
 
 /**
  * Golden plans: desired YAML + live state (an emulator seed) → expected text and JSON plan.
- * Regenerate with UPDATE_GOLDEN=1 and review the diff.
+ * Inputs come from scripts/golden-cases.ts (`npm run golden`); regenerate the expected outputs
+ * with UPDATE_GOLDEN=1 and review the diff.
  */
 export const PLANS = new URL('../fixtures/plans/', import.meta.url).pathname;
 export const cases = readdirSync(PLANS)

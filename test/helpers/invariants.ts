@@ -24,6 +24,22 @@ export function duplicates(state: EmulatorState): string[] {
       'custom field',
       org.customFields.map((f) => f.name),
     );
+    check(
+      'collection',
+      org.collections.map((c) => `${c.parent ?? ''}/${c.title}`),
+    );
+    check(
+      'OpenAPI spec',
+      (org.openapi ?? []).map((o) => o.slug),
+    );
+    check(
+      'SAML provider',
+      (org.saml ?? []).map((p) => p.label),
+    );
+    check(
+      'translation',
+      (org.translations ?? []).map((t) => t.title ?? t.id),
+    );
     for (const site of org.sites) {
       check(
         `section of ${site.title}`,
@@ -55,7 +71,8 @@ export function plannedDeletions(...plans: Plan[]): Set<string> {
       const op = c.op as Record<string, unknown>;
       for (const v of Object.values(op))
         if (v && typeof v === 'object' && 'id' in v) ids.add((v as { id: string }).id);
-      if ('name' in op && typeof op['name'] === 'string') ids.add(op['name']);
+      // Kinds addressed by a key rather than a ref: custom fields, OpenAPI specs, members.
+      for (const key of ['name', 'slug', 'userId']) if (typeof op[key] === 'string') ids.add(op[key]);
     }
   return ids;
 }

@@ -1,4 +1,5 @@
 import type { DesiredOrganization, DesiredSite } from '../../src/model/index.js';
+import { memberRoles } from '../../src/model/kinds.js';
 
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -78,9 +79,10 @@ export function randomDesired(r: () => number): DesiredOrganization {
           }
         : {}),
     };
+    if (r() < 0.3) site.adaptiveSchema = randomAdaptiveSchema(r);
     sites.push(site);
   }
-  return {
+  const org: DesiredOrganization = {
     id: 'org_t',
     policy: { prune: r() < 0.6, maxDeletes: 1000 },
     ...(r() < 0.7
@@ -108,6 +110,145 @@ export function randomDesired(r: () => number): DesiredOrganization {
       : {}),
     sites,
   };
+  return { ...org, ...randomOrganizationKinds(r, org) };
+}
+
+/**
+ * The same organization for the current API: it has no custom fields and no translations by
+ * title, and it can publish a site.
+ */
+export function forCurrentApi(r: () => number, org: DesiredOrganization): DesiredOrganization {
+  const { customFields: _fields, translations: _translations, ...rest } = org;
+  return {
+    ...rest,
+    ...(org.spaces ? { spaces: org.spaces.map(({ customFields: _values, ...space }) => space) } : {}),
+    sites: (org.sites ?? []).map((site) => (r() < 0.6 ? { ...site, published: r() < 0.5 } : site)),
+  };
+}
+
+const roleOrNull = [...memberRoles, null] as const;
+
+function randomAdaptiveSchema(r: () => number): Record<string, unknown> {
+  const claims = shuffle(r, ['beta', 'plan', 'region']).slice(0, Math.floor(r() * 3));
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      unsigned: {
+        type: 'object',
+        // The current API requires a description on every claim object.
+        description: 'Unsigned claims of the visitor',
+        additionalProperties: false,
+        properties: Object.fromEntries(
+          claims.map((c) => [
+            c,
+            { type: c === 'beta' ? 'boolean' : 'string', description: `The ${c} claim` },
+          ]),
+        ),
+      },
+    },
+  };
+}
+
+/**
+ * The organization-level kinds beyond sites, teams and custom fields: settings, member roles,
+ * collections, spaces (metadata and custom-field values), OpenAPI specs, SAML providers and
+ * translations, each present or not, over names that collide with `randomLiveSeed`'s.
+ */
+function randomOrganizationKinds(r: () => number, org: DesiredOrganization): Partial<DesiredOrganization> {
+  const out: Partial<DesiredOrganization> = {};
+  if (r() < 0.5)
+    out.settings = {
+      ...(r() < 0.7 ? { title: pick(r, ['Acme', 'Acme Docs']) } : {}),
+      ...(r() < 0.5 ? { defaultRole: pick(r, roleOrNull) } : {}),
+      ...(r() < 0.5 ? { inviteLinks: r() < 0.5 } : {}),
+      ...(r() < 0.5 ? { ai: r() < 0.5 } : {}),
+      ...(org.sites!.length > 0 && r() < 0.5 ? { defaultContent: { site: pick(r, org.sites!).title } } : {}),
+    };
+  // Every member is listed (the token's own user aside), so pruning never removes a team member.
+  if (r() < 0.5)
+    out.members = ['b@example.com', 'user_c', 'd@example.com'].map((user) => ({
+      user,
+      role: pick(r, memberRoles),
+    }));
+  const collections = shuffle(r, ['Product', 'APIs', 'Legacy']).slice(0, Math.floor(r() * 4));
+  if (r() < 0.5)
+    out.collections = collections.map((title, i) => ({
+      title,
+      ...(r() < 0.4 ? { description: `About ${title}` } : {}),
+      ...(r() < 0.5 ? { defaultLevel: pick(r, roleOrNull) } : {}),
+      ...(i > 0 && r() < 0.5 ? { parent: collections[i - 1]! } : r() < 0.3 ? { parent: null } : {}),
+    }));
+  const fields = (org.customFields ?? []).map((f) => f.name);
+  if (r() < 0.5)
+    out.spaces = shuffle(r, SPACES.slice(0, 4))
+      .slice(0, 1 + Math.floor(r() * 3))
+      .map((id) => ({
+        id,
+        ...(r() < 0.4 ? { title: `Renamed ${id}` } : {}),
+        ...(r() < 0.3 ? { emoji: pick(r, ['🚀', '📘']) } : {}),
+        ...(r() < 0.3 ? { editMode: pick(r, ['live', 'locked'] as const) } : {}),
+        ...(out.collections && r() < 0.5
+          ? { parent: out.collections.length > 0 && r() < 0.7 ? pick(r, out.collections).title : null }
+          : {}),
+        ...(fields.length > 0 && r() < 0.6
+          ? {
+              customFields: Object.fromEntries(
+                shuffle(r, fields)
+                  .slice(0, 1 + Math.floor(r() * fields.length))
+                  .map((name) => [name, r() < 0.2 ? null : `${name}-${Math.floor(r() * 3)}`]),
+              ),
+            }
+          : {}),
+      }));
+  if (r() < 0.5)
+    out.openapi = shuffle(r, ['petstore', 'billing'])
+      .slice(0, Math.floor(r() * 3))
+      .map((slug) => ({ slug, source: `https://example.com/${slug}-v${1 + Math.floor(r() * 2)}.yaml` }));
+  if (r() < 0.5)
+    out.saml = shuffle(r, ['Okta', 'Azure'])
+      .slice(0, Math.floor(r() * 3))
+      .map((label) => ({
+        label,
+        ...(r() < 0.5
+          ? { entityID: `https://idp.example.com/${label.toLowerCase()}/${Math.floor(r() * 2)}` }
+          : {}),
+        ...(r() < 0.3 ? { ssoURL: `https://idp.example.com/${label.toLowerCase()}/sso` } : {}),
+        ...(org.teams && org.teams.length > 0 && r() < 0.4 ? { defaultTeam: pick(r, org.teams).title } : {}),
+        ...(r() < 0.4 ? { defaultRole: pick(r, roleOrNull) } : {}),
+      }));
+  if (r() < 0.5)
+    out.translations = shuffle(r, ['French', 'German', 'Japanese'])
+      .slice(0, Math.floor(r() * 3))
+      .map((title) => ({ title }));
+  return out;
+}
+
+/** Live counterparts of `randomOrganizationKinds`, as seed fields of the organization. */
+function randomLiveOrganizationKinds(r: () => number): Record<string, unknown> {
+  const collections = shuffle(r, ['Legacy', 'Old', 'Product'])
+    .slice(0, Math.floor(r() * 4))
+    .map((title, i) => ({ id: `col_${i + 1}`, title }));
+  return {
+    title: pick(r, ['Acme', 'Organization']),
+    defaultRole: pick(r, roleOrNull),
+    settings: { inviteLinks: r() < 0.5, ai: r() < 0.5 },
+    collections,
+    spaces: SPACES.map((id) => ({
+      id,
+      title: `Title ${id}`,
+      ...(collections.length > 0 && r() < 0.3 ? { parent: pick(r, collections).id } : {}),
+    })),
+    openapi: shuffle(r, ['billing', 'old-api'])
+      .slice(0, Math.floor(r() * 3))
+      .map((slug) => ({ slug, source: `https://example.com/${slug}-v1.yaml` })),
+    saml: shuffle(r, ['Azure', 'Legacy IdP'])
+      .slice(0, Math.floor(r() * 3))
+      .map((label) => ({ label, entityID: `https://idp.example.com/${label.toLowerCase()}/0` })),
+    translations: shuffle(r, ['German', 'Klingon'])
+      .slice(0, Math.floor(r() * 3))
+      .map((title) => ({ title })),
+  };
 }
 
 /** A random live organization, as an emulator seed, over the same names (so pairs collide). */
@@ -127,16 +268,17 @@ export function randomLiveSeed(r: () => number): Record<string, unknown> {
       sectionGroups: r() < 0.5 ? [{ title: 'G1' }, { title: 'Old group' }] : [],
     }));
   return {
+    tokenUser: 'user_a',
     organizations: [
       {
         id: 'org_t',
         members: [
-          { id: 'user_a', email: 'a@example.com' },
-          { id: 'user_b', email: 'b@example.com' },
-          { id: 'user_c', email: 'c@example.com' },
-          { id: 'user_d', email: 'd@example.com' },
+          { id: 'user_a', email: 'a@example.com', role: 'admin' },
+          { id: 'user_b', email: 'b@example.com', role: pick(r, memberRoles) },
+          { id: 'user_c', email: 'c@example.com', role: pick(r, memberRoles) },
+          { id: 'user_d', email: 'd@example.com', role: pick(r, memberRoles) },
         ],
-        spaces: SPACES.map((id) => ({ id, title: `Title ${id}` })),
+        ...randomLiveOrganizationKinds(r),
         customFields: shuffle(r, ['owner', 'legacy'])
           .slice(0, Math.floor(r() * 2))
           .map((name) => ({ name, type: 'text' })),

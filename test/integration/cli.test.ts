@@ -39,11 +39,16 @@ describe('docsync validate', () => {
 
 describe('docsync plan / drift / apply', () => {
   it('plan prints all formats, never writes, and --detailed-exitcode tells changes apart', async () => {
-    const text = await runCli(['plan', '--config', config], env());
+    // Four read-only commands, independent of each other: run at once.
+    const [text, json, md, drift] = await Promise.all([
+      runCli(['plan', '--config', config], env()),
+      runCli(['plan', '--config', config, '--format', 'json', '--detailed-exitcode'], env()),
+      runCli(['plan', '--config', config, '--format', 'markdown'], env()),
+      runCli(['drift', '--config', config], env()),
+    ]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('+ site org_demo/sites/Developer Docs');
     expect(text.stdout).toMatch(/Plan: \d+ to create/);
-    const json = await runCli(['plan', '--config', config, '--format', 'json', '--detailed-exitcode'], env());
     expect(json.code).toBe(2);
     const doc = JSON.parse(json.stdout);
     expect(doc).toMatchObject({
@@ -58,10 +63,7 @@ describe('docsync plan / drift / apply', () => {
       address: expect.any(String),
       dependsOn: [],
     });
-    const md = await runCli(['plan', '--config', config, '--format', 'markdown'], env());
     expect(md.stdout).toContain('<details>');
-    expect(writes(emu)).toEqual([]);
-    const drift = await runCli(['drift', '--config', config], env());
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('drift report');
     expect(writes(emu)).toEqual([]);
@@ -124,22 +126,24 @@ describe('docsync plan / drift / apply', () => {
   });
 
   it('a network command without a token fails clearly, and bad flags exit 1', async () => {
-    const noToken = await runCli(['plan', '--config', config], {
-      ...env(),
-      DOCSYNC_TOKEN: undefined,
-      DOCSYNC_TOKEN_FILE: undefined,
-    });
-    expect(noToken.code).toBe(1);
-    expect(noToken.stderr).toContain('DOCSYNC_TOKEN');
-    const badFormat = await runCli(['plan', '--format', 'yaml']);
-    expect(badFormat.code).toBe(1);
     const tokenFile = join(state, 'token');
     writeFileSync(tokenFile, `${TOKEN}\n`);
-    const viaFile = await runCli(['plan', '--config', config], {
-      ...env(),
-      DOCSYNC_TOKEN: undefined,
-      DOCSYNC_TOKEN_FILE: tokenFile,
-    });
+    const [noToken, badFormat, viaFile] = await Promise.all([
+      runCli(['plan', '--config', config], {
+        ...env(),
+        DOCSYNC_TOKEN: undefined,
+        DOCSYNC_TOKEN_FILE: undefined,
+      }),
+      runCli(['plan', '--format', 'yaml']),
+      runCli(['plan', '--config', config], {
+        ...env(),
+        DOCSYNC_TOKEN: undefined,
+        DOCSYNC_TOKEN_FILE: tokenFile,
+      }),
+    ]);
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toContain('DOCSYNC_TOKEN');
+    expect(badFormat.code).toBe(1);
     expect(viaFile.code).toBe(0);
   });
 });

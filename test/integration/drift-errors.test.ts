@@ -84,7 +84,7 @@ it('a drift check that cannot read is an error everywhere: status, metrics, read
   });
   await drift();
   const status = JSON.parse((await get('/status')).text);
-  expect(status.lastDrift.error).toMatch(/503|server/);
+  expect(status.lastDrift.error).toMatch(/failed \(server 503\)/);
   expect(await metric('docsync_drift_errors_total')).toBe(1);
   const ready = await get('/readyz');
   expect(ready.status).toBe(503);

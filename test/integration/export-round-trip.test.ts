@@ -43,15 +43,23 @@ function handMadeSeed() {
 
 async function exportTo(e: Emulator, flavor: 'seed' | 'current', force = false): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'docsync-rt-'));
+  // The worker's environment outlives this file (isolate: false): put it back.
+  const before = process.env['DOCSYNC_TOKEN'];
   process.env['DOCSYNC_TOKEN'] = TOKEN;
-  const code = await exportCommand({
-    ...commonDefaults(),
-    apiUrl: e.url,
-    apiFlavor: flavor,
-    org: 'org_t',
-    out,
-    force,
-  });
+  let code: number;
+  try {
+    code = await exportCommand({
+      ...commonDefaults(),
+      apiUrl: e.url,
+      apiFlavor: flavor,
+      org: 'org_t',
+      out,
+      force,
+    });
+  } finally {
+    if (before === undefined) delete process.env['DOCSYNC_TOKEN'];
+    else process.env['DOCSYNC_TOKEN'] = before;
+  }
   expect(code).toBe(0);
   return out;
 }

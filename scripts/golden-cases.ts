@@ -1,0 +1,798 @@
+/**
+ * Writes the inputs of the golden plan cases (desired.yaml, live.json, and options.json or a
+ * certificate where a case needs one) under test/fixtures/plans/. Run it with `npm run golden`;
+ * the expected outputs are then written by `UPDATE_GOLDEN=1 npx vitest run test/golden` and
+ * reviewed in the diff.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = new URL('../test/fixtures/plans/', import.meta.url).pathname;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Obj = { [key: string]: Json };
+type Options = { flavor?: 'seed' | 'current'; env?: Record<string, string> };
+type Case = { desired: string; live: Obj; options?: Options };
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+/** The live state: one organization with three members and twelve spaces, plus `extra`. */
+function org(extra: Obj = {}): Obj {
+  return {
+    organizations: [
+      {
+        id: 'org_g',
+        title: 'Golden',
+        members: [
+          { id: 'user_a', email: 'a@example.com', displayName: 'A', role: 'admin' },
+          { id: 'user_b', email: 'b@example.com', displayName: 'B', role: 'edit' },
+          { id: 'user_c', email: 'c@example.com', displayName: 'C', role: 'read' },
+        ],
+        spaces: range(1, 13).map((i) => ({ id: `space_${i}`, title: `Space ${i}` })),
+        ...extra,
+      },
+    ],
+  };
+}
+
+/** A live section `sec_i` at `path`, holding site space `ss_i` of `space_i` unless `spaces` is given. */
+function sec(i: number, path: string, extra: Obj & { title?: string; spaces?: Json[] } = {}): Obj {
+  const { title, spaces, ...rest } = extra;
+  return {
+    id: `sec_${i}`,
+    title: title ?? `Section ${path}`,
+    path,
+    siteSpaces: spaces ?? [{ id: `ss_${i}`, space: `space_${i}`, path: `p${i}` }],
+    ...rest,
+  };
+}
+
+function site(sections?: Json[], extra: Obj = {}): Obj {
+  return { id: 'site_1', title: 'Docs', visibility: 'public', ...(sections ? { sections } : {}), ...extra };
+}
+
+/** Desired YAML: the site Docs with one section per `[path, space number]`. */
+function desiredSections(
+  paths: [string, number][],
+  header = 'organization: org_g\n',
+  siteExtra = '',
+): string {
+  let out = `${header}sites:\n  - title: Docs\n${siteExtra}    sections:\n`;
+  for (const [p, i] of paths)
+    out += `      - path: ${p}\n        title: Section ${p}\n        spaces:\n          - space: space_${i}\n            path: p${i}\n`;
+  return out;
+}
+
+const order = (ns: number[]) => desiredSections(ns.map((i) => [`s${i}`, i]));
+const liveOrder = (ns: number[]) => org({ sites: [site(ns.map((i) => sec(i, `s${i}`)))] });
+
+export const cases: Record<string, Case> = {};
+
+cases['create-everything'] = {
+  desired: `organization: org_g
+customFields:
+  - { name: owner, type: text, title: Owner }
+spaces:
+  - id: space_1
+    customFields: { owner: docs }
+teams:
+  - title: Writers
+    members: [{ user: a@example.com, role: owner }, b@example.com]
+sites:
+  - title: Docs
+    visibility: unlisted
+    basename: docs
+    shareLinks: [{ name: preview, active: false }]
+    sections:
+      - path: guides
+        title: Guides
+        icon: book
+        default: true
+        spaces:
+          - { space: space_1, path: v2, default: true }
+          - { space: space_2, path: v1 }
+      - path: api
+        title: API
+        spaces: [{ space: space_3 }]
+    sectionGroups:
+      - { title: Products, sections: [guides] }
+`,
+  live: org(),
+};
+
+cases['no-changes'] = {
+  desired: desiredSections([
+    ['a', 1],
+    ['b', 2],
+  ]),
+  live: org({ sites: [site([sec(1, 'a'), sec(2, 'b')])] }),
+};
+
+cases['custom-field-update'] = {
+  desired: `organization: org_g
+customFields:
+  - { name: tier, type: select:single, title: Tier level, options: [gold, silver, bronze] }
+`,
+  live: org({
+    customFields: [
+      { id: 'cf_1', name: 'tier', type: 'select:single', title: 'Tier', options: ['gold', 'silver'] },
+    ],
+  }),
+};
+
+cases['custom-field-type-change'] = {
+  desired: `organization: org_g
+customFields:
+  - { name: size, type: number }
+spaces:
+  - id: space_1
+    customFields: { size: 3 }
+`,
+  live: org({
+    customFields: [{ id: 'cf_1', name: 'size', type: 'text' }],
+    spaces: [{ id: 'space_1', title: 'S1', customFields: { size: 'three' } }],
+  }),
+};
+
+const twoFields = org({
+  customFields: [
+    { id: 'cf_1', name: 'owner', type: 'text' },
+    { id: 'cf_2', name: 'legacy', type: 'text' },
+  ],
+});
+
+cases['custom-field-prune'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+customFields:
+  - { name: owner, type: text }
+`,
+  live: twoFields,
+};
+
+cases['custom-field-unmanaged'] = {
+  desired: `organization: org_g
+customFields:
+  - { name: owner, type: text }
+`,
+  live: twoFields,
+};
+
+cases['space-values'] = {
+  desired: `organization: org_g
+spaces:
+  - id: space_1
+    customFields: { owner: docs, tags: [a, b], count: null }
+  - id: space_2
+    customFields: { owner: same }
+`,
+  live: org({
+    customFields: [
+      { name: 'owner', type: 'text' },
+      { name: 'tags', type: 'tags' },
+      { name: 'count', type: 'number' },
+    ],
+    spaces: [
+      { id: 'space_1', title: 'S1', customFields: { owner: 'old', count: 4 } },
+      { id: 'space_2', title: 'S2', customFields: { owner: 'same' } },
+    ],
+  }),
+};
+
+cases['team-create-with-members'] = {
+  desired: `organization: org_g
+teams:
+  - title: Writers
+    members: [a@example.com, { user: user_b, role: owner }]
+`,
+  live: org(),
+};
+
+cases['team-membership-change'] = {
+  desired: `organization: org_g
+teams:
+  - title: Writers
+    members:
+      - { user: a@example.com, role: owner }
+      - user_c
+`,
+  live: org({
+    teams: [{ id: 'team_1', title: 'Writers', members: ['user_a', { user: 'user_b', role: 'owner' }] }],
+  }),
+};
+
+cases['team-rename-pinned'] = {
+  desired: `organization: org_g
+teams:
+  - { title: Editors, id: team_1 }
+`,
+  live: org({ teams: [{ id: 'team_1', title: 'Writers' }] }),
+};
+
+cases['team-prune'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+teams:
+  - title: Writers
+`,
+  live: org({
+    teams: [
+      { id: 'team_1', title: 'Writers' },
+      { id: 'team_2', title: 'Old' },
+    ],
+  }),
+};
+
+cases['site-rename-pinned'] = {
+  desired: `organization: org_g
+sites:
+  - { title: Developer Docs, id: site_1 }
+`,
+  live: org({ sites: [site()] }),
+};
+
+cases['site-rename-unpinned'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+sites:
+  - { title: Developer Docs }
+`,
+  live: org({ sites: [site()] }),
+};
+
+cases['site-fields'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    visibility: share-link
+    basename: handbook
+    agentsContext: excluded
+    adaptiveContent: { enabled: true }
+    proxy: null
+`,
+  live: org({ sites: [site(undefined, { proxy: 'company.com/docs', basename: 'docs' })] }),
+};
+
+cases['site-delete-prune'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+sites:
+  - title: Docs
+`,
+  live: org({ sites: [site(), { id: 'site_2', title: 'Old site' }] }),
+};
+
+cases['section-create-delete'] = {
+  desired: desiredSections(
+    [
+      ['a', 1],
+      ['c', 3],
+    ],
+    'organization: org_g\npolicy: { prune: true }\n',
+  ),
+  live: org({ sites: [site([sec(1, 'a'), sec(2, 'b')])] }),
+};
+
+cases['section-fields'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    sections:
+      - path: a
+        title: Renamed section
+        icon: null
+        description: About A
+        condition: visitor.claims.beta
+        spaces: [{ space: space_1, path: p1 }]
+`,
+  live: org({ sites: [site([sec(1, 'a', { icon: 'book', condition: 'old' })])] }),
+};
+
+cases['sections-reverse'] = { desired: order([6, 5, 4, 3, 2, 1]), live: liveOrder(range(1, 7)) };
+cases['sections-rotate'] = { desired: order([2, 3, 4, 5, 6, 1]), live: liveOrder(range(1, 7)) };
+cases['sections-swap'] = { desired: order([1, 5, 3, 4, 2, 6]), live: liveOrder(range(1, 7)) };
+// A fixed shuffle of 1..10 (first drawn with a seeded generator; kept literal so it never moves).
+cases['sections-random'] = { desired: order([9, 4, 2, 5, 8, 1, 10, 7, 3, 6]), live: liveOrder(range(1, 11)) };
+
+cases['section-path-swap'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    sections:
+      - path: b
+        title: Section a
+        spaces: [{ space: space_1, path: p1 }]
+      - path: a
+        title: Section b
+        spaces: [{ space: space_2, path: p2 }]
+`,
+  live: org({ sites: [site([sec(1, 'a', { title: 'Section a' }), sec(2, 'b', { title: 'Section b' })])] }),
+};
+
+cases['site-space-path-swap'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    sections:
+      - path: a
+        title: Section a
+        spaces:
+          - { space: space_1, path: v2 }
+          - { space: space_2, path: v1 }
+`,
+  live: org({
+    sites: [
+      site([
+        sec(1, 'a', {
+          spaces: [
+            { id: 'ss_1', space: 'space_1', path: 'v1' },
+            { id: 'ss_2', space: 'space_2', path: 'v2' },
+          ],
+        }),
+      ]),
+    ],
+  }),
+};
+
+cases['site-space-move-section'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    sections:
+      - path: a
+        title: Section a
+        spaces: [{ space: space_1, path: p1 }]
+      - path: b
+        title: Section b
+        spaces:
+          - { space: space_2, path: p2 }
+          - { space: space_3, path: p3 }
+`,
+  live: org({
+    sites: [
+      site([
+        sec(1, 'a', {
+          spaces: [
+            { id: 'ss_1', space: 'space_1', path: 'p1' },
+            { id: 'ss_3', space: 'space_3', path: 'p3' },
+          ],
+        }),
+        sec(2, 'b'),
+      ]),
+    ],
+  }),
+};
+
+cases['site-space-reorder'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    sections:
+      - path: a
+        title: Section a
+        spaces:
+          - { space: space_3 }
+          - { space: space_1 }
+          - { space: space_2 }
+`,
+  live: org({
+    sites: [
+      site([
+        sec(1, 'a', {
+          spaces: [1, 2, 3].map((i) => ({ id: `ss_${i}`, space: `space_${i}`, path: `p${i}` })),
+        }),
+      ]),
+    ],
+  }),
+};
+
+cases['default-section-change'] = {
+  desired: desiredSections([
+    ['a', 1],
+    ['b', 2],
+  ]).replaceAll('      - path: b\n', '      - path: b\n        default: true\n'),
+  live: org({ sites: [site([sec(1, 'a', { default: true }), sec(2, 'b')])] }),
+};
+
+cases['default-site-space-change'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    sections:
+      - path: a
+        title: Section a
+        spaces:
+          - { space: space_1 }
+          - { space: space_2, default: true }
+`,
+  live: org({
+    sites: [
+      site([
+        sec(1, 'a', {
+          spaces: [
+            { id: 'ss_1', space: 'space_1', path: 'p1', default: true },
+            { id: 'ss_2', space: 'space_2', path: 'p2' },
+          ],
+        }),
+      ]),
+    ],
+  }),
+};
+
+cases['section-groups'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+sites:
+  - title: Docs
+    sections:
+      - { path: a, title: Section a, spaces: [{ space: space_1, path: p1 }] }
+      - { path: b, title: Section b, spaces: [{ space: space_2, path: p2 }] }
+      - { path: c, title: Section c, spaces: [{ space: space_3, path: p3 }] }
+    sectionGroups:
+      - { title: Second, icon: star, sections: [b] }
+      - { title: First, sections: [a, c] }
+      - { title: New, sections: [] }
+`,
+  live: org({
+    sites: [
+      site(
+        [
+          sec(1, 'a', { sectionGroup: 'grp_1' }),
+          sec(2, 'b', { sectionGroup: 'grp_1' }),
+          sec(3, 'c', { sectionGroup: 'grp_3' }),
+        ],
+        {
+          sectionGroups: [
+            { id: 'grp_1', title: 'First' },
+            { id: 'grp_2', title: 'Second' },
+            { id: 'grp_3', title: 'Gone' },
+          ],
+        },
+      ),
+    ],
+  }),
+};
+
+cases['share-links'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+sites:
+  - title: Docs
+    shareLinks:
+      - { name: partner, active: false }
+      - { name: preview }
+      - { name: review, active: false }
+`,
+  live: org({
+    sites: [
+      site(undefined, {
+        shareLinks: [
+          { id: 'sl_1', name: 'partner', active: true },
+          { id: 'sl_2', name: 'old', active: true },
+        ],
+      }),
+    ],
+  }),
+};
+
+cases['guard-max-deletes'] = {
+  desired: `organization: org_g
+policy: { prune: true, maxDeletes: 2 }
+teams:
+  - title: Keep
+`,
+  live: org({ teams: ['Keep', 'T1', 'T2', 'T3'].map((title, i) => ({ id: `team_${i}`, title })) }),
+};
+
+cases['guard-deletes-everything'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+teams: []
+`,
+  live: org({
+    teams: [
+      { id: 'team_1', title: 'Only' },
+      { id: 'team_2', title: 'Other' },
+    ],
+  }),
+};
+
+cases['root-spaces'] = {
+  desired: `organization: org_g
+sites:
+  - title: Handbook
+    spaces:
+      - { space: space_2, path: second }
+      - { space: space_1, path: first, default: true }
+      - { space: space_4, path: fourth }
+`,
+  live: org({
+    sites: [
+      {
+        id: 'site_h',
+        title: 'Handbook',
+        siteSpaces: [
+          { id: 'ss_1', space: 'space_1', path: 'first' },
+          { id: 'ss_2', space: 'space_2', path: 'second', default: true },
+          { id: 'ss_3', space: 'space_3', path: 'third' },
+        ],
+      },
+    ],
+  }),
+};
+
+cases['ambiguous-site'] = {
+  desired: `organization: org_g
+sites:
+  - { title: Docs, visibility: unlisted }
+`,
+  live: org({
+    sites: [
+      { id: 'site_1', title: 'Docs' },
+      { id: 'site_2', title: 'Docs' },
+    ],
+  }),
+};
+
+cases['section-rename-by-space'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1, path: p1 }] }
+`,
+  live: org({ sites: [site([sec(1, 'old-guides', { title: 'Guides' })])] }),
+};
+
+// Kinds beyond the card (issue 11).
+
+cases['org-settings'] = {
+  desired: `organization: org_g
+settings:
+  title: Golden Docs Inc
+  hostname: golden-docs
+  defaultRole: read
+  inviteLinks: true
+  ai: true
+  defaultContent: { site: Handbook }
+sites:
+  - title: Handbook
+`,
+  live: org(),
+};
+
+cases['member-roles'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+members:
+  - { user: b@example.com, role: admin }
+  - { user: user_c, role: null }
+`,
+  live: { ...org(), tokenUser: 'user_a' },
+};
+
+cases['collections-and-spaces'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+collections:
+  - { title: Product, description: Product docs, defaultLevel: read }
+  - { title: APIs, parent: Product }
+  - { title: Legacy, parent: null }
+spaces:
+  - { id: space_1, title: Getting started, emoji: "🚀", parent: APIs }
+  - { id: space_2, parent: null, editMode: locked }
+`,
+  live: org({
+    collections: [
+      { id: 'col_1', title: 'Legacy', parent: 'col_2' },
+      { id: 'col_2', title: 'Old' },
+    ],
+    spaces: [
+      { id: 'space_1', title: 'Space 1', parent: 'col_2' },
+      { id: 'space_2', title: 'Space 2', parent: 'col_1' },
+    ],
+  }),
+};
+
+cases['openapi-specs'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+openapi:
+  - { slug: petstore, source: "https://example.com/petstore.yaml" }
+  - { slug: billing, source: "https://example.com/billing-v2.yaml" }
+`,
+  live: org({
+    openapi: [
+      { slug: 'billing', source: 'https://example.com/billing.yaml' },
+      { slug: 'old-api', source: 'https://example.com/old.yaml' },
+    ],
+  }),
+};
+
+cases['saml-provider'] = {
+  desired: `organization: org_g
+teams:
+  - title: SSO users
+saml:
+  - label: Okta
+    entityID: http://www.okta.com/abc
+    ssoURL: https://acme.okta.com/app/sso/saml
+    certificate: { file: okta.pem }
+    defaultTeam: SSO users
+    defaultRole: read
+  - label: Azure
+    certificate: { env: DOCSYNC_SECRET_GOLDEN_AZURE_CERT }
+`,
+  live: org({ saml: [{ id: 'saml_1', label: 'Azure', certificate: 'OLD-CERTIFICATE' }] }),
+  options: {
+    env: {
+      DOCSYNC_SECRET_GOLDEN_AZURE_CERT: '-----BEGIN CERTIFICATE-----\nNEWAZURE\n-----END CERTIFICATE-----',
+    },
+  },
+};
+
+cases['translations'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+translations:
+  - { title: French }
+  - { title: Deutsch, id: tr_1 }
+`,
+  live: org({
+    translations: [
+      { id: 'tr_1', title: 'German' },
+      { id: 'tr_2', title: 'Klingon' },
+    ],
+  }),
+};
+
+cases['site-adaptive-schema'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    adaptiveSchema:
+      $schema: http://json-schema.org/draft-07/schema#
+      type: object
+      additionalProperties: false
+      properties:
+        unsigned:
+          type: object
+          description: Unsigned claims of the site visitor.
+          additionalProperties: false
+          properties:
+            beta: { type: boolean, description: Beta tester }
+`,
+  live: org({ sites: [site()] }),
+};
+
+cases['current-flavor-site'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    published: true
+    agentsContext: excluded
+    sections:
+      - { path: b, title: Section b, spaces: [{ space: space_2, path: p2 }] }
+      - { path: a, title: Section a, spaces: [{ space: space_1, path: p1 }] }
+    sectionGroups:
+      - { title: Group, sections: [a] }
+`,
+  live: org({
+    sites: [
+      site([sec(1, 'a', { title: 'Section a' }), sec(2, 'b', { title: 'Section b' })], {
+        sectionGroups: [{ id: 'grp_1', title: 'Group' }],
+      }),
+    ],
+  }),
+  options: { flavor: 'current' },
+};
+
+cases['published-needs-current'] = {
+  desired: `organization: org_g
+sites:
+  - { title: Docs, published: true }
+`,
+  live: org({ sites: [site()] }),
+};
+
+cases['every-kind'] = {
+  desired: `organization: org_g
+settings: { title: Everything Inc, defaultContent: { site: Docs } }
+members:
+  - { user: c@example.com, role: edit }
+collections:
+  - { title: Product }
+spaces:
+  - { id: space_1, parent: Product, customFields: { owner: docs } }
+customFields:
+  - { name: owner, type: text }
+teams:
+  - { title: Writers, members: [a@example.com] }
+openapi:
+  - { slug: petstore, source: "https://example.com/petstore.yaml" }
+saml:
+  - { label: Okta, defaultTeam: Writers, certificate: { file: okta.pem } }
+translations:
+  - { title: French }
+sites:
+  - title: Docs
+    shareLinks: [{ name: preview }]
+    adaptiveSchema: { type: object, properties: {}, additionalProperties: false }
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1 }, { space: space_2 }] }
+    sectionGroups:
+      - { title: Main, sections: [guides] }
+`,
+  live: org(),
+};
+
+// Renames through `previously` (issue 16): a small organization of its own.
+cases['renames-previously'] = {
+  desired: `organization: org_g
+policy: { prune: true }
+collections:
+  - { title: Products, previously: [Product] }
+saml:
+  - { label: Okta SSO, previously: [Okta] }
+teams:
+  - { title: Authors, previously: [Writers] }
+sites:
+  - title: Developer Docs
+    previously: [Docs]
+    shareLinks:
+      - { name: partner-2026, previously: [partner] }
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1 }] }
+    sectionGroups:
+      - { title: Product docs, previously: [Products], sections: [guides] }
+`,
+  live: {
+    organizations: [
+      {
+        id: 'org_g',
+        title: 'Golden',
+        members: [{ id: 'user_a', email: 'a@example.com', displayName: 'A', role: 'admin' }],
+        spaces: [
+          { id: 'space_1', title: 'Space 1' },
+          { id: 'space_2', title: 'Space 2' },
+        ],
+        teams: [{ title: 'Writers', members: [] }],
+        saml: [{ label: 'Okta', entityID: 'http://okta/abc' }],
+        collections: [{ id: 'col_1', title: 'Product' }],
+        sites: [
+          {
+            title: 'Docs',
+            shareLinks: [{ name: 'partner' }],
+            sectionGroups: [{ title: 'Products' }],
+            sections: [
+              {
+                title: 'Guides',
+                path: 'guides',
+                sectionGroup: 'Products',
+                siteSpaces: [{ space: 'space_1' }],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+};
+
+const PEM = '-----BEGIN CERTIFICATE-----\nMIIBGOLDENTESTCERTIFICATE\n-----END CERTIFICATE-----\n';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+export function writeCases(root = ROOT): number {
+  for (const [name, c] of Object.entries(cases)) {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'desired.yaml'), c.desired);
+    writeFileSync(join(dir, 'live.json'), json(c.live));
+    if (c.options) writeFileSync(join(dir, 'options.json'), json(c.options));
+    if (c.desired.includes('okta.pem')) writeFileSync(join(dir, 'okta.pem'), PEM);
+  }
+  return Object.keys(cases).length;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(`${writeCases()} cases`);

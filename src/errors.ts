@@ -1,0 +1,103 @@
+/**
+ * Every error code docsync gives to an error or a plan problem that crosses a module boundary.
+ * Callers, scripts and the CLI match on `code`, never on the message. The codes are stable: add
+ * new ones, never rename or reuse one (`errors.test.ts` checks they stay unique and spelled
+ * kebab-case).
+ */
+export const ERROR_CODES = [
+  // API calls (src/api): one per class of HTTP failure.
+  'unauthorized',
+  'forbidden',
+  'not-found',
+  'conflict',
+  'invalid-request',
+  'rate-limited',
+  'server',
+  'network',
+  'timeout',
+  'invalid-response',
+  // Bounded answers (src/api/bounded-body.ts).
+  'answer-too-large',
+  'deadline',
+  // Outbound HTTP that is not the API: PR comments and notifications.
+  'github',
+  'outbound-failed',
+  // Credentials and secrets.
+  'token-missing',
+  'webhook-secret',
+  'outside-root',
+  'not-regular-file',
+  'too-large',
+  'read-failed',
+  'env-not-allowed',
+  'env-unset',
+  'certificate-changed',
+  // The daemon's webhook endpoint.
+  'body-too-large',
+  'body-timeout',
+  // Source (git).
+  'git',
+  // Coordination between writers (src/coord, the write gate).
+  'etcd',
+  'coordination',
+  'not-owner',
+  // Apply.
+  'locked',
+  'unresolved-ref',
+  // Command line input.
+  'invalid-option',
+  'invalid-plan-file',
+  // Diff problems (an organization cannot be planned).
+  'pin-not-found',
+  'unknown-reference',
+  'not-a-member',
+  'token-user-unknown',
+  'unsupported-by-api',
+  'live-read-failed',
+  'path-conflict',
+  'duplicate-change-key',
+  // Plan problems and the safety guard.
+  'dependency-cycle',
+  'too-many-deletes',
+  'deletes-everything',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes of problems the diff reports for an organization it cannot plan. */
+export type DiffProblemCode = Extract<
+  ErrorCode,
+  | 'pin-not-found'
+  | 'unknown-reference'
+  | 'not-a-member'
+  | 'token-user-unknown'
+  | 'unsupported-by-api'
+  | 'live-read-failed'
+  | 'path-conflict'
+>;
+
+/** Codes of problems that stop a plan (the diff's, plus the plan's own). */
+export type PlanProblemCode = DiffProblemCode | 'dependency-cycle';
+
+export type DocsyncErrorOptions = { cause?: unknown; details?: Record<string, unknown> };
+
+/**
+ * The base of every error that crosses a module boundary: a stable `code`, a message for
+ * people (never holding a secret), the `cause`, and optional structured `details`.
+ */
+export class DocsyncError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: C, message: string, options: DocsyncErrorOptions = {}) {
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options.details;
+  }
+}
+
+/** The stable code of an error, when it has one. */
+export function errorCode(error: unknown): ErrorCode | undefined {
+  return error instanceof DocsyncError ? error.code : undefined;
+}
