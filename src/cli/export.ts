@@ -57,7 +57,7 @@ export async function exportCommand(
       { ...first, spaces: spaces ?? [] },
       undefined,
       certificates,
-      opts.apiFlavor,
+      api.capabilities,
     );
     for (const file of result.files) {
       const target = join(opts.out, file.path);

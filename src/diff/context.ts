@@ -1,4 +1,5 @@
-import type { ApiFlavor, ChangeOp, Duplicate, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import type { ChangeOp, Duplicate, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DraftSet } from './draft.js';
 
 /** What every kind's diff shares within one organization. */
@@ -15,7 +16,8 @@ export type DiffContext = {
   /** How to reference each site and team of the organization, by title (for settings and SAML). */
   siteRefs: Map<string, { ref: Ref; createKey?: string }>;
   teamRefs: Map<string, { ref: Ref; createKey?: string }>;
-  flavor: ApiFlavor;
+  /** What the target API can do: the diff asks it, never a flavor name. */
+  caps: ApiCapabilities;
   warnings: DiffProblem[];
   /** Live objects that share the key of a desired one (left alone, named in the plan). */
   duplicates: Duplicate[];

@@ -1,10 +1,5 @@
-import type {
-  ApiFlavor,
-  DesiredOrganization,
-  DesiredState,
-  LiveOrganization,
-  LiveState,
-} from '../model/index.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
 import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
 import { diffCustomFields, diffSpaces } from './custom-fields.js';
@@ -15,12 +10,12 @@ import { diffSites } from './sites.js';
 import { diffTeams } from './teams.js';
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
-export type DiffOptions = { flavor?: ApiFlavor };
+export type DiffOptions = { capabilities: ApiCapabilities };
 
 export function diffOrganization(
   desired: DesiredOrganization,
   live: LiveOrganization,
-  options: DiffOptions = {},
+  options: DiffOptions,
 ): OrgDiff {
   const ctx: DiffContext = {
     org: desired.id,
@@ -32,14 +27,14 @@ export function diffOrganization(
     customFieldKeys: new Map(),
     siteRefs: new Map((live.sites ?? []).map((s) => [s.title, { ref: liveRef(s.id) }])),
     teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
-    flavor: options.flavor ?? 'seed',
+    caps: options.capabilities,
     warnings: [],
     duplicates: [],
   };
-  if (ctx.flavor === 'current' && (desired.customFields || desired.spaces?.some((s) => s.customFields)))
+  if (!ctx.caps.customFields && (desired.customFields || desired.spaces?.some((s) => s.customFields)))
     problem(
       ctx,
-      'custom fields are not part of the current API (--api-flavor current); remove customFields or use --api-flavor seed',
+      `custom fields are not part of the current API (--api-flavor current); remove customFields or use ${ctx.caps.otherwise}`,
     );
   if (live.readError !== undefined) {
     problem(ctx, `cannot read the live state of ${desired.id}: ${live.readError}`);
@@ -53,10 +48,10 @@ export function diffOrganization(
       warnings: [],
     };
   }
-  if (ctx.flavor === 'current' && desired.translations)
+  if (!ctx.caps.translationSettings && desired.translations)
     problem(
       ctx,
-      "translations by title are api.md's translation settings; the current API has a different translation resource (use --api-flavor seed)",
+      `translations by title are api.md's translation settings; the current API has a different translation resource (use ${ctx.caps.otherwise})`,
     );
   if (desired.customFields) diffCustomFields(ctx, desired.customFields, live.customFields ?? []);
   if (desired.spaces) diffSpaces(ctx, desired.spaces, live.spaces ?? []);
@@ -98,7 +93,7 @@ export function diffOrganization(
 }
 
 /** Diff every organization of the desired state against its live state. */
-export function diff(desired: DesiredState, live: LiveState, options: DiffOptions = {}): OrgDiff[] {
+export function diff(desired: DesiredState, live: LiveState, options: DiffOptions): OrgDiff[] {
   return desired.organizations.map((org) =>
     diffOrganization(org, live.organizations.find((l) => l.id === org.id) ?? { id: org.id }, options),
   );

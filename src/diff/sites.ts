@@ -28,7 +28,7 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
       d.title,
       l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` },
     );
-    if (d.agentsContext !== undefined && ctx.flavor === 'current')
+    if (d.agentsContext !== undefined && !ctx.caps.agentsContext)
       warn(ctx, `site "${d.title}": agentsContext is not part of the current API and is ignored`);
     const site: SiteScope = {
       addr,
@@ -66,14 +66,14 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
         Object.assign(site.patch.body, diff.after);
       }
     }
-    if (ctx.flavor === 'current' && site.patch.body['agentsContext'] !== undefined) {
+    if (!ctx.caps.agentsContext && site.patch.body['agentsContext'] !== undefined) {
       delete site.patch.body['agentsContext'];
       delete site.patch.after['agentsContext'];
       delete site.patch.before['agentsContext'];
     }
     diffPublication(ctx, site, d, l);
     if (d.adaptiveSchema !== undefined && !same(d.adaptiveSchema, l?.adaptiveSchema ?? null)) {
-      if (ctx.flavor === 'current' && '$id' in d.adaptiveSchema)
+      if (!ctx.caps.adaptiveSchemaId && '$id' in d.adaptiveSchema)
         problem(ctx, `site "${d.title}": the current API refuses $id in adaptiveSchema; remove it`);
       const key = `update:${addr}/adaptive-schema`;
       drafts.add({
@@ -120,10 +120,10 @@ function diffPublication(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: L
   if (d.published === undefined) return;
   const current = l?.published ?? false;
   if (current === d.published) return;
-  if (ctx.flavor === 'seed') {
+  if (!ctx.caps.publish) {
     problem(
       ctx,
-      `site "${d.title}": published can only change with --api-flavor current (api.md has no publish call)`,
+      `site "${d.title}": published can only change with ${ctx.caps.otherwise} (api.md has no publish call)`,
     );
     return;
   }

@@ -1,5 +1,6 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
 import type {
   LiveOrganization,
   LiveSection,
@@ -71,7 +72,7 @@ function section(s: LiveSection) {
   };
 }
 
-function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'current') {
+function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabilities) {
   const sections = (l.sections ?? []).filter((s) => {
     if (s.spaces.length > 0) return true;
     warnings.push(
@@ -99,7 +100,7 @@ function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'c
     ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
     ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
     ...(l.proxy !== null ? { proxy: l.proxy } : {}),
-    ...(flavor === 'current' && l.published !== undefined ? { published: l.published } : {}),
+    ...(caps.publish && l.published !== undefined ? { published: l.published } : {}),
     ...(l.adaptiveSchema &&
     Object.keys((l.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0
       ? { adaptiveSchema: l.adaptiveSchema }
@@ -144,7 +145,7 @@ export function exportOrganization(
   schemaPath = SCHEMA_FILE,
   /** SAML certificates by provider id (the live model keeps hashes only). */
   certificates: Map<string, string> = new Map(),
-  flavor: 'seed' | 'current' = 'seed',
+  caps: ApiCapabilities,
 ): ExportResult {
   const warnings: string[] = [];
   const files: ExportFile[] = [];
@@ -211,7 +212,7 @@ export function exportOrganization(
       header(schemaPath, 'Collections and spaces'),
     ),
   });
-  if (org.translations && org.translations.length > 0 && flavor === 'current')
+  if (org.translations && org.translations.length > 0 && !caps.translationSettings)
     warnings.push(
       "translations are left out: today's API has a different translation resource that docsync does not manage (--api-flavor current)",
     );
@@ -252,7 +253,7 @@ export function exportOrganization(
                 openapi: org.openapi.filter((x) => x.source).map((x) => ({ slug: x.slug, source: x.source })),
               }
             : {}),
-          ...(org.translations && flavor === 'seed'
+          ...(org.translations && caps.translationSettings
             ? {
                 translations: org.translations.map((x) => ({
                   title: x.title,
@@ -313,7 +314,7 @@ export function exportOrganization(
     files.push({
       path: `sites/${slug(l.title, taken)}.yaml`,
       text: yamlText(
-        { organization: org.id, sites: [site(l, dupSites.has(l.title), warnings, flavor)] },
+        { organization: org.id, sites: [site(l, dupSites.has(l.title), warnings, caps)] },
         header(`../${schemaPath}`, `Site "${l.title}"`),
       ),
     });

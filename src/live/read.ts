@@ -189,8 +189,8 @@ export async function readScoped(
   const t = <T>(p: Promise<T>) => tracker.track(p);
   const [customFields, spaceValues, teams, sites, extra] = await Promise.all([
     // Today's API has no custom fields: the diff reports it; nothing to read.
-    scope.customFields && api.flavor === 'seed' ? t(api.listCustomFields(orgId)) : undefined,
-    scope.spaceIds.length > 0 && api.flavor === 'seed'
+    scope.customFields && api.capabilities.customFields ? t(api.listCustomFields(orgId)) : undefined,
+    scope.spaceIds.length > 0 && api.capabilities.customFields
       ? Promise.all(scope.spaceIds.map((id) => readSpace(api, id, t)))
       : undefined,
     scope.teams ? readTeams(api, orgId, scope, t) : undefined,
@@ -243,8 +243,10 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
     scope.openapi ? t(api.listOpenApiSpecs(orgId)) : undefined,
     scope.saml ? t(api.listSamlProviders(orgId)) : undefined,
     // The same path answers api.md's translation settings (seed) or today's translations (current).
-    scope.translations && api.flavor === 'seed' ? t(api.listTranslations(orgId)) : undefined,
-    scope.translations && api.flavor === 'current' ? t(api.listSpaceTranslations(orgId)) : undefined,
+    scope.translations && api.capabilities.translationSettings ? t(api.listTranslations(orgId)) : undefined,
+    scope.translations && api.capabilities.spaceTranslations
+      ? t(api.listSpaceTranslations(orgId))
+      : undefined,
   ]);
   const result: Partial<LiveOrganization> = {};
   if (org)

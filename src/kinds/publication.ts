@@ -1,0 +1,21 @@
+import type { Ref } from '../model/change.js';
+import type { KindModule } from './types.js';
+
+export type PublicationOp =
+  { type: 'publish-site'; org: string; site: Ref } | { type: 'unpublish-site'; org: string; site: Ref };
+
+const call = (action: 'publish' | 'unpublish') => (op: PublicationOp, r: { ref: (x: Ref) => string }) => ({
+  method: 'POST' as const,
+  route: `/orgs/{org}/sites/{site}/${action}`,
+  params: { org: op.org, site: r.ref(op.site) },
+  expect: [200],
+});
+
+/** Whether a site is published (today's API: publish and unpublish calls). */
+export const publicationKind: KindModule<PublicationOp> = {
+  kind: 'site-publication',
+  ops: {
+    'publish-site': { call: call('publish') },
+    'unpublish-site': { call: call('unpublish') },
+  },
+};
