@@ -3,7 +3,6 @@ import {
   Collection,
   CustomField,
   Member,
-  OpenApiSpec,
   Organization,
   SamlProvider,
   Space,
@@ -40,9 +39,6 @@ export type { ClientOptions } from './base-client.js';
       nested: true,
     });
   getSpace = (id: string) => this.call('GET', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space);
-  // OpenAPI specs
-  listOpenApiSpecs = (org: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/openapi`, '/orgs/{org}/openapi', OpenApiSpec);
   // SAML providers
   listSamlProviders = (org: string) =>
     listAll(this.http, `/orgs/${enc(org)}/saml`, '/orgs/{org}/saml', SamlProvider);

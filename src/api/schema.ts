@@ -132,8 +132,6 @@ export const Space = z.looseObject({
   parent: nullish(z.string()),
 });
 
-export const OpenApiSpec = z.looseObject({ slug: z.string(), sourceURL: nullish(z.string()) });
-
 export const SamlProvider = z.looseObject({
   id: z.string(),
   label: z.string(),

@@ -35,7 +35,7 @@ export async function exportCommand(
               settings: false,
               members: false,
               collections: false,
-              openapi: false,
+              lists: [],
               saml: false,
               translations: false,
               teams: false,

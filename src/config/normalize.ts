@@ -5,6 +5,7 @@ import type {
   DesiredSiteSpace,
   DesiredState,
 } from '../model/desired.js';
+import { anyListKinds, listIn } from '../kinds/registry.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -124,11 +125,15 @@ export function normalize(
           }),
         ),
       ];
-    if (file.openapi)
-      org.openapi = [
-        ...(org.openapi ?? []),
-        ...file.openapi.map((o) => ({ slug: o.slug, source: o.source })),
+    for (const kind of anyListKinds) {
+      const entries = listIn(file, kind.key);
+      if (!entries) continue;
+      const lists = org as Record<string, unknown>;
+      lists[kind.key] = [
+        ...(listIn(org, kind.key) ?? []),
+        ...entries.map((entry) => kind.normalize(entry, { certificates })),
       ];
+    }
     if (file.saml)
       org.saml = [
         ...(org.saml ?? []),

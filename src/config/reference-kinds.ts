@@ -1,3 +1,6 @@
+import { anyListKinds } from '../kinds/registry.js';
+import type { KindDoc } from '../kinds/types.js';
+
 /**
  * What the configuration reference (docs/configuration.md) says about each kind beyond its keys:
  * how docsync pairs an entry with a live resource (identity), notes, and a short example. Keyed
@@ -5,17 +8,10 @@
  * the keys, types, limits and descriptions come from the zod schema (through its JSON Schema).
  * A test checks that every kind of the schema has an entry here and every example is valid.
  */
-export type KindDoc = {
-  /** Section heading, after the path. */
-  title: string;
-  /** The key(s) that identify an entry; undefined for a single object (policy, settings). */
-  identity?: string;
-  notes?: string[];
-  /** A short example: the value under this key (a list for list kinds). Nested kinds have none. */
-  example?: unknown;
-};
+export type { KindDoc } from '../kinds/types.js';
 
 export const KIND_DOCS: Record<string, KindDoc> = {
+  ...Object.fromEntries(anyListKinds.flatMap((kind) => Object.entries(kind.docs))),
   policy: {
     title: 'safety policy',
     example: { prune: true, maxDeletes: 5 },
@@ -40,11 +36,6 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     title: 'collections',
     identity: '`title`',
     example: [{ title: 'Product' }, { title: 'APIs', parent: 'Product', defaultLevel: 'read' }],
-  },
-  'openapi[]': {
-    title: 'OpenAPI specifications',
-    identity: '`slug`',
-    example: [{ slug: 'petstore', source: 'https://example.com/openapi/petstore.yaml' }],
   },
   'saml[]': {
     title: 'SAML providers',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listKinds } from '../kinds/registry.js';
 import { agentsContexts, customFieldTypes, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
 
 /**
@@ -71,7 +72,6 @@ const DefaultLevel = z
   .union([Role, z.literal('inherit')])
   .nullable()
   .describe('A role, null, or inherit (current API only).');
-export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const hostnamePattern = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
 
 export const SpaceSchema = z.strictObject({
@@ -130,16 +130,6 @@ export const CollectionSchema = z.strictObject({
     .nullable()
     .optional()
     .describe('Title of the parent collection, or null for the top level.'),
-});
-
-export const OpenApiSpecSchema = z.strictObject({
-  slug: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(slugPattern, 'must be lowercase words joined by -')
-    .describe('Identity of the spec. The API cannot rename a slug: a new slug is a new spec.'),
-  source: z.url().max(2048).describe('URL of the OpenAPI document.'),
 });
 
 export const CertificateSchema = z.union([
@@ -304,7 +294,7 @@ export const ConfigFileSchema = z
     settings: SettingsSchema.optional(),
     members: z.array(MemberSchema).optional().describe('Roles of the listed members; others are left alone.'),
     collections: z.array(CollectionSchema).optional(),
-    openapi: z.array(OpenApiSpecSchema).optional(),
+    ...listKindsShape(),
     saml: z.array(SamlSchema).optional(),
     translations: z.array(TranslationSchema).optional(),
     customFields: z.array(CustomFieldSchema).optional(),
@@ -315,3 +305,12 @@ export const ConfigFileSchema = z
   .describe('A docsync configuration file (format v1): the desired state of one organization.');
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+type ListKindsShape = {
+  [K in (typeof listKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
+};
+
+/** The keys of the list kinds, each an optional list of its module's config entry. */
+function listKindsShape(): ListKindsShape {
+  return Object.fromEntries(listKinds.map((k) => [k.key, z.array(k.config).optional()])) as ListKindsShape;
+}

@@ -1,4 +1,5 @@
 import type { CustomFieldValue } from '../model/kinds.js';
+import { anyListKinds, listIn } from '../kinds/registry.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -94,7 +95,11 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     const members = uniqueIn(issues, 'member');
     const collectionTitles = uniqueIn(issues, 'collection');
     const collectionIds = uniqueIn(issues, 'collection id');
-    const specs = uniqueIn(issues, 'OpenAPI spec');
+    const lists = anyListKinds.map((kind) => ({
+      kind,
+      key: uniqueIn(issues, kind.unique.what),
+      id: uniqueIn(issues, `${kind.unique.what} id`),
+    }));
     const samls = uniqueIn(issues, 'SAML provider');
     const samlIds = uniqueIn(issues, 'SAML provider id');
     const translationTitles = uniqueIn(issues, 'translation');
@@ -110,7 +115,14 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
         collectionTitles(c.title, { yaml, path: ['collections', i, 'title'] });
         declaredCollections.set(c.title, c.parent);
       });
-      config.openapi?.forEach((o, i) => specs(o.slug, { yaml, path: ['openapi', i, 'slug'] }));
+      for (const { kind, key, id } of lists)
+        listIn(config, kind.key)?.forEach((entry, i) => {
+          // Identity is the pinned id when there is one, the key otherwise.
+          const e = entry as Record<string, string | undefined>;
+          const pinned = kind.unique.pinned ? e['id'] : undefined;
+          if (pinned) id(pinned, { yaml, path: [kind.key, i, 'id'] });
+          else key(e[kind.unique.key]!, { yaml, path: [kind.key, i, kind.unique.key] });
+        });
       config.saml?.forEach((p, i) => {
         if (p.id) samlIds(p.id, { yaml, path: ['saml', i, 'id'] });
         else samls(p.label, { yaml, path: ['saml', i, 'label'] });

@@ -4,7 +4,8 @@ import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
 import { diffCustomFields, diffSpaces } from './custom-fields.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
-import { diffOpenApi, diffSaml, diffTranslations } from './integrations.js';
+import { diffSaml, diffTranslations } from './integrations.js';
+import { anyListKinds, listIn } from '../kinds/registry.js';
 import { diffMembers, diffSettings } from './settings.js';
 import { diffSites } from './sites.js';
 import { diffTeams } from './teams.js';
@@ -77,7 +78,10 @@ export function diffOrganization(
       desired.spaces ?? [],
       live.spaces ?? [],
     );
-  if (desired.openapi) diffOpenApi(ctx, desired.openapi, live.openapi ?? []);
+  for (const kind of anyListKinds) {
+    const wanted = listIn(desired, kind.key);
+    if (wanted) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
+  }
   if (desired.saml) diffSaml(ctx, desired.saml, live.saml ?? []);
   if (desired.translations) diffTranslations(ctx, desired.translations, live.translations ?? []);
   return {

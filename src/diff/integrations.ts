@@ -1,56 +1,12 @@
 import {
   address,
-  type DesiredOpenApiSpec,
   type DesiredSamlProvider,
   type DesiredTranslation,
-  type LiveOpenApiSpec,
   type LiveSamlProvider,
   type LiveTranslation,
 } from '../model/index.js';
 import { pairByIdentity, problem, type DiffContext, pruneOrList } from './context.js';
 import { liveRef, same } from './draft.js';
-
-/** OpenAPI specs by slug: created with their source, PUT to change the source. */
-export function diffOpenApi(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApiSpec[]): void {
-  ctx.managedLive.count += live.length;
-  const bySlug = new Map(live.map((x) => [x.slug, x]));
-  for (const d of desired) {
-    const addr = address.openapi(ctx.org, d.slug);
-    const l = bySlug.get(d.slug);
-    if (!l)
-      ctx.drafts.add({
-        key: `create:${addr}`,
-        action: 'create',
-        kind: 'openapi-spec',
-        address: addr,
-        before: null,
-        after: { source: d.source },
-        op: { type: 'create-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
-      });
-    else if (l.source !== d.source)
-      ctx.drafts.add({
-        key: `update:${addr}`,
-        action: 'update',
-        kind: 'openapi-spec',
-        address: addr,
-        before: { source: l.source },
-        after: { source: d.source },
-        op: { type: 'update-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
-      });
-  }
-  const wanted = new Set(desired.map((d) => d.slug));
-  for (const l of live) {
-    if (wanted.has(l.slug)) continue;
-    const addr = address.openapi(ctx.org, l.slug);
-    pruneOrList(ctx, {
-      key: `delete:${addr}`,
-      kind: 'openapi-spec',
-      address: addr,
-      before: { source: l.source },
-      op: { type: 'delete-openapi-spec', org: ctx.org, slug: l.slug },
-    });
-  }
-}
 
 const shortHash = (sha: string | null) => (sha ? `sha256:${sha.slice(0, 12)}…` : null);
 

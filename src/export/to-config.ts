@@ -1,6 +1,8 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
+import { anyListKinds, listIn } from '../kinds/registry.js';
+import type { ExportContext } from '../kinds/types.js';
 import type {
   LiveOrganization,
   LiveSection,
@@ -149,6 +151,15 @@ export function exportOrganization(
 ): ExportResult {
   const warnings: string[] = [];
   const files: ExportFile[] = [];
+  const kinds: ExportContext = { org, warnings, files, secrets: certificates, caps };
+  /** What the list kinds that export into `file` contribute to it, by key. */
+  const kindEntries = (file: string): Record<string, unknown> =>
+    Object.fromEntries(
+      anyListKinds
+        .filter((kind) => kind.export.file === file)
+        .map((kind) => [kind.key, kind.export.entries(listIn(org, kind.key), kinds)])
+        .filter(([, entries]) => entries !== undefined),
+    );
   if (schemaPath === SCHEMA_FILE) files.push({ path: SCHEMA_FILE, text: configJsonSchemaText() });
   const fields = org.customFields ?? [];
   const collections = org.collections ?? [];
@@ -248,11 +259,7 @@ export function exportOrganization(
           ...(org.members
             ? { members: org.members.map((m) => ({ user: m.email ?? m.userId, role: m.role })) }
             : {}),
-          ...(org.openapi
-            ? {
-                openapi: org.openapi.filter((x) => x.source).map((x) => ({ slug: x.slug, source: x.source })),
-              }
-            : {}),
+          ...kindEntries('organization.yaml'),
           ...(org.translations && caps.translationSettings
             ? {
                 translations: org.translations.map((x) => ({

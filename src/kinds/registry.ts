@@ -18,7 +18,7 @@ import { spaceKind, type SpaceOp } from './space.js';
 import { teamMembersKind, type TeamMembersOp } from './team-members.js';
 import { teamKind, type TeamOp } from './team.js';
 import { translationKind, type TranslationOp } from './translation.js';
-import type { KindModule, OpDef, OpDefs } from './types.js';
+import type { AnyListKind, KindModule, ListKind, OpDef, OpDefs } from './types.js';
 
 /** Every operation a plan can hold: the union of the kinds' operations (pure data). */
 export type KindOp =
@@ -42,6 +42,31 @@ export type KindOp =
   | AdaptiveSchemaOp
   | PublicationOp;
 
+/**
+ * The kinds that are lists directly under an organization, in the order they are diffed and
+ * read: their config keys, desired and live lists are derived from these modules.
+ */
+export const listKinds = [openApiSpecKind] as const;
+
+type ListKinds = (typeof listKinds)[number];
+type KeyOf<K> = K extends ListKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
+type Pick<K, Key, Part extends 'C' | 'D' | 'L'> =
+  K extends ListKind<infer K2, infer C, infer D, infer L, infer _O>
+    ? K2 extends Key
+      ? { C: C; D: D; L: L }[Part]
+      : never
+    : never;
+
+/** The desired organization's lists of list kinds: `openapi?: DesiredOpenApiSpec[]`… */
+export type DesiredLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'D'>[] };
+/** The live organization's lists of list kinds (undefined: not read). */
+export type LiveLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'L'>[] };
+/** One config file's entries of list kinds. */
+export type ConfigLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'C'>[] };
+
+/** The list kinds, loosely typed, for code that handles every one the same way. */
+export const anyListKinds: readonly AnyListKind[] = listKinds;
+
 /** The registry: every kind docsync manages, one module each (decision 0020). */
 export const kindModules: readonly KindModule<never>[] = [
   siteKind,
@@ -58,7 +83,7 @@ export const kindModules: readonly KindModule<never>[] = [
   memberKind,
   collectionKind,
   spaceKind,
-  openApiSpecKind,
+  ...listKinds,
   samlProviderKind,
   translationKind,
   adaptiveSchemaKind,
@@ -70,4 +95,9 @@ const opDefs = Object.fromEntries(kindModules.flatMap((k) => Object.entries(k.op
 /** How an operation of the plan is carried out. */
 export function opDef<O extends ChangeOp>(op: O): OpDef<O> {
   return (opDefs as Record<string, OpDef<O>>)[op.type]!;
+}
+
+/** A list kind's entries in a desired or live organization, or a config file (undefined: unmanaged). */
+export function listIn(holder: object, key: string): unknown[] | undefined {
+  return (holder as Record<string, unknown>)[key] as unknown[] | undefined;
 }

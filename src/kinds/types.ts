@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { DiffContext } from '../diff/context.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import type { ResourceKind } from '../model/kinds.js';
@@ -122,3 +123,80 @@ export function structureMove(
     expect: [200, 204],
   };
 }
+
+/**
+ * What the configuration reference (docs/configuration.md) says about a kind beyond its keys:
+ * how docsync pairs an entry with a live resource (identity), notes, and a short example. Keyed
+ * by the kind's place in the config (`sites[].sections[]`).
+ */
+export type KindDoc = {
+  /** Section heading, after the path. */
+  title: string;
+  /** The key(s) that identify an entry; undefined for a single object (policy, settings). */
+  identity?: string;
+  notes?: string[];
+  /** A short example: the value under this key (a list for list kinds). Nested kinds have none. */
+  example?: unknown;
+};
+
+/** Where a certificate comes from (its content is never part of the desired state). */
+export type CertificateSource =
+  { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
+
+/** What normalizing an entry may need besides the entry: indirect values resolved by the loader. */
+export type NormalizeExtras = { certificates: Map<object, CertificateSource> };
+
+/** What exporting a kind may need besides its live list. */
+export type ExportContext = {
+  /** The whole live organization (to name other objects by title). */
+  org: Record<string, unknown> & { id: string };
+  warnings: string[];
+  /** Extra files to write (a certificate, by path relative to the export's root). */
+  files: { path: string; text: string }[];
+  /** Secrets the live model leaves out, read for the export (by object id). */
+  secrets: Map<string, string>;
+  caps: ApiCapabilities;
+};
+
+/** One way to read a kind's live list, when the API has it. */
+export type LiveRead<L> = {
+  when?: (caps: ApiCapabilities) => boolean;
+  /** Where the live organization keeps the list (the kind's key unless said otherwise). */
+  into?: string;
+  list: (org: string) => ApiList;
+  live: (item: never) => L;
+};
+
+/**
+ * A kind that is a list directly under an organization, identified within it: everything about it
+ * is here, and the config union, normalization, semantic checks, live read, diff and export are
+ * derived from these declarations.
+ */
+export type ListKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+  /** Its key in a config file and in the desired and live organization. */
+  key: K;
+  /** One entry of the config (zod: the JSON Schema and the reference come from it). */
+  config: z.ZodType<C>;
+  /** Reference entries, by path in the config (`saml[]`, `saml[].certificate`). */
+  docs: Record<string, KindDoc>;
+  /** Identity within an organization: two entries with the same one are an error. */
+  unique: { what: string; key: string & keyof C; pinned?: boolean };
+  normalize: (entry: C, extras: NormalizeExtras) => D;
+  reads: LiveRead<unknown>[];
+  /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
+  diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
+  /** Whether the API has this kind; when not, the config must not manage it. */
+  supported?: { when: (caps: ApiCapabilities) => boolean; problem: (caps: ApiCapabilities) => string };
+  export: {
+    file: string;
+    /** What the file says it holds, when the kind owns the file. */
+    header?: string;
+    entries: (live: L[] | undefined, ctx: ExportContext) => C[] | undefined;
+  };
+  /** Secrets that export writes out but the live model never holds (certificates). */
+  exportSecrets?: { list: (org: string) => ApiList; pick: (item: never) => [string, string] | undefined };
+};
+
+/** Any list kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyListKind = ListKind<string, any, any, any, any>;

@@ -3,6 +3,7 @@ import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
 import type { CustomFieldValue } from '../model/kinds.js';
 import { certificateHash } from '../model/certificate.js';
+import { anyListKinds, listIn } from '../kinds/registry.js';
 import type {
   LiveOrganization,
   LiveSpace,
@@ -89,7 +90,8 @@ export type ReadScope = {
   settings: boolean;
   members: boolean;
   collections: boolean;
-  openapi: boolean;
+  /** Keys of the list kinds (src/kinds/registry.ts) to read. */
+  lists: string[];
   saml: boolean;
   translations: boolean;
   /** Spaces whose own fields (title, emoji, parent…) are managed: one GET each. */
@@ -129,7 +131,7 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     settings: org.settings !== undefined,
     members: org.members !== undefined,
     collections: org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
-    openapi: org.openapi !== undefined,
+    lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
     saml: org.saml !== undefined,
     translations: org.translations !== undefined,
     spaceDetails: (org.spaces ?? []).filter(detailed).map((s) => s.id),
@@ -160,7 +162,7 @@ export const everything = (spaceIds: string[] = []): ReadScope => ({
   settings: true,
   members: true,
   collections: true,
-  openapi: true,
+  lists: anyListKinds.map((k) => k.key),
   saml: true,
   translations: true,
   spaceDetails: spaceIds,
@@ -234,13 +236,13 @@ function mergeSpaces(
 
 /** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
 async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
-  const [org, members, self, collections, details, specs, saml, translations, today] = await Promise.all([
+  const [org, members, self, collections, details, lists, saml, translations, today] = await Promise.all([
     scope.settings ? t(api.getOrganization(orgId)) : undefined,
     scope.members ? t(api.listMembers(orgId)) : undefined,
     scope.members ? t(api.currentUser()).catch(() => null) : undefined,
     scope.collections ? t(api.listCollections(orgId)) : undefined,
     Promise.all(scope.spaceDetails.map((id) => t(api.getSpace(id)))),
-    scope.openapi ? t(api.listOpenApiSpecs(orgId)) : undefined,
+    readLists(api, orgId, scope, t),
     scope.saml ? t(api.listSamlProviders(orgId)) : undefined,
     // The same path answers api.md's translation settings (seed) or today's translations (current).
     scope.translations && api.capabilities.translationSettings ? t(api.listTranslations(orgId)) : undefined,
@@ -248,7 +250,7 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
       ? t(api.listSpaceTranslations(orgId))
       : undefined,
   ]);
-  const result: Partial<LiveOrganization> = {};
+  const result: Partial<LiveOrganization> = lists;
   if (org)
     result.settings = {
       title: org.title,
@@ -276,7 +278,6 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
       defaultLevel: c.defaultLevel ?? null,
       parent: c.parent ?? null,
     }));
-  if (specs) result.openapi = specs.map((x) => ({ slug: x.slug, source: x.sourceURL ?? null }));
   if (saml)
     result.saml = saml.map((p) => ({
       id: p.id,
@@ -308,6 +309,21 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
 }
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
+
+/** The list kinds in scope, each read as its module declares, where the API has it. */
+async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
+  const reads = anyListKinds
+    .filter((kind) => scope.lists.includes(kind.key))
+    .flatMap((kind) =>
+      kind.reads
+        .filter((read) => read.when?.(api.capabilities) ?? true)
+        .map(async (read) => {
+          const items = await t(api.list(read.list(orgId)));
+          return [read.into ?? kind.key, items.map((item) => read.live(item as never))] as const;
+        }),
+    );
+  return Object.fromEntries(await Promise.all(reads)) as Partial<LiveOrganization>;
+}
 
 async function readSpace(api: ApiClient, id: string, t: Track) {
   const entries = await t(api.getSpaceCustomFields(id));

@@ -7,6 +7,7 @@ import type {
   TeamRole,
   Visibility,
 } from './kinds.js';
+import type { DesiredLists } from '../kinds/registry.js';
 
 /**
  * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
@@ -19,13 +20,13 @@ export type DesiredState = {
 
 export type Policy = { prune: boolean; maxDeletes: number };
 
-export type DesiredOrganization = {
+/** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
+export type DesiredOrganization = DesiredLists & {
   id: string;
   policy: Policy;
   settings?: DesiredSettings;
   members?: DesiredMember[];
   collections?: DesiredCollection[];
-  openapi?: DesiredOpenApiSpec[];
   saml?: DesiredSamlProvider[];
   translations?: DesiredTranslation[];
   customFields?: DesiredCustomField[];
@@ -78,8 +79,6 @@ export type DesiredCollection = Renamable & {
   /** Title of the parent collection, or null for the top level. */
   parent?: string | null;
 };
-
-export type DesiredOpenApiSpec = { slug: string; source: string };
 
 /** Where a certificate comes from; its content is never part of the desired state, only its hash. */
 export type CertificateRef =

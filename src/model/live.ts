@@ -7,6 +7,7 @@ import type {
   TeamRole,
   Visibility,
 } from './kinds.js';
+import type { LiveLists } from '../kinds/registry.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -18,7 +19,8 @@ export type LiveState = {
   organizations: LiveOrganization[];
 };
 
-export type LiveOrganization = {
+/** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
+export type LiveOrganization = LiveLists & {
   id: string;
   /** Why this organization's live state could not be read (its plan is an error; others go on). */
   readError?: string;
@@ -27,7 +29,6 @@ export type LiveOrganization = {
   /** The user the token belongs to (never removed). */
   self?: string | null;
   collections?: LiveCollection[];
-  openapi?: LiveOpenApiSpec[];
   saml?: LiveSamlProvider[];
   translations?: LiveTranslation[];
   /** Today's translations (current flavor): read and exported as a note, not managed. */
@@ -79,8 +80,6 @@ export type LiveCollection = {
   defaultLevel: DefaultLevel;
   parent: string | null;
 };
-
-export type LiveOpenApiSpec = { slug: string; source: string | null };
 
 /** The certificate is kept as a hash only. */
 export type LiveSamlProvider = {
