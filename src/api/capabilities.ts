@@ -8,9 +8,8 @@ const DELETE_ANSWERS = [202, 204, 205] as const;
 const SEED: ApiCapabilities = {
   ordering: 'move',
   groupMembership: 'membership-endpoint',
-  customFields: true,
-  translationSettings: true,
-  spaceTranslations: false,
+  absent: [],
+  readOnly: [],
   agentsContext: true,
   publish: false,
   adaptiveSchemaId: true,
@@ -22,9 +21,8 @@ const SEED: ApiCapabilities = {
 const CURRENT: ApiCapabilities = {
   ordering: 'sort-structure',
   groupMembership: 'section-field',
-  customFields: false,
-  translationSettings: false,
-  spaceTranslations: true,
+  absent: ['custom-field', 'space-custom-fields', 'translation'],
+  readOnly: ['translation'],
   agentsContext: false,
   publish: true,
   adaptiveSchemaId: false,

@@ -4,10 +4,7 @@ import {
   CustomField,
   Member,
   Organization,
-  SamlProvider,
   Space,
-  Translation,
-  TranslationSettings,
   User,
   SpaceCustomFields,
   Team,
@@ -39,16 +36,6 @@ export type { ClientOptions } from './base-client.js';
       nested: true,
     });
   getSpace = (id: string) => this.call('GET', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space);
-  // SAML providers
-  listSamlProviders = (org: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/saml`, '/orgs/{org}/saml', SamlProvider);
-  /** Today's translations (current flavor; `listTranslations` is api.md's translation settings). */
-  listSpaceTranslations = (org: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/translations`, '/orgs/{org}/translations', Translation);
-
-  // Translation settings
-  listTranslations = (org: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/translations`, '/orgs/{org}/translations', TranslationSettings);
   // Custom fields
   listCustomFields = (org: string) =>
     listAll(this.http, `/orgs/${enc(org)}/custom-fields`, '/orgs/{org}/custom-fields', CustomField);

@@ -132,23 +132,4 @@ export const Space = z.looseObject({
   parent: nullish(z.string()),
 });
 
-export const SamlProvider = z.looseObject({
-  id: z.string(),
-  label: z.string(),
-  entityID: nullish(z.string()),
-  ssoURL: nullish(z.string()),
-  certificate: nullish(z.string()),
-  defaultTeam: nullish(z.looseObject({ id: z.string() })),
-  defaultRole: nullish(Role),
-});
-
-export const TranslationSettings = z.looseObject({ id: z.string(), title: z.string() });
-
-/** Today's `Translation` (current flavor): a source space translated into a language. */
-export const Translation = z.looseObject({
-  id: z.string(),
-  source: z.looseObject({ space: z.string(), language: z.string() }),
-  language: z.string(),
-});
-
 export const AdaptiveSchema = z.looseObject({ jsonSchema: z.record(z.string(), z.unknown()) });

@@ -60,11 +60,10 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
  * Merge the files of each organization (in file order) into the normalized desired state:
  * defaults applied, member shorthand expanded, list order kept. Assumes `checkSemantics` passed.
  */
-type SamlInput = NonNullable<ConfigFile['saml']>[number];
-
 export function normalize(
   files: ConfigFile[],
-  certificates: Map<SamlInput, CertificateRef> = new Map(),
+  /** Certificates the loader read, by the config entry that names them. */
+  certificates: Map<object, CertificateRef> = new Map(),
 ): DesiredState {
   const orgs = new Map<string, DesiredOrganization>();
   for (const file of files) {
@@ -134,27 +133,6 @@ export function normalize(
         ...entries.map((entry) => kind.normalize(entry, { certificates })),
       ];
     }
-    if (file.saml)
-      org.saml = [
-        ...(org.saml ?? []),
-        ...file.saml.map((p) =>
-          defined({
-            label: p.label,
-            id: p.id,
-            previously: p.previously,
-            entityID: p.entityID,
-            ssoURL: p.ssoURL,
-            certificate: certificates.get(p),
-            defaultTeam: p.defaultTeam,
-            defaultRole: p.defaultRole,
-          }),
-        ),
-      ];
-    if (file.translations)
-      org.translations = [
-        ...(org.translations ?? []),
-        ...file.translations.map((t) => defined({ title: t.title, id: t.id, previously: t.previously })),
-      ];
     if (file.teams)
       org.teams = [
         ...(org.teams ?? []),

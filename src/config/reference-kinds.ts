@@ -37,25 +37,6 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     identity: '`title`',
     example: [{ title: 'Product' }, { title: 'APIs', parent: 'Product', defaultLevel: 'read' }],
   },
-  'saml[]': {
-    title: 'SAML providers',
-    identity: '`label`',
-    example: [
-      {
-        label: 'Okta',
-        entityID: 'http://www.okta.com/exk123',
-        ssoURL: 'https://example.okta.com/app/sso/saml',
-        certificate: { env: 'OKTA_CERT' },
-        defaultRole: 'read',
-      },
-    ],
-  },
-  'saml[].certificate': { title: 'SAML certificate' },
-  'translations[]': {
-    title: 'translation settings',
-    identity: '`title`',
-    example: [{ title: 'French' }],
-  },
   'customFields[]': {
     title: 'organization custom fields',
     identity: '`name`',

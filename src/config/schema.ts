@@ -132,42 +132,6 @@ export const CollectionSchema = z.strictObject({
     .describe('Title of the parent collection, or null for the top level.'),
 });
 
-export const CertificateSchema = z.union([
-  z.strictObject({
-    file: z
-      .string()
-      .min(1)
-      .describe(
-        'Path of a PEM file, relative to this YAML file; a regular file inside the config repository.',
-      ),
-  }),
-  z.strictObject({
-    env: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-      .describe('Name of an environment variable holding the PEM; must start with DOCSYNC_SECRET_.'),
-  }),
-]);
-
-export const SamlSchema = z.strictObject({
-  label: z.string().min(1).max(30).describe('Identity of the SAML provider (unless id is pinned).'),
-  id: pin('label'),
-  previously: previously('label'),
-  entityID: z.string().max(1024).optional(),
-  ssoURL: z.url().max(2048).optional(),
-  certificate: CertificateSchema.optional().describe(
-    'Read from a file or a variable; never printed in plans.',
-  ),
-  defaultTeam: z.string().min(1).optional().describe('Title of a team.'),
-  defaultRole: Role.nullable().optional(),
-});
-
-export const TranslationSchema = z.strictObject({
-  title: z.string().min(1).max(100).describe('Identity of the translation settings (unless id is pinned).'),
-  id: pin('title'),
-  previously: previously('title'),
-});
-
 export const TeamMemberSchema = z.union([
   z.string().min(1).describe('User id or e-mail; role member.'),
   z.strictObject({
@@ -295,8 +259,6 @@ export const ConfigFileSchema = z
     members: z.array(MemberSchema).optional().describe('Roles of the listed members; others are left alone.'),
     collections: z.array(CollectionSchema).optional(),
     ...listKindsShape(),
-    saml: z.array(SamlSchema).optional(),
-    translations: z.array(TranslationSchema).optional(),
     customFields: z.array(CustomFieldSchema).optional(),
     spaces: z.array(SpaceSchema).optional(),
     teams: z.array(TeamSchema).optional(),

@@ -100,10 +100,6 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
       key: uniqueIn(issues, kind.unique.what),
       id: uniqueIn(issues, `${kind.unique.what} id`),
     }));
-    const samls = uniqueIn(issues, 'SAML provider');
-    const samlIds = uniqueIn(issues, 'SAML provider id');
-    const translationTitles = uniqueIn(issues, 'translation');
-    const translationIds = uniqueIn(issues, 'translation id');
     const declaredCollections = new Map<string, string | null | undefined>();
     for (const { yaml, config } of group) {
       if (config.settings) settings('settings', { yaml, path: ['settings'] });
@@ -123,14 +119,6 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
           if (pinned) id(pinned, { yaml, path: [kind.key, i, 'id'] });
           else key(e[kind.unique.key]!, { yaml, path: [kind.key, i, kind.unique.key] });
         });
-      config.saml?.forEach((p, i) => {
-        if (p.id) samlIds(p.id, { yaml, path: ['saml', i, 'id'] });
-        else samls(p.label, { yaml, path: ['saml', i, 'label'] });
-      });
-      config.translations?.forEach((t, i) => {
-        if (t.id) translationIds(t.id, { yaml, path: ['translations', i, 'id'] });
-        else translationTitles(t.title, { yaml, path: ['translations', i, 'title'] });
-      });
     }
     const parentProblem = (parent: string | null | undefined, self?: string): string | undefined => {
       if (parent === null || parent === undefined) return undefined;

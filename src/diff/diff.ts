@@ -4,7 +4,6 @@ import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
 import { diffCustomFields, diffSpaces } from './custom-fields.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
-import { diffSaml, diffTranslations } from './integrations.js';
 import { anyListKinds, listIn } from '../kinds/registry.js';
 import { diffMembers, diffSettings } from './settings.js';
 import { diffSites } from './sites.js';
@@ -32,7 +31,10 @@ export function diffOrganization(
     warnings: [],
     duplicates: [],
   };
-  if (!ctx.caps.customFields && (desired.customFields || desired.spaces?.some((s) => s.customFields)))
+  if (
+    ctx.caps.absent.includes('custom-field') &&
+    (desired.customFields || desired.spaces?.some((s) => s.customFields))
+  )
     problem(
       ctx,
       `custom fields are not part of the current API (--api-flavor current); remove customFields or use ${ctx.caps.otherwise}`,
@@ -49,11 +51,9 @@ export function diffOrganization(
       warnings: [],
     };
   }
-  if (!ctx.caps.translationSettings && desired.translations)
-    problem(
-      ctx,
-      `translations by title are api.md's translation settings; the current API has a different translation resource (use ${ctx.caps.otherwise})`,
-    );
+  for (const kind of anyListKinds)
+    if (kind.absent && ctx.caps.absent.includes(kind.kind) && listIn(desired, kind.key))
+      problem(ctx, kind.absent(ctx.caps));
   if (desired.customFields) diffCustomFields(ctx, desired.customFields, live.customFields ?? []);
   if (desired.spaces) diffSpaces(ctx, desired.spaces, live.spaces ?? []);
   if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);
@@ -82,8 +82,6 @@ export function diffOrganization(
     const wanted = listIn(desired, kind.key);
     if (wanted) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
   }
-  if (desired.saml) diffSaml(ctx, desired.saml, live.saml ?? []);
-  if (desired.translations) diffTranslations(ctx, desired.translations, live.translations ?? []);
   return {
     organization: desired.id,
     drafts: ctx.drafts.drafts,

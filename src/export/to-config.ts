@@ -3,14 +3,7 @@ import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { anyListKinds, listIn } from '../kinds/registry.js';
 import type { ExportContext } from '../kinds/types.js';
-import type {
-  LiveOrganization,
-  LiveSection,
-  LiveSite,
-  LiveSiteSpace,
-  LiveSpaceTranslation,
-  LiveTeam,
-} from '../model/index.js';
+import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveTeam } from '../model/index.js';
 
 /** One file of an export: its path under the output folder, its YAML text, and warnings. */
 export type ExportFile = { path: string; text: string };
@@ -18,19 +11,6 @@ export type ExportResult = { files: ExportFile[]; warnings: string[] };
 
 const header = (schemaPath: string, what: string) =>
   ` yaml-language-server: $schema=${schemaPath}\n ${what}, exported by docsync from live state.`;
-
-/**
- * Today's translations are read but not managed (docs/compatibility.md): export lists them in a
- * comment, so the output still plans to zero changes, and says so in a warning.
- */
-function spaceTranslationsNote(list: LiveSpaceTranslation[], warnings: string[]): string {
-  if (list.length === 0) return '';
-  warnings.push(
-    `${list.length} translation(s) of today's API are not managed by docsync: listed in a comment of organization.yaml`,
-  );
-  const lines = list.map((t) => `\n   ${t.id}: space ${t.sourceSpace} (${t.sourceLanguage}) → ${t.language}`);
-  return `\n Translations (today's API; read only, docsync does not manage them):${lines.join('')}`;
-}
 
 function slug(text: string, taken: Set<string>): string {
   const base =
@@ -141,6 +121,9 @@ function duplicatesOf(names: string[]): Set<string> {
  */
 export const SCHEMA_FILE = 'docsync.schema.json';
 
+/** Files export writes itself; list kinds may add their keys to them (or own a file of their own). */
+const BUILT_IN_FILES = ['organization.yaml', 'spaces.yaml', 'teams.yaml'];
+
 export function exportOrganization(
   org: LiveOrganization,
   /** Where the JSON Schema is, relative to the export's root; by default written alongside. */
@@ -160,6 +143,12 @@ export function exportOrganization(
         .map((kind) => [kind.key, kind.export.entries(listIn(org, kind.key), kinds)])
         .filter(([, entries]) => entries !== undefined),
     );
+  /** What the list kinds that export into `file` say in its header. */
+  const kindNotes = (file: string): string =>
+    anyListKinds
+      .filter((kind) => kind.export.file === file)
+      .map((kind) => kind.export.note?.(kinds) ?? '')
+      .join('');
   if (schemaPath === SCHEMA_FILE) files.push({ path: SCHEMA_FILE, text: configJsonSchemaText() });
   const fields = org.customFields ?? [];
   const collections = org.collections ?? [];
@@ -223,11 +212,6 @@ export function exportOrganization(
       header(schemaPath, 'Collections and spaces'),
     ),
   });
-  if (org.translations && org.translations.length > 0 && !caps.translationSettings)
-    warnings.push(
-      "translations are left out: today's API has a different translation resource that docsync does not manage (--api-flavor current)",
-    );
-  const dupTranslations = duplicatesOf((org.translations ?? []).map((x) => x.title));
   if (org.settings || org.members) {
     const st = org.settings;
     const defaultSite = st?.defaultContent
@@ -260,51 +244,26 @@ export function exportOrganization(
             ? { members: org.members.map((m) => ({ user: m.email ?? m.userId, role: m.role })) }
             : {}),
           ...kindEntries('organization.yaml'),
-          ...(org.translations && caps.translationSettings
-            ? {
-                translations: org.translations.map((x) => ({
-                  title: x.title,
-                  ...(dupTranslations.has(x.title) ? { id: x.id } : {}),
-                })),
-              }
-            : {}),
         },
         header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations') +
-          spaceTranslationsNote(org.spaceTranslations ?? [], warnings),
+          kindNotes('organization.yaml'),
       ),
     });
   }
-  if (org.saml && org.saml.length > 0) {
-    const takenCerts = new Set<string>();
-    const dupSaml = duplicatesOf(org.saml.map((p) => p.label));
-    files.push({
-      path: 'saml.yaml',
-      text: yamlText(
-        {
-          organization: org.id,
-          saml: org.saml.map((p) => {
-            const team = (org.teams ?? []).find((t) => t.id === p.defaultTeam);
-            const cert = certificates.get(p.id);
-            let certFile: string | undefined;
-            if (cert) {
-              certFile = `certs/${slug(p.label, takenCerts)}.pem`;
-              files.push({ path: certFile, text: `${cert.trim()}\n` });
-            }
-            return {
-              label: p.label,
-              ...(dupSaml.has(p.label) ? { id: p.id } : {}),
-              ...(p.entityID !== null ? { entityID: p.entityID } : {}),
-              ...(p.ssoURL !== null ? { ssoURL: p.ssoURL } : {}),
-              ...(certFile ? { certificate: { file: certFile } } : {}),
-              ...(team ? { defaultTeam: team.title } : {}),
-              defaultRole: p.defaultRole,
-            };
-          }),
-        },
-        header(schemaPath, 'SAML providers (certificates in certs/)'),
-      ),
-    });
-  }
+  // Files a list kind owns (its own YAML file), in the registry's order.
+  for (const file of new Set(anyListKinds.map((kind) => kind.export.file)))
+    if (!BUILT_IN_FILES.includes(file)) {
+      const entries = kindEntries(file);
+      if (Object.keys(entries).length === 0) continue;
+      const what = anyListKinds.flatMap((kind) => (kind.export.file === file ? [kind.export.header] : []));
+      files.push({
+        path: file,
+        text: yamlText(
+          { organization: org.id, ...entries },
+          header(schemaPath, what.join(', ')) + kindNotes(file),
+        ),
+      });
+    }
   const teams = org.teams ?? [];
   const dupTeams = duplicatesOf(teams.map((t) => t.title));
   files.push({

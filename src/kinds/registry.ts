@@ -46,7 +46,7 @@ export type KindOp =
  * The kinds that are lists directly under an organization, in the order they are diffed and
  * read: their config keys, desired and live lists are derived from these modules.
  */
-export const listKinds = [openApiSpecKind] as const;
+export const listKinds = [openApiSpecKind, samlProviderKind, translationKind] as const;
 
 type ListKinds = (typeof listKinds)[number];
 type KeyOf<K> = K extends ListKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
@@ -85,7 +85,6 @@ export const kindModules: readonly KindModule<never>[] = [
   spaceKind,
   ...listKinds,
   samlProviderKind,
-  translationKind,
   adaptiveSchemaKind,
   publicationKind,
 ] as readonly KindModule<never>[];

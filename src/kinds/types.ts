@@ -149,7 +149,7 @@ export type NormalizeExtras = { certificates: Map<object, CertificateSource> };
 /** What exporting a kind may need besides its live list. */
 export type ExportContext = {
   /** The whole live organization (to name other objects by title). */
-  org: Record<string, unknown> & { id: string };
+  org: Record<string, unknown> & { id: string; readOnly?: Record<string, unknown[]> };
   warnings: string[];
   /** Extra files to write (a certificate, by path relative to the export's root). */
   files: { path: string; text: string }[];
@@ -158,11 +158,12 @@ export type ExportContext = {
   caps: ApiCapabilities;
 };
 
-/** One way to read a kind's live list, when the API has it. */
+/**
+ * One way to read a kind's live list. Read when the API has the kind; a `readOnly` read instead
+ * when the API answers a different resource at its route (kept for export's notes, not managed).
+ */
 export type LiveRead<L> = {
-  when?: (caps: ApiCapabilities) => boolean;
-  /** Where the live organization keeps the list (the kind's key unless said otherwise). */
-  into?: string;
+  readOnly?: boolean;
   list: (org: string) => ApiList;
   live: (item: never) => L;
 };
@@ -185,13 +186,15 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
   reads: LiveRead<unknown>[];
   /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
   diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
-  /** Whether the API has this kind; when not, the config must not manage it. */
-  supported?: { when: (caps: ApiCapabilities) => boolean; problem: (caps: ApiCapabilities) => string };
+  /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
+  absent?: (caps: ApiCapabilities) => string;
   export: {
     file: string;
     /** What the file says it holds, when the kind owns the file. */
     header?: string;
     entries: (live: L[] | undefined, ctx: ExportContext) => C[] | undefined;
+    /** A comment for the file's header (what is read but not managed). */
+    note?: (ctx: ExportContext) => string;
   };
   /** Secrets that export writes out but the live model never holds (certificates). */
   exportSecrets?: { list: (org: string) => ApiList; pick: (item: never) => [string, string] | undefined };

@@ -2,7 +2,6 @@ import type { ApiClient } from '../api/client.js';
 import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
 import type { CustomFieldValue } from '../model/kinds.js';
-import { certificateHash } from '../model/certificate.js';
 import { anyListKinds, listIn } from '../kinds/registry.js';
 import type {
   LiveOrganization,
@@ -92,8 +91,6 @@ export type ReadScope = {
   collections: boolean;
   /** Keys of the list kinds (src/kinds/registry.ts) to read. */
   lists: string[];
-  saml: boolean;
-  translations: boolean;
   /** Spaces whose own fields (title, emoji, parent…) are managed: one GET each. */
   spaceDetails: string[];
   customFields: boolean;
@@ -132,8 +129,6 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     members: org.members !== undefined,
     collections: org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
     lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
-    saml: org.saml !== undefined,
-    translations: org.translations !== undefined,
     spaceDetails: (org.spaces ?? []).filter(detailed).map((s) => s.id),
     customFields: org.customFields !== undefined,
     spaceIds: (org.spaces ?? []).filter((s) => s.customFields !== undefined).map((s) => s.id),
@@ -163,8 +158,6 @@ export const everything = (spaceIds: string[] = []): ReadScope => ({
   members: true,
   collections: true,
   lists: anyListKinds.map((k) => k.key),
-  saml: true,
-  translations: true,
   spaceDetails: spaceIds,
   customFields: true,
   spaceIds,
@@ -191,8 +184,10 @@ export async function readScoped(
   const t = <T>(p: Promise<T>) => tracker.track(p);
   const [customFields, spaceValues, teams, sites, extra] = await Promise.all([
     // Today's API has no custom fields: the diff reports it; nothing to read.
-    scope.customFields && api.capabilities.customFields ? t(api.listCustomFields(orgId)) : undefined,
-    scope.spaceIds.length > 0 && api.capabilities.customFields
+    scope.customFields && !api.capabilities.absent.includes('custom-field')
+      ? t(api.listCustomFields(orgId))
+      : undefined,
+    scope.spaceIds.length > 0 && !api.capabilities.absent.includes('custom-field')
       ? Promise.all(scope.spaceIds.map((id) => readSpace(api, id, t)))
       : undefined,
     scope.teams ? readTeams(api, orgId, scope, t) : undefined,
@@ -236,19 +231,13 @@ function mergeSpaces(
 
 /** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
 async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
-  const [org, members, self, collections, details, lists, saml, translations, today] = await Promise.all([
+  const [org, members, self, collections, details, lists] = await Promise.all([
     scope.settings ? t(api.getOrganization(orgId)) : undefined,
     scope.members ? t(api.listMembers(orgId)) : undefined,
     scope.members ? t(api.currentUser()).catch(() => null) : undefined,
     scope.collections ? t(api.listCollections(orgId)) : undefined,
     Promise.all(scope.spaceDetails.map((id) => t(api.getSpace(id)))),
     readLists(api, orgId, scope, t),
-    scope.saml ? t(api.listSamlProviders(orgId)) : undefined,
-    // The same path answers api.md's translation settings (seed) or today's translations (current).
-    scope.translations && api.capabilities.translationSettings ? t(api.listTranslations(orgId)) : undefined,
-    scope.translations && api.capabilities.spaceTranslations
-      ? t(api.listSpaceTranslations(orgId))
-      : undefined,
   ]);
   const result: Partial<LiveOrganization> = lists;
   if (org)
@@ -278,24 +267,6 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
       defaultLevel: c.defaultLevel ?? null,
       parent: c.parent ?? null,
     }));
-  if (saml)
-    result.saml = saml.map((p) => ({
-      id: p.id,
-      label: p.label,
-      entityID: p.entityID || null,
-      ssoURL: p.ssoURL || null,
-      certificateSha256: p.certificate ? certificateHash(p.certificate) : null,
-      defaultTeam: p.defaultTeam?.id ?? null,
-      defaultRole: p.defaultRole ?? null,
-    }));
-  if (translations) result.translations = translations.map((x) => ({ id: x.id, title: x.title }));
-  if (today)
-    result.spaceTranslations = today.map((x) => ({
-      id: x.id,
-      sourceSpace: x.source.space,
-      sourceLanguage: x.source.language,
-      language: x.language,
-    }));
   const spaceDetails = details.map((s) => ({
     id: s.id,
     title: s.title,
@@ -310,19 +281,43 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
 
+/** Secrets an export writes out but the live model never holds (certificates), by object id. */
+export async function exportSecrets(api: ApiClient, orgId: string): Promise<Map<string, string>> {
+  const pairs = await Promise.all(
+    anyListKinds.map(async (kind) => {
+      const secrets = kind.exportSecrets;
+      if (!secrets || api.capabilities.absent.includes(kind.kind)) return [];
+      const items = await api.list(secrets.list(orgId));
+      return items.flatMap((item) => {
+        const pair = secrets.pick(item as never);
+        return pair ? [pair] : [];
+      });
+    }),
+  );
+  return new Map(pairs.flat());
+}
+
 /** The list kinds in scope, each read as its module declares, where the API has it. */
 async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
   const reads = anyListKinds
     .filter((kind) => scope.lists.includes(kind.key))
     .flatMap((kind) =>
       kind.reads
-        .filter((read) => read.when?.(api.capabilities) ?? true)
+        .filter((read) =>
+          read.readOnly
+            ? api.capabilities.readOnly.includes(kind.kind)
+            : !api.capabilities.absent.includes(kind.kind),
+        )
         .map(async (read) => {
           const items = await t(api.list(read.list(orgId)));
-          return [read.into ?? kind.key, items.map((item) => read.live(item as never))] as const;
+          return { key: kind.key, readOnly: read.readOnly, items: items.map((x) => read.live(x as never)) };
         }),
     );
-  return Object.fromEntries(await Promise.all(reads)) as Partial<LiveOrganization>;
+  const result: Partial<LiveOrganization> = {};
+  for (const { key, readOnly, items } of await Promise.all(reads))
+    if (readOnly) result.readOnly = { ...result.readOnly, [key]: items };
+    else Object.assign(result, { [key]: items });
+  return result;
 }
 
 async function readSpace(api: ApiClient, id: string, t: Track) {

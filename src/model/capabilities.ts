@@ -3,17 +3,20 @@
  * apply and export ask these questions; none of them names a flavor. The values come from
  * `src/api/capabilities.ts` (built from the flavor a command speaks) and are passed in.
  */
+import type { ResourceKind } from './kinds.js';
+
 export type ApiCapabilities = {
   /** How an item of a site's structure is ordered: one sort call, or a move call per kind. */
   ordering: 'sort-structure' | 'move';
   /** How a section joins a group: a field of the section, or the group's membership endpoint. */
   groupMembership: 'section-field' | 'membership-endpoint';
-  /** Organization custom fields and space values exist. */
-  customFields: boolean;
-  /** api.md's translation settings (by title) exist at `/orgs/{org}/translations`. */
-  translationSettings: boolean;
-  /** Today's translations (a space translated into a language) exist there instead: read, not managed. */
-  spaceTranslations: boolean;
+  /** Kinds the API does not have: a config that manages one is refused. */
+  absent: readonly ResourceKind[];
+  /**
+   * Kinds whose route answers a different resource here, read (for export's notes) but not
+   * managed: today's translations where api.md has translation settings.
+   */
+  readOnly: readonly ResourceKind[];
   /** A site has `agentsContext`. */
   agentsContext: boolean;
   /** A site can be published and unpublished. */

@@ -27,8 +27,6 @@ export type DesiredOrganization = DesiredLists & {
   settings?: DesiredSettings;
   members?: DesiredMember[];
   collections?: DesiredCollection[];
-  saml?: DesiredSamlProvider[];
-  translations?: DesiredTranslation[];
   customFields?: DesiredCustomField[];
   spaces?: DesiredSpace[];
   teams?: DesiredTeam[];
@@ -83,18 +81,6 @@ export type DesiredCollection = Renamable & {
 /** Where a certificate comes from; its content is never part of the desired state, only its hash. */
 export type CertificateRef =
   { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
-
-export type DesiredSamlProvider = Renamable & {
-  label: string;
-  entityID?: string;
-  ssoURL?: string;
-  certificate?: CertificateRef;
-  /** Team title. */
-  defaultTeam?: string;
-  defaultRole?: MemberRole | null;
-};
-
-export type DesiredTranslation = Renamable & { title: string };
 
 export type DesiredTeamMember = { user: string; role: TeamRole };
 

@@ -29,10 +29,8 @@ export type LiveOrganization = LiveLists & {
   /** The user the token belongs to (never removed). */
   self?: string | null;
   collections?: LiveCollection[];
-  saml?: LiveSamlProvider[];
-  translations?: LiveTranslation[];
-  /** Today's translations (current flavor): read and exported as a note, not managed. */
-  spaceTranslations?: LiveSpaceTranslation[];
+  /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */
+  readOnly?: Record<string, unknown[]>;
   customFields?: LiveCustomField[];
   spaces?: LiveSpace[];
   teams?: LiveTeam[];
@@ -79,27 +77,6 @@ export type LiveCollection = {
   description: string | null;
   defaultLevel: DefaultLevel;
   parent: string | null;
-};
-
-/** The certificate is kept as a hash only. */
-export type LiveSamlProvider = {
-  id: string;
-  label: string;
-  entityID: string | null;
-  ssoURL: string | null;
-  certificateSha256: string | null;
-  defaultTeam: string | null;
-  defaultRole: MemberRole | null;
-};
-
-export type LiveTranslation = { id: string; title: string };
-
-/** Today's translation resource: a source space (in its language) translated into a language. */
-export type LiveSpaceTranslation = {
-  id: string;
-  sourceSpace: string;
-  sourceLanguage: string;
-  language: string;
 };
 
 export type LiveTeamMember = { userId: string; email: string | null; role: TeamRole };
