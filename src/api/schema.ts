@@ -56,13 +56,6 @@ export const Site = z.looseObject({
 });
 export type Site = z.infer<typeof Site>;
 
-export const ShareLink = z.looseObject({
-  id: z.string(),
-  name: nullish(z.string()),
-  active: nullish(z.boolean()),
-});
-export type ShareLink = z.infer<typeof ShareLink>;
-
 export const CustomField = z.looseObject({
   id: z.string().optional(),
   name: z.string(),

@@ -1,5 +1,5 @@
 import { listAll } from './paginate.js';
-import { AdaptiveSchema, ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace } from './schema.js';
+import { AdaptiveSchema, Site, SiteSection, SiteSectionGroup, SiteSpace } from './schema.js';
 
 import { BaseClient, enc } from './base-client.js';
 
@@ -38,12 +38,5 @@ export class SiteEndpoints extends BaseClient {
       this.sitePath(org, site, 'site-spaces'),
       '/orgs/{org}/sites/{site}/site-spaces',
       SiteSpace,
-    );
-  listShareLinks = (org: string, site: string) =>
-    listAll(
-      this.http,
-      this.sitePath(org, site, 'share-links'),
-      '/orgs/{org}/sites/{site}/share-links',
-      ShareLink,
     );
 }

@@ -5,7 +5,7 @@ import type {
   DesiredSiteSpace,
   DesiredState,
 } from '../model/desired.js';
-import { anyListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, listIn } from '../kinds/registry.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -35,8 +35,8 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
     proxy: s.proxy,
     published: s.published,
     adaptiveSchema: s.adaptiveSchema,
-    shareLinks: s.shareLinks?.map((l) =>
-      defined({ name: l.name, id: l.id, previously: l.previously, active: l.active }),
+    ...Object.fromEntries(
+      anySiteListKinds.map((kind) => [kind.key, listIn(s, kind.key)?.map((entry) => kind.normalize(entry))]),
     ),
     sections: s.sections?.map((sec) =>
       defined({

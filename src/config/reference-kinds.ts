@@ -1,4 +1,4 @@
-import { anyListKinds } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds } from '../kinds/registry.js';
 import type { KindDoc } from '../kinds/types.js';
 
 /**
@@ -11,7 +11,7 @@ import type { KindDoc } from '../kinds/types.js';
 export type { KindDoc } from '../kinds/types.js';
 
 export const KIND_DOCS: Record<string, KindDoc> = {
-  ...Object.fromEntries(anyListKinds.flatMap((kind) => Object.entries(kind.docs))),
+  ...Object.fromEntries([...anyListKinds, ...anySiteListKinds].flatMap((kind) => Object.entries(kind.docs))),
   policy: {
     title: 'safety policy',
     example: { prune: true, maxDeletes: 5 },
@@ -85,7 +85,6 @@ export const KIND_DOCS: Record<string, KindDoc> = {
   },
   'sites[].adaptiveContent': { title: 'adaptive content' },
   'sites[].adaptiveSchema': { title: 'adaptive schema (visitor claims)' },
-  'sites[].shareLinks[]': { title: 'share links', identity: '`name` within the site' },
   'sites[].sections[]': {
     title: 'sections',
     identity: '`path` within the site',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listKinds } from '../kinds/registry.js';
+import { listKinds, siteListKinds } from '../kinds/registry.js';
 import { agentsContexts, customFieldTypes, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
 
 /**
@@ -151,18 +151,6 @@ export const TeamSchema = z.strictObject({
   members: z.array(TeamMemberSchema).optional().describe('The full membership when present.'),
 });
 
-export const ShareLinkSchema = z.strictObject({
-  name: z
-    .string()
-    .max(50)
-    .describe(
-      'Identity of the share link within its site (unless id is pinned), at most 50 characters; the API allows an empty name. A rename keeps its URL.',
-    ),
-  id: pin('name'),
-  previously: previously('name'),
-  active: z.boolean().optional().describe('Optional. Omitted: created active, then unmanaged.'),
-});
-
 export const SiteSpaceSchema = z.strictObject({
   space: z.string().min(1).describe('Id of the space; identity of the site space within its site.'),
   path: Path.optional().describe(
@@ -239,10 +227,7 @@ export const SiteSchema = z.strictObject({
     .looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()) })
     .optional()
     .describe('JSON Schema (draft-07) of the visitor claims.'),
-  shareLinks: z
-    .array(ShareLinkSchema)
-    .optional()
-    .describe("Optional. Omitted: the site's share links are not read or changed."),
+  ...siteListKindsShape(),
   sections: z.array(SectionSchema).optional().describe('Sections in display order.'),
   sectionGroups: z
     .array(SectionGroupSchema)
@@ -271,6 +256,17 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 type ListKindsShape = {
   [K in (typeof listKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
 };
+
+type SiteListKindsShape = {
+  [K in (typeof siteListKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
+};
+
+/** The keys of the site list kinds, each an optional list of its module's config entry. */
+function siteListKindsShape(): SiteListKindsShape {
+  return Object.fromEntries(
+    siteListKinds.map((k) => [k.key, z.array(k.config).optional().describe(k.describe)]),
+  ) as SiteListKindsShape;
+}
 
 /** The keys of the list kinds, each an optional list of its module's config entry. */
 function listKindsShape(): ListKindsShape {

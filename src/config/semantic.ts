@@ -1,5 +1,5 @@
 import type { CustomFieldValue } from '../model/kinds.js';
-import { anyListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, listIn } from '../kinds/registry.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -43,6 +43,43 @@ function uniqueIn(issues: Issues, what: string) {
       );
     else seen.set(identity, place);
   };
+}
+
+type Unique = { key: string; unique: { what: string; key: string; pinned?: boolean } };
+
+/** One identity scope per kind: its key, and its pinned ids. */
+function uniqueLists(issues: Issues, kinds: readonly Unique[]) {
+  return kinds.map((kind) => ({
+    kind,
+    key: uniqueIn(issues, kind.unique.what),
+    id: uniqueIn(issues, `${kind.unique.what} id`),
+  }));
+}
+
+/** Each entry of each kind once: by its pinned id when there is one, its key otherwise. */
+function checkUniqueIn(
+  lists: ReturnType<typeof uniqueLists>,
+  yaml: YamlFile,
+  holder: object,
+  at: Path,
+): void {
+  for (const { kind, key, id } of lists)
+    listIn(holder, kind.key)?.forEach((entry, i) => {
+      const e = entry as Record<string, string | undefined>;
+      const pinned = kind.unique.pinned ? e['id'] : undefined;
+      if (pinned) id(pinned, { yaml, path: [...at, kind.key, i, 'id'] });
+      else key(e[kind.unique.key]!, { yaml, path: [...at, kind.key, i, kind.unique.key] });
+    });
+}
+
+function checkUnique(
+  issues: Issues,
+  yaml: YamlFile,
+  kinds: readonly Unique[],
+  holder: object,
+  at: Path,
+): void {
+  checkUniqueIn(uniqueLists(issues, kinds), yaml, holder, at);
 }
 
 /** Checks across keys and files that a schema cannot express. Returns every problem at once. */
@@ -95,11 +132,7 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     const members = uniqueIn(issues, 'member');
     const collectionTitles = uniqueIn(issues, 'collection');
     const collectionIds = uniqueIn(issues, 'collection id');
-    const lists = anyListKinds.map((kind) => ({
-      kind,
-      key: uniqueIn(issues, kind.unique.what),
-      id: uniqueIn(issues, `${kind.unique.what} id`),
-    }));
+    const lists = uniqueLists(issues, anyListKinds);
     const declaredCollections = new Map<string, string | null | undefined>();
     for (const { yaml, config } of group) {
       if (config.settings) settings('settings', { yaml, path: ['settings'] });
@@ -111,14 +144,7 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
         collectionTitles(c.title, { yaml, path: ['collections', i, 'title'] });
         declaredCollections.set(c.title, c.parent);
       });
-      for (const { kind, key, id } of lists)
-        listIn(config, kind.key)?.forEach((entry, i) => {
-          // Identity is the pinned id when there is one, the key otherwise.
-          const e = entry as Record<string, string | undefined>;
-          const pinned = kind.unique.pinned ? e['id'] : undefined;
-          if (pinned) id(pinned, { yaml, path: [kind.key, i, 'id'] });
-          else key(e[kind.unique.key]!, { yaml, path: [kind.key, i, kind.unique.key] });
-        });
+      checkUniqueIn(lists, yaml, config, []);
     }
     const parentProblem = (parent: string | null | undefined, self?: string): string | undefined => {
       if (parent === null || parent === undefined) return undefined;
@@ -174,8 +200,6 @@ function checkSite(
 ): void {
   const sectionPaths = uniqueIn(issues, 'section path');
   const siteSpaces = uniqueIn(issues, 'site space for space');
-  const links = uniqueIn(issues, 'share link');
-  const linkIds = uniqueIn(issues, 'share link id');
   const groupTitles = uniqueIn(issues, 'section group');
   const groupIds = uniqueIn(issues, 'section group id');
   const grouped = uniqueIn(issues, 'grouped section');
@@ -208,11 +232,7 @@ function checkSite(
     checkSpaces(issues, yaml, section.spaces, [...here, 'spaces'], siteSpaces);
   });
   if (site.spaces) checkSpaces(issues, yaml, site.spaces, [...at, 'spaces'], siteSpaces);
-  // Identity is the pinned id when there is one, the name otherwise (two live duplicates can be pinned).
-  site.shareLinks?.forEach((l, i) => {
-    if (l.id) linkIds(l.id, { yaml, path: [...at, 'shareLinks', i, 'id'] });
-    else links(l.name, { yaml, path: [...at, 'shareLinks', i, 'name'] });
-  });
+  checkUnique(issues, yaml, anySiteListKinds, site, at);
   const known = new Set(site.sections?.map((s) => s.path) ?? []);
   site.sectionGroups?.forEach((g, i) => {
     if (g.id) groupIds(g.id, { yaml, path: [...at, 'sectionGroups', i, 'id'] });

@@ -1,8 +1,8 @@
 import { address, type DesiredSite, type LiveSite, SET_AFTER_CREATION } from '../model/index.js';
 import { pairByIdentity, problem, warn, type DiffContext, pruneOrList } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef, same } from './draft.js';
+import { anySiteListKinds, listIn } from '../kinds/registry.js';
 import { diffGroups } from './groups.js';
-import { diffShareLinks } from './share-links.js';
 import type { SiteScope } from './site-scope.js';
 import { diffStructure } from './structure.js';
 
@@ -89,7 +89,10 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
     }
     const slots = d.sections || d.spaces ? diffStructure(ctx, site, d, l) : [];
     if (d.sectionGroups) diffGroups(ctx, site, d, l, slots);
-    if (d.shareLinks) diffShareLinks(ctx, site, d, l);
+    for (const kind of anySiteListKinds) {
+      const wanted = listIn(d, kind.key);
+      if (wanted) kind.diff(ctx, site, d.title, wanted, (l && listIn(l, kind.key)) ?? []);
+    }
     if (Object.keys(site.patch.after).length > 0)
       drafts.add({
         key: `update:${addr}`,

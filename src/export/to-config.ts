@@ -1,7 +1,7 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
-import { anyListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, listIn } from '../kinds/registry.js';
 import type { ExportContext } from '../kinds/types.js';
 import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveTeam } from '../model/index.js';
 
@@ -11,6 +11,11 @@ export type ExportResult = { files: ExportFile[]; warnings: string[] };
 
 const header = (schemaPath: string, what: string) =>
   ` yaml-language-server: $schema=${schemaPath}\n ${what}, exported by docsync from live state.`;
+
+/** `a, b and c`. */
+function sentence(parts: string[]): string {
+  return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
 
 function slug(text: string, taken: Set<string>): string {
   const base =
@@ -67,7 +72,6 @@ function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabiliti
     warnings.push(`site "${l.title}" has both sections and root site spaces; only the sections are exported`);
   const exported = new Set(sections.map((s) => s.id));
   const dupGroups = duplicatesOf((l.sectionGroups ?? []).map((g) => g.title));
-  const dupLinks = duplicatesOf((l.shareLinks ?? []).map((x) => x.name));
   const groups = (l.sectionGroups ?? []).map((g) => ({
     title: g.title,
     ...(dupGroups.has(g.title) ? { id: g.id } : {}),
@@ -87,11 +91,7 @@ function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabiliti
     Object.keys((l.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0
       ? { adaptiveSchema: l.adaptiveSchema }
       : {}),
-    shareLinks: (l.shareLinks ?? []).map((x) => ({
-      name: x.name,
-      ...(dupLinks.has(x.name) ? { id: x.id } : {}),
-      active: x.active,
-    })),
+    ...Object.fromEntries(anySiteListKinds.map((kind) => [kind.key, kind.export(listIn(l, kind.key) ?? [])])),
     ...(sections.length > 0 ? { sections: sections.map(section) } : {}),
     ...(sections.length > 0 ? { sectionGroups: groups } : {}),
     ...(sections.length === 0 ? { spaces: rootSpaces.map(siteSpace) } : {}),
@@ -143,6 +143,9 @@ export function exportOrganization(
         .map((kind) => [kind.key, kind.export.entries(listIn(org, kind.key), kinds)])
         .filter(([, entries]) => entries !== undefined),
     );
+  /** What the list kinds that export into `file` hold, for its header. */
+  const kindHeaders = (file: string): string[] =>
+    anyListKinds.flatMap((kind) => (kind.export.file === file ? [kind.export.header] : []));
   /** What the list kinds that export into `file` say in its header. */
   const kindNotes = (file: string): string =>
     anyListKinds
@@ -245,8 +248,10 @@ export function exportOrganization(
             : {}),
           ...kindEntries('organization.yaml'),
         },
-        header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations') +
-          kindNotes('organization.yaml'),
+        header(
+          schemaPath,
+          sentence(['Organization settings', 'member roles', ...kindHeaders('organization.yaml')]),
+        ) + kindNotes('organization.yaml'),
       ),
     });
   }
@@ -255,12 +260,11 @@ export function exportOrganization(
     if (!BUILT_IN_FILES.includes(file)) {
       const entries = kindEntries(file);
       if (Object.keys(entries).length === 0) continue;
-      const what = anyListKinds.flatMap((kind) => (kind.export.file === file ? [kind.export.header] : []));
       files.push({
         path: file,
         text: yamlText(
           { organization: org.id, ...entries },
-          header(schemaPath, what.join(', ')) + kindNotes(file),
+          header(schemaPath, sentence(kindHeaders(file))) + kindNotes(file),
         ),
       });
     }

@@ -99,6 +99,7 @@ export const openApiSpecKind: ListKind<
   diff,
   export: {
     file: 'organization.yaml',
+    header: 'OpenAPI specs',
     entries: (live) => live?.flatMap((x) => (x.source ? [{ slug: x.slug, source: x.source }] : [])),
   },
   ops: {

@@ -18,7 +18,15 @@ import { spaceKind, type SpaceOp } from './space.js';
 import { teamMembersKind, type TeamMembersOp } from './team-members.js';
 import { teamKind, type TeamOp } from './team.js';
 import { translationKind, type TranslationOp } from './translation.js';
-import type { AnyListKind, KindModule, ListKind, OpDef, OpDefs } from './types.js';
+import type {
+  AnyListKind,
+  AnySiteListKind,
+  KindModule,
+  ListKind,
+  OpDef,
+  OpDefs,
+  SiteListKind,
+} from './types.js';
 
 /** Every operation a plan can hold: the union of the kinds' operations (pure data). */
 export type KindOp =
@@ -67,6 +75,25 @@ export type ConfigLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'C'
 /** The list kinds, loosely typed, for code that handles every one the same way. */
 export const anyListKinds: readonly AnyListKind[] = listKinds;
 
+/** The kinds that are lists inside a site, in the order they are diffed. */
+export const siteListKinds = [shareLinkKind] as const;
+
+type SiteListKinds = (typeof siteListKinds)[number];
+type SiteKeyOf<K> = K extends SiteListKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
+type SitePick<K, Key, Part extends 'C' | 'D' | 'L'> =
+  K extends SiteListKind<infer K2, infer C, infer D, infer L, infer _O>
+    ? K2 extends Key
+      ? { C: C; D: D; L: L }[Part]
+      : never
+    : never;
+
+/** The desired site's lists of site list kinds. */
+export type DesiredSiteLists = { [Key in SiteKeyOf<SiteListKinds>]?: SitePick<SiteListKinds, Key, 'D'>[] };
+/** The live site's lists of site list kinds (undefined: not read). */
+export type LiveSiteLists = { [Key in SiteKeyOf<SiteListKinds>]?: SitePick<SiteListKinds, Key, 'L'>[] };
+
+export const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
+
 /** The registry: every kind docsync manages, one module each (decision 0020). */
 export const kindModules: readonly KindModule<never>[] = [
   siteKind,
@@ -74,7 +101,7 @@ export const kindModules: readonly KindModule<never>[] = [
   sectionGroupKind,
   groupMembershipKind,
   siteSpaceKind,
-  shareLinkKind,
+  ...siteListKinds,
   customFieldKind,
   spaceCustomFieldsKind,
   teamKind,

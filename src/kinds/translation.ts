@@ -148,7 +148,7 @@ export const translationKind: ListKind<
   absent: (caps) =>
     `translations by title are api.md's translation settings; the current API has a different translation resource (use ${caps.otherwise})`,
   diff,
-  export: { file: 'organization.yaml', entries: exportEntries, note: todayNote },
+  export: { file: 'organization.yaml', header: 'translations', entries: exportEntries, note: todayNote },
   ops: {
     'create-translation': {
       call: (op) => ({

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
+import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import type { ResourceKind } from '../model/kinds.js';
@@ -190,8 +191,8 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
   absent?: (caps: ApiCapabilities) => string;
   export: {
     file: string;
-    /** What the file says it holds, when the kind owns the file. */
-    header?: string;
+    /** What the kind's entries are, for the file's header (`OpenAPI specs`). */
+    header: string;
     entries: (live: L[] | undefined, ctx: ExportContext) => C[] | undefined;
     /** A comment for the file's header (what is read but not managed). */
     note?: (ctx: ExportContext) => string;
@@ -203,3 +204,26 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
 /** Any list kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyListKind = ListKind<string, any, any, any, any>;
+
+/**
+ * A kind that is a list inside a site, identified within it (share links): like a list kind, with
+ * the site as parent. The site's config, normalization, checks, live read, diff and export
+ * include every one the registry names.
+ */
+export type SiteListKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+  /** Its key in a site of the config, and in the desired and live site. */
+  key: K;
+  config: z.ZodType<C>;
+  /** The description of the key in a site (what omitting it means). */
+  describe: string;
+  docs: Record<string, KindDoc>;
+  unique: { what: string; key: string & keyof C; pinned?: boolean };
+  normalize: (entry: C) => D;
+  read: { list: (org: string, site: string) => ApiList; live: (item: never) => L };
+  diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D[], live: L[]) => void;
+  export: (live: L[]) => C[];
+};
+
+/** Any site list kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySiteListKind = SiteListKind<string, any, any, any, any>;

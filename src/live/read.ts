@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
 import type { CustomFieldValue } from '../model/kinds.js';
-import { anyListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, listIn } from '../kinds/registry.js';
 import type {
   LiveOrganization,
   LiveSpace,
@@ -106,7 +106,8 @@ export type SiteLists = {
   sections: boolean;
   groups: boolean;
   spaces: boolean;
-  shareLinks: boolean;
+  /** Keys of the site list kinds (src/kinds/registry.ts) to read. */
+  lists: string[];
   adaptiveSchema: boolean;
 };
 
@@ -145,7 +146,7 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
         sections: d.sections !== undefined || d.sectionGroups !== undefined,
         groups: d.sectionGroups !== undefined,
         spaces: d.spaces !== undefined,
-        shareLinks: d.shareLinks !== undefined,
+        lists: anySiteListKinds.filter((k) => listIn(d, k.key) !== undefined).map((k) => k.key),
         adaptiveSchema: d.adaptiveSchema !== undefined,
       };
     },
@@ -164,7 +165,13 @@ export const everything = (spaceIds: string[] = []): ReadScope => ({
   teams: true,
   membersOf: () => true,
   sites: true,
-  siteScope: () => ({ sections: true, groups: true, spaces: true, shareLinks: true, adaptiveSchema: true }),
+  siteScope: () => ({
+    sections: true,
+    groups: true,
+    spaces: true,
+    lists: anySiteListKinds.map((k) => k.key),
+    adaptiveSchema: true,
+  }),
 });
 
 export async function readOrganization(
@@ -363,11 +370,18 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
       };
       const lists = scope.siteScope(site);
       if (!lists) return base;
-      const [sections, groups, siteSpaces, links, schema] = await Promise.all([
+      const [sections, groups, siteSpaces, kindLists, schema] = await Promise.all([
         lists.sections ? t(api.listSections(orgId, site.id)) : undefined,
         lists.groups ? t(api.listSectionGroups(orgId, site.id)) : undefined,
         lists.spaces ? t(api.listSiteSpaces(orgId, site.id)) : undefined,
-        lists.shareLinks ? t(api.listShareLinks(orgId, site.id)) : undefined,
+        Promise.all(
+          anySiteListKinds
+            .filter((kind) => lists.lists.includes(kind.key))
+            .map(async (kind) => {
+              const items = await t(api.list(kind.read.list(orgId, site.id)));
+              return [kind.key, items.map((item) => kind.read.live(item as never))] as const;
+            }),
+        ),
         lists.adaptiveSchema ? t(api.getAdaptiveSchema(orgId, site.id)) : undefined,
       ]);
       return {
@@ -378,9 +392,7 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
           ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) }
           : {}),
         ...(siteSpaces ? { spaces: siteSpaces.filter((ss) => !ss.section).map(liveSiteSpace) } : {}),
-        ...(links
-          ? { shareLinks: links.map((l) => ({ id: l.id, name: l.name ?? '', active: l.active ?? true })) }
-          : {}),
+        ...Object.fromEntries(kindLists),
       };
     }),
   );

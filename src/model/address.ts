@@ -4,7 +4,6 @@ export const address = {
   section: (site: string, path: string) => `${site}/sections/${path}`,
   sectionGroup: (site: string, title: string) => `${site}/section-groups/${title}`,
   siteSpace: (parent: string, space: string) => `${parent}/spaces/${space}`,
-  shareLink: (site: string, name: string) => `${site}/share-links/${name}`,
   customField: (org: string, name: string) => `${org}/custom-fields/${name}`,
   spaceCustomFields: (org: string, space: string) => `${org}/spaces/${space}/custom-fields`,
   team: (org: string, title: string) => `${org}/teams/${title}`,
@@ -13,7 +12,4 @@ export const address = {
   member: (org: string, user: string) => `${org}/members/${user}`,
   collection: (org: string, title: string) => `${org}/collections/${title}`,
   space: (org: string, space: string) => `${org}/spaces/${space}`,
-  openapi: (org: string, slug: string) => `${org}/openapi/${slug}`,
-  saml: (org: string, label: string) => `${org}/saml/${label}`,
-  translation: (org: string, title: string) => `${org}/translations/${title}`,
 };

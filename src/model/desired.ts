@@ -7,7 +7,7 @@ import type {
   TeamRole,
   Visibility,
 } from './kinds.js';
-import type { DesiredLists } from '../kinds/registry.js';
+import type { DesiredLists, DesiredSiteLists } from '../kinds/registry.js';
 
 /**
  * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
@@ -89,8 +89,6 @@ export type DesiredTeam = Renamable & {
   members?: DesiredTeamMember[];
 };
 
-export type DesiredShareLink = Renamable & { name: string; active?: boolean };
-
 export type DesiredSiteSpace = {
   space: string;
   path?: string;
@@ -115,17 +113,17 @@ export type DesiredSectionGroup = Renamable & {
   sections: string[];
 };
 
-export type DesiredSite = Renamable & {
-  title: string;
-  visibility?: Visibility;
-  basename?: string;
-  agentsContext?: AgentsContext;
-  adaptiveContent?: { enabled: boolean };
-  proxy?: string | null;
-  published?: boolean;
-  adaptiveSchema?: Record<string, unknown>;
-  shareLinks?: DesiredShareLink[];
-  sections?: DesiredSection[];
-  sectionGroups?: DesiredSectionGroup[];
-  spaces?: DesiredSiteSpace[];
-};
+export type DesiredSite = Renamable &
+  DesiredSiteLists & {
+    title: string;
+    visibility?: Visibility;
+    basename?: string;
+    agentsContext?: AgentsContext;
+    adaptiveContent?: { enabled: boolean };
+    proxy?: string | null;
+    published?: boolean;
+    adaptiveSchema?: Record<string, unknown>;
+    sections?: DesiredSection[];
+    sectionGroups?: DesiredSectionGroup[];
+    spaces?: DesiredSiteSpace[];
+  };

@@ -7,7 +7,7 @@ import type {
   TeamRole,
   Visibility,
 } from './kinds.js';
-import type { LiveLists } from '../kinds/registry.js';
+import type { LiveLists, LiveSiteLists } from '../kinds/registry.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -88,8 +88,6 @@ export type LiveTeam = {
   members?: LiveTeamMember[];
 };
 
-export type LiveShareLink = { id: string; name: string; active: boolean };
-
 export type LiveSiteSpace = {
   id: string;
   space: string;
@@ -112,7 +110,7 @@ export type LiveSection = {
 
 export type LiveSectionGroup = { id: string; title: string; icon: string | null };
 
-export type LiveSite = {
+export type LiveSite = LiveSiteLists & {
   id: string;
   title: string;
   visibility: Visibility;
@@ -125,5 +123,4 @@ export type LiveSite = {
   sections?: LiveSection[];
   sectionGroups?: LiveSectionGroup[];
   spaces?: LiveSiteSpace[];
-  shareLinks?: LiveShareLink[];
 };

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
  * How many non-test source files under src/ (the emulator aside) name each kind. A kind is
  * recognised by its identifiers: the plan's kebab name and routes (`share-link`, `/share-links`),
  * the camel and Pascal names of its code (`shareLink`, `DesiredShareLink`), its operation types
- * (`create-share-link`). Prose (`share link` in a sentence or a CLI help line) is not counted.
+ * (`create-share-link`). Comments are not counted, nor prose (`share link` in a CLI help line).
  */
 export const KIND_SPELLINGS: Record<string, RegExp> = {
   site: /(?<![A-Za-z])(?:Desired|Live)?Site(?:s|Op|Kind|Schema)?(?![A-Za-z])|['-]site'|\/sites\b|siteKind/,
@@ -33,6 +33,11 @@ export const KIND_SPELLINGS: Record<string, RegExp> = {
   'site-publication': /publish|Publish|publication|Publication/,
 };
 
+/** The code of a file without its comments (a `//` inside a string, such as a URL, is kept). */
+export function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -45,7 +50,7 @@ function sourceFiles(dir: string): string[] {
 export function kindSpread(root: string): Record<string, string[]> {
   const files = sourceFiles(join(root, 'src')).map((f) => ({
     path: relative(root, f),
-    text: readFileSync(f, 'utf8'),
+    text: withoutComments(readFileSync(f, 'utf8')),
   }));
   return Object.fromEntries(
     Object.entries(KIND_SPELLINGS).map(([kind, re]) => [
