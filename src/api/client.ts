@@ -1,15 +1,5 @@
 import { listAll } from './paginate.js';
-import {
-  Collection,
-  CustomField,
-  Member,
-  Organization,
-  Space,
-  User,
-  SpaceCustomFields,
-  Team,
-  TeamMember,
-} from './schema.js';
+import { Collection, Member, Organization, Space, User, Team, TeamMember } from './schema.js';
 
 import { enc } from './base-client.js';
 import { SiteEndpoints } from './site-endpoints.js';
@@ -36,17 +26,6 @@ export type { ClientOptions } from './base-client.js';
       nested: true,
     });
   getSpace = (id: string) => this.call('GET', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space);
-  // Custom fields
-  listCustomFields = (org: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/custom-fields`, '/orgs/{org}/custom-fields', CustomField);
-  getSpaceCustomFields = (space: string) =>
-    this.call(
-      'GET',
-      `/spaces/${enc(space)}/custom-fields`,
-      '/spaces/{space}/custom-fields',
-      [200],
-      SpaceCustomFields,
-    );
   // Teams
   listTeams = (org: string) => listAll(this.http, `/orgs/${enc(org)}/teams`, '/orgs/{org}/teams', Team);
   listTeamMembers = (org: string, team: string) =>

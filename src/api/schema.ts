@@ -56,23 +56,6 @@ export const Site = z.looseObject({
 });
 export type Site = z.infer<typeof Site>;
 
-export const CustomField = z.looseObject({
-  id: z.string().optional(),
-  name: z.string(),
-  type: z.enum(['text', 'number', 'boolean', 'tags', 'select:multi', 'select:single']),
-  title: nullish(z.string()),
-  description: nullish(z.string()),
-  placeholder: nullish(z.string()),
-  options: nullish(z.array(z.string())),
-});
-export type CustomField = z.infer<typeof CustomField>;
-
-export const CustomFieldValueEntry = z.looseObject({
-  customField: z.looseObject({ name: z.string() }),
-  value: nullish(z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
-});
-export const SpaceCustomFields = z.array(CustomFieldValueEntry);
-
 export const Team = z.looseObject({ id: z.string(), title: z.string() });
 export type Team = z.infer<typeof Team>;
 

@@ -38,7 +38,6 @@ export async function exportCommand(
               lists: [],
               teams: false,
               sites: false,
-              customFields: false,
             })
           ).spaces
         : [];

@@ -5,7 +5,7 @@ import type {
   DesiredSiteSpace,
   DesiredState,
 } from '../model/desired.js';
-import { anyListKinds, anySiteListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -78,20 +78,6 @@ export function normalize(
         maxDeletes: file.policy.maxDeletes ?? DEFAULT_MAX_DELETES,
       };
     }
-    if (file.customFields)
-      org.customFields = [
-        ...(org.customFields ?? []),
-        ...file.customFields.map((f) =>
-          defined({
-            name: f.name,
-            type: f.type,
-            title: f.title,
-            description: f.description,
-            placeholder: f.placeholder,
-            options: f.options,
-          }),
-        ),
-      ];
     if (file.spaces)
       org.spaces = [
         ...(org.spaces ?? []),
@@ -103,7 +89,12 @@ export function normalize(
             editMode: s.editMode,
             defaultLevel: s.defaultLevel,
             parent: s.parent,
-            customFields: s.customFields ? { ...s.customFields } : undefined,
+            ...Object.fromEntries(
+              anySpaceFacets.map((f) => {
+                const value = (s as Record<string, unknown>)[f.key];
+                return [f.key, value === undefined ? undefined : f.normalize(value)];
+              }),
+            ),
           }),
         ),
       ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listKinds, siteListKinds } from '../kinds/registry.js';
-import { agentsContexts, customFieldTypes, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
+import { listKinds, siteListKinds, spaceFacets } from '../kinds/registry.js';
+import { agentsContexts, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
 
 /**
  * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).
@@ -8,7 +8,6 @@ import { agentsContexts, customFieldTypes, memberRoles, teamRoles, visibilities 
  * Limits are api.md's.
  */
 export const proxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
-export const customFieldNamePattern = /^[a-z_\-0-9]+$/;
 
 /** Names a resource had before a rename: docsync pairs it with a live one by them, then renames it. */
 const previously = (key: string) =>
@@ -29,20 +28,6 @@ const pin = (key: string) =>
 const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
 const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');
 const Path = z.string().min(1).max(100).describe('URL path segment, 1 to 100 characters.');
-const CustomFieldName = z
-  .string()
-  .min(1)
-  .max(50)
-  .regex(customFieldNamePattern, 'must contain only a-z, 0-9, _ and -');
-
-export const CustomFieldValueSchema = z.union([
-  z.string().max(256),
-  z.number(),
-  z.boolean(),
-  z.array(z.string().max(256)),
-  z.null(),
-]);
-
 export const PolicySchema = z
   .strictObject({
     prune: z
@@ -57,15 +42,6 @@ export const PolicySchema = z
       .describe('A plan with more deletions is refused unless --allow-deletes N. Default 10.'),
   })
   .describe('Safety policy for this organization.');
-
-export const CustomFieldSchema = z.strictObject({
-  name: CustomFieldName.describe('Identity of the field: a-z, 0-9, _ and -, 1 to 50 characters.'),
-  type: z.enum(customFieldTypes),
-  title: z.string().max(100).optional(),
-  description: z.string().max(200).optional(),
-  placeholder: z.string().max(100).optional(),
-  options: z.array(z.string().min(1).max(40)).min(1).max(50).optional(),
-});
 
 const Role = z.enum(memberRoles);
 const DefaultLevel = z
@@ -86,10 +62,7 @@ export const SpaceSchema = z.strictObject({
     .nullable()
     .optional()
     .describe('Title of the parent collection (in collections), or null for the top level.'),
-  customFields: z
-    .record(CustomFieldName, CustomFieldValueSchema)
-    .optional()
-    .describe('Custom field values, by field name.'),
+  ...spaceFacetsShape(),
 });
 
 export const SettingsSchema = z
@@ -244,7 +217,6 @@ export const ConfigFileSchema = z
     members: z.array(MemberSchema).optional().describe('Roles of the listed members; others are left alone.'),
     collections: z.array(CollectionSchema).optional(),
     ...listKindsShape(),
-    customFields: z.array(CustomFieldSchema).optional(),
     spaces: z.array(SpaceSchema).optional(),
     teams: z.array(TeamSchema).optional(),
     sites: z.array(SiteSchema).optional(),
@@ -256,6 +228,17 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 type ListKindsShape = {
   [K in (typeof listKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
 };
+
+type SpaceFacetsShape = {
+  [K in (typeof spaceFacets)[number] as K['key']]: z.ZodOptional<K['config']>;
+};
+
+/** The keys of a space's facets (its custom field values). */
+function spaceFacetsShape(): SpaceFacetsShape {
+  return Object.fromEntries(
+    spaceFacets.map((k) => [k.key, k.config.optional().describe(k.describe)]),
+  ) as SpaceFacetsShape;
+}
 
 type SiteListKindsShape = {
   [K in (typeof siteListKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;

@@ -1,5 +1,4 @@
-import type { CustomFieldValue } from '../model/kinds.js';
-import { anyListKinds, anySiteListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -45,11 +44,16 @@ function uniqueIn(issues: Issues, what: string) {
   };
 }
 
-type Unique = { key: string; unique: { what: string; key: string; pinned?: boolean } };
+type Unique = {
+  key: string;
+  unique: { what: string; key: string; pinned?: boolean };
+  check?: (entry: never, report: (path: Path, message: string) => void) => void;
+};
 
 /** One identity scope per kind: its key, and its pinned ids. */
 function uniqueLists(issues: Issues, kinds: readonly Unique[]) {
   return kinds.map((kind) => ({
+    issues,
     kind,
     key: uniqueIn(issues, kind.unique.what),
     id: uniqueIn(issues, `${kind.unique.what} id`),
@@ -63,12 +67,15 @@ function checkUniqueIn(
   holder: object,
   at: Path,
 ): void {
-  for (const { kind, key, id } of lists)
+  for (const { issues, kind, key, id } of lists)
     listIn(holder, kind.key)?.forEach((entry, i) => {
       const e = entry as Record<string, string | undefined>;
       const pinned = kind.unique.pinned ? e['id'] : undefined;
       if (pinned) id(pinned, { yaml, path: [...at, kind.key, i, 'id'] });
       else key(e[kind.unique.key]!, { yaml, path: [...at, kind.key, i, kind.unique.key] });
+      kind.check?.(entry as never, (path, message) =>
+        issues.add({ yaml, path: [...at, kind.key, i, ...path] }, 'invalid-value', message),
+      );
     });
 }
 
@@ -90,28 +97,14 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
 
   for (const group of byOrg.values()) {
     const policy = uniqueIn(issues, 'policy');
-    const fields = uniqueIn(issues, 'custom field');
     const spaces = uniqueIn(issues, 'space');
     const teamTitles = uniqueIn(issues, 'team');
     const teamIds = uniqueIn(issues, 'team id');
     const siteTitles = uniqueIn(issues, 'site');
     const siteIds = uniqueIn(issues, 'site id');
-    const declaredFields = new Map<string, NonNullable<ConfigFile['customFields']>[number]>();
-    let fieldsManaged = false;
 
     for (const { yaml, config } of group) {
       if (config.policy) policy('policy', { yaml, path: ['policy'] });
-      config.customFields?.forEach((f, i) => {
-        fieldsManaged = true;
-        fields(f.name, { yaml, path: ['customFields', i, 'name'] });
-        declaredFields.set(f.name, f);
-        if (f.options && (f.type === 'text' || f.type === 'number' || f.type === 'boolean'))
-          issues.add(
-            { yaml, path: ['customFields', i, 'options'] },
-            'invalid-value',
-            `options apply only to select and tags fields, not ${f.type}`,
-          );
-      });
       config.teams?.forEach((t, i) => {
         // Identity is the pinned id when there is one, the title otherwise.
         if (t.id) teamIds(t.id, { yaml, path: ['teams', i, 'id'] });
@@ -170,21 +163,18 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     for (const { yaml, config } of group) {
       config.spaces?.forEach((s, i) => {
         spaces(s.id, { yaml, path: ['spaces', i, 'id'] });
-        for (const [name, value] of Object.entries(s.customFields ?? {})) {
-          const place = { yaml, path: ['spaces', i, 'customFields', name] };
-          const field = declaredFields.get(name);
-          if (!field) {
-            if (fieldsManaged)
-              issues.add(
-                place,
-                'unknown-reference',
-                `no custom field named "${name}" is declared in customFields`,
-                true,
-              );
-            continue;
-          }
-          const problem = valueProblem(field, value);
-          if (problem) issues.add(place, 'custom-field-value', problem);
+        for (const facet of anySpaceFacets) {
+          const value = (s as Record<string, unknown>)[facet.key];
+          if (value === undefined) continue;
+          const configs = group.map((g) => g.config);
+          facet.check(value, configs, (path, code, message, key) =>
+            issues.add(
+              { yaml, path: ['spaces', i, facet.key, ...path] },
+              code as ConfigIssue['code'],
+              message,
+              key,
+            ),
+          );
         }
       });
     }
@@ -265,34 +255,4 @@ function checkSpaces(
       else def = { yaml, path: [...at, i, 'default'] };
     }
   });
-}
-
-function valueProblem(
-  field: { type: string; options?: string[] | undefined },
-  value: CustomFieldValue,
-): string | undefined {
-  if (value === null) return undefined;
-  const options = field.options;
-  switch (field.type) {
-    case 'number':
-      return typeof value === 'number' ? undefined : `must be a number (the field is of type number)`;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : `must be true or false (the field is of type boolean)`;
-    case 'tags':
-      return Array.isArray(value) ? undefined : `must be a list of strings (the field is of type tags)`;
-    case 'select:multi':
-      if (!Array.isArray(value)) return 'must be a list of options (the field is of type select:multi)';
-      if (options) {
-        const bad = value.find((v) => !options.includes(v));
-        if (bad !== undefined) return `"${bad}" is not one of the options: ${options.join(', ')}`;
-      }
-      return undefined;
-    case 'select:single':
-      if (typeof value !== 'string') return 'must be one option (the field is of type select:single)';
-      if (options && !options.includes(value))
-        return `"${value}" is not one of the options: ${options.join(', ')}`;
-      return undefined;
-    default:
-      return typeof value === 'string' ? undefined : `must be a string (the field is of type ${field.type})`;
-  }
 }

@@ -11,8 +11,11 @@ export type DiffContext = {
   prune: boolean;
   /** Live resources of managed kinds seen (for the "delete everything" guard). */
   managedLive: { count: number };
-  /** Keys of drafts that create or replace a custom field, by field name. */
-  customFieldKeys: Map<string, string>;
+  /**
+   * Keys of drafts that other kinds' changes depend on (a field created, replaced or updated before
+   * its values are set), by a key the depending kind knows (`custom-field:<name>`).
+   */
+  dependedOn: Map<string, string>;
   /** How to reference each site and team of the organization, by title (for settings and SAML). */
   siteRefs: Map<string, { ref: Ref; createKey?: string }>;
   teamRefs: Map<string, { ref: Ref; createKey?: string }>;

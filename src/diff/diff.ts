@@ -2,9 +2,8 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
 import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
-import { diffCustomFields, diffSpaces } from './custom-fields.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
-import { anyListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import { diffMembers, diffSettings } from './settings.js';
 import { diffSites } from './sites.js';
 import { diffTeams } from './teams.js';
@@ -24,21 +23,22 @@ export function diffOrganization(
     problems: [],
     prune: desired.policy.prune,
     managedLive: { count: 0 },
-    customFieldKeys: new Map(),
+    dependedOn: new Map(),
     siteRefs: new Map((live.sites ?? []).map((s) => [s.title, { ref: liveRef(s.id) }])),
     teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
     caps: options.capabilities,
     warnings: [],
     duplicates: [],
   };
-  if (
-    ctx.caps.absent.includes('custom-field') &&
-    (desired.customFields || desired.spaces?.some((s) => s.customFields))
-  )
-    problem(
-      ctx,
-      `custom fields are not part of the current API (--api-flavor current); remove customFields or use ${ctx.caps.otherwise}`,
-    );
+  // Kinds the API does not have cannot be managed (each reason once).
+  const absent = new Set<string>();
+  for (const kind of anyListKinds)
+    if (kind.absent && ctx.caps.absent.includes(kind.kind) && listIn(desired, kind.key))
+      absent.add(kind.absent(ctx.caps));
+  for (const facet of anySpaceFacets)
+    if (ctx.caps.absent.includes(facet.kind) && desired.spaces?.some((s) => facetOf(s, facet.key)))
+      absent.add(facet.absent(ctx.caps));
+  for (const reason of absent) problem(ctx, reason);
   if (live.readError !== undefined) {
     problem(ctx, `cannot read the live state of ${desired.id}: ${live.readError}`);
     return {
@@ -51,11 +51,15 @@ export function diffOrganization(
       warnings: [],
     };
   }
-  for (const kind of anyListKinds)
-    if (kind.absent && ctx.caps.absent.includes(kind.kind) && listIn(desired, kind.key))
-      problem(ctx, kind.absent(ctx.caps));
-  if (desired.customFields) diffCustomFields(ctx, desired.customFields, live.customFields ?? []);
-  if (desired.spaces) diffSpaces(ctx, desired.spaces, live.spaces ?? []);
+  diffListKinds(ctx, desired, live, true);
+  for (const facet of anySpaceFacets) {
+    const wanted = (desired.spaces ?? []).flatMap((s) => {
+      const value = facetOf(s, facet.key);
+      return value === undefined ? [] : [{ id: s.id, value }];
+    });
+    const found = new Map((live.spaces ?? []).map((s) => [s.id, facetOf(s, facet.key)]));
+    if (wanted.length > 0) facet.diff(ctx, wanted, found);
+  }
   if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);
   if (desired.sites) diffSites(ctx, desired.sites, live.sites ?? []);
   if (desired.settings && live.settings) diffSettings(ctx, desired.settings, live.settings);
@@ -78,10 +82,7 @@ export function diffOrganization(
       desired.spaces ?? [],
       live.spaces ?? [],
     );
-  for (const kind of anyListKinds) {
-    const wanted = listIn(desired, kind.key);
-    if (wanted) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
-  }
+  diffListKinds(ctx, desired, live, false);
   return {
     organization: desired.id,
     drafts: ctx.drafts.drafts,
@@ -93,6 +94,22 @@ export function diffOrganization(
     duplicates: ctx.duplicates,
   };
 }
+
+/** The list kinds diffed first (others depend on their changes), or the others. */
+function diffListKinds(
+  ctx: DiffContext,
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+  first: boolean,
+) {
+  for (const kind of anyListKinds) {
+    const wanted = listIn(desired, kind.key);
+    if (wanted && (kind.diffFirst ?? false) === first) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
+  }
+}
+
+/** A space's facet value (its custom field values), undefined when not managed. */
+const facetOf = (space: object, key: string): unknown => (space as Record<string, unknown>)[key];
 
 /** Diff every organization of the desired state against its live state. */
 export function diff(desired: DesiredState, live: LiveState, options: DiffOptions): OrgDiff[] {

@@ -1,7 +1,7 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
-import { anyListKinds, anySiteListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type { ExportContext } from '../kinds/types.js';
 import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveTeam } from '../model/index.js';
 
@@ -152,29 +152,17 @@ export function exportOrganization(
       .filter((kind) => kind.export.file === file)
       .map((kind) => kind.export.note?.(kinds) ?? '')
       .join('');
+  /** A space's facets (its custom field values), as export writes them. */
+  const spaceFacetValues = (space: object): Record<string, unknown> =>
+    Object.fromEntries(
+      anySpaceFacets
+        .map((facet) => [facet.key, facet.export(listIn(space, facet.key), org)])
+        .filter(([, value]) => value !== undefined),
+    );
   if (schemaPath === SCHEMA_FILE) files.push({ path: SCHEMA_FILE, text: configJsonSchemaText() });
-  const fields = org.customFields ?? [];
   const collections = org.collections ?? [];
   const collectionTitle = (id: string | null | undefined) =>
     id ? (collections.find((c) => c.id === id)?.title ?? null) : null;
-  if (org.customFields)
-    files.push({
-      path: 'custom-fields.yaml',
-      text: yamlText(
-        {
-          organization: org.id,
-          customFields: fields.map((f) => ({
-            name: f.name,
-            type: f.type,
-            ...(f.title !== null ? { title: f.title } : {}),
-            ...(f.description !== null ? { description: f.description } : {}),
-            ...(f.placeholder !== null ? { placeholder: f.placeholder } : {}),
-            ...(f.options !== null ? { options: f.options } : {}),
-          })),
-        },
-        header(schemaPath, 'Custom fields'),
-      ),
-    });
   const dupCollections = duplicatesOf(collections.map((c) => c.title));
   for (const t of dupCollections)
     warnings.push(`two collections are titled "${t}": their parents cannot be named by title; pinned by id`);
@@ -207,9 +195,7 @@ export function exportOrganization(
           ...(s.title !== undefined && !dupCollections.has(collectionTitle(s.parent) ?? '')
             ? { parent: collectionTitle(s.parent) }
             : {}),
-          ...(org.customFields && Object.keys(s.customFields).length > 0
-            ? { customFields: s.customFields }
-            : {}),
+          ...spaceFacetValues(s),
         })),
       },
       header(schemaPath, 'Collections and spaces'),

@@ -13,6 +13,7 @@ import { shareLinkKind, type ShareLinkOp } from './share-link.js';
 import { sectionKind, type SectionOp } from './site-section.js';
 import { siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { siteKind, type SiteOp } from './site.js';
+import type { VALUE_ISSUE } from './space-custom-fields.js';
 import { spaceCustomFieldsKind, type SpaceCustomFieldsOp } from './space-custom-fields.js';
 import { spaceKind, type SpaceOp } from './space.js';
 import { teamMembersKind, type TeamMembersOp } from './team-members.js';
@@ -21,11 +22,13 @@ import { translationKind, type TranslationOp } from './translation.js';
 import type {
   AnyListKind,
   AnySiteListKind,
+  AnySpaceFacet,
   KindModule,
   ListKind,
   OpDef,
   OpDefs,
   SiteListKind,
+  SpaceFacet,
 } from './types.js';
 
 /** Every operation a plan can hold: the union of the kinds' operations (pure data). */
@@ -54,7 +57,7 @@ export type KindOp =
  * The kinds that are lists directly under an organization, in the order they are diffed and
  * read: their config keys, desired and live lists are derived from these modules.
  */
-export const listKinds = [openApiSpecKind, samlProviderKind, translationKind] as const;
+export const listKinds = [openApiSpecKind, samlProviderKind, translationKind, customFieldKind] as const;
 
 type ListKinds = (typeof listKinds)[number];
 type KeyOf<K> = K extends ListKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
@@ -94,6 +97,19 @@ export type LiveSiteLists = { [Key in SiteKeyOf<SiteListKinds>]?: SitePick<SiteL
 
 export const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 
+/** The kinds that are facets of an existing space (a key of its entry). */
+export const spaceFacets = [spaceCustomFieldsKind] as const;
+
+type SpaceFacets = (typeof spaceFacets)[number];
+type FacetKeyOf<K> = K extends SpaceFacet<infer Key, infer _C, infer _D, infer _O> ? Key : never;
+type FacetPick<K, Key> =
+  K extends SpaceFacet<infer K2, infer _C, infer D, infer _O> ? (K2 extends Key ? D : never) : never;
+
+/** The desired and live space's facets. */
+export type SpaceFacetValues = { [Key in FacetKeyOf<SpaceFacets>]?: FacetPick<SpaceFacets, Key> };
+
+export const anySpaceFacets: readonly AnySpaceFacet[] = spaceFacets;
+
 /** The registry: every kind docsync manages, one module each (decision 0020). */
 export const kindModules: readonly KindModule<never>[] = [
   siteKind,
@@ -102,8 +118,7 @@ export const kindModules: readonly KindModule<never>[] = [
   groupMembershipKind,
   siteSpaceKind,
   ...siteListKinds,
-  customFieldKind,
-  spaceCustomFieldsKind,
+  ...spaceFacets,
   teamKind,
   teamMembersKind,
   organizationKind,
@@ -123,7 +138,7 @@ export function opDef<O extends ChangeOp>(op: O): OpDef<O> {
   return (opDefs as Record<string, OpDef<O>>)[op.type]!;
 }
 
-/** A list kind's entries in a desired or live organization, or a config file (undefined: unmanaged). */
-export function listIn(holder: object, key: string): unknown[] | undefined {
-  return (holder as Record<string, unknown>)[key] as unknown[] | undefined;
-}
+export { listIn } from './list-in.js';
+
+/** Issue codes the kinds' config checks report (stable, like the others). */
+export type KindIssueCode = typeof VALUE_ISSUE;

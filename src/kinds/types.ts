@@ -187,6 +187,10 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
   reads: LiveRead<unknown>[];
   /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
   diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
+  /** Diffed before the other kinds, because they depend on its changes (custom field values). */
+  diffFirst?: boolean;
+  /** Checks of one entry that its schema cannot express. */
+  check?: (entry: C, report: (path: (string | number)[], message: string) => void) => void;
   /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
   absent?: (caps: ApiCapabilities) => string;
   export: {
@@ -227,3 +231,33 @@ export type SiteListKind<K extends string, C, D, L, O extends { type: string }> 
 /** Any site list kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnySiteListKind = SiteListKind<string, any, any, any, any>;
+
+/** Report a problem of a config entry at a path below it. */
+export type Report = (path: (string | number)[], code: string, message: string, key?: boolean) => void;
+
+/**
+ * A kind that is a facet of an existing space (its custom field values): a key of a space entry,
+ * read, diffed and exported with the space. The space's config, normalization, checks, read,
+ * diff and export include every one the registry names.
+ */
+export type SpaceFacet<K extends string, C, D, O extends { type: string }> = KindModule<O> & {
+  /** Its key in a space entry of the config, and in the desired and live space. */
+  key: K;
+  config: z.ZodType<C>;
+  describe: string;
+  normalize: (entry: C) => D;
+  /** Checks of one space's value against the organization's whole config (every file). */
+  check: (value: C, configs: object[], report: Report) => void;
+  /** Why a config cannot manage the facet where the API does not have it (`caps.absent`). */
+  absent: (caps: ApiCapabilities) => string;
+  /** Read for one space: one GET. */
+  read: (space: string) => ApiCall;
+  live: (answer: never) => D;
+  diff: (ctx: DiffContext, desired: { id: string; value: D }[], live: Map<string, D>) => void;
+  /** What export writes under the key, when the organization's live state says it is managed. */
+  export: (value: D | undefined, org: object) => C | undefined;
+};
+
+/** Any space facet, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySpaceFacet = SpaceFacet<string, any, any, any>;

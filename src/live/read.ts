@@ -1,8 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
-import type { CustomFieldValue } from '../model/kinds.js';
-import { anyListKinds, anySiteListKinds, listIn } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type {
   LiveOrganization,
   LiveSpace,
@@ -93,7 +92,7 @@ export type ReadScope = {
   lists: string[];
   /** Spaces whose own fields (title, emoji, parent…) are managed: one GET each. */
   spaceDetails: string[];
-  customFields: boolean;
+  /** Spaces whose facets (custom field values) are managed: one GET each per facet. */
   spaceIds: string[];
   teams: boolean;
   membersOf: (team: { id: string; title: string }) => boolean;
@@ -131,8 +130,9 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     collections: org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
     lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
     spaceDetails: (org.spaces ?? []).filter(detailed).map((s) => s.id),
-    customFields: org.customFields !== undefined,
-    spaceIds: (org.spaces ?? []).filter((s) => s.customFields !== undefined).map((s) => s.id),
+    spaceIds: (org.spaces ?? [])
+      .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
+      .map((s) => s.id),
     teams: org.teams !== undefined,
     membersOf: (team) =>
       wantsMembers.some((d) =>
@@ -160,7 +160,6 @@ export const everything = (spaceIds: string[] = []): ReadScope => ({
   collections: true,
   lists: anyListKinds.map((k) => k.key),
   spaceDetails: spaceIds,
-  customFields: true,
   spaceIds,
   teams: true,
   membersOf: () => true,
@@ -189,14 +188,8 @@ export async function readScoped(
   tracker = new Tracker(),
 ): Promise<LiveOrganization> {
   const t = <T>(p: Promise<T>) => tracker.track(p);
-  const [customFields, spaceValues, teams, sites, extra] = await Promise.all([
-    // Today's API has no custom fields: the diff reports it; nothing to read.
-    scope.customFields && !api.capabilities.absent.includes('custom-field')
-      ? t(api.listCustomFields(orgId))
-      : undefined,
-    scope.spaceIds.length > 0 && !api.capabilities.absent.includes('custom-field')
-      ? Promise.all(scope.spaceIds.map((id) => readSpace(api, id, t)))
-      : undefined,
+  const [spaceValues, teams, sites, extra] = await Promise.all([
+    readSpaceFacets(api, scope.spaceIds, t),
     scope.teams ? readTeams(api, orgId, scope, t) : undefined,
     scope.sites ? readSites(api, orgId, scope, t) : undefined,
     readAdministration(api, orgId, scope, t),
@@ -205,18 +198,6 @@ export async function readScoped(
   return {
     id: orgId,
     ...extra.org,
-    ...(customFields
-      ? {
-          customFields: customFields.map((f) => ({
-            name: f.name,
-            type: f.type,
-            title: f.title ?? null,
-            description: f.description ?? null,
-            placeholder: f.placeholder ?? null,
-            options: f.options ?? null,
-          })),
-        }
-      : {}),
     ...(spaces ? { spaces } : {}),
     ...(teams ? { teams } : {}),
     ...(sites ? { sites } : {}),
@@ -231,7 +212,7 @@ function mergeSpaces(
   const byId = new Map<string, LiveSpace>();
   for (const s of [...(values ?? []), ...(details ?? [])]) {
     const prev = byId.get(s.id);
-    byId.set(s.id, prev ? { ...prev, ...s, customFields: { ...prev.customFields, ...s.customFields } } : s);
+    byId.set(s.id, prev ? { ...prev, ...s } : s);
   }
   return [...byId.values()];
 }
@@ -281,7 +262,6 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
     editMode: s.editMode ?? null,
     defaultLevel: s.defaultLevel ?? null,
     parent: s.parent ?? null,
-    customFields: {},
   }));
   return { org: result, spaceDetails: spaceDetails.length > 0 ? spaceDetails : undefined };
 }
@@ -327,12 +307,18 @@ async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
   return result;
 }
 
-async function readSpace(api: ApiClient, id: string, t: Track) {
-  const entries = await t(api.getSpaceCustomFields(id));
-  const values: Record<string, CustomFieldValue> = {};
-  for (const e of entries)
-    if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
-  return { id, customFields: values };
+/** The facets of the named spaces (their custom field values), where the API has them: one GET each. */
+async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise<LiveSpace[] | undefined> {
+  const facets = anySpaceFacets.filter((f) => !api.capabilities.absent.includes(f.kind));
+  if (ids.length === 0 || facets.length === 0) return undefined;
+  return Promise.all(
+    ids.map(async (id) => {
+      const values = await Promise.all(
+        facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
+      );
+      return { id, ...Object.fromEntries(values) } as LiveSpace;
+    }),
+  );
 }
 
 async function readTeams(api: ApiClient, orgId: string, scope: ReadScope, t: Track): Promise<LiveTeam[]> {

@@ -1,13 +1,5 @@
-import type {
-  AgentsContext,
-  CustomFieldType,
-  CustomFieldValue,
-  DefaultLevel,
-  MemberRole,
-  TeamRole,
-  Visibility,
-} from './kinds.js';
-import type { DesiredLists, DesiredSiteLists } from '../kinds/registry.js';
+import type { AgentsContext, DefaultLevel, MemberRole, TeamRole, Visibility } from './kinds.js';
+import type { DesiredLists, DesiredSiteLists, SpaceFacetValues } from '../kinds/registry.js';
 
 /**
  * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
@@ -27,22 +19,12 @@ export type DesiredOrganization = DesiredLists & {
   settings?: DesiredSettings;
   members?: DesiredMember[];
   collections?: DesiredCollection[];
-  customFields?: DesiredCustomField[];
   spaces?: DesiredSpace[];
   teams?: DesiredTeam[];
   sites?: DesiredSite[];
 };
 
-export type DesiredCustomField = {
-  name: string;
-  type: CustomFieldType;
-  title?: string;
-  description?: string;
-  placeholder?: string;
-  options?: string[];
-};
-
-export type DesiredSpace = {
+export type DesiredSpace = SpaceFacetValues & {
   id: string;
   title?: string;
   emoji?: string;
@@ -50,7 +32,6 @@ export type DesiredSpace = {
   defaultLevel?: DefaultLevel;
   /** Title of the parent collection, or null for the organization's top level. */
   parent?: string | null;
-  customFields?: Record<string, CustomFieldValue>;
 };
 
 export type DesiredSettings = {

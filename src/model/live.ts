@@ -1,13 +1,5 @@
-import type {
-  AgentsContext,
-  CustomFieldType,
-  CustomFieldValue,
-  DefaultLevel,
-  MemberRole,
-  TeamRole,
-  Visibility,
-} from './kinds.js';
-import type { LiveLists, LiveSiteLists } from '../kinds/registry.js';
+import type { AgentsContext, DefaultLevel, MemberRole, TeamRole, Visibility } from './kinds.js';
+import type { LiveLists, LiveSiteLists, SpaceFacetValues } from '../kinds/registry.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -31,22 +23,12 @@ export type LiveOrganization = LiveLists & {
   collections?: LiveCollection[];
   /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */
   readOnly?: Record<string, unknown[]>;
-  customFields?: LiveCustomField[];
   spaces?: LiveSpace[];
   teams?: LiveTeam[];
   sites?: LiveSite[];
 };
 
-export type LiveCustomField = {
-  name: string;
-  type: CustomFieldType;
-  title: string | null;
-  description: string | null;
-  placeholder: string | null;
-  options: string[] | null;
-};
-
-export type LiveSpace = {
+export type LiveSpace = SpaceFacetValues & {
   id: string;
   title?: string;
   emoji?: string | null;
@@ -54,7 +36,6 @@ export type LiveSpace = {
   defaultLevel?: DefaultLevel;
   /** Parent collection id, or null. */
   parent?: string | null;
-  customFields: Record<string, CustomFieldValue>;
 };
 
 export type LiveSettings = {
