@@ -1,4 +1,4 @@
-import { anyListKinds, anySiteListKinds } from '../kinds/registry.js';
+import { anyListKinds, anySiteListKinds, anySpaceFacets } from '../kinds/registry.js';
 import type { KindDoc } from '../kinds/types.js';
 
 /**
@@ -37,24 +37,18 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     identity: '`title`',
     example: [{ title: 'Product' }, { title: 'APIs', parent: 'Product', defaultLevel: 'read' }],
   },
-  'customFields[]': {
-    title: 'organization custom fields',
-    identity: '`name`',
-    notes: [
-      '`options` only for `select:single`, `select:multi` and `tags`. Changing `type` replaces the field (delete, then create) and its values are set again.',
-    ],
-    example: [
-      { name: 'owner', type: 'text', title: 'Owner' },
-      { name: 'lifecycle', type: 'select:single', options: ['draft', 'live', 'deprecated'] },
-    ],
-  },
   'spaces[]': {
     title: 'existing spaces',
     identity: '`id` (docsync never creates or deletes spaces)',
-    notes: [
-      'Custom field values must fit the declared field (`customFields` of the same organization): numbers for `number`, one option for `select:single`, a list of options for `select:multi`. Only the listed fields are managed. One change per space carries every value that differs.',
+    // A space's facets (its custom field values) say what they need.
+    notes: anySpaceFacets.map((facet) => facet.doc.note),
+    example: [
+      {
+        id: 'space_api',
+        title: 'API Reference',
+        ...Object.fromEntries(anySpaceFacets.map((facet) => [facet.key, facet.doc.example])),
+      },
     ],
-    example: [{ id: 'space_api', title: 'API Reference', customFields: { owner: 'platform-team' } }],
   },
   'teams[]': {
     title: 'teams',

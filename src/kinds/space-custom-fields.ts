@@ -138,6 +138,10 @@ export const spaceCustomFieldsKind: SpaceFacet<'customFields', Values, Values, S
   key: 'customFields',
   config: Config,
   describe: 'Custom field values, by field name.',
+  doc: {
+    note: 'Custom field values must fit the declared field (`customFields` of the same organization): numbers for `number`, one option for `select:single`, a list of options for `select:multi`. Only the listed fields are managed. One change per space carries every value that differs.',
+    example: { owner: 'platform-team' },
+  },
   normalize: (values) => ({ ...values }),
   check,
   absent: (caps) =>

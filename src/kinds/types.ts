@@ -245,6 +245,8 @@ export type SpaceFacet<K extends string, C, D, O extends { type: string }> = Kin
   key: K;
   config: z.ZodType<C>;
   describe: string;
+  /** What the reference says of it under `spaces[]`: a note, and its part of the example. */
+  doc: { note: string; example: C };
   normalize: (entry: C) => D;
   /** Checks of one space's value against the organization's whole config (every file). */
   check: (value: C, configs: object[], report: Report) => void;

@@ -8,8 +8,9 @@ import { join, relative } from 'node:path';
  * (`create-share-link`). Comments are not counted, nor prose (`share link` in a CLI help line).
  */
 export const KIND_SPELLINGS: Record<string, RegExp> = {
-  site: /(?<![A-Za-z])(?:Desired|Live)?Site(?:s|Op|Kind|Schema)?(?![A-Za-z])|['-]site'|\/sites\b|siteKind/,
-  'site-section': /(?<!Group)Section(?:s)?(?![A-Za-z])|['-]section'|site-section'|\/sections\b|sectionKind/,
+  site: /(?<![A-Za-z])(?:Desired|Live)?Site(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)site'|\/sites\b|siteKind/,
+  'site-section':
+    /(?<!Group)Section(?:s)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)section'|site-section'|\/sections\b|sectionKind/,
   'site-section-group': /sectionGroup|SectionGroup|section-group(?!-membership)/,
   'section-group-membership': /group-section'|section-group-membership|GroupMembership|groupMembership/,
   'site-space': /siteSpace|SiteSpace|site-space/,
@@ -17,15 +18,15 @@ export const KIND_SPELLINGS: Record<string, RegExp> = {
   'custom-field':
     /(?<!space-)custom-field(?!s')|(?<![A-Za-z])(?:Desired|Live)?CustomField(?:s|Op|Kind|Schema|Type|Value)?(?![A-Za-z])|customField(?!Value)/,
   'space-custom-fields': /space-custom-fields|SpaceCustomFields|spaceCustomFields/,
-  team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|['-]team'|\/teams\b|teamKind/,
+  team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)team'|\/teams\b|teamKind/,
   'team-members': /team-members|TeamMembers?(?![a-z])|teamMembers/,
   organization:
     /update-organization|OrganizationOp|organizationKind|SettingsSchema|DesiredSettings|LiveSettings/,
   member:
-    /(?<![A-Za-z])(?:Desired|Live)?Member(?:s|Op|Kind|Schema)?(?![A-Za-z])|['-]member'|remove-member|memberKind/,
-  collection: /Collection|['-]collection'|\/collections\b/,
+    /(?<![A-Za-z])(?:Desired|Live)?Member(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)member'|remove-member|memberKind/,
+  collection: /Collection|(?:'|(?:create|update|delete|move|remove)-)collection'|\/collections\b/,
   space:
-    /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|['-]space'|move-space|spaceKind/,
+    /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)space'|move-space|spaceKind/,
   'openapi-spec': /openapi|OpenApi|openApi/,
   'saml-provider': /saml|Saml|SAML/,
   translation: /translation|Translation/,
