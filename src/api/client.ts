@@ -1,5 +1,5 @@
 import { listAll } from './paginate.js';
-import { Collection, Member, Organization, Space, User, Team, TeamMember } from './schema.js';
+import { Collection, Organization, Space, User, Team, TeamMember } from './schema.js';
 
 import { enc } from './base-client.js';
 import { SiteEndpoints } from './site-endpoints.js';
@@ -18,8 +18,6 @@ export type { ClientOptions } from './base-client.js';
   currentUser = () => this.call('GET', '/user', '/user', [200], User);
 
   // Members
-  listMembers = (org: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/members`, '/orgs/{org}/members', Member);
   // Collections and spaces
   listCollections = (org: string) =>
     listAll(this.http, `/orgs/${enc(org)}/collections`, '/orgs/{org}/collections', Collection, {

@@ -83,12 +83,6 @@ export const Organization = z.looseObject({
   ai: nullish(z.boolean()),
 });
 
-export const Member = z.looseObject({
-  id: z.string(),
-  role: nullish(Role),
-  user: z.looseObject({ id: z.string(), email: nullish(z.string()) }),
-});
-
 export const User = z.looseObject({ id: z.string(), email: nullish(z.string()) });
 
 export const Collection = z.looseObject({

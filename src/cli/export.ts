@@ -33,7 +33,6 @@ export async function exportCommand(
             await readScoped(api, opts.org, {
               ...everything(spaceIds),
               settings: false,
-              members: false,
               collections: false,
               lists: [],
               teams: false,

@@ -99,8 +99,6 @@ export function normalize(
         ),
       ];
     if (file.settings) org.settings = defined({ ...file.settings });
-    if (file.members)
-      org.members = [...(org.members ?? []), ...file.members.map((m) => ({ user: m.user, role: m.role }))];
     if (file.collections)
       org.collections = [
         ...(org.collections ?? []),

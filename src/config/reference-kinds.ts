@@ -21,17 +21,6 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     notes: ['One object per organization; each key present is managed, each key omitted is left alone.'],
     example: { title: 'Example Inc', defaultRole: 'read', inviteLinks: false },
   },
-  'members[]': {
-    title: 'member roles',
-    identity: '`user` (a user id or e-mail)',
-    notes: [
-      'docsync sets the roles of the listed members; members not listed are left alone (it never invites or removes members).',
-    ],
-    example: [
-      { user: 'alice@example.com', role: 'admin' },
-      { user: 'bob@example.com', role: 'edit' },
-    ],
-  },
   'collections[]': {
     title: 'collections',
     identity: '`title`',

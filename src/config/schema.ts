@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { listKinds, siteListKinds, spaceFacets } from '../kinds/registry.js';
+import type { listKinds } from '../kinds/registry.js';
+import { anyListKinds, siteListKinds, spaceFacets } from '../kinds/registry.js';
+import type { AnyListKind } from '../kinds/types.js';
 import { agentsContexts, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
 
 /**
@@ -85,11 +87,6 @@ export const SettingsSchema = z
     ai: z.boolean().optional(),
   })
   .describe('Organization settings.');
-
-export const MemberSchema = z.strictObject({
-  user: z.string().min(1).describe('User id or e-mail of an organization member.'),
-  role: Role.nullable().describe('Role in the organization; null for guest.'),
-});
 
 export const CollectionSchema = z.strictObject({
   title: z.string().min(1).max(50).describe('Identity of the collection (unless id is pinned).'),
@@ -214,9 +211,9 @@ export const ConfigFileSchema = z
     organization: z.string().min(1).describe('The organization id.'),
     policy: PolicySchema.optional(),
     settings: SettingsSchema.optional(),
-    members: z.array(MemberSchema).optional().describe('Roles of the listed members; others are left alone.'),
+    ...listKindsShape((k) => k.configBefore === 'collections'),
     collections: z.array(CollectionSchema).optional(),
-    ...listKindsShape(),
+    ...listKindsShape((k) => k.configBefore === undefined),
     spaces: z.array(SpaceSchema).optional(),
     teams: z.array(TeamSchema).optional(),
     sites: z.array(SiteSchema).optional(),
@@ -252,6 +249,11 @@ function siteListKindsShape(): SiteListKindsShape {
 }
 
 /** The keys of the list kinds, each an optional list of its module's config entry. */
-function listKindsShape(): ListKindsShape {
-  return Object.fromEntries(listKinds.map((k) => [k.key, z.array(k.config).optional()])) as ListKindsShape;
+function listKindsShape(which: (kind: AnyListKind) => boolean): ListKindsShape {
+  return Object.fromEntries(
+    anyListKinds.filter(which).map((k) => {
+      const list = z.array(k.config).optional();
+      return [k.key, k.describe ? list.describe(k.describe) : list];
+    }),
+  ) as ListKindsShape;
 }

@@ -46,7 +46,7 @@ function uniqueIn(issues: Issues, what: string) {
 
 type Unique = {
   key: string;
-  unique: { what: string; key: string; pinned?: boolean };
+  unique: { what: string; key: string; pinned?: boolean; caseless?: boolean };
   check?: (entry: never, report: (path: Path, message: string) => void) => void;
 };
 
@@ -72,7 +72,14 @@ function checkUniqueIn(
       const e = entry as Record<string, string | undefined>;
       const pinned = kind.unique.pinned ? e['id'] : undefined;
       if (pinned) id(pinned, { yaml, path: [...at, kind.key, i, 'id'] });
-      else key(e[kind.unique.key]!, { yaml, path: [...at, kind.key, i, kind.unique.key] });
+      else {
+        const value = e[kind.unique.key]!;
+        key(
+          kind.unique.caseless ? value.toLowerCase() : value,
+          { yaml, path: [...at, kind.key, i, kind.unique.key] },
+          value,
+        );
+      }
       kind.check?.(entry as never, (path, message) =>
         issues.add({ yaml, path: [...at, kind.key, i, ...path] }, 'invalid-value', message),
       );
@@ -122,16 +129,12 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
       });
     }
     const settings = uniqueIn(issues, 'settings');
-    const members = uniqueIn(issues, 'member');
     const collectionTitles = uniqueIn(issues, 'collection');
     const collectionIds = uniqueIn(issues, 'collection id');
     const lists = uniqueLists(issues, anyListKinds);
     const declaredCollections = new Map<string, string | null | undefined>();
     for (const { yaml, config } of group) {
       if (config.settings) settings('settings', { yaml, path: ['settings'] });
-      config.members?.forEach((m, i) =>
-        members(m.user.toLowerCase(), { yaml, path: ['members', i, 'user'] }, m.user),
-      );
       config.collections?.forEach((c, i) => {
         if (c.id) collectionIds(c.id, { yaml, path: ['collections', i, 'id'] });
         collectionTitles(c.title, { yaml, path: ['collections', i, 'title'] });

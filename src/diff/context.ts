@@ -16,6 +16,8 @@ export type DiffContext = {
    * its values are set), by a key the depending kind knows (`custom-field:<name>`).
    */
   dependedOn: Map<string, string>;
+  /** The user the token belongs to (never removed), when a kind that needs it was read. */
+  self: string | null;
   /** How to reference each site and team of the organization, by title (for settings and SAML). */
   siteRefs: Map<string, { ref: Ref; createKey?: string }>;
   teamRefs: Map<string, { ref: Ref; createKey?: string }>;

@@ -4,7 +4,8 @@ import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
 import { anyListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
-import { diffMembers, diffSettings } from './settings.js';
+import { diffSettings } from './settings.js';
+import type { AnyListKind } from '../kinds/types.js';
 import { diffSites } from './sites.js';
 import { diffTeams } from './teams.js';
 
@@ -24,6 +25,7 @@ export function diffOrganization(
     prune: desired.policy.prune,
     managedLive: { count: 0 },
     dependedOn: new Map(),
+    self: live.self ?? null,
     siteRefs: new Map((live.sites ?? []).map((s) => [s.title, { ref: liveRef(s.id) }])),
     teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
     caps: options.capabilities,
@@ -51,7 +53,7 @@ export function diffOrganization(
       warnings: [],
     };
   }
-  diffListKinds(ctx, desired, live, true);
+  diffListKinds(ctx, desired, live, 'first');
   for (const facet of anySpaceFacets) {
     const wanted = (desired.spaces ?? []).flatMap((s) => {
       const value = facetOf(s, facet.key);
@@ -63,7 +65,7 @@ export function diffOrganization(
   if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);
   if (desired.sites) diffSites(ctx, desired.sites, live.sites ?? []);
   if (desired.settings && live.settings) diffSettings(ctx, desired.settings, live.settings);
-  if (desired.members) diffMembers(ctx, desired.members, live.members ?? [], live.self ?? null);
+  diffListKinds(ctx, desired, live, 'after-settings');
   if (
     desired.collections ||
     desired.spaces?.some(
@@ -82,7 +84,7 @@ export function diffOrganization(
       desired.spaces ?? [],
       live.spaces ?? [],
     );
-  diffListKinds(ctx, desired, live, false);
+  diffListKinds(ctx, desired, live, undefined);
   return {
     organization: desired.id,
     drafts: ctx.drafts.drafts,
@@ -95,16 +97,16 @@ export function diffOrganization(
   };
 }
 
-/** The list kinds diffed first (others depend on their changes), or the others. */
+/** The list kinds of one phase (`diffPhase`): the plan's order follows the order of the diff. */
 function diffListKinds(
   ctx: DiffContext,
   desired: DesiredOrganization,
   live: LiveOrganization,
-  first: boolean,
+  phase: AnyListKind['diffPhase'],
 ) {
   for (const kind of anyListKinds) {
     const wanted = listIn(desired, kind.key);
-    if (wanted && (kind.diffFirst ?? false) === first) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
+    if (wanted && kind.diffPhase === phase) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
   }
 }
 

@@ -1,11 +1,5 @@
-import {
-  address,
-  type DesiredMember,
-  type DesiredSettings,
-  type LiveMember,
-  type LiveSettings,
-} from '../model/index.js';
-import { problem, type DiffContext, pruneOrList } from './context.js';
+import { address, type DesiredSettings, type LiveSettings } from '../model/index.js';
+import { problem, type DiffContext } from './context.js';
 import { changedFields } from './draft.js';
 
 /** Organization settings: one update with every field that differs. */
@@ -57,58 +51,4 @@ export function diffSettings(ctx: DiffContext, d: DesiredSettings, l: LiveSettin
     deps,
     op: { type: 'update-organization', org: ctx.org, patch },
   });
-}
-
-/** Roles of the listed members. Others are left alone; removal only with prune, never the token's own user. */
-export function diffMembers(
-  ctx: DiffContext,
-  desired: DesiredMember[],
-  live: LiveMember[],
-  self: string | null,
-): void {
-  const matches = (user: string, m: LiveMember) =>
-    m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
-  const kept = new Set<LiveMember>();
-  for (const d of desired) {
-    const m = live.find((x) => matches(d.user, x));
-    if (!m) {
-      problem(
-        ctx,
-        `members: "${d.user}" is not a member of the organization (docsync sets roles; it does not invite)`,
-      );
-      continue;
-    }
-    kept.add(m);
-    if (m.role === d.role) continue;
-    const addr = address.member(ctx.org, d.user);
-    ctx.drafts.add({
-      key: `update:${addr}`,
-      action: 'update',
-      kind: 'member',
-      address: addr,
-      before: { role: m.role },
-      after: { role: d.role },
-      op: { type: 'update-member', org: ctx.org, userId: m.userId, role: d.role },
-    });
-  }
-  for (const m of live) {
-    if (kept.has(m)) continue;
-    const addr = address.member(ctx.org, m.email ?? m.userId);
-    pruneOrList(
-      ctx,
-      {
-        key: `delete:${addr}`,
-        kind: 'member',
-        address: addr,
-        before: { role: m.role },
-        op: { type: 'remove-member', org: ctx.org, userId: m.userId },
-      },
-      ctx.prune && m.userId !== self && self !== null,
-    );
-  }
-  if (ctx.prune && self === null && live.length > kept.size)
-    problem(
-      ctx,
-      'members: cannot tell which user the token belongs to, so no member is removed; pin the members to keep or turn prune off',
-    );
 }

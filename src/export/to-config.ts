@@ -201,7 +201,8 @@ export function exportOrganization(
       header(schemaPath, 'Collections and spaces'),
     ),
   });
-  if (org.settings || org.members) {
+  const orgEntries = kindEntries('organization.yaml');
+  if (org.settings || Object.keys(orgEntries).length > 0) {
     const st = org.settings;
     const defaultSite = st?.defaultContent
       ? (org.sites ?? []).find((x) => x.id === st.defaultContent)
@@ -229,15 +230,10 @@ export function exportOrganization(
                 },
               }
             : {}),
-          ...(org.members
-            ? { members: org.members.map((m) => ({ user: m.email ?? m.userId, role: m.role })) }
-            : {}),
-          ...kindEntries('organization.yaml'),
+          ...orgEntries,
         },
-        header(
-          schemaPath,
-          sentence(['Organization settings', 'member roles', ...kindHeaders('organization.yaml')]),
-        ) + kindNotes('organization.yaml'),
+        header(schemaPath, sentence(['Organization settings', ...kindHeaders('organization.yaml')])) +
+          kindNotes('organization.yaml'),
       ),
     });
   }

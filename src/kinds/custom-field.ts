@@ -208,7 +208,7 @@ export const customFieldKind: ListKind<
   absent: (caps) =>
     `custom fields are not part of the current API (--api-flavor current); remove customFields or use ${caps.otherwise}`,
   diff,
-  diffFirst: true,
+  diffPhase: 'first',
   export: {
     file: 'custom-fields.yaml',
     header: 'Custom fields',

@@ -57,7 +57,13 @@ export type KindOp =
  * The kinds that are lists directly under an organization, in the order they are diffed and
  * read: their config keys, desired and live lists are derived from these modules.
  */
-export const listKinds = [openApiSpecKind, samlProviderKind, translationKind, customFieldKind] as const;
+export const listKinds = [
+  memberKind,
+  openApiSpecKind,
+  samlProviderKind,
+  translationKind,
+  customFieldKind,
+] as const;
 
 type ListKinds = (typeof listKinds)[number];
 type KeyOf<K> = K extends ListKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
@@ -122,7 +128,6 @@ export const kindModules: readonly KindModule<never>[] = [
   teamKind,
   teamMembersKind,
   organizationKind,
-  memberKind,
   collectionKind,
   spaceKind,
   ...listKinds,

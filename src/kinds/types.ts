@@ -182,13 +182,24 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
   /** Reference entries, by path in the config (`saml[]`, `saml[].certificate`). */
   docs: Record<string, KindDoc>;
   /** Identity within an organization: two entries with the same one are an error. */
-  unique: { what: string; key: string & keyof C; pinned?: boolean };
+  /** `caseless`: `Alice@x` and `alice@x` are the same entry. */
+  unique: { what: string; key: string & keyof C; pinned?: boolean; caseless?: boolean };
   normalize: (entry: C, extras: NormalizeExtras) => D;
   reads: LiveRead<unknown>[];
   /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
   diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
-  /** Diffed before the other kinds, because they depend on its changes (custom field values). */
-  diffFirst?: boolean;
+  /**
+   * When it is diffed (the plan's order of independent changes follows it): before the other kinds
+   * because they depend on its changes (custom fields before their values), right after the
+   * organization's settings, or (by default) after everything else.
+   */
+  diffPhase?: 'first' | 'after-settings';
+  /** Its place in a config file: before this key (by default after collections). */
+  configBefore?: 'collections';
+  /** The description of its key in a config file. */
+  describe?: string;
+  /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
+  needsSelf?: boolean;
   /** Checks of one entry that its schema cannot express. */
   check?: (entry: C, report: (path: (string | number)[], message: string) => void) => void;
   /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */

@@ -86,7 +86,6 @@ export async function readLive(
 /** What to read of one organization: the config's scope, or everything (export). */
 export type ReadScope = {
   settings: boolean;
-  members: boolean;
   collections: boolean;
   /** Keys of the list kinds (src/kinds/registry.ts) to read. */
   lists: string[];
@@ -126,7 +125,6 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     s.parent !== undefined;
   return {
     settings: org.settings !== undefined,
-    members: org.members !== undefined,
     collections: org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
     lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
     spaceDetails: (org.spaces ?? []).filter(detailed).map((s) => s.id),
@@ -156,7 +154,6 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
 /** The scope of `docsync export`: every kind, every site and team. */
 export const everything = (spaceIds: string[] = []): ReadScope => ({
   settings: true,
-  members: true,
   collections: true,
   lists: anyListKinds.map((k) => k.key),
   spaceDetails: spaceIds,
@@ -219,10 +216,12 @@ function mergeSpaces(
 
 /** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
 async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
-  const [org, members, self, collections, details, lists] = await Promise.all([
+  const [org, self, collections, details, lists] = await Promise.all([
     scope.settings ? t(api.getOrganization(orgId)) : undefined,
-    scope.members ? t(api.listMembers(orgId)) : undefined,
-    scope.members ? t(api.currentUser()).catch(() => null) : undefined,
+    // The user the token belongs to, for the kinds that must never remove it.
+    anyListKinds.some((k) => k.needsSelf && scope.lists.includes(k.key))
+      ? t(api.currentUser()).catch(() => null)
+      : undefined,
     scope.collections ? t(api.listCollections(orgId)) : undefined,
     Promise.all(scope.spaceDetails.map((id) => t(api.getSpace(id)))),
     readLists(api, orgId, scope, t),
@@ -239,14 +238,7 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
       sso: org.sso ?? false,
       ai: org.ai ?? false,
     };
-  if (members) {
-    result.members = members.map((m) => ({
-      userId: m.user.id,
-      email: m.user.email ?? null,
-      role: m.role ?? null,
-    }));
-    result.self = self?.id ?? null;
-  }
+  if (self !== undefined) result.self = self?.id ?? null;
   if (collections)
     result.collections = collections.map((c) => ({
       id: c.id,

@@ -17,7 +17,6 @@ export type DesiredOrganization = DesiredLists & {
   id: string;
   policy: Policy;
   settings?: DesiredSettings;
-  members?: DesiredMember[];
   collections?: DesiredCollection[];
   spaces?: DesiredSpace[];
   teams?: DesiredTeam[];
@@ -45,8 +44,6 @@ export type DesiredSettings = {
   sso?: boolean;
   ai?: boolean;
 };
-
-export type DesiredMember = { user: string; role: MemberRole | null };
 
 /** `id` pins a live resource; `previously` lists earlier names (a rename without an id lookup). */
 export type Renamable = { id?: string; previously?: string[] };

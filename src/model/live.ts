@@ -17,7 +17,6 @@ export type LiveOrganization = LiveLists & {
   /** Why this organization's live state could not be read (its plan is an error; others go on). */
   readError?: string;
   settings?: LiveSettings;
-  members?: LiveMember[];
   /** The user the token belongs to (never removed). */
   self?: string | null;
   collections?: LiveCollection[];
@@ -49,8 +48,6 @@ export type LiveSettings = {
   sso: boolean;
   ai: boolean;
 };
-
-export type LiveMember = { userId: string; email: string | null; role: MemberRole | null };
 
 export type LiveCollection = {
   id: string;

@@ -21,7 +21,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   team: 16,
   'team-members': 11,
   organization: 6,
-  member: 12,
   collection: 14,
   space: 12,
   'site-adaptive-schema': 15,

@@ -23,7 +23,7 @@ export const KIND_SPELLINGS: Record<string, RegExp> = {
   organization:
     /update-organization|OrganizationOp|organizationKind|SettingsSchema|DesiredSettings|LiveSettings/,
   member:
-    /(?<![A-Za-z])(?:Desired|Live)?Member(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)member'|remove-member|memberKind/,
+    /(?<![A-Za-z])(?:Desired|Live)?Member(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:update|remove)-member'|memberKind/,
   collection: /Collection|(?:'|(?:create|update|delete|move|remove)-)collection'|\/collections\b/,
   space:
     /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)space'|move-space|spaceKind/,
