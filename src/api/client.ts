@@ -11,8 +11,6 @@ export type { ClientOptions } from './base-client.js';
  * All calls share one HttpClient, so one queue and one rate budget.
  */ export class ApiClient extends SiteEndpoints {
   // Organizations
-  getOrganization = (org: string) =>
-    this.call('GET', `/orgs/${enc(org)}`, '/orgs/{org}', [200], Organization);
   listOrganizations = () => listAll(this.http, '/orgs', '/orgs', Organization);
 
   currentUser = () => this.call('GET', '/user', '/user', [200], User);

@@ -32,7 +32,7 @@ export async function exportCommand(
         ? (
             await readScoped(api, opts.org, {
               ...everything(spaceIds),
-              settings: false,
+              objects: [],
               collections: false,
               lists: [],
               teams: false,

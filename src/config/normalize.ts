@@ -5,7 +5,7 @@ import type {
   DesiredSiteSpace,
   DesiredState,
 } from '../model/desired.js';
-import { anyListKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -98,7 +98,10 @@ export function normalize(
           }),
         ),
       ];
-    if (file.settings) org.settings = defined({ ...file.settings });
+    for (const kind of anyObjectKinds) {
+      const entry = (file as Record<string, unknown>)[kind.key];
+      if (entry !== undefined) (org as Record<string, unknown>)[kind.key] = kind.normalize(entry);
+    }
     if (file.collections)
       org.collections = [
         ...(org.collections ?? []),

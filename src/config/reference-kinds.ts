@@ -1,4 +1,4 @@
-import { anyListKinds, anySiteListKinds, anySpaceFacets } from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets } from '../kinds/registry.js';
 import type { KindDoc } from '../kinds/types.js';
 
 /**
@@ -11,15 +11,12 @@ import type { KindDoc } from '../kinds/types.js';
 export type { KindDoc } from '../kinds/types.js';
 
 export const KIND_DOCS: Record<string, KindDoc> = {
-  ...Object.fromEntries([...anyListKinds, ...anySiteListKinds].flatMap((kind) => Object.entries(kind.docs))),
+  ...Object.fromEntries(
+    [...anyObjectKinds, ...anyListKinds, ...anySiteListKinds].flatMap((kind) => Object.entries(kind.docs)),
+  ),
   policy: {
     title: 'safety policy',
     example: { prune: true, maxDeletes: 5 },
-  },
-  settings: {
-    title: 'organization settings',
-    notes: ['One object per organization; each key present is managed, each key omitted is left alone.'],
-    example: { title: 'Example Inc', defaultRole: 'read', inviteLinks: false },
   },
   'collections[]': {
     title: 'collections',
@@ -90,5 +87,4 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     identity: '`space` within the site',
     notes: ['For a site without sections (a site has sections or root site spaces, not both).'],
   },
-  'settings.defaultContent': { title: 'default content' },
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { listKinds } from '../kinds/registry.js';
-import { anyListKinds, siteListKinds, spaceFacets } from '../kinds/registry.js';
+import { anyListKinds, objectKinds, siteListKinds, spaceFacets } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
 import { agentsContexts, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
 
@@ -50,7 +50,6 @@ const DefaultLevel = z
   .union([Role, z.literal('inherit')])
   .nullable()
   .describe('A role, null, or inherit (current API only).');
-export const hostnamePattern = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
 
 export const SpaceSchema = z.strictObject({
   id: z.string().min(1).describe('Id of an existing space.'),
@@ -66,27 +65,6 @@ export const SpaceSchema = z.strictObject({
     .describe('Title of the parent collection (in collections), or null for the top level.'),
   ...spaceFacetsShape(),
 });
-
-export const SettingsSchema = z
-  .strictObject({
-    title: z.string().min(2).max(255).optional(),
-    emailDomains: z.array(z.string().min(1).max(253)).optional(),
-    hostname: z
-      .string()
-      .min(3)
-      .max(32)
-      .regex(hostnamePattern, 'must be 3 to 32 of a-z, 0-9 and -')
-      .optional(),
-    defaultRole: Role.nullable().optional(),
-    defaultContent: z
-      .strictObject({ site: z.string().min(1).describe('Title of a site.') })
-      .nullable()
-      .optional(),
-    inviteLinks: z.boolean().optional(),
-    sso: z.boolean().optional(),
-    ai: z.boolean().optional(),
-  })
-  .describe('Organization settings.');
 
 export const CollectionSchema = z.strictObject({
   title: z.string().min(1).max(50).describe('Identity of the collection (unless id is pinned).'),
@@ -210,7 +188,7 @@ export const ConfigFileSchema = z
   .strictObject({
     organization: z.string().min(1).describe('The organization id.'),
     policy: PolicySchema.optional(),
-    settings: SettingsSchema.optional(),
+    ...objectKindsShape(),
     ...listKindsShape((k) => k.configBefore === 'collections'),
     collections: z.array(CollectionSchema).optional(),
     ...listKindsShape((k) => k.configBefore === undefined),
@@ -225,6 +203,15 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 type ListKindsShape = {
   [K in (typeof listKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
 };
+
+type ObjectKindsShape = {
+  [K in (typeof objectKinds)[number] as K['key']]: z.ZodOptional<K['config']>;
+};
+
+/** The keys of the object kinds (the organization's settings). */
+function objectKindsShape(): ObjectKindsShape {
+  return Object.fromEntries(objectKinds.map((k) => [k.key, k.config.optional()])) as ObjectKindsShape;
+}
 
 type SpaceFacetsShape = {
   [K in (typeof spaceFacets)[number] as K['key']]: z.ZodOptional<K['config']>;

@@ -1,4 +1,4 @@
-import { anyListKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -128,13 +128,15 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
         checkSite(issues, yaml, site, ['sites', i]);
       });
     }
-    const settings = uniqueIn(issues, 'settings');
+    const objects = anyObjectKinds.map((kind) => ({ kind, once: uniqueIn(issues, kind.key) }));
     const collectionTitles = uniqueIn(issues, 'collection');
     const collectionIds = uniqueIn(issues, 'collection id');
     const lists = uniqueLists(issues, anyListKinds);
     const declaredCollections = new Map<string, string | null | undefined>();
     for (const { yaml, config } of group) {
-      if (config.settings) settings('settings', { yaml, path: ['settings'] });
+      for (const { kind, once } of objects)
+        if ((config as Record<string, unknown>)[kind.key] !== undefined)
+          once(kind.key, { yaml, path: [kind.key] });
       config.collections?.forEach((c, i) => {
         if (c.id) collectionIds(c.id, { yaml, path: ['collections', i, 'id'] });
         collectionTitles(c.title, { yaml, path: ['collections', i, 'title'] });

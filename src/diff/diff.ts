@@ -3,8 +3,7 @@ import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } f
 import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
-import { anyListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
-import { diffSettings } from './settings.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
 import { diffSites } from './sites.js';
 import { diffTeams } from './teams.js';
@@ -64,7 +63,11 @@ export function diffOrganization(
   }
   if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);
   if (desired.sites) diffSites(ctx, desired.sites, live.sites ?? []);
-  if (desired.settings && live.settings) diffSettings(ctx, desired.settings, live.settings);
+  for (const kind of anyObjectKinds) {
+    const wanted = (desired as Record<string, unknown>)[kind.key];
+    const found = (live as Record<string, unknown>)[kind.key];
+    if (wanted !== undefined && found !== undefined) kind.diff(ctx, wanted, found);
+  }
   diffListKinds(ctx, desired, live, 'after-settings');
   if (
     desired.collections ||

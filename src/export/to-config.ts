@@ -1,7 +1,7 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
-import { anyListKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type { ExportContext } from '../kinds/types.js';
 import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveTeam } from '../model/index.js';
 
@@ -145,7 +145,19 @@ export function exportOrganization(
     );
   /** What the list kinds that export into `file` hold, for its header. */
   const kindHeaders = (file: string): string[] =>
-    anyListKinds.flatMap((kind) => (kind.export.file === file ? [kind.export.header] : []));
+    [...anyObjectKinds, ...anyListKinds].flatMap((kind) =>
+      kind.export.file === file ? [kind.export.header] : [],
+    );
+  /** What the object kinds that export into `file` write in it (those read). */
+  const objectEntries = (file: string): Record<string, unknown> =>
+    Object.fromEntries(
+      anyObjectKinds.flatMap((kind) => {
+        const live = (org as Record<string, unknown>)[kind.key];
+        return kind.export.file === file && live !== undefined
+          ? [[kind.key, kind.export.entry(live, kinds)]]
+          : [];
+      }),
+    );
   /** What the list kinds that export into `file` say in its header. */
   const kindNotes = (file: string): string =>
     anyListKinds
@@ -201,42 +213,15 @@ export function exportOrganization(
       header(schemaPath, 'Collections and spaces'),
     ),
   });
-  const orgEntries = kindEntries('organization.yaml');
-  if (org.settings || Object.keys(orgEntries).length > 0) {
-    const st = org.settings;
-    const defaultSite = st?.defaultContent
-      ? (org.sites ?? []).find((x) => x.id === st.defaultContent)
-      : undefined;
+  const orgEntries = { ...objectEntries('organization.yaml'), ...kindEntries('organization.yaml') };
+  if (Object.keys(orgEntries).length > 0)
     files.push({
       path: 'organization.yaml',
       text: yamlText(
-        {
-          organization: org.id,
-          ...(st
-            ? {
-                settings: {
-                  title: st.title,
-                  emailDomains: st.emailDomains,
-                  ...(st.hostname !== null ? { hostname: st.hostname } : {}),
-                  defaultRole: st.defaultRole,
-                  ...(defaultSite
-                    ? { defaultContent: { site: defaultSite.title } }
-                    : st.defaultContent === null
-                      ? { defaultContent: null }
-                      : {}),
-                  inviteLinks: st.inviteLinks,
-                  sso: st.sso,
-                  ai: st.ai,
-                },
-              }
-            : {}),
-          ...orgEntries,
-        },
-        header(schemaPath, sentence(['Organization settings', ...kindHeaders('organization.yaml')])) +
-          kindNotes('organization.yaml'),
+        { organization: org.id, ...orgEntries },
+        header(schemaPath, sentence(kindHeaders('organization.yaml'))) + kindNotes('organization.yaml'),
       ),
     });
-  }
   // Files a list kind owns (its own YAML file), in the registry's order.
   for (const file of new Set(anyListKinds.map((kind) => kind.export.file)))
     if (!BUILT_IN_FILES.includes(file)) {

@@ -21,10 +21,12 @@ import { teamKind, type TeamOp } from './team.js';
 import { translationKind, type TranslationOp } from './translation.js';
 import type {
   AnyListKind,
+  AnyObjectKind,
   AnySiteListKind,
   AnySpaceFacet,
   KindModule,
   ListKind,
+  ObjectKind,
   OpDef,
   OpDefs,
   SiteListKind,
@@ -116,6 +118,25 @@ export type SpaceFacetValues = { [Key in FacetKeyOf<SpaceFacets>]?: FacetPick<Sp
 
 export const anySpaceFacets: readonly AnySpaceFacet[] = spaceFacets;
 
+/** The kinds that are one object per organization (its settings). */
+export const objectKinds = [organizationKind] as const;
+
+type ObjectKinds = (typeof objectKinds)[number];
+type ObjectKeyOf<K> = K extends ObjectKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
+type ObjectPick<K, Key, Part extends 'C' | 'D' | 'L'> =
+  K extends ObjectKind<infer K2, infer C, infer D, infer L, infer _O>
+    ? K2 extends Key
+      ? { C: C; D: D; L: L }[Part]
+      : never
+    : never;
+
+/** The desired organization's objects (`settings?`). */
+export type DesiredObjects = { [Key in ObjectKeyOf<ObjectKinds>]?: ObjectPick<ObjectKinds, Key, 'D'> };
+/** The live organization's objects (undefined: not read). */
+export type LiveObjects = { [Key in ObjectKeyOf<ObjectKinds>]?: ObjectPick<ObjectKinds, Key, 'L'> };
+
+export const anyObjectKinds: readonly AnyObjectKind[] = objectKinds;
+
 /** The registry: every kind docsync manages, one module each (decision 0020). */
 export const kindModules: readonly KindModule<never>[] = [
   siteKind,
@@ -127,7 +148,7 @@ export const kindModules: readonly KindModule<never>[] = [
   ...spaceFacets,
   teamKind,
   teamMembersKind,
-  organizationKind,
+  ...objectKinds,
   collectionKind,
   spaceKind,
   ...listKinds,

@@ -274,3 +274,28 @@ export type SpaceFacet<K extends string, C, D, O extends { type: string }> = Kin
 /** Any space facet, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnySpaceFacet = SpaceFacet<string, any, any, any>;
+
+/**
+ * A kind that is one object per organization (its settings): a key of a config file, read with
+ * one GET, updated in place. The config, normalization, checks, read, diff and export include
+ * every one the registry names.
+ */
+export type ObjectKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+  /** Its key in a config file and in the desired and live organization. */
+  key: K;
+  config: z.ZodType<C>;
+  docs: Record<string, KindDoc>;
+  normalize: (entry: C) => D;
+  read: { call: (org: string) => ApiCall; live: (answer: never) => L };
+  /** Diffed after the sites (it may name one by title). */
+  diff: (ctx: DiffContext, desired: D, live: L) => void;
+  export: {
+    file: string;
+    header: string;
+    entry: (live: L, ctx: ExportContext) => C;
+  };
+};
+
+/** Any object kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyObjectKind = ObjectKind<string, any, any, any, any>;

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
-import { anyListKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type {
   LiveOrganization,
   LiveSpace,
@@ -85,7 +85,8 @@ export async function readLive(
 
 /** What to read of one organization: the config's scope, or everything (export). */
 export type ReadScope = {
-  settings: boolean;
+  /** Keys of the object kinds (the organization's settings) to read. */
+  objects: string[];
   collections: boolean;
   /** Keys of the list kinds (src/kinds/registry.ts) to read. */
   lists: string[];
@@ -124,7 +125,9 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     s.defaultLevel !== undefined ||
     s.parent !== undefined;
   return {
-    settings: org.settings !== undefined,
+    objects: anyObjectKinds
+      .filter((k) => (org as Record<string, unknown>)[k.key] !== undefined)
+      .map((k) => k.key),
     collections: org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
     lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
     spaceDetails: (org.spaces ?? []).filter(detailed).map((s) => s.id),
@@ -153,7 +156,7 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
 
 /** The scope of `docsync export`: every kind, every site and team. */
 export const everything = (spaceIds: string[] = []): ReadScope => ({
-  settings: true,
+  objects: anyObjectKinds.map((k) => k.key),
   collections: true,
   lists: anyListKinds.map((k) => k.key),
   spaceDetails: spaceIds,
@@ -216,8 +219,15 @@ function mergeSpaces(
 
 /** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
 async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
-  const [org, self, collections, details, lists] = await Promise.all([
-    scope.settings ? t(api.getOrganization(orgId)) : undefined,
+  const [objects, self, collections, details, lists] = await Promise.all([
+    Promise.all(
+      anyObjectKinds
+        .filter((kind) => scope.objects.includes(kind.key))
+        .map(async (kind) => [
+          kind.key,
+          kind.read.live((await t(api.request(kind.read.call(orgId)))) as never),
+        ]),
+    ),
     // The user the token belongs to, for the kinds that must never remove it.
     anyListKinds.some((k) => k.needsSelf && scope.lists.includes(k.key))
       ? t(api.currentUser()).catch(() => null)
@@ -226,18 +236,7 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
     Promise.all(scope.spaceDetails.map((id) => t(api.getSpace(id)))),
     readLists(api, orgId, scope, t),
   ]);
-  const result: Partial<LiveOrganization> = lists;
-  if (org)
-    result.settings = {
-      title: org.title,
-      emailDomains: org.emailDomains,
-      hostname: org.hostname ?? null,
-      defaultRole: org.defaultRole ?? null,
-      defaultContent: org.defaultContent?.site ?? null,
-      inviteLinks: org.inviteLinks,
-      sso: org.sso ?? false,
-      ai: org.ai ?? false,
-    };
+  const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
   if (self !== undefined) result.self = self?.id ?? null;
   if (collections)
     result.collections = collections.map((c) => ({

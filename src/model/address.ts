@@ -6,7 +6,6 @@ export const address = {
   siteSpace: (parent: string, space: string) => `${parent}/spaces/${space}`,
   team: (org: string, title: string) => `${org}/teams/${title}`,
   teamMembers: (team: string) => `${team}/members`,
-  organization: (org: string) => `${org}/settings`,
   member: (org: string, user: string) => `${org}/members/${user}`,
   collection: (org: string, title: string) => `${org}/collections/${title}`,
   space: (org: string, space: string) => `${org}/spaces/${space}`,

@@ -1,5 +1,5 @@
-import type { AgentsContext, DefaultLevel, MemberRole, TeamRole, Visibility } from './kinds.js';
-import type { DesiredLists, DesiredSiteLists, SpaceFacetValues } from '../kinds/registry.js';
+import type { AgentsContext, DefaultLevel, TeamRole, Visibility } from './kinds.js';
+import type { DesiredLists, DesiredObjects, DesiredSiteLists, SpaceFacetValues } from '../kinds/registry.js';
 
 /**
  * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
@@ -13,15 +13,15 @@ export type DesiredState = {
 export type Policy = { prune: boolean; maxDeletes: number };
 
 /** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
-export type DesiredOrganization = DesiredLists & {
-  id: string;
-  policy: Policy;
-  settings?: DesiredSettings;
-  collections?: DesiredCollection[];
-  spaces?: DesiredSpace[];
-  teams?: DesiredTeam[];
-  sites?: DesiredSite[];
-};
+export type DesiredOrganization = DesiredLists &
+  DesiredObjects & {
+    id: string;
+    policy: Policy;
+    collections?: DesiredCollection[];
+    spaces?: DesiredSpace[];
+    teams?: DesiredTeam[];
+    sites?: DesiredSite[];
+  };
 
 export type DesiredSpace = SpaceFacetValues & {
   id: string;
@@ -31,18 +31,6 @@ export type DesiredSpace = SpaceFacetValues & {
   defaultLevel?: DefaultLevel;
   /** Title of the parent collection, or null for the organization's top level. */
   parent?: string | null;
-};
-
-export type DesiredSettings = {
-  title?: string;
-  emailDomains?: string[];
-  hostname?: string;
-  defaultRole?: MemberRole | null;
-  /** The site shown by default, by title; null removes it. */
-  defaultContent?: { site: string } | null;
-  inviteLinks?: boolean;
-  sso?: boolean;
-  ai?: boolean;
 };
 
 /** `id` pins a live resource; `previously` lists earlier names (a rename without an id lookup). */

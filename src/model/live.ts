@@ -1,5 +1,5 @@
-import type { AgentsContext, DefaultLevel, MemberRole, TeamRole, Visibility } from './kinds.js';
-import type { LiveLists, LiveSiteLists, SpaceFacetValues } from '../kinds/registry.js';
+import type { AgentsContext, DefaultLevel, TeamRole, Visibility } from './kinds.js';
+import type { LiveLists, LiveObjects, LiveSiteLists, SpaceFacetValues } from '../kinds/registry.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -12,20 +12,20 @@ export type LiveState = {
 };
 
 /** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
-export type LiveOrganization = LiveLists & {
-  id: string;
-  /** Why this organization's live state could not be read (its plan is an error; others go on). */
-  readError?: string;
-  settings?: LiveSettings;
-  /** The user the token belongs to (never removed). */
-  self?: string | null;
-  collections?: LiveCollection[];
-  /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */
-  readOnly?: Record<string, unknown[]>;
-  spaces?: LiveSpace[];
-  teams?: LiveTeam[];
-  sites?: LiveSite[];
-};
+export type LiveOrganization = LiveLists &
+  LiveObjects & {
+    id: string;
+    /** Why this organization's live state could not be read (its plan is an error; others go on). */
+    readError?: string;
+    /** The user the token belongs to (never removed). */
+    self?: string | null;
+    collections?: LiveCollection[];
+    /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */
+    readOnly?: Record<string, unknown[]>;
+    spaces?: LiveSpace[];
+    teams?: LiveTeam[];
+    sites?: LiveSite[];
+  };
 
 export type LiveSpace = SpaceFacetValues & {
   id: string;
@@ -35,18 +35,6 @@ export type LiveSpace = SpaceFacetValues & {
   defaultLevel?: DefaultLevel;
   /** Parent collection id, or null. */
   parent?: string | null;
-};
-
-export type LiveSettings = {
-  title: string;
-  emailDomains: string[];
-  hostname: string | null;
-  defaultRole: MemberRole | null;
-  /** Site id of the default content, or null. */
-  defaultContent: string | null;
-  inviteLinks: boolean;
-  sso: boolean;
-  ai: boolean;
 };
 
 export type LiveCollection = {
