@@ -1,5 +1,5 @@
 import { listAll } from './paginate.js';
-import { Collection, Organization, Space, User, Team, TeamMember } from './schema.js';
+import { Collection, Organization, Space, User } from './schema.js';
 
 import { enc } from './base-client.js';
 import { SiteEndpoints } from './site-endpoints.js';
@@ -15,20 +15,10 @@ export type { ClientOptions } from './base-client.js';
 
   currentUser = () => this.call('GET', '/user', '/user', [200], User);
 
-  // Members
   // Collections and spaces
   listCollections = (org: string) =>
     listAll(this.http, `/orgs/${enc(org)}/collections`, '/orgs/{org}/collections', Collection, {
       nested: true,
     });
   getSpace = (id: string) => this.call('GET', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space);
-  // Teams
-  listTeams = (org: string) => listAll(this.http, `/orgs/${enc(org)}/teams`, '/orgs/{org}/teams', Team);
-  listTeamMembers = (org: string, team: string) =>
-    listAll(
-      this.http,
-      `/orgs/${enc(org)}/teams/${enc(team)}/members`,
-      '/orgs/{org}/teams/{team}/members',
-      TeamMember,
-    );
 }

@@ -56,18 +56,6 @@ export const Site = z.looseObject({
 });
 export type Site = z.infer<typeof Site>;
 
-export const Team = z.looseObject({ id: z.string(), title: z.string() });
-export type Team = z.infer<typeof Team>;
-
-export const TeamMember = z.looseObject({
-  organization: z.looseObject({
-    id: z.string(),
-    user: z.looseObject({ id: z.string(), email: nullish(z.string()) }),
-  }),
-  team: z.looseObject({ role: z.enum(['owner', 'member']) }),
-});
-export type TeamMember = z.infer<typeof TeamMember>;
-
 const Role = z.enum(['admin', 'create', 'review', 'edit', 'comment', 'read']);
 const Level = z.union([Role, z.literal('inherit')]);
 

@@ -125,22 +125,6 @@ export function normalize(
         ...entries.map((entry) => kind.normalize(entry, { certificates })),
       ];
     }
-    if (file.teams)
-      org.teams = [
-        ...(org.teams ?? []),
-        ...file.teams.map((t) =>
-          defined({
-            title: t.title,
-            id: t.id,
-            previously: t.previously,
-            members: t.members?.map((m) =>
-              typeof m === 'string'
-                ? { user: m, role: 'member' as const }
-                : { user: m.user, role: m.role ?? 'member' },
-            ),
-          }),
-        ),
-      ];
     if (file.sites) org.sites = [...(org.sites ?? []), ...file.sites.map(site)];
   }
   return { organizations: [...orgs.values()] };

@@ -36,21 +36,6 @@ export const KIND_DOCS: Record<string, KindDoc> = {
       },
     ],
   },
-  'teams[]': {
-    title: 'teams',
-    identity: '`title`',
-    example: [
-      {
-        title: 'Docs Writers',
-        members: [{ user: 'alice@example.com', role: 'owner' }, 'bob@example.com'],
-      },
-    ],
-  },
-  'teams[].members[]': {
-    title: 'team members',
-    identity: '`user`',
-    notes: ['A plain string is shorthand for `{ user: <string> }` with role `member`.'],
-  },
   'sites[]': {
     title: 'sites',
     identity: '`title`',

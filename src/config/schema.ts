@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { listKinds } from '../kinds/registry.js';
 import { anyListKinds, objectKinds, siteListKinds, spaceFacets } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
-import { agentsContexts, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
+import { agentsContexts, memberRoles, visibilities } from '../model/kinds.js';
 
 /**
  * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).
@@ -78,25 +78,6 @@ export const CollectionSchema = z.strictObject({
     .nullable()
     .optional()
     .describe('Title of the parent collection, or null for the top level.'),
-});
-
-export const TeamMemberSchema = z.union([
-  z.string().min(1).describe('User id or e-mail; role member.'),
-  z.strictObject({
-    user: z.string().min(1).describe('User id or e-mail.'),
-    role: z.enum(teamRoles).optional().describe('owner or member (default member).'),
-  }),
-]);
-
-export const TeamSchema = z.strictObject({
-  title: z
-    .string()
-    .min(1)
-    .max(64)
-    .describe('Identity of the team (unless id is pinned), 1 to 64 characters.'),
-  id: pin('title'),
-  previously: previously('title'),
-  members: z.array(TeamMemberSchema).optional().describe('The full membership when present.'),
 });
 
 export const SiteSpaceSchema = z.strictObject({
@@ -193,7 +174,7 @@ export const ConfigFileSchema = z
     collections: z.array(CollectionSchema).optional(),
     ...listKindsShape((k) => k.configBefore === undefined),
     spaces: z.array(SpaceSchema).optional(),
-    teams: z.array(TeamSchema).optional(),
+    ...listKindsShape((k) => k.configBefore === 'sites'),
     sites: z.array(SiteSchema).optional(),
   })
   .describe('A docsync configuration file (format v1): the desired state of one organization.');

@@ -1,4 +1,5 @@
 import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import type { EntryChecks } from '../kinds/types.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -47,7 +48,7 @@ function uniqueIn(issues: Issues, what: string) {
 type Unique = {
   key: string;
   unique: { what: string; key: string; pinned?: boolean; caseless?: boolean };
-  check?: (entry: never, report: (path: Path, message: string) => void) => void;
+  check?: (entry: never, on: EntryChecks) => void;
 };
 
 /** One identity scope per kind: its key, and its pinned ids. */
@@ -80,9 +81,14 @@ function checkUniqueIn(
           value,
         );
       }
-      kind.check?.(entry as never, (path, message) =>
-        issues.add({ yaml, path: [...at, kind.key, i, ...path] }, 'invalid-value', message),
-      );
+      const here = [...at, kind.key, i];
+      kind.check?.(entry as never, {
+        report: (path, message) => issues.add({ yaml, path: [...here, ...path] }, 'invalid-value', message),
+        unique: (what) => {
+          const once = uniqueIn(issues, what);
+          return (identity, path, label) => once(identity, { yaml, path: [...here, ...path] }, label);
+        },
+      });
     });
 }
 
@@ -105,23 +111,11 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
   for (const group of byOrg.values()) {
     const policy = uniqueIn(issues, 'policy');
     const spaces = uniqueIn(issues, 'space');
-    const teamTitles = uniqueIn(issues, 'team');
-    const teamIds = uniqueIn(issues, 'team id');
     const siteTitles = uniqueIn(issues, 'site');
     const siteIds = uniqueIn(issues, 'site id');
 
     for (const { yaml, config } of group) {
       if (config.policy) policy('policy', { yaml, path: ['policy'] });
-      config.teams?.forEach((t, i) => {
-        // Identity is the pinned id when there is one, the title otherwise.
-        if (t.id) teamIds(t.id, { yaml, path: ['teams', i, 'id'] });
-        else teamTitles(t.title, { yaml, path: ['teams', i, 'title'] });
-        const members = uniqueIn(issues, 'team member');
-        t.members?.forEach((m, j) => {
-          const user = typeof m === 'string' ? m : m.user;
-          members(user.toLowerCase(), { yaml, path: ['teams', i, 'members', j] }, user);
-        });
-      });
       config.sites?.forEach((site, i) => {
         if (site.id) siteIds(site.id, { yaml, path: ['sites', i, 'id'] });
         else siteTitles(site.title, { yaml, path: ['sites', i, 'title'] });

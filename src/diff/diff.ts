@@ -6,7 +6,6 @@ import { DraftSet, liveRef, type OrgDiff } from './draft.js';
 import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
 import { diffSites } from './sites.js';
-import { diffTeams } from './teams.js';
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
 export type DiffOptions = { capabilities: ApiCapabilities };
@@ -61,7 +60,7 @@ export function diffOrganization(
     const found = new Map((live.spaces ?? []).map((s) => [s.id, facetOf(s, facet.key)]));
     if (wanted.length > 0) facet.diff(ctx, wanted, found);
   }
-  if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);
+  diffListKinds(ctx, desired, live, 'before-sites');
   if (desired.sites) diffSites(ctx, desired.sites, live.sites ?? []);
   for (const kind of anyObjectKinds) {
     const wanted = (desired as Record<string, unknown>)[kind.key];

@@ -3,7 +3,7 @@ import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import type { ExportContext } from '../kinds/types.js';
-import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveTeam } from '../model/index.js';
+import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace } from '../model/index.js';
 
 /** One file of an export: its path under the output folder, its YAML text, and warnings. */
 export type ExportFile = { path: string; text: string };
@@ -98,14 +98,6 @@ function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabiliti
   };
 }
 
-const team = (t: LiveTeam, pin: boolean) => ({
-  title: t.title,
-  ...(pin ? { id: t.id } : {}),
-  members: (t.members ?? []).map((m) =>
-    m.role === 'member' ? (m.email ?? m.userId) : { user: m.email ?? m.userId, role: m.role },
-  ),
-});
-
 /** Names two live objects share: those are pinned by id on export (decision 3). */
 function duplicatesOf(names: string[]): Set<string> {
   const seen = new Set<string>();
@@ -122,7 +114,7 @@ function duplicatesOf(names: string[]): Set<string> {
 export const SCHEMA_FILE = 'docsync.schema.json';
 
 /** Files export writes itself; list kinds may add their keys to them (or own a file of their own). */
-const BUILT_IN_FILES = ['organization.yaml', 'spaces.yaml', 'teams.yaml'];
+const BUILT_IN_FILES = ['organization.yaml', 'spaces.yaml'];
 
 export function exportOrganization(
   org: LiveOrganization,
@@ -235,15 +227,6 @@ export function exportOrganization(
         ),
       });
     }
-  const teams = org.teams ?? [];
-  const dupTeams = duplicatesOf(teams.map((t) => t.title));
-  files.push({
-    path: 'teams.yaml',
-    text: yamlText(
-      { organization: org.id, teams: teams.map((t) => team(t, dupTeams.has(t.title))) },
-      header(schemaPath, 'Teams'),
-    ),
-  });
   const sites = org.sites ?? [];
   const dupSites = duplicatesOf(sites.map((s) => s.title));
   const taken = new Set<string>();

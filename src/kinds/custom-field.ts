@@ -179,7 +179,7 @@ export const customFieldKind: ListKind<
     },
   },
   unique: { what: 'custom field', key: 'name' },
-  check: (f, report) => {
+  check: (f, { report }) => {
     if (f.options && (f.type === 'text' || f.type === 'number' || f.type === 'boolean'))
       report(['options'], `options apply only to select and tags fields, not ${f.type}`);
   },

@@ -65,6 +65,7 @@ export const listKinds = [
   samlProviderKind,
   translationKind,
   customFieldKind,
+  teamKind,
 ] as const;
 
 type ListKinds = (typeof listKinds)[number];
@@ -146,7 +147,6 @@ export const kindModules: readonly KindModule<never>[] = [
   siteSpaceKind,
   ...siteListKinds,
   ...spaceFacets,
-  teamKind,
   teamMembersKind,
   ...objectKinds,
   collectionKind,

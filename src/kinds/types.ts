@@ -167,6 +167,15 @@ export type LiveRead<L> = {
   readOnly?: boolean;
   list: (org: string) => ApiList;
   live: (item: never) => L;
+  /**
+   * A list read below each item (a team's members): for the items the config wants it for (all,
+   * for export), then attached to the item.
+   */
+  children?: {
+    wanted: (item: never, desired: never[]) => boolean;
+    list: (org: string, item: never) => ApiList;
+    attach: (item: never, children: never[]) => L;
+  };
 };
 
 /**
@@ -193,15 +202,15 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
    * because they depend on its changes (custom fields before their values), right after the
    * organization's settings, or (by default) after everything else.
    */
-  diffPhase?: 'first' | 'after-settings';
+  diffPhase?: 'first' | 'before-sites' | 'after-settings';
   /** Its place in a config file: before this key (by default after collections). */
-  configBefore?: 'collections';
+  configBefore?: 'collections' | 'sites';
   /** The description of its key in a config file. */
   describe?: string;
   /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
   needsSelf?: boolean;
   /** Checks of one entry that its schema cannot express. */
-  check?: (entry: C, report: (path: (string | number)[], message: string) => void) => void;
+  check?: (entry: C, on: EntryChecks) => void;
   /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
   absent?: (caps: ApiCapabilities) => string;
   export: {
@@ -214,6 +223,13 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
   };
   /** Secrets that export writes out but the live model never holds (certificates). */
   exportSecrets?: { list: (org: string) => ApiList; pick: (item: never) => [string, string] | undefined };
+};
+
+/** What a list kind's entry check may report: an invalid value, or an identity given twice in a scope. */
+export type EntryChecks = {
+  report: (path: (string | number)[], message: string) => void;
+  /** A new scope of identities (`team member`): the second entry with one identity is reported. */
+  unique: (what: string) => (identity: string, path: (string | number)[], label?: string) => void;
 };
 
 /** Any list kind, as the registry holds them. */

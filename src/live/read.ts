@@ -9,7 +9,6 @@ import type {
   LiveSite,
   LiveSiteSpace,
   LiveState,
-  LiveTeam,
 } from '../model/live.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
@@ -94,8 +93,8 @@ export type ReadScope = {
   spaceDetails: string[];
   /** Spaces whose facets (custom field values) are managed: one GET each per facet. */
   spaceIds: string[];
-  teams: boolean;
-  membersOf: (team: { id: string; title: string }) => boolean;
+  /** The config the scope comes from (undefined for export: read everything below the lists too). */
+  desired?: DesiredOrganization;
   sites: boolean;
   /** Which lists of a live site to read; undefined: nothing below the site. */
   siteScope: (site: { id: string; title: string }) => SiteLists | undefined;
@@ -112,7 +111,6 @@ export type SiteLists = {
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
-  const wantsMembers = (org.teams ?? []).filter((d) => d.members !== undefined);
   // A live site the config may pair with: by pin, by title, or by an earlier title (`previously`).
   const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
     org.sites?.find((d) => d.id === site.id) ??
@@ -134,11 +132,7 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     spaceIds: (org.spaces ?? [])
       .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
       .map((s) => s.id),
-    teams: org.teams !== undefined,
-    membersOf: (team) =>
-      wantsMembers.some((d) =>
-        d.id ? d.id === team.id : d.title === team.title || !!d.previously?.includes(team.title),
-      ),
+    desired: org,
     sites: org.sites !== undefined,
     siteScope: (site) => {
       const d = desiredFor(site);
@@ -161,8 +155,6 @@ export const everything = (spaceIds: string[] = []): ReadScope => ({
   lists: anyListKinds.map((k) => k.key),
   spaceDetails: spaceIds,
   spaceIds,
-  teams: true,
-  membersOf: () => true,
   sites: true,
   siteScope: () => ({
     sections: true,
@@ -188,9 +180,8 @@ export async function readScoped(
   tracker = new Tracker(),
 ): Promise<LiveOrganization> {
   const t = <T>(p: Promise<T>) => tracker.track(p);
-  const [spaceValues, teams, sites, extra] = await Promise.all([
+  const [spaceValues, sites, extra] = await Promise.all([
     readSpaceFacets(api, scope.spaceIds, t),
-    scope.teams ? readTeams(api, orgId, scope, t) : undefined,
     scope.sites ? readSites(api, orgId, scope, t) : undefined,
     readAdministration(api, orgId, scope, t),
   ]);
@@ -199,7 +190,6 @@ export async function readScoped(
     id: orgId,
     ...extra.org,
     ...(spaces ? { spaces } : {}),
-    ...(teams ? { teams } : {}),
     ...(sites ? { sites } : {}),
   };
 }
@@ -287,8 +277,22 @@ async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
             : !api.capabilities.absent.includes(kind.kind),
         )
         .map(async (read) => {
-          const items = await t(api.list(read.list(orgId)));
-          return { key: kind.key, readOnly: read.readOnly, items: items.map((x) => read.live(x as never)) };
+          const items = (await t(api.list(read.list(orgId)))).map((x) => read.live(x as never));
+          const children = read.children;
+          const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
+          const full = children
+            ? await Promise.all(
+                items.map(async (item) =>
+                  desired && !children.wanted(item as never, desired as never[])
+                    ? item
+                    : children.attach(
+                        item as never,
+                        (await t(api.list(children.list(orgId, item as never)))) as never[],
+                      ),
+                ),
+              )
+            : items;
+          return { key: kind.key, readOnly: read.readOnly, items: full };
         }),
     );
   const result: Partial<LiveOrganization> = {};
@@ -308,25 +312,6 @@ async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise
         facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
       );
       return { id, ...Object.fromEntries(values) } as LiveSpace;
-    }),
-  );
-}
-
-async function readTeams(api: ApiClient, orgId: string, scope: ReadScope, t: Track): Promise<LiveTeam[]> {
-  const teams = await t(api.listTeams(orgId));
-  return Promise.all(
-    teams.map(async (team): Promise<LiveTeam> => {
-      if (!scope.membersOf(team)) return { id: team.id, title: team.title };
-      const members = await t(api.listTeamMembers(orgId, team.id));
-      return {
-        id: team.id,
-        title: team.title,
-        members: members.map((m) => ({
-          userId: m.organization.user.id,
-          email: m.organization.user.email ?? null,
-          role: m.team.role,
-        })),
-      };
     }),
   );
 }

@@ -1,4 +1,4 @@
-import type { AgentsContext, DefaultLevel, TeamRole, Visibility } from './kinds.js';
+import type { AgentsContext, DefaultLevel, Visibility } from './kinds.js';
 import type { DesiredLists, DesiredObjects, DesiredSiteLists, SpaceFacetValues } from '../kinds/registry.js';
 
 /**
@@ -19,7 +19,6 @@ export type DesiredOrganization = DesiredLists &
     policy: Policy;
     collections?: DesiredCollection[];
     spaces?: DesiredSpace[];
-    teams?: DesiredTeam[];
     sites?: DesiredSite[];
   };
 
@@ -47,13 +46,6 @@ export type DesiredCollection = Renamable & {
 /** Where a certificate comes from; its content is never part of the desired state, only its hash. */
 export type CertificateRef =
   { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
-
-export type DesiredTeamMember = { user: string; role: TeamRole };
-
-export type DesiredTeam = Renamable & {
-  title: string;
-  members?: DesiredTeamMember[];
-};
 
 export type DesiredSiteSpace = {
   space: string;

@@ -1,4 +1,4 @@
-import type { AgentsContext, DefaultLevel, TeamRole, Visibility } from './kinds.js';
+import type { AgentsContext, DefaultLevel, Visibility } from './kinds.js';
 import type { LiveLists, LiveObjects, LiveSiteLists, SpaceFacetValues } from '../kinds/registry.js';
 
 /**
@@ -23,7 +23,6 @@ export type LiveOrganization = LiveLists &
     /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */
     readOnly?: Record<string, unknown[]>;
     spaces?: LiveSpace[];
-    teams?: LiveTeam[];
     sites?: LiveSite[];
   };
 
@@ -43,15 +42,6 @@ export type LiveCollection = {
   description: string | null;
   defaultLevel: DefaultLevel;
   parent: string | null;
-};
-
-export type LiveTeamMember = { userId: string; email: string | null; role: TeamRole };
-
-export type LiveTeam = {
-  id: string;
-  title: string;
-  /** Undefined when memberships were not read. */
-  members?: LiveTeamMember[];
 };
 
 export type LiveSiteSpace = {

@@ -18,8 +18,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'site-section-group': 20,
   'section-group-membership': 8,
   'site-space': 18,
-  team: 16,
-  'team-members': 11,
   collection: 14,
   space: 12,
   'site-adaptive-schema': 15,
