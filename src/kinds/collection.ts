@@ -47,7 +47,7 @@ export const collectionKind: KindModule<CollectionOp> = {
     'move-collection': {
       call: (op, r) => ({
         method: 'POST',
-        route: `${ROUTE}/move`,
+        route: '/collections/{collection}/move',
         params: { collection: r.ref(op.collection) },
         body: { parent: op.parent ? r.ref(op.parent) : null },
         expect: [200],

@@ -70,7 +70,7 @@ const Answer = z.looseObject({
 type Answer = z.infer<typeof Answer>;
 
 const LIST = '/orgs/{org}/custom-fields';
-const ROUTE = `${LIST}/{name}`;
+const ROUTE = '/orgs/{org}/custom-fields/{name}';
 const address = (org: string, name: string) => `${org}/custom-fields/${name}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 const output = (f: Answer) => ({ id: f.id ?? f.name });

@@ -30,7 +30,7 @@ const Answer = z.looseObject({ slug: z.string(), sourceURL: z.string().nullable(
 type Answer = z.infer<typeof Answer>;
 
 const LIST = '/orgs/{org}/openapi';
-const ROUTE = `${LIST}/{slug}`;
+const ROUTE = '/orgs/{org}/openapi/{slug}';
 const address = (org: string, slug: string) => `${org}/openapi/${slug}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 

@@ -4,9 +4,9 @@ import type { KindModule } from './types.js';
 export type PublicationOp =
   { type: 'publish-site'; org: string; site: Ref } | { type: 'unpublish-site'; org: string; site: Ref };
 
-const call = (action: 'publish' | 'unpublish') => (op: PublicationOp, r: { ref: (x: Ref) => string }) => ({
+const call = (route: string) => (op: PublicationOp, r: { ref: (x: Ref) => string }) => ({
   method: 'POST' as const,
-  route: `/orgs/{org}/sites/{site}/${action}`,
+  route,
   params: { org: op.org, site: r.ref(op.site) },
   expect: [200],
 });
@@ -15,7 +15,7 @@ const call = (action: 'publish' | 'unpublish') => (op: PublicationOp, r: { ref: 
 export const publicationKind: KindModule<PublicationOp> = {
   kind: 'site-publication',
   ops: {
-    'publish-site': { call: call('publish') },
-    'unpublish-site': { call: call('unpublish') },
+    'publish-site': { call: call('/orgs/{org}/sites/{site}/publish') },
+    'unpublish-site': { call: call('/orgs/{org}/sites/{site}/unpublish') },
   },
 };

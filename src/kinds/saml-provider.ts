@@ -80,7 +80,7 @@ const Answer = z.looseObject({
 type Answer = z.infer<typeof Answer>;
 
 const LIST = '/orgs/{org}/saml';
-const ROUTE = `${LIST}/{provider}`;
+const ROUTE = '/orgs/{org}/saml/{provider}';
 const address = (org: string, label: string) => `${org}/saml/${label}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 const shortHash = (sha: string | null) => (sha ? `sha256:${sha.slice(0, 12)}…` : null);

@@ -47,7 +47,11 @@ export const groupMembershipKind: KindModule<GroupMembershipOp> = {
       call: (op, r, caps) =>
         byField(caps)
           ? sectionField(op, r, null)
-          : deleteCall(`${MEMBERS}/{section}`, { ...params(op, r), section: r.ref(op.section) }, caps),
+          : deleteCall(
+              '/orgs/{org}/sites/{site}/section-groups/{group}/sections/{section}',
+              { ...params(op, r), section: r.ref(op.section) },
+              caps,
+            ),
     },
   },
 };

@@ -16,7 +16,7 @@ export type SectionGroupOp =
   | { type: 'move-section-group'; org: string; site: Ref; group: Ref; position: Position };
 
 const LIST = '/orgs/{org}/sites/{site}/section-groups';
-const ROUTE = `${LIST}/{group}`;
+const ROUTE = '/orgs/{org}/sites/{site}/section-groups/{group}';
 
 /** A group of sections of a site, by title (or pinned id). */
 export const sectionGroupKind: KindModule<SectionGroupOp> = {
@@ -67,7 +67,12 @@ export const sectionGroupKind: KindModule<SectionGroupOp> = {
           r,
           { org: op.org, site: op.site, item: op.group, position: op.position },
           { type: 'site-section-group' },
-          { route: `${ROUTE}/move`, param: 'group', type: 'site-section', key: 'id' },
+          {
+            route: '/orgs/{org}/sites/{site}/section-groups/{group}/move',
+            param: 'group',
+            type: 'site-section',
+            key: 'id',
+          },
         ),
     },
   },

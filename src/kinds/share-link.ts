@@ -38,7 +38,7 @@ const Answer = z.looseObject({
 type Answer = z.infer<typeof Answer>;
 
 const LIST = '/orgs/{org}/sites/{site}/share-links';
-const ROUTE = `${LIST}/{link}`;
+const ROUTE = '/orgs/{org}/sites/{site}/share-links/{link}';
 const address = (site: string, name: string) => `${site}/share-links/${name}`;
 
 /** The API creates share links active. */

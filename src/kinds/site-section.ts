@@ -9,7 +9,7 @@ export type SectionOp =
   | { type: 'move-section'; org: string; site: Ref; section: Ref; position: Position };
 
 const LIST = '/orgs/{org}/sites/{site}/sections';
-const ROUTE = `${LIST}/{section}`;
+const ROUTE = '/orgs/{org}/sites/{site}/sections/{section}';
 
 /** A created section yields its id and the id of its first site space (`siteSpace:<spaceId>`). */
 export function sectionOutput(section: SiteSection): OpOutput {
@@ -59,7 +59,12 @@ export const sectionKind: KindModule<SectionOp> = {
           r,
           { org: op.org, site: op.site, item: op.section, position: op.position },
           { type: 'site-section' },
-          { route: `${ROUTE}/move`, param: 'section', type: 'site-section', key: 'siteSection' },
+          {
+            route: '/orgs/{org}/sites/{site}/sections/{section}/move',
+            param: 'section',
+            type: 'site-section',
+            key: 'siteSection',
+          },
         ),
     },
   },

@@ -9,7 +9,7 @@ export type SiteSpaceOp =
   | { type: 'move-site-space'; org: string; site: Ref; siteSpace: Ref; position: Position };
 
 const LIST = '/orgs/{org}/sites/{site}/site-spaces';
-const ROUTE = `${LIST}/{siteSpace}`;
+const ROUTE = '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}';
 
 /** A space published in a site (in a section, or at the site's root), by space id. */
 export const siteSpaceKind: KindModule<SiteSpaceOp> = {
@@ -52,7 +52,12 @@ export const siteSpaceKind: KindModule<SiteSpaceOp> = {
           r,
           { org: op.org, site: op.site, item: op.siteSpace, position: op.position },
           { type: 'site-space' },
-          { route: `${ROUTE}/move`, param: 'siteSpace', type: 'site-space', key: 'siteSpace' },
+          {
+            route: '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}/move',
+            param: 'siteSpace',
+            type: 'site-space',
+            key: 'siteSpace',
+          },
         ),
     },
   },

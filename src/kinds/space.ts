@@ -25,7 +25,7 @@ export const spaceKind: KindModule<SpaceOp> = {
     'move-space': {
       call: (op, r) => ({
         method: 'POST',
-        route: `${ROUTE}/move`,
+        route: '/spaces/{space}/move',
         params: { space: op.spaceId },
         body: { parent: op.parent ? r.ref(op.parent) : null },
         expect: [200],

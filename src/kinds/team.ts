@@ -52,7 +52,7 @@ const Answer = z.looseObject({ id: z.string(), title: z.string() });
 type Answer = z.infer<typeof Answer>;
 
 const LIST = '/orgs/{org}/teams';
-const ROUTE = `${LIST}/{team}`;
+const ROUTE = '/orgs/{org}/teams/{team}';
 const address = (org: string, title: string) => `${org}/teams/${title}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 

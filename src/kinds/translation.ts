@@ -34,7 +34,7 @@ const TodayAnswer = z.looseObject({
 type Today = { id: string; sourceSpace: string; sourceLanguage: string; language: string };
 
 const LIST = '/orgs/{org}/translations';
-const ROUTE = `${LIST}/{translation}`;
+const ROUTE = '/orgs/{org}/translations/{translation}';
 const address = (org: string, title: string) => `${org}/translations/${title}`;
 
 function diff(ctx: DiffContext, desired: DesiredTranslation[], live: LiveTranslation[]): void {
