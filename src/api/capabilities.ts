@@ -12,7 +12,7 @@ const SEED: ApiCapabilities = {
   readOnly: [],
   agentsContext: true,
   publish: false,
-  adaptiveSchemaId: true,
+  jsonSchemaId: true,
   deleteAnswers: DELETE_ANSWERS,
   otherwise: '--api-flavor current',
 };
@@ -25,7 +25,7 @@ const CURRENT: ApiCapabilities = {
   readOnly: ['translation'],
   agentsContext: false,
   publish: true,
-  adaptiveSchemaId: false,
+  jsonSchemaId: false,
   deleteAnswers: DELETE_ANSWERS,
   otherwise: '--api-flavor seed',
 };

@@ -89,5 +89,3 @@ export const Space = z.looseObject({
   defaultLevel: nullish(Level),
   parent: nullish(z.string()),
 });
-
-export const AdaptiveSchema = z.looseObject({ jsonSchema: z.record(z.string(), z.unknown()) });

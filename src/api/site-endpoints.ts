@@ -1,20 +1,11 @@
 import { listAll } from './paginate.js';
-import { AdaptiveSchema, Site, SiteSection, SiteSectionGroup, SiteSpace } from './schema.js';
+import { Site, SiteSection, SiteSectionGroup, SiteSpace } from './schema.js';
 
 import { BaseClient, enc } from './base-client.js';
 
 /** Reads of sites and everything inside them (writes are declared by the kinds, src/kinds/). */
 export class SiteEndpoints extends BaseClient {
   listSites = (org: string) => listAll(this.http, `/orgs/${enc(org)}/sites`, '/orgs/{org}/sites', Site);
-
-  getAdaptiveSchema = (org: string, site: string) =>
-    this.call(
-      'GET',
-      `/orgs/${enc(org)}/sites/${enc(site)}/adaptive-schema`,
-      '/orgs/{org}/sites/{site}/adaptive-schema',
-      [200],
-      AdaptiveSchema,
-    );
 
   protected sitePath = (org: string, site: string, rest: string) =>
     `/orgs/${enc(org)}/sites/${enc(site)}/${rest}`;

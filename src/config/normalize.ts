@@ -5,7 +5,14 @@ import type {
   DesiredSiteSpace,
   DesiredState,
 } from '../model/desired.js';
-import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import {
+  anySiteFacets,
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+  listIn,
+} from '../kinds/registry.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -34,7 +41,12 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
     adaptiveContent: s.adaptiveContent,
     proxy: s.proxy,
     published: s.published,
-    adaptiveSchema: s.adaptiveSchema,
+    ...Object.fromEntries(
+      anySiteFacets.map((f) => {
+        const value = (s as Record<string, unknown>)[f.key];
+        return [f.key, value === undefined ? undefined : f.normalize(value)];
+      }),
+    ),
     ...Object.fromEntries(
       anySiteListKinds.map((kind) => [kind.key, listIn(s, kind.key)?.map((entry) => kind.normalize(entry))]),
     ),

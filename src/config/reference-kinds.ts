@@ -1,4 +1,10 @@
-import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets } from '../kinds/registry.js';
+import {
+  anySiteFacets,
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+} from '../kinds/registry.js';
 import type { KindDoc } from '../kinds/types.js';
 
 /**
@@ -12,7 +18,9 @@ export type { KindDoc } from '../kinds/types.js';
 
 export const KIND_DOCS: Record<string, KindDoc> = {
   ...Object.fromEntries(
-    [...anyObjectKinds, ...anyListKinds, ...anySiteListKinds].flatMap((kind) => Object.entries(kind.docs)),
+    [...anyObjectKinds, ...anyListKinds, ...anySiteFacets, ...anySiteListKinds].flatMap((kind) =>
+      Object.entries(kind.docs),
+    ),
   ),
   policy: {
     title: 'safety policy',
@@ -49,7 +57,6 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     ],
   },
   'sites[].adaptiveContent': { title: 'adaptive content' },
-  'sites[].adaptiveSchema': { title: 'adaptive schema (visitor claims)' },
   'sites[].sections[]': {
     title: 'sections',
     identity: '`path` within the site',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { listKinds } from '../kinds/registry.js';
-import { anyListKinds, objectKinds, siteListKinds, spaceFacets } from '../kinds/registry.js';
+import { anyListKinds, objectKinds, siteFacets, siteListKinds, spaceFacets } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
 import { agentsContexts, memberRoles, visibilities } from '../model/kinds.js';
 
@@ -152,10 +152,7 @@ export const SiteSchema = z.strictObject({
     .describe('Optional. Omitted: unmanaged.'),
   proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
   published: z.boolean().optional().describe('Published or not (current API: publish/unpublish).'),
-  adaptiveSchema: z
-    .looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()) })
-    .optional()
-    .describe('JSON Schema (draft-07) of the visitor claims.'),
+  ...siteFacetsShape(),
   ...siteListKindsShape(),
   sections: z.array(SectionSchema).optional().describe('Sections in display order.'),
   sectionGroups: z
@@ -203,6 +200,17 @@ function spaceFacetsShape(): SpaceFacetsShape {
   return Object.fromEntries(
     spaceFacets.map((k) => [k.key, k.config.optional().describe(k.describe)]),
   ) as SpaceFacetsShape;
+}
+
+type SiteFacetsShape = {
+  [K in (typeof siteFacets)[number] as K['key']]: z.ZodOptional<K['config']>;
+};
+
+/** The keys of a site's facets (its adaptive schema). */
+function siteFacetsShape(): SiteFacetsShape {
+  return Object.fromEntries(
+    siteFacets.map((k) => [k.key, k.config.optional().describe(k.describe)]),
+  ) as SiteFacetsShape;
 }
 
 type SiteListKindsShape = {

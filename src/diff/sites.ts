@@ -1,7 +1,7 @@
 import { address, type DesiredSite, type LiveSite, SET_AFTER_CREATION } from '../model/index.js';
 import { pairByIdentity, problem, warn, type DiffContext, pruneOrList } from './context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef, same } from './draft.js';
-import { anySiteListKinds, listIn } from '../kinds/registry.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
+import { anySiteFacets, anySiteListKinds, listIn } from '../kinds/registry.js';
 import { diffGroups } from './groups.js';
 import type { SiteScope } from './site-scope.js';
 import { diffStructure } from './structure.js';
@@ -72,20 +72,10 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
       delete site.patch.before['agentsContext'];
     }
     diffPublication(ctx, site, d, l);
-    if (d.adaptiveSchema !== undefined && !same(d.adaptiveSchema, l?.adaptiveSchema ?? null)) {
-      if (!ctx.caps.adaptiveSchemaId && '$id' in d.adaptiveSchema)
-        problem(ctx, `site "${d.title}": the current API refuses $id in adaptiveSchema; remove it`);
-      const key = `update:${addr}/adaptive-schema`;
-      drafts.add({
-        key,
-        action: 'update',
-        kind: 'site-adaptive-schema',
-        address: `${addr}/adaptive-schema`,
-        before: l ? { jsonSchema: l.adaptiveSchema ?? null } : null,
-        after: { jsonSchema: d.adaptiveSchema },
-        deps: [site.createKey],
-        op: { type: 'set-adaptive-schema', org, site: site.ref, jsonSchema: d.adaptiveSchema },
-      });
+    for (const facet of anySiteFacets) {
+      const wanted = (d as Record<string, unknown>)[facet.key];
+      const found = l ? ((l as Record<string, unknown>)[facet.key] ?? null) : undefined;
+      if (wanted !== undefined) facet.diff(ctx, site, d.title, wanted, found);
     }
     const slots = d.sections || d.spaces ? diffStructure(ctx, site, d, l) : [];
     if (d.sectionGroups) diffGroups(ctx, site, d, l, slots);

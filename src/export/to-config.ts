@@ -1,7 +1,14 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
-import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import {
+  anySiteFacets,
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+  listIn,
+} from '../kinds/registry.js';
 import type { ExportContext } from '../kinds/types.js';
 import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace } from '../model/index.js';
 
@@ -87,10 +94,12 @@ function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabiliti
     ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
     ...(l.proxy !== null ? { proxy: l.proxy } : {}),
     ...(caps.publish && l.published !== undefined ? { published: l.published } : {}),
-    ...(l.adaptiveSchema &&
-    Object.keys((l.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0
-      ? { adaptiveSchema: l.adaptiveSchema }
-      : {}),
+    ...Object.fromEntries(
+      anySiteFacets.flatMap((f) => {
+        const value = f.export((l as Record<string, unknown>)[f.key]);
+        return value === undefined ? [] : [[f.key, value]];
+      }),
+    ),
     ...Object.fromEntries(anySiteListKinds.map((kind) => [kind.key, kind.export(listIn(l, kind.key) ?? [])])),
     ...(sections.length > 0 ? { sections: sections.map(section) } : {}),
     ...(sections.length > 0 ? { sectionGroups: groups } : {}),

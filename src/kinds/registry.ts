@@ -23,6 +23,7 @@ import type {
   AnyListKind,
   AnyObjectKind,
   AnySiteListKind,
+  AnySiteFacet,
   AnySpaceFacet,
   KindModule,
   ListKind,
@@ -30,6 +31,7 @@ import type {
   OpDef,
   OpDefs,
   SiteListKind,
+  SiteFacet,
   SpaceFacet,
 } from './types.js';
 
@@ -138,6 +140,24 @@ export type LiveObjects = { [Key in ObjectKeyOf<ObjectKinds>]?: ObjectPick<Objec
 
 export const anyObjectKinds: readonly AnyObjectKind[] = objectKinds;
 
+/** The kinds that are one value of a site (its adaptive schema), in the order they are diffed. */
+export const siteFacets = [adaptiveSchemaKind] as const;
+
+type SiteFacets = (typeof siteFacets)[number];
+type SiteFacetKeyOf<K> = K extends SiteFacet<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
+type SiteFacetPick<K, Key, Part extends 'D' | 'L'> =
+  K extends SiteFacet<infer K2, infer _C, infer D, infer L, infer _O>
+    ? K2 extends Key
+      ? { D: D; L: L }[Part]
+      : never
+    : never;
+
+/** The desired and live site's facets (undefined: not managed, or not read). */
+export type DesiredSiteFacets = { [Key in SiteFacetKeyOf<SiteFacets>]?: SiteFacetPick<SiteFacets, Key, 'D'> };
+export type LiveSiteFacets = { [Key in SiteFacetKeyOf<SiteFacets>]?: SiteFacetPick<SiteFacets, Key, 'L'> };
+
+export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
+
 /** The registry: every kind docsync manages, one module each (decision 0020). */
 export const kindModules: readonly KindModule<never>[] = [
   siteKind,
@@ -153,7 +173,7 @@ export const kindModules: readonly KindModule<never>[] = [
   spaceKind,
   ...listKinds,
   samlProviderKind,
-  adaptiveSchemaKind,
+  ...siteFacets,
   publicationKind,
 ] as readonly KindModule<never>[];
 

@@ -315,3 +315,24 @@ export type ObjectKind<K extends string, C, D, L, O extends { type: string }> = 
 /** Any object kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyObjectKind = ObjectKind<string, any, any, any, any>;
+
+/**
+ * A kind that is one value of a site, read with its own GET and set with its own call (the
+ * adaptive schema): a key of a site entry. The site's config, normalization, read, diff and export
+ * include every one the registry names.
+ */
+export type SiteFacet<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+  key: K;
+  config: z.ZodType<C>;
+  describe: string;
+  docs: Record<string, KindDoc>;
+  normalize: (entry: C) => D;
+  read: { call: (org: string, site: string) => ApiCall; live: (answer: never) => L };
+  /** `live` is undefined when the site is not live yet (it is created by the plan). */
+  diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
+  export: (live: L | undefined) => C | undefined;
+};
+
+/** Any site facet, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySiteFacet = SiteFacet<string, any, any, any, any>;

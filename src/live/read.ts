@@ -1,7 +1,14 @@
 import type { ApiClient } from '../api/client.js';
 import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
-import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import {
+  anySiteFacets,
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+  listIn,
+} from '../kinds/registry.js';
 import type {
   LiveOrganization,
   LiveSpace,
@@ -106,7 +113,8 @@ export type SiteLists = {
   spaces: boolean;
   /** Keys of the site list kinds (src/kinds/registry.ts) to read. */
   lists: string[];
-  adaptiveSchema: boolean;
+  /** Keys of the site facets (src/kinds/registry.ts) to read. */
+  facets: string[];
 };
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
@@ -142,7 +150,9 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
         groups: d.sectionGroups !== undefined,
         spaces: d.spaces !== undefined,
         lists: anySiteListKinds.filter((k) => listIn(d, k.key) !== undefined).map((k) => k.key),
-        adaptiveSchema: d.adaptiveSchema !== undefined,
+        facets: anySiteFacets
+          .filter((f) => (d as Record<string, unknown>)[f.key] !== undefined)
+          .map((f) => f.key),
       };
     },
   };
@@ -161,7 +171,7 @@ export const everything = (spaceIds: string[] = []): ReadScope => ({
     groups: true,
     spaces: true,
     lists: anySiteListKinds.map((k) => k.key),
-    adaptiveSchema: true,
+    facets: anySiteFacets.map((f) => f.key),
   }),
 });
 
@@ -332,7 +342,7 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
       };
       const lists = scope.siteScope(site);
       if (!lists) return base;
-      const [sections, groups, siteSpaces, kindLists, schema] = await Promise.all([
+      const [sections, groups, siteSpaces, kindLists, facets] = await Promise.all([
         lists.sections ? t(api.listSections(orgId, site.id)) : undefined,
         lists.groups ? t(api.listSectionGroups(orgId, site.id)) : undefined,
         lists.spaces ? t(api.listSiteSpaces(orgId, site.id)) : undefined,
@@ -344,11 +354,18 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
               return [kind.key, items.map((item) => kind.read.live(item as never))] as const;
             }),
         ),
-        lists.adaptiveSchema ? t(api.getAdaptiveSchema(orgId, site.id)) : undefined,
+        Promise.all(
+          anySiteFacets
+            .filter((f) => lists.facets.includes(f.key))
+            .map(
+              async (f) =>
+                [f.key, f.read.live((await t(api.request(f.read.call(orgId, site.id)))) as never)] as const,
+            ),
+        ),
       ]);
       return {
         ...base,
-        ...(schema ? { adaptiveSchema: schema.jsonSchema } : {}),
+        ...Object.fromEntries(facets),
         ...(sections ? { sections: sections.map(liveSection) } : {}),
         ...(groups
           ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) }

@@ -21,8 +21,8 @@ export type ApiCapabilities = {
   agentsContext: boolean;
   /** A site can be published and unpublished. */
   publish: boolean;
-  /** The adaptive schema may carry `$id`. */
-  adaptiveSchemaId: boolean;
+  /** A JSON Schema the API stores (a site's visitor claims) may carry `$id`. */
+  jsonSchemaId: boolean;
   /** The answers a delete gives. */
   deleteAnswers: readonly number[];
   /** The flag that selects the other behaviour, for messages (`--api-flavor seed`). */

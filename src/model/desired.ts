@@ -1,5 +1,11 @@
 import type { AgentsContext, DefaultLevel, Visibility } from './kinds.js';
-import type { DesiredLists, DesiredObjects, DesiredSiteLists, SpaceFacetValues } from '../kinds/registry.js';
+import type {
+  DesiredLists,
+  DesiredObjects,
+  DesiredSiteFacets,
+  DesiredSiteLists,
+  SpaceFacetValues,
+} from '../kinds/registry.js';
 
 /**
  * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
@@ -72,6 +78,7 @@ export type DesiredSectionGroup = Renamable & {
 };
 
 export type DesiredSite = Renamable &
+  DesiredSiteFacets &
   DesiredSiteLists & {
     title: string;
     visibility?: Visibility;
@@ -80,7 +87,6 @@ export type DesiredSite = Renamable &
     adaptiveContent?: { enabled: boolean };
     proxy?: string | null;
     published?: boolean;
-    adaptiveSchema?: Record<string, unknown>;
     sections?: DesiredSection[];
     sectionGroups?: DesiredSectionGroup[];
     spaces?: DesiredSiteSpace[];

@@ -1,5 +1,11 @@
 import type { AgentsContext, DefaultLevel, Visibility } from './kinds.js';
-import type { LiveLists, LiveObjects, LiveSiteLists, SpaceFacetValues } from '../kinds/registry.js';
+import type {
+  LiveLists,
+  LiveObjects,
+  LiveSiteFacets,
+  LiveSiteLists,
+  SpaceFacetValues,
+} from '../kinds/registry.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -66,17 +72,17 @@ export type LiveSection = {
 
 export type LiveSectionGroup = { id: string; title: string; icon: string | null };
 
-export type LiveSite = LiveSiteLists & {
-  id: string;
-  title: string;
-  visibility: Visibility;
-  basename: string | null;
-  agentsContext: AgentsContext | null;
-  adaptiveContent: { enabled: boolean } | null;
-  proxy: string | null;
-  published?: boolean;
-  adaptiveSchema?: Record<string, unknown> | null;
-  sections?: LiveSection[];
-  sectionGroups?: LiveSectionGroup[];
-  spaces?: LiveSiteSpace[];
-};
+export type LiveSite = LiveSiteLists &
+  LiveSiteFacets & {
+    id: string;
+    title: string;
+    visibility: Visibility;
+    basename: string | null;
+    agentsContext: AgentsContext | null;
+    adaptiveContent: { enabled: boolean } | null;
+    proxy: string | null;
+    published?: boolean;
+    sections?: LiveSection[];
+    sectionGroups?: LiveSectionGroup[];
+    spaces?: LiveSiteSpace[];
+  };
