@@ -52,7 +52,6 @@ export const Site = z.looseObject({
   agentsContext: nullish(z.enum(['included', 'excluded'])),
   adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
   proxy: nullish(z.looseObject({ origin: z.string() })),
-  published: z.boolean().optional(),
 });
 export type Site = z.infer<typeof Site>;
 

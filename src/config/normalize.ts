@@ -40,7 +40,6 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
     agentsContext: s.agentsContext,
     adaptiveContent: s.adaptiveContent,
     proxy: s.proxy,
-    published: s.published,
     ...Object.fromEntries(
       anySiteFacets.map((f) => {
         const value = (s as Record<string, unknown>)[f.key];

@@ -151,7 +151,6 @@ export const SiteSchema = z.strictObject({
     .optional()
     .describe('Optional. Omitted: unmanaged.'),
   proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
-  published: z.boolean().optional().describe('Published or not (current API: publish/unpublish).'),
   ...siteFacetsShape(),
   ...siteListKindsShape(),
   sections: z.array(SectionSchema).optional().describe('Sections in display order.'),

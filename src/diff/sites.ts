@@ -1,5 +1,5 @@
 import { address, type DesiredSite, type LiveSite, SET_AFTER_CREATION } from '../model/index.js';
-import { pairByIdentity, problem, warn, type DiffContext, pruneOrList } from './context.js';
+import { pairByIdentity, warn, type DiffContext, pruneOrList } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
 import { anySiteFacets, anySiteListKinds, listIn } from '../kinds/registry.js';
 import { diffGroups } from './groups.js';
@@ -71,7 +71,6 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
       delete site.patch.after['agentsContext'];
       delete site.patch.before['agentsContext'];
     }
-    diffPublication(ctx, site, d, l);
     for (const facet of anySiteFacets) {
       const wanted = (d as Record<string, unknown>)[facet.key];
       const found = l ? ((l as Record<string, unknown>)[facet.key] ?? null) : undefined;
@@ -106,31 +105,4 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
       op: { type: 'delete-site', org, site: liveRef(l.id) },
     });
   }
-}
-
-/** `published`: publish or unpublish calls of today's API; api.md describes no way to change it. */
-function diffPublication(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: LiveSite | undefined): void {
-  if (d.published === undefined) return;
-  const current = l?.published ?? false;
-  if (current === d.published) return;
-  if (!ctx.caps.publish) {
-    problem(
-      ctx,
-      `site "${d.title}": published can only change with ${ctx.caps.otherwise} (api.md has no publish call)`,
-    );
-    return;
-  }
-  const addr = `${site.addr}/publication`;
-  ctx.drafts.add({
-    key: `update:${addr}`,
-    action: 'update',
-    kind: 'site-publication',
-    address: addr,
-    before: { published: current },
-    after: { published: d.published },
-    deps: [site.createKey],
-    op: d.published
-      ? { type: 'publish-site', org: ctx.org, site: site.ref }
-      : { type: 'unpublish-site', org: ctx.org, site: site.ref },
-  });
 }

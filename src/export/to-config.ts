@@ -93,10 +93,9 @@ function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabiliti
     ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
     ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
     ...(l.proxy !== null ? { proxy: l.proxy } : {}),
-    ...(caps.publish && l.published !== undefined ? { published: l.published } : {}),
     ...Object.fromEntries(
       anySiteFacets.flatMap((f) => {
-        const value = f.export((l as Record<string, unknown>)[f.key]);
+        const value = f.export((l as Record<string, unknown>)[f.key], caps);
         return value === undefined ? [] : [[f.key, value]];
       }),
     ),

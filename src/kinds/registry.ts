@@ -141,7 +141,7 @@ export type LiveObjects = { [Key in ObjectKeyOf<ObjectKinds>]?: ObjectPick<Objec
 export const anyObjectKinds: readonly AnyObjectKind[] = objectKinds;
 
 /** The kinds that are one value of a site (its adaptive schema), in the order they are diffed. */
-export const siteFacets = [adaptiveSchemaKind] as const;
+export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
 
 type SiteFacets = (typeof siteFacets)[number];
 type SiteFacetKeyOf<K> = K extends SiteFacet<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
@@ -174,7 +174,6 @@ export const kindModules: readonly KindModule<never>[] = [
   ...listKinds,
   samlProviderKind,
   ...siteFacets,
-  publicationKind,
 ] as readonly KindModule<never>[];
 
 const opDefs = Object.fromEntries(kindModules.flatMap((k) => Object.entries(k.ops))) as OpDefs<ChangeOp>;

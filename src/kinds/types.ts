@@ -327,10 +327,13 @@ export type SiteFacet<K extends string, C, D, L, O extends { type: string }> = K
   describe: string;
   docs: Record<string, KindDoc>;
   normalize: (entry: C) => D;
-  read: { call: (org: string, site: string) => ApiCall; live: (answer: never) => L };
+  /** Its own GET, or a field of the site's own answer. */
+  read:
+    | { call: (org: string, site: string) => ApiCall; live: (answer: never) => L }
+    | { fromSite: (site: Record<string, unknown>) => L | undefined };
   /** `live` is undefined when the site is not live yet (it is created by the plan). */
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
-  export: (live: L | undefined) => C | undefined;
+  export: (live: L | undefined, caps: ApiCapabilities) => C | undefined;
 };
 
 /** Any site facet, as the registry holds them. */

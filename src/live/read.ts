@@ -338,7 +338,12 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
         agentsContext: site.agentsContext ?? null,
         adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : null,
         proxy: site.proxy ? proxyFromOrigin(site.proxy.origin) : null,
-        ...(site.published !== undefined ? { published: site.published } : {}),
+        ...Object.fromEntries(
+          anySiteFacets.flatMap((f) => {
+            const value = 'fromSite' in f.read ? f.read.fromSite(site) : undefined;
+            return value === undefined ? [] : [[f.key, value]];
+          }),
+        ),
       };
       const lists = scope.siteScope(site);
       if (!lists) return base;
@@ -356,10 +361,12 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
         ),
         Promise.all(
           anySiteFacets
-            .filter((f) => lists.facets.includes(f.key))
+            .flatMap((f) =>
+              'call' in f.read && lists.facets.includes(f.key) ? [{ key: f.key, read: f.read }] : [],
+            )
             .map(
-              async (f) =>
-                [f.key, f.read.live((await t(api.request(f.read.call(orgId, site.id)))) as never)] as const,
+              async ({ key, read }) =>
+                [key, read.live((await t(api.request(read.call(orgId, site.id)))) as never)] as const,
             ),
         ),
       ]);

@@ -86,7 +86,6 @@ export type DesiredSite = Renamable &
     agentsContext?: AgentsContext;
     adaptiveContent?: { enabled: boolean };
     proxy?: string | null;
-    published?: boolean;
     sections?: DesiredSection[];
     sectionGroups?: DesiredSectionGroup[];
     spaces?: DesiredSiteSpace[];

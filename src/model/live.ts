@@ -81,7 +81,6 @@ export type LiveSite = LiveSiteLists &
     agentsContext: AgentsContext | null;
     adaptiveContent: { enabled: boolean } | null;
     proxy: string | null;
-    published?: boolean;
     sections?: LiveSection[];
     sectionGroups?: LiveSectionGroup[];
     spaces?: LiveSiteSpace[];

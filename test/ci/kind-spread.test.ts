@@ -20,7 +20,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'site-space': 18,
   collection: 14,
   space: 12,
-  'site-publication': 13,
 };
 
 describe('one kind, one module', () => {
