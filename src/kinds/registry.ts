@@ -172,7 +172,6 @@ export const kindModules: readonly KindModule<never>[] = [
   collectionKind,
   spaceKind,
   ...listKinds,
-  samlProviderKind,
   ...siteFacets,
 ] as readonly KindModule<never>[];
 
