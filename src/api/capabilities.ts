@@ -7,7 +7,7 @@ const DELETE_ANSWERS = [202, 204, 205] as const;
 /** api.md, as the emulator serves it. */
 const SEED: ApiCapabilities = {
   ordering: 'move',
-  groupMembership: 'membership-endpoint',
+  sectionJoinsGroup: 'group-endpoint',
   absent: [],
   readOnly: [],
   agentsContext: true,
@@ -20,7 +20,7 @@ const SEED: ApiCapabilities = {
 /** Today's service (api.gitbook.com), where it differs from api.md (docs/compatibility.md). */
 const CURRENT: ApiCapabilities = {
   ordering: 'sort-structure',
-  groupMembership: 'section-field',
+  sectionJoinsGroup: 'section-field',
   absent: ['custom-field', 'space-custom-fields', 'translation'],
   readOnly: ['translation'],
   agentsContext: false,

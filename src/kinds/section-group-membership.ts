@@ -25,7 +25,7 @@ const params = (op: GroupMembershipOp, r: Resolver) => ({
   group: r.ref(op.group),
 });
 
-const byField = (caps: ApiCapabilities) => caps.groupMembership === 'section-field';
+const byField = (caps: ApiCapabilities) => caps.sectionJoinsGroup === 'section-field';
 
 /** A section's membership of a group: the group's endpoint (api.md) or the section's field. */
 export const groupMembershipKind: KindModule<GroupMembershipOp> = {

@@ -9,7 +9,7 @@ export type ApiCapabilities = {
   /** How an item of a site's structure is ordered: one sort call, or a move call per kind. */
   ordering: 'sort-structure' | 'move';
   /** How a section joins a group: a field of the section, or the group's membership endpoint. */
-  groupMembership: 'section-field' | 'membership-endpoint';
+  sectionJoinsGroup: 'section-field' | 'group-endpoint';
   /** Kinds the API does not have: a config that manages one is refused. */
   absent: readonly ResourceKind[];
   /**

@@ -13,10 +13,10 @@ const SHARED = ['src/kinds/registry.ts', 'src/kinds/types.ts', 'src/kinds/fields
  * goes down (decision 0020 lists them). Every other kind must be within LIMIT.
  */
 const NOT_YET_MOVED: Record<string, number> = {
-  site: 33,
+  site: 25,
   'site-section': 21,
   'site-section-group': 20,
-  'section-group-membership': 8,
+  'section-group-membership': 6,
   'site-space': 18,
   collection: 14,
   space: 12,
