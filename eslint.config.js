@@ -86,6 +86,34 @@ export default tseslint.config(
     },
   },
   {
+    // Tests beside the core may build capabilities (a pure table) the way a command does.
+    files: ['src/model/**/*.test.ts', 'src/diff/**/*.test.ts', 'src/plan/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ioModules.map((name) => ({ name, message: 'The core (model, diff, plan) does no I/O.' })),
+          patterns: [
+            {
+              group: [
+                '**/api/**',
+                '!**/api/capabilities.js',
+                '**/live/**',
+                '**/apply/**',
+                '**/source/**',
+                '**/daemon/**',
+                '**/emulator/**',
+                '**/cli/**',
+                '**/config/**',
+              ],
+              message: 'The core (model, diff, plan) imports nothing from the edges.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON answers of the emulator.
     files: ['test/**/*.ts', 'src/**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

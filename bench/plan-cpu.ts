@@ -1,4 +1,5 @@
 // Child process of the benchmark: time diff + plan for a synthetic model of N resources.
+import { capabilitiesOf } from '../src/api/capabilities.js';
 import { diff } from '../src/diff/diff.js';
 import { buildPlan } from '../src/plan/build.js';
 import { syntheticModels } from './synthetic.js';
@@ -10,7 +11,7 @@ const rssBefore = process.memoryUsage().rss;
 let peak = rssBefore;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
 const t0 = process.hrtime.bigint();
-const plan = buildPlan(diff(desired, live));
+const plan = buildPlan(diff(desired, live, { capabilities: capabilitiesOf('seed') }));
 const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);

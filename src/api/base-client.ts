@@ -3,6 +3,10 @@ import { VERSION } from '../version.js';
 import { HttpClient, type HttpMethod, type HttpObserver } from './http.js';
 import { parseAnswer } from './parse.js';
 import type { ApiFlavor } from '../model/kinds.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import type { ApiCall, ApiList, Params } from '../kinds/types.js';
+import { capabilitiesOf } from './capabilities.js';
+import { listAll } from './paginate.js';
 
 export type ClientOptions = {
   apiUrl: string;
@@ -20,16 +24,25 @@ export type ClientOptions = {
 
 export const enc = encodeURIComponent;
 
-/** Deletes answer 204 or 205 (the real service answers either); member removal may answer 202. */
-export const DELETED = [202, 204, 205] as const;
+/** A route template with its parameters filled in, encoded: `/orgs/{org}` → `/orgs/acme`. */
+export function pathOf(route: string, params: Params): string {
+  return route.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`route ${route}: no value for {${name}}`);
+    return enc(value);
+  });
+}
 
 /** The client's plumbing: the one HttpClient (queue, rate budget, retries) and typed calls. */
 export class BaseClient {
   readonly http: HttpClient;
   readonly flavor: ApiFlavor;
+  /** What the target API can do (src/api/capabilities.ts); the kinds' calls depend on it. */
+  readonly capabilities: ApiCapabilities;
 
   constructor(options: ClientOptions) {
     this.flavor = options.flavor ?? 'seed';
+    this.capabilities = capabilitiesOf(this.flavor);
     this.http = new HttpClient({
       baseUrl: options.apiUrl,
       token: options.token,
@@ -45,6 +58,30 @@ export class BaseClient {
 
   close(): Promise<void> {
     return this.http.close();
+  }
+
+  /** One call a kind declares (src/kinds/): the executor's only way to the API. */
+  request(call: ApiCall): Promise<unknown> {
+    return this.call(
+      call.method,
+      pathOf(call.route, call.params),
+      call.route,
+      call.expect,
+      call.answer ?? null,
+      call.body,
+      call.create ?? false,
+    );
+  }
+
+  /** Every item of a list a kind declares. */
+  list<T>(list: ApiList<T>): Promise<T[]> {
+    return listAll(
+      this.http,
+      pathOf(list.route, list.params),
+      list.route,
+      list.item,
+      list.nested ? { nested: true } : undefined,
+    ) as Promise<T[]>;
   }
 
   protected async call<T extends z.ZodType>(

@@ -52,45 +52,8 @@ export const Site = z.looseObject({
   agentsContext: nullish(z.enum(['included', 'excluded'])),
   adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
   proxy: nullish(z.looseObject({ origin: z.string() })),
-  published: z.boolean().optional(),
 });
 export type Site = z.infer<typeof Site>;
-
-export const ShareLink = z.looseObject({
-  id: z.string(),
-  name: nullish(z.string()),
-  active: nullish(z.boolean()),
-});
-export type ShareLink = z.infer<typeof ShareLink>;
-
-export const CustomField = z.looseObject({
-  id: z.string().optional(),
-  name: z.string(),
-  type: z.enum(['text', 'number', 'boolean', 'tags', 'select:multi', 'select:single']),
-  title: nullish(z.string()),
-  description: nullish(z.string()),
-  placeholder: nullish(z.string()),
-  options: nullish(z.array(z.string())),
-});
-export type CustomField = z.infer<typeof CustomField>;
-
-export const CustomFieldValueEntry = z.looseObject({
-  customField: z.looseObject({ name: z.string() }),
-  value: nullish(z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
-});
-export const SpaceCustomFields = z.array(CustomFieldValueEntry);
-
-export const Team = z.looseObject({ id: z.string(), title: z.string() });
-export type Team = z.infer<typeof Team>;
-
-export const TeamMember = z.looseObject({
-  organization: z.looseObject({
-    id: z.string(),
-    user: z.looseObject({ id: z.string(), email: nullish(z.string()) }),
-  }),
-  team: z.looseObject({ role: z.enum(['owner', 'member']) }),
-});
-export type TeamMember = z.infer<typeof TeamMember>;
 
 const Role = z.enum(['admin', 'create', 'review', 'edit', 'comment', 'read']);
 const Level = z.union([Role, z.literal('inherit')]);
@@ -105,12 +68,6 @@ export const Organization = z.looseObject({
   inviteLinks: z.boolean().default(false),
   sso: nullish(z.boolean()),
   ai: nullish(z.boolean()),
-});
-
-export const Member = z.looseObject({
-  id: z.string(),
-  role: nullish(Role),
-  user: z.looseObject({ id: z.string(), email: nullish(z.string()) }),
 });
 
 export const User = z.looseObject({ id: z.string(), email: nullish(z.string()) });
@@ -131,26 +88,3 @@ export const Space = z.looseObject({
   defaultLevel: nullish(Level),
   parent: nullish(z.string()),
 });
-
-export const OpenApiSpec = z.looseObject({ slug: z.string(), sourceURL: nullish(z.string()) });
-
-export const SamlProvider = z.looseObject({
-  id: z.string(),
-  label: z.string(),
-  entityID: nullish(z.string()),
-  ssoURL: nullish(z.string()),
-  certificate: nullish(z.string()),
-  defaultTeam: nullish(z.looseObject({ id: z.string() })),
-  defaultRole: nullish(Role),
-});
-
-export const TranslationSettings = z.looseObject({ id: z.string(), title: z.string() });
-
-/** Today's `Translation` (current flavor): a source space translated into a language. */
-export const Translation = z.looseObject({
-  id: z.string(),
-  source: z.looseObject({ space: z.string(), language: z.string() }),
-  language: z.string(),
-});
-
-export const AdaptiveSchema = z.looseObject({ jsonSchema: z.record(z.string(), z.unknown()) });

@@ -1,7 +1,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { exportOrganization } from '../export/to-config.js';
-import { everything, readScoped } from '../live/read.js';
+import { everything, exportSecrets, readScoped } from '../live/read.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
 
@@ -32,32 +32,21 @@ export async function exportCommand(
         ? (
             await readScoped(api, opts.org, {
               ...everything(spaceIds),
-              settings: false,
-              members: false,
+              objects: [],
               collections: false,
-              openapi: false,
-              saml: false,
-              translations: false,
-              teams: false,
+              lists: [],
               sites: false,
-              customFields: false,
             })
           ).spaces
         : [];
-    // The live model keeps only hashes of SAML certificates; export writes them out as files.
-    const certificates = new Map(
-      first.saml
-        ? (await api.listSamlProviders(opts.org))
-            .filter((p) => p.certificate)
-            .map((p) => [p.id, p.certificate!])
-        : [],
-    );
+    // The live model keeps no secrets (certificates are hashes): the kinds that export some read them.
+    const secrets = await exportSecrets(api, opts.org);
     // The JSON Schema is written with the files, so the `$schema` line resolves wherever they go.
     const result = exportOrganization(
       { ...first, spaces: spaces ?? [] },
       undefined,
-      certificates,
-      opts.apiFlavor,
+      secrets,
+      api.capabilities,
     );
     for (const file of result.files) {
       const target = join(opts.out, file.path);

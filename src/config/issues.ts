@@ -1,3 +1,5 @@
+import type { KindIssueCode } from '../kinds/registry.js';
+
 /** A problem found in the configuration, located in its file. */
 export type ConfigIssue = {
   severity: 'error' | 'warning';
@@ -35,7 +37,7 @@ export type ConfigIssueCode =
   | 'multiple-defaults'
   | 'sections-and-spaces'
   | 'empty-section'
-  | 'custom-field-value'
+  | KindIssueCode
   | 'indirect-outside-root'
   | 'indirect-not-file'
   | 'indirect-env-not-allowed';

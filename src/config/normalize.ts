@@ -5,6 +5,14 @@ import type {
   DesiredSiteSpace,
   DesiredState,
 } from '../model/desired.js';
+import {
+  anySiteFacets,
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+  listIn,
+} from '../kinds/registry.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -32,10 +40,14 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
     agentsContext: s.agentsContext,
     adaptiveContent: s.adaptiveContent,
     proxy: s.proxy,
-    published: s.published,
-    adaptiveSchema: s.adaptiveSchema,
-    shareLinks: s.shareLinks?.map((l) =>
-      defined({ name: l.name, id: l.id, previously: l.previously, active: l.active }),
+    ...Object.fromEntries(
+      anySiteFacets.map((f) => {
+        const value = (s as Record<string, unknown>)[f.key];
+        return [f.key, value === undefined ? undefined : f.normalize(value)];
+      }),
+    ),
+    ...Object.fromEntries(
+      anySiteListKinds.map((kind) => [kind.key, listIn(s, kind.key)?.map((entry) => kind.normalize(entry))]),
     ),
     sections: s.sections?.map((sec) =>
       defined({
@@ -59,11 +71,10 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
  * Merge the files of each organization (in file order) into the normalized desired state:
  * defaults applied, member shorthand expanded, list order kept. Assumes `checkSemantics` passed.
  */
-type SamlInput = NonNullable<ConfigFile['saml']>[number];
-
 export function normalize(
   files: ConfigFile[],
-  certificates: Map<SamlInput, CertificateRef> = new Map(),
+  /** Certificates the loader read, by the config entry that names them. */
+  certificates: Map<object, CertificateRef> = new Map(),
 ): DesiredState {
   const orgs = new Map<string, DesiredOrganization>();
   for (const file of files) {
@@ -78,20 +89,6 @@ export function normalize(
         maxDeletes: file.policy.maxDeletes ?? DEFAULT_MAX_DELETES,
       };
     }
-    if (file.customFields)
-      org.customFields = [
-        ...(org.customFields ?? []),
-        ...file.customFields.map((f) =>
-          defined({
-            name: f.name,
-            type: f.type,
-            title: f.title,
-            description: f.description,
-            placeholder: f.placeholder,
-            options: f.options,
-          }),
-        ),
-      ];
     if (file.spaces)
       org.spaces = [
         ...(org.spaces ?? []),
@@ -103,13 +100,19 @@ export function normalize(
             editMode: s.editMode,
             defaultLevel: s.defaultLevel,
             parent: s.parent,
-            customFields: s.customFields ? { ...s.customFields } : undefined,
+            ...Object.fromEntries(
+              anySpaceFacets.map((f) => {
+                const value = (s as Record<string, unknown>)[f.key];
+                return [f.key, value === undefined ? undefined : f.normalize(value)];
+              }),
+            ),
           }),
         ),
       ];
-    if (file.settings) org.settings = defined({ ...file.settings });
-    if (file.members)
-      org.members = [...(org.members ?? []), ...file.members.map((m) => ({ user: m.user, role: m.role }))];
+    for (const kind of anyObjectKinds) {
+      const entry = (file as Record<string, unknown>)[kind.key];
+      if (entry !== undefined) (org as Record<string, unknown>)[kind.key] = kind.normalize(entry);
+    }
     if (file.collections)
       org.collections = [
         ...(org.collections ?? []),
@@ -124,48 +127,15 @@ export function normalize(
           }),
         ),
       ];
-    if (file.openapi)
-      org.openapi = [
-        ...(org.openapi ?? []),
-        ...file.openapi.map((o) => ({ slug: o.slug, source: o.source })),
+    for (const kind of anyListKinds) {
+      const entries = listIn(file, kind.key);
+      if (!entries) continue;
+      const lists = org as Record<string, unknown>;
+      lists[kind.key] = [
+        ...(listIn(org, kind.key) ?? []),
+        ...entries.map((entry) => kind.normalize(entry, { certificates })),
       ];
-    if (file.saml)
-      org.saml = [
-        ...(org.saml ?? []),
-        ...file.saml.map((p) =>
-          defined({
-            label: p.label,
-            id: p.id,
-            previously: p.previously,
-            entityID: p.entityID,
-            ssoURL: p.ssoURL,
-            certificate: certificates.get(p),
-            defaultTeam: p.defaultTeam,
-            defaultRole: p.defaultRole,
-          }),
-        ),
-      ];
-    if (file.translations)
-      org.translations = [
-        ...(org.translations ?? []),
-        ...file.translations.map((t) => defined({ title: t.title, id: t.id, previously: t.previously })),
-      ];
-    if (file.teams)
-      org.teams = [
-        ...(org.teams ?? []),
-        ...file.teams.map((t) =>
-          defined({
-            title: t.title,
-            id: t.id,
-            previously: t.previously,
-            members: t.members?.map((m) =>
-              typeof m === 'string'
-                ? { user: m, role: 'member' as const }
-                : { user: m.user, role: m.role ?? 'member' },
-            ),
-          }),
-        ),
-      ];
+    }
     if (file.sites) org.sites = [...(org.sites ?? []), ...file.sites.map(site)];
   }
   return { organizations: [...orgs.values()] };

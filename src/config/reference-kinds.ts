@@ -1,3 +1,12 @@
+import {
+  anySiteFacets,
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+} from '../kinds/registry.js';
+import type { KindDoc } from '../kinds/types.js';
+
 /**
  * What the configuration reference (docs/configuration.md) says about each kind beyond its keys:
  * how docsync pairs an entry with a live resource (identity), notes, and a short example. Keyed
@@ -5,99 +14,35 @@
  * the keys, types, limits and descriptions come from the zod schema (through its JSON Schema).
  * A test checks that every kind of the schema has an entry here and every example is valid.
  */
-export type KindDoc = {
-  /** Section heading, after the path. */
-  title: string;
-  /** The key(s) that identify an entry; undefined for a single object (policy, settings). */
-  identity?: string;
-  notes?: string[];
-  /** A short example: the value under this key (a list for list kinds). Nested kinds have none. */
-  example?: unknown;
-};
+export type { KindDoc } from '../kinds/types.js';
 
 export const KIND_DOCS: Record<string, KindDoc> = {
+  ...Object.fromEntries(
+    [...anyObjectKinds, ...anyListKinds, ...anySiteFacets, ...anySiteListKinds].flatMap((kind) =>
+      Object.entries(kind.docs),
+    ),
+  ),
   policy: {
     title: 'safety policy',
     example: { prune: true, maxDeletes: 5 },
-  },
-  settings: {
-    title: 'organization settings',
-    notes: ['One object per organization; each key present is managed, each key omitted is left alone.'],
-    example: { title: 'Example Inc', defaultRole: 'read', inviteLinks: false },
-  },
-  'members[]': {
-    title: 'member roles',
-    identity: '`user` (a user id or e-mail)',
-    notes: [
-      'docsync sets the roles of the listed members; members not listed are left alone (it never invites or removes members).',
-    ],
-    example: [
-      { user: 'alice@example.com', role: 'admin' },
-      { user: 'bob@example.com', role: 'edit' },
-    ],
   },
   'collections[]': {
     title: 'collections',
     identity: '`title`',
     example: [{ title: 'Product' }, { title: 'APIs', parent: 'Product', defaultLevel: 'read' }],
   },
-  'openapi[]': {
-    title: 'OpenAPI specifications',
-    identity: '`slug`',
-    example: [{ slug: 'petstore', source: 'https://example.com/openapi/petstore.yaml' }],
-  },
-  'saml[]': {
-    title: 'SAML providers',
-    identity: '`label`',
-    example: [
-      {
-        label: 'Okta',
-        entityID: 'http://www.okta.com/exk123',
-        ssoURL: 'https://example.okta.com/app/sso/saml',
-        certificate: { env: 'OKTA_CERT' },
-        defaultRole: 'read',
-      },
-    ],
-  },
-  'saml[].certificate': { title: 'SAML certificate' },
-  'translations[]': {
-    title: 'translation settings',
-    identity: '`title`',
-    example: [{ title: 'French' }],
-  },
-  'customFields[]': {
-    title: 'organization custom fields',
-    identity: '`name`',
-    notes: [
-      '`options` only for `select:single`, `select:multi` and `tags`. Changing `type` replaces the field (delete, then create) and its values are set again.',
-    ],
-    example: [
-      { name: 'owner', type: 'text', title: 'Owner' },
-      { name: 'lifecycle', type: 'select:single', options: ['draft', 'live', 'deprecated'] },
-    ],
-  },
   'spaces[]': {
     title: 'existing spaces',
     identity: '`id` (docsync never creates or deletes spaces)',
-    notes: [
-      'Custom field values must fit the declared field (`customFields` of the same organization): numbers for `number`, one option for `select:single`, a list of options for `select:multi`. Only the listed fields are managed. One change per space carries every value that differs.',
-    ],
-    example: [{ id: 'space_api', title: 'API Reference', customFields: { owner: 'platform-team' } }],
-  },
-  'teams[]': {
-    title: 'teams',
-    identity: '`title`',
+    // A space's facets (its custom field values) say what they need.
+    notes: anySpaceFacets.map((facet) => facet.doc.note),
     example: [
       {
-        title: 'Docs Writers',
-        members: [{ user: 'alice@example.com', role: 'owner' }, 'bob@example.com'],
+        id: 'space_api',
+        title: 'API Reference',
+        ...Object.fromEntries(anySpaceFacets.map((facet) => [facet.key, facet.doc.example])),
       },
     ],
-  },
-  'teams[].members[]': {
-    title: 'team members',
-    identity: '`user`',
-    notes: ['A plain string is shorthand for `{ user: <string> }` with role `member`.'],
   },
   'sites[]': {
     title: 'sites',
@@ -112,8 +57,6 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     ],
   },
   'sites[].adaptiveContent': { title: 'adaptive content' },
-  'sites[].adaptiveSchema': { title: 'adaptive schema (visitor claims)' },
-  'sites[].shareLinks[]': { title: 'share links', identity: '`name` within the site' },
   'sites[].sections[]': {
     title: 'sections',
     identity: '`path` within the site',
@@ -136,5 +79,4 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     identity: '`space` within the site',
     notes: ['For a site without sections (a site has sections or root site spaces, not both).'],
   },
-  'settings.defaultContent': { title: 'default content' },
 };

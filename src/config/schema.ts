@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { agentsContexts, customFieldTypes, memberRoles, teamRoles, visibilities } from '../model/kinds.js';
+import type { listKinds } from '../kinds/registry.js';
+import { anyListKinds, objectKinds, siteFacets, siteListKinds, spaceFacets } from '../kinds/registry.js';
+import type { AnyListKind } from '../kinds/types.js';
+import { agentsContexts, memberRoles, visibilities } from '../model/kinds.js';
 
 /**
  * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).
@@ -7,7 +10,6 @@ import { agentsContexts, customFieldTypes, memberRoles, teamRoles, visibilities 
  * Limits are api.md's.
  */
 export const proxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
-export const customFieldNamePattern = /^[a-z_\-0-9]+$/;
 
 /** Names a resource had before a rename: docsync pairs it with a live one by them, then renames it. */
 const previously = (key: string) =>
@@ -30,20 +32,6 @@ const pin = (key: string) =>
 const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
 const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');
 const Path = z.string().min(1).max(100).describe('URL path segment, 1 to 100 characters.');
-const CustomFieldName = z
-  .string()
-  .min(1)
-  .max(50)
-  .regex(customFieldNamePattern, 'must contain only a-z, 0-9, _ and -');
-
-export const CustomFieldValueSchema = z.union([
-  z.string().max(256),
-  z.number(),
-  z.boolean(),
-  z.array(z.string().max(256)),
-  z.null(),
-]);
-
 export const PolicySchema = z
   .strictObject({
     prune: z
@@ -61,22 +49,11 @@ export const PolicySchema = z
     'Safety policy for this organization. Omitted: prune false and maxDeletes 10 (the defaults of its keys).',
   );
 
-export const CustomFieldSchema = z.strictObject({
-  name: CustomFieldName.describe('Identity of the field: a-z, 0-9, _ and -, 1 to 50 characters.'),
-  type: z.enum(customFieldTypes),
-  title: z.string().max(100).optional(),
-  description: z.string().max(200).optional(),
-  placeholder: z.string().max(100).optional(),
-  options: z.array(z.string().min(1).max(40)).min(1).max(50).optional(),
-});
-
 const Role = z.enum(memberRoles);
 const DefaultLevel = z
   .union([Role, z.literal('inherit')])
   .nullable()
   .describe('A role, null, or inherit (current API only).');
-export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const hostnamePattern = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
 
 export const SpaceSchema = z.strictObject({
   id: z.string().min(1).describe('Id of an existing space.'),
@@ -90,36 +67,7 @@ export const SpaceSchema = z.strictObject({
     .nullable()
     .optional()
     .describe('Title of the parent collection (in collections), or null for the top level.'),
-  customFields: z
-    .record(CustomFieldName, CustomFieldValueSchema)
-    .optional()
-    .describe('Custom field values, by field name.'),
-});
-
-export const SettingsSchema = z
-  .strictObject({
-    title: z.string().min(2).max(255).optional(),
-    emailDomains: z.array(z.string().min(1).max(253)).optional(),
-    hostname: z
-      .string()
-      .min(3)
-      .max(32)
-      .regex(hostnamePattern, 'must be 3 to 32 of a-z, 0-9 and -')
-      .optional(),
-    defaultRole: Role.nullable().optional(),
-    defaultContent: z
-      .strictObject({ site: z.string().min(1).describe('Title of a site.') })
-      .nullable()
-      .optional(),
-    inviteLinks: z.boolean().optional(),
-    sso: z.boolean().optional(),
-    ai: z.boolean().optional(),
-  })
-  .describe('Organization settings.');
-
-export const MemberSchema = z.strictObject({
-  user: z.string().min(1).describe('User id or e-mail of an organization member.'),
-  role: Role.nullable().describe('Role in the organization; null for guest.'),
+  ...spaceFacetsShape(),
 });
 
 export const CollectionSchema = z.strictObject({
@@ -134,83 +82,6 @@ export const CollectionSchema = z.strictObject({
     .nullable()
     .optional()
     .describe('Title of the parent collection, or null for the top level.'),
-});
-
-export const OpenApiSpecSchema = z.strictObject({
-  slug: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(slugPattern, 'must be lowercase words joined by -')
-    .describe('Identity of the spec. The API cannot rename a slug: a new slug is a new spec.'),
-  source: z.url().max(2048).describe('URL of the OpenAPI document.'),
-});
-
-export const CertificateSchema = z.union([
-  z.strictObject({
-    file: z
-      .string()
-      .min(1)
-      .describe(
-        'Path of a PEM file, relative to this YAML file; a regular file inside the config repository.',
-      ),
-  }),
-  z.strictObject({
-    env: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-      .describe('Name of an environment variable holding the PEM; must start with DOCSYNC_SECRET_.'),
-  }),
-]);
-
-export const SamlSchema = z.strictObject({
-  label: z.string().min(1).max(30).describe('Identity of the SAML provider (unless id is pinned).'),
-  id: pin('label'),
-  previously: previously('label'),
-  entityID: z.string().max(1024).optional(),
-  ssoURL: z.url().max(2048).optional(),
-  certificate: CertificateSchema.optional().describe(
-    'Read from a file or a variable; never printed in plans.',
-  ),
-  defaultTeam: z.string().min(1).optional().describe('Title of a team.'),
-  defaultRole: Role.nullable().optional(),
-});
-
-export const TranslationSchema = z.strictObject({
-  title: z.string().min(1).max(100).describe('Identity of the translation settings (unless id is pinned).'),
-  id: pin('title'),
-  previously: previously('title'),
-});
-
-export const TeamMemberSchema = z.union([
-  z.string().min(1).describe('User id or e-mail; role member.'),
-  z.strictObject({
-    user: z.string().min(1).describe('User id or e-mail.'),
-    role: z.enum(teamRoles).optional().describe('owner or member (default member).'),
-  }),
-]);
-
-export const TeamSchema = z.strictObject({
-  title: z
-    .string()
-    .min(1)
-    .max(64)
-    .describe('Identity of the team (unless id is pinned), 1 to 64 characters.'),
-  id: pin('title'),
-  previously: previously('title'),
-  members: z.array(TeamMemberSchema).optional().describe('The full membership when present.'),
-});
-
-export const ShareLinkSchema = z.strictObject({
-  name: z
-    .string()
-    .max(50)
-    .describe(
-      'Identity of the share link within its site (unless id is pinned), at most 50 characters; the API allows an empty name. A rename keeps its URL.',
-    ),
-  id: pin('name'),
-  previously: previously('name'),
-  active: z.boolean().optional().describe('Optional. Omitted: created active, then unmanaged.'),
 });
 
 export const SiteSpaceSchema = z.strictObject({
@@ -284,15 +155,8 @@ export const SiteSchema = z.strictObject({
     .optional()
     .describe('Optional. Omitted: unmanaged.'),
   proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
-  published: z.boolean().optional().describe('Published or not (current API: publish/unpublish).'),
-  adaptiveSchema: z
-    .looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()) })
-    .optional()
-    .describe('JSON Schema (draft-07) of the visitor claims.'),
-  shareLinks: z
-    .array(ShareLinkSchema)
-    .optional()
-    .describe("Optional. Omitted: the site's share links are not read or changed."),
+  ...siteFacetsShape(),
+  ...siteListKindsShape(),
   sections: z.array(SectionSchema).optional().describe('Sections in display order.'),
   sectionGroups: z
     .array(SectionGroupSchema)
@@ -305,17 +169,70 @@ export const ConfigFileSchema = z
   .strictObject({
     organization: z.string().min(1).describe('The organization id.'),
     policy: PolicySchema.optional(),
-    settings: SettingsSchema.optional(),
-    members: z.array(MemberSchema).optional().describe('Roles of the listed members; others are left alone.'),
+    ...objectKindsShape(),
+    ...listKindsShape((k) => k.configBefore === 'collections'),
     collections: z.array(CollectionSchema).optional(),
-    openapi: z.array(OpenApiSpecSchema).optional(),
-    saml: z.array(SamlSchema).optional(),
-    translations: z.array(TranslationSchema).optional(),
-    customFields: z.array(CustomFieldSchema).optional(),
+    ...listKindsShape((k) => k.configBefore === undefined),
     spaces: z.array(SpaceSchema).optional(),
-    teams: z.array(TeamSchema).optional(),
+    ...listKindsShape((k) => k.configBefore === 'sites'),
     sites: z.array(SiteSchema).optional(),
   })
   .describe('A docsync configuration file (format v1): the desired state of one organization.');
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+type ListKindsShape = {
+  [K in (typeof listKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
+};
+
+type ObjectKindsShape = {
+  [K in (typeof objectKinds)[number] as K['key']]: z.ZodOptional<K['config']>;
+};
+
+/** The keys of the object kinds (the organization's settings). */
+function objectKindsShape(): ObjectKindsShape {
+  return Object.fromEntries(objectKinds.map((k) => [k.key, k.config.optional()])) as ObjectKindsShape;
+}
+
+type SpaceFacetsShape = {
+  [K in (typeof spaceFacets)[number] as K['key']]: z.ZodOptional<K['config']>;
+};
+
+/** The keys of a space's facets (its custom field values). */
+function spaceFacetsShape(): SpaceFacetsShape {
+  return Object.fromEntries(
+    spaceFacets.map((k) => [k.key, k.config.optional().describe(k.describe)]),
+  ) as SpaceFacetsShape;
+}
+
+type SiteFacetsShape = {
+  [K in (typeof siteFacets)[number] as K['key']]: z.ZodOptional<K['config']>;
+};
+
+/** The keys of a site's facets (its adaptive schema). */
+function siteFacetsShape(): SiteFacetsShape {
+  return Object.fromEntries(
+    siteFacets.map((k) => [k.key, k.config.optional().describe(k.describe)]),
+  ) as SiteFacetsShape;
+}
+
+type SiteListKindsShape = {
+  [K in (typeof siteListKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
+};
+
+/** The keys of the site list kinds, each an optional list of its module's config entry. */
+function siteListKindsShape(): SiteListKindsShape {
+  return Object.fromEntries(
+    siteListKinds.map((k) => [k.key, z.array(k.config).optional().describe(k.describe)]),
+  ) as SiteListKindsShape;
+}
+
+/** The keys of the list kinds, each an optional list of its module's config entry. */
+function listKindsShape(which: (kind: AnyListKind) => boolean): ListKindsShape {
+  return Object.fromEntries(
+    anyListKinds.filter(which).map((k) => {
+      const list = z.array(k.config).optional();
+      return [k.key, k.describe ? list.describe(k.describe) : list];
+    }),
+  ) as ListKindsShape;
+}

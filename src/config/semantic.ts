@@ -1,4 +1,5 @@
-import type { CustomFieldValue } from '../model/kinds.js';
+import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import type { EntryChecks } from '../kinds/types.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -44,6 +45,63 @@ function uniqueIn(issues: Issues, what: string) {
   };
 }
 
+type Unique = {
+  key: string;
+  unique: { what: string; key: string; pinned?: boolean; caseless?: boolean };
+  check?: (entry: never, on: EntryChecks) => void;
+};
+
+/** One identity scope per kind: its key, and its pinned ids. */
+function uniqueLists(issues: Issues, kinds: readonly Unique[]) {
+  return kinds.map((kind) => ({
+    issues,
+    kind,
+    key: uniqueIn(issues, kind.unique.what),
+    id: uniqueIn(issues, `${kind.unique.what} id`),
+  }));
+}
+
+/** Each entry of each kind once: by its pinned id when there is one, its key otherwise. */
+function checkUniqueIn(
+  lists: ReturnType<typeof uniqueLists>,
+  yaml: YamlFile,
+  holder: object,
+  at: Path,
+): void {
+  for (const { issues, kind, key, id } of lists)
+    listIn(holder, kind.key)?.forEach((entry, i) => {
+      const e = entry as Record<string, string | undefined>;
+      const pinned = kind.unique.pinned ? e['id'] : undefined;
+      if (pinned) id(pinned, { yaml, path: [...at, kind.key, i, 'id'] });
+      else {
+        const value = e[kind.unique.key]!;
+        key(
+          kind.unique.caseless ? value.toLowerCase() : value,
+          { yaml, path: [...at, kind.key, i, kind.unique.key] },
+          value,
+        );
+      }
+      const here = [...at, kind.key, i];
+      kind.check?.(entry as never, {
+        report: (path, message) => issues.add({ yaml, path: [...here, ...path] }, 'invalid-value', message),
+        unique: (what) => {
+          const once = uniqueIn(issues, what);
+          return (identity, path, label) => once(identity, { yaml, path: [...here, ...path] }, label);
+        },
+      });
+    });
+}
+
+function checkUnique(
+  issues: Issues,
+  yaml: YamlFile,
+  kinds: readonly Unique[],
+  holder: object,
+  at: Path,
+): void {
+  checkUniqueIn(uniqueLists(issues, kinds), yaml, holder, at);
+}
+
 /** Checks across keys and files that a schema cannot express. Returns every problem at once. */
 export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
   const issues = new Issues();
@@ -52,73 +110,33 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
 
   for (const group of byOrg.values()) {
     const policy = uniqueIn(issues, 'policy');
-    const fields = uniqueIn(issues, 'custom field');
     const spaces = uniqueIn(issues, 'space');
-    const teamTitles = uniqueIn(issues, 'team');
-    const teamIds = uniqueIn(issues, 'team id');
     const siteTitles = uniqueIn(issues, 'site');
     const siteIds = uniqueIn(issues, 'site id');
-    const declaredFields = new Map<string, NonNullable<ConfigFile['customFields']>[number]>();
-    let fieldsManaged = false;
 
     for (const { yaml, config } of group) {
       if (config.policy) policy('policy', { yaml, path: ['policy'] });
-      config.customFields?.forEach((f, i) => {
-        fieldsManaged = true;
-        fields(f.name, { yaml, path: ['customFields', i, 'name'] });
-        declaredFields.set(f.name, f);
-        if (f.options && (f.type === 'text' || f.type === 'number' || f.type === 'boolean'))
-          issues.add(
-            { yaml, path: ['customFields', i, 'options'] },
-            'invalid-value',
-            `options apply only to select and tags fields, not ${f.type}`,
-          );
-      });
-      config.teams?.forEach((t, i) => {
-        // Identity is the pinned id when there is one, the title otherwise.
-        if (t.id) teamIds(t.id, { yaml, path: ['teams', i, 'id'] });
-        else teamTitles(t.title, { yaml, path: ['teams', i, 'title'] });
-        const members = uniqueIn(issues, 'team member');
-        t.members?.forEach((m, j) => {
-          const user = typeof m === 'string' ? m : m.user;
-          members(user.toLowerCase(), { yaml, path: ['teams', i, 'members', j] }, user);
-        });
-      });
       config.sites?.forEach((site, i) => {
         if (site.id) siteIds(site.id, { yaml, path: ['sites', i, 'id'] });
         else siteTitles(site.title, { yaml, path: ['sites', i, 'title'] });
         checkSite(issues, yaml, site, ['sites', i]);
       });
     }
-    const settings = uniqueIn(issues, 'settings');
-    const members = uniqueIn(issues, 'member');
+    const objects = anyObjectKinds.map((kind) => ({ kind, once: uniqueIn(issues, kind.key) }));
     const collectionTitles = uniqueIn(issues, 'collection');
     const collectionIds = uniqueIn(issues, 'collection id');
-    const specs = uniqueIn(issues, 'OpenAPI spec');
-    const samls = uniqueIn(issues, 'SAML provider');
-    const samlIds = uniqueIn(issues, 'SAML provider id');
-    const translationTitles = uniqueIn(issues, 'translation');
-    const translationIds = uniqueIn(issues, 'translation id');
+    const lists = uniqueLists(issues, anyListKinds);
     const declaredCollections = new Map<string, string | null | undefined>();
     for (const { yaml, config } of group) {
-      if (config.settings) settings('settings', { yaml, path: ['settings'] });
-      config.members?.forEach((m, i) =>
-        members(m.user.toLowerCase(), { yaml, path: ['members', i, 'user'] }, m.user),
-      );
+      for (const { kind, once } of objects)
+        if ((config as Record<string, unknown>)[kind.key] !== undefined)
+          once(kind.key, { yaml, path: [kind.key] });
       config.collections?.forEach((c, i) => {
         if (c.id) collectionIds(c.id, { yaml, path: ['collections', i, 'id'] });
         collectionTitles(c.title, { yaml, path: ['collections', i, 'title'] });
         declaredCollections.set(c.title, c.parent);
       });
-      config.openapi?.forEach((o, i) => specs(o.slug, { yaml, path: ['openapi', i, 'slug'] }));
-      config.saml?.forEach((p, i) => {
-        if (p.id) samlIds(p.id, { yaml, path: ['saml', i, 'id'] });
-        else samls(p.label, { yaml, path: ['saml', i, 'label'] });
-      });
-      config.translations?.forEach((t, i) => {
-        if (t.id) translationIds(t.id, { yaml, path: ['translations', i, 'id'] });
-        else translationTitles(t.title, { yaml, path: ['translations', i, 'title'] });
-      });
+      checkUniqueIn(lists, yaml, config, []);
     }
     const parentProblem = (parent: string | null | undefined, self?: string): string | undefined => {
       if (parent === null || parent === undefined) return undefined;
@@ -144,21 +162,18 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     for (const { yaml, config } of group) {
       config.spaces?.forEach((s, i) => {
         spaces(s.id, { yaml, path: ['spaces', i, 'id'] });
-        for (const [name, value] of Object.entries(s.customFields ?? {})) {
-          const place = { yaml, path: ['spaces', i, 'customFields', name] };
-          const field = declaredFields.get(name);
-          if (!field) {
-            if (fieldsManaged)
-              issues.add(
-                place,
-                'unknown-reference',
-                `no custom field named "${name}" is declared in customFields`,
-                true,
-              );
-            continue;
-          }
-          const problem = valueProblem(field, value);
-          if (problem) issues.add(place, 'custom-field-value', problem);
+        for (const facet of anySpaceFacets) {
+          const value = (s as Record<string, unknown>)[facet.key];
+          if (value === undefined) continue;
+          const configs = group.map((g) => g.config);
+          facet.check(value, configs, (path, code, message, key) =>
+            issues.add(
+              { yaml, path: ['spaces', i, facet.key, ...path] },
+              code as ConfigIssue['code'],
+              message,
+              key,
+            ),
+          );
         }
       });
     }
@@ -174,8 +189,6 @@ function checkSite(
 ): void {
   const sectionPaths = uniqueIn(issues, 'section path');
   const siteSpaces = uniqueIn(issues, 'site space for space');
-  const links = uniqueIn(issues, 'share link');
-  const linkIds = uniqueIn(issues, 'share link id');
   const groupTitles = uniqueIn(issues, 'section group');
   const groupIds = uniqueIn(issues, 'section group id');
   const grouped = uniqueIn(issues, 'grouped section');
@@ -208,11 +221,7 @@ function checkSite(
     checkSpaces(issues, yaml, section.spaces, [...here, 'spaces'], siteSpaces);
   });
   if (site.spaces) checkSpaces(issues, yaml, site.spaces, [...at, 'spaces'], siteSpaces);
-  // Identity is the pinned id when there is one, the name otherwise (two live duplicates can be pinned).
-  site.shareLinks?.forEach((l, i) => {
-    if (l.id) linkIds(l.id, { yaml, path: [...at, 'shareLinks', i, 'id'] });
-    else links(l.name, { yaml, path: [...at, 'shareLinks', i, 'name'] });
-  });
+  checkUnique(issues, yaml, anySiteListKinds, site, at);
   const known = new Set(site.sections?.map((s) => s.path) ?? []);
   site.sectionGroups?.forEach((g, i) => {
     if (g.id) groupIds(g.id, { yaml, path: [...at, 'sectionGroups', i, 'id'] });
@@ -245,34 +254,4 @@ function checkSpaces(
       else def = { yaml, path: [...at, i, 'default'] };
     }
   });
-}
-
-function valueProblem(
-  field: { type: string; options?: string[] | undefined },
-  value: CustomFieldValue,
-): string | undefined {
-  if (value === null) return undefined;
-  const options = field.options;
-  switch (field.type) {
-    case 'number':
-      return typeof value === 'number' ? undefined : `must be a number (the field is of type number)`;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : `must be true or false (the field is of type boolean)`;
-    case 'tags':
-      return Array.isArray(value) ? undefined : `must be a list of strings (the field is of type tags)`;
-    case 'select:multi':
-      if (!Array.isArray(value)) return 'must be a list of options (the field is of type select:multi)';
-      if (options) {
-        const bad = value.find((v) => !options.includes(v));
-        if (bad !== undefined) return `"${bad}" is not one of the options: ${options.join(', ')}`;
-      }
-      return undefined;
-    case 'select:single':
-      if (typeof value !== 'string') return 'must be one option (the field is of type select:single)';
-      if (options && !options.includes(value))
-        return `"${value}" is not one of the options: ${options.join(', ')}`;
-      return undefined;
-    default:
-      return typeof value === 'string' ? undefined : `must be a string (the field is of type ${field.type})`;
-  }
 }

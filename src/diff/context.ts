@@ -1,4 +1,5 @@
-import type { ApiFlavor, ChangeOp, Duplicate, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import type { ChangeOp, Duplicate, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DiffWarning, DraftSet } from './draft.js';
 import type { DiffProblemCode } from '../errors.js';
 
@@ -11,12 +12,18 @@ export type DiffContext = {
   prune: boolean;
   /** Live resources of managed kinds seen (for the "delete everything" guard). */
   managedLive: { count: number };
-  /** Keys of drafts that create or replace a custom field, by field name. */
-  customFieldKeys: Map<string, string>;
+  /**
+   * Keys of drafts that other kinds' changes depend on (a field created, replaced or updated before
+   * its values are set), by a key the depending kind knows (`custom-field:<name>`).
+   */
+  dependedOn: Map<string, string>;
+  /** The user the token belongs to (never removed), when a kind that needs it was read. */
+  self: string | null;
   /** How to reference each site and team of the organization, by title (for settings and SAML). */
   siteRefs: Map<string, { ref: Ref; createKey?: string }>;
   teamRefs: Map<string, { ref: Ref; createKey?: string }>;
-  flavor: ApiFlavor;
+  /** What the target API can do: the diff asks it, never a flavor name. */
+  caps: ApiCapabilities;
   warnings: DiffWarning[];
   /** Live objects that share the key of a desired one (left alone, named in the plan). */
   duplicates: Duplicate[];

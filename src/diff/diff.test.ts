@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DiffProblemCode } from '../errors.js';
 import type { ApiFlavor, DesiredOrganization, LiveOrganization, LiveSite } from '../model/index.js';
 import { diffOrganization } from './diff.js';
+import { capabilitiesOf } from '../api/capabilities.js';
 
 /**
  * The diff of one organization, case by case: desired and live state in, then the changes
@@ -225,7 +226,7 @@ describe('diffOrganization', () => {
   it.each(rows)('$name', (row) => {
     const desired: DesiredOrganization = { id: ORG, policy, ...row.desired };
     const live: LiveOrganization = { id: ORG, ...row.live };
-    const diff = diffOrganization(desired, live, { flavor: row.flavor ?? 'seed' });
+    const diff = diffOrganization(desired, live, { capabilities: capabilitiesOf(row.flavor ?? 'seed') });
     const byKey = new Map(diff.drafts.map((d) => [d.key, d]));
     expect(diff.drafts.map((d) => `${d.action} ${d.kind} ${d.address}`)).toEqual(row.changes ?? []);
     expect(diff.problems.map((p) => p.code)).toEqual(row.problems ?? []);

@@ -1,26 +1,19 @@
-import type {
-  ApiFlavor,
-  DesiredOrganization,
-  DesiredState,
-  LiveOrganization,
-  LiveState,
-} from '../model/index.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
 import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
-import { diffCustomFields, diffSpaces } from './custom-fields.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
-import { diffOpenApi, diffSaml, diffTranslations } from './integrations.js';
-import { diffMembers, diffSettings } from './settings.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import type { AnyListKind } from '../kinds/types.js';
 import { diffSites } from './sites.js';
-import { diffTeams } from './teams.js';
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
-export type DiffOptions = { flavor?: ApiFlavor };
+export type DiffOptions = { capabilities: ApiCapabilities };
 
 export function diffOrganization(
   desired: DesiredOrganization,
   live: LiveOrganization,
-  options: DiffOptions = {},
+  options: DiffOptions,
 ): OrgDiff {
   const ctx: DiffContext = {
     org: desired.id,
@@ -29,19 +22,23 @@ export function diffOrganization(
     problems: [],
     prune: desired.policy.prune,
     managedLive: { count: 0 },
-    customFieldKeys: new Map(),
+    dependedOn: new Map(),
+    self: live.self ?? null,
     siteRefs: new Map((live.sites ?? []).map((s) => [s.title, { ref: liveRef(s.id) }])),
     teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
-    flavor: options.flavor ?? 'seed',
+    caps: options.capabilities,
     warnings: [],
     duplicates: [],
   };
-  if (ctx.flavor === 'current' && (desired.customFields || desired.spaces?.some((s) => s.customFields)))
-    problem(
-      ctx,
-      'custom fields are not part of the current API (--api-flavor current); remove customFields or use --api-flavor seed',
-      'unsupported-by-api',
-    );
+  // Kinds the API does not have cannot be managed (each reason once).
+  const absent = new Set<string>();
+  for (const kind of anyListKinds)
+    if (kind.absent && ctx.caps.absent.includes(kind.kind) && listIn(desired, kind.key))
+      absent.add(kind.absent(ctx.caps));
+  for (const facet of anySpaceFacets)
+    if (ctx.caps.absent.includes(facet.kind) && desired.spaces?.some((s) => facetOf(s, facet.key)))
+      absent.add(facet.absent(ctx.caps));
+  for (const reason of absent) problem(ctx, reason, 'unsupported-by-api');
   if (live.readError !== undefined) {
     problem(ctx, `cannot read the live state of ${desired.id}: ${live.readError}`, 'live-read-failed');
     return {
@@ -54,18 +51,23 @@ export function diffOrganization(
       warnings: [],
     };
   }
-  if (ctx.flavor === 'current' && desired.translations)
-    problem(
-      ctx,
-      "translations by title are api.md's translation settings; the current API has a different translation resource (use --api-flavor seed)",
-      'unsupported-by-api',
-    );
-  if (desired.customFields) diffCustomFields(ctx, desired.customFields, live.customFields ?? []);
-  if (desired.spaces) diffSpaces(ctx, desired.spaces, live.spaces ?? []);
-  if (desired.teams) diffTeams(ctx, desired.teams, live.teams ?? []);
+  diffListKinds(ctx, desired, live, 'first');
+  for (const facet of anySpaceFacets) {
+    const wanted = (desired.spaces ?? []).flatMap((s) => {
+      const value = facetOf(s, facet.key);
+      return value === undefined ? [] : [{ id: s.id, value }];
+    });
+    const found = new Map((live.spaces ?? []).map((s) => [s.id, facetOf(s, facet.key)]));
+    if (wanted.length > 0) facet.diff(ctx, wanted, found);
+  }
+  diffListKinds(ctx, desired, live, 'before-sites');
   if (desired.sites) diffSites(ctx, desired.sites, live.sites ?? []);
-  if (desired.settings && live.settings) diffSettings(ctx, desired.settings, live.settings);
-  if (desired.members) diffMembers(ctx, desired.members, live.members ?? [], live.self ?? null);
+  for (const kind of anyObjectKinds) {
+    const wanted = (desired as Record<string, unknown>)[kind.key];
+    const found = (live as Record<string, unknown>)[kind.key];
+    if (wanted !== undefined && found !== undefined) kind.diff(ctx, wanted, found);
+  }
+  diffListKinds(ctx, desired, live, 'after-settings');
   if (
     desired.collections ||
     desired.spaces?.some(
@@ -84,9 +86,7 @@ export function diffOrganization(
       desired.spaces ?? [],
       live.spaces ?? [],
     );
-  if (desired.openapi) diffOpenApi(ctx, desired.openapi, live.openapi ?? []);
-  if (desired.saml) diffSaml(ctx, desired.saml, live.saml ?? []);
-  if (desired.translations) diffTranslations(ctx, desired.translations, live.translations ?? []);
+  diffListKinds(ctx, desired, live, undefined);
   return {
     organization: desired.id,
     drafts: ctx.drafts.drafts,
@@ -99,8 +99,24 @@ export function diffOrganization(
   };
 }
 
+/** The list kinds of one phase (`diffPhase`): the plan's order follows the order of the diff. */
+function diffListKinds(
+  ctx: DiffContext,
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+  phase: AnyListKind['diffPhase'],
+) {
+  for (const kind of anyListKinds) {
+    const wanted = listIn(desired, kind.key);
+    if (wanted && kind.diffPhase === phase) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
+  }
+}
+
+/** A space's facet value (its custom field values), undefined when not managed. */
+const facetOf = (space: object, key: string): unknown => (space as Record<string, unknown>)[key];
+
 /** Diff every organization of the desired state against its live state. */
-export function diff(desired: DesiredState, live: LiveState, options: DiffOptions = {}): OrgDiff[] {
+export function diff(desired: DesiredState, live: LiveState, options: DiffOptions): OrgDiff[] {
   return desired.organizations.map((org) =>
     diffOrganization(org, live.organizations.find((l) => l.id === org.id) ?? { id: org.id }, options),
   );

@@ -1,8 +1,8 @@
 import { address, type DesiredSite, type LiveSite, SET_AFTER_CREATION } from '../model/index.js';
-import { pairByIdentity, problem, warn, type DiffContext, pruneOrList } from './context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef, same } from './draft.js';
+import { pairByIdentity, warn, type DiffContext, pruneOrList } from './context.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
+import { anySiteFacets, anySiteListKinds, listIn } from '../kinds/registry.js';
 import { diffGroups } from './groups.js';
-import { diffShareLinks } from './share-links.js';
 import type { SiteScope } from './site-scope.js';
 import { diffStructure } from './structure.js';
 
@@ -28,7 +28,7 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
       d.title,
       l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` },
     );
-    if (d.agentsContext !== undefined && ctx.flavor === 'current')
+    if (d.agentsContext !== undefined && !ctx.caps.agentsContext)
       warn(ctx, `site "${d.title}": agentsContext is not part of the current API and is ignored`);
     const site: SiteScope = {
       addr,
@@ -66,34 +66,22 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
         Object.assign(site.patch.body, diff.after);
       }
     }
-    if (ctx.flavor === 'current' && site.patch.body['agentsContext'] !== undefined) {
+    if (!ctx.caps.agentsContext && site.patch.body['agentsContext'] !== undefined) {
       delete site.patch.body['agentsContext'];
       delete site.patch.after['agentsContext'];
       delete site.patch.before['agentsContext'];
     }
-    diffPublication(ctx, site, d, l);
-    if (d.adaptiveSchema !== undefined && !same(d.adaptiveSchema, l?.adaptiveSchema ?? null)) {
-      if (ctx.flavor === 'current' && '$id' in d.adaptiveSchema)
-        problem(
-          ctx,
-          `site "${d.title}": the current API refuses $id in adaptiveSchema; remove it`,
-          'unsupported-by-api',
-        );
-      const key = `update:${addr}/adaptive-schema`;
-      drafts.add({
-        key,
-        action: 'update',
-        kind: 'site-adaptive-schema',
-        address: `${addr}/adaptive-schema`,
-        before: l ? { jsonSchema: l.adaptiveSchema ?? null } : null,
-        after: { jsonSchema: d.adaptiveSchema },
-        deps: [site.createKey],
-        op: { type: 'set-adaptive-schema', org, site: site.ref, jsonSchema: d.adaptiveSchema },
-      });
+    for (const facet of anySiteFacets) {
+      const wanted = (d as Record<string, unknown>)[facet.key];
+      const found = l ? ((l as Record<string, unknown>)[facet.key] ?? null) : undefined;
+      if (wanted !== undefined) facet.diff(ctx, site, d.title, wanted, found);
     }
     const slots = d.sections || d.spaces ? diffStructure(ctx, site, d, l) : [];
     if (d.sectionGroups) diffGroups(ctx, site, d, l, slots);
-    if (d.shareLinks) diffShareLinks(ctx, site, d, l);
+    for (const kind of anySiteListKinds) {
+      const wanted = listIn(d, kind.key);
+      if (wanted) kind.diff(ctx, site, d.title, wanted, (l && listIn(l, kind.key)) ?? []);
+    }
     if (Object.keys(site.patch.after).length > 0)
       drafts.add({
         key: `update:${addr}`,
@@ -117,32 +105,4 @@ export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSi
       op: { type: 'delete-site', org, site: liveRef(l.id) },
     });
   }
-}
-
-/** `published`: publish or unpublish calls of today's API; api.md describes no way to change it. */
-function diffPublication(ctx: DiffContext, site: SiteScope, d: DesiredSite, l: LiveSite | undefined): void {
-  if (d.published === undefined) return;
-  const current = l?.published ?? false;
-  if (current === d.published) return;
-  if (ctx.flavor === 'seed') {
-    problem(
-      ctx,
-      `site "${d.title}": published can only change with --api-flavor current (api.md has no publish call)`,
-      'unsupported-by-api',
-    );
-    return;
-  }
-  const addr = `${site.addr}/publication`;
-  ctx.drafts.add({
-    key: `update:${addr}`,
-    action: 'update',
-    kind: 'site-publication',
-    address: addr,
-    before: { published: current },
-    after: { published: d.published },
-    deps: [site.createKey],
-    op: d.published
-      ? { type: 'publish-site', org: ctx.org, site: site.ref }
-      : { type: 'unpublish-site', org: ctx.org, site: site.ref },
-  });
 }

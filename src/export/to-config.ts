@@ -1,13 +1,16 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
-import type {
-  LiveOrganization,
-  LiveSection,
-  LiveSite,
-  LiveSiteSpace,
-  LiveSpaceTranslation,
-  LiveTeam,
-} from '../model/index.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import {
+  anySiteFacets,
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+  listIn,
+} from '../kinds/registry.js';
+import type { ExportContext } from '../kinds/types.js';
+import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace } from '../model/index.js';
 
 /** One file of an export: its path under the output folder, its YAML text, and warnings. */
 export type ExportFile = { path: string; text: string };
@@ -16,17 +19,9 @@ export type ExportResult = { files: ExportFile[]; warnings: string[] };
 const header = (schemaPath: string, what: string) =>
   ` yaml-language-server: $schema=${schemaPath}\n ${what}, exported by docsync from live state.`;
 
-/**
- * Today's translations are read but not managed (docs/compatibility.md): export lists them in a
- * comment, so the output still plans to zero changes, and says so in a warning.
- */
-function spaceTranslationsNote(list: LiveSpaceTranslation[], warnings: string[]): string {
-  if (list.length === 0) return '';
-  warnings.push(
-    `${list.length} translation(s) of today's API are not managed by docsync: listed in a comment of organization.yaml`,
-  );
-  const lines = list.map((t) => `\n   ${t.id}: space ${t.sourceSpace} (${t.sourceLanguage}) → ${t.language}`);
-  return `\n Translations (today's API; read only, docsync does not manage them):${lines.join('')}`;
+/** `a, b and c`. */
+function sentence(parts: string[]): string {
+  return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 
 function slug(text: string, taken: Set<string>): string {
@@ -71,7 +66,7 @@ function section(s: LiveSection) {
   };
 }
 
-function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'current') {
+function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabilities) {
   const sections = (l.sections ?? []).filter((s) => {
     if (s.spaces.length > 0) return true;
     warnings.push(
@@ -84,7 +79,6 @@ function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'c
     warnings.push(`site "${l.title}" has both sections and root site spaces; only the sections are exported`);
   const exported = new Set(sections.map((s) => s.id));
   const dupGroups = duplicatesOf((l.sectionGroups ?? []).map((g) => g.title));
-  const dupLinks = duplicatesOf((l.shareLinks ?? []).map((x) => x.name));
   const groups = (l.sectionGroups ?? []).map((g) => ({
     title: g.title,
     ...(dupGroups.has(g.title) ? { id: g.id } : {}),
@@ -99,29 +93,18 @@ function site(l: LiveSite, pin: boolean, warnings: string[], flavor: 'seed' | 'c
     ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
     ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
     ...(l.proxy !== null ? { proxy: l.proxy } : {}),
-    ...(flavor === 'current' && l.published !== undefined ? { published: l.published } : {}),
-    ...(l.adaptiveSchema &&
-    Object.keys((l.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0
-      ? { adaptiveSchema: l.adaptiveSchema }
-      : {}),
-    shareLinks: (l.shareLinks ?? []).map((x) => ({
-      name: x.name,
-      ...(dupLinks.has(x.name) ? { id: x.id } : {}),
-      active: x.active,
-    })),
+    ...Object.fromEntries(
+      anySiteFacets.flatMap((f) => {
+        const value = f.export((l as Record<string, unknown>)[f.key], caps);
+        return value === undefined ? [] : [[f.key, value]];
+      }),
+    ),
+    ...Object.fromEntries(anySiteListKinds.map((kind) => [kind.key, kind.export(listIn(l, kind.key) ?? [])])),
     ...(sections.length > 0 ? { sections: sections.map(section) } : {}),
     ...(sections.length > 0 ? { sectionGroups: groups } : {}),
     ...(sections.length === 0 ? { spaces: rootSpaces.map(siteSpace) } : {}),
   };
 }
-
-const team = (t: LiveTeam, pin: boolean) => ({
-  title: t.title,
-  ...(pin ? { id: t.id } : {}),
-  members: (t.members ?? []).map((m) =>
-    m.role === 'member' ? (m.email ?? m.userId) : { user: m.email ?? m.userId, role: m.role },
-  ),
-});
 
 /** Names two live objects share: those are pinned by id on export (decision 3). */
 function duplicatesOf(names: string[]): Set<string> {
@@ -138,39 +121,60 @@ function duplicatesOf(names: string[]): Set<string> {
  */
 export const SCHEMA_FILE = 'docsync.schema.json';
 
+/** Files export writes itself; list kinds may add their keys to them (or own a file of their own). */
+const BUILT_IN_FILES = ['organization.yaml', 'spaces.yaml'];
+
 export function exportOrganization(
   org: LiveOrganization,
   /** Where the JSON Schema is, relative to the export's root; by default written alongside. */
   schemaPath = SCHEMA_FILE,
   /** SAML certificates by provider id (the live model keeps hashes only). */
   certificates: Map<string, string> = new Map(),
-  flavor: 'seed' | 'current' = 'seed',
+  caps: ApiCapabilities,
 ): ExportResult {
   const warnings: string[] = [];
   const files: ExportFile[] = [];
+  const kinds: ExportContext = { org, warnings, files, secrets: certificates, caps };
+  /** What the list kinds that export into `file` contribute to it, by key. */
+  const kindEntries = (file: string): Record<string, unknown> =>
+    Object.fromEntries(
+      anyListKinds
+        .filter((kind) => kind.export.file === file)
+        .map((kind) => [kind.key, kind.export.entries(listIn(org, kind.key), kinds)])
+        .filter(([, entries]) => entries !== undefined),
+    );
+  /** What the list kinds that export into `file` hold, for its header. */
+  const kindHeaders = (file: string): string[] =>
+    [...anyObjectKinds, ...anyListKinds].flatMap((kind) =>
+      kind.export.file === file ? [kind.export.header] : [],
+    );
+  /** What the object kinds that export into `file` write in it (those read). */
+  const objectEntries = (file: string): Record<string, unknown> =>
+    Object.fromEntries(
+      anyObjectKinds.flatMap((kind) => {
+        const live = (org as Record<string, unknown>)[kind.key];
+        return kind.export.file === file && live !== undefined
+          ? [[kind.key, kind.export.entry(live, kinds)]]
+          : [];
+      }),
+    );
+  /** What the list kinds that export into `file` say in its header. */
+  const kindNotes = (file: string): string =>
+    anyListKinds
+      .filter((kind) => kind.export.file === file)
+      .map((kind) => kind.export.note?.(kinds) ?? '')
+      .join('');
+  /** A space's facets (its custom field values), as export writes them. */
+  const spaceFacetValues = (space: object): Record<string, unknown> =>
+    Object.fromEntries(
+      anySpaceFacets
+        .map((facet) => [facet.key, facet.export(listIn(space, facet.key), org)])
+        .filter(([, value]) => value !== undefined),
+    );
   if (schemaPath === SCHEMA_FILE) files.push({ path: SCHEMA_FILE, text: configJsonSchemaText() });
-  const fields = org.customFields ?? [];
   const collections = org.collections ?? [];
   const collectionTitle = (id: string | null | undefined) =>
     id ? (collections.find((c) => c.id === id)?.title ?? null) : null;
-  if (org.customFields)
-    files.push({
-      path: 'custom-fields.yaml',
-      text: yamlText(
-        {
-          organization: org.id,
-          customFields: fields.map((f) => ({
-            name: f.name,
-            type: f.type,
-            ...(f.title !== null ? { title: f.title } : {}),
-            ...(f.description !== null ? { description: f.description } : {}),
-            ...(f.placeholder !== null ? { placeholder: f.placeholder } : {}),
-            ...(f.options !== null ? { options: f.options } : {}),
-          })),
-        },
-        header(schemaPath, 'Custom fields'),
-      ),
-    });
   const dupCollections = duplicatesOf(collections.map((c) => c.title));
   for (const t of dupCollections)
     warnings.push(`two collections are titled "${t}": their parents cannot be named by title; pinned by id`);
@@ -203,109 +207,34 @@ export function exportOrganization(
           ...(s.title !== undefined && !dupCollections.has(collectionTitle(s.parent) ?? '')
             ? { parent: collectionTitle(s.parent) }
             : {}),
-          ...(org.customFields && Object.keys(s.customFields).length > 0
-            ? { customFields: s.customFields }
-            : {}),
+          ...spaceFacetValues(s),
         })),
       },
       header(schemaPath, 'Collections and spaces'),
     ),
   });
-  if (org.translations && org.translations.length > 0 && flavor === 'current')
-    warnings.push(
-      "translations are left out: today's API has a different translation resource that docsync does not manage (--api-flavor current)",
-    );
-  const dupTranslations = duplicatesOf((org.translations ?? []).map((x) => x.title));
-  if (org.settings || org.members) {
-    const st = org.settings;
-    const defaultSite = st?.defaultContent
-      ? (org.sites ?? []).find((x) => x.id === st.defaultContent)
-      : undefined;
+  const orgEntries = { ...objectEntries('organization.yaml'), ...kindEntries('organization.yaml') };
+  if (Object.keys(orgEntries).length > 0)
     files.push({
       path: 'organization.yaml',
       text: yamlText(
-        {
-          organization: org.id,
-          ...(st
-            ? {
-                settings: {
-                  title: st.title,
-                  emailDomains: st.emailDomains,
-                  ...(st.hostname !== null ? { hostname: st.hostname } : {}),
-                  defaultRole: st.defaultRole,
-                  ...(defaultSite
-                    ? { defaultContent: { site: defaultSite.title } }
-                    : st.defaultContent === null
-                      ? { defaultContent: null }
-                      : {}),
-                  inviteLinks: st.inviteLinks,
-                  sso: st.sso,
-                  ai: st.ai,
-                },
-              }
-            : {}),
-          ...(org.members
-            ? { members: org.members.map((m) => ({ user: m.email ?? m.userId, role: m.role })) }
-            : {}),
-          ...(org.openapi
-            ? {
-                openapi: org.openapi.filter((x) => x.source).map((x) => ({ slug: x.slug, source: x.source })),
-              }
-            : {}),
-          ...(org.translations && flavor === 'seed'
-            ? {
-                translations: org.translations.map((x) => ({
-                  title: x.title,
-                  ...(dupTranslations.has(x.title) ? { id: x.id } : {}),
-                })),
-              }
-            : {}),
-        },
-        header(schemaPath, 'Organization settings, member roles, OpenAPI specs and translations') +
-          spaceTranslationsNote(org.spaceTranslations ?? [], warnings),
+        { organization: org.id, ...orgEntries },
+        header(schemaPath, sentence(kindHeaders('organization.yaml'))) + kindNotes('organization.yaml'),
       ),
     });
-  }
-  if (org.saml && org.saml.length > 0) {
-    const takenCerts = new Set<string>();
-    const dupSaml = duplicatesOf(org.saml.map((p) => p.label));
-    files.push({
-      path: 'saml.yaml',
-      text: yamlText(
-        {
-          organization: org.id,
-          saml: org.saml.map((p) => {
-            const team = (org.teams ?? []).find((t) => t.id === p.defaultTeam);
-            const cert = certificates.get(p.id);
-            let certFile: string | undefined;
-            if (cert) {
-              certFile = `certs/${slug(p.label, takenCerts)}.pem`;
-              files.push({ path: certFile, text: `${cert.trim()}\n` });
-            }
-            return {
-              label: p.label,
-              ...(dupSaml.has(p.label) ? { id: p.id } : {}),
-              ...(p.entityID !== null ? { entityID: p.entityID } : {}),
-              ...(p.ssoURL !== null ? { ssoURL: p.ssoURL } : {}),
-              ...(certFile ? { certificate: { file: certFile } } : {}),
-              ...(team ? { defaultTeam: team.title } : {}),
-              defaultRole: p.defaultRole,
-            };
-          }),
-        },
-        header(schemaPath, 'SAML providers (certificates in certs/)'),
-      ),
-    });
-  }
-  const teams = org.teams ?? [];
-  const dupTeams = duplicatesOf(teams.map((t) => t.title));
-  files.push({
-    path: 'teams.yaml',
-    text: yamlText(
-      { organization: org.id, teams: teams.map((t) => team(t, dupTeams.has(t.title))) },
-      header(schemaPath, 'Teams'),
-    ),
-  });
+  // Files a list kind owns (its own YAML file), in the registry's order.
+  for (const file of new Set(anyListKinds.map((kind) => kind.export.file)))
+    if (!BUILT_IN_FILES.includes(file)) {
+      const entries = kindEntries(file);
+      if (Object.keys(entries).length === 0) continue;
+      files.push({
+        path: file,
+        text: yamlText(
+          { organization: org.id, ...entries },
+          header(schemaPath, sentence(kindHeaders(file))) + kindNotes(file),
+        ),
+      });
+    }
   const sites = org.sites ?? [];
   const dupSites = duplicatesOf(sites.map((s) => s.title));
   const taken = new Set<string>();
@@ -313,7 +242,7 @@ export function exportOrganization(
     files.push({
       path: `sites/${slug(l.title, taken)}.yaml`,
       text: yamlText(
-        { organization: org.id, sites: [site(l, dupSites.has(l.title), warnings, flavor)] },
+        { organization: org.id, sites: [site(l, dupSites.has(l.title), warnings, caps)] },
         header(`../${schemaPath}`, `Site "${l.title}"`),
       ),
     });

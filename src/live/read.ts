@@ -1,8 +1,14 @@
 import type { ApiClient } from '../api/client.js';
 import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
-import type { CustomFieldValue } from '../model/kinds.js';
-import { certificateHash } from '../model/certificate.js';
+import {
+  anySiteFacets,
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+  listIn,
+} from '../kinds/registry.js';
 import type {
   LiveOrganization,
   LiveSpace,
@@ -10,7 +16,6 @@ import type {
   LiveSite,
   LiveSiteSpace,
   LiveState,
-  LiveTeam,
 } from '../model/live.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
@@ -86,18 +91,17 @@ export async function readLive(
 
 /** What to read of one organization: the config's scope, or everything (export). */
 export type ReadScope = {
-  settings: boolean;
-  members: boolean;
+  /** Keys of the object kinds (the organization's settings) to read. */
+  objects: string[];
   collections: boolean;
-  openapi: boolean;
-  saml: boolean;
-  translations: boolean;
+  /** Keys of the list kinds (src/kinds/registry.ts) to read. */
+  lists: string[];
   /** Spaces whose own fields (title, emoji, parent…) are managed: one GET each. */
   spaceDetails: string[];
-  customFields: boolean;
+  /** Spaces whose facets (custom field values) are managed: one GET each per facet. */
   spaceIds: string[];
-  teams: boolean;
-  membersOf: (team: { id: string; title: string }) => boolean;
+  /** The config the scope comes from (undefined for export: read everything below the lists too). */
+  desired?: DesiredOrganization;
   sites: boolean;
   /** Which lists of a live site to read; undefined: nothing below the site. */
   siteScope: (site: { id: string; title: string }) => SiteLists | undefined;
@@ -107,13 +111,14 @@ export type SiteLists = {
   sections: boolean;
   groups: boolean;
   spaces: boolean;
-  shareLinks: boolean;
-  adaptiveSchema: boolean;
+  /** Keys of the site list kinds (src/kinds/registry.ts) to read. */
+  lists: string[];
+  /** Keys of the site facets (src/kinds/registry.ts) to read. */
+  facets: string[];
 };
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
-  const wantsMembers = (org.teams ?? []).filter((d) => d.members !== undefined);
   // A live site the config may pair with: by pin, by title, or by an earlier title (`previously`).
   const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
     org.sites?.find((d) => d.id === site.id) ??
@@ -126,20 +131,16 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     s.defaultLevel !== undefined ||
     s.parent !== undefined;
   return {
-    settings: org.settings !== undefined,
-    members: org.members !== undefined,
+    objects: anyObjectKinds
+      .filter((k) => (org as Record<string, unknown>)[k.key] !== undefined)
+      .map((k) => k.key),
     collections: org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
-    openapi: org.openapi !== undefined,
-    saml: org.saml !== undefined,
-    translations: org.translations !== undefined,
+    lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
     spaceDetails: (org.spaces ?? []).filter(detailed).map((s) => s.id),
-    customFields: org.customFields !== undefined,
-    spaceIds: (org.spaces ?? []).filter((s) => s.customFields !== undefined).map((s) => s.id),
-    teams: org.teams !== undefined,
-    membersOf: (team) =>
-      wantsMembers.some((d) =>
-        d.id ? d.id === team.id : d.title === team.title || !!d.previously?.includes(team.title),
-      ),
+    spaceIds: (org.spaces ?? [])
+      .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
+      .map((s) => s.id),
+    desired: org,
     sites: org.sites !== undefined,
     siteScope: (site) => {
       const d = desiredFor(site);
@@ -148,8 +149,10 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
         sections: d.sections !== undefined || d.sectionGroups !== undefined,
         groups: d.sectionGroups !== undefined,
         spaces: d.spaces !== undefined,
-        shareLinks: d.shareLinks !== undefined,
-        adaptiveSchema: d.adaptiveSchema !== undefined,
+        lists: anySiteListKinds.filter((k) => listIn(d, k.key) !== undefined).map((k) => k.key),
+        facets: anySiteFacets
+          .filter((f) => (d as Record<string, unknown>)[f.key] !== undefined)
+          .map((f) => f.key),
       };
     },
   };
@@ -157,19 +160,19 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
 
 /** The scope of `docsync export`: every kind, every site and team. */
 export const everything = (spaceIds: string[] = []): ReadScope => ({
-  settings: true,
-  members: true,
+  objects: anyObjectKinds.map((k) => k.key),
   collections: true,
-  openapi: true,
-  saml: true,
-  translations: true,
+  lists: anyListKinds.map((k) => k.key),
   spaceDetails: spaceIds,
-  customFields: true,
   spaceIds,
-  teams: true,
-  membersOf: () => true,
   sites: true,
-  siteScope: () => ({ sections: true, groups: true, spaces: true, shareLinks: true, adaptiveSchema: true }),
+  siteScope: () => ({
+    sections: true,
+    groups: true,
+    spaces: true,
+    lists: anySiteListKinds.map((k) => k.key),
+    facets: anySiteFacets.map((f) => f.key),
+  }),
 });
 
 export async function readOrganization(
@@ -187,13 +190,8 @@ export async function readScoped(
   tracker = new Tracker(),
 ): Promise<LiveOrganization> {
   const t = <T>(p: Promise<T>) => tracker.track(p);
-  const [customFields, spaceValues, teams, sites, extra] = await Promise.all([
-    // Today's API has no custom fields: the diff reports it; nothing to read.
-    scope.customFields && api.flavor === 'seed' ? t(api.listCustomFields(orgId)) : undefined,
-    scope.spaceIds.length > 0 && api.flavor === 'seed'
-      ? Promise.all(scope.spaceIds.map((id) => readSpace(api, id, t)))
-      : undefined,
-    scope.teams ? readTeams(api, orgId, scope, t) : undefined,
+  const [spaceValues, sites, extra] = await Promise.all([
+    readSpaceFacets(api, scope.spaceIds, t),
     scope.sites ? readSites(api, orgId, scope, t) : undefined,
     readAdministration(api, orgId, scope, t),
   ]);
@@ -201,20 +199,7 @@ export async function readScoped(
   return {
     id: orgId,
     ...extra.org,
-    ...(customFields
-      ? {
-          customFields: customFields.map((f) => ({
-            name: f.name,
-            type: f.type,
-            title: f.title ?? null,
-            description: f.description ?? null,
-            placeholder: f.placeholder ?? null,
-            options: f.options ?? null,
-          })),
-        }
-      : {}),
     ...(spaces ? { spaces } : {}),
-    ...(teams ? { teams } : {}),
     ...(sites ? { sites } : {}),
   };
 }
@@ -227,45 +212,32 @@ function mergeSpaces(
   const byId = new Map<string, LiveSpace>();
   for (const s of [...(values ?? []), ...(details ?? [])]) {
     const prev = byId.get(s.id);
-    byId.set(s.id, prev ? { ...prev, ...s, customFields: { ...prev.customFields, ...s.customFields } } : s);
+    byId.set(s.id, prev ? { ...prev, ...s } : s);
   }
   return [...byId.values()];
 }
 
 /** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
 async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
-  const [org, members, self, collections, details, specs, saml, translations, today] = await Promise.all([
-    scope.settings ? t(api.getOrganization(orgId)) : undefined,
-    scope.members ? t(api.listMembers(orgId)) : undefined,
-    scope.members ? t(api.currentUser()).catch(() => null) : undefined,
+  const [objects, self, collections, details, lists] = await Promise.all([
+    Promise.all(
+      anyObjectKinds
+        .filter((kind) => scope.objects.includes(kind.key))
+        .map(async (kind) => [
+          kind.key,
+          kind.read.live((await t(api.request(kind.read.call(orgId)))) as never),
+        ]),
+    ),
+    // The user the token belongs to, for the kinds that must never remove it.
+    anyListKinds.some((k) => k.needsSelf && scope.lists.includes(k.key))
+      ? t(api.currentUser()).catch(() => null)
+      : undefined,
     scope.collections ? t(api.listCollections(orgId)) : undefined,
     Promise.all(scope.spaceDetails.map((id) => t(api.getSpace(id)))),
-    scope.openapi ? t(api.listOpenApiSpecs(orgId)) : undefined,
-    scope.saml ? t(api.listSamlProviders(orgId)) : undefined,
-    // The same path answers api.md's translation settings (seed) or today's translations (current).
-    scope.translations && api.flavor === 'seed' ? t(api.listTranslations(orgId)) : undefined,
-    scope.translations && api.flavor === 'current' ? t(api.listSpaceTranslations(orgId)) : undefined,
+    readLists(api, orgId, scope, t),
   ]);
-  const result: Partial<LiveOrganization> = {};
-  if (org)
-    result.settings = {
-      title: org.title,
-      emailDomains: org.emailDomains,
-      hostname: org.hostname ?? null,
-      defaultRole: org.defaultRole ?? null,
-      defaultContent: org.defaultContent?.site ?? null,
-      inviteLinks: org.inviteLinks,
-      sso: org.sso ?? false,
-      ai: org.ai ?? false,
-    };
-  if (members) {
-    result.members = members.map((m) => ({
-      userId: m.user.id,
-      email: m.user.email ?? null,
-      role: m.role ?? null,
-    }));
-    result.self = self?.id ?? null;
-  }
+  const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
+  if (self !== undefined) result.self = self?.id ?? null;
   if (collections)
     result.collections = collections.map((c) => ({
       id: c.id,
@@ -274,25 +246,6 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
       defaultLevel: c.defaultLevel ?? null,
       parent: c.parent ?? null,
     }));
-  if (specs) result.openapi = specs.map((x) => ({ slug: x.slug, source: x.sourceURL ?? null }));
-  if (saml)
-    result.saml = saml.map((p) => ({
-      id: p.id,
-      label: p.label,
-      entityID: p.entityID || null,
-      ssoURL: p.ssoURL || null,
-      certificateSha256: p.certificate ? certificateHash(p.certificate) : null,
-      defaultTeam: p.defaultTeam?.id ?? null,
-      defaultRole: p.defaultRole ?? null,
-    }));
-  if (translations) result.translations = translations.map((x) => ({ id: x.id, title: x.title }));
-  if (today)
-    result.spaceTranslations = today.map((x) => ({
-      id: x.id,
-      sourceSpace: x.source.space,
-      sourceLanguage: x.source.language,
-      language: x.language,
-    }));
   const spaceDetails = details.map((s) => ({
     id: s.id,
     title: s.title,
@@ -300,36 +253,75 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
     editMode: s.editMode ?? null,
     defaultLevel: s.defaultLevel ?? null,
     parent: s.parent ?? null,
-    customFields: {},
   }));
   return { org: result, spaceDetails: spaceDetails.length > 0 ? spaceDetails : undefined };
 }
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
 
-async function readSpace(api: ApiClient, id: string, t: Track) {
-  const entries = await t(api.getSpaceCustomFields(id));
-  const values: Record<string, CustomFieldValue> = {};
-  for (const e of entries)
-    if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
-  return { id, customFields: values };
+/** Secrets an export writes out but the live model never holds (certificates), by object id. */
+export async function exportSecrets(api: ApiClient, orgId: string): Promise<Map<string, string>> {
+  const pairs = await Promise.all(
+    anyListKinds.map(async (kind) => {
+      const secrets = kind.exportSecrets;
+      if (!secrets || api.capabilities.absent.includes(kind.kind)) return [];
+      const items = await api.list(secrets.list(orgId));
+      return items.flatMap((item) => {
+        const pair = secrets.pick(item as never);
+        return pair ? [pair] : [];
+      });
+    }),
+  );
+  return new Map(pairs.flat());
 }
 
-async function readTeams(api: ApiClient, orgId: string, scope: ReadScope, t: Track): Promise<LiveTeam[]> {
-  const teams = await t(api.listTeams(orgId));
+/** The list kinds in scope, each read as its module declares, where the API has it. */
+async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
+  const reads = anyListKinds
+    .filter((kind) => scope.lists.includes(kind.key))
+    .flatMap((kind) =>
+      kind.reads
+        .filter((read) =>
+          read.readOnly
+            ? api.capabilities.readOnly.includes(kind.kind)
+            : !api.capabilities.absent.includes(kind.kind),
+        )
+        .map(async (read) => {
+          const items = (await t(api.list(read.list(orgId)))).map((x) => read.live(x as never));
+          const children = read.children;
+          const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
+          const full = children
+            ? await Promise.all(
+                items.map(async (item) =>
+                  desired && !children.wanted(item as never, desired as never[])
+                    ? item
+                    : children.attach(
+                        item as never,
+                        (await t(api.list(children.list(orgId, item as never)))) as never[],
+                      ),
+                ),
+              )
+            : items;
+          return { key: kind.key, readOnly: read.readOnly, items: full };
+        }),
+    );
+  const result: Partial<LiveOrganization> = {};
+  for (const { key, readOnly, items } of await Promise.all(reads))
+    if (readOnly) result.readOnly = { ...result.readOnly, [key]: items };
+    else Object.assign(result, { [key]: items });
+  return result;
+}
+
+/** The facets of the named spaces (their custom field values), where the API has them: one GET each. */
+async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise<LiveSpace[] | undefined> {
+  const facets = anySpaceFacets.filter((f) => !api.capabilities.absent.includes(f.kind));
+  if (ids.length === 0 || facets.length === 0) return undefined;
   return Promise.all(
-    teams.map(async (team): Promise<LiveTeam> => {
-      if (!scope.membersOf(team)) return { id: team.id, title: team.title };
-      const members = await t(api.listTeamMembers(orgId, team.id));
-      return {
-        id: team.id,
-        title: team.title,
-        members: members.map((m) => ({
-          userId: m.organization.user.id,
-          email: m.organization.user.email ?? null,
-          role: m.team.role,
-        })),
-      };
+    ids.map(async (id) => {
+      const values = await Promise.all(
+        facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
+      );
+      return { id, ...Object.fromEntries(values) } as LiveSpace;
     }),
   );
 }
@@ -346,28 +338,47 @@ async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
         agentsContext: site.agentsContext ?? null,
         adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : null,
         proxy: site.proxy ? proxyFromOrigin(site.proxy.origin) : null,
-        ...(site.published !== undefined ? { published: site.published } : {}),
+        ...Object.fromEntries(
+          anySiteFacets.flatMap((f) => {
+            const value = 'fromSite' in f.read ? f.read.fromSite(site) : undefined;
+            return value === undefined ? [] : [[f.key, value]];
+          }),
+        ),
       };
       const lists = scope.siteScope(site);
       if (!lists) return base;
-      const [sections, groups, siteSpaces, links, schema] = await Promise.all([
+      const [sections, groups, siteSpaces, kindLists, facets] = await Promise.all([
         lists.sections ? t(api.listSections(orgId, site.id)) : undefined,
         lists.groups ? t(api.listSectionGroups(orgId, site.id)) : undefined,
         lists.spaces ? t(api.listSiteSpaces(orgId, site.id)) : undefined,
-        lists.shareLinks ? t(api.listShareLinks(orgId, site.id)) : undefined,
-        lists.adaptiveSchema ? t(api.getAdaptiveSchema(orgId, site.id)) : undefined,
+        Promise.all(
+          anySiteListKinds
+            .filter((kind) => lists.lists.includes(kind.key))
+            .map(async (kind) => {
+              const items = await t(api.list(kind.read.list(orgId, site.id)));
+              return [kind.key, items.map((item) => kind.read.live(item as never))] as const;
+            }),
+        ),
+        Promise.all(
+          anySiteFacets
+            .flatMap((f) =>
+              'call' in f.read && lists.facets.includes(f.key) ? [{ key: f.key, read: f.read }] : [],
+            )
+            .map(
+              async ({ key, read }) =>
+                [key, read.live((await t(api.request(read.call(orgId, site.id)))) as never)] as const,
+            ),
+        ),
       ]);
       return {
         ...base,
-        ...(schema ? { adaptiveSchema: schema.jsonSchema } : {}),
+        ...Object.fromEntries(facets),
         ...(sections ? { sections: sections.map(liveSection) } : {}),
         ...(groups
           ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) }
           : {}),
         ...(siteSpaces ? { spaces: siteSpaces.filter((ss) => !ss.section).map(liveSiteSpace) } : {}),
-        ...(links
-          ? { shareLinks: links.map((l) => ({ id: l.id, name: l.name ?? '', active: l.active ?? true })) }
-          : {}),
+        ...Object.fromEntries(kindLists),
       };
     }),
   );

@@ -1,12 +1,11 @@
+import type { AgentsContext, DefaultLevel, Visibility } from './kinds.js';
 import type {
-  AgentsContext,
-  CustomFieldType,
-  CustomFieldValue,
-  DefaultLevel,
-  MemberRole,
-  TeamRole,
-  Visibility,
-} from './kinds.js';
+  DesiredLists,
+  DesiredObjects,
+  DesiredSiteFacets,
+  DesiredSiteLists,
+  SpaceFacetValues,
+} from '../kinds/registry.js';
 
 /**
  * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
@@ -19,31 +18,17 @@ export type DesiredState = {
 
 export type Policy = { prune: boolean; maxDeletes: number };
 
-export type DesiredOrganization = {
-  id: string;
-  policy: Policy;
-  settings?: DesiredSettings;
-  members?: DesiredMember[];
-  collections?: DesiredCollection[];
-  openapi?: DesiredOpenApiSpec[];
-  saml?: DesiredSamlProvider[];
-  translations?: DesiredTranslation[];
-  customFields?: DesiredCustomField[];
-  spaces?: DesiredSpace[];
-  teams?: DesiredTeam[];
-  sites?: DesiredSite[];
-};
+/** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
+export type DesiredOrganization = DesiredLists &
+  DesiredObjects & {
+    id: string;
+    policy: Policy;
+    collections?: DesiredCollection[];
+    spaces?: DesiredSpace[];
+    sites?: DesiredSite[];
+  };
 
-export type DesiredCustomField = {
-  name: string;
-  type: CustomFieldType;
-  title?: string;
-  description?: string;
-  placeholder?: string;
-  options?: string[];
-};
-
-export type DesiredSpace = {
+export type DesiredSpace = SpaceFacetValues & {
   id: string;
   title?: string;
   emoji?: string;
@@ -51,22 +36,7 @@ export type DesiredSpace = {
   defaultLevel?: DefaultLevel;
   /** Title of the parent collection, or null for the organization's top level. */
   parent?: string | null;
-  customFields?: Record<string, CustomFieldValue>;
 };
-
-export type DesiredSettings = {
-  title?: string;
-  emailDomains?: string[];
-  hostname?: string;
-  defaultRole?: MemberRole | null;
-  /** The site shown by default, by title; null removes it. */
-  defaultContent?: { site: string } | null;
-  inviteLinks?: boolean;
-  sso?: boolean;
-  ai?: boolean;
-};
-
-export type DesiredMember = { user: string; role: MemberRole | null };
 
 /** `id` pins a live resource; `previously` lists earlier names (a rename without an id lookup). */
 export type Renamable = { id?: string; previously?: string[] };
@@ -79,32 +49,9 @@ export type DesiredCollection = Renamable & {
   parent?: string | null;
 };
 
-export type DesiredOpenApiSpec = { slug: string; source: string };
-
 /** Where a certificate comes from; its content is never part of the desired state, only its hash. */
 export type CertificateRef =
   { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
-
-export type DesiredSamlProvider = Renamable & {
-  label: string;
-  entityID?: string;
-  ssoURL?: string;
-  certificate?: CertificateRef;
-  /** Team title. */
-  defaultTeam?: string;
-  defaultRole?: MemberRole | null;
-};
-
-export type DesiredTranslation = Renamable & { title: string };
-
-export type DesiredTeamMember = { user: string; role: TeamRole };
-
-export type DesiredTeam = Renamable & {
-  title: string;
-  members?: DesiredTeamMember[];
-};
-
-export type DesiredShareLink = Renamable & { name: string; active?: boolean };
 
 export type DesiredSiteSpace = {
   space: string;
@@ -130,17 +77,16 @@ export type DesiredSectionGroup = Renamable & {
   sections: string[];
 };
 
-export type DesiredSite = Renamable & {
-  title: string;
-  visibility?: Visibility;
-  basename?: string;
-  agentsContext?: AgentsContext;
-  adaptiveContent?: { enabled: boolean };
-  proxy?: string | null;
-  published?: boolean;
-  adaptiveSchema?: Record<string, unknown>;
-  shareLinks?: DesiredShareLink[];
-  sections?: DesiredSection[];
-  sectionGroups?: DesiredSectionGroup[];
-  spaces?: DesiredSiteSpace[];
-};
+export type DesiredSite = Renamable &
+  DesiredSiteFacets &
+  DesiredSiteLists & {
+    title: string;
+    visibility?: Visibility;
+    basename?: string;
+    agentsContext?: AgentsContext;
+    adaptiveContent?: { enabled: boolean };
+    proxy?: string | null;
+    sections?: DesiredSection[];
+    sectionGroups?: DesiredSectionGroup[];
+    spaces?: DesiredSiteSpace[];
+  };

@@ -34,16 +34,7 @@ export type AgentsContext = (typeof agentsContexts)[number];
 export const teamRoles = ['owner', 'member'] as const;
 export type TeamRole = (typeof teamRoles)[number];
 
-export const customFieldTypes = [
-  'text',
-  'number',
-  'boolean',
-  'tags',
-  'select:multi',
-  'select:single',
-] as const;
-export type CustomFieldType = (typeof customFieldTypes)[number];
-
+/** A custom field's value in a space (the emulator keeps them too). */
 export type CustomFieldValue = string | number | boolean | string[] | null;
 
 export const memberRoles = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;

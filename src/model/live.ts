@@ -1,12 +1,11 @@
+import type { AgentsContext, DefaultLevel, Visibility } from './kinds.js';
 import type {
-  AgentsContext,
-  CustomFieldType,
-  CustomFieldValue,
-  DefaultLevel,
-  MemberRole,
-  TeamRole,
-  Visibility,
-} from './kinds.js';
+  LiveLists,
+  LiveObjects,
+  LiveSiteFacets,
+  LiveSiteLists,
+  SpaceFacetValues,
+} from '../kinds/registry.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -18,36 +17,22 @@ export type LiveState = {
   organizations: LiveOrganization[];
 };
 
-export type LiveOrganization = {
-  id: string;
-  /** Why this organization's live state could not be read (its plan is an error; others go on). */
-  readError?: string;
-  settings?: LiveSettings;
-  members?: LiveMember[];
-  /** The user the token belongs to (never removed). */
-  self?: string | null;
-  collections?: LiveCollection[];
-  openapi?: LiveOpenApiSpec[];
-  saml?: LiveSamlProvider[];
-  translations?: LiveTranslation[];
-  /** Today's translations (current flavor): read and exported as a note, not managed. */
-  spaceTranslations?: LiveSpaceTranslation[];
-  customFields?: LiveCustomField[];
-  spaces?: LiveSpace[];
-  teams?: LiveTeam[];
-  sites?: LiveSite[];
-};
+/** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
+export type LiveOrganization = LiveLists &
+  LiveObjects & {
+    id: string;
+    /** Why this organization's live state could not be read (its plan is an error; others go on). */
+    readError?: string;
+    /** The user the token belongs to (never removed). */
+    self?: string | null;
+    collections?: LiveCollection[];
+    /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */
+    readOnly?: Record<string, unknown[]>;
+    spaces?: LiveSpace[];
+    sites?: LiveSite[];
+  };
 
-export type LiveCustomField = {
-  name: string;
-  type: CustomFieldType;
-  title: string | null;
-  description: string | null;
-  placeholder: string | null;
-  options: string[] | null;
-};
-
-export type LiveSpace = {
+export type LiveSpace = SpaceFacetValues & {
   id: string;
   title?: string;
   emoji?: string | null;
@@ -55,22 +40,7 @@ export type LiveSpace = {
   defaultLevel?: DefaultLevel;
   /** Parent collection id, or null. */
   parent?: string | null;
-  customFields: Record<string, CustomFieldValue>;
 };
-
-export type LiveSettings = {
-  title: string;
-  emailDomains: string[];
-  hostname: string | null;
-  defaultRole: MemberRole | null;
-  /** Site id of the default content, or null. */
-  defaultContent: string | null;
-  inviteLinks: boolean;
-  sso: boolean;
-  ai: boolean;
-};
-
-export type LiveMember = { userId: string; email: string | null; role: MemberRole | null };
 
 export type LiveCollection = {
   id: string;
@@ -79,40 +49,6 @@ export type LiveCollection = {
   defaultLevel: DefaultLevel;
   parent: string | null;
 };
-
-export type LiveOpenApiSpec = { slug: string; source: string | null };
-
-/** The certificate is kept as a hash only. */
-export type LiveSamlProvider = {
-  id: string;
-  label: string;
-  entityID: string | null;
-  ssoURL: string | null;
-  certificateSha256: string | null;
-  defaultTeam: string | null;
-  defaultRole: MemberRole | null;
-};
-
-export type LiveTranslation = { id: string; title: string };
-
-/** Today's translation resource: a source space (in its language) translated into a language. */
-export type LiveSpaceTranslation = {
-  id: string;
-  sourceSpace: string;
-  sourceLanguage: string;
-  language: string;
-};
-
-export type LiveTeamMember = { userId: string; email: string | null; role: TeamRole };
-
-export type LiveTeam = {
-  id: string;
-  title: string;
-  /** Undefined when memberships were not read. */
-  members?: LiveTeamMember[];
-};
-
-export type LiveShareLink = { id: string; name: string; active: boolean };
 
 export type LiveSiteSpace = {
   id: string;
@@ -136,18 +72,16 @@ export type LiveSection = {
 
 export type LiveSectionGroup = { id: string; title: string; icon: string | null };
 
-export type LiveSite = {
-  id: string;
-  title: string;
-  visibility: Visibility;
-  basename: string | null;
-  agentsContext: AgentsContext | null;
-  adaptiveContent: { enabled: boolean } | null;
-  proxy: string | null;
-  published?: boolean;
-  adaptiveSchema?: Record<string, unknown> | null;
-  sections?: LiveSection[];
-  sectionGroups?: LiveSectionGroup[];
-  spaces?: LiveSiteSpace[];
-  shareLinks?: LiveShareLink[];
-};
+export type LiveSite = LiveSiteLists &
+  LiveSiteFacets & {
+    id: string;
+    title: string;
+    visibility: Visibility;
+    basename: string | null;
+    agentsContext: AgentsContext | null;
+    adaptiveContent: { enabled: boolean } | null;
+    proxy: string | null;
+    sections?: LiveSection[];
+    sectionGroups?: LiveSectionGroup[];
+    spaces?: LiveSiteSpace[];
+  };

@@ -14,5 +14,5 @@ export async function makePlan(
   onProgress?: (p: ReadProgress) => void,
 ): Promise<PlanRun> {
   const live = await readLive(api, desired, onProgress);
-  return { desired, live, plan: buildPlan(diff(desired, live, { flavor: api.flavor })) };
+  return { desired, live, plan: buildPlan(diff(desired, live, { capabilities: api.capabilities })) };
 }

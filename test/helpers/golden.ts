@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
+import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { diff } from '../../src/diff/diff.js';
 import { stateFromSeed } from '../../src/emulator/seed.js';
 import { buildPlan } from '../../src/plan/index.js';
@@ -37,6 +38,10 @@ export function planCase(name: string) {
   );
   if (!loaded.desired) throw new Error(`${name}: invalid desired.yaml: ${JSON.stringify(loaded.issues)}`);
   const seed = JSON.parse(readFileSync(join(dir, 'live.json'), 'utf8')) as unknown;
-  const plan = buildPlan(diff(loaded.desired, liveFromEmulator(stateFromSeed(seed), flavor), { flavor }));
+  const plan = buildPlan(
+    diff(loaded.desired, liveFromEmulator(stateFromSeed(seed), flavor), {
+      capabilities: capabilitiesOf(flavor),
+    }),
+  );
   return { dir, desired: loaded.desired, seed, plan, flavor, env: options.env ?? {} };
 }

@@ -16,14 +16,19 @@ const rows = [...doc.matchAll(/^\|\s*(GET|POST|PUT|PATCH|DELETE)\s*\|\s*`([^`]+)
 );
 const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
-/** Every route label the API client declares (src/api/**: the quoted `/orgs/{org}/…` templates). */
+/**
+ * Every route label the API client and the kinds declare (src/api/** and src/kinds/**: the quoted
+ * `/orgs/{org}/…` templates).
+ */
 function clientRoutes(): string[] {
   const found = new Set<string>();
-  const dir = new URL('../../src/api/', import.meta.url);
-  for (const file of readdirSync(dir, { recursive: true }) as string[]) {
-    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    const text = readFileSync(new URL(file, dir), 'utf8');
-    for (const m of text.matchAll(/'(\/(?:orgs|spaces|collections|user)[^' ]*)'/g)) found.add(shape(m[1]!));
+  for (const where of ['../../src/api/', '../../src/kinds/']) {
+    const dir = new URL(where, import.meta.url);
+    for (const file of readdirSync(dir, { recursive: true }) as string[]) {
+      if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+      const text = readFileSync(new URL(file, dir), 'utf8');
+      for (const m of text.matchAll(/'(\/(?:orgs|spaces|collections|user)[^' ]*)'/g)) found.add(shape(m[1]!));
+    }
   }
   return [...found].sort();
 }

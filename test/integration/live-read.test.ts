@@ -7,6 +7,7 @@ import type { Emulator } from '../../src/emulator/server.js';
 import { readLive, readOrganization } from '../../src/live/read.js';
 import type { DesiredState } from '../../src/model/index.js';
 import { baseSeed, client, TOKEN, withEmulator } from '../helpers/emulator.js';
+import { teamKind } from '../../src/kinds/team.js';
 
 let emu: Emulator | undefined;
 let api: ApiClient | undefined;
@@ -187,7 +188,7 @@ describe('live read against a misbehaving server', () => {
   it('stops on a page token that repeats instead of looping', async () => {
     const srv = await serve(() => ({ items: [{ id: 't1', title: 'T' }], next: { page: 'same' } }));
     api = new ApiClient({ apiUrl: srv.url, token: 't0ken-xyz' });
-    const error = await api.listTeams('org').catch((e: unknown) => e);
+    const error = await api.list(teamKind.reads[0]!.list('org')).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'invalid-response' });
     expect((error as ApiError).apiMessage).toContain('repeats');
     expect(srv.hits()).toBe(2);
@@ -197,7 +198,7 @@ describe('live read against a misbehaving server', () => {
   it('reports a malformed answer as invalid-response naming the field', async () => {
     const srv = await serve(() => ({ items: [{ title: 'no id' }] }));
     api = new ApiClient({ apiUrl: srv.url, token: 't0ken-xyz' });
-    const error = await api.listTeams('org').catch((e: unknown) => e);
+    const error = await api.list(teamKind.reads[0]!.list('org')).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'invalid-response', route: '/orgs/{org}/teams' });
     expect((error as ApiError).apiMessage).toContain('items.0.id');
     await srv.close();

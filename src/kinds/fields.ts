@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { memberRoles } from '../model/kinds.js';
+
+/** Config fields that several kinds share (their JSON Schema and reference come from here). */
+
+/** Names a resource had before a rename: docsync pairs it with a live one by them, then renames it. */
+export const previously = (key: string) =>
+  z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe(
+      `Earlier values of ${key}: when no live resource has the current ${key}, the one with an earlier value is renamed in place (one update) instead of a new one being created. No id lookup needed.`,
+    );
+
+export const pin = (key: string) =>
+  z
+    .string()
+    .min(1)
+    .optional()
+    .describe(`Pin to a live id: changing ${key} renames that resource in one update, keeping its identity.`);
+
+export const Role = z.enum(memberRoles);
+
+/** Keep only the keys whose value is defined (an omitted key is unmanaged). */
+export function defined<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Names two live objects share: those are pinned by id on export (decision 3). */
+export function duplicatesOf(names: string[]): Set<string> {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const n of names) (seen.has(n) ? dup : seen).add(n);
+  return dup;
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { problem, pruneOrList, type DiffContext } from '../diff/context.js';
+import type { MemberRole } from '../model/kinds.js';
+import { Role } from './fields.js';
+import type { ListKind } from './types.js';
+
+/** The roles of an organization's members, by user. docsync never invites; it removes only with prune. */
+
+export type MemberOp =
+  | { type: 'update-member'; org: string; userId: string; role: string | null }
+  | { type: 'remove-member'; org: string; userId: string };
+
+const Config = z.strictObject({
+  user: z.string().min(1).describe('User id or e-mail of an organization member.'),
+  role: Role.nullable().describe('Role in the organization; null for guest.'),
+});
+type Config = z.infer<typeof Config>;
+
+export type DesiredMember = { user: string; role: MemberRole | null };
+export type LiveMember = { userId: string; email: string | null; role: MemberRole | null };
+
+const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
+const Answer = z.looseObject({
+  id: z.string(),
+  role: nullish(Role),
+  user: z.looseObject({ id: z.string(), email: nullish(z.string()) }),
+});
+type Answer = z.infer<typeof Answer>;
+
+const ROUTE = '/orgs/{org}/members/{user}';
+const address = (org: string, user: string) => `${org}/members/${user}`;
+
+/** Roles of the listed members. Others are left alone; removal only with prune, never the token's own user. */
+function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): void {
+  const self = ctx.self;
+  const matches = (user: string, m: LiveMember) =>
+    m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
+  const kept = new Set<LiveMember>();
+  for (const d of desired) {
+    const m = live.find((x) => matches(d.user, x));
+    if (!m) {
+      problem(
+        ctx,
+        `members: "${d.user}" is not a member of the organization (docsync sets roles; it does not invite)`,
+        'not-a-member',
+      );
+      continue;
+    }
+    kept.add(m);
+    if (m.role === d.role) continue;
+    const addr = address(ctx.org, d.user);
+    ctx.drafts.add({
+      key: `update:${addr}`,
+      action: 'update',
+      kind: 'member',
+      address: addr,
+      before: { role: m.role },
+      after: { role: d.role },
+      op: { type: 'update-member', org: ctx.org, userId: m.userId, role: d.role },
+    });
+  }
+  for (const m of live) {
+    if (kept.has(m)) continue;
+    const addr = address(ctx.org, m.email ?? m.userId);
+    pruneOrList(
+      ctx,
+      {
+        key: `delete:${addr}`,
+        kind: 'member',
+        address: addr,
+        before: { role: m.role },
+        op: { type: 'remove-member', org: ctx.org, userId: m.userId },
+      },
+      ctx.prune && m.userId !== self && self !== null,
+    );
+  }
+  if (ctx.prune && self === null && live.length > kept.size)
+    problem(
+      ctx,
+      'members: cannot tell which user the token belongs to, so no member is removed; pin the members to keep or turn prune off',
+      'token-user-unknown',
+    );
+}
+
+export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, MemberOp> = {
+  kind: 'member',
+  key: 'members',
+  config: Config,
+  describe: 'Roles of the listed members; others are left alone.',
+  configBefore: 'collections',
+  docs: {
+    'members[]': {
+      title: 'member roles',
+      identity: '`user` (a user id or e-mail)',
+      notes: [
+        'docsync sets the roles of the listed members; members not listed are left alone (it never invites or removes members).',
+      ],
+      example: [
+        { user: 'alice@example.com', role: 'admin' },
+        { user: 'bob@example.com', role: 'edit' },
+      ],
+    },
+  },
+  unique: { what: 'member', key: 'user', caseless: true },
+  normalize: (m) => ({ user: m.user, role: m.role }),
+  reads: [
+    {
+      list: (org) => ({ route: '/orgs/{org}/members', params: { org }, item: Answer }),
+      live: (m: Answer): LiveMember => ({
+        userId: m.user.id,
+        email: m.user.email ?? null,
+        role: m.role ?? null,
+      }),
+    },
+  ],
+  needsSelf: true,
+  diff,
+  diffPhase: 'after-settings',
+  export: {
+    file: 'organization.yaml',
+    header: 'member roles',
+    entries: (live) => live?.map((m) => ({ user: m.email ?? m.userId, role: m.role })),
+  },
+  ops: {
+    'update-member': {
+      call: (op) => ({
+        method: 'PATCH',
+        route: ROUTE,
+        params: { org: op.org, user: op.userId },
+        body: { role: op.role },
+        expect: [200],
+        answer: Answer,
+      }),
+    },
+    'remove-member': {
+      call: (op, _r, caps) => ({
+        method: 'DELETE',
+        route: ROUTE,
+        params: { org: op.org, user: op.userId },
+        expect: caps.deleteAnswers,
+      }),
+    },
+  },
+};

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { pruneOrList, type DiffContext } from '../diff/context.js';
+import { deleteCall, type ListKind } from './types.js';
+
+/** OpenAPI specifications of an organization, by slug. Everything docsync knows about the kind. */
+
+export type OpenApiSpecOp =
+  | { type: 'create-openapi-spec'; org: string; slug: string; url: string }
+  | { type: 'update-openapi-spec'; org: string; slug: string; url: string }
+  | { type: 'delete-openapi-spec'; org: string; slug: string };
+
+export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+const Config = z.strictObject({
+  slug: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(slugPattern, 'must be lowercase words joined by -')
+    .describe('Identity of the spec. The API cannot rename a slug: a new slug is a new spec.'),
+  source: z.url().max(2048).describe('URL of the OpenAPI document.'),
+});
+type Config = z.infer<typeof Config>;
+
+/** Desired and live: the slug and the source URL (null when the API has none). */
+export type DesiredOpenApiSpec = { slug: string; source: string };
+export type LiveOpenApiSpec = { slug: string; source: string | null };
+
+const Answer = z.looseObject({ slug: z.string(), sourceURL: z.string().nullable().optional() });
+type Answer = z.infer<typeof Answer>;
+
+const LIST = '/orgs/{org}/openapi';
+const ROUTE = '/orgs/{org}/openapi/{slug}';
+const address = (org: string, slug: string) => `${org}/openapi/${slug}`;
+const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
+
+/** Created with their source, PUT to change the source; a slug cannot be renamed. */
+function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApiSpec[]): void {
+  ctx.managedLive.count += live.length;
+  const bySlug = new Map(live.map((x) => [x.slug, x]));
+  for (const d of desired) {
+    const addr = address(ctx.org, d.slug);
+    const l = bySlug.get(d.slug);
+    if (!l)
+      ctx.drafts.add({
+        key: `create:${addr}`,
+        action: 'create',
+        kind: 'openapi-spec',
+        address: addr,
+        before: null,
+        after: { source: d.source },
+        op: { type: 'create-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
+      });
+    else if (l.source !== d.source)
+      ctx.drafts.add({
+        key: `update:${addr}`,
+        action: 'update',
+        kind: 'openapi-spec',
+        address: addr,
+        before: { source: l.source },
+        after: { source: d.source },
+        op: { type: 'update-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
+      });
+  }
+  const wanted = new Set(desired.map((d) => d.slug));
+  for (const l of live) {
+    if (wanted.has(l.slug)) continue;
+    const addr = address(ctx.org, l.slug);
+    pruneOrList(ctx, {
+      key: `delete:${addr}`,
+      kind: 'openapi-spec',
+      address: addr,
+      before: { source: l.source },
+      op: { type: 'delete-openapi-spec', org: ctx.org, slug: l.slug },
+    });
+  }
+}
+
+export const openApiSpecKind: ListKind<
+  'openapi',
+  Config,
+  DesiredOpenApiSpec,
+  LiveOpenApiSpec,
+  OpenApiSpecOp
+> = {
+  kind: 'openapi-spec',
+  key: 'openapi',
+  config: Config,
+  docs: {
+    'openapi[]': {
+      title: 'OpenAPI specifications',
+      identity: '`slug`',
+      example: [{ slug: 'petstore', source: 'https://example.com/openapi/petstore.yaml' }],
+    },
+  },
+  unique: { what: 'OpenAPI spec', key: 'slug' },
+  normalize: (o) => ({ slug: o.slug, source: o.source }),
+  reads: [{ list, live: (x: Answer) => ({ slug: x.slug, source: x.sourceURL ?? null }) }],
+  diff,
+  export: {
+    file: 'organization.yaml',
+    header: 'OpenAPI specs',
+    entries: (live) => live?.flatMap((x) => (x.source ? [{ slug: x.slug, source: x.source }] : [])),
+  },
+  ops: {
+    'create-openapi-spec': {
+      call: (op) => ({
+        method: 'POST',
+        route: LIST,
+        params: { org: op.org },
+        body: { slug: op.slug, source: { url: op.url } },
+        expect: [201],
+        answer: Answer,
+        create: true,
+      }),
+      output: (_answer: unknown, op) => ({ id: op.slug }),
+      adopt: {
+        list: (op) => list(op.org),
+        find: (s: Answer, op) => s.slug === op.slug,
+        output: (s: Answer) => ({ id: s.slug }),
+      },
+    },
+    'update-openapi-spec': {
+      call: (op) => ({
+        method: 'PUT',
+        route: ROUTE,
+        params: { org: op.org, slug: op.slug },
+        body: { source: { url: op.url } },
+        expect: [200, 201],
+        answer: Answer,
+      }),
+    },
+    'delete-openapi-spec': {
+      call: (op, _r, caps) => deleteCall(ROUTE, { org: op.org, slug: op.slug }, caps),
+    },
+  },
+};

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { problem, type DiffContext } from '../diff/context.js';
+import { changedFields } from '../diff/draft.js';
+import type { Patch } from '../model/change.js';
+import type { MemberRole } from '../model/kinds.js';
+import { defined, Role } from './fields.js';
+import type { ExportContext, ObjectKind } from './types.js';
+
+/** The settings of an organization: one object, updated in place by one call. */
+
+export type OrganizationOp = { type: 'update-organization'; org: string; patch: Patch };
+
+export const hostnamePattern = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
+
+const Config = z
+  .strictObject({
+    title: z.string().min(2).max(255).optional(),
+    emailDomains: z.array(z.string().min(1).max(253)).optional(),
+    hostname: z
+      .string()
+      .min(3)
+      .max(32)
+      .regex(hostnamePattern, 'must be 3 to 32 of a-z, 0-9 and -')
+      .optional(),
+    defaultRole: Role.nullable().optional(),
+    defaultContent: z
+      .strictObject({ site: z.string().min(1).describe('Title of a site.') })
+      .nullable()
+      .optional(),
+    inviteLinks: z.boolean().optional(),
+    sso: z.boolean().optional(),
+    ai: z.boolean().optional(),
+  })
+  .describe('Organization settings.');
+type Config = z.infer<typeof Config>;
+
+export type DesiredOrganizationSettings = {
+  title?: string;
+  emailDomains?: string[];
+  hostname?: string;
+  defaultRole?: MemberRole | null;
+  /** The site shown by default, by title; null removes it. */
+  defaultContent?: { site: string } | null;
+  inviteLinks?: boolean;
+  sso?: boolean;
+  ai?: boolean;
+};
+
+export type LiveOrganizationSettings = {
+  title: string;
+  emailDomains: string[];
+  hostname: string | null;
+  defaultRole: MemberRole | null;
+  /** Site id of the default content, or null. */
+  defaultContent: string | null;
+  inviteLinks: boolean;
+  sso: boolean;
+  ai: boolean;
+};
+
+const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
+const Answer = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  emailDomains: z.array(z.string()).default([]),
+  hostname: nullish(z.string()),
+  defaultRole: nullish(Role),
+  defaultContent: nullish(z.looseObject({ site: z.string().optional() })),
+  inviteLinks: z.boolean().default(false),
+  sso: nullish(z.boolean()),
+  ai: nullish(z.boolean()),
+});
+type Answer = z.infer<typeof Answer>;
+
+const ROUTE = '/orgs/{org}';
+
+/** One update with every field that differs; the default content names a site by title. */
+function diff(ctx: DiffContext, d: DesiredOrganizationSettings, l: LiveOrganizationSettings): void {
+  const changed = changedFields(d, l, [
+    'title',
+    'emailDomains',
+    'hostname',
+    'defaultRole',
+    'inviteLinks',
+    'sso',
+    'ai',
+  ]);
+  const before = { ...(changed?.before ?? {}) };
+  const after = { ...(changed?.after ?? {}) };
+  const patch: Record<string, unknown> = { ...after };
+  const deps: (string | undefined)[] = [];
+  if (d.defaultContent !== undefined) {
+    if (d.defaultContent === null) {
+      if (l.defaultContent !== null) {
+        before['defaultContent'] = l.defaultContent;
+        after['defaultContent'] = null;
+        patch['defaultContent'] = null;
+      }
+    } else {
+      const site = ctx.siteRefs.get(d.defaultContent.site);
+      if (!site)
+        problem(
+          ctx,
+          `settings.defaultContent names the site "${d.defaultContent.site}", which does not exist`,
+          'unknown-reference',
+        );
+      else if (!('id' in site.ref) || site.ref.id !== l.defaultContent) {
+        before['defaultContent'] = l.defaultContent;
+        after['defaultContent'] = { site: d.defaultContent.site };
+        patch['defaultContent'] = { type: 'site', site: { $ref: site.ref } };
+        deps.push(site.createKey);
+      }
+    }
+  }
+  if (Object.keys(after).length === 0) return;
+  const addr = `${ctx.org}/settings`;
+  ctx.drafts.add({
+    key: `update:${addr}`,
+    action: 'update',
+    kind: 'organization',
+    address: addr,
+    before,
+    after,
+    deps,
+    op: { type: 'update-organization', org: ctx.org, patch },
+  });
+}
+
+function exportEntry(st: LiveOrganizationSettings, ctx: ExportContext): Config {
+  const sites = (ctx.org['sites'] ?? []) as { id: string; title: string }[];
+  const defaultSite = st.defaultContent ? sites.find((x) => x.id === st.defaultContent) : undefined;
+  return {
+    title: st.title,
+    emailDomains: st.emailDomains,
+    ...(st.hostname !== null ? { hostname: st.hostname } : {}),
+    defaultRole: st.defaultRole,
+    ...(defaultSite
+      ? { defaultContent: { site: defaultSite.title } }
+      : st.defaultContent === null
+        ? { defaultContent: null }
+        : {}),
+    inviteLinks: st.inviteLinks,
+    sso: st.sso,
+    ai: st.ai,
+  };
+}
+
+export const organizationKind: ObjectKind<
+  'settings',
+  Config,
+  DesiredOrganizationSettings,
+  LiveOrganizationSettings,
+  OrganizationOp
+> = {
+  kind: 'organization',
+  key: 'settings',
+  config: Config,
+  docs: {
+    settings: {
+      title: 'organization settings',
+      notes: ['One object per organization; each key present is managed, each key omitted is left alone.'],
+      example: { title: 'Example Inc', defaultRole: 'read', inviteLinks: false },
+    },
+    'settings.defaultContent': { title: 'default content' },
+  },
+  normalize: (s) => defined({ ...s }),
+  read: {
+    call: (org) => ({ method: 'GET', route: ROUTE, params: { org }, expect: [200], answer: Answer }),
+    live: (o: Answer): LiveOrganizationSettings => ({
+      title: o.title,
+      emailDomains: o.emailDomains,
+      hostname: o.hostname ?? null,
+      defaultRole: o.defaultRole ?? null,
+      defaultContent: o.defaultContent?.site ?? null,
+      inviteLinks: o.inviteLinks,
+      sso: o.sso ?? false,
+      ai: o.ai ?? false,
+    }),
+  },
+  diff,
+  export: { file: 'organization.yaml', header: 'Organization settings', entry: exportEntry },
+  ops: {
+    'update-organization': {
+      call: (op, r) => ({
+        method: 'PATCH',
+        route: ROUTE,
+        params: { org: op.org },
+        body: r.patch(op.patch),
+        expect: [200],
+        answer: Answer,
+      }),
+    },
+  },
+};

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { problem, type DiffContext } from '../diff/context.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import type { Ref } from '../model/change.js';
+import type { SiteFacet } from './types.js';
+
+/** Whether a site is published: publish and unpublish calls of today's API. A key of the site entry. */
+
+export type PublicationOp =
+  { type: 'publish-site'; org: string; site: Ref } | { type: 'unpublish-site'; org: string; site: Ref };
+
+const call = (route: string) => (op: PublicationOp, r: { ref: (x: Ref) => string }) => ({
+  method: 'POST' as const,
+  route,
+  params: { org: op.org, site: r.ref(op.site) },
+  expect: [200],
+});
+
+/** api.md describes no way to change it: a change is a problem there. */
+function diff(
+  ctx: DiffContext,
+  site: SiteScope,
+  siteTitle: string,
+  d: boolean,
+  l: boolean | null | undefined,
+) {
+  const current = l ?? false;
+  if (current === d) return;
+  if (!ctx.caps.publish) {
+    problem(
+      ctx,
+      `site "${siteTitle}": published can only change with ${ctx.caps.otherwise} (api.md has no publish call)`,
+      'unsupported-by-api',
+    );
+    return;
+  }
+  const addr = `${site.addr}/publication`;
+  ctx.drafts.add({
+    key: `update:${addr}`,
+    action: 'update',
+    kind: 'site-publication',
+    address: addr,
+    before: { published: current },
+    after: { published: d },
+    deps: [site.createKey],
+    op: d
+      ? { type: 'publish-site', org: ctx.org, site: site.ref }
+      : { type: 'unpublish-site', org: ctx.org, site: site.ref },
+  });
+}
+
+export const publicationKind: SiteFacet<'published', boolean, boolean, boolean, PublicationOp> = {
+  kind: 'site-publication',
+  key: 'published',
+  config: z.boolean(),
+  describe: 'Published or not (current API: publish/unpublish).',
+  docs: {},
+  normalize: (published) => published,
+  // Part of the site's own answer, when the API has it.
+  read: { fromSite: (site) => (typeof site['published'] === 'boolean' ? site['published'] : undefined) },
+  diff,
+  export: (l, caps) => (caps.publish && l !== undefined && l !== null ? l : undefined),
+  ops: {
+    'publish-site': { call: call('/orgs/{org}/sites/{site}/publish') },
+    'unpublish-site': { call: call('/orgs/{org}/sites/{site}/unpublish') },
+  },
+};

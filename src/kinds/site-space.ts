@@ -1,0 +1,64 @@
+import { SiteSpace } from '../api/schema.js';
+import type { Patch, Position, Ref } from '../model/change.js';
+import { deleteCall, idOutput, structureMove, type KindModule } from './types.js';
+
+export type SiteSpaceOp =
+  | { type: 'create-site-space'; org: string; site: Ref; spaceId: string; section?: Ref }
+  | { type: 'update-site-space'; org: string; site: Ref; siteSpace: Ref; patch: Patch }
+  | { type: 'delete-site-space'; org: string; site: Ref; siteSpace: Ref }
+  | { type: 'move-site-space'; org: string; site: Ref; siteSpace: Ref; position: Position };
+
+const LIST = '/orgs/{org}/sites/{site}/site-spaces';
+const ROUTE = '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}';
+
+/** A space published in a site (in a section, or at the site's root), by space id. */
+export const siteSpaceKind: KindModule<SiteSpaceOp> = {
+  kind: 'site-space',
+  ops: {
+    'create-site-space': {
+      call: (op, r) => ({
+        method: 'POST',
+        route: LIST,
+        params: { org: op.org, site: r.ref(op.site) },
+        body: { spaceId: op.spaceId, ...(op.section ? { sectionId: r.ref(op.section) } : {}) },
+        expect: [201],
+        answer: SiteSpace,
+        create: true,
+      }),
+      output: idOutput,
+      adopt: {
+        list: (op, r) => ({ route: LIST, params: { org: op.org, site: r.ref(op.site) }, item: SiteSpace }),
+        find: (s: SiteSpace, op) => s.space.id === op.spaceId,
+        output: idOutput,
+      },
+    },
+    'update-site-space': {
+      call: (op, r) => ({
+        method: 'PATCH',
+        route: ROUTE,
+        params: { org: op.org, site: r.ref(op.site), siteSpace: r.ref(op.siteSpace) },
+        body: r.patch(op.patch),
+        expect: [200, 204],
+      }),
+    },
+    'delete-site-space': {
+      call: (op, r, caps) =>
+        deleteCall(ROUTE, { org: op.org, site: r.ref(op.site), siteSpace: r.ref(op.siteSpace) }, caps),
+    },
+    'move-site-space': {
+      call: (op, r, caps) =>
+        structureMove(
+          caps,
+          r,
+          { org: op.org, site: op.site, item: op.siteSpace, position: op.position },
+          { type: 'site-space' },
+          {
+            route: '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}/move',
+            param: 'siteSpace',
+            type: 'site-space',
+            key: 'siteSpace',
+          },
+        ),
+    },
+  },
+};

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { createdRef, liveRef } from '../diff/draft.js';
+import type { Ref } from '../model/change.js';
+import { defined, duplicatesOf, pin, previously } from './fields.js';
+import {
+  diffTeamMembers,
+  exportMember,
+  liveMember,
+  MemberAnswer,
+  MemberEntry,
+  memberOf,
+  MEMBERS,
+  type DesiredTeamMember,
+  type LiveTeamMember,
+} from './team-members.js';
+import { deleteCall, idOutput, type ListKind } from './types.js';
+
+/** Teams of an organization, by title (or pinned id), with their membership when listed. */
+
+export type TeamOp =
+  | { type: 'create-team'; org: string; title: string }
+  | { type: 'update-team'; org: string; team: Ref; title: string }
+  | { type: 'delete-team'; org: string; team: Ref };
+
+const Config = z.strictObject({
+  title: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe('Identity of the team (unless id is pinned), 1 to 64 characters.'),
+  id: pin('title'),
+  previously: previously('title'),
+  members: z.array(MemberEntry).optional().describe('The full membership when present.'),
+});
+type Config = z.infer<typeof Config>;
+
+export type DesiredTeam = {
+  title: string;
+  id?: string;
+  previously?: string[];
+  members?: DesiredTeamMember[];
+};
+export type LiveTeam = {
+  id: string;
+  title: string;
+  /** Undefined when memberships were not read. */
+  members?: LiveTeamMember[];
+};
+
+const Answer = z.looseObject({ id: z.string(), title: z.string() });
+type Answer = z.infer<typeof Answer>;
+
+const LIST = '/orgs/{org}/teams';
+const ROUTE = '/orgs/{org}/teams/{team}';
+const address = (org: string, title: string) => `${org}/teams/${title}`;
+const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
+
+/** A team's whole membership difference is one change. Other kinds name teams by title (`ctx.teamRefs`). */
+function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
+  const { drafts, org } = ctx;
+  ctx.managedLive.count += live.length;
+  const { pairs, leftover } = pairByIdentity(
+    ctx,
+    'team',
+    desired,
+    live,
+    (d) => d.id,
+    (x) => x.title,
+    (d) => d.previously,
+  );
+  for (const [d, l] of pairs) {
+    const addr = address(org, d.title);
+    let ref: Ref;
+    let createKey: string | undefined;
+    ctx.teamRefs.set(
+      d.title,
+      l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` },
+    );
+    if (!l) {
+      createKey = `create:${addr}`;
+      drafts.add({
+        key: createKey,
+        action: 'create',
+        kind: 'team',
+        address: addr,
+        before: null,
+        after: { title: d.title },
+        op: { type: 'create-team', org, title: d.title },
+      });
+      ref = createdRef(createKey);
+    } else {
+      ref = liveRef(l.id);
+      if (l.title !== d.title)
+        drafts.add({
+          key: `update:${addr}`,
+          action: 'update',
+          kind: 'team',
+          address: addr,
+          before: { title: l.title },
+          after: { title: d.title },
+          op: { type: 'update-team', org, team: ref, title: d.title },
+        });
+    }
+    if (d.members) diffTeamMembers(ctx, addr, ref, createKey, d.members, l?.members ?? []);
+  }
+  for (const l of leftover) {
+    const addr = address(org, l.title);
+    pruneOrList(ctx, {
+      key: `delete:${addr}#${l.id}`,
+      kind: 'team',
+      address: addr,
+      before: { title: l.title },
+      op: { type: 'delete-team', org, team: liveRef(l.id) },
+    });
+  }
+}
+
+export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp> = {
+  kind: 'team',
+  key: 'teams',
+  config: Config,
+  configBefore: 'sites',
+  docs: {
+    'teams[]': {
+      title: 'teams',
+      identity: '`title`',
+      example: [
+        {
+          title: 'Docs Writers',
+          members: [{ user: 'alice@example.com', role: 'owner' }, 'bob@example.com'],
+        },
+      ],
+    },
+    'teams[].members[]': {
+      title: 'team members',
+      identity: '`user`',
+      notes: ['A plain string is shorthand for `{ user: <string> }` with role `member`.'],
+    },
+  },
+  unique: { what: 'team', key: 'title', pinned: true },
+  check: (t, { unique }) => {
+    const members = unique('team member');
+    t.members?.forEach((m, j) => {
+      const user = typeof m === 'string' ? m : m.user;
+      members(user.toLowerCase(), ['members', j], user);
+    });
+  },
+  normalize: (t) =>
+    defined({ title: t.title, id: t.id, previously: t.previously, members: t.members?.map(memberOf) }),
+  reads: [
+    {
+      list,
+      live: (t: Answer): LiveTeam => ({ id: t.id, title: t.title }),
+      // Memberships of the teams whose entry lists members (every team for export).
+      children: {
+        wanted: (team: LiveTeam, desired: DesiredTeam[]) =>
+          desired.some(
+            (d) =>
+              d.members !== undefined &&
+              (d.id ? d.id === team.id : d.title === team.title || !!d.previously?.includes(team.title)),
+          ),
+        list: (org: string, team: LiveTeam) => ({
+          route: MEMBERS,
+          params: { org, team: team.id },
+          item: MemberAnswer,
+        }),
+        attach: (team: LiveTeam, items: MemberAnswer[]): LiveTeam => ({
+          ...team,
+          members: items.map(liveMember),
+        }),
+      },
+    },
+  ],
+  diff,
+  diffPhase: 'before-sites',
+  export: {
+    file: 'teams.yaml',
+    header: 'Teams',
+    entries: (live) => {
+      const teams = live ?? [];
+      const dup = duplicatesOf(teams.map((t) => t.title));
+      return teams.map((t) => ({
+        title: t.title,
+        ...(dup.has(t.title) ? { id: t.id } : {}),
+        members: (t.members ?? []).map(exportMember),
+      }));
+    },
+  },
+  ops: {
+    'create-team': {
+      call: (op) => ({
+        method: 'PUT',
+        route: LIST,
+        params: { org: op.org },
+        body: { title: op.title },
+        expect: [200, 201],
+        answer: Answer,
+        create: true,
+      }),
+      output: idOutput,
+      adopt: {
+        list: (op) => list(op.org),
+        find: (t: Answer, op) => t.title === op.title,
+        output: idOutput,
+      },
+    },
+    'update-team': {
+      call: (op, r) => ({
+        method: 'PATCH',
+        route: ROUTE,
+        params: { org: op.org, team: r.ref(op.team) },
+        body: { title: op.title },
+        expect: [200],
+        answer: Answer,
+      }),
+    },
+    'delete-team': {
+      call: (op, r, caps) => deleteCall(ROUTE, { org: op.org, team: r.ref(op.team) }, caps),
+    },
+  },
+};

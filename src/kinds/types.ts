@@ -1,0 +1,341 @@
+import type { z } from 'zod';
+import type { DiffContext } from '../diff/context.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import type { Patch, Position, Ref } from '../model/change.js';
+import type { ResourceKind } from '../model/kinds.js';
+
+/**
+ * What a kind module declares, as data. Nothing here calls the API: the executor
+ * (src/apply/execute-op.ts), adoption (src/apply/adopt.ts) and the live read (src/live/read.ts)
+ * turn these declarations into requests. Decision 0020 says how to add a kind.
+ */
+
+export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Path parameters, filled into the route template (`/orgs/{org}/sites/{site}`), encoded. */
+export type Params = Record<string, string>;
+
+/** One API call: the route template, its parameters, the body and the answers accepted. */
+export type ApiCall = {
+  method: HttpVerb;
+  route: string;
+  params: Params;
+  body?: unknown;
+  expect: readonly number[];
+  /** The answer's schema, when the change needs something from it (a created id). */
+  answer?: z.ZodType;
+  /** A creation: not retried blindly after an ambiguous failure (decision 0004). */
+  create?: boolean;
+};
+
+/** One list read: every page of the route, each item checked by `item`. */
+export type ApiList<T = unknown> = {
+  route: string;
+  params: Params;
+  item: z.ZodType<T>;
+  /** The list is a tree (`nested=true`). */
+  nested?: boolean;
+};
+
+/** Resolves what a plan names by reference, when the change runs. */
+export type Resolver = {
+  ref: (ref: Ref) => string;
+  patch: (patch: Patch) => Record<string, unknown>;
+  /** A move position in api.md's shape: `{ before|after: { type, <key>: id } }`. */
+  position: (position: Position, type: string, key: string) => Record<string, unknown>;
+};
+
+/** Ids a change produced (creations): `id`, and for a section `siteSpace:<spaceId>`. */
+export type OpOutput = Record<string, string>;
+
+/** How one operation of the plan becomes one API call. */
+export type OpDef<O> = {
+  call: (op: O, r: Resolver, caps: ApiCapabilities) => ApiCall;
+  /** Ids a creation yields from its answer. */
+  output?: (answer: never, op: O) => OpOutput;
+  /**
+   * After a creation failed ambiguously: the list to read again, and how to recognise the object
+   * there by its identity (null: not created, safe to send again).
+   */
+  adopt?: {
+    list: (op: O, r: Resolver) => ApiList;
+    find: (item: never, op: O, r: Resolver) => boolean;
+    output: (item: never, op: O) => OpOutput;
+  };
+};
+
+/** Every operation type of a union, with its definition. */
+export type OpDefs<O extends { type: string }> = { [T in O['type']]: OpDef<Extract<O, { type: T }>> };
+
+/** A kind module: its name in the plan, and its operations. */
+export type KindModule<O extends { type: string }> = {
+  kind: ResourceKind;
+  ops: OpDefs<O>;
+};
+
+/** An answer item with an id: the common output of a creation. */
+export const idOutput = (answer: { id: string }): OpOutput => ({ id: answer.id });
+
+/** A delete: `DELETE <route>`, answered as the API answers deletes. */
+export const deleteCall = (route: string, params: Params, caps: ApiCapabilities): ApiCall => ({
+  method: 'DELETE',
+  route,
+  params,
+  expect: caps.deleteAnswers,
+});
+
+/** Today's `PATCH /sites/{id}/structure/sort` body: one call orders any item of a site. */
+export function sortBody(type: string, id: string, position: Position, r: Resolver): Record<string, unknown> {
+  const where = position.before ? 'before' : 'after';
+  return {
+    item: { type, id },
+    position: { [where]: { type, id: r.ref((position.before ?? position.after)!) } },
+  };
+}
+
+/**
+ * A move within a site's structure, as the API orders it: one sort call (today's API) or the
+ * kind's own move endpoint (api.md).
+ */
+export function structureMove(
+  caps: ApiCapabilities,
+  r: Resolver,
+  what: { org: string; site: Ref; item: Ref; position: Position },
+  sort: { type: string },
+  move: { route: string; param: string; type: string; key: string },
+): ApiCall {
+  const org = what.org;
+  const site = r.ref(what.site);
+  const item = r.ref(what.item);
+  if (caps.ordering === 'sort-structure')
+    return {
+      method: 'PATCH',
+      route: '/orgs/{org}/sites/{site}/structure/sort',
+      params: { org, site },
+      body: sortBody(sort.type, item, what.position, r),
+      expect: [200, 204],
+    };
+  return {
+    method: 'POST',
+    route: move.route,
+    params: { org, site, [move.param]: item },
+    body: { position: r.position(what.position, move.type, move.key) },
+    expect: [200, 204],
+  };
+}
+
+/**
+ * What the configuration reference (docs/configuration.md) says about a kind beyond its keys:
+ * how docsync pairs an entry with a live resource (identity), notes, and a short example. Keyed
+ * by the kind's place in the config (`sites[].sections[]`).
+ */
+export type KindDoc = {
+  /** Section heading, after the path. */
+  title: string;
+  /** The key(s) that identify an entry; undefined for a single object (policy, settings). */
+  identity?: string;
+  notes?: string[];
+  /** A short example: the value under this key (a list for list kinds). Nested kinds have none. */
+  example?: unknown;
+};
+
+/** Where a certificate comes from (its content is never part of the desired state). */
+export type CertificateSource =
+  { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
+
+/** What normalizing an entry may need besides the entry: indirect values resolved by the loader. */
+export type NormalizeExtras = { certificates: Map<object, CertificateSource> };
+
+/** What exporting a kind may need besides its live list. */
+export type ExportContext = {
+  /** The whole live organization (to name other objects by title). */
+  org: Record<string, unknown> & { id: string; readOnly?: Record<string, unknown[]> };
+  warnings: string[];
+  /** Extra files to write (a certificate, by path relative to the export's root). */
+  files: { path: string; text: string }[];
+  /** Secrets the live model leaves out, read for the export (by object id). */
+  secrets: Map<string, string>;
+  caps: ApiCapabilities;
+};
+
+/**
+ * One way to read a kind's live list. Read when the API has the kind; a `readOnly` read instead
+ * when the API answers a different resource at its route (kept for export's notes, not managed).
+ */
+export type LiveRead<L> = {
+  readOnly?: boolean;
+  list: (org: string) => ApiList;
+  live: (item: never) => L;
+  /**
+   * A list read below each item (a team's members): for the items the config wants it for (all,
+   * for export), then attached to the item.
+   */
+  children?: {
+    wanted: (item: never, desired: never[]) => boolean;
+    list: (org: string, item: never) => ApiList;
+    attach: (item: never, children: never[]) => L;
+  };
+};
+
+/**
+ * A kind that is a list directly under an organization, identified within it: everything about it
+ * is here, and the config union, normalization, semantic checks, live read, diff and export are
+ * derived from these declarations.
+ */
+export type ListKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+  /** Its key in a config file and in the desired and live organization. */
+  key: K;
+  /** One entry of the config (zod: the JSON Schema and the reference come from it). */
+  config: z.ZodType<C>;
+  /** Reference entries, by path in the config (`saml[]`, `saml[].certificate`). */
+  docs: Record<string, KindDoc>;
+  /** Identity within an organization: two entries with the same one are an error. */
+  /** `caseless`: `Alice@x` and `alice@x` are the same entry. */
+  unique: { what: string; key: string & keyof C; pinned?: boolean; caseless?: boolean };
+  normalize: (entry: C, extras: NormalizeExtras) => D;
+  reads: LiveRead<unknown>[];
+  /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
+  diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
+  /**
+   * When it is diffed (the plan's order of independent changes follows it): before the other kinds
+   * because they depend on its changes (custom fields before their values), right after the
+   * organization's settings, or (by default) after everything else.
+   */
+  diffPhase?: 'first' | 'before-sites' | 'after-settings';
+  /** Its place in a config file: before this key (by default after collections). */
+  configBefore?: 'collections' | 'sites';
+  /** The description of its key in a config file. */
+  describe?: string;
+  /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
+  needsSelf?: boolean;
+  /** Checks of one entry that its schema cannot express. */
+  check?: (entry: C, on: EntryChecks) => void;
+  /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
+  absent?: (caps: ApiCapabilities) => string;
+  export: {
+    file: string;
+    /** What the kind's entries are, for the file's header (`OpenAPI specs`). */
+    header: string;
+    entries: (live: L[] | undefined, ctx: ExportContext) => C[] | undefined;
+    /** A comment for the file's header (what is read but not managed). */
+    note?: (ctx: ExportContext) => string;
+  };
+  /** Secrets that export writes out but the live model never holds (certificates). */
+  exportSecrets?: { list: (org: string) => ApiList; pick: (item: never) => [string, string] | undefined };
+};
+
+/** What a list kind's entry check may report: an invalid value, or an identity given twice in a scope. */
+export type EntryChecks = {
+  report: (path: (string | number)[], message: string) => void;
+  /** A new scope of identities (`team member`): the second entry with one identity is reported. */
+  unique: (what: string) => (identity: string, path: (string | number)[], label?: string) => void;
+};
+
+/** Any list kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyListKind = ListKind<string, any, any, any, any>;
+
+/**
+ * A kind that is a list inside a site, identified within it (share links): like a list kind, with
+ * the site as parent. The site's config, normalization, checks, live read, diff and export
+ * include every one the registry names.
+ */
+export type SiteListKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+  /** Its key in a site of the config, and in the desired and live site. */
+  key: K;
+  config: z.ZodType<C>;
+  /** The description of the key in a site (what omitting it means). */
+  describe: string;
+  docs: Record<string, KindDoc>;
+  unique: { what: string; key: string & keyof C; pinned?: boolean };
+  normalize: (entry: C) => D;
+  read: { list: (org: string, site: string) => ApiList; live: (item: never) => L };
+  diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D[], live: L[]) => void;
+  export: (live: L[]) => C[];
+};
+
+/** Any site list kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySiteListKind = SiteListKind<string, any, any, any, any>;
+
+/** Report a problem of a config entry at a path below it. */
+export type Report = (path: (string | number)[], code: string, message: string, key?: boolean) => void;
+
+/**
+ * A kind that is a facet of an existing space (its custom field values): a key of a space entry,
+ * read, diffed and exported with the space. The space's config, normalization, checks, read,
+ * diff and export include every one the registry names.
+ */
+export type SpaceFacet<K extends string, C, D, O extends { type: string }> = KindModule<O> & {
+  /** Its key in a space entry of the config, and in the desired and live space. */
+  key: K;
+  config: z.ZodType<C>;
+  describe: string;
+  /** What the reference says of it under `spaces[]`: a note, and its part of the example. */
+  doc: { note: string; example: C };
+  normalize: (entry: C) => D;
+  /** Checks of one space's value against the organization's whole config (every file). */
+  check: (value: C, configs: object[], report: Report) => void;
+  /** Why a config cannot manage the facet where the API does not have it (`caps.absent`). */
+  absent: (caps: ApiCapabilities) => string;
+  /** Read for one space: one GET. */
+  read: (space: string) => ApiCall;
+  live: (answer: never) => D;
+  diff: (ctx: DiffContext, desired: { id: string; value: D }[], live: Map<string, D>) => void;
+  /** What export writes under the key, when the organization's live state says it is managed. */
+  export: (value: D | undefined, org: object) => C | undefined;
+};
+
+/** Any space facet, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySpaceFacet = SpaceFacet<string, any, any, any>;
+
+/**
+ * A kind that is one object per organization (its settings): a key of a config file, read with
+ * one GET, updated in place. The config, normalization, checks, read, diff and export include
+ * every one the registry names.
+ */
+export type ObjectKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+  /** Its key in a config file and in the desired and live organization. */
+  key: K;
+  config: z.ZodType<C>;
+  docs: Record<string, KindDoc>;
+  normalize: (entry: C) => D;
+  read: { call: (org: string) => ApiCall; live: (answer: never) => L };
+  /** Diffed after the sites (it may name one by title). */
+  diff: (ctx: DiffContext, desired: D, live: L) => void;
+  export: {
+    file: string;
+    header: string;
+    entry: (live: L, ctx: ExportContext) => C;
+  };
+};
+
+/** Any object kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyObjectKind = ObjectKind<string, any, any, any, any>;
+
+/**
+ * A kind that is one value of a site, read with its own GET and set with its own call (the
+ * adaptive schema): a key of a site entry. The site's config, normalization, read, diff and export
+ * include every one the registry names.
+ */
+export type SiteFacet<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+  key: K;
+  config: z.ZodType<C>;
+  describe: string;
+  docs: Record<string, KindDoc>;
+  normalize: (entry: C) => D;
+  /** Its own GET, or a field of the site's own answer. */
+  read:
+    | { call: (org: string, site: string) => ApiCall; live: (answer: never) => L }
+    | { fromSite: (site: Record<string, unknown>) => L | undefined };
+  /** `live` is undefined when the site is not live yet (it is created by the plan). */
+  diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
+  export: (live: L | undefined, caps: ApiCapabilities) => C | undefined;
+};
+
+/** Any site facet, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySiteFacet = SiteFacet<string, any, any, any, any>;

@@ -1,0 +1,30 @@
+/**
+ * What the target API can do, where api.md and today's service differ. Diff, plan, live read,
+ * apply and export ask these questions; none of them names a flavor. The values come from
+ * `src/api/capabilities.ts` (built from the flavor a command speaks) and are passed in.
+ */
+import type { ResourceKind } from './kinds.js';
+
+export type ApiCapabilities = {
+  /** How an item of a site's structure is ordered: one sort call, or a move call per kind. */
+  ordering: 'sort-structure' | 'move';
+  /** How a section joins a group: a field of the section, or the group's membership endpoint. */
+  sectionJoinsGroup: 'section-field' | 'group-endpoint';
+  /** Kinds the API does not have: a config that manages one is refused. */
+  absent: readonly ResourceKind[];
+  /**
+   * Kinds whose route answers a different resource here, read (for export's notes) but not
+   * managed: today's translations where api.md has translation settings.
+   */
+  readOnly: readonly ResourceKind[];
+  /** A site has `agentsContext`. */
+  agentsContext: boolean;
+  /** A site can be published and unpublished. */
+  publish: boolean;
+  /** A JSON Schema the API stores (a site's visitor claims) may carry `$id`. */
+  jsonSchemaId: boolean;
+  /** The answers a delete gives. */
+  deleteAnswers: readonly number[];
+  /** The flag that selects the other behaviour, for messages (`--api-flavor seed`). */
+  otherwise: string;
+};
