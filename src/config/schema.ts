@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { listKinds } from '../kinds/registry.js';
 import { anyListKinds, objectKinds, siteFacets, siteListKinds, spaceFacets } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
+import { pin, previously } from '../kinds/fields.js';
 import { agentsContexts, memberRoles, visibilities } from '../model/kinds.js';
 
 /**
@@ -10,24 +11,6 @@ import { agentsContexts, memberRoles, visibilities } from '../model/kinds.js';
  * Limits are api.md's.
  */
 export const proxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
-
-/** Names a resource had before a rename: docsync pairs it with a live one by them, then renames it. */
-const previously = (key: string) =>
-  z
-    .array(z.string().min(1))
-    .min(1)
-    .optional()
-    .describe(
-      `Earlier values of ${key}: when no live resource has the current ${key}, the one with an earlier value is renamed in place (one update) instead of a new one being created. No id lookup needed. Omitted: no earlier ${key}, so a changed ${key} is a new resource (unless id is pinned).`,
-    );
-const pin = (key: string) =>
-  z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      `Pin to a live id: changing ${key} renames that resource in one update, keeping its identity. Omitted: paired with a live resource by ${key} (or previously).`,
-    );
 
 const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
 const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');

@@ -10,7 +10,7 @@ export const previously = (key: string) =>
     .min(1)
     .optional()
     .describe(
-      `Earlier values of ${key}: when no live resource has the current ${key}, the one with an earlier value is renamed in place (one update) instead of a new one being created. No id lookup needed.`,
+      `Earlier values of ${key}: when no live resource has the current ${key}, the one with an earlier value is renamed in place (one update) instead of a new one being created. No id lookup needed. Omitted: no earlier ${key}, so a changed ${key} is a new resource (unless id is pinned).`,
     );
 
 export const pin = (key: string) =>
@@ -18,7 +18,9 @@ export const pin = (key: string) =>
     .string()
     .min(1)
     .optional()
-    .describe(`Pin to a live id: changing ${key} renames that resource in one update, keeping its identity.`);
+    .describe(
+      `Pin to a live id: changing ${key} renames that resource in one update, keeping its identity. Omitted: paired with a live resource by ${key} (or previously).`,
+    );
 
 export const Role = z.enum(memberRoles);
 
