@@ -106,7 +106,12 @@ export const SectionGroupSchema = z.strictObject({
   id: pin('title'),
   previously: previously('title'),
   icon: Icon.nullable().optional(),
-  sections: z.array(Path).describe('Paths of the sections in this group.'),
+  sections: z
+    .array(Path)
+    .optional()
+    .describe(
+      'Paths of the sections in this group (a section belongs to one group: listing it here moves it from another). Omitted: the group is created empty and its memberships are unmanaged (sections join or leave it outside docsync).',
+    ),
 });
 
 export const SiteSchema = z.strictObject({

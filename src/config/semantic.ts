@@ -226,7 +226,7 @@ function checkSite(
   site.sectionGroups?.forEach((g, i) => {
     if (g.id) groupIds(g.id, { yaml, path: [...at, 'sectionGroups', i, 'id'] });
     else groupTitles(g.title, { yaml, path: [...at, 'sectionGroups', i, 'title'] });
-    g.sections.forEach((p, j) => {
+    g.sections?.forEach((p, j) => {
       const place = { yaml, path: [...at, 'sectionGroups', i, 'sections', j] };
       if (!known.has(p)) issues.add(place, 'unknown-reference', `no section with path "${p}" in this site`);
       else grouped(p, place);

@@ -22,6 +22,8 @@ export function diffGroups(
   const slotByPath = new Map(slots.map((s) => [s.d.path, s]));
   const groupSlots: GroupSlot[] = [];
   const wantedGroupOf = new Map<SectionSlot, GroupSlot>();
+  // Live groups whose memberships the config leaves alone (`sections` omitted).
+  const membersUnmanaged = new Set<string>();
 
   let previousCreate: string | undefined;
   const { pairs, leftover } = pairByIdentity(
@@ -35,7 +37,8 @@ export function diffGroups(
   );
   for (const [dg, lg] of pairs) {
     const addr = address.sectionGroup(site.addr, dg.title);
-    const members = dg.sections.map((p) => slotByPath.get(p)).filter((s): s is SectionSlot => !!s);
+    const members = (dg.sections ?? []).map((p) => slotByPath.get(p)).filter((s): s is SectionSlot => !!s);
+    if (lg && dg.sections === undefined) membersUnmanaged.add(lg.id);
     if (!lg) {
       const key = `create:${addr}`;
       const slot: GroupSlot = { title: dg.title, ref: createdRef(key), addr, createKey: key };
@@ -48,7 +51,7 @@ export function diffGroups(
         after: {
           title: dg.title,
           ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
-          sections: dg.sections,
+          ...(dg.sections !== undefined ? { sections: dg.sections } : {}),
         },
         deps: [site.createKey, previousCreate, ...members.map((m) => m.createKey)],
         op: {
@@ -95,7 +98,7 @@ export function diffGroups(
 
   // Membership of every section the config describes. A section has a single group: joining
   // another group moves it there in one call. A group the config omits is left alone with its
-  // memberships unless it is pruned (its deletion ends them).
+  // memberships unless it is pruned (its deletion ends them); so is a group that omits `sections`.
   const managedIds = new Set(groupSlots.map((g) => g.liveId).filter((id): id is string => !!id));
   for (const s of slots) {
     const want = wantedGroupOf.get(s);
@@ -118,7 +121,7 @@ export function diffGroups(
       });
       continue;
     }
-    if (leaving === null || !managedIds.has(have!)) continue;
+    if (leaving === null || !managedIds.has(have!) || membersUnmanaged.has(have!)) continue;
     const addr = `${address.sectionGroup(site.addr, leaving)}/sections/${s.d.path}`;
     drafts.add({
       key: `delete:${addr}`,

@@ -74,7 +74,8 @@ export type DesiredSection = {
 export type DesiredSectionGroup = Renamable & {
   title: string;
   icon?: string | null;
-  sections: string[];
+  /** Paths of the member sections; omitted: the group's memberships are unmanaged. */
+  sections?: string[];
 };
 
 export type DesiredSite = Renamable &

@@ -55,7 +55,7 @@ describe('structure tree', () => {
           }
           for (const g of site.sectionGroups ?? []) {
             const group = node!.children.find((n) => n.kind === 'section-group' && n.key === g.title);
-            expect(group?.children.map((n) => n.key)).toEqual(expect.arrayContaining(g.sections));
+            expect(group?.children.map((n) => n.key)).toEqual(expect.arrayContaining(g.sections ?? []));
           }
         }
       }

@@ -211,6 +211,40 @@ sites:
       sections[1]!.title = 'Renamed by hand';
       expect((await s.plan(yaml)).changes).toEqual([]);
     });
+
+  for (const flavor of flavors)
+    it(`a section group without sections is created empty and its memberships stay unmanaged (${flavor})`, async () => {
+      const s = await session(groupedSeed(), flavor);
+      close = s.close;
+      const yaml = `
+organization: org_t
+policy: { prune: true }
+sites:
+  - title: Docs
+    sections:
+      - { path: guides, title: Guides, spaces: [{ space: space_1 }] }
+      - { path: api, title: API, spaces: [{ space: space_2 }] }
+    sectionGroups:
+      - { title: Managed }
+      - { title: Legacy }
+      - { title: New }
+`;
+      const { plan, writes } = await s.apply(yaml);
+      expect(plan.errors).toEqual([]);
+      expect(plan.changes.map((c) => [c.action, c.kind, c.address])).toEqual([
+        ['create', 'site-section-group', 'org_t/sites/Docs/section-groups/New'],
+      ]);
+      expect(plan.changes[0]!.after).toEqual({ title: 'New' });
+      expect(writes).toHaveLength(1);
+      expect(groupOf(s, 'guides')).toBe('Legacy');
+      expect(groupOf(s, 'api')).toBe('Managed');
+      expect((await s.plan(yaml)).changes).toEqual([]);
+      // A section joins the new group outside docsync: still nothing to do.
+      const site = s.state().organizations[0]!.sites[0]!;
+      site.sections.find((x) => x.path === 'api')!.groupId = site.groups.find((g) => g.title === 'New')!.id;
+      expect(groupOf(s, 'api')).toBe('New');
+      expect((await s.plan(yaml)).changes).toEqual([]);
+    });
 });
 
 /** Translations by title exist only in the seed flavor (the current API's translations are not declarative). */
