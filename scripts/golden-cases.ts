@@ -687,6 +687,44 @@ sites:
   options: { flavor: 'current' },
 };
 
+// Property seed 5, case 23 (prune off, current API): b shares a space with d but takes the live
+// section at its own path; d, given up, then pairs with c by space_8, so one apply converges.
+const ss = (n: number, path?: string): Obj => ({
+  id: `ss_${n}`,
+  space: `space_${n}`,
+  ...(path ? { path } : {}),
+});
+cases['section-given-up-pairs-by-space'] = {
+  desired: `organization: org_g
+sites:
+  - title: Docs
+    published: true
+    sections:
+      - path: b
+        title: Section B v2
+        spaces: [{ space: space_9 }, { space: space_11 }, { space: space_12, path: p-12x }]
+      - { path: a, title: Section A v2, spaces: [{ space: space_5 }, { space: space_3, path: p-3 }] }
+      - path: c
+        title: Section C v2
+        icon: null
+        spaces: [{ space: space_8, path: p-8 }, { space: space_2, path: p-2 }]
+      - { path: f, title: Section F, spaces: [{ space: space_1, default: true }, { space: space_7 }] }
+    sectionGroups:
+      - { title: G1, sections: [c] }
+`,
+  live: org({
+    sites: [
+      site([
+        sec(1, 'a', { title: 'Section A', spaces: [ss(3, 'p-3'), ss(6, 'p-6'), ss(11)] }),
+        sec(2, 'c', { title: 'Section C v2', spaces: [ss(7), ss(5)] }),
+        sec(3, 'd', { title: 'Section D v2', spaces: [ss(8), ss(12)] }),
+        sec(4, 'b', { title: 'Section B', spaces: [ss(4), ss(1)] }),
+      ]),
+    ],
+  }),
+  options: { flavor: 'current' },
+};
+
 cases['published-needs-current'] = {
   desired: `organization: org_g
 sites:

@@ -15,7 +15,8 @@ export type SectionSlot = {
  * first pair a path with the live section at that path when they share a space (or it has none);
  * then pair what is left by a shared space (the section's path changed, or two paths were
  * exchanged); then by path alone. A renamed section cannot take a path that a section left alone
- * (prune off) keeps: it is paired with the section at its path instead, until nothing changes.
+ * (prune off) keeps: it is paired with the section at its path instead, and the section it gave
+ * up can then pair by a shared space, until nothing changes.
  */
 export function pairSections(
   desired: DesiredSection[],
@@ -44,11 +45,19 @@ export function pairSections(
     const match = byPath.get(slot.d.path);
     if (match && (shares(slot, match) || match.spaces.length === 0)) pair(slot, match);
   }
-  for (const slot of slots) {
-    if (slot.l) continue;
-    const match = liveSections.find((ls) => !used.has(ls) && shares(slot, ls));
-    if (match) pair(slot, match);
-  }
+  // Pair what is left by a shared space; true when that paired a section.
+  const pairByShare = () => {
+    let paired = false;
+    for (const slot of slots) {
+      const match = slot.l ? undefined : liveSections.find((ls) => !used.has(ls) && shares(slot, ls));
+      if (match) {
+        pair(slot, match);
+        paired = true;
+      }
+    }
+    return paired;
+  };
+  pairByShare();
   for (let changed = true; changed;) {
     changed = false;
     for (const slot of slots) {
@@ -59,6 +68,9 @@ export function pairSections(
       pair(slot, holder);
       changed = true;
     }
+    // A section given up for the one at its path (prune off) may share a space with a section
+    // still unpaired: pair them now, as the next run would once the first holds its spaces.
+    if (!changed) changed = pairByShare();
   }
   return { slots, used };
 }

@@ -171,10 +171,11 @@ export function diffStructure(
       if (loc) {
         freed = loc.section ? deletedSections.get(loc.section.id) : undefined;
         if (!freed) {
-          const oldAddr = address.siteSpace(
-            loc.section ? address.section(site.addr, loc.section.path) : site.addr,
-            ds.space,
-          );
+          // Named by the section's final path, as every change inside a renamed section is.
+          const from = loc.section
+            ? (slots.find((s) => s.l === loc.section)?.addr ?? address.section(site.addr, loc.section.path))
+            : site.addr;
+          const oldAddr = address.siteSpace(from, ds.space);
           freed = `delete:${oldAddr}#${loc.ss.id}`;
           drafts.add({
             key: freed,
