@@ -9,18 +9,22 @@ import {
   type Document,
   type Node,
 } from 'yaml';
+import { fastParseYaml } from './fast-yaml.js';
 import type { ConfigIssue } from './issues.js';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_DEPTH = 64;
 
-/** One YAML file, parsed, with what is needed to point at any key in it. */
+/**
+ * One YAML file, parsed, with what is needed to point at any key in it. `doc` and `lines` (source
+ * positions) may be computed on first use: only files with a problem to report need them.
+ */
 export type YamlFile = {
-  file: string;
-  doc: Document.Parsed;
-  lines: LineCounter;
-  value: unknown;
+  readonly file: string;
+  readonly doc: Document.Parsed;
+  readonly lines: LineCounter;
+  readonly value: unknown;
 };
 
 /** Turn raw bytes into a parsed YAML file, or located issues (never throws). */
@@ -47,6 +51,41 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
   const depth = nestingDepth(text);
   if (depth > MAX_DEPTH) return at('too-deep', `nesting is deeper than ${MAX_DEPTH} levels`);
 
+  // Fast path: the common subset, without positions; the full parser for anything else.
+  const fast = fastParseYaml(text);
+  if (fast !== undefined) return withLazyPositions(file, text, fast);
+  return parseFull(file, text);
+}
+
+/** A file read by the fast path: positions come from a full parse on first use. */
+function withLazyPositions(file: string, text: string, value: unknown): YamlFile {
+  let full: YamlFile | undefined;
+  const positions = (): YamlFile => {
+    if (!full) {
+      const parsed = parseFull(file, text);
+      if (Array.isArray(parsed))
+        throw new Error(`${file}: the full YAML parser rejects what the fast one read`);
+      full = parsed;
+    }
+    return full;
+  };
+  return {
+    file,
+    value,
+    get doc() {
+      return positions().doc;
+    },
+    get lines() {
+      return positions().lines;
+    },
+  };
+}
+
+/** The full parser, with source positions and located errors. */
+function parseFull(file: string, text: string): YamlFile | ConfigIssue[] {
+  const at = (code: ConfigIssue['code'], message: string, line = 1, column = 1): ConfigIssue[] => [
+    { severity: 'error', code, file, line, column, path: '', message },
+  ];
   const lines = new LineCounter();
   let doc: Document.Parsed;
   try {
