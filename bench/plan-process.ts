@@ -37,7 +37,10 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[]): Pr
     const child = spawn(
       process.execPath,
       [...nodeFlags, '--import', join(root, 'bench/usage.mjs'), join(root, 'dist/cli.js'), ...args],
-      { env: { ...env, DOCSYNC_BENCH_USAGE: usageFile }, stdio: ['ignore', 'ignore', 'pipe'] },
+      {
+        env: { ...env, DOCSYNC_BENCH_USAGE: usageFile },
+        stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+      },
     );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -115,6 +118,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const runs = Number(process.argv[3] ?? 1);
   const prof = process.argv.includes('--cpu-prof');
   const flags = prof ? ['--cpu-prof', '--cpu-prof-dir', join(root, 'bench/.prof')] : [];
+  if (process.argv.includes('--trace-gc')) flags.push('--trace-gc');
+  flags.push(...process.argv.filter((a) => a.startsWith('--node=')).map((a) => a.slice(7)));
   const figures = await measurePlanProcess(n, runs, flags);
   console.log(JSON.stringify(figures, null, 2));
 }

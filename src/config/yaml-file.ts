@@ -1,16 +1,12 @@
-import {
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  visit,
-  type Document,
-  type Node,
-} from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YamlLib from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import { fastParseYaml } from './fast-yaml.js';
 import type { ConfigIssue } from './issues.js';
+
+let lib: typeof YamlLib | undefined;
+/** The full YAML parser, loaded on first use: files inside the fast path's subset never need it. */
+const yamlLib = (): typeof YamlLib => (lib ??= createRequire(import.meta.url)('yaml') as typeof YamlLib);
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_ALIAS_COUNT = 100;
@@ -86,6 +82,7 @@ function parseFull(file: string, text: string): YamlFile | ConfigIssue[] {
   const at = (code: ConfigIssue['code'], message: string, line = 1, column = 1): ConfigIssue[] => [
     { severity: 'error', code, file, line, column, path: '', message },
   ];
+  const { LineCounter, parseDocument, visit, isScalar } = yamlLib();
   const lines = new LineCounter();
   let doc: Document.Parsed;
   try {
@@ -145,6 +142,7 @@ export function locate(
   path: readonly (string | number)[],
   key = false,
 ): { line: number; column: number } {
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   let node: unknown = yaml.doc.contents;
   let keyNode: Node | undefined;
   let best: Node | undefined = isNodeLike(node) ? node : undefined;
