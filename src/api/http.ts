@@ -169,10 +169,10 @@ export class HttpClient {
 
   private async waitForBudget(): Promise<void> {
     for (;;) {
-      const wait = this.budget.acquire();
+      const wait = this.budget.acquire(this.queue.size);
       if (wait <= 0) return;
       this.opts.observer.paused?.(wait);
-      await sleep(wait + 5);
+      await sleep(Math.ceil(wait));
     }
   }
 
