@@ -1,6 +1,7 @@
 // Preloaded into the measured CLI (`node --import`): at exit, writes the process's own resource
 // usage (CPU user + system, peak RSS) to the file named by DOCSYNC_BENCH_USAGE.
 import { writeFileSync } from 'node:fs';
+import process from 'node:process';
 
 const file = process.env.DOCSYNC_BENCH_USAGE;
 if (file)
