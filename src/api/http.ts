@@ -1,8 +1,9 @@
 import PQueue from 'p-queue';
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AnswerTooLargeError, attemptDeadline, DeadlineError, readBoundedText } from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
 import { RateBudget } from './rate-limit.js';
+import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -78,7 +79,7 @@ const NOT_SENT = new Set([
 export class HttpClient {
   readonly budget = new RateBudget();
   private readonly queue: PQueue;
-  private readonly agent: Agent;
+  private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly opts: Required<Omit<HttpOptions, 'observer'>> & { observer: HttpObserver };
@@ -195,11 +196,10 @@ export class HttpClient {
     const deadline = attemptDeadline(this.opts.timeoutMs);
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(`${this.origin}${path}`, {
+      res = await request(this.agent, this.origin, path, {
         method: req.method,
         headers,
         body,
-        dispatcher: this.agent,
         signal: deadline.signal,
       });
     } catch (error) {
