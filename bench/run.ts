@@ -299,7 +299,7 @@ function planCpu(): void {
     growth < 2,
   );
   notes.push(
-    'In-process diff + plan: only `diff` and `buildPlan` timed, in a child running under tsx; its peak RSS includes Node.js, the tsx loader and the synthetic models. The end-to-end figures are the process rows above.',
+    'In-process diff + plan: only the CPU time of `diff` and `buildPlan`, in a child running under tsx; its peak RSS includes Node.js, the tsx loader and the synthetic models. The end-to-end figures are the process rows above.',
   );
 }
 
