@@ -216,9 +216,25 @@ function nestingDepth(text: string): number {
       if (flow > maxFlow) maxFlow = flow;
     } else if (c === 0x5d || c === 0x7d) flow = Math.max(0, flow - 1);
   }
-  for (const line of text.split('\n')) {
-    const indent = line.length - line.trimStart().length;
-    if (indent > maxIndent && line.trim().length > 0) maxIndent = indent;
+  // Leading whitespace of each line that holds anything else (one pass, no per-line strings).
+  let indent = 0;
+  let leading = true;
+  for (let i = 0; i <= text.length; i += 1) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x0a;
+    if (c === 0x0a) {
+      indent = 0;
+      leading = true;
+    } else if (leading) {
+      if (isSpace(c)) indent += 1;
+      else {
+        leading = false;
+        if (indent > maxIndent) maxIndent = indent;
+      }
+    }
   }
   return Math.max(maxFlow, Math.floor(maxIndent / 2));
 }
+
+/** What `String.prototype.trim` removes. */
+const isSpace = (c: number) =>
+  c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && /\s/.test(String.fromCharCode(c)));
