@@ -208,6 +208,33 @@ describe('RateBudget bookkeeping', () => {
     b.release({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '7' });
     expect(b.acquire()).toBe(7000);
   });
+  it('spreads only while the queued work exceeds the budget left in the window', () => {
+    let now = EPOCH;
+    const b = new RateBudget(() => now);
+    const answer = (remaining: number) =>
+      b.release({
+        'ratelimit-policy': '5;w=10',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': String(Math.ceil((now + 1) / 10_000) * 10),
+      });
+    expect(b.acquire()).toBe(0);
+    answer(4);
+    // 10 queued, 4 left: each waits its share of the window.
+    const waits: number[] = [];
+    for (let started = 0; started < 4;) {
+      const wait = b.acquire(10);
+      if (wait === 0) started += 1;
+      else {
+        waits.push(wait);
+        now += wait;
+      }
+    }
+    expect(Math.min(...waits)).toBeGreaterThan(1_500);
+    for (let i = 0; i < 4; i += 1) answer(5);
+    // A window later those starts are out of it: 4 queued fit in the budget and all go at once.
+    now += 30_000;
+    expect([b.acquire(3), b.acquire(2), b.acquire(1), b.acquire(0)]).toEqual([0, 0, 0, 0]);
+  });
   it('reads both forms of RateLimit-Policy', () => {
     for (const policy of ['60;w=10', '"default";q=60;w=10']) {
       const b = new RateBudget(() => EPOCH);

@@ -47,7 +47,7 @@ export class RateBudget {
     if (this.available !== null) this.available -= 1;
     this.inFlight += 1;
     this.starts.push(now);
-    const gap = waiting < this.budgetLeft() ? 0 : this.spacing(now);
+    const gap = waiting < this.budgetLeft(now) ? 0 : this.spacing(now);
     // Keep to the planned grid when a timer fired a little late, so lateness does not add up.
     this.nextAt = (this.nextAt > now - gap ? this.nextAt : now) + gap;
     return 0;
@@ -115,10 +115,25 @@ export class RateBudget {
   }
 
   /** Starts still allowed now: within the sliding window and the server's remaining budget. */
-  private budgetLeft(): number {
+  private budgetLeft(now: number): number {
     if (this.limit === null) return Number.POSITIVE_INFINITY;
-    const sliding = this.limit - Math.min(this.limit, this.starts.length - this.head);
+    const sliding = this.limit - Math.min(this.limit, this.startsWithinWindow(now));
     return Math.min(sliding, this.available ?? sliding);
+  }
+
+  /** Starts within the last window (all those kept while its length is unknown). */
+  private startsWithinWindow(now: number): number {
+    if (this.windowMs === null) return this.starts.length - this.head;
+    const since = now - this.windowMs - margin(this.windowMs);
+    // The first kept start inside the window: starts are in time order.
+    let lo = this.head;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.starts.length - lo;
   }
 
   /** Time between two starts: the window shared evenly, or the budget left until the reset. */
