@@ -327,7 +327,10 @@ async function planProcess(): Promise<void> {
     const t = targets[n]!;
     const m = f.median;
     const each = f.runs
-      .map((r) => `${(r.cpuMs / 1000).toFixed(2)} s / ${r.peakRssMb.toFixed(0)} MB`)
+      .map(
+        (r) =>
+          `${(r.cpuMs / 1000).toFixed(2)} s / ${r.peakRssMb.toFixed(0)} MB at load ${r.load?.toFixed(1)}`,
+      )
       .join(', ');
     const ok = m.cpuMs <= t.cpuMs && (t.rssMb === undefined || m.peakRssMb <= t.rssMb);
     row(
