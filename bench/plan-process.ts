@@ -32,10 +32,10 @@ export type ProcessFigures = {
 
 /**
  * Other work on the machine inflates even CPU time (shared caches and cores): before each run,
- * wait up to two minutes for the 1-minute load average to drop to the number of cores plus one.
+ * wait up to `maxWaitMs` for the 1-minute load average to drop to the number of cores plus one.
  * Returns the load the run starts at (shown beside the figures).
  */
-async function quietMachine(maxWaitMs = 120_000): Promise<number> {
+async function quietMachine(maxWaitMs: number): Promise<number> {
   const deadline = Date.now() + maxWaitMs;
   while (loadavg()[0]! > cpus().length + 1 && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -87,6 +87,7 @@ export async function measurePlanProcess(
   n: number,
   runs: number,
   nodeFlags: string[] = [],
+  waitForQuietMs = 0,
 ): Promise<ProcessFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'docsync-bench-'));
   try {
@@ -105,7 +106,7 @@ export async function measurePlanProcess(
       ];
       const results: ProcessRun[] = [];
       for (let i = 0; i < runs; i += 1) {
-        const load = await quietMachine();
+        const load = await quietMachine(waitForQuietMs);
         results.push({ ...(await runCli(args, env, nodeFlags)), load });
       }
       const pick = (k: Exclude<keyof ProcessRun, 'load'>) => median(results.map((r) => r[k]));
