@@ -1,9 +1,10 @@
 import PQueue from 'p-queue';
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AnswerTooLargeError, attemptDeadline, DeadlineError, readBoundedText } from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
 import { RateBudget } from './rate-limit.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
+import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -79,7 +80,7 @@ const NOT_SENT = new Set([
 export class HttpClient {
   readonly budget = new RateBudget();
   private readonly queue: PQueue;
-  private readonly agent: Agent;
+  private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly opts: Required<Omit<HttpOptions, 'observer'>> & { observer: HttpObserver };
@@ -172,10 +173,10 @@ export class HttpClient {
 
   private async waitForBudget(): Promise<void> {
     for (;;) {
-      const wait = this.budget.acquire();
+      const wait = this.budget.acquire(this.queue.size);
       if (wait <= 0) return;
       this.opts.observer.paused?.(wait);
-      await sleep(wait + 5);
+      await sleep(Math.ceil(wait));
     }
   }
 
@@ -205,11 +206,10 @@ export class HttpClient {
     const deadline = attemptDeadline(timeoutMs);
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(`${this.origin}${path}`, {
+      res = await request(this.agent, this.origin, path, {
         method: req.method,
         headers,
         body,
-        dispatcher: this.agent,
         signal: deadline.signal,
       });
     } catch (error) {

@@ -1,39 +1,246 @@
 import { describe, expect, it } from 'vitest';
+import { RateWindow } from '../emulator/faults.js';
+import { lowerBound, type WindowModel } from './rate-bound.js';
 import { RateBudget } from './rate-limit.js';
 
-const headers = (limit: number, remaining: number, resetEpochSeconds: number) => ({
-  'x-ratelimit-limit': String(limit),
-  'x-ratelimit-remaining': String(remaining),
-  'x-ratelimit-reset': String(resetEpochSeconds),
+/** The server's clock at the start of a run: a multiple of every window below, plus `phase`. */
+const EPOCH = 1_800_000_000_000;
+
+type Scenario = {
+  model: WindowModel;
+  limit: number;
+  windowMs: number;
+  /** How far into a fixed window the run starts. */
+  phaseMs?: number;
+  /** Which headers the server sends: all (with RateLimit-Policy), X-RateLimit-* only, none. */
+  headers: 'policy' | 'classic' | 'none';
+  n: number;
+  concurrency: number;
+  latencyMs: number;
+};
+
+/**
+ * Discrete-event simulation on a fake clock: `concurrency` workers send `n` requests through one
+ * RateBudget to the emulator's own rate limiter; no timers, no waiting.
+ */
+function simulate(s: Scenario) {
+  let now = EPOCH + (s.phaseMs ?? 0);
+  const start = now;
+  const budget = new RateBudget(() => now);
+  const server = new RateWindow(s.limit, s.windowMs, s.model, s.headers !== 'none');
+  const events: { at: number; seq: number; run: () => void }[] = [];
+  let seq = 0;
+  const at = (time: number, run: () => void) => {
+    events.push({ at: time, seq: (seq += 1), run });
+    events.sort((a, b) => a.at - b.at || a.seq - b.seq);
+  };
+  const arrivals: number[] = [];
+  const starts: number[] = [];
+  let throttled = 0;
+  let next = 0;
+  let done = 0;
+  let pausedUntil = 0;
+  let startedInPause = 0;
+
+  const worker = () => {
+    if (next >= s.n) return;
+    next += 1;
+    attempt();
+  };
+  const attempt = () => {
+    const wait = budget.acquire(s.n - next);
+    if (wait > 0) return at(now + wait, attempt);
+    if (now < pausedUntil) startedInPause += 1;
+    starts.push(now);
+    at(now + s.latencyMs / 2, () => {
+      const r = server.take(now);
+      if (r.allowed) arrivals.push(now);
+      const headers: Record<string, string> =
+        s.headers === 'none'
+          ? {}
+          : {
+              'x-ratelimit-limit': String(s.limit),
+              'x-ratelimit-remaining': String(r.remaining),
+              'x-ratelimit-reset': String(r.resetEpochSeconds),
+              ...(s.headers === 'policy' ? { 'ratelimit-policy': `${s.limit};w=${s.windowMs / 1000}` } : {}),
+            };
+      at(now + s.latencyMs / 2, () => {
+        budget.release(headers);
+        if (!r.allowed) {
+          throttled += 1;
+          pausedUntil = Math.max(pausedUntil, now + r.retryAfterSeconds * 1000);
+          budget.pause(r.retryAfterSeconds);
+          return attempt();
+        }
+        done += 1;
+        worker();
+      });
+    });
+  };
+  for (let i = 0; i < s.concurrency; i += 1) worker();
+  while (events.length > 0) {
+    const e = events.shift()!;
+    now = e.at;
+    e.run();
+  }
+  const maxIn = (span: number) => {
+    let best = 0;
+    for (let i = 0, j = 0; i < arrivals.length; i += 1) {
+      while (arrivals[i]! - arrivals[j]! >= span) j += 1;
+      best = Math.max(best, i - j + 1);
+    }
+    return best;
+  };
+  return {
+    done,
+    throttled,
+    startedInPause,
+    /** From the first start to the last request reaching the server. */
+    elapsed: arrivals[arrivals.length - 1]! - start,
+    bound: lowerBound(s.n, { ...s, phaseMs: s.phaseMs ?? 0 }),
+    maxInWindow: maxIn(s.windowMs),
+    maxInTenth: maxIn(s.windowMs / 10),
+  };
+}
+
+const fixed60 = {
+  model: 'fixed',
+  limit: 60,
+  windowMs: 10_000,
+  n: 303,
+  concurrency: 4,
+  latencyMs: 20,
+} as const;
+
+describe('RateBudget against a server with rate-limit headers (fake clock)', () => {
+  it.each<[string, Scenario]>([
+    ['fixed windows, run starts at a window start', { ...fixed60, headers: 'policy', phaseMs: 0 }],
+    ['fixed windows, run starts late in a window', { ...fixed60, headers: 'policy', phaseMs: 9_000 }],
+    ['sliding window', { ...fixed60, model: 'sliding', headers: 'policy' }],
+    [
+      'sliding window, slow answers, 16 at once',
+      { ...fixed60, model: 'sliding', headers: 'policy', concurrency: 16, latencyMs: 400 },
+    ],
+    ['sliding window, one at a time', { ...fixed60, model: 'sliding', headers: 'policy', concurrency: 1 }],
+    ['5 per second', { ...fixed60, limit: 5, windowMs: 1_000, n: 57, headers: 'policy', phaseMs: 700 }],
+    [
+      '1000 per minute',
+      { ...fixed60, limit: 1000, windowMs: 60_000, n: 3001, headers: 'policy', phaseMs: 10_000 },
+    ],
+  ])('%s: never over the limit in any window, spread out, within 1.1 × the bound', (_name, s) => {
+    const r = simulate(s);
+    expect(r.done).toBe(s.n);
+    expect(r.throttled).toBe(0);
+    expect(r.maxInWindow).toBeLessThanOrEqual(s.limit);
+    // Spread: a tenth of the window carries about a tenth of the limit, not a burst.
+    expect(r.maxInTenth).toBeLessThanOrEqual(Math.ceil(s.limit / 10) + 1);
+    expect(r.elapsed).toBeLessThanOrEqual(1.1 * r.bound);
+  });
 });
 
-describe('RateBudget', () => {
-  it('goes while there is budget, counting requests in flight as spent', () => {
-    let now = 1_800_000_000_000;
-    const b = new RateBudget(() => now);
-    expect(b.acquire()).toBe(0);
-    b.release(headers(10, 3, now / 1000 + 10));
-    expect([b.acquire(), b.acquire(), b.acquire()]).toEqual([0, 0, 0]);
-    // three in flight, budget 3: the fourth waits for the reset
-    expect(b.acquire()).toBe(10_000);
-    now += 10_000;
-    expect(b.acquire()).toBe(0);
+describe('RateBudget against a server that does not state its window (X-RateLimit-* only)', () => {
+  it.each<[string, Scenario]>([
+    ['run starts early in a window', { ...fixed60, headers: 'classic', phaseMs: 3_000 }],
+    ['run starts late in a window', { ...fixed60, headers: 'classic', phaseMs: 9_500 }],
+  ])('%s: learns the window from the first reset, no 429, within 1.1 × the bound', (_name, s) => {
+    const r = simulate(s);
+    expect(r.done).toBe(s.n);
+    expect(r.throttled).toBe(0);
+    // Until the first reset shows the window's length, the time to that reset is all it knows:
+    // the first request after it can make one more than the limit in a sliding window.
+    expect(r.maxInWindow).toBeLessThanOrEqual(s.limit + 1);
+    expect(r.elapsed).toBeLessThanOrEqual(1.1 * r.bound);
   });
+});
+
+describe('RateBudget when the work fits in the budget left', () => {
+  it('does not spread: 40 requests under 60 per 10 s go at once', () => {
+    const r = simulate({ ...fixed60, n: 40, headers: 'policy', phaseMs: 5_000 });
+    expect([r.done, r.throttled]).toEqual([40, 0]);
+    expect(r.elapsed).toBeLessThan(500);
+  });
+});
+
+describe('RateBudget against a server without rate-limit headers', () => {
+  it.each<[string, Scenario]>([
+    ['fixed windows', { ...fixed60, headers: 'none', phaseMs: 2_000 }],
+    ['sliding window', { ...fixed60, model: 'sliding', headers: 'none' }],
+  ])('%s: every request done; after a 429 nothing starts before Retry-After', (_name, s) => {
+    const r = simulate(s);
+    expect(r.done).toBe(s.n);
+    expect(r.throttled).toBeGreaterThan(0);
+    expect(r.startedInPause).toBe(0);
+    // Retry-After is whole seconds: at most one second lost per window, plus one window.
+    expect(r.elapsed).toBeLessThanOrEqual(r.bound + Math.ceil(s.n / s.limit) * 1_000 + s.windowMs);
+  });
+});
+
+describe('lowerBound', () => {
+  it.each([
+    // n ≤ limit: everything at once.
+    [60, { limit: 60, windowMs: 10_000, model: 'sliding' as const }, 0],
+    // the 61st waits a whole window after the first.
+    [61, { limit: 60, windowMs: 10_000, model: 'sliding' as const }, 10_000],
+    [303, { limit: 60, windowMs: 10_000, model: 'sliding' as const }, 50_000],
+    // fixed windows add nothing to the sliding rule when the run starts with a full budget
+    [303, { limit: 60, windowMs: 10_000, model: 'fixed' as const, phaseMs: 9_000 }, 50_000],
+    [5, { limit: 2, windowMs: 1_000, model: 'fixed' as const, phaseMs: 500 }, 2_000],
+  ])('%i requests under %o: %i ms', (n, model, expected) => {
+    expect(lowerBound(n, model)).toBe(expected);
+  });
+});
+
+describe('RateBudget bookkeeping', () => {
   it('after a 429 waits for Retry-After, then goes again without waiting for a far reset', () => {
-    let now = 1_800_000_100_000;
+    let now = EPOCH;
     const b = new RateBudget(() => now);
     expect(b.acquire()).toBe(0);
-    b.release(headers(100_000, 99_999, now / 1000 + 60));
+    b.release({ 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '99999' });
     expect(b.pause(5)).toBe(5000);
     expect(b.acquire()).toBe(5000);
     now += 5000;
     expect(b.acquire()).toBe(0);
   });
-  it('accepts Reset as seconds from now as well as epoch seconds', () => {
+  it('accepts Reset as seconds from now as well as epoch seconds, and waits for it when spent', () => {
     const now = 3_000_000;
     const b = new RateBudget(() => now);
     b.acquire();
-    b.release(headers(5, 0, 7));
+    b.release({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '7' });
     expect(b.acquire()).toBe(7000);
+  });
+  it('spreads only while the queued work exceeds the budget left in the window', () => {
+    let now = EPOCH;
+    const b = new RateBudget(() => now);
+    const answer = (remaining: number) =>
+      b.release({
+        'ratelimit-policy': '5;w=10',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': String(Math.ceil((now + 1) / 10_000) * 10),
+      });
+    expect(b.acquire()).toBe(0);
+    answer(4);
+    // 10 queued, 4 left: each waits its share of the window.
+    const waits: number[] = [];
+    for (let started = 0; started < 4;) {
+      const wait = b.acquire(10);
+      if (wait === 0) started += 1;
+      else {
+        waits.push(wait);
+        now += wait;
+      }
+    }
+    expect(Math.min(...waits)).toBeGreaterThan(1_500);
+    for (let i = 0; i < 4; i += 1) answer(5);
+    // A window later those starts are out of it: 4 queued fit in the budget and all go at once.
+    now += 30_000;
+    expect([b.acquire(3), b.acquire(2), b.acquire(1), b.acquire(0)]).toEqual([0, 0, 0, 0]);
+  });
+  it('reads both forms of RateLimit-Policy', () => {
+    for (const policy of ['60;w=10', '"default";q=60;w=10']) {
+      const b = new RateBudget(() => EPOCH);
+      b.acquire();
+      b.release({ 'ratelimit-policy': policy });
+      expect([b.limit, b.windowMs]).toEqual([60, 10_000]);
+    }
   });
 });

@@ -1,7 +1,17 @@
 /**
- * The client's view of the server's rate budget, from `X-RateLimit-*` headers. Requests take a
- * slot before they start; when the budget is spent they wait for the window to reset instead of
- * spending into a 429.
+ * The client's pacer: it keeps requests within the server's rate limit as the answers describe it
+ * (`X-RateLimit-Limit/Remaining/Reset`, and the window length from `RateLimit-Policy: L;w=S` or, without
+ * it, from how far the reset moves when a window ends). Requests take a slot before they start.
+ *
+ * - Never more than `limit` starts within ANY span of the window's length (a sliding window, with a
+ *   small margin for network jitter), so a server counting fixed, sliding or token-bucket windows
+ *   never sees more than it allows.
+ * - Spread, not burst: starts are spaced by (window + margin) / limit, or more widely when the
+ *   remaining budget must last until the reset.
+ * - Without any rate-limit headers nothing is paced; a 429 pauses every request until
+ *   `Retry-After` (or the known reset, or one second).
+ *
+ * How close this comes to the fastest possible schedule is in docs/benchmarks.md (`lowerBound`).
  */
 export class RateBudget {
   limit: number | null = null;
@@ -10,22 +20,36 @@ export class RateBudget {
   resetAt = 0;
   /** Epoch ms before which no request may start (after a 429 or an exhausted budget). */
   pausedUntil = 0;
+  /** The server's window length in ms, once known. */
+  windowMs: number | null = null;
+  private policyWindow = false;
+  /** Whether any answer came back yet (before that, nothing is known about the limit). */
+  private answered = false;
   private inFlight = 0;
   private available: number | null = null;
+  /** Start times still inside the last window (a queue: `starts[head..]`). */
+  private starts: number[] = [];
+  private head = 0;
+  /** Earliest start of the next request, to spread requests evenly. */
+  private nextAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** How long to wait before a request may start (0: go now). Takes the slot when it returns 0. */
-  acquire(): number {
+  /**
+   * How long to wait before a request may start (0: go now). Takes the slot when it returns 0.
+   * `waiting`: how many more requests are queued behind this one (spreading is pointless when they
+   * all fit in the budget left).
+   */
+  acquire(waiting = Number.POSITIVE_INFINITY): number {
     const now = this.now();
-    if (now < this.pausedUntil) return this.pausedUntil - now;
-    if (this.available !== null && this.available <= 0) {
-      if (now < this.resetAt) return this.resetAt - now;
-      // The window has reset: assume a full budget until the next answer says otherwise.
-      this.available = this.limit !== null ? this.limit - this.inFlight : null;
-    }
+    const at = this.earliestStart(now);
+    if (at > now) return at - now;
     if (this.available !== null) this.available -= 1;
     this.inFlight += 1;
+    this.starts.push(now);
+    const gap = waiting < this.budgetLeft(now) ? 0 : this.spacing(now);
+    // Keep to the planned grid when a timer fired a little late, so lateness does not add up.
+    this.nextAt = (this.nextAt > now - gap ? this.nextAt : now) + gap;
     return 0;
   }
 
@@ -33,11 +57,22 @@ export class RateBudget {
   release(headers?: Record<string, string | string[] | undefined>): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (!headers) return;
-    const limit = num(headers['x-ratelimit-limit']);
+    this.answered = true;
+    const now = this.now();
+    const policy = parsePolicy(headers['ratelimit-policy']);
+    const limit = num(headers['x-ratelimit-limit']) ?? policy?.limit ?? null;
     const remaining = num(headers['x-ratelimit-remaining']);
     const reset = num(headers['x-ratelimit-reset']);
     if (limit !== null) this.limit = limit;
-    if (reset !== null) this.resetAt = reset > 1e9 ? reset * 1000 : this.now() + reset * 1000;
+    if (policy) {
+      this.windowMs = policy.windowMs;
+      this.policyWindow = true;
+    }
+    if (reset !== null) {
+      const resetAt = reset > 1e9 ? reset * 1000 : now + reset * 1000;
+      if (!this.policyWindow) this.learnWindow(now, resetAt);
+      this.resetAt = resetAt;
+    }
     if (remaining !== null) {
       this.remaining = remaining;
       // Requests still in flight may spend from the same budget: count them as spent.
@@ -55,6 +90,91 @@ export class RateBudget {
     this.available = null;
     return this.pausedUntil - now;
   }
+
+  private earliestStart(now: number): number {
+    // Until the first answer says what the limit is, one request at a time.
+    if (!this.answered && this.inFlight > 0) return now + PROBE_POLL_MS;
+    let at = Math.max(this.pausedUntil, this.nextAt);
+    if (this.available !== null && this.available <= 0) {
+      if (now < this.resetAt) at = Math.max(at, this.resetAt);
+      // The window has reset: assume a full budget until the next answer says otherwise.
+      else this.available = this.limit !== null ? this.limit - this.inFlight : null;
+    }
+    // Only the last `limit` starts matter (the last thousand while the limit is unknown).
+    const keep = this.limit ?? 1000;
+    if (this.starts.length - this.head > keep) this.head = this.starts.length - keep;
+    if (this.head > 1024 && this.head * 2 > this.starts.length) {
+      this.starts = this.starts.slice(this.head);
+      this.head = 0;
+    }
+    if (this.limit !== null && this.windowMs !== null && this.starts.length - this.head >= this.limit) {
+      const span = this.windowMs + margin(this.windowMs);
+      at = Math.max(at, this.starts[this.starts.length - this.limit]! + span);
+    }
+    return at;
+  }
+
+  /** Starts still allowed now: within the sliding window and the server's remaining budget. */
+  private budgetLeft(now: number): number {
+    if (this.limit === null) return Number.POSITIVE_INFINITY;
+    const sliding = this.limit - Math.min(this.limit, this.startsWithinWindow(now));
+    return Math.min(sliding, this.available ?? sliding);
+  }
+
+  /** Starts within the last window (all those kept while its length is unknown). */
+  private startsWithinWindow(now: number): number {
+    if (this.windowMs === null) return this.starts.length - this.head;
+    const since = now - this.windowMs - margin(this.windowMs);
+    // The first kept start inside the window: starts are in time order.
+    let lo = this.head;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.starts.length - lo;
+  }
+
+  /** Time between two starts: the window shared evenly, or the budget left until the reset. */
+  private spacing(now: number): number {
+    if (this.limit === null || this.limit <= 0) return 0;
+    let gap = this.windowMs !== null ? (this.windowMs + margin(this.windowMs)) / this.limit : 0;
+    if (this.available !== null && this.available > 0 && this.resetAt > now)
+      gap = Math.max(gap, (this.resetAt - now) / (this.available + 1));
+    return gap;
+  }
+
+  /**
+   * Without `RateLimit-Policy`, the window is at least as long as the time to the next reset, and a
+   * reset that moves on by `d` when a window ends means windows of `d` (the smallest such step).
+   */
+  private learnWindow(now: number, resetAt: number): void {
+    const step = resetAt - this.resetAt;
+    const steps = this.resetAt > 0 && this.resetAt <= now && step > 0;
+    const atLeast = resetAt - now;
+    if (steps)
+      this.windowMs = this.windowMs === null ? step : Math.min(Math.max(this.windowMs, atLeast), step);
+    else if (atLeast > 0 && (this.windowMs === null || atLeast > this.windowMs)) this.windowMs = atLeast;
+  }
+}
+
+/** How often a request waiting for the first answer looks again. */
+const PROBE_POLL_MS = 10;
+
+/** Margin added to the window for network jitter: 1 %, at least 20 ms. */
+const margin = (windowMs: number) => Math.max(20, windowMs * 0.01);
+
+/** `RateLimit-Policy` (IETF draft): `60;w=10` or `"default";q=60;w=10`. */
+function parsePolicy(value: string | string[] | undefined): { limit: number; windowMs: number } | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return null;
+  const w = /(?:^|;)\s*w=(\d+(?:\.\d+)?)/.exec(raw);
+  const q = /(?:^|;)\s*q=(\d+)/.exec(raw) ?? /^\s*(\d+)\s*(?:;|$)/.exec(raw);
+  if (!w || !q) return null;
+  const windowMs = Number(w[1]) * 1000;
+  const limit = Number(q[1]);
+  return windowMs > 0 && limit > 0 ? { limit, windowMs } : null;
 }
 
 function num(value: string | string[] | undefined): number | null {

@@ -6,12 +6,20 @@ import { z } from 'zod';
  */
 const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
-export const Page = <T extends z.ZodType>(item: T) =>
+const pageOf = <T extends z.ZodType>(item: T) =>
   z.looseObject({
     items: z.array(item),
     next: nullish(z.looseObject({ page: z.string() })),
     count: z.number().optional(),
   });
+const pages = new WeakMap<z.ZodType, ReturnType<typeof pageOf>>();
+
+/** The schema of one page of a list of `item`: built (and compiled by zod) once per item schema. */
+export const Page = <T extends z.ZodType>(item: T): ReturnType<typeof pageOf<T>> => {
+  let page = pages.get(item);
+  if (!page) pages.set(item, (page = pageOf(item)));
+  return page as ReturnType<typeof pageOf<T>>;
+};
 
 export const SiteSpace = z.looseObject({
   object: z.literal('site-space').optional(),

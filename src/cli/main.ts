@@ -1,20 +1,27 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
-import { applyCommand } from './apply.js';
 import { commonDefaults, env, flavorOptions, type CommonOptions } from './context.js';
-import { commentCommand } from './comment.js';
 import { coordinationOptions, withCoordination } from './coordination.js';
 import { parseDuration } from './duration.js';
-import { daemonCommand } from './daemon.js';
-import { demoCommand } from './demo.js';
-import { emulatorCommand } from './emulator.js';
-import { exportCommand } from './export.js';
+import { errorCode } from '../errors.js';
 import { effectiveLogLevel } from './log-level.js';
 import { err } from './output.js';
 import { driftCommand, planCommand, type Format } from './plan.js';
-import { unlockCommand } from './unlock.js';
-import { validateCommand } from './validate.js';
-import { errorCode } from '../errors.js';
+
+/**
+ * A command whose module is imported only when it runs: `plan` does not pay for loading the
+ * daemon (chokidar, prom-client, node-cron, simple-git), the emulator or the GitHub client.
+ */
+const lazy = <M, K extends keyof M>(load: () => Promise<M>, name: K) =>
+  (async (...args: unknown[]) => ((await load())[name] as (...a: unknown[]) => unknown)(...args)) as M[K];
+const applyCommand = lazy(() => import('./apply.js'), 'applyCommand');
+const commentCommand = lazy(() => import('./comment.js'), 'commentCommand');
+const daemonCommand = lazy(() => import('./daemon.js'), 'daemonCommand');
+const demoCommand = lazy(() => import('./demo.js'), 'demoCommand');
+const emulatorCommand = lazy(() => import('./emulator.js'), 'emulatorCommand');
+const exportCommand = lazy(() => import('./export.js'), 'exportCommand');
+const unlockCommand = lazy(() => import('./unlock.js'), 'unlockCommand');
+const validateCommand = lazy(() => import('./validate.js'), 'validateCommand');
 
 const int = (name: string) => (value: string) => {
   const n = Number(value);

@@ -13,6 +13,7 @@ import {
 import { certificateHash } from '../model/certificate.js';
 import type { CertificateRef } from '../model/desired.js';
 import type { DesiredState } from '../model/desired.js';
+import type { ConfigFileCache, FileResult } from './file-cache.js';
 import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';
 import { ConfigFileSchema } from './schema.js';
@@ -52,6 +53,8 @@ export type LoadOptions = {
   env?: NodeJS.ProcessEnv;
   /** Indirect files must lie inside this folder; default: the repository holding each YAML file. */
   root?: string;
+  /** Reuse files parsed by earlier loads when their content is unchanged (the daemon). */
+  cache?: ConfigFileCache;
 };
 
 type SamlInput = NonNullable<ParsedConfig['config']['saml']>[number];
@@ -115,25 +118,30 @@ function indirectIssue(request: IndirectRequest, error: unknown): ConfigIssue {
   return request.issue(error.message, INDIRECT_CODES[error.code]);
 }
 
-function parseEntries(entries: { file: string; bytes: Buffer; path?: string }[]): {
+/** One file on its own: YAML, then the schema. */
+function parseFile(file: string, bytes: Buffer): FileResult {
+  const yaml = parseYamlFile(file, bytes);
+  if (Array.isArray(yaml)) return { issues: yaml };
+  const result = ConfigFileSchema.safeParse(yaml.value);
+  if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
+  return { yaml, config: result.data };
+}
+
+function parseEntries(
+  entries: { file: string; bytes: Buffer; path?: string }[],
+  cache?: ConfigFileCache,
+): {
   parsed: Parsed[];
   issues: ConfigIssue[];
 } {
   const issues: ConfigIssue[] = [];
   const parsed: Parsed[] = [];
   for (const { file, bytes, path } of entries) {
-    const yaml = parseYamlFile(file, bytes);
-    if (Array.isArray(yaml)) {
-      issues.push(...yaml);
-      continue;
-    }
-    const result = ConfigFileSchema.safeParse(yaml.value);
-    if (!result.success) {
-      issues.push(...zodToIssues(ConfigFileSchema, yaml, result.error));
-      continue;
-    }
-    parsed.push({ yaml, config: result.data, path });
+    const result = cache ? cache.get(file, bytes, () => parseFile(file, bytes)) : parseFile(file, bytes);
+    if ('issues' in result) issues.push(...result.issues);
+    else parsed.push({ ...result, path });
   }
+  cache?.keepOnly(entries.map((e) => e.file));
   issues.push(...checkSemantics(parsed));
   return { parsed, issues };
 }
@@ -186,7 +194,7 @@ export async function loadConfigFromBuffersAsync(
   entries: { file: string; bytes: Buffer; path?: string }[],
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
-  const { parsed, issues } = parseEntries(entries);
+  const { parsed, issues } = parseEntries(entries, opts.cache);
   const map = new Map<SamlInput, CertificateRef>();
   for (const request of indirectRequests(parsed, opts)) {
     try {

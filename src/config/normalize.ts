@@ -27,7 +27,9 @@ const siteSpace = (s: SiteSpaceInput): DesiredSiteSpace => ({
 });
 
 function defined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (value[key] !== undefined) out[key] = value[key];
+  return out as T;
 }
 
 function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {

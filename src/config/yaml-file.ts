@@ -1,26 +1,26 @@
-import {
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  visit,
-  type Document,
-  type Node,
-} from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YamlLib from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { fastParseYaml } from './fast-yaml.js';
 import type { ConfigIssue } from './issues.js';
+
+let lib: typeof YamlLib | undefined;
+/** The full YAML parser, loaded on first use: files inside the fast path's subset never need it. */
+const yamlLib = (): typeof YamlLib => (lib ??= createRequire(import.meta.url)('yaml') as typeof YamlLib);
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_DEPTH = 64;
 
-/** One YAML file, parsed, with what is needed to point at any key in it. */
+/**
+ * One YAML file, parsed, with what is needed to point at any key in it. `doc` and `lines` (source
+ * positions) may be computed on first use: only files with a problem to report need them.
+ */
 export type YamlFile = {
-  file: string;
-  doc: Document.Parsed;
-  lines: LineCounter;
-  value: unknown;
+  readonly file: string;
+  readonly doc: Document.Parsed;
+  readonly lines: LineCounter;
+  readonly value: unknown;
 };
 
 /** Turn raw bytes into a parsed YAML file, or located issues (never throws). */
@@ -47,6 +47,42 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
   const depth = nestingDepth(text);
   if (depth > MAX_DEPTH) return at('too-deep', `nesting is deeper than ${MAX_DEPTH} levels`);
 
+  // Fast path: the common subset, without positions; the full parser for anything else.
+  const fast = fastParseYaml(text);
+  if (fast !== undefined) return withLazyPositions(file, text, fast);
+  return parseFull(file, text);
+}
+
+/** A file read by the fast path: positions come from a full parse on first use. */
+function withLazyPositions(file: string, text: string, value: unknown): YamlFile {
+  let full: YamlFile | undefined;
+  const positions = (): YamlFile => {
+    if (!full) {
+      const parsed = parseFull(file, text);
+      if (Array.isArray(parsed))
+        throw new Error(`${file}: the full YAML parser rejects what the fast one read`);
+      full = parsed;
+    }
+    return full;
+  };
+  return {
+    file,
+    value,
+    get doc() {
+      return positions().doc;
+    },
+    get lines() {
+      return positions().lines;
+    },
+  };
+}
+
+/** The full parser, with source positions and located errors. */
+function parseFull(file: string, text: string): YamlFile | ConfigIssue[] {
+  const at = (code: ConfigIssue['code'], message: string, line = 1, column = 1): ConfigIssue[] => [
+    { severity: 'error', code, file, line, column, path: '', message },
+  ];
+  const { LineCounter, parseDocument, visit, isScalar } = yamlLib();
   const lines = new LineCounter();
   let doc: Document.Parsed;
   try {
@@ -106,6 +142,7 @@ export function locate(
   path: readonly (string | number)[],
   key = false,
 ): { line: number; column: number } {
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   let node: unknown = yaml.doc.contents;
   let keyNode: Node | undefined;
   let best: Node | undefined = isNodeLike(node) ? node : undefined;
@@ -179,9 +216,25 @@ function nestingDepth(text: string): number {
       if (flow > maxFlow) maxFlow = flow;
     } else if (c === 0x5d || c === 0x7d) flow = Math.max(0, flow - 1);
   }
-  for (const line of text.split('\n')) {
-    const indent = line.length - line.trimStart().length;
-    if (indent > maxIndent && line.trim().length > 0) maxIndent = indent;
+  // Leading whitespace of each line that holds anything else (one pass, no per-line strings).
+  let indent = 0;
+  let leading = true;
+  for (let i = 0; i <= text.length; i += 1) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x0a;
+    if (c === 0x0a) {
+      indent = 0;
+      leading = true;
+    } else if (leading) {
+      if (isSpace(c)) indent += 1;
+      else {
+        leading = false;
+        if (indent > maxIndent) maxIndent = indent;
+      }
+    }
   }
   return Math.max(maxFlow, Math.floor(maxIndent / 2));
 }
+
+/** What `String.prototype.trim` removes. */
+const isSpace = (c: number) =>
+  c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && /\s/.test(String.fromCharCode(c)));

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../api/undici.js';
 import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
 /**
@@ -75,7 +75,7 @@ const toKv = (kv: RawKv): KeyValue => ({
 });
 
 export class EtcdClient {
-  private readonly agent: Agent;
+  private readonly agent: InstanceType<typeof Agent>;
   private readonly endpoints: string[];
   private current = 0;
   private readonly timeoutMs: number;
@@ -104,11 +104,11 @@ export class EtcdClient {
       let status: number;
       let text: string;
       try {
-        const res = await request(`${endpoint}${path}`, {
+        const url = new URL(endpoint);
+        const res = await request(this.agent, url.origin, `${url.pathname.replace(/\/$/, '')}${path}`, {
           method: 'POST',
           body: JSON.stringify(body),
           headers: { 'content-type': 'application/json' },
-          dispatcher: this.agent,
           signal,
         });
         status = res.statusCode;

@@ -4,6 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import { LocalCoordinator } from '../coord/local.js';
 import type { CoordinationStatus, Coordinator } from '../coord/types.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
+import { ConfigFileCache } from '../config/file-cache.js';
 import { loadConfig } from '../config/load.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { Logger } from '../log/logger.js';
@@ -209,7 +210,7 @@ export class Daemon {
       this.metrics.sourceInfo.reset();
       this.metrics.sourceInfo.set({ revision: revision.id }, 1);
       log.info({ revision: revision.id, subject: revision.subject }, 'new revision');
-      const result = await loadConfig(this.source.configDir);
+      const result = await loadConfig(this.source.configDir, undefined, { cache: this.configCache });
       if (!result.desired) {
         this.status.configValid = false;
         this.pendingIssues = result.issues;
@@ -232,6 +233,8 @@ export class Daemon {
   }
 
   private pendingIssues: ConfigIssue[] | null = null;
+  /** Files parsed by earlier reloads: a change to one file re-parses only that file. */
+  private readonly configCache = new ConfigFileCache();
 
   private report(r: SyncReport, log: Logger): void {
     r.finishedAt = new Date().toISOString();

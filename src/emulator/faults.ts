@@ -15,7 +15,14 @@ export const FaultConfig = z.object({
   methods: z.array(z.string()).optional(),
   seed: z.number().int().optional(),
   rateLimit: z
-    .object({ limit: z.number().int().min(1), windowSeconds: z.number().min(0.1) })
+    .object({
+      limit: z.number().int().min(1),
+      windowSeconds: z.number().min(0.1),
+      /** fixed: windows aligned to the clock; sliding: any span of the window's length. */
+      model: z.enum(['fixed', 'sliding']).default('fixed'),
+      /** false: answer without any rate-limit header (429 and Retry-After only). */
+      headers: z.boolean().default(true),
+    })
     .nullable()
     .optional(),
 });
@@ -33,13 +40,17 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** A fixed-window rate limiter. */
+/** A rate limiter over fixed (clock-aligned) or sliding windows. */
 export class RateWindow {
   private windowStart = 0;
   private used = 0;
+  /** Sliding: the times of the requests allowed within the last window. */
+  private times: number[] = [];
   constructor(
     readonly limit: number,
     readonly windowMs: number,
+    readonly model: 'fixed' | 'sliding' = 'fixed',
+    readonly headers = true,
   ) {}
 
   take(nowMs: number): {
@@ -48,6 +59,19 @@ export class RateWindow {
     resetEpochSeconds: number;
     retryAfterSeconds: number;
   } {
+    if (this.model === 'sliding') {
+      this.times = this.times.filter((t) => t > nowMs - this.windowMs);
+      const allowed = this.times.length < this.limit;
+      if (allowed) this.times.push(nowMs);
+      // The budget grows back when the oldest request leaves the window.
+      const resetMs = (this.times[0] ?? nowMs) + this.windowMs;
+      return {
+        allowed,
+        remaining: Math.max(0, this.limit - this.times.length),
+        resetEpochSeconds: resetMs / 1000,
+        retryAfterSeconds: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
+      };
+    }
     // Windows are aligned to the clock, so X-RateLimit-Reset is exact.
     const start = Math.floor(nowMs / this.windowMs) * this.windowMs;
     if (start !== this.windowStart) {

@@ -24,7 +24,7 @@ export type EmulatorOptions = {
   token?: string;
   seed?: unknown;
   dataFile?: string;
-  rateLimit?: { limit: number; windowSeconds: number };
+  rateLimit?: { limit: number; windowSeconds: number; model?: 'fixed' | 'sliding'; headers?: boolean };
   /** `seed` serves api.md; `current` serves today's API where the two differ (docs/compatibility.md). */
   flavor?: 'seed' | 'current';
 };
@@ -125,7 +125,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let faults: FaultConfig = FaultConfig.parse({ rateLimit: options.rateLimit ?? null });
   let random = Math.random;
   let window: RateWindow | null = options.rateLimit
-    ? new RateWindow(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
+    ? new RateWindow(
+        options.rateLimit.limit,
+        options.rateLimit.windowSeconds * 1000,
+        options.rateLimit.model,
+        options.rateLimit.headers,
+      )
     : null;
   let baseUrl = '';
   let hold: { waiting: number; released: Promise<void>; release: () => void } | null = null;
@@ -161,7 +166,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults = FaultConfig.parse(input ?? {});
     random = faults.seed !== undefined ? seededRandom(faults.seed) : Math.random;
     window = faults.rateLimit
-      ? new RateWindow(faults.rateLimit.limit, faults.rateLimit.windowSeconds * 1000)
+      ? new RateWindow(
+          faults.rateLimit.limit,
+          faults.rateLimit.windowSeconds * 1000,
+          faults.rateLimit.model,
+          faults.rateLimit.headers,
+        )
       : null;
   };
 
@@ -210,12 +220,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     };
 
     const limit = window ? window.take(Date.now()) : null;
-    res.setHeader('X-RateLimit-Limit', String(limit ? window!.limit : DEFAULT_LIMIT));
-    res.setHeader('X-RateLimit-Remaining', String(limit ? limit.remaining : DEFAULT_LIMIT));
-    res.setHeader(
-      'X-RateLimit-Reset',
-      String(limit ? limit.resetEpochSeconds : Math.ceil(Date.now() / 1000) + 60),
-    );
+    if (!window || window.headers) {
+      res.setHeader('X-RateLimit-Limit', String(limit ? window!.limit : DEFAULT_LIMIT));
+      res.setHeader('X-RateLimit-Remaining', String(limit ? limit.remaining : DEFAULT_LIMIT));
+      res.setHeader(
+        'X-RateLimit-Reset',
+        String(limit ? limit.resetEpochSeconds : Math.ceil(Date.now() / 1000) + 60),
+      );
+      if (window) res.setHeader('RateLimit-Policy', `${window.limit};w=${window.windowMs / 1000}`);
+    }
 
     // The body is read first: a client that gives up while the answer is delayed has still sent
     // its request, and the emulator still processes it, as a real server would.

@@ -1,0 +1,163 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { fastParseYaml } from './fast-yaml.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+/** What the full parser makes of a text (the options of yaml-file.ts), or 'error'. */
+function full(text: string): unknown {
+  try {
+    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+    if (doc.errors.length > 0) return 'error';
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    return 'error';
+  }
+}
+
+/** The fast path either declines (undefined) or agrees with the full parser exactly. */
+function expectAgreement(text: string): unknown {
+  const fast = fastParseYaml(text);
+  if (fast !== undefined) expect({ text, value: fast }).toEqual({ text, value: full(text) });
+  return fast;
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? yamlFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+describe('fastParseYaml', () => {
+  it('reads the configs of the repository exactly as the full parser does, declining only outside its subset', () => {
+    const files = [
+      ...yamlFiles(join(root, 'config')),
+      ...yamlFiles(join(root, 'examples')),
+      ...yamlFiles(join(root, 'test/fixtures')),
+    ];
+    expect(files.length).toBeGreaterThan(40);
+    const read = files.filter((f) => expectAgreement(readFileSync(f, 'utf8')) !== undefined);
+    // The fast path is the common path, not a corner case.
+    expect(read.length / files.length).toBeGreaterThan(0.8);
+    expect(read).toContain(join(root, 'config/demo.yaml'));
+  });
+
+  it.each([
+    [
+      'plain keys, nested maps, compact and indented sequences',
+      'a: 1\nb:\n  c: x\n  d:\n  - 1\n  - two\ne:\n  - f: 1\n    g: [a, "b", \'c\']\n',
+    ],
+    ['comments everywhere', '# head\na: b # tail\n  # indented comment\nc: d#not-a-comment\n'],
+    [
+      'core schema words and numbers',
+      'a: ~\nb: null\nc: True\nd: FALSE\ne: -12\nf: +7\ng: 007\nh: yes\ni: no\nj: on\n',
+    ],
+    ['quotes and escapes', 'a: "x \\"y\\" \\u00e9 \\n"\nb: \'it\'\'s\'\nc: ""\nd: \'\'\n'],
+    ['flow collections', 'a: { enabled: false, n: 3 }\nb: []\nc: {}\nd: [[1, 2], {x: y}]\n'],
+    ['empty values', 'a:\nb:\n  -\n  - x\nc: 1\n'],
+    ['urls and colons inside plain scalars', 'a: https://example.com/x\nb: a:b\n'],
+    ['unicode', 'title: Título 文档\n'],
+  ])('agrees with the full parser on %s', (_name, text) => {
+    expect(expectAgreement(text)).not.toBeUndefined();
+  });
+
+  it.each([
+    ['an anchor and alias', 'a: &x 1\nb: *x\n'],
+    ['a tag', 'a: !!str 1\n'],
+    ['a block scalar', 'a: |\n  text\n'],
+    ['a multi-line plain scalar', 'a: one\n  two\n'],
+    ['a multi-line quoted scalar', 'a: "one\n  two"\n'],
+    ['a duplicate key', 'a: 1\na: 2\n'],
+    ['a float', 'a: 1.5\n'],
+    ['an octal and a hex', 'a: 0o17\nb: 0x1F\n'],
+    ['a special float', 'a: .inf\n'],
+    ['a date-like string', 'a: 2024-01-01\n'],
+    ['a document marker', '---\na: 1\n'],
+    ['a tab', 'a:\t1\n'],
+    ['a mapping value on a key line', 'a: b: c\n'],
+    ['a trailing flow comma', 'a: [1, 2,]\n'],
+    ['an unterminated flow collection', 'a: [1,\n  2]\n'],
+    ['a complex key', '? [a]\n: 1\n'],
+    ['a top-level sequence', '- a\n- b\n'],
+    ['bad indentation', 'a:\n    b: 1\n  c: 2\n'],
+    ['a sequence under a scalar', 'a: 1\n- b\n'],
+    ['a proto key', '__proto__: 1\n'],
+    ['a quoted key', '"a": 1\n'],
+  ])('declines %s', (_name, text) => {
+    expect(fastParseYaml(text)).toBeUndefined();
+  });
+
+  it('agrees with the full parser on generated documents', () => {
+    let seed = 7;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const scalars = [
+      'x',
+      'a b',
+      'null',
+      '~',
+      'True',
+      'false',
+      '12',
+      '-3',
+      '1.5',
+      '0x1',
+      '"q"',
+      "'s'",
+      '"a\\tb"',
+      "'it''s'",
+      '[a, b]',
+      '{ k: v }',
+      '[]',
+      'a#b',
+      'a #c',
+      'http://h/p',
+      '-a',
+      '.x',
+      '&a',
+      '*a',
+      '!t',
+      '|',
+      '>',
+      '@x',
+      '`x',
+      '%x',
+      'a: b',
+      'é',
+      '"\\u00e9"',
+      '[a, [b, {c: d}]]',
+      '{a: 1, a: 2}',
+      'k:',
+    ];
+    const keys = ['a', 'b', 'c_d', 'e-f', 'true', 'null', '1', 'x y', '"q"', 'a'];
+    const gen = (indent: number, depth: number): string[] => {
+      const pad = ' '.repeat(indent);
+      const out: string[] = [];
+      const n = 1 + rnd(4);
+      const seq = depth > 0 && rnd(3) === 0;
+      for (let i = 0; i < n; i += 1) {
+        const head = seq ? `${pad}- ` : `${pad}${keys[rnd(keys.length)]}:`;
+        const r = rnd(10);
+        if (depth < 3 && r < 3) {
+          out.push(seq ? `${pad}-` : head);
+          out.push(...gen(indent + 2 + rnd(2), depth + 1));
+        } else if (depth < 3 && r === 3 && seq) {
+          const [first, ...rest] = gen(indent + 2, depth + 1);
+          out.push(`${pad}- ${first!.trimStart()}`, ...rest);
+        } else if (r === 4) out.push(`${head}${seq ? '' : ' '}${scalars[rnd(scalars.length)]} # note`);
+        else if (r === 5)
+          out.push(`${pad}# comment`, `${head}${seq ? '' : ' '}${scalars[rnd(scalars.length)]}`);
+        else out.push(`${head}${seq ? '' : ' '}${scalars[rnd(scalars.length)]}`);
+      }
+      return out;
+    };
+    let agreed = 0;
+    for (let t = 0; t < 3000; t += 1) {
+      const text = gen(0, 0).join('\n') + '\n';
+      if (expectAgreement(text) !== undefined) agreed += 1;
+    }
+    // Enough of the documents stay inside the subset for the comparison to mean something.
+    expect(agreed).toBeGreaterThan(300);
+  });
+});
