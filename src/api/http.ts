@@ -61,10 +61,10 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** With 1000 items a page, a million items per list. */
 export const DEFAULT_MAX_PAGES = 1000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Error codes of undici that mean the request never left this process. */
-const NOT_SENT = new Set([
+export const NOT_SENT: ReadonlySet<string> = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'ECONNREFUSED',
   'ENOTFOUND',

@@ -3,6 +3,7 @@ import { DocsyncError } from '../errors.js';
 import { redact, registerSecret } from '../secrets/registry.js';
 import { AnswerTooLargeError, attemptDeadline, DeadlineError, readBoundedText } from './bounded-body.js';
 import { codeForStatus, type ApiErrorCode } from './errors.js';
+import { NOT_SENT, sleep } from './http.js';
 
 /**
  * Outbound HTTP that is not the managed API (PR comments, notification webhooks), under the same
@@ -61,17 +62,6 @@ export class OutboundError extends DocsyncError<'outbound-failed'> {
     super('outbound-failed', redact(message), { cause });
   }
 }
-
-/** Error codes of the transport that mean the request never left this process. */
-const NOT_SENT = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-]);
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The answer's message (`{ message }` or `{ error: { message } }`), short and redacted. */
 function answerMessage(text: string): string {
