@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Lenient schemas of the API's answers: unknown fields are allowed; the fields docsync uses are
  * checked. Share-link URLs are deliberately not part of any schema, so they never enter the model.
  */
-const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
+export const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
 export const Page = <T extends z.ZodType>(item: T) =>
   z.looseObject({
@@ -56,7 +56,7 @@ export const Site = z.looseObject({
 export type Site = z.infer<typeof Site>;
 
 const Role = z.enum(['admin', 'create', 'review', 'edit', 'comment', 'read']);
-const Level = z.union([Role, z.literal('inherit')]);
+export const Level = z.union([Role, z.literal('inherit')]);
 
 export const Organization = z.looseObject({
   id: z.string(),
@@ -71,20 +71,3 @@ export const Organization = z.looseObject({
 });
 
 export const User = z.looseObject({ id: z.string(), email: nullish(z.string()) });
-
-export const Collection = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  description: nullish(z.string()),
-  parent: nullish(z.string()),
-  defaultLevel: nullish(Level),
-});
-
-export const Space = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  emoji: nullish(z.string()),
-  editMode: nullish(z.enum(['live', 'locked'])),
-  defaultLevel: nullish(Level),
-  parent: nullish(z.string()),
-});

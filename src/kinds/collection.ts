@@ -1,7 +1,18 @@
-import type { z } from 'zod';
-import { Collection } from '../api/schema.js';
-import type { Patch, Ref } from '../model/change.js';
-import { deleteCall, idOutput, type KindModule } from './types.js';
+import { z } from 'zod';
+import { Level, nullish } from '../api/schema.js';
+import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
+import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
+import type {
+  DesiredCollection,
+  DesiredOrganization,
+  DesiredSpace,
+  LiveCollection,
+  LiveOrganization,
+  LiveSpace,
+} from '../model/index.js';
+import { spaceAddress, spaceKind } from './space.js';
+import { deleteCall, idOutput, type ApiList, type KindModule } from './types.js';
 
 export type CollectionOp =
   | { type: 'create-collection'; org: string; title: string; parent?: Ref }
@@ -9,12 +20,223 @@ export type CollectionOp =
   | { type: 'move-collection'; collection: Ref; parent: Ref | null }
   | { type: 'delete-collection'; collection: Ref };
 
+const Answer = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  description: nullish(z.string()),
+  parent: nullish(z.string()),
+  defaultLevel: nullish(Level),
+});
+type Answer = z.infer<typeof Answer>;
+
 const LIST = '/orgs/{org}/collections';
 const ROUTE = '/collections/{collection}';
+const address = (org: string, title: string) => `${org}/collections/${title}`;
+const list = (org: string): ApiList<Answer> => ({ route: LIST, params: { org }, item: Answer, nested: true });
 
-/** A collection of spaces, by title (or pinned id), in a tree. */
-export const collectionKind: KindModule<CollectionOp> = {
+type CollectionSlot = {
+  d: DesiredCollection;
+  l: LiveCollection | undefined;
+  ref: Ref;
+  addr: string;
+  createKey?: string;
+};
+
+/**
+ * The organization's tree: collections by title (or pinned id), nested by parent title, and the
+ * place and own fields of existing spaces. One diff step, because spaces move between collections
+ * and a collection is deleted only after what moves out of it.
+ */
+function diffTree(
+  ctx: DiffContext,
+  desired: DesiredCollection[] | undefined,
+  live: LiveCollection[],
+  spaces: DesiredSpace[],
+  liveSpaces: LiveSpace[],
+): void {
+  const { drafts, org } = ctx;
+  const slots = new Map<string, CollectionSlot>();
+  const moves: { key: string; fromParent: string | null }[] = [];
+  if (desired) {
+    ctx.managedLive.count += live.length;
+    const { pairs, leftover } = pairByIdentity(
+      ctx,
+      'collection',
+      desired,
+      live,
+      (d) => d.id,
+      (x) => x.title,
+      (d) => d.previously,
+    );
+    for (const [d, l] of pairs) {
+      const addr = address(org, d.title);
+      slots.set(d.title, { d, l, ref: l ? liveRef(l.id) : { id: '' }, addr });
+    }
+    // Parents first, so a child's creation can name its parent.
+    const depth = (d: DesiredCollection, n = 0): number =>
+      d.parent && n < 50 ? depth(slots.get(d.parent)?.d ?? d, n + 1) : n;
+    const ordered = [...slots.values()].sort((a, b) => depth(a.d) - depth(b.d));
+    for (const slot of ordered) {
+      const parent = slot.d.parent ? slots.get(slot.d.parent) : undefined;
+      if (!slot.l) {
+        slot.createKey = `create:${slot.addr}`;
+        slot.ref = createdRef(slot.createKey);
+        drafts.add({
+          key: slot.createKey,
+          action: 'create',
+          kind: 'collection',
+          address: slot.addr,
+          before: null,
+          after: { title: slot.d.title, ...(slot.d.parent ? { parent: slot.d.parent } : {}) },
+          deps: [parent?.createKey],
+          op: {
+            type: 'create-collection',
+            org,
+            title: slot.d.title,
+            ...(parent ? { parent: parent.ref } : {}),
+          },
+        });
+        const follow = fieldsToSet(slot.d, ['description', 'defaultLevel']);
+        if (follow)
+          drafts.add({
+            key: `update:${slot.addr}`,
+            action: 'update',
+            kind: 'collection',
+            address: slot.addr,
+            before: null,
+            after: follow,
+            deps: [slot.createKey],
+            note: SET_AFTER_CREATION,
+            op: { type: 'update-collection', collection: slot.ref, patch: follow },
+          });
+        continue;
+      }
+      const diff = changedFields(slot.d, slot.l, ['title', 'description', 'defaultLevel']);
+      if (diff)
+        drafts.add({
+          key: `update:${slot.addr}`,
+          action: 'update',
+          kind: 'collection',
+          address: slot.addr,
+          ...diff,
+          op: { type: 'update-collection', collection: slot.ref, patch: diff.after },
+        });
+      if (slot.d.parent !== undefined) {
+        const want = parent ? parent.ref : null;
+        const wantId = want && 'id' in want ? want.id : want ? 'new' : null;
+        if (wantId !== slot.l.parent) {
+          const key = `move:${slot.addr}`;
+          drafts.add({
+            key,
+            action: 'move',
+            kind: 'collection',
+            address: slot.addr,
+            before: { parent: titleOf(live, slot.l.parent) },
+            after: { parent: slot.d.parent },
+            deps: [parent?.createKey],
+            op: { type: 'move-collection', collection: slot.ref, parent: want },
+          });
+          moves.push({ key, fromParent: slot.l.parent });
+        }
+      }
+    }
+    for (const l of leftover) {
+      const addr = address(org, l.title);
+      pruneOrList(ctx, {
+        key: `delete:${addr}#${l.id}`,
+        kind: 'collection',
+        address: addr,
+        before: { title: l.title },
+        op: { type: 'delete-collection', collection: liveRef(l.id) },
+      });
+    }
+  }
+  // Spaces: their own fields, and their parent collection.
+  const liveById = new Map(liveSpaces.map((s) => [s.id, s]));
+  for (const d of spaces) {
+    const l = liveById.get(d.id);
+    if (!l || l.title === undefined) continue;
+    const addr = spaceAddress(org, d.id);
+    const diff = changedFields(d, l, ['title', 'emoji', 'editMode', 'defaultLevel']);
+    if (diff)
+      drafts.add({
+        key: `update:${addr}`,
+        action: 'update',
+        kind: 'space',
+        address: addr,
+        ...diff,
+        op: { type: 'update-space', spaceId: d.id, patch: diff.after },
+      });
+    if (d.parent === undefined) continue;
+    const parent = d.parent ? (slots.get(d.parent) ?? liveCollection(live, d.parent)) : undefined;
+    if (d.parent && !parent) {
+      problem(ctx, `space ${d.id}: no collection titled "${d.parent}"`, 'unknown-reference');
+      continue;
+    }
+    const want = parent ? parent.ref : null;
+    const wantId = want && 'id' in want ? want.id : want ? 'new' : null;
+    if (wantId === (l.parent ?? null)) continue;
+    const key = `move:${addr}`;
+    drafts.add({
+      key,
+      action: 'move',
+      kind: 'space',
+      address: addr,
+      before: { parent: titleOf(live, l.parent ?? null) },
+      after: { parent: d.parent },
+      deps: [parent?.createKey],
+      op: { type: 'move-space', spaceId: d.id, parent: want },
+    });
+    moves.push({ key, fromParent: l.parent ?? null });
+  }
+  // A collection is deleted after what moves out of it; a child collection before its parent.
+  for (const draft of drafts.drafts) {
+    if (draft.op.type !== 'delete-collection' || !('id' in draft.op.collection)) continue;
+    const id = draft.op.collection.id;
+    for (const m of moves) if (m.fromParent === id) drafts.depend(draft.key, m.key);
+    for (const child of live.filter((c) => c.parent === id)) {
+      const childDelete = drafts.drafts.find(
+        (x) =>
+          x.op.type === 'delete-collection' && 'id' in x.op.collection && x.op.collection.id === child.id,
+      );
+      if (childDelete) drafts.depend(draft.key, childDelete.key);
+    }
+  }
+}
+
+function titleOf(live: LiveCollection[], id: string | null): string | null {
+  return id === null ? null : (live.find((c) => c.id === id)?.title ?? id);
+}
+
+function liveCollection(live: LiveCollection[], title: string): { ref: Ref; createKey?: string } | undefined {
+  const c = live.find((x) => x.title === title);
+  return c ? { ref: liveRef(c.id) } : undefined;
+}
+
+/** The organization's config manages its tree: collections, or an existing space's own fields. */
+const manages = (org: DesiredOrganization): boolean =>
+  org.collections !== undefined || (org.spaces ?? []).some((s) => spaceKind.managesFields(s));
+
+/** A collection of spaces, by title (or pinned id), in a tree; it owns the spaces' placement. */
+export const collectionKind = {
   kind: 'collection',
+  /** Read when the config manages collections or places a space. */
+  read: {
+    wanted: (org: DesiredOrganization) =>
+      org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
+    list,
+    live: (c: Answer): LiveCollection => ({
+      id: c.id,
+      title: c.title,
+      description: c.description ?? null,
+      defaultLevel: c.defaultLevel ?? null,
+      parent: c.parent ?? null,
+    }),
+  },
+  diff: (ctx: DiffContext, desired: DesiredOrganization, live: LiveOrganization): void => {
+    if (manages(desired))
+      diffTree(ctx, desired.collections, live.collections ?? [], desired.spaces ?? [], live.spaces ?? []);
+  },
   ops: {
     'create-collection': {
       call: (op, r) => ({
@@ -23,13 +245,13 @@ export const collectionKind: KindModule<CollectionOp> = {
         params: { org: op.org },
         body: { title: op.title, ...(op.parent ? { parent: r.ref(op.parent) } : {}) },
         expect: [201],
-        answer: Collection,
+        answer: Answer,
         create: true,
       }),
       output: idOutput,
       adopt: {
-        list: (op) => ({ route: LIST, params: { org: op.org }, item: Collection, nested: true }),
-        find: (c: z.infer<typeof Collection>, op, r) =>
+        list: (op) => list(op.org),
+        find: (c: Answer, op, r) =>
           c.title === op.title && (c.parent ?? null) === (op.parent ? r.ref(op.parent) : null),
         output: idOutput,
       },
@@ -41,7 +263,7 @@ export const collectionKind: KindModule<CollectionOp> = {
         params: { collection: r.ref(op.collection) },
         body: r.patch(op.patch),
         expect: [200],
-        answer: Collection,
+        answer: Answer,
       }),
     },
     'move-collection': {
@@ -57,4 +279,4 @@ export const collectionKind: KindModule<CollectionOp> = {
       call: (op, r, caps) => deleteCall(ROUTE, { collection: r.ref(op.collection) }, caps),
     },
   },
-};
+} satisfies KindModule<CollectionOp> & Record<string, unknown>;

@@ -183,6 +183,7 @@ export function opDef<O extends ChangeOp>(op: O): OpDef<O> {
 }
 
 export { listIn } from './list-in.js';
+export { collectionKind, spaceKind };
 
 /** Issue codes the kinds' config checks report (stable, like the others). */
 export type KindIssueCode = typeof VALUE_ISSUE;
