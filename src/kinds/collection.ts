@@ -1,17 +1,13 @@
 import { z } from 'zod';
+import { DefaultLevel, pin, previously } from './fields.js';
 import { Level, nullish } from '../api/schema.js';
 import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
-import type {
-  DesiredCollection,
-  DesiredOrganization,
-  DesiredSpace,
-  LiveCollection,
-  LiveOrganization,
-  LiveSpace,
-} from '../model/index.js';
-import { spaceAddress, spaceKind } from './space.js';
+import type { DesiredOrganization, Renamable } from '../model/desired.js';
+import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
+import type { LiveOrganization } from '../model/live.js';
+import { spaceAddress, spaceKind, type DesiredSpace, type LiveSpace } from './space.js';
 import { deleteCall, idOutput, type ApiList, type KindModule } from './types.js';
 
 export type CollectionOp =
@@ -29,10 +25,41 @@ const Answer = z.looseObject({
 });
 type Answer = z.infer<typeof Answer>;
 
+/** One entry of `collections` in a config file. */
+const Config = z.strictObject({
+  title: z.string().min(1).max(50).describe('Identity of the collection (unless id is pinned).'),
+  id: pin('title'),
+  previously: previously('title'),
+  description: z.string().max(100).optional(),
+  defaultLevel: DefaultLevel.optional(),
+  parent: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('Title of the parent collection, or null for the top level.'),
+});
+
 const LIST = '/orgs/{org}/collections';
 const ROUTE = '/collections/{collection}';
 const address = (org: string, title: string) => `${org}/collections/${title}`;
 const list = (org: string): ApiList<Answer> => ({ route: LIST, params: { org }, item: Answer, nested: true });
+
+export type DesiredCollection = Renamable & {
+  title: string;
+  description?: string;
+  defaultLevel?: AccessLevel;
+  /** Title of the parent collection, or null for the top level. */
+  parent?: string | null;
+};
+
+export type LiveCollection = {
+  id: string;
+  title: string;
+  description: string | null;
+  defaultLevel: AccessLevel;
+  parent: string | null;
+};
 
 type CollectionSlot = {
   d: DesiredCollection;
@@ -220,6 +247,7 @@ const manages = (org: DesiredOrganization): boolean =>
 /** A collection of spaces, by title (or pinned id), in a tree; it owns the spaces' placement. */
 export const collectionKind = {
   kind: 'collection',
+  config: Config,
   /** Read when the config manages collections or places a space. */
   read: {
     wanted: (org: DesiredOrganization) =>

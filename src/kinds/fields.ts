@@ -24,6 +24,12 @@ export const pin = (key: string) =>
 
 export const Role = z.enum(memberRoles);
 
+/** A space's or collection's default access level. */
+export const DefaultLevel = z
+  .union([Role, z.literal('inherit')])
+  .nullable()
+  .describe('A role, null, or inherit (current API only).');
+
 /** Keep only the keys whose value is defined (an omitted key is unmanaged). */
 export function defined<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { DefaultLevel } from './fields.js';
 import { Level, nullish } from '../api/schema.js';
 import type { Patch, Ref } from '../model/change.js';
-import type { DesiredSpace, LiveSpace } from '../model/index.js';
+import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
+import type { SpaceFacetValues } from './registry.js';
 import type { ApiCall, KindModule } from './types.js';
 
 export type SpaceOp =
@@ -18,6 +20,41 @@ const Answer = z.looseObject({
 });
 type Answer = z.infer<typeof Answer>;
 
+export type DesiredSpace = SpaceFacetValues & {
+  id: string;
+  title?: string;
+  emoji?: string;
+  editMode?: 'live' | 'locked';
+  defaultLevel?: AccessLevel;
+  /** Title of the parent collection, or null for the organization's top level. */
+  parent?: string | null;
+};
+
+export type LiveSpace = SpaceFacetValues & {
+  id: string;
+  title?: string;
+  emoji?: string | null;
+  editMode?: 'live' | 'locked' | null;
+  defaultLevel?: AccessLevel;
+  /** Parent collection id, or null. */
+  parent?: string | null;
+};
+
+/** One entry of `spaces` in a config file, without the facets' keys (the registry adds them). */
+const Config = z.strictObject({
+  id: z.string().min(1).describe('Id of an existing space.'),
+  title: z.string().min(1).max(50).optional(),
+  emoji: z.string().min(1).max(50).optional(),
+  editMode: z.enum(['live', 'locked']).optional(),
+  defaultLevel: DefaultLevel.optional(),
+  parent: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('Title of the parent collection (in collections), or null for the top level.'),
+});
+
 const ROUTE = '/spaces/{space}';
 export const spaceAddress = (org: string, space: string) => `${org}/spaces/${space}`;
 
@@ -27,6 +64,7 @@ export const spaceAddress = (org: string, space: string) => `${org}/spaces/${spa
  */
 export const spaceKind = {
   kind: 'space',
+  config: Config,
   /** Whether an entry manages the space's own fields or place (one GET of the space). */
   managesFields: (s: DesiredSpace): boolean =>
     s.title !== undefined ||
