@@ -7,7 +7,6 @@ import {
   siteFacets,
   siteListKinds,
   spaceFacets,
-  spaceKind,
 } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
 import { pin, previously } from '../kinds/fields.js';
@@ -129,7 +128,7 @@ export const ConfigFileSchema = z
     ...listKindsShape((k) => k.configBefore === 'collections'),
     collections: z.array(collectionKind.config).optional(),
     ...listKindsShape((k) => k.configBefore === undefined),
-    spaces: z.array(spaceKind.config.extend(spaceFacetsShape())).optional(),
+    spaces: z.array(collectionKind.spaces.config.extend(spaceFacetsShape())).optional(),
     ...listKindsShape((k) => k.configBefore === 'sites'),
     sites: z.array(SiteSchema).optional(),
   })

@@ -40,6 +40,60 @@ const Config = z.strictObject({
     .describe('Title of the parent collection, or null for the top level.'),
 });
 
+type Path = (string | number)[];
+
+/** What the tree's config checks may report, in one organization's files (`F`: a file). */
+export type TreeChecks<F> = {
+  unique: (what: string) => (identity: string, file: F, path: Path) => void;
+  report: (file: F, path: Path, message: string) => void;
+};
+
+/** The tree's part of one config file. */
+type TreeConfig = {
+  collections?: z.infer<typeof Config>[];
+  spaces?: { id: string; parent?: string | null }[];
+};
+
+/**
+ * Checks of the tree across an organization's files: each collection and space once, and parents
+ * that are declared and form no cycle (`parents` after every file was `declare`d).
+ */
+function treeChecks<F>(on: TreeChecks<F>) {
+  const titles = on.unique('collection');
+  const ids = on.unique('collection id');
+  const spaces = on.unique('space');
+  const declared = new Map<string, string | null | undefined>();
+  const parentProblem = (parent: string | null | undefined, self?: string): string | undefined => {
+    if (parent === null || parent === undefined) return undefined;
+    if (!declared.has(parent)) return `no collection titled "${parent}" is declared in collections`;
+    const seen = new Set<string>(self ? [self] : []);
+    for (let p: string | null | undefined = parent; p; p = declared.get(p)) {
+      if (seen.has(p)) return `collection parents form a cycle through "${p}"`;
+      seen.add(p);
+    }
+    return undefined;
+  };
+  return {
+    declare: (file: F, config: TreeConfig) =>
+      config.collections?.forEach((c, i) => {
+        if (c.id) ids(c.id, file, ['collections', i, 'id']);
+        titles(c.title, file, ['collections', i, 'title']);
+        declared.set(c.title, c.parent);
+      }),
+    parents: (file: F, config: TreeConfig) => {
+      config.collections?.forEach((c, i) => {
+        const problem = parentProblem(c.parent, c.title);
+        if (problem) on.report(file, ['collections', i, 'parent'], problem);
+      });
+      config.spaces?.forEach((s, i) => {
+        const problem = parentProblem(s.parent);
+        if (problem) on.report(file, ['spaces', i, 'parent'], problem);
+      });
+    },
+    space: (file: F, id: string, i: number) => spaces(id, file, ['spaces', i, 'id']),
+  };
+}
+
 const LIST = '/orgs/{org}/collections';
 const ROUTE = '/collections/{collection}';
 const address = (org: string, title: string) => `${org}/collections/${title}`;
@@ -248,6 +302,9 @@ const manages = (org: DesiredOrganization): boolean =>
 export const collectionKind = {
   kind: 'collection',
   config: Config,
+  /** The spaces of the tree: their own fields, place and read (src/kinds/space.ts). */
+  spaces: spaceKind,
+  checks: treeChecks,
   /** Read when the config manages collections or places a space. */
   read: {
     wanted: (org: DesiredOrganization) =>

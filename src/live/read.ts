@@ -9,7 +9,6 @@ import {
   anySpaceFacets,
   collectionKind,
   listIn,
-  spaceKind,
 } from '../kinds/registry.js';
 import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveState } from '../model/live.js';
 
@@ -125,7 +124,7 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
       .map((k) => k.key),
     collections: collectionKind.read.wanted(org),
     lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
-    spaceDetails: (org.spaces ?? []).filter(spaceKind.managesFields).map((s) => s.id),
+    spaceDetails: (org.spaces ?? []).filter(collectionKind.spaces.managesFields).map((s) => s.id),
     spaceIds: (org.spaces ?? [])
       .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
       .map((s) => s.id),
@@ -184,7 +183,7 @@ export async function readScoped(
     scope.sites ? readSites(api, orgId, scope, t) : undefined,
     readAdministration(api, orgId, scope, t),
   ]);
-  const spaces = spaceKind.merge(spaceValues, extra.spaceDetails);
+  const spaces = collectionKind.spaces.merge(spaceValues, extra.spaceDetails);
   return {
     id: orgId,
     ...extra.org,
@@ -211,7 +210,7 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
     scope.collections ? t(api.list(collectionKind.read.list(orgId))) : undefined,
     Promise.all(
       scope.spaceDetails.map(async (id) =>
-        spaceKind.read.live((await t(api.request(spaceKind.read.call(id)))) as never),
+        collectionKind.spaces.read.live((await t(api.request(collectionKind.spaces.read.call(id)))) as never),
       ),
     ),
     readLists(api, orgId, scope, t),
