@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DefaultLevel, pin, previously } from './fields.js';
+import { DefaultLevel, duplicatesOf, pin, previously } from './fields.js';
 import { Level, nullish } from '../api/schema.js';
 import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
@@ -7,6 +7,7 @@ import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
 import type { DesiredOrganization, Renamable } from '../model/desired.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
 import type { LiveOrganization } from '../model/live.js';
+import type { LiveTree } from './registry.js';
 import { spaceAddress, spaceKind, type DesiredSpace, type LiveSpace } from './space.js';
 import { deleteCall, idOutput, type ApiList, type KindModule } from './types.js';
 
@@ -317,6 +318,53 @@ export const collectionKind = {
       defaultLevel: c.defaultLevel ?? null,
       parent: c.parent ?? null,
     }),
+  },
+  export: {
+    file: 'spaces.yaml',
+    header: 'Collections and spaces',
+    /** The tree as a config file's keys; a space's facets as `facets` writes them. */
+    entries: (
+      org: LiveTree,
+      facets: (space: LiveSpace) => Record<string, unknown>,
+      warnings: string[],
+    ): Record<string, unknown> => {
+      const collections = org.collections ?? [];
+      const collectionTitle = (id: string | null | undefined) =>
+        id ? (collections.find((c) => c.id === id)?.title ?? null) : null;
+      const dupCollections = duplicatesOf(collections.map((c) => c.title));
+      for (const t of dupCollections)
+        warnings.push(
+          `two collections are titled "${t}": their parents cannot be named by title; pinned by id`,
+        );
+      return {
+        ...(org.collections
+          ? {
+              collections: collections.map((c) => ({
+                title: c.title,
+                ...(dupCollections.has(c.title) ? { id: c.id } : {}),
+                ...(c.description !== null ? { description: c.description } : {}),
+                ...(c.defaultLevel !== null ? { defaultLevel: c.defaultLevel } : {}),
+                ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '')
+                  ? { parent: collectionTitle(c.parent) }
+                  : {}),
+              })),
+            }
+          : {}),
+        spaces: (org.spaces ?? []).map((s) => ({
+          id: s.id,
+          ...(s.title !== undefined ? { title: s.title } : {}),
+          ...(s.emoji ? { emoji: s.emoji } : {}),
+          ...(s.editMode ? { editMode: s.editMode } : {}),
+          ...(s.defaultLevel !== undefined && s.defaultLevel !== null
+            ? { defaultLevel: s.defaultLevel }
+            : {}),
+          ...(s.title !== undefined && !dupCollections.has(collectionTitle(s.parent) ?? '')
+            ? { parent: collectionTitle(s.parent) }
+            : {}),
+          ...facets(s),
+        })),
+      };
+    },
   },
   diff: (ctx: DiffContext, desired: DesiredOrganization, live: LiveOrganization): void => {
     if (manages(desired))
