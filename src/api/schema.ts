@@ -13,48 +13,6 @@ export const Page = <T extends z.ZodType>(item: T) =>
     count: z.number().optional(),
   });
 
-export const SiteSpace = z.looseObject({
-  object: z.literal('site-space').optional(),
-  id: z.string(),
-  path: z.string(),
-  section: nullish(z.string()),
-  space: z.looseObject({ id: z.string() }),
-  default: nullish(z.boolean()),
-  condition: nullish(z.string()),
-});
-export type SiteSpace = z.infer<typeof SiteSpace>;
-
-export const SiteSection = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  path: z.string(),
-  description: nullish(z.string()),
-  default: nullish(z.boolean()),
-  condition: nullish(z.string()),
-  sectionGroup: nullish(z.string()),
-  icon: nullish(z.string()),
-  siteSpaces: z.array(SiteSpace).default([]),
-});
-export type SiteSection = z.infer<typeof SiteSection>;
-
-export const SiteSectionGroup = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  icon: nullish(z.string()),
-});
-export type SiteSectionGroup = z.infer<typeof SiteSectionGroup>;
-
-export const Site = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  visibility: z.enum(['public', 'unlisted', 'share-link', 'visitor-auth']),
-  basename: nullish(z.string()),
-  agentsContext: nullish(z.enum(['included', 'excluded'])),
-  adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
-  proxy: nullish(z.looseObject({ origin: z.string() })),
-});
-export type Site = z.infer<typeof Site>;
-
 const Role = z.enum(['admin', 'create', 'review', 'edit', 'comment', 'read']);
 export const Level = z.union([Role, z.literal('inherit')]);
 

@@ -1,6 +1,19 @@
-import { Site } from '../api/schema.js';
+import { z } from 'zod';
+import { nullish } from '../api/schema.js';
 import type { Patch, Ref } from '../model/change.js';
 import { deleteCall, idOutput, type KindModule } from './types.js';
+
+/** The API's answer for one (lenient: unknown fields allowed). */
+export const Site = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  visibility: z.enum(['public', 'unlisted', 'share-link', 'visitor-auth']),
+  basename: nullish(z.string()),
+  agentsContext: nullish(z.enum(['included', 'excluded'])),
+  adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
+  proxy: nullish(z.looseObject({ origin: z.string() })),
+});
+export type Site = z.infer<typeof Site>;
 
 export type SiteOp =
   | { type: 'create-site'; org: string; title: string; visibility?: string }

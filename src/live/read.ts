@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api/client.js';
-import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
+import type { SiteSection } from '../kinds/site-section.js';
+import type { SiteSpace as ApiSiteSpace } from '../kinds/site-space.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
 import {
   anySiteFacets,

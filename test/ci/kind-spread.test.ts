@@ -13,11 +13,11 @@ const SHARED = ['src/kinds/registry.ts', 'src/kinds/types.ts', 'src/kinds/fields
  * goes down (decision 0020 lists them). Every other kind must be within LIMIT.
  */
 const NOT_YET_MOVED: Record<string, number> = {
-  site: 25,
-  'site-section': 21,
+  site: 24,
+  'site-section': 20,
   'site-section-group': 20,
   'section-group-membership': 6,
-  'site-space': 18,
+  'site-space': 17,
 };
 
 describe('one kind, one module', () => {
