@@ -192,7 +192,7 @@ export type DesiredTree = { collections?: DesiredCollection[]; spaces?: DesiredS
 export type LiveTree = { collections?: LiveCollection[]; spaces?: LiveSpace[] };
 
 export { listIn } from './list-in.js';
-export { collectionKind, spaceKind };
+export { collectionKind, siteKind, spaceKind };
 
 /** Issue codes the kinds' config checks report (stable, like the others). */
 export type KindIssueCode = typeof VALUE_ISSUE;
