@@ -1,7 +1,6 @@
 import { listAll } from './paginate.js';
-import { Collection, Organization, Space, User } from './schema.js';
+import { Organization, User } from './schema.js';
 
-import { enc } from './base-client.js';
 import { SiteEndpoints } from './site-endpoints.js';
 
 export type { ClientOptions } from './base-client.js';
@@ -14,11 +13,4 @@ export type { ClientOptions } from './base-client.js';
   listOrganizations = () => listAll(this.http, '/orgs', '/orgs', Organization);
 
   currentUser = () => this.call('GET', '/user', '/user', [200], User);
-
-  // Collections and spaces
-  listCollections = (org: string) =>
-    listAll(this.http, `/orgs/${enc(org)}/collections`, '/orgs/{org}/collections', Collection, {
-      nested: true,
-    });
-  getSpace = (id: string) => this.call('GET', `/spaces/${enc(id)}`, '/spaces/{space}', [200], Space);
 }

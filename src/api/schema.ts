@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Lenient schemas of the API's answers: unknown fields are allowed; the fields docsync uses are
  * checked. Share-link URLs are deliberately not part of any schema, so they never enter the model.
  */
-const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
+export const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
 const pageOf = <T extends z.ZodType>(item: T) =>
   z.looseObject({
@@ -21,50 +21,8 @@ export const Page = <T extends z.ZodType>(item: T): ReturnType<typeof pageOf<T>>
   return page as ReturnType<typeof pageOf<T>>;
 };
 
-export const SiteSpace = z.looseObject({
-  object: z.literal('site-space').optional(),
-  id: z.string(),
-  path: z.string(),
-  section: nullish(z.string()),
-  space: z.looseObject({ id: z.string() }),
-  default: nullish(z.boolean()),
-  condition: nullish(z.string()),
-});
-export type SiteSpace = z.infer<typeof SiteSpace>;
-
-export const SiteSection = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  path: z.string(),
-  description: nullish(z.string()),
-  default: nullish(z.boolean()),
-  condition: nullish(z.string()),
-  sectionGroup: nullish(z.string()),
-  icon: nullish(z.string()),
-  siteSpaces: z.array(SiteSpace).default([]),
-});
-export type SiteSection = z.infer<typeof SiteSection>;
-
-export const SiteSectionGroup = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  icon: nullish(z.string()),
-});
-export type SiteSectionGroup = z.infer<typeof SiteSectionGroup>;
-
-export const Site = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  visibility: z.enum(['public', 'unlisted', 'share-link', 'visitor-auth']),
-  basename: nullish(z.string()),
-  agentsContext: nullish(z.enum(['included', 'excluded'])),
-  adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
-  proxy: nullish(z.looseObject({ origin: z.string() })),
-});
-export type Site = z.infer<typeof Site>;
-
 const Role = z.enum(['admin', 'create', 'review', 'edit', 'comment', 'read']);
-const Level = z.union([Role, z.literal('inherit')]);
+export const Level = z.union([Role, z.literal('inherit')]);
 
 export const Organization = z.looseObject({
   id: z.string(),
@@ -79,20 +37,3 @@ export const Organization = z.looseObject({
 });
 
 export const User = z.looseObject({ id: z.string(), email: nullish(z.string()) });
-
-export const Collection = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  description: nullish(z.string()),
-  parent: nullish(z.string()),
-  defaultLevel: nullish(Level),
-});
-
-export const Space = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  emoji: nullish(z.string()),
-  editMode: nullish(z.enum(['live', 'locked'])),
-  defaultLevel: nullish(Level),
-  parent: nullish(z.string()),
-});

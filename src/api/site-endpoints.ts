@@ -1,5 +1,8 @@
 import { listAll } from './paginate.js';
-import { Site, SiteSection, SiteSectionGroup, SiteSpace } from './schema.js';
+import { SiteSectionGroup } from '../kinds/section-group.js';
+import { SiteSection } from '../kinds/site-section.js';
+import { SiteSpace } from '../kinds/site-space.js';
+import { Site } from '../kinds/site.js';
 
 import { BaseClient, enc } from './base-client.js';
 

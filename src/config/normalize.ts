@@ -1,10 +1,4 @@
-import type {
-  CertificateRef,
-  DesiredOrganization,
-  DesiredSite,
-  DesiredSiteSpace,
-  DesiredState,
-} from '../model/desired.js';
+import type { CertificateRef, DesiredOrganization, DesiredState } from '../model/desired.js';
 import {
   anySiteFacets,
   anyListKinds,
@@ -12,36 +6,15 @@ import {
   anySiteListKinds,
   anySpaceFacets,
   listIn,
+  siteKind,
 } from '../kinds/registry.js';
+import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
 
-type SiteSpaceInput = NonNullable<NonNullable<ConfigFile['sites']>[number]['spaces']>[number];
-
-const siteSpace = (s: SiteSpaceInput): DesiredSiteSpace => ({
-  space: s.space,
-  ...(s.path !== undefined ? { path: s.path } : {}),
-  ...(s.condition !== undefined ? { condition: s.condition } : {}),
-  ...(s.default !== undefined ? { default: s.default } : {}),
-});
-
-function defined<T extends Record<string, unknown>>(value: T): T {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) if (value[key] !== undefined) out[key] = value[key];
-  return out as T;
-}
-
-function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
-  return defined({
-    title: s.title,
-    id: s.id,
-    previously: s.previously,
-    visibility: s.visibility,
-    basename: s.basename,
-    agentsContext: s.agentsContext,
-    adaptiveContent: s.adaptiveContent,
-    proxy: s.proxy,
+function site(s: NonNullable<ConfigFile['sites']>[number]) {
+  return siteKind.normalize(s, {
     ...Object.fromEntries(
       anySiteFacets.map((f) => {
         const value = (s as Record<string, unknown>)[f.key];
@@ -51,22 +24,7 @@ function site(s: NonNullable<ConfigFile['sites']>[number]): DesiredSite {
     ...Object.fromEntries(
       anySiteListKinds.map((kind) => [kind.key, listIn(s, kind.key)?.map((entry) => kind.normalize(entry))]),
     ),
-    sections: s.sections?.map((sec) =>
-      defined({
-        path: sec.path,
-        title: sec.title,
-        icon: sec.icon,
-        description: sec.description,
-        condition: sec.condition,
-        default: sec.default,
-        spaces: sec.spaces.map(siteSpace),
-      }),
-    ),
-    sectionGroups: s.sectionGroups?.map((g) =>
-      defined({ title: g.title, id: g.id, previously: g.previously, icon: g.icon, sections: g.sections }),
-    ),
-    spaces: s.spaces?.map(siteSpace),
-  }) as DesiredSite;
+  });
 }
 
 /**

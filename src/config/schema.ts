@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import type { listKinds } from '../kinds/registry.js';
-import { anyListKinds, objectKinds, siteFacets, siteListKinds, spaceFacets } from '../kinds/registry.js';
+import {
+  anyListKinds,
+  collectionKind,
+  objectKinds,
+  siteFacets,
+  siteListKinds,
+  spaceFacets,
+} from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
 import { pin, previously } from '../kinds/fields.js';
-import { agentsContexts, memberRoles, visibilities } from '../model/kinds.js';
+import { agentsContexts, visibilities } from '../model/kinds.js';
 
 /**
  * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).
@@ -31,41 +38,6 @@ export const PolicySchema = z
   .describe(
     'Safety policy for this organization. Omitted: prune false and maxDeletes 10 (the defaults of its keys).',
   );
-
-const Role = z.enum(memberRoles);
-const DefaultLevel = z
-  .union([Role, z.literal('inherit')])
-  .nullable()
-  .describe('A role, null, or inherit (current API only).');
-
-export const SpaceSchema = z.strictObject({
-  id: z.string().min(1).describe('Id of an existing space.'),
-  title: z.string().min(1).max(50).optional(),
-  emoji: z.string().min(1).max(50).optional(),
-  editMode: z.enum(['live', 'locked']).optional(),
-  defaultLevel: DefaultLevel.optional(),
-  parent: z
-    .string()
-    .min(1)
-    .nullable()
-    .optional()
-    .describe('Title of the parent collection (in collections), or null for the top level.'),
-  ...spaceFacetsShape(),
-});
-
-export const CollectionSchema = z.strictObject({
-  title: z.string().min(1).max(50).describe('Identity of the collection (unless id is pinned).'),
-  id: pin('title'),
-  previously: previously('title'),
-  description: z.string().max(100).optional(),
-  defaultLevel: DefaultLevel.optional(),
-  parent: z
-    .string()
-    .min(1)
-    .nullable()
-    .optional()
-    .describe('Title of the parent collection, or null for the top level.'),
-});
 
 export const SiteSpaceSchema = z.strictObject({
   space: z.string().min(1).describe('Id of the space; identity of the site space within its site.'),
@@ -159,9 +131,9 @@ export const ConfigFileSchema = z
     policy: PolicySchema.optional(),
     ...objectKindsShape(),
     ...listKindsShape((k) => k.configBefore === 'collections'),
-    collections: z.array(CollectionSchema).optional(),
+    collections: z.array(collectionKind.config).optional(),
     ...listKindsShape((k) => k.configBefore === undefined),
-    spaces: z.array(SpaceSchema).optional(),
+    spaces: z.array(collectionKind.spaces.config.extend(spaceFacetsShape())).optional(),
     ...listKindsShape((k) => k.configBefore === 'sites'),
     sites: z.array(SiteSchema).optional(),
   })

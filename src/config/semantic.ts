@@ -1,4 +1,11 @@
-import { anyListKinds, anyObjectKinds, anySiteListKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import {
+  anyListKinds,
+  anyObjectKinds,
+  anySiteListKinds,
+  anySpaceFacets,
+  collectionKind,
+  listIn,
+} from '../kinds/registry.js';
 import type { EntryChecks } from '../kinds/types.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
@@ -110,7 +117,6 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
 
   for (const group of byOrg.values()) {
     const policy = uniqueIn(issues, 'policy');
-    const spaces = uniqueIn(issues, 'space');
     const siteTitles = uniqueIn(issues, 'site');
     const siteIds = uniqueIn(issues, 'site id');
 
@@ -123,45 +129,25 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
       });
     }
     const objects = anyObjectKinds.map((kind) => ({ kind, once: uniqueIn(issues, kind.key) }));
-    const collectionTitles = uniqueIn(issues, 'collection');
-    const collectionIds = uniqueIn(issues, 'collection id');
+    const tree = collectionKind.checks<YamlFile>({
+      unique: (what) => {
+        const once = uniqueIn(issues, what);
+        return (identity, yaml, path) => once(identity, { yaml, path });
+      },
+      report: (yaml, path, message) => issues.add({ yaml, path }, 'unknown-reference', message),
+    });
     const lists = uniqueLists(issues, anyListKinds);
-    const declaredCollections = new Map<string, string | null | undefined>();
     for (const { yaml, config } of group) {
       for (const { kind, once } of objects)
         if ((config as Record<string, unknown>)[kind.key] !== undefined)
           once(kind.key, { yaml, path: [kind.key] });
-      config.collections?.forEach((c, i) => {
-        if (c.id) collectionIds(c.id, { yaml, path: ['collections', i, 'id'] });
-        collectionTitles(c.title, { yaml, path: ['collections', i, 'title'] });
-        declaredCollections.set(c.title, c.parent);
-      });
+      tree.declare(yaml, config);
       checkUniqueIn(lists, yaml, config, []);
     }
-    const parentProblem = (parent: string | null | undefined, self?: string): string | undefined => {
-      if (parent === null || parent === undefined) return undefined;
-      if (!declaredCollections.has(parent))
-        return `no collection titled "${parent}" is declared in collections`;
-      const seen = new Set<string>(self ? [self] : []);
-      for (let p: string | null | undefined = parent; p; p = declaredCollections.get(p)) {
-        if (seen.has(p)) return `collection parents form a cycle through "${p}"`;
-        seen.add(p);
-      }
-      return undefined;
-    };
-    for (const { yaml, config } of group) {
-      config.collections?.forEach((c, i) => {
-        const problem = parentProblem(c.parent, c.title);
-        if (problem) issues.add({ yaml, path: ['collections', i, 'parent'] }, 'unknown-reference', problem);
-      });
-      config.spaces?.forEach((s, i) => {
-        const problem = parentProblem(s.parent);
-        if (problem) issues.add({ yaml, path: ['spaces', i, 'parent'] }, 'unknown-reference', problem);
-      });
-    }
+    for (const { yaml, config } of group) tree.parents(yaml, config);
     for (const { yaml, config } of group) {
       config.spaces?.forEach((s, i) => {
-        spaces(s.id, { yaml, path: ['spaces', i, 'id'] });
+        tree.space(yaml, s.id, i);
         for (const facet of anySpaceFacets) {
           const value = (s as Record<string, unknown>)[facet.key];
           if (value === undefined) continue;

@@ -1,9 +1,8 @@
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
-import { diffCollections } from './collections.js';
 import { problem, type DiffContext } from './context.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
-import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
 import { diffSites } from './sites.js';
 
@@ -68,24 +67,7 @@ export function diffOrganization(
     if (wanted !== undefined && found !== undefined) kind.diff(ctx, wanted, found);
   }
   diffListKinds(ctx, desired, live, 'after-settings');
-  if (
-    desired.collections ||
-    desired.spaces?.some(
-      (s) =>
-        s.title !== undefined ||
-        s.parent !== undefined ||
-        s.emoji !== undefined ||
-        s.editMode !== undefined ||
-        s.defaultLevel !== undefined,
-    )
-  )
-    diffCollections(
-      ctx,
-      desired.collections,
-      live.collections ?? [],
-      desired.spaces ?? [],
-      live.spaces ?? [],
-    );
+  collectionKind.diff(ctx, desired, live);
   diffListKinds(ctx, desired, live, undefined);
   return {
     organization: desired.id,

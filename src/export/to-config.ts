@@ -7,8 +7,10 @@ import {
   anyObjectKinds,
   anySiteListKinds,
   anySpaceFacets,
+  collectionKind,
   listIn,
 } from '../kinds/registry.js';
+import { duplicatesOf } from '../kinds/fields.js';
 import type { ExportContext } from '../kinds/types.js';
 import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace } from '../model/index.js';
 
@@ -106,14 +108,6 @@ function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabiliti
   };
 }
 
-/** Names two live objects share: those are pinned by id on export (decision 3). */
-function duplicatesOf(names: string[]): Set<string> {
-  const seen = new Set<string>();
-  const dup = new Set<string>();
-  for (const n of names) (seen.has(n) ? dup : seen).add(n);
-  return dup;
-}
-
 /**
  * The live state of one organization as docsync YAML: one file per site, one for teams, one for
  * custom fields and space values. Keys in a stable order; ids pinned where titles are not unique.
@@ -122,7 +116,7 @@ function duplicatesOf(names: string[]): Set<string> {
 export const SCHEMA_FILE = 'docsync.schema.json';
 
 /** Files export writes itself; list kinds may add their keys to them (or own a file of their own). */
-const BUILT_IN_FILES = ['organization.yaml', 'spaces.yaml'];
+const BUILT_IN_FILES = ['organization.yaml', collectionKind.export.file];
 
 export function exportOrganization(
   org: LiveOrganization,
@@ -172,45 +166,12 @@ export function exportOrganization(
         .filter(([, value]) => value !== undefined),
     );
   if (schemaPath === SCHEMA_FILE) files.push({ path: SCHEMA_FILE, text: configJsonSchemaText() });
-  const collections = org.collections ?? [];
-  const collectionTitle = (id: string | null | undefined) =>
-    id ? (collections.find((c) => c.id === id)?.title ?? null) : null;
-  const dupCollections = duplicatesOf(collections.map((c) => c.title));
-  for (const t of dupCollections)
-    warnings.push(`two collections are titled "${t}": their parents cannot be named by title; pinned by id`);
+  const tree = collectionKind.export;
   files.push({
-    path: 'spaces.yaml',
+    path: tree.file,
     text: yamlText(
-      {
-        organization: org.id,
-        ...(org.collections
-          ? {
-              collections: collections.map((c) => ({
-                title: c.title,
-                ...(dupCollections.has(c.title) ? { id: c.id } : {}),
-                ...(c.description !== null ? { description: c.description } : {}),
-                ...(c.defaultLevel !== null ? { defaultLevel: c.defaultLevel } : {}),
-                ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '')
-                  ? { parent: collectionTitle(c.parent) }
-                  : {}),
-              })),
-            }
-          : {}),
-        spaces: (org.spaces ?? []).map((s) => ({
-          id: s.id,
-          ...(s.title !== undefined ? { title: s.title } : {}),
-          ...(s.emoji ? { emoji: s.emoji } : {}),
-          ...(s.editMode ? { editMode: s.editMode } : {}),
-          ...(s.defaultLevel !== undefined && s.defaultLevel !== null
-            ? { defaultLevel: s.defaultLevel }
-            : {}),
-          ...(s.title !== undefined && !dupCollections.has(collectionTitle(s.parent) ?? '')
-            ? { parent: collectionTitle(s.parent) }
-            : {}),
-          ...spaceFacetValues(s),
-        })),
-      },
-      header(schemaPath, 'Collections and spaces'),
+      { organization: org.id, ...tree.entries(org, spaceFacetValues, warnings) },
+      header(schemaPath, tree.header),
     ),
   });
   const orgEntries = { ...objectEntries('organization.yaml'), ...kindEntries('organization.yaml') };

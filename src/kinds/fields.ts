@@ -24,9 +24,18 @@ export const pin = (key: string) =>
 
 export const Role = z.enum(memberRoles);
 
+/** A space's or collection's default access level. */
+export const DefaultLevel = z
+  .union([Role, z.literal('inherit')])
+  .nullable()
+  .describe('A role, null, or inherit (current API only).');
+
 /** Keep only the keys whose value is defined (an omitted key is unmanaged). */
 export function defined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  // A plain loop: this runs once per resource of the config (100k at a time), without temporaries.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (value[key] !== undefined) out[key] = value[key];
+  return out as T;
 }
 
 /** Names two live objects share: those are pinned by id on export (decision 3). */

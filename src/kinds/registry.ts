@@ -1,6 +1,11 @@
 import type { ChangeOp } from '../model/change.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
-import { collectionKind, type CollectionOp } from './collection.js';
+import {
+  collectionKind,
+  type CollectionOp,
+  type DesiredCollection,
+  type LiveCollection,
+} from './collection.js';
 import { customFieldKind, type CustomFieldOp } from './custom-field.js';
 import { memberKind, type MemberOp } from './member.js';
 import { openApiSpecKind, type OpenApiSpecOp } from './openapi-spec.js';
@@ -15,7 +20,7 @@ import { siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { siteKind, type SiteOp } from './site.js';
 import type { VALUE_ISSUE } from './space-custom-fields.js';
 import { spaceCustomFieldsKind, type SpaceCustomFieldsOp } from './space-custom-fields.js';
-import { spaceKind, type SpaceOp } from './space.js';
+import { spaceKind, type DesiredSpace, type LiveSpace, type SpaceOp } from './space.js';
 import { teamMembersKind, type TeamMembersOp } from './team-members.js';
 import { teamKind, type TeamOp } from './team.js';
 import { translationKind, type TranslationOp } from './translation.js';
@@ -182,7 +187,12 @@ export function opDef<O extends ChangeOp>(op: O): OpDef<O> {
   return (opDefs as Record<string, OpDef<O>>)[op.type]!;
 }
 
+/** The organization's tree (collections, existing spaces): one module owns its diff (collection.ts). */
+export type DesiredTree = { collections?: DesiredCollection[]; spaces?: DesiredSpace[] };
+export type LiveTree = { collections?: LiveCollection[]; spaces?: LiveSpace[] };
+
 export { listIn } from './list-in.js';
+export { collectionKind, siteKind, spaceKind };
 
 /** Issue codes the kinds' config checks report (stable, like the others). */
 export type KindIssueCode = typeof VALUE_ISSUE;

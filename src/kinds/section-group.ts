@@ -1,6 +1,15 @@
-import { SiteSectionGroup } from '../api/schema.js';
+import { z } from 'zod';
+import { nullish } from '../api/schema.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { deleteCall, idOutput, structureMove, type KindModule } from './types.js';
+
+/** The API's answer for one (lenient: unknown fields allowed). */
+export const SiteSectionGroup = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  icon: nullish(z.string()),
+});
+export type SiteSectionGroup = z.infer<typeof SiteSectionGroup>;
 
 export type SectionGroupOp =
   | {

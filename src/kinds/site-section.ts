@@ -1,6 +1,22 @@
-import { SiteSection } from '../api/schema.js';
+import { z } from 'zod';
+import { nullish } from '../api/schema.js';
+import { SiteSpace } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { deleteCall, structureMove, type KindModule, type OpOutput } from './types.js';
+
+/** The API's answer for one (lenient: unknown fields allowed). */
+export const SiteSection = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  path: z.string(),
+  description: nullish(z.string()),
+  default: nullish(z.boolean()),
+  condition: nullish(z.string()),
+  sectionGroup: nullish(z.string()),
+  icon: nullish(z.string()),
+  siteSpaces: z.array(SiteSpace).default([]),
+});
+export type SiteSection = z.infer<typeof SiteSection>;
 
 export type SectionOp =
   | { type: 'create-section'; org: string; site: Ref; spaceId: string; title?: string }

@@ -1,6 +1,19 @@
-import { SiteSpace } from '../api/schema.js';
+import { z } from 'zod';
+import { nullish } from '../api/schema.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { deleteCall, idOutput, structureMove, type KindModule } from './types.js';
+
+/** The API's answer for one (lenient: unknown fields allowed). */
+export const SiteSpace = z.looseObject({
+  object: z.literal('site-space').optional(),
+  id: z.string(),
+  path: z.string(),
+  section: nullish(z.string()),
+  space: z.looseObject({ id: z.string() }),
+  default: nullish(z.boolean()),
+  condition: nullish(z.string()),
+});
+export type SiteSpace = z.infer<typeof SiteSpace>;
 
 export type SiteSpaceOp =
   | { type: 'create-site-space'; org: string; site: Ref; spaceId: string; section?: Ref }

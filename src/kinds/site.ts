@@ -1,6 +1,22 @@
-import { Site } from '../api/schema.js';
+import { z } from 'zod';
+import { nullish } from '../api/schema.js';
+import type { ConfigFile } from '../config/schema.js';
 import type { Patch, Ref } from '../model/change.js';
+import type { DesiredSite, DesiredSiteSpace } from '../model/desired.js';
+import { defined } from './fields.js';
 import { deleteCall, idOutput, type KindModule } from './types.js';
+
+/** The API's answer for one (lenient: unknown fields allowed). */
+export const Site = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  visibility: z.enum(['public', 'unlisted', 'share-link', 'visitor-auth']),
+  basename: nullish(z.string()),
+  agentsContext: nullish(z.enum(['included', 'excluded'])),
+  adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
+  proxy: nullish(z.looseObject({ origin: z.string() })),
+});
+export type Site = z.infer<typeof Site>;
 
 export type SiteOp =
   | { type: 'create-site'; org: string; title: string; visibility?: string }
@@ -10,8 +26,49 @@ export type SiteOp =
 const ROUTE = '/orgs/{org}/sites/{site}';
 
 /** A site of an organization, by title (or pinned id). */
-export const siteKind: KindModule<SiteOp> = {
+type Entry = NonNullable<ConfigFile['sites']>[number];
+type SiteSpaceEntry = NonNullable<Entry['spaces']>[number];
+
+const siteSpace = (s: SiteSpaceEntry): DesiredSiteSpace => ({
+  space: s.space,
+  ...(s.path !== undefined ? { path: s.path } : {}),
+  ...(s.condition !== undefined ? { condition: s.condition } : {}),
+  ...(s.default !== undefined ? { default: s.default } : {}),
+});
+
+/** A site's entry, normalized with its structure; `kinds`: its facets and lists, by key. */
+function normalize(s: Entry, kinds: Record<string, unknown>): DesiredSite {
+  return defined({
+    title: s.title,
+    id: s.id,
+    previously: s.previously,
+    visibility: s.visibility,
+    basename: s.basename,
+    agentsContext: s.agentsContext,
+    adaptiveContent: s.adaptiveContent,
+    proxy: s.proxy,
+    ...kinds,
+    sections: s.sections?.map((sec) =>
+      defined({
+        path: sec.path,
+        title: sec.title,
+        icon: sec.icon,
+        description: sec.description,
+        condition: sec.condition,
+        default: sec.default,
+        spaces: sec.spaces.map(siteSpace),
+      }),
+    ),
+    sectionGroups: s.sectionGroups?.map((g) =>
+      defined({ title: g.title, id: g.id, previously: g.previously, icon: g.icon, sections: g.sections }),
+    ),
+    spaces: s.spaces?.map(siteSpace),
+  }) as DesiredSite;
+}
+
+export const siteKind: KindModule<SiteOp> & { normalize: typeof normalize } = {
   kind: 'site',
+  normalize,
   ops: {
     'create-site': {
       call: (op) => ({

@@ -1,16 +1,104 @@
-import { Space } from '../api/schema.js';
+import { z } from 'zod';
+import { DefaultLevel } from './fields.js';
+import { Level, nullish } from '../api/schema.js';
 import type { Patch, Ref } from '../model/change.js';
-import type { KindModule } from './types.js';
+import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
+import type { SpaceFacetValues } from './registry.js';
+import type { ApiCall, KindModule } from './types.js';
 
 export type SpaceOp =
   | { type: 'update-space'; spaceId: string; patch: Patch }
   | { type: 'move-space'; spaceId: string; parent: Ref | null };
 
-const ROUTE = '/spaces/{space}';
+const Answer = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  emoji: nullish(z.string()),
+  editMode: nullish(z.enum(['live', 'locked'])),
+  defaultLevel: nullish(Level),
+  parent: nullish(z.string()),
+});
+type Answer = z.infer<typeof Answer>;
 
-/** An existing space's own fields and place; docsync never creates or deletes spaces. */
-export const spaceKind: KindModule<SpaceOp> = {
+export type DesiredSpace = SpaceFacetValues & {
+  id: string;
+  title?: string;
+  emoji?: string;
+  editMode?: 'live' | 'locked';
+  defaultLevel?: AccessLevel;
+  /** Title of the parent collection, or null for the organization's top level. */
+  parent?: string | null;
+};
+
+export type LiveSpace = SpaceFacetValues & {
+  id: string;
+  title?: string;
+  emoji?: string | null;
+  editMode?: 'live' | 'locked' | null;
+  defaultLevel?: AccessLevel;
+  /** Parent collection id, or null. */
+  parent?: string | null;
+};
+
+/** One entry of `spaces` in a config file, without the facets' keys (the registry adds them). */
+const Config = z.strictObject({
+  id: z.string().min(1).describe('Id of an existing space.'),
+  title: z.string().min(1).max(50).optional(),
+  emoji: z.string().min(1).max(50).optional(),
+  editMode: z.enum(['live', 'locked']).optional(),
+  defaultLevel: DefaultLevel.optional(),
+  parent: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('Title of the parent collection (in collections), or null for the top level.'),
+});
+
+const ROUTE = '/spaces/{space}';
+export const spaceAddress = (org: string, space: string) => `${org}/spaces/${space}`;
+
+/**
+ * An existing space's own fields and place; docsync never creates or deletes spaces. Its diff is
+ * part of the organization's tree (src/kinds/collection.ts), its facets are modules of their own.
+ */
+export const spaceKind = {
   kind: 'space',
+  config: Config,
+  /** Whether an entry manages the space's own fields or place (one GET of the space). */
+  managesFields: (s: DesiredSpace): boolean =>
+    s.title !== undefined ||
+    s.emoji !== undefined ||
+    s.editMode !== undefined ||
+    s.defaultLevel !== undefined ||
+    s.parent !== undefined,
+  read: {
+    call: (space: string): ApiCall => ({
+      method: 'GET',
+      route: ROUTE,
+      params: { space },
+      expect: [200],
+      answer: Answer,
+    }),
+    live: (s: Answer): LiveSpace => ({
+      id: s.id,
+      title: s.title,
+      emoji: s.emoji ?? null,
+      editMode: s.editMode ?? null,
+      defaultLevel: s.defaultLevel ?? null,
+      parent: s.parent ?? null,
+    }),
+  },
+  /** One space's reads (its own fields, its facets) as one live space. */
+  merge: (values: LiveSpace[] | undefined, details: LiveSpace[] | undefined): LiveSpace[] | undefined => {
+    if (!values && !details) return undefined;
+    const byId = new Map<string, LiveSpace>();
+    for (const s of [...(values ?? []), ...(details ?? [])]) {
+      const prev = byId.get(s.id);
+      byId.set(s.id, prev ? { ...prev, ...s } : s);
+    }
+    return [...byId.values()];
+  },
   ops: {
     'update-space': {
       call: (op, r) => ({
@@ -19,7 +107,7 @@ export const spaceKind: KindModule<SpaceOp> = {
         params: { space: op.spaceId },
         body: r.patch(op.patch),
         expect: [200],
-        answer: Space,
+        answer: Answer,
       }),
     },
     'move-space': {
@@ -32,4 +120,4 @@ export const spaceKind: KindModule<SpaceOp> = {
       }),
     },
   },
-};
+} satisfies KindModule<SpaceOp> & Record<string, unknown>;

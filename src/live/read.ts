@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api/client.js';
-import type { SiteSection, SiteSpace as ApiSiteSpace } from '../api/schema.js';
+import type { SiteSection } from '../kinds/site-section.js';
+import type { SiteSpace as ApiSiteSpace } from '../kinds/site-space.js';
 import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
 import {
   anySiteFacets,
@@ -7,16 +8,10 @@ import {
   anyObjectKinds,
   anySiteListKinds,
   anySpaceFacets,
+  collectionKind,
   listIn,
 } from '../kinds/registry.js';
-import type {
-  LiveOrganization,
-  LiveSpace,
-  LiveSection,
-  LiveSite,
-  LiveSiteSpace,
-  LiveState,
-} from '../model/live.js';
+import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveState } from '../model/live.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
@@ -124,19 +119,13 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
     org.sites?.find((d) => d.id === site.id) ??
     org.sites?.find((d) => !d.id && d.title === site.title) ??
     org.sites?.find((d) => !d.id && d.previously?.includes(site.title));
-  const detailed = (s: NonNullable<DesiredOrganization['spaces']>[number]) =>
-    s.title !== undefined ||
-    s.emoji !== undefined ||
-    s.editMode !== undefined ||
-    s.defaultLevel !== undefined ||
-    s.parent !== undefined;
   return {
     objects: anyObjectKinds
       .filter((k) => (org as Record<string, unknown>)[k.key] !== undefined)
       .map((k) => k.key),
-    collections: org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
+    collections: collectionKind.read.wanted(org),
     lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
-    spaceDetails: (org.spaces ?? []).filter(detailed).map((s) => s.id),
+    spaceDetails: (org.spaces ?? []).filter(collectionKind.spaces.managesFields).map((s) => s.id),
     spaceIds: (org.spaces ?? [])
       .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
       .map((s) => s.id),
@@ -195,26 +184,13 @@ export async function readScoped(
     scope.sites ? readSites(api, orgId, scope, t) : undefined,
     readAdministration(api, orgId, scope, t),
   ]);
-  const spaces = mergeSpaces(spaceValues, extra.spaceDetails);
+  const spaces = collectionKind.spaces.merge(spaceValues, extra.spaceDetails);
   return {
     id: orgId,
     ...extra.org,
     ...(spaces ? { spaces } : {}),
     ...(sites ? { sites } : {}),
   };
-}
-
-function mergeSpaces(
-  values: LiveSpace[] | undefined,
-  details: LiveSpace[] | undefined,
-): LiveSpace[] | undefined {
-  if (!values && !details) return undefined;
-  const byId = new Map<string, LiveSpace>();
-  for (const s of [...(values ?? []), ...(details ?? [])]) {
-    const prev = byId.get(s.id);
-    byId.set(s.id, prev ? { ...prev, ...s } : s);
-  }
-  return [...byId.values()];
 }
 
 /** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
@@ -232,29 +208,18 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
     anyListKinds.some((k) => k.needsSelf && scope.lists.includes(k.key))
       ? t(api.currentUser()).catch(() => null)
       : undefined,
-    scope.collections ? t(api.listCollections(orgId)) : undefined,
-    Promise.all(scope.spaceDetails.map((id) => t(api.getSpace(id)))),
+    scope.collections ? t(api.list(collectionKind.read.list(orgId))) : undefined,
+    Promise.all(
+      scope.spaceDetails.map(async (id) =>
+        collectionKind.spaces.read.live((await t(api.request(collectionKind.spaces.read.call(id)))) as never),
+      ),
+    ),
     readLists(api, orgId, scope, t),
   ]);
   const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
   if (self !== undefined) result.self = self?.id ?? null;
-  if (collections)
-    result.collections = collections.map((c) => ({
-      id: c.id,
-      title: c.title,
-      description: c.description ?? null,
-      defaultLevel: c.defaultLevel ?? null,
-      parent: c.parent ?? null,
-    }));
-  const spaceDetails = details.map((s) => ({
-    id: s.id,
-    title: s.title,
-    emoji: s.emoji ?? null,
-    editMode: s.editMode ?? null,
-    defaultLevel: s.defaultLevel ?? null,
-    parent: s.parent ?? null,
-  }));
-  return { org: result, spaceDetails: spaceDetails.length > 0 ? spaceDetails : undefined };
+  if (collections) result.collections = collections.map(collectionKind.read.live);
+  return { org: result, spaceDetails: details.length > 0 ? details : undefined };
 }
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
@@ -313,7 +278,7 @@ async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
 }
 
 /** The facets of the named spaces (their custom field values), where the API has them: one GET each. */
-async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise<LiveSpace[] | undefined> {
+async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise<LiveOrganization['spaces']> {
   const facets = anySpaceFacets.filter((f) => !api.capabilities.absent.includes(f.kind));
   if (ids.length === 0 || facets.length === 0) return undefined;
   return Promise.all(
@@ -321,7 +286,7 @@ async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise
       const values = await Promise.all(
         facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
       );
-      return { id, ...Object.fromEntries(values) } as LiveSpace;
+      return { id, ...Object.fromEntries(values) } as NonNullable<LiveOrganization['spaces']>[number];
     }),
   );
 }

@@ -5,6 +5,4 @@ export const address = {
   sectionGroup: (site: string, title: string) => `${site}/section-groups/${title}`,
   siteSpace: (parent: string, space: string) => `${parent}/spaces/${space}`,
   member: (org: string, user: string) => `${org}/members/${user}`,
-  collection: (org: string, title: string) => `${org}/collections/${title}`,
-  space: (org: string, space: string) => `${org}/spaces/${space}`,
 };

@@ -1,10 +1,10 @@
-import type { AgentsContext, DefaultLevel, Visibility } from './kinds.js';
+import type { AgentsContext, Visibility } from './kinds.js';
 import type {
   DesiredLists,
   DesiredObjects,
   DesiredSiteFacets,
   DesiredSiteLists,
-  SpaceFacetValues,
+  DesiredTree,
 } from '../kinds/registry.js';
 
 /**
@@ -20,34 +20,15 @@ export type Policy = { prune: boolean; maxDeletes: number };
 
 /** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
 export type DesiredOrganization = DesiredLists &
-  DesiredObjects & {
+  DesiredObjects &
+  DesiredTree & {
     id: string;
     policy: Policy;
-    collections?: DesiredCollection[];
-    spaces?: DesiredSpace[];
     sites?: DesiredSite[];
   };
 
-export type DesiredSpace = SpaceFacetValues & {
-  id: string;
-  title?: string;
-  emoji?: string;
-  editMode?: 'live' | 'locked';
-  defaultLevel?: DefaultLevel;
-  /** Title of the parent collection, or null for the organization's top level. */
-  parent?: string | null;
-};
-
 /** `id` pins a live resource; `previously` lists earlier names (a rename without an id lookup). */
 export type Renamable = { id?: string; previously?: string[] };
-
-export type DesiredCollection = Renamable & {
-  title: string;
-  description?: string;
-  defaultLevel?: DefaultLevel;
-  /** Title of the parent collection, or null for the top level. */
-  parent?: string | null;
-};
 
 /** Where a certificate comes from; its content is never part of the desired state, only its hash. */
 export type CertificateRef =

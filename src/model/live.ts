@@ -1,11 +1,5 @@
-import type { AgentsContext, DefaultLevel, Visibility } from './kinds.js';
-import type {
-  LiveLists,
-  LiveObjects,
-  LiveSiteFacets,
-  LiveSiteLists,
-  SpaceFacetValues,
-} from '../kinds/registry.js';
+import type { AgentsContext, Visibility } from './kinds.js';
+import type { LiveLists, LiveObjects, LiveSiteFacets, LiveSiteLists, LiveTree } from '../kinds/registry.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -19,36 +13,17 @@ export type LiveState = {
 
 /** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
 export type LiveOrganization = LiveLists &
-  LiveObjects & {
+  LiveObjects &
+  LiveTree & {
     id: string;
     /** Why this organization's live state could not be read (its plan is an error; others go on). */
     readError?: string;
     /** The user the token belongs to (never removed). */
     self?: string | null;
-    collections?: LiveCollection[];
     /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */
     readOnly?: Record<string, unknown[]>;
-    spaces?: LiveSpace[];
     sites?: LiveSite[];
   };
-
-export type LiveSpace = SpaceFacetValues & {
-  id: string;
-  title?: string;
-  emoji?: string | null;
-  editMode?: 'live' | 'locked' | null;
-  defaultLevel?: DefaultLevel;
-  /** Parent collection id, or null. */
-  parent?: string | null;
-};
-
-export type LiveCollection = {
-  id: string;
-  title: string;
-  description: string | null;
-  defaultLevel: DefaultLevel;
-  parent: string | null;
-};
 
 export type LiveSiteSpace = {
   id: string;

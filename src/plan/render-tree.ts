@@ -1,11 +1,9 @@
-import type { OrgStructure, StructureNode } from './structure-tree.js';
+import { NODE_HINTED, NODE_WORD, type OrgStructure, type StructureNode } from './structure-tree.js';
 
 export type TreeTextOptions = {
   /** Show `+ ~ - ↕` in the first column and the changed fields under each node. */
   marks?: boolean;
 };
-
-const KIND_HINT: Partial<Record<StructureNode['kind'], string>> = { site: 'site', 'section-group': 'group' };
 
 /**
  * The navigation as text, one node a line, indented by depth, the mark in the first column (so a
@@ -24,7 +22,7 @@ export function renderTreeText(orgs: readonly OrgStructure[], options: TreeTextO
   const lines: string[] = [];
   const emit = (n: StructureNode, depth: number) => {
     const mark = options.marks && n.mark ? n.mark : ' ';
-    const hint = KIND_HINT[n.kind];
+    const hint = NODE_HINTED.includes(n.kind) ? NODE_WORD[n.kind] : undefined;
     lines.push(`${mark} ${'  '.repeat(depth)}${n.label}${hint ? ` (${hint})` : ''}`);
     if (options.marks)
       for (const c of n.changes) {

@@ -36,6 +36,17 @@ export type StructureNode = {
   children: StructureNode[];
 };
 
+/** What a reader calls each kind of node (the status page's label). */
+export const NODE_WORD: Record<StructureNode['kind'], string> = {
+  site: 'site',
+  'section-group': 'group',
+  section: 'section',
+  'site-space': 'site space',
+};
+
+/** The kinds of node whose text line says what it is (`Products (group)`). */
+export const NODE_HINTED: readonly StructureNode['kind'][] = ['site', 'section-group'];
+
 export type OrgStructure = {
   organization: string;
   sites: StructureNode[];

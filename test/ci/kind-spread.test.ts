@@ -13,13 +13,11 @@ const SHARED = ['src/kinds/registry.ts', 'src/kinds/types.ts', 'src/kinds/fields
  * goes down (decision 0020 lists them). Every other kind must be within LIMIT.
  */
 const NOT_YET_MOVED: Record<string, number> = {
-  site: 25,
-  'site-section': 21,
-  'site-section-group': 20,
+  site: 23,
+  'site-section': 19,
+  'site-section-group': 18,
   'section-group-membership': 6,
-  'site-space': 18,
-  collection: 14,
-  space: 12,
+  'site-space': 16,
 };
 
 describe('one kind, one module', () => {

@@ -6,7 +6,8 @@ import { join, relative } from 'node:path';
  * recognised by its identifiers: the plan's kebab name and routes (`share-link`, `/share-links`),
  * the camel and Pascal names of its code (`shareLink`, `DesiredShareLink`), its operation types
  * (`create-share-link`). Comments are not counted, nor prose (`share link` in a CLI help line), nor
- * a parent's segment in a child's route (`/sites/{site}/share-links` names the share link).
+ * a parent's segment in a child's route (`/sites/{site}/share-links` names the share link), nor a
+ * site space's `space` key in a path or index (`[..., 'space']`, `after['space']`).
  */
 export const KIND_SPELLINGS: Record<string, RegExp> = {
   site: /(?<![A-Za-z])(?:Desired|Live)?Site(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)site'|\/sites\b(?!\/\{site\}\/)|siteKind/,
@@ -27,7 +28,7 @@ export const KIND_SPELLINGS: Record<string, RegExp> = {
     /(?<![A-Za-z])(?:Desired|Live)?Member(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:update|remove)-member'|memberKind/,
   collection: /Collection|(?:'|(?:create|update|delete|move|remove)-)collection'|\/collections\b/,
   space:
-    /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)space'|move-space|spaceKind/,
+    /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?<!\[)'space'(?!\])|(?:create|update|delete|move|remove)-space'|spaceKind/,
   'openapi-spec': /openapi|OpenApi|openApi/,
   'saml-provider': /saml|Saml|SAML/,
   translation: /translation|Translation/,

@@ -1,6 +1,7 @@
 import type { Change } from '../../model/index.js';
 import { fieldLines, resourceSummary, summaryLine } from '../../plan/format-value.js';
 import {
+  NODE_WORD,
   STRUCTURE_KINDS,
   structureTree,
   type StructureNode,
@@ -30,12 +31,6 @@ const MARK_WORD: Record<TreeMark, string> = {
   '-': 'to delete',
   '↕': 'to move',
 };
-const KIND_WORD: Record<StructureNode['kind'], string> = {
-  site: 'site',
-  'section-group': 'group',
-  section: 'section',
-  'site-space': 'site space',
-};
 const GOOD = new Set(['applied', 'no-changes', 'in-sync', 'planned']);
 const SOSO = new Set(['drifted', 'refused']);
 
@@ -56,7 +51,7 @@ function treeNode(n: StructureNode): Html {
   return html`<li>
     <span class="node"
       >${mark(n.mark)}<span class="label">${n.label}</span
-      ><span class="kind">${KIND_WORD[n.kind]}</span></span
+      ><span class="kind">${NODE_WORD[n.kind]}</span></span
     >${
       fields.length > 0
         ? html`<ul class="fields">
