@@ -116,6 +116,24 @@ function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void 
   }
 }
 
+/**
+ * Which live teams' memberships the config lists: by pinned id, else by title or an earlier
+ * title. Indexed once per desired list (asked once per live team: 10,000 teams, not 10,000²).
+ */
+const wantedIndex = new WeakMap<DesiredTeam[], { ids: Set<string>; titles: Set<string> }>();
+function membersWanted(desired: DesiredTeam[]): { ids: Set<string>; titles: Set<string> } {
+  let want = wantedIndex.get(desired);
+  if (want) return want;
+  want = { ids: new Set(), titles: new Set() };
+  for (const d of desired) {
+    if (d.members === undefined) continue;
+    if (d.id) want.ids.add(d.id);
+    else for (const title of [d.title, ...(d.previously ?? [])]) want.titles.add(title);
+  }
+  wantedIndex.set(desired, want);
+  return want;
+}
+
 export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp> = {
   kind: 'team',
   key: 'teams',
@@ -154,12 +172,10 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp> 
       live: (t: Answer): LiveTeam => ({ id: t.id, title: t.title }),
       // Memberships of the teams whose entry lists members (every team for export).
       children: {
-        wanted: (team: LiveTeam, desired: DesiredTeam[]) =>
-          desired.some(
-            (d) =>
-              d.members !== undefined &&
-              (d.id ? d.id === team.id : d.title === team.title || !!d.previously?.includes(team.title)),
-          ),
+        wanted: (team: LiveTeam, desired: DesiredTeam[]) => {
+          const want = membersWanted(desired);
+          return want.ids.has(team.id) || want.titles.has(team.title);
+        },
         list: (org: string, team: LiveTeam) => ({
           route: MEMBERS,
           params: { org, team: team.id },
