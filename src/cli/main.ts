@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { commonDefaults, env, flavorOptions, type CommonOptions } from './context.js';
-import { coordinationOptions, withCoordination } from './coordination.js';
+import { coordinationOptions, withCoordination } from './coordination-flags.js';
 import { parseDuration } from './duration.js';
 import { errorCode } from '../errors.js';
 import { effectiveLogLevel } from './log-level.js';
