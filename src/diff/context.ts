@@ -1,5 +1,5 @@
 import type { ApiCapabilities } from '../model/capabilities.js';
-import type { ChangeOp, Duplicate, Fields, Ref, ResourceKind, Unmanaged } from '../model/index.js';
+import type { ChangeOp, Duplicate, Fields, Ref, Renamable, ResourceKind, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DiffWarning, DraftSet } from './draft.js';
 import type { DiffProblemCode } from '../errors.js';
 
@@ -44,14 +44,12 @@ export function problem(ctx: DiffContext, message: string, code: DiffProblemCode
  * item would pair with are duplicates: a warning names them, the desired item and both live
  * items are left alone, and everything else still plans.
  */
-export function pairByIdentity<D, L extends { id: string }>(
+export function pairByIdentity<D extends Renamable, L extends { id: string }>(
   ctx: DiffContext,
   what: string,
   desired: readonly D[],
   live: readonly L[],
-  pinOf: (d: D) => string | undefined,
   nameOf: (x: D | L) => string,
-  previouslyOf: (d: D) => readonly string[] | undefined = () => undefined,
 ): { pairs: [D, L | undefined][]; leftover: L[] } {
   const used = new Set<L>();
   const found = new Map<D, L | undefined>();
@@ -59,7 +57,7 @@ export function pairByIdentity<D, L extends { id: string }>(
   const byName = new Map<string, L[]>();
   for (const l of live) byName.set(nameOf(l), [...(byName.get(nameOf(l)) ?? []), l]);
   for (const d of desired) {
-    const pin = pinOf(d);
+    const pin = d.id;
     if (pin === undefined) continue;
     const l = byId.get(pin);
     if (!l) {
@@ -84,12 +82,12 @@ export function pairByIdentity<D, L extends { id: string }>(
     found.set(d, l);
     return true;
   };
-  const unpinned = desired.filter((d) => pinOf(d) === undefined);
+  const unpinned = desired.filter((d) => d.id === undefined);
   const unmatched = unpinned.filter((d) => !match(d, [nameOf(d)]));
-  for (const d of unmatched) match(d, previouslyOf(d) ?? []);
+  for (const d of unmatched) match(d, d.previously ?? []);
   // In config order (the order of lists is display order); a pin that matched nothing is dropped.
   const pairs = desired
-    .filter((d) => !skipped.has(d) && (pinOf(d) === undefined || found.has(d)))
+    .filter((d) => !skipped.has(d) && (d.id === undefined || found.has(d)))
     .map((d): [D, L | undefined] => [d, found.get(d)]);
   return { pairs, leftover: live.filter((l) => !used.has(l)) };
 }

@@ -31,9 +31,7 @@ export function diffGroups(
     `site "${d.title}": section group`,
     desired,
     live,
-    (g) => g.id,
     (g) => g.title,
-    (g) => g.previously,
   );
   for (const [dg, lg] of pairs) {
     const addr = address.sectionGroup(site.addr, dg.title);

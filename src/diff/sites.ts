@@ -13,15 +13,7 @@ const SET_AFTER_CREATE = ['basename', 'agentsContext', 'adaptiveContent', 'proxy
 export function diffSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
   const { drafts, org } = ctx;
   ctx.managedLive.count += live.length;
-  const { pairs, leftover } = pairByIdentity(
-    ctx,
-    'site',
-    desired,
-    live,
-    (d) => d.id,
-    (x) => x.title,
-    (d) => d.previously,
-  );
+  const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address.site(org, d.title);
     ctx.siteRefs.set(

@@ -141,15 +141,7 @@ function diffTree(
   const moves: { key: string; fromParent: string | null }[] = [];
   if (desired) {
     ctx.managedLive.count += live.length;
-    const { pairs, leftover } = pairByIdentity(
-      ctx,
-      'collection',
-      desired,
-      live,
-      (d) => d.id,
-      (x) => x.title,
-      (d) => d.previously,
-    );
+    const { pairs, leftover } = pairByIdentity(ctx, 'collection', desired, live, (x) => x.title);
     for (const [d, l] of pairs) {
       const addr = address(org, d.title);
       slots.set(d.title, { d, l, ref: l ? liveRef(l.id) : { id: '' }, addr });

@@ -88,15 +88,7 @@ const shortHash = (sha: string | null) => (sha ? `sha256:${sha.slice(0, 12)}…`
 /** The certificate is compared by hash and never shown. */
 function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlProvider[]): void {
   ctx.managedLive.count += live.length;
-  const { pairs, leftover } = pairByIdentity(
-    ctx,
-    'saml',
-    desired,
-    live,
-    (d) => d.id,
-    (x) => x.label,
-    (d) => d.previously,
-  );
+  const { pairs, leftover } = pairByIdentity(ctx, 'saml', desired, live, (x) => x.label);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.label);
     const before: Record<string, unknown> = {};

@@ -58,9 +58,7 @@ function diff(
     `site "${siteTitle}": share link`,
     desired,
     live,
-    (x) => x.id,
     (x) => x.name,
-    (x) => x.previously,
   );
   for (const [dl, ll] of pairs) {
     const addr = address(site.addr, dl.name);

@@ -60,15 +60,7 @@ const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
   const { drafts, org } = ctx;
   ctx.managedLive.count += live.length;
-  const { pairs, leftover } = pairByIdentity(
-    ctx,
-    'team',
-    desired,
-    live,
-    (d) => d.id,
-    (x) => x.title,
-    (d) => d.previously,
-  );
+  const { pairs, leftover } = pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address(org, d.title);
     let ref: Ref;

@@ -39,15 +39,7 @@ const address = (org: string, title: string) => `${org}/translations/${title}`;
 
 function diff(ctx: DiffContext, desired: DesiredTranslation[], live: LiveTranslation[]): void {
   ctx.managedLive.count += live.length;
-  const { pairs, leftover } = pairByIdentity(
-    ctx,
-    'translation',
-    desired,
-    live,
-    (d) => d.id,
-    (x) => x.title,
-    (d) => d.previously,
-  );
+  const { pairs, leftover } = pairByIdentity(ctx, 'translation', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.title);
     if (!l)
