@@ -1,9 +1,10 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { DocsyncError } from '../errors.js';
 import { redact, registerSecret } from '../secrets/registry.js';
 import { AnswerTooLargeError, attemptDeadline, DeadlineError, readBoundedText } from './bounded-body.js';
 import { codeForStatus, type ApiErrorCode } from './errors.js';
 import { NOT_SENT, sleep } from './http.js';
+import { Agent, request } from './undici.js';
 
 /**
  * Outbound HTTP that is not the managed API (PR comments, notification webhooks), under the same
@@ -75,11 +76,16 @@ function answerMessage(text: string): string {
   return redact(text.slice(0, 200));
 }
 
+/** One connection pool for every outbound call (PR comments, notifications), made when first used. */
+let agent: InstanceType<typeof Agent> | undefined;
+
 async function attempt(req: OutboundRequest, policy: typeof OUTBOUND_DEFAULTS): Promise<OutboundResponse> {
   const deadline = attemptDeadline(policy.timeoutMs);
   let res: Dispatcher.ResponseData | undefined;
   try {
-    res = await request(req.url, {
+    const url = new URL(req.url);
+    agent ??= new Agent();
+    res = await request(agent, url.origin, `${url.pathname}${url.search}`, {
       method: req.method,
       headers: {
         ...req.headers,

@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 /**
  * Only the parts of undici the API client uses. undici's index also loads fetch, cookies,
  * WebSocket, mocks and Node's own copy of undici: about 50 ms of every command's start-up.
- * The paths are those of the pinned version (package-lock.json); `http.ts` and the etcd client use it.
+ * The paths are those of the pinned version (package-lock.json); `http.ts`, outbound calls and the etcd client use it.
  */
 const require = createRequire(import.meta.url);
 export const Agent = require('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;

@@ -6,6 +6,7 @@ import { defaultMarginMs, LeaseClock } from './lease-clock.js';
 import { rendezvousOwner } from './rendezvous.js';
 import type { CoordinationObserver, CoordinationStatus, Coordinator, Holds } from './types.js';
 import { DocsyncError } from '../errors.js';
+import { sleep } from '../api/http.js';
 
 export type EtcdCoordinatorOptions = {
   client: EtcdClient;
@@ -26,8 +27,6 @@ export type EtcdCoordinatorOptions = {
 };
 
 type Owner = { replica: string; lease: string; createRevision: string };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Ownership on etcd (decision 21). One lease per process, renewed every third of its TTL; each

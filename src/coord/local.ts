@@ -3,7 +3,7 @@ import { acquireLock } from '../apply/lock.js';
 import type { CoordinationObserver, CoordinationStatus, Coordinator, Holds } from './types.js';
 
 /** The lock that keeps a second daemon off one state folder (the organizations' locks sit beside it). */
-export const DAEMON_LOCK = '.daemon';
+const DAEMON_LOCK = '.daemon';
 
 /**
  * Without etcd: one writer per organization through lock files in the state folder (decision 7).
