@@ -1,4 +1,5 @@
 import type { Change } from '../model/index.js';
+import { resourceSummary } from '../plan/format-value.js';
 
 export type ChangeStatus = 'applied' | 'failed' | 'skipped';
 
@@ -62,10 +63,7 @@ const DONE: Record<Change['action'], string> = {
  * update on the same address are one resource created (issue 16 point 6).
  */
 export function resourceLine(results: readonly ChangeResult[]): string {
-  const applied = results.filter((r) => r.status === 'applied');
-  const created = new Set(applied.filter((r) => r.action === 'create').map((r) => r.address));
-  const counts: Record<Change['action'], number> = { create: 0, update: 0, delete: 0, move: 0 };
-  for (const r of applied) if (!(r.action === 'update' && created.has(r.address))) counts[r.action] += 1;
+  const counts = resourceSummary(results.filter((r) => r.status === 'applied'));
   const total = counts.create + counts.update + counts.delete + counts.move;
   const parts = (Object.keys(counts) as Change['action'][])
     .filter((a) => counts[a] > 0)

@@ -44,7 +44,7 @@ const Config = z.strictObject({
 type Path = (string | number)[];
 
 /** What the tree's config checks may report, in one organization's files (`F`: a file). */
-export type TreeChecks<F> = {
+type TreeChecks<F> = {
   unique: (what: string) => (identity: string, file: F, path: Path) => void;
   report: (file: F, path: Path, message: string) => void;
 };

@@ -10,7 +10,7 @@ import type { ExportContext, ObjectKind } from './types.js';
 
 export type OrganizationOp = { type: 'update-organization'; org: string; patch: Patch };
 
-export const hostnamePattern = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
+const hostnamePattern = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
 
 const Config = z
   .strictObject({

@@ -88,8 +88,6 @@ type Pick<K, Key, Part extends 'C' | 'D' | 'L'> =
 export type DesiredLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'D'>[] };
 /** The live organization's lists of list kinds (undefined: not read). */
 export type LiveLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'L'>[] };
-/** One config file's entries of list kinds. */
-export type ConfigLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'C'>[] };
 
 /** The list kinds, loosely typed, for code that handles every one the same way. */
 export const anyListKinds: readonly AnyListKind[] = listKinds;

@@ -28,7 +28,7 @@ const LIST = '/orgs/{org}/sites/{site}/sections';
 const ROUTE = '/orgs/{org}/sites/{site}/sections/{section}';
 
 /** A created section yields its id and the id of its first site space (`siteSpace:<spaceId>`). */
-export function sectionOutput(section: SiteSection): OpOutput {
+function sectionOutput(section: SiteSection): OpOutput {
   const out: OpOutput = { id: section.id };
   for (const ss of section.siteSpaces) out[`siteSpace:${ss.space.id}`] = ss.id;
   return out;

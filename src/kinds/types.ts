@@ -86,7 +86,7 @@ export const deleteCall = (route: string, params: Params, caps: ApiCapabilities)
 });
 
 /** Today's `PATCH /sites/{id}/structure/sort` body: one call orders any item of a site. */
-export function sortBody(type: string, id: string, position: Position, r: Resolver): Record<string, unknown> {
+function sortBody(type: string, id: string, position: Position, r: Resolver): Record<string, unknown> {
   const where = position.before ? 'before' : 'after';
   return {
     item: { type, id },

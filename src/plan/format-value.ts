@@ -35,7 +35,9 @@ export function summaryLine(summary: Record<Change['action'], number>): string {
  * Counts for people: a creation and the update that sets what its creation call cannot take
  * (same address in the same plan, or noted as such) are one resource to create. The JSON summary counts changes.
  */
-export function resourceSummary(changes: readonly Change[]): Record<Change['action'], number> {
+export function resourceSummary(
+  changes: readonly Pick<Change, 'action' | 'address' | 'note'>[],
+): Record<Change['action'], number> {
   const created = new Set(changes.filter((c) => c.action === 'create').map((c) => c.address));
   const summary: Record<Change['action'], number> = { create: 0, update: 0, delete: 0, move: 0 };
   for (const c of changes) {
