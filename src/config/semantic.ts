@@ -145,13 +145,13 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
       checkUniqueIn(lists, yaml, config, []);
     }
     for (const { yaml, config } of group) tree.parents(yaml, config);
+    const configs = group.map((g) => g.config);
     for (const { yaml, config } of group) {
       config.spaces?.forEach((s, i) => {
         tree.space(yaml, s.id, i);
         for (const facet of anySpaceFacets) {
           const value = (s as Record<string, unknown>)[facet.key];
           if (value === undefined) continue;
-          const configs = group.map((g) => g.config);
           facet.check(value, configs, (path, code, message, key) =>
             issues.add(
               { yaml, path: ['spaces', i, facet.key, ...path] },

@@ -66,11 +66,24 @@ function valueProblem(field: Field, value: CustomFieldValue): string | undefined
   }
 }
 
+/** The fields an organization's files declare, indexed once per organization (not per space). */
+const declaredIndex = new WeakMap<object[], { managed: boolean; byName: Map<string, Field> }>();
+function declaredFields(configs: object[]): { managed: boolean; byName: Map<string, Field> } {
+  let index = declaredIndex.get(configs);
+  if (!index) {
+    const declared = configs.flatMap((c) => (listIn(c, 'customFields') ?? []) as Field[]);
+    index = {
+      managed: configs.some((c) => listIn(c, 'customFields') !== undefined),
+      byName: new Map(declared.map((f) => [f.name, f])),
+    };
+    declaredIndex.set(configs, index);
+  }
+  return index;
+}
+
 /** Each value must name a declared field (when fields are managed) and fit it. */
 function check(values: Values, configs: object[], report: Report): void {
-  const declared = configs.flatMap((c) => (listIn(c, 'customFields') ?? []) as Field[]);
-  const managed = configs.some((c) => listIn(c, 'customFields') !== undefined);
-  const byName = new Map(declared.map((f) => [f.name, f]));
+  const { managed, byName } = declaredFields(configs);
   for (const [name, value] of Object.entries(values)) {
     const field = byName.get(name);
     if (!field) {
