@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { EtcdClient } from '../coord/etcd-client.js';
 import { EtcdCoordinator } from '../coord/etcd.js';
-import { LocalCoordinator } from '../coord/local.js';
+import { localDaemonCoordinator, LocalCoordinator } from '../coord/local.js';
 import type { CoordinationObserver, Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
 import type { CoordinationOptions } from './coordination-flags.js';
@@ -59,13 +59,7 @@ export async function makeDaemonCoordinator(
   observer: CoordinationObserver,
 ): Promise<Coordinator> {
   if (!opts.etcdEndpoints) {
-    const local = new LocalCoordinator(
-      opts.stateDir,
-      'docsync daemon',
-      (message) => logger.warn({ message }, 'stale lock taken over'),
-      opts.replicaId ?? hostname(),
-      observer,
-    );
+    const local = localDaemonCoordinator(opts.stateDir, logger, opts.replicaId ?? hostname(), observer);
     await local.startDaemon();
     return local;
   }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { acquireLock } from '../apply/lock.js';
+import type { Logger } from '../log/logger.js';
 import type { CoordinationObserver, CoordinationStatus, Coordinator, Holds } from './types.js';
 
 /** The lock that keeps a second daemon off one state folder (the organizations' locks sit beside it). */
@@ -72,4 +73,18 @@ export class LocalCoordinator implements Coordinator {
     await this.daemonLock?.();
     this.daemonLock = undefined;
   }
+}
+
+/**
+ * A daemon's coordinator without etcd; a stale lock it takes over is logged. Its `startDaemon`
+ * takes the state folder's daemon lock: call it before the daemon's first run, `stop` after the last.
+ */
+export function localDaemonCoordinator(
+  stateDir: string,
+  logger: Logger,
+  replica?: string,
+  observer?: CoordinationObserver,
+): LocalCoordinator {
+  const onTakeover = (message: string) => logger.warn({ message }, 'stale lock taken over');
+  return new LocalCoordinator(stateDir, 'docsync daemon', onTakeover, replica, observer);
 }

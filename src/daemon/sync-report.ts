@@ -1,0 +1,68 @@
+import type { ConfigIssue } from '../config/issues.js';
+import type { Logger } from '../log/logger.js';
+import type { SyncOutcome } from '../pipeline/sync.js';
+import type { DaemonParts, RunOutcome, SyncReport } from './types.js';
+
+/** A finished sync: the status, the run history, the metrics and the log learn its result. */
+export function recordSync(r: SyncReport, parts: DaemonParts, log: Logger): void {
+  r.finishedAt = new Date().toISOString();
+  parts.status.lastSync = r;
+  void parts.opts.journal?.synced(r);
+  parts.metrics.syncTotal.inc({ result: r.result });
+  if (r.result === 'applied' || r.result === 'planned' || r.result === 'no-changes')
+    parts.metrics.lastSuccess.set(Date.now() / 1000);
+  log.info(
+    {
+      result: r.result,
+      revision: r.revision,
+      summary: r.summary,
+      applied: r.applied,
+      failed: r.failedChanges,
+    },
+    'sync finished',
+  );
+}
+
+/** The errors of an invalid config, as a sync report carries them. */
+export function reportedIssues(issues: readonly ConfigIssue[]): NonNullable<SyncReport['issues']> {
+  return issues
+    .filter((i) => i.severity === 'error')
+    .map(({ file, line, column, path, message, code }) => ({ file, line, column, path, message, code }));
+}
+
+/** What a pass of the sync pipeline adds to the run's report; what it applied reaches history and metrics. */
+export function outcomeReport(outcome: SyncOutcome, parts: DaemonParts): RunOutcome {
+  if (outcome.result === 'not-owned')
+    return {
+      result: 'no-changes',
+      message: `replica ${parts.coordinator.status().replica} owns none of the configured organizations now`,
+    };
+  const summary = outcome.run.plan.summary;
+  if (outcome.applied) {
+    parts.opts.journal?.applied(outcome.applied);
+    for (const r of outcome.applied.results)
+      if (r.status === 'applied') parts.metrics.changesApplied.inc({ kind: r.kind, action: r.action });
+    return {
+      result: outcome.result === 'applied' ? 'applied' : 'failed',
+      summary,
+      applied: outcome.applied.applied,
+      failedChanges: outcome.applied.failed,
+    };
+  }
+  switch (outcome.result) {
+    case 'moved':
+      return {
+        result: 'refused',
+        summary,
+        message: 'live state changed since the drift check; not applied',
+      };
+    case 'cancelled':
+      return { result: 'refused', summary, message: 'cancelled' };
+    default:
+      return {
+        result: outcome.result,
+        summary,
+        ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+      };
+  }
+}

@@ -1,0 +1,89 @@
+import type { ApiClient } from '../api/client.js';
+import type { CoordinationStatus, Coordinator } from '../coord/types.js';
+import type { ConfigIssue } from '../config/issues.js';
+import type { Plan } from '../plan/types.js';
+import type { LiveRead } from './health.js';
+import type { Metrics } from './metrics.js';
+import type { RunJournal } from './runs/journal.js';
+
+export type DaemonMode = 'apply' | 'plan';
+export type Trigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift' | 'ownership';
+
+export type DaemonOptions = {
+  mode: DaemonMode;
+  intervalMs: number;
+  driftCron?: string;
+  selfHeal: boolean;
+  allowDeletes: number;
+  stateDir: string;
+  driftReport?: string;
+  notifyUrl?: string;
+  /** Notify again about unchanged drift after this long. */
+  reminderMs: number;
+  stopTimeoutMs: number;
+  /** Run history and the latest plan, for `/api/runs` and the status page. */
+  journal?: RunJournal;
+  /**
+   * Who may write which organization (decision 21). Default: the lock files in `stateDir`, and
+   * the daemon holds the state folder's daemon lock from `start` to `stop`.
+   */
+  coordinator?: Coordinator;
+};
+
+export type SyncReport = {
+  runId: string;
+  trigger: Trigger;
+  startedAt: string;
+  finishedAt?: string;
+  result: 'applied' | 'planned' | 'no-changes' | 'invalid-config' | 'failed' | 'refused' | 'error';
+  revision?: string;
+  summary?: Plan['summary'];
+  applied?: number;
+  failedChanges?: number;
+  message?: string;
+  issues?: Pick<ConfigIssue, 'file' | 'line' | 'column' | 'path' | 'message' | 'code'>[];
+};
+
+/** What one pass of the sync pipeline adds to a run's report. */
+export type RunOutcome = Pick<SyncReport, 'result' | 'summary' | 'applied' | 'failedChanges' | 'message'>;
+
+export type DriftReport = {
+  at: string;
+  drifted: boolean;
+  changes: number;
+  checksum: string;
+  summary: Plan['summary'];
+  corrected: boolean;
+  notified: boolean;
+  error?: string;
+};
+
+/** What `/status` shows. */
+export type DaemonStatus = {
+  phase: 'starting' | 'idle' | 'syncing' | 'stopping';
+  mode: DaemonMode;
+  /** The API flavor the daemon speaks (docs/compatibility.md). */
+  api: { flavor: ApiClient['flavor'] };
+  source: Record<string, string> & {
+    revision?: string;
+    subject?: string;
+    time?: string;
+    lastFetchError?: string;
+    lastFetchAt?: string;
+  };
+  configValid: boolean | null;
+  lastSync: SyncReport | null;
+  lastDrift: DriftReport | null;
+  /** The last attempt to read live state (sync or drift); `/readyz` fails while it failed. */
+  liveRead?: LiveRead | null;
+  /** Which organizations this replica writes, among which members (decision 21). */
+  readonly coordination?: CoordinationStatus;
+};
+
+/** What the daemon's parts share: its settings, its status, and where they report. */
+export type DaemonParts = {
+  readonly opts: DaemonOptions;
+  readonly status: DaemonStatus;
+  readonly metrics: Metrics;
+  readonly coordinator: Coordinator;
+};
