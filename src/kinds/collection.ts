@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { DefaultLevel, duplicatesOf, parentCollection, pin, previously } from './fields.js';
+import { DefaultLevel, duplicatesOf, parentTitle, pin, previously } from './fields.js';
 import { Level, nullish } from '../api/schema.js';
 import type { DiffContext } from '../diff/context.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { DesiredOrganization } from '../model/desired.js';
 import type { LiveOrganization } from '../model/live.js';
-import { treeChecks } from './collection-checks.js';
 import { diffTree, type LiveCollection } from './collection-diff.js';
 import type { LiveTree } from './registry.js';
 import { spaceKind, type LiveSpace } from './space.js';
@@ -35,8 +34,62 @@ const Config = z.strictObject({
   previously: previously('title'),
   description: z.string().max(100).optional(),
   defaultLevel: DefaultLevel.optional(),
-  parent: parentCollection('Title of the parent collection, or null for the top level.'),
+  parent: parentTitle('Title of the parent collection, or null for the top level.'),
 });
+
+type Path = (string | number)[];
+
+/** What the tree's config checks may report, in one organization's files (`F`: a file). */
+type TreeChecks<F> = {
+  unique: (what: string) => (identity: string, file: F, path: Path) => void;
+  report: (file: F, path: Path, message: string) => void;
+};
+
+/** The tree's part of one config file. */
+type TreeConfig = {
+  collections?: z.infer<typeof Config>[];
+  spaces?: { id: string; parent?: string | null }[];
+};
+
+/**
+ * Checks of the tree across an organization's files: each collection and space once, and parents
+ * that are declared and form no cycle (`parents` after every file was `declare`d).
+ */
+function treeChecks<F>(on: TreeChecks<F>) {
+  const titles = on.unique('collection');
+  const ids = on.unique('collection id');
+  const spaces = on.unique('space');
+  const declared = new Map<string, string | null | undefined>();
+  const parentProblem = (parent: string | null | undefined, self?: string): string | undefined => {
+    if (parent === null || parent === undefined) return undefined;
+    if (!declared.has(parent)) return `no collection titled "${parent}" is declared in collections`;
+    const seen = new Set<string>(self ? [self] : []);
+    for (let p: string | null | undefined = parent; p; p = declared.get(p)) {
+      if (seen.has(p)) return `collection parents form a cycle through "${p}"`;
+      seen.add(p);
+    }
+    return undefined;
+  };
+  return {
+    declare: (file: F, config: TreeConfig) =>
+      config.collections?.forEach((c, i) => {
+        if (c.id) ids(c.id, file, ['collections', i, 'id']);
+        titles(c.title, file, ['collections', i, 'title']);
+        declared.set(c.title, c.parent);
+      }),
+    parents: (file: F, config: TreeConfig) => {
+      config.collections?.forEach((c, i) => {
+        const problem = parentProblem(c.parent, c.title);
+        if (problem) on.report(file, ['collections', i, 'parent'], problem);
+      });
+      config.spaces?.forEach((s, i) => {
+        const problem = parentProblem(s.parent);
+        if (problem) on.report(file, ['spaces', i, 'parent'], problem);
+      });
+    },
+    space: (file: F, id: string, i: number) => spaces(id, file, ['spaces', i, 'id']),
+  };
+}
 
 const LIST = '/orgs/{org}/collections';
 const ROUTE = '/collections/{collection}';

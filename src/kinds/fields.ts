@@ -30,8 +30,8 @@ export const DefaultLevel = z
   .nullable()
   .describe('A role, null, or inherit (current API only).');
 
-/** The `parent` of a collection or space: a collection's title, or null for the top level. */
-export const parentCollection = (description: string) =>
+/** A `parent` key of the tree: the parent's title, or null for the top level. */
+export const parentTitle = (description: string) =>
   z.string().min(1).nullable().optional().describe(description);
 
 /** Keep only the keys whose value is defined (an omitted key is unmanaged). */
