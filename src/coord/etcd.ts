@@ -207,10 +207,8 @@ export class EtcdCoordinator implements Coordinator {
       // The rendezvous owner claims at once; anyone claims what stayed unowned for a whole TTL.
       if (target !== this.replica && now - since < this.ttlMs) continue;
       if (!this.clock.held() || this.lease !== lease) return;
-      const value = JSON.stringify({ replica: this.replica, lease });
-      const r = await this.client.create(this.key('owners', org), value, lease);
+      const r = await this.createOwner(org, lease);
       if (r.created) {
-        this.owned.set(org, r.revision);
         this.unownedSince.delete(org);
         gained.push(org);
         this.log.info({ org, token: r.revision }, 'organization claimed');
@@ -234,6 +232,14 @@ export class EtcdCoordinator implements Coordinator {
     await this.client.put(this.key('signal', 'source'), `${this.replica} ${new Date().toISOString()}`);
   }
 
+  /** The organization's owner key, created bound to `lease` only if absent: then this process owns it. */
+  private async createOwner(org: string, lease: string): ReturnType<EtcdClient['create']> {
+    const value = JSON.stringify({ replica: this.replica, lease });
+    const r = await this.client.create(this.key('owners', org), value, lease);
+    if (r.created) this.owned.set(org, r.revision);
+    return r;
+  }
+
   private async release(org: string): Promise<void> {
     const revision = this.owned.get(org);
     if (revision === undefined) return;
@@ -242,10 +248,15 @@ export class EtcdCoordinator implements Coordinator {
     this.log.info({ org }, 'organization released');
   }
 
-  private gate(org: string, revision: string): WriteGate {
-    return {
-      label: `replica ${this.replica} no longer certainly owns organization ${org}`,
-      remainingMs: () => (this.owned.get(org) === revision ? this.clock.remainingMs() : 0),
+  /** A run's write gates, by the owner keys' creation revisions it holds (organization → revision). */
+  private gates(revisions: Map<string, string>): Holds['gateFor'] {
+    return (org): WriteGate | undefined => {
+      const revision = revisions.get(org);
+      if (revision === undefined) return undefined;
+      return {
+        label: `replica ${this.replica} no longer certainly owns organization ${org}`,
+        remainingMs: () => (this.owned.get(org) === revision ? this.clock.remainingMs() : 0),
+      };
     };
   }
 
@@ -261,7 +272,7 @@ export class EtcdCoordinator implements Coordinator {
     let released = false;
     return {
       orgs: held,
-      gateFor: (org) => (revisions.has(org) ? this.gate(org, revisions.get(org)!) : undefined),
+      gateFor: this.gates(revisions),
       release: async () => {
         if (released) return;
         released = true;
@@ -288,10 +299,8 @@ export class EtcdCoordinator implements Coordinator {
           if (this.owned.has(org)) continue;
           if (!this.clock.held())
             throw new DocsyncError('coordination', `the etcd lease is not held: ${this.lastError ?? ''}`);
-          const value = JSON.stringify({ replica: this.replica, lease });
-          const r = await this.client.create(this.key('owners', org), value, lease);
-          if (r.created) this.owned.set(org, r.revision);
-          else
+          const r = await this.createOwner(org, lease);
+          if (!r.created)
             blockers.push(`organization ${org} is owned by ${r.existing ? owner(r.existing).replica : '?'}`);
         }
         if (blockers.length === 0) break;
@@ -305,10 +314,9 @@ export class EtcdCoordinator implements Coordinator {
       await release();
       throw error;
     }
-    const revisions = new Map(this.owned);
     return {
       orgs: [...orgs],
-      gateFor: (org) => (revisions.has(org) ? this.gate(org, revisions.get(org)!) : undefined),
+      gateFor: this.gates(new Map(this.owned)),
       release,
     };
   }

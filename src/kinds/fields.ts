@@ -30,6 +30,10 @@ export const DefaultLevel = z
   .nullable()
   .describe('A role, null, or inherit (current API only).');
 
+/** A `parent` key of the tree: the parent's title, or null for the top level. */
+export const parentTitle = (description: string) =>
+  z.string().min(1).nullable().optional().describe(description);
+
 /** Keep only the keys whose value is defined (an omitted key is unmanaged). */
 export function defined<T extends Record<string, unknown>>(value: T): T {
   // A plain loop: this runs once per resource of the config (100k at a time), without temporaries.

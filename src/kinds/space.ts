@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DefaultLevel } from './fields.js';
+import { DefaultLevel, parentTitle } from './fields.js';
 import { Level, nullish } from '../api/schema.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
@@ -47,12 +47,7 @@ const Config = z.strictObject({
   emoji: z.string().min(1).max(50).optional(),
   editMode: z.enum(['live', 'locked']).optional(),
   defaultLevel: DefaultLevel.optional(),
-  parent: z
-    .string()
-    .min(1)
-    .nullable()
-    .optional()
-    .describe('Title of the parent collection (in collections), or null for the top level.'),
+  parent: parentTitle('Title of the parent collection (in collections), or null for the top level.'),
 });
 
 const ROUTE = '/spaces/{space}';
