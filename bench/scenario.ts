@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DesiredSite } from '../src/model/index.js';
+import type { DesiredSite } from '../src/kinds/site.js';
 import { syntheticModels } from './synthetic.js';
 
 /** A plain YAML scalar when it is safe, a JSON (double-quoted) one otherwise. */

@@ -1,4 +1,5 @@
-import type { DesiredState, LiveState, LiveSite } from '../src/model/index.js';
+import type { DesiredState, LiveState } from '../src/model/index.js';
+import type { LiveSite } from '../src/kinds/site.js';
 
 /**
  * Synthetic desired and live models of about `n` resources (sites, sections, site spaces, teams,

@@ -35,7 +35,6 @@ export async function exportCommand(
               objects: [],
               collections: false,
               lists: [],
-              sites: false,
             })
           ).spaces
         : [];

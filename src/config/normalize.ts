@@ -1,31 +1,9 @@
 import type { CertificateRef, DesiredOrganization, DesiredState } from '../model/desired.js';
-import {
-  anySiteFacets,
-  anyListKinds,
-  anyObjectKinds,
-  anySiteListKinds,
-  anySpaceFacets,
-  listIn,
-  siteKind,
-} from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
 import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
-
-function site(s: NonNullable<ConfigFile['sites']>[number]) {
-  return siteKind.normalize(s, {
-    ...Object.fromEntries(
-      anySiteFacets.map((f) => {
-        const value = (s as Record<string, unknown>)[f.key];
-        return [f.key, value === undefined ? undefined : f.normalize(value)];
-      }),
-    ),
-    ...Object.fromEntries(
-      anySiteListKinds.map((kind) => [kind.key, listIn(s, kind.key)?.map((entry) => kind.normalize(entry))]),
-    ),
-  });
-}
 
 /**
  * Merge the files of each organization (in file order) into the normalized desired state:
@@ -96,7 +74,6 @@ export function normalize(
         ...entries.map((entry) => kind.normalize(entry, { certificates })),
       ];
     }
-    if (file.sites) org.sites = [...(org.sites ?? []), ...file.sites.map(site)];
   }
   return { organizations: [...orgs.values()] };
 }

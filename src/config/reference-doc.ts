@@ -34,7 +34,7 @@ type Schema = {
   $defs?: Record<string, Schema>;
 };
 
-type Section = { path: string; schema: Schema; alternatives: Schema[] };
+type Part = { path: string; schema: Schema; alternatives: Schema[] };
 
 const HUGE = Number.MAX_SAFE_INTEGER;
 
@@ -66,9 +66,9 @@ function objectsUnder(raw: Schema, resolve: (s: Schema) => Schema): Schema[] {
 }
 
 /** The sections of the reference, depth first in key order: `policy`, `sites[]`, `sites[].sections[]`… */
-function sectionsOf(root: Schema): Section[] {
+function partsOf(root: Schema): Part[] {
   const resolve = resolver(root);
-  const sections: Section[] = [];
+  const sections: Part[] = [];
   const walk = (path: string, schema: Schema) => {
     for (const [key, raw] of Object.entries(schema.properties ?? {})) {
       const s = resolve(raw);
@@ -85,7 +85,7 @@ function sectionsOf(root: Schema): Section[] {
 
 /** The paths that get a section of their own, each of which KIND_DOCS describes. */
 export function documentedPaths(root: Schema = configJsonSchema() as Schema): string[] {
-  return sectionsOf(root).map((s) => s.path);
+  return partsOf(root).map((s) => s.path);
 }
 
 const OMITTED = /\b(?:Omitted|If omitted|When omitted)[:,]\s*([^.]+)\./i;
@@ -176,7 +176,7 @@ export function renderReference(
     return topLevel ? 'optional; omitted: not managed (not even read)' : 'optional; omitted: not managed';
   };
 
-  const sections = sectionsOf(root);
+  const sections = partsOf(root);
 
   const table = (schema: Schema, topLevel: boolean, sectionPaths: Set<string>, path: string): string[] => {
     const lines = ['| key | type | limits | if omitted | description |', '| --- | --- | --- | --- | --- |'];
@@ -276,7 +276,7 @@ resource, so that changing its title renames it.
 
 **Renames.** Kinds whose key the API can rename take \`id\` (pin to a live id) and \`previously\`
 (a list of earlier keys, when you do not want to look the id up): the resource is renamed in one
-update instead of being replaced. Sites, teams, share links, section groups, collections, SAML
+update instead of being replaced: sites, teams, share links, section groups, collections, SAML
 providers and translations; not OpenAPI specs (the API cannot rename a slug). Two live objects
 sharing a key are reported as duplicates and left alone until one is pinned.
 

@@ -1,10 +1,4 @@
-import {
-  anySiteFacets,
-  anyListKinds,
-  anyObjectKinds,
-  anySiteListKinds,
-  anySpaceFacets,
-} from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets } from '../kinds/registry.js';
 import type { KindDoc } from '../kinds/types.js';
 
 /**
@@ -17,11 +11,7 @@ import type { KindDoc } from '../kinds/types.js';
 export type { KindDoc } from '../kinds/types.js';
 
 export const KIND_DOCS: Record<string, KindDoc> = {
-  ...Object.fromEntries(
-    [...anyObjectKinds, ...anyListKinds, ...anySiteFacets, ...anySiteListKinds].flatMap((kind) =>
-      Object.entries(kind.docs),
-    ),
-  ),
+  ...Object.fromEntries([...anyObjectKinds, ...anyListKinds].flatMap((kind) => Object.entries(kind.docs))),
   policy: {
     title: 'safety policy',
     example: { prune: true, maxDeletes: 5 },
@@ -43,40 +33,5 @@ export const KIND_DOCS: Record<string, KindDoc> = {
         ...Object.fromEntries(anySpaceFacets.map((facet) => [facet.key, facet.doc.example])),
       },
     ],
-  },
-  'sites[]': {
-    title: 'sites',
-    identity: '`title`',
-    example: [
-      {
-        title: 'Developer Docs',
-        visibility: 'public',
-        shareLinks: [{ name: 'partner-preview' }],
-        sections: [{ path: 'api', title: 'API Reference', spaces: [{ space: 'space_api', default: true }] }],
-      },
-    ],
-  },
-  'sites[].adaptiveContent': { title: 'adaptive content' },
-  'sites[].sections[]': {
-    title: 'sections',
-    identity: '`path` within the site',
-    notes: [
-      'The API creates a section from a space, so a section has at least one site space. A section whose path changes keeps its site spaces: docsync pairs it with the live section that holds its spaces. Two sections may exchange paths; the plan goes through a temporary path.',
-    ],
-  },
-  'sites[].sections[].spaces[]': {
-    title: 'site spaces of a section',
-    identity: '`space` within the site (a space appears once per site)',
-    notes: ['`path` is unique within its section; at most one site space per section is `default`.'],
-  },
-  'sites[].sectionGroups[]': {
-    title: 'section groups',
-    identity: '`title` within the site',
-    notes: ['Each of `sections` must be a section of this site, in one group at most.'],
-  },
-  'sites[].spaces[]': {
-    title: 'root site spaces',
-    identity: '`space` within the site',
-    notes: ['For a site without sections (a site has sections or root site spaces, not both).'],
   },
 };

@@ -1,11 +1,4 @@
-import {
-  anyListKinds,
-  anyObjectKinds,
-  anySiteListKinds,
-  anySpaceFacets,
-  collectionKind,
-  listIn,
-} from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
 import type { EntryChecks } from '../kinds/types.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
@@ -90,23 +83,16 @@ function checkUniqueIn(
       }
       const here = [...at, kind.key, i];
       kind.check?.(entry as never, {
-        report: (path, message) => issues.add({ yaml, path: [...here, ...path] }, 'invalid-value', message),
+        report: (path, message, code = 'invalid-value', onKey = false) =>
+          issues.add({ yaml, path: [...here, ...path] }, code as ConfigIssue['code'], message, onKey),
         unique: (what) => {
           const once = uniqueIn(issues, what);
           return (identity, path, label) => once(identity, { yaml, path: [...here, ...path] }, label);
         },
+        where: (path) => issues.where({ yaml, path: [...here, ...path] }),
+        nested: (kinds) => checkUniqueIn(uniqueLists(issues, kinds), yaml, entry as object, here),
       });
     });
-}
-
-function checkUnique(
-  issues: Issues,
-  yaml: YamlFile,
-  kinds: readonly Unique[],
-  holder: object,
-  at: Path,
-): void {
-  checkUniqueIn(uniqueLists(issues, kinds), yaml, holder, at);
 }
 
 /** Checks across keys and files that a schema cannot express. Returns every problem at once. */
@@ -117,16 +103,9 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
 
   for (const group of byOrg.values()) {
     const policy = uniqueIn(issues, 'policy');
-    const siteTitles = uniqueIn(issues, 'site');
-    const siteIds = uniqueIn(issues, 'site id');
 
     for (const { yaml, config } of group) {
       if (config.policy) policy('policy', { yaml, path: ['policy'] });
-      config.sites?.forEach((site, i) => {
-        if (site.id) siteIds(site.id, { yaml, path: ['sites', i, 'id'] });
-        else siteTitles(site.title, { yaml, path: ['sites', i, 'title'] });
-        checkSite(issues, yaml, site, ['sites', i]);
-      });
     }
     const objects = anyObjectKinds.map((kind) => ({ kind, once: uniqueIn(issues, kind.key) }));
     const tree = collectionKind.checks<YamlFile>({
@@ -165,79 +144,4 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     }
   }
   return issues.list;
-}
-
-function checkSite(
-  issues: Issues,
-  yaml: YamlFile,
-  site: NonNullable<ConfigFile['sites']>[number],
-  at: Path,
-): void {
-  const sectionPaths = uniqueIn(issues, 'section path');
-  const siteSpaces = uniqueIn(issues, 'site space for space');
-  const groupTitles = uniqueIn(issues, 'section group');
-  const groupIds = uniqueIn(issues, 'section group id');
-  const grouped = uniqueIn(issues, 'grouped section');
-  if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
-    issues.add(
-      { yaml, path: [...at, 'spaces'] },
-      'sections-and-spaces',
-      'a site has either sections or root spaces, not both',
-      true,
-    );
-  let defaultSection: Place | undefined;
-  site.sections?.forEach((section, i) => {
-    const here: Path = [...at, 'sections', i];
-    sectionPaths(section.path, { yaml, path: [...here, 'path'] });
-    if (section.default) {
-      if (defaultSection)
-        issues.add(
-          { yaml, path: [...here, 'default'] },
-          'multiple-defaults',
-          `only one section of a site can be the default (another is at ${issues.where(defaultSection)})`,
-        );
-      else defaultSection = { yaml, path: [...here, 'default'] };
-    }
-    if (section.spaces.length === 0)
-      issues.add(
-        { yaml, path: [...here, 'spaces'] },
-        'empty-section',
-        'a section needs at least one space (the API creates a section from a space)',
-      );
-    checkSpaces(issues, yaml, section.spaces, [...here, 'spaces'], siteSpaces);
-  });
-  if (site.spaces) checkSpaces(issues, yaml, site.spaces, [...at, 'spaces'], siteSpaces);
-  checkUnique(issues, yaml, anySiteListKinds, site, at);
-  const known = new Set(site.sections?.map((s) => s.path) ?? []);
-  site.sectionGroups?.forEach((g, i) => {
-    if (g.id) groupIds(g.id, { yaml, path: [...at, 'sectionGroups', i, 'id'] });
-    else groupTitles(g.title, { yaml, path: [...at, 'sectionGroups', i, 'title'] });
-    g.sections?.forEach((p, j) => {
-      const place = { yaml, path: [...at, 'sectionGroups', i, 'sections', j] };
-      if (!known.has(p)) issues.add(place, 'unknown-reference', `no section with path "${p}" in this site`);
-      else grouped(p, place);
-    });
-  });
-}
-
-function checkSpaces(
-  issues: Issues,
-  yaml: YamlFile,
-  spaces: { space: string; default?: boolean | undefined }[],
-  at: Path,
-  unique: (identity: string, place: Place) => void,
-): void {
-  let def: Place | undefined;
-  spaces.forEach((s, i) => {
-    unique(s.space, { yaml, path: [...at, i, 'space'] });
-    if (s.default) {
-      if (def)
-        issues.add(
-          { yaml, path: [...at, i, 'default'] },
-          'multiple-defaults',
-          `only one site space of a section can be the default (another is at ${issues.where(def)})`,
-        );
-      else def = { yaml, path: [...at, i, 'default'] };
-    }
-  });
 }

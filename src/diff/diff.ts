@@ -4,7 +4,6 @@ import { problem, type DiffContext } from './context.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
 import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
-import { diffSites } from './sites.js';
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
 export type DiffOptions = { capabilities: ApiCapabilities };
@@ -60,7 +59,6 @@ export function diffOrganization(
     if (wanted.length > 0) facet.diff(ctx, wanted, found);
   }
   diffListKinds(ctx, desired, live, 'before-sites');
-  if (desired.sites) diffSites(ctx, desired.sites, live.sites ?? []);
   for (const kind of anyObjectKinds) {
     const wanted = (desired as Record<string, unknown>)[kind.key];
     const found = (live as Record<string, unknown>)[kind.key];

@@ -1,9 +1,11 @@
-import { address, type DesiredSite, type LiveSite, type Ref } from '../model/index.js';
+import type { Ref } from '../model/index.js';
+import { groupAddress } from '../kinds/section-group.js';
+import { sectionAddress, type SectionSlot } from '../kinds/site-section.js';
+import type { DesiredStructure, LiveStructure } from '../kinds/site-structure.js';
 import { pairByIdentity, pruneOrList, type DiffContext } from './context.js';
 import { changedFields, createdRef, liveRef } from './draft.js';
 import { addMoves } from './order.js';
 import type { SiteScope } from './site-scope.js';
-import type { SectionSlot } from './structure.js';
 
 type GroupSlot = { title: string; ref: Ref; addr: string; createKey?: string; liveId?: string };
 
@@ -11,8 +13,9 @@ type GroupSlot = { title: string; ref: Ref; addr: string; createKey?: string; li
 export function diffGroups(
   ctx: DiffContext,
   site: SiteScope,
-  d: DesiredSite,
-  l: LiveSite | undefined,
+  title: string,
+  d: DesiredStructure,
+  l: LiveStructure | undefined,
   slots: SectionSlot[],
 ): void {
   const { drafts, org } = ctx;
@@ -28,13 +31,13 @@ export function diffGroups(
   let previousCreate: string | undefined;
   const { pairs, leftover } = pairByIdentity(
     ctx,
-    `site "${d.title}": section group`,
+    `site "${title}": section group`,
     desired,
     live,
     (g) => g.title,
   );
   for (const [dg, lg] of pairs) {
-    const addr = address.sectionGroup(site.addr, dg.title);
+    const addr = groupAddress(site.addr, dg.title);
     const members = (dg.sections ?? []).map((p) => slotByPath.get(p)).filter((s): s is SectionSlot => !!s);
     if (lg && dg.sections === undefined) membersUnmanaged.add(lg.id);
     if (!lg) {
@@ -83,7 +86,7 @@ export function diffGroups(
   }
   const deleted = new Map<string, string>();
   for (const lg of leftover) {
-    const addr = address.sectionGroup(site.addr, lg.title);
+    const addr = groupAddress(site.addr, lg.title);
     const deleteKey = pruneOrList(ctx, {
       key: `delete:${addr}#${lg.id}`,
       kind: 'site-section-group',
@@ -106,7 +109,7 @@ export function diffGroups(
     const old = have === null ? undefined : live.find((g) => g.id === have);
     const leaving = have !== null && !deleted.has(have) ? (old?.title ?? have) : null;
     if (want) {
-      const addr = `${want.addr}/sections/${s.d.path}`;
+      const addr = sectionAddress(want.addr, s.d.path);
       drafts.add({
         key: `create:${addr}`,
         action: leaving === null ? 'create' : 'update',
@@ -120,7 +123,7 @@ export function diffGroups(
       continue;
     }
     if (leaving === null || !managedIds.has(have!) || membersUnmanaged.has(have!)) continue;
-    const addr = `${address.sectionGroup(site.addr, leaving)}/sections/${s.d.path}`;
+    const addr = sectionAddress(groupAddress(site.addr, leaving), s.d.path);
     drafts.add({
       key: `delete:${addr}`,
       action: 'delete',

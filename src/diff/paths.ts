@@ -1,4 +1,5 @@
-import type { ChangeOp } from '../model/index.js';
+import type { ChangeOp, ResourceKind } from '../model/index.js';
+import type { DiffContext } from './context.js';
 import type { DraftSet } from './draft.js';
 
 /** One item of a scope whose paths must stay unique (sections of a site, site spaces of a section). */
@@ -76,12 +77,26 @@ export function orderPathChanges(
 }
 
 /**
+ * Paths of one scope stay unique while they change (`orderPathChanges`); an item parked on a
+ * temporary path gets `park`'s operation. What cannot be ordered is a `path-conflict` problem.
+ */
+export function keepPathsUnique(
+  ctx: DiffContext,
+  items: PathItem[],
+  kind: ResourceKind,
+  park: (item: PathItem, path: string) => ChangeOp,
+): void {
+  for (const message of orderPathChanges(items, ctx.drafts, temporaryPathChange(ctx.drafts, kind, park)))
+    ctx.problems.push({ organization: ctx.org, message, code: 'path-conflict' });
+}
+
+/**
  * A factory for `orderPathChanges`: the extra change that parks an item on a temporary path,
  * addressed like the item's own path change.
  */
-export function temporaryPathChange(
+function temporaryPathChange(
   drafts: DraftSet,
-  kind: 'site-section' | 'site-space',
+  kind: ResourceKind,
   op: (item: PathItem, path: string) => ChangeOp,
 ): (item: PathItem, path: string) => string {
   return (item, path) => {

@@ -1,20 +1,17 @@
-import {
-  address,
-  type DesiredSite,
-  type DesiredSiteSpace,
-  type LiveSection,
-  type LiveSite,
-  type LiveSiteSpace,
-  type Ref,
-  SET_AFTER_CREATION,
-} from '../model/index.js';
+import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
+import { pairSections, sectionAddress, type SectionSlot } from '../kinds/site-section.js';
+import { siteSpaceAddress } from '../kinds/site-space.js';
+import type {
+  DesiredSiteSpace,
+  DesiredStructure,
+  LiveSection,
+  LiveSiteSpace,
+  LiveStructure,
+} from '../kinds/site-structure.js';
 import { pruneOrList, warn, type DiffContext } from './context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
 import { addMoves } from './order.js';
-import { orderPathChanges, temporaryPathChange, type PathItem } from './paths.js';
-import { pairSections, type SectionSlot } from './section-pairing.js';
-
-export type { SectionSlot };
+import { keepPathsUnique, type PathItem } from './paths.js';
 import type { SiteScope } from './site-scope.js';
 
 /** The API takes at most 64 characters of title when it creates a section. */
@@ -47,16 +44,17 @@ const SITE_SPACE_FIELDS = ['path', 'condition'] as const;
 export function diffStructure(
   ctx: DiffContext,
   site: SiteScope,
-  d: DesiredSite,
-  l: LiveSite | undefined,
+  title: string,
+  d: DesiredStructure,
+  l: LiveStructure | undefined,
 ): SectionSlot[] {
   const { drafts, org } = ctx;
   const liveSections = d.sections ? (l?.sections ?? []) : [];
   ctx.managedLive.count += liveSections.length;
 
-  // 1. Pair sections (see section-pairing.ts).
+  // 1. Pair sections (pairSections, in the section's module).
   const paired = pairSections(d.sections ?? [], liveSections, ctx.prune, (path) =>
-    address.section(site.addr, path),
+    sectionAddress(site.addr, path),
   );
   const { used } = paired;
 
@@ -68,7 +66,7 @@ export function diffStructure(
   const stays = (space: string, ls: LiveSection) =>
     warn(
       ctx,
-      `site "${d.title}": space ${space} stays in section "${ls.path}", which the configuration leaves alone (policy.prune is false); describe that section, or take the space out of it by hand`,
+      `site "${title}": space ${space} stays in section "${ls.path}", which the configuration leaves alone (policy.prune is false); describe that section, or take the space out of it by hand`,
     );
   const slots = paired.slots.filter((slot) => {
     const first = slot.d.spaces[0]!;
@@ -106,7 +104,7 @@ export function diffStructure(
   const deletedSections = new Map<string, string>();
   for (const ls of liveSections) {
     if (used.has(ls)) continue;
-    const addr = address.section(site.addr, ls.path);
+    const addr = sectionAddress(site.addr, ls.path);
     const deleteKey = pruneOrList(ctx, {
       key: `delete:${addr}#${ls.id}`,
       kind: 'site-section',
@@ -142,7 +140,7 @@ export function diffStructure(
     const list = c.slot ? c.slot.d.spaces : (d.spaces ?? []);
     let previousInContainer: string | undefined;
     list.forEach((ds, index) => {
-      const addr = address.siteSpace(c.addr, ds.space);
+      const addr = siteSpaceAddress(c.addr, ds.space);
       const loc = liveLocation.get(ds.space);
       const here = loc && (c.slot ? loc.section !== null && loc.section === c.slot.l : loc.section === null);
       if (loc && !here && loc.section && held.get(ds.space) === loc.section) {
@@ -173,9 +171,9 @@ export function diffStructure(
         if (!freed) {
           // Named by the section's final path, as every change inside a renamed section is.
           const from = loc.section
-            ? (slots.find((s) => s.l === loc.section)?.addr ?? address.section(site.addr, loc.section.path))
+            ? (slots.find((s) => s.l === loc.section)?.addr ?? sectionAddress(site.addr, loc.section.path))
             : site.addr;
-          const oldAddr = address.siteSpace(from, ds.space);
+          const oldAddr = siteSpaceAddress(from, ds.space);
           freed = `delete:${oldAddr}#${loc.ss.id}`;
           drafts.add({
             key: freed,
@@ -240,7 +238,7 @@ export function diffStructure(
     if (c.slot && !c.slot.l) continue;
     for (const ss of c.live) {
       if (wantedSpaces.has(ss.space)) continue;
-      const addr = address.siteSpace(c.addr, ss.space);
+      const addr = siteSpaceAddress(c.addr, ss.space);
       const deleteKey = pruneOrList(ctx, {
         key: `delete:${addr}#${ss.id}`,
         kind: 'site-space',
@@ -321,25 +319,20 @@ export function diffStructure(
     ...liveSections
       .filter((ls) => !used.has(ls))
       .map((ls) => ({
-        label: address.section(site.addr, ls.path),
+        label: sectionAddress(site.addr, ls.path),
         livePath: ls.path,
         wantPath: null,
         ...(deletedSections.get(ls.id) ? { deleteKey: deletedSections.get(ls.id)! } : {}),
       })),
   ];
-  const temporary = (kind: 'site-section' | 'site-space', ref: (item: PathItem) => Ref) =>
-    temporaryPathChange(drafts, kind, (item, path) =>
-      kind === 'site-section'
-        ? { type: 'update-section', org, site: site.ref, section: ref(item), patch: { path } }
-        : { type: 'update-site-space', org, site: site.ref, siteSpace: ref(item), patch: { path } },
-    );
   const slotByLabel = new Map(slots.map((s) => [s.addr, s]));
-  for (const message of orderPathChanges(
-    sectionItems,
-    drafts,
-    temporary('site-section', (i) => slotByLabel.get(i.label)!.ref),
-  ))
-    ctx.problems.push({ organization: org, message, code: 'path-conflict' });
+  keepPathsUnique(ctx, sectionItems, 'site-section', (item, path) => ({
+    type: 'update-section',
+    org,
+    site: site.ref,
+    section: slotByLabel.get(item.label)!.ref,
+    patch: { path },
+  }));
 
   for (const c of containers) {
     const mine = c.placements;
@@ -354,18 +347,19 @@ export function diffStructure(
       ...c.live
         .filter((ss) => !mine.some((p) => p.live === ss))
         .map((ss) => ({
-          label: `${c.addr}/spaces/${ss.space}`,
+          label: siteSpaceAddress(c.addr, ss.space),
           livePath: ss.path,
           wantPath: null,
           ...(movedOut.get(ss.id) ? { deleteKey: movedOut.get(ss.id)! } : {}),
         })),
     ];
-    for (const message of orderPathChanges(
-      items,
-      drafts,
-      temporary('site-space', (i) => byLabel.get(i.label)!.ref),
-    ))
-      ctx.problems.push({ organization: org, message, code: 'path-conflict' });
+    keepPathsUnique(ctx, items, 'site-space', (item, path) => ({
+      type: 'update-site-space',
+      org,
+      site: site.ref,
+      siteSpace: byLabel.get(item.label)!.ref,
+      patch: { path },
+    }));
   }
 
   // 6. Order: sections of the site, site spaces of each place.
@@ -380,13 +374,7 @@ export function diffStructure(
     slots,
     currentSections,
     (s) => s.d.path,
-    (item, position) => ({
-      type: 'move-section',
-      org,
-      site: site.ref,
-      section: item.ref,
-      position,
-    }),
+    (item, position) => ({ type: 'move-section', org, site: site.ref, section: item.ref, position }),
   );
   for (const c of containers) {
     const mine = c.placements;
@@ -400,13 +388,7 @@ export function diffStructure(
       mine,
       current,
       (p) => p.d.space,
-      (item, position) => ({
-        type: 'move-site-space',
-        org,
-        site: site.ref,
-        siteSpace: item.ref,
-        position,
-      }),
+      (item, position) => ({ type: 'move-site-space', org, site: site.ref, siteSpace: item.ref, position }),
     );
   }
   return slots;

@@ -1,18 +1,9 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
-import {
-  anySiteFacets,
-  anyListKinds,
-  anyObjectKinds,
-  anySiteListKinds,
-  anySpaceFacets,
-  collectionKind,
-  listIn,
-} from '../kinds/registry.js';
-import { duplicatesOf } from '../kinds/fields.js';
-import type { ExportContext } from '../kinds/types.js';
-import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace } from '../model/index.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
+import type { AnyListKind, ExportContext } from '../kinds/types.js';
+import type { LiveOrganization } from '../model/index.js';
 
 /** One file of an export: its path under the output folder, its YAML text, and warnings. */
 export type ExportFile = { path: string; text: string };
@@ -26,86 +17,10 @@ function sentence(parts: string[]): string {
   return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 
-function slug(text: string, taken: Set<string>): string {
-  const base =
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'site';
-  let name = base;
-  for (let n = 2; taken.has(name); n += 1) name = `${base}-${n}`;
-  taken.add(name);
-  return name;
-}
-
 function yamlText(value: Record<string, unknown>, comment: string): string {
   const doc = new Document(value);
   doc.commentBefore = comment;
   return doc.toString({ lineWidth: 0 });
-}
-
-const siteSpace = (ss: LiveSiteSpace) => ({
-  space: ss.space,
-  path: ss.path,
-  ...(ss.condition !== null ? { condition: ss.condition } : {}),
-  ...(ss.default ? { default: true } : {}),
-});
-
-/** Titles the config accepts; the platform names a section after its space, whatever its length. */
-const SECTION_TITLE = { min: 2, max: 128 };
-
-function section(s: LiveSection) {
-  const titleFits = s.title.length >= SECTION_TITLE.min && s.title.length <= SECTION_TITLE.max;
-  return {
-    path: s.path,
-    // A title the config cannot hold is left out: unmanaged, so the plan leaves it as it is.
-    ...(titleFits ? { title: s.title } : {}),
-    ...(s.icon !== null ? { icon: s.icon } : {}),
-    ...(s.description !== null ? { description: s.description } : {}),
-    ...(s.condition !== null ? { condition: s.condition } : {}),
-    ...(s.default ? { default: true } : {}),
-    spaces: s.spaces.map(siteSpace),
-  };
-}
-
-function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabilities) {
-  const sections = (l.sections ?? []).filter((s) => {
-    if (s.spaces.length > 0) return true;
-    warnings.push(
-      `site "${l.title}": section "${s.path}" has no site spaces and cannot be described; left out (unmanaged)`,
-    );
-    return false;
-  });
-  const rootSpaces = l.spaces ?? [];
-  if (sections.length > 0 && rootSpaces.length > 0)
-    warnings.push(`site "${l.title}" has both sections and root site spaces; only the sections are exported`);
-  const exported = new Set(sections.map((s) => s.id));
-  const dupGroups = duplicatesOf((l.sectionGroups ?? []).map((g) => g.title));
-  const groups = (l.sectionGroups ?? []).map((g) => ({
-    title: g.title,
-    ...(dupGroups.has(g.title) ? { id: g.id } : {}),
-    ...(g.icon !== null ? { icon: g.icon } : {}),
-    sections: sections.filter((s) => s.group === g.id && exported.has(s.id)).map((s) => s.path),
-  }));
-  return {
-    title: l.title,
-    ...(pin ? { id: l.id } : {}),
-    visibility: l.visibility,
-    ...(l.basename !== null ? { basename: l.basename } : {}),
-    ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
-    ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
-    ...(l.proxy !== null ? { proxy: l.proxy } : {}),
-    ...Object.fromEntries(
-      anySiteFacets.flatMap((f) => {
-        const value = f.export((l as Record<string, unknown>)[f.key], caps);
-        return value === undefined ? [] : [[f.key, value]];
-      }),
-    ),
-    ...Object.fromEntries(anySiteListKinds.map((kind) => [kind.key, kind.export(listIn(l, kind.key) ?? [])])),
-    ...(sections.length > 0 ? { sections: sections.map(section) } : {}),
-    ...(sections.length > 0 ? { sectionGroups: groups } : {}),
-    ...(sections.length === 0 ? { spaces: rootSpaces.map(siteSpace) } : {}),
-  };
 }
 
 /**
@@ -114,6 +29,9 @@ function site(l: LiveSite, pin: boolean, warnings: string[], caps: ApiCapabiliti
  * Share-link URLs are not part of the live model, so they cannot be exported.
  */
 export const SCHEMA_FILE = 'docsync.schema.json';
+
+/** A list kind that exports into one file with others: its file, header and entries. */
+const inFile = (kind: AnyListKind) => ('file' in kind.export ? kind.export : undefined);
 
 /** Files export writes itself; list kinds may add their keys to them (or own a file of their own). */
 const BUILT_IN_FILES = ['organization.yaml', collectionKind.export.file];
@@ -133,14 +51,16 @@ export function exportOrganization(
   const kindEntries = (file: string): Record<string, unknown> =>
     Object.fromEntries(
       anyListKinds
-        .filter((kind) => kind.export.file === file)
-        .map((kind) => [kind.key, kind.export.entries(listIn(org, kind.key), kinds)])
+        .flatMap((kind) => {
+          const out = inFile(kind);
+          return out?.file === file ? [[kind.key, out.entries(listIn(org, kind.key), kinds)]] : [];
+        })
         .filter(([, entries]) => entries !== undefined),
     );
   /** What the list kinds that export into `file` hold, for its header. */
   const kindHeaders = (file: string): string[] =>
-    [...anyObjectKinds, ...anyListKinds].flatMap((kind) =>
-      kind.export.file === file ? [kind.export.header] : [],
+    [...anyObjectKinds.map((kind) => kind.export), ...anyListKinds.map(inFile)].flatMap((out) =>
+      out?.file === file ? [out.header] : [],
     );
   /** What the object kinds that export into `file` write in it (those read). */
   const objectEntries = (file: string): Record<string, unknown> =>
@@ -155,8 +75,10 @@ export function exportOrganization(
   /** What the list kinds that export into `file` say in its header. */
   const kindNotes = (file: string): string =>
     anyListKinds
-      .filter((kind) => kind.export.file === file)
-      .map((kind) => kind.export.note?.(kinds) ?? '')
+      .map((kind) => {
+        const out = inFile(kind);
+        return out?.file === file ? (out.note?.(kinds) ?? '') : '';
+      })
       .join('');
   /** A space's facets (its custom field values), as export writes them. */
   const spaceFacetValues = (space: object): Record<string, unknown> =>
@@ -184,7 +106,7 @@ export function exportOrganization(
       ),
     });
   // Files a list kind owns (its own YAML file), in the registry's order.
-  for (const file of new Set(anyListKinds.map((kind) => kind.export.file)))
+  for (const file of new Set(anyListKinds.flatMap((kind) => inFile(kind)?.file ?? [])))
     if (!BUILT_IN_FILES.includes(file)) {
       const entries = kindEntries(file);
       if (Object.keys(entries).length === 0) continue;
@@ -196,17 +118,15 @@ export function exportOrganization(
         ),
       });
     }
-  const sites = org.sites ?? [];
-  const dupSites = duplicatesOf(sites.map((s) => s.title));
-  const taken = new Set<string>();
-  for (const l of sites) {
-    files.push({
-      path: `sites/${slug(l.title, taken)}.yaml`,
-      text: yamlText(
-        { organization: org.id, sites: [site(l, dupSites.has(l.title), warnings, caps)] },
-        header(`../${schemaPath}`, `Site "${l.title}"`),
-      ),
-    });
-  }
+  // Kinds that write one file per entry (a site), each with its own header.
+  for (const kind of anyListKinds)
+    if ('each' in kind.export)
+      for (const { path, header: what, entry } of kind.export.each(listIn(org, kind.key) ?? [], kinds)) {
+        const up = '../'.repeat(path.split('/').length - 1);
+        files.push({
+          path,
+          text: yamlText({ organization: org.id, [kind.key]: [entry] }, header(`${up}${schemaPath}`, what)),
+        });
+      }
   return { files, warnings };
 }

@@ -48,7 +48,8 @@ export const adaptiveSchemaKind: SiteFacet<
   Config,
   Schema,
   Schema | null,
-  AdaptiveSchemaOp
+  AdaptiveSchemaOp,
+  'site-adaptive-schema'
 > = {
   kind: 'site-adaptive-schema',
   key: 'adaptiveSchema',

@@ -212,4 +212,4 @@ export const collectionKind = {
       call: (op, r, caps) => deleteCall(ROUTE, { collection: r.ref(op.collection) }, caps),
     },
   },
-} satisfies KindModule<CollectionOp> & Record<string, unknown>;
+} satisfies KindModule<CollectionOp, 'collection'> & Record<string, unknown>;

@@ -160,7 +160,8 @@ export const customFieldKind: ListKind<
   Config,
   DesiredCustomField,
   LiveCustomField,
-  CustomFieldOp
+  CustomFieldOp,
+  'custom-field'
 > = {
   kind: 'custom-field',
   key: 'customFields',

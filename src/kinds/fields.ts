@@ -49,3 +49,16 @@ export function duplicatesOf(names: string[]): Set<string> {
   for (const n of names) (seen.has(n) ? dup : seen).add(n);
   return dup;
 }
+
+/** A file name from a title (`Developer Docs` → `developer-docs`), unique among `taken`. */
+export function fileSlug(text: string, taken: Set<string>, fallback: string): string {
+  const base =
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || fallback;
+  let name = base;
+  for (let n = 2; taken.has(name); n += 1) name = `${base}-${n}`;
+  taken.add(name);
+  return name;
+}

@@ -82,7 +82,7 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
     );
 }
 
-export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, MemberOp> = {
+export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, MemberOp, 'member'> = {
   kind: 'member',
   key: 'members',
   config: Config,

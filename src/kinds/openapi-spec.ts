@@ -81,7 +81,8 @@ export const openApiSpecKind: ListKind<
   Config,
   DesiredOpenApiSpec,
   LiveOpenApiSpec,
-  OpenApiSpecOp
+  OpenApiSpecOp,
+  'openapi-spec'
 > = {
   kind: 'openapi-spec',
   key: 'openapi',

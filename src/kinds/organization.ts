@@ -150,7 +150,8 @@ export const organizationKind: ObjectKind<
   Config,
   DesiredOrganizationSettings,
   LiveOrganizationSettings,
-  OrganizationOp
+  OrganizationOp,
+  'organization'
 > = {
   kind: 'organization',
   key: 'settings',

@@ -49,7 +49,14 @@ function diff(
   });
 }
 
-export const publicationKind: SiteFacet<'published', boolean, boolean, boolean, PublicationOp> = {
+export const publicationKind: SiteFacet<
+  'published',
+  boolean,
+  boolean,
+  boolean,
+  PublicationOp,
+  'site-publication'
+> = {
   kind: 'site-publication',
   key: 'published',
   config: z.boolean(),

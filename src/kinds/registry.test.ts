@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../api/capabilities.js';
 import type { ChangeOp } from '../model/change.js';
-import { resourceKinds } from '../model/kinds.js';
+import { resourceKinds } from './registry.js';
 import { kindModules, opDef } from './registry.js';
 import type { Resolver } from './types.js';
 

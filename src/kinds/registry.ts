@@ -1,5 +1,4 @@
 import type { ChangeOp } from '../model/change.js';
-import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import {
   collectionKind,
   type CollectionOp,
@@ -10,13 +9,9 @@ import { customFieldKind, type CustomFieldOp } from './custom-field.js';
 import { memberKind, type MemberOp } from './member.js';
 import { openApiSpecKind, type OpenApiSpecOp } from './openapi-spec.js';
 import { organizationKind, type OrganizationOp } from './organization.js';
-import { publicationKind, type PublicationOp } from './publication.js';
 import { samlProviderKind, type SamlProviderOp } from './saml-provider.js';
-import { groupMembershipKind, type GroupMembershipOp } from './section-group-membership.js';
-import { sectionGroupKind, type SectionGroupOp } from './section-group.js';
-import { shareLinkKind, type ShareLinkOp } from './share-link.js';
-import { sectionKind, type SectionOp } from './site-section.js';
-import { siteSpaceKind, type SiteSpaceOp } from './site-space.js';
+import { siteFacets, siteListKinds, type SitePartOp } from './site-parts.js';
+import { structureKinds, type StructureOp } from './site-structure.js';
 import { siteKind, type SiteOp } from './site.js';
 import type { VALUE_ISSUE } from './space-custom-fields.js';
 import { spaceCustomFieldsKind, type SpaceCustomFieldsOp } from './space-custom-fields.js';
@@ -27,27 +22,20 @@ import { translationKind, type TranslationOp } from './translation.js';
 import type {
   AnyListKind,
   AnyObjectKind,
-  AnySiteListKind,
-  AnySiteFacet,
   AnySpaceFacet,
   KindModule,
   ListKind,
   ObjectKind,
   OpDef,
   OpDefs,
-  SiteListKind,
-  SiteFacet,
   SpaceFacet,
 } from './types.js';
 
 /** Every operation a plan can hold: the union of the kinds' operations (pure data). */
 export type KindOp =
   | SiteOp
-  | SectionOp
-  | SectionGroupOp
-  | GroupMembershipOp
-  | SiteSpaceOp
-  | ShareLinkOp
+  | StructureOp
+  | SitePartOp
   | CustomFieldOp
   | SpaceCustomFieldsOp
   | TeamOp
@@ -58,9 +46,7 @@ export type KindOp =
   | SpaceOp
   | OpenApiSpecOp
   | SamlProviderOp
-  | TranslationOp
-  | AdaptiveSchemaOp
-  | PublicationOp;
+  | TranslationOp;
 
 /**
  * The kinds that are lists directly under an organization, in the order they are diffed and
@@ -73,6 +59,7 @@ export const listKinds = [
   translationKind,
   customFieldKind,
   teamKind,
+  siteKind,
 ] as const;
 
 type ListKinds = (typeof listKinds)[number];
@@ -91,25 +78,6 @@ export type LiveLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'L'>[
 
 /** The list kinds, loosely typed, for code that handles every one the same way. */
 export const anyListKinds: readonly AnyListKind[] = listKinds;
-
-/** The kinds that are lists inside a site, in the order they are diffed. */
-export const siteListKinds = [shareLinkKind] as const;
-
-type SiteListKinds = (typeof siteListKinds)[number];
-type SiteKeyOf<K> = K extends SiteListKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
-type SitePick<K, Key, Part extends 'C' | 'D' | 'L'> =
-  K extends SiteListKind<infer K2, infer C, infer D, infer L, infer _O>
-    ? K2 extends Key
-      ? { C: C; D: D; L: L }[Part]
-      : never
-    : never;
-
-/** The desired site's lists of site list kinds. */
-export type DesiredSiteLists = { [Key in SiteKeyOf<SiteListKinds>]?: SitePick<SiteListKinds, Key, 'D'>[] };
-/** The live site's lists of site list kinds (undefined: not read). */
-export type LiveSiteLists = { [Key in SiteKeyOf<SiteListKinds>]?: SitePick<SiteListKinds, Key, 'L'>[] };
-
-export const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 
 /** The kinds that are facets of an existing space (a key of its entry). */
 export const spaceFacets = [spaceCustomFieldsKind] as const;
@@ -143,31 +111,9 @@ export type LiveObjects = { [Key in ObjectKeyOf<ObjectKinds>]?: ObjectPick<Objec
 
 export const anyObjectKinds: readonly AnyObjectKind[] = objectKinds;
 
-/** The kinds that are one value of a site (its adaptive schema), in the order they are diffed. */
-export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
-
-type SiteFacets = (typeof siteFacets)[number];
-type SiteFacetKeyOf<K> = K extends SiteFacet<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
-type SiteFacetPick<K, Key, Part extends 'D' | 'L'> =
-  K extends SiteFacet<infer K2, infer _C, infer D, infer L, infer _O>
-    ? K2 extends Key
-      ? { D: D; L: L }[Part]
-      : never
-    : never;
-
-/** The desired and live site's facets (undefined: not managed, or not read). */
-export type DesiredSiteFacets = { [Key in SiteFacetKeyOf<SiteFacets>]?: SiteFacetPick<SiteFacets, Key, 'D'> };
-export type LiveSiteFacets = { [Key in SiteFacetKeyOf<SiteFacets>]?: SiteFacetPick<SiteFacets, Key, 'L'> };
-
-export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
-
 /** The registry: every kind docsync manages, one module each (decision 0020). */
-export const kindModules: readonly KindModule<never>[] = [
-  siteKind,
-  sectionKind,
-  sectionGroupKind,
-  groupMembershipKind,
-  siteSpaceKind,
+const registry = [
+  ...structureKinds,
   ...siteListKinds,
   ...spaceFacets,
   teamMembersKind,
@@ -176,7 +122,15 @@ export const kindModules: readonly KindModule<never>[] = [
   spaceKind,
   ...listKinds,
   ...siteFacets,
-] as readonly KindModule<never>[];
+] as const;
+
+export const kindModules = registry as readonly KindModule<never>[];
+
+/** Every kind of resource docsync manages: the plan JSON carries these names (each module's `kind`). */
+export type ResourceKind = (typeof registry)[number]['kind'];
+export const resourceKinds: readonly ResourceKind[] = registry.map((k) => k.kind);
+/** A module typed without its literal name would widen ResourceKind to string: this line then fails to compile. */
+const _namesAreLiterals: string extends ResourceKind ? never : true = true;
 
 const opDefs = Object.fromEntries(kindModules.flatMap((k) => Object.entries(k.ops))) as OpDefs<ChangeOp>;
 
@@ -190,7 +144,7 @@ export type DesiredTree = { collections?: DesiredCollection[]; spaces?: DesiredS
 export type LiveTree = { collections?: LiveCollection[]; spaces?: LiveSpace[] };
 
 export { listIn } from './list-in.js';
-export { collectionKind, siteKind, spaceKind };
+export { collectionKind, spaceKind };
 
 /** Issue codes the kinds' config checks report (stable, like the others). */
 export type KindIssueCode = typeof VALUE_ISSUE;

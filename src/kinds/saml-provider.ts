@@ -4,7 +4,7 @@ import { liveRef, same } from '../diff/draft.js';
 import { certificateHash } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { MemberRole } from '../model/kinds.js';
-import { defined, duplicatesOf, pin, previously, Role } from './fields.js';
+import { defined, fileSlug, duplicatesOf, pin, previously, Role } from './fields.js';
 import { deleteCall, idOutput, type CertificateSource, type ExportContext, type ListKind } from './types.js';
 
 /** SAML providers of an organization, by label (or pinned id). Everything docsync knows about the kind. */
@@ -180,7 +180,7 @@ function exportEntries(live: LiveSamlProvider[] | undefined, ctx: ExportContext)
     const cert = ctx.secrets.get(p.id);
     let certFile: string | undefined;
     if (cert) {
-      certFile = `certs/${fileName(p.label, takenCerts)}.pem`;
+      certFile = `certs/${fileSlug(p.label, takenCerts, 'provider')}.pem`;
       ctx.files.push({ path: certFile, text: `${cert.trim()}\n` });
     }
     return {
@@ -195,24 +195,13 @@ function exportEntries(live: LiveSamlProvider[] | undefined, ctx: ExportContext)
   });
 }
 
-function fileName(text: string, taken: Set<string>): string {
-  const base =
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'site';
-  let name = base;
-  for (let n = 2; taken.has(name); n += 1) name = `${base}-${n}`;
-  taken.add(name);
-  return name;
-}
-
 export const samlProviderKind: ListKind<
   'saml',
   Config,
   DesiredSamlProvider,
   LiveSamlProvider,
-  SamlProviderOp
+  SamlProviderOp,
+  'saml-provider'
 > = {
   kind: 'saml-provider',
   key: 'saml',

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { nullish } from '../api/schema.js';
 import type { Patch, Position, Ref } from '../model/change.js';
-import { deleteCall, idOutput, structureMove, type KindModule } from './types.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import { sectionRoute } from './site-section.js';
+import {
+  deleteCall,
+  idOutput,
+  structureMove,
+  type ApiCall,
+  type KindModule,
+  type Resolver,
+} from './types.js';
 
 /** The API's answer for one (lenient: unknown fields allowed). */
 export const SiteSectionGroup = z.looseObject({
@@ -27,8 +36,11 @@ export type SectionGroupOp =
 const LIST = '/orgs/{org}/sites/{site}/section-groups';
 const ROUTE = '/orgs/{org}/sites/{site}/section-groups/{group}';
 
+/** A group's address in the plan. */
+export const groupAddress = (site: string, title: string) => `${site}/section-groups/${title}`;
+
 /** A group of sections of a site, by title (or pinned id). */
-export const sectionGroupKind: KindModule<SectionGroupOp> = {
+export const sectionGroupKind: KindModule<SectionGroupOp, 'site-section-group'> = {
   kind: 'site-section-group',
   ops: {
     'create-section-group': {
@@ -83,6 +95,63 @@ export const sectionGroupKind: KindModule<SectionGroupOp> = {
             key: 'id',
           },
         ),
+    },
+  },
+};
+
+/**
+ * A section's membership of a group: a relation of the group, so it lives in the group's module.
+ */
+export type GroupMembershipOp =
+  | { type: 'add-group-section'; org: string; site: Ref; group: Ref; section: Ref }
+  | { type: 'remove-group-section'; org: string; site: Ref; group: Ref; section: Ref };
+
+const MEMBERS = '/orgs/{org}/sites/{site}/section-groups/{group}/sections';
+
+/** Today's API: membership is a field of the section (`siteSectionGroupId`). */
+function sectionField(op: GroupMembershipOp, r: Resolver, group: string | null): ApiCall {
+  return {
+    method: 'PATCH',
+    route: sectionRoute,
+    params: { org: op.org, site: r.ref(op.site), section: r.ref(op.section) },
+    body: { siteSectionGroupId: group },
+    expect: [200, 204],
+  };
+}
+
+const memberParams = (op: GroupMembershipOp, r: Resolver) => ({
+  org: op.org,
+  site: r.ref(op.site),
+  group: r.ref(op.group),
+});
+
+const byField = (caps: ApiCapabilities) => caps.sectionJoinsGroup === 'section-field';
+
+/** A section's membership of a group: the group's endpoint (api.md) or the section's field. */
+export const groupMembershipKind: KindModule<GroupMembershipOp, 'section-group-membership'> = {
+  kind: 'section-group-membership',
+  ops: {
+    'add-group-section': {
+      call: (op, r, caps) =>
+        byField(caps)
+          ? sectionField(op, r, r.ref(op.group))
+          : {
+              method: 'POST',
+              route: MEMBERS,
+              params: memberParams(op, r),
+              body: { sectionId: r.ref(op.section) },
+              expect: [200, 201],
+            },
+    },
+    'remove-group-section': {
+      call: (op, r, caps) =>
+        byField(caps)
+          ? sectionField(op, r, null)
+          : deleteCall(
+              '/orgs/{org}/sites/{site}/section-groups/{group}/sections/{section}',
+              { ...memberParams(op, r), section: r.ref(op.section) },
+              caps,
+            ),
     },
   },
 };

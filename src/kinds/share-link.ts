@@ -124,54 +124,60 @@ function diff(
   }
 }
 
-export const shareLinkKind: SiteListKind<'shareLinks', Config, DesiredShareLink, LiveShareLink, ShareLinkOp> =
-  {
-    kind: 'share-link',
-    key: 'shareLinks',
-    config: Config,
-    describe: "Optional. Omitted: the site's share links are not read or changed.",
-    docs: { 'sites[].shareLinks[]': { title: 'share links', identity: '`name` within the site' } },
-    unique: { what: 'share link', key: 'name', pinned: true },
-    normalize: (l) => defined({ name: l.name, id: l.id, previously: l.previously, active: l.active }),
-    read: {
-      list: (org, site) => ({ route: LIST, params: { org, site }, item: Answer }),
-      live: (l: Answer): LiveShareLink => ({ id: l.id, name: l.name ?? '', active: l.active ?? true }),
-    },
-    diff,
-    export: (live) => {
-      const dup = duplicatesOf(live.map((x) => x.name));
-      return live.map((x) => ({ name: x.name, ...(dup.has(x.name) ? { id: x.id } : {}), active: x.active }));
-    },
-    ops: {
-      'create-share-link': {
-        call: (op, r) => ({
-          method: 'POST',
-          route: LIST,
-          params: { org: op.org, site: r.ref(op.site) },
-          body: { name: op.name },
-          expect: [201],
-          answer: Answer,
-          create: true,
-        }),
+export const shareLinkKind: SiteListKind<
+  'shareLinks',
+  Config,
+  DesiredShareLink,
+  LiveShareLink,
+  ShareLinkOp,
+  'share-link'
+> = {
+  kind: 'share-link',
+  key: 'shareLinks',
+  config: Config,
+  describe: "Optional. Omitted: the site's share links are not read or changed.",
+  docs: { 'sites[].shareLinks[]': { title: 'share links', identity: '`name` within the site' } },
+  unique: { what: 'share link', key: 'name', pinned: true },
+  normalize: (l) => defined({ name: l.name, id: l.id, previously: l.previously, active: l.active }),
+  read: {
+    list: (org, site) => ({ route: LIST, params: { org, site }, item: Answer }),
+    live: (l: Answer): LiveShareLink => ({ id: l.id, name: l.name ?? '', active: l.active ?? true }),
+  },
+  diff,
+  export: (live) => {
+    const dup = duplicatesOf(live.map((x) => x.name));
+    return live.map((x) => ({ name: x.name, ...(dup.has(x.name) ? { id: x.id } : {}), active: x.active }));
+  },
+  ops: {
+    'create-share-link': {
+      call: (op, r) => ({
+        method: 'POST',
+        route: LIST,
+        params: { org: op.org, site: r.ref(op.site) },
+        body: { name: op.name },
+        expect: [201],
+        answer: Answer,
+        create: true,
+      }),
+      output: idOutput,
+      adopt: {
+        list: (op, r) => ({ route: LIST, params: { org: op.org, site: r.ref(op.site) }, item: Answer }),
+        find: (l: Answer, op) => l.name === op.name,
         output: idOutput,
-        adopt: {
-          list: (op, r) => ({ route: LIST, params: { org: op.org, site: r.ref(op.site) }, item: Answer }),
-          find: (l: Answer, op) => l.name === op.name,
-          output: idOutput,
-        },
-      },
-      'update-share-link': {
-        call: (op, r) => ({
-          method: 'PATCH',
-          route: ROUTE,
-          params: { org: op.org, site: r.ref(op.site), link: r.ref(op.shareLink) },
-          body: r.patch(op.patch),
-          expect: [200],
-        }),
-      },
-      'delete-share-link': {
-        call: (op, r, caps) =>
-          deleteCall(ROUTE, { org: op.org, site: r.ref(op.site), link: r.ref(op.shareLink) }, caps),
       },
     },
-  };
+    'update-share-link': {
+      call: (op, r) => ({
+        method: 'PATCH',
+        route: ROUTE,
+        params: { org: op.org, site: r.ref(op.site), link: r.ref(op.shareLink) },
+        body: r.patch(op.patch),
+        expect: [200],
+      }),
+    },
+    'delete-share-link': {
+      call: (op, r, caps) =>
+        deleteCall(ROUTE, { org: op.org, site: r.ref(op.site), link: r.ref(op.shareLink) }, caps),
+    },
+  },
+};

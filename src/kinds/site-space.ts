@@ -24,8 +24,11 @@ export type SiteSpaceOp =
 const LIST = '/orgs/{org}/sites/{site}/site-spaces';
 const ROUTE = '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}';
 
+/** A site space's address in the plan, under its section or its site. */
+export const siteSpaceAddress = (parent: string, space: string) => `${parent}/spaces/${space}`;
+
 /** A space published in a site (in a section, or at the site's root), by space id. */
-export const siteSpaceKind: KindModule<SiteSpaceOp> = {
+export const siteSpaceKind: KindModule<SiteSpaceOp, 'site-space'> = {
   kind: 'site-space',
   ops: {
     'create-site-space': {

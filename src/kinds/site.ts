@@ -1,43 +1,145 @@
 import { z } from 'zod';
 import { nullish } from '../api/schema.js';
-import type { ConfigFile } from '../config/schema.js';
-import type { Patch, Ref } from '../model/change.js';
-import type { DesiredSite, DesiredSiteSpace } from '../model/desired.js';
-import { defined } from './fields.js';
-import { deleteCall, idOutput, type KindModule } from './types.js';
+import { pairByIdentity, pruneOrList, warn, type DiffContext } from '../diff/context.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
+import type { Renamable } from '../model/desired.js';
+import { agentsContexts, visibilities, type AgentsContext, type Visibility } from '../model/kinds.js';
+import { defined, duplicatesOf, fileSlug, pin, previously } from './fields.js';
+import {
+  checkParts,
+  diffParts,
+  exportParts,
+  normalizeParts,
+  partReads,
+  partsDocs,
+  partsFromSite,
+  partsShape,
+  type DesiredSiteParts,
+  type LiveSiteParts,
+} from './site-parts.js';
+import { deleteCall, idOutput, type ListKind } from './types.js';
+
+/** Sites of an organization, by title (or pinned id), with everything inside them (site-parts.ts). */
 
 /** The API's answer for one (lenient: unknown fields allowed). */
-export const Site = z.looseObject({
+const Site = z.looseObject({
   id: z.string(),
   title: z.string(),
-  visibility: z.enum(['public', 'unlisted', 'share-link', 'visitor-auth']),
+  visibility: z.enum(visibilities),
   basename: nullish(z.string()),
-  agentsContext: nullish(z.enum(['included', 'excluded'])),
+  agentsContext: nullish(z.enum(agentsContexts)),
   adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
   proxy: nullish(z.looseObject({ origin: z.string() })),
 });
-export type Site = z.infer<typeof Site>;
+type Site = z.infer<typeof Site>;
 
 export type SiteOp =
   | { type: 'create-site'; org: string; title: string; visibility?: string }
   | { type: 'update-site'; org: string; site: Ref; patch: Patch }
   | { type: 'delete-site'; org: string; site: Ref };
 
+const LIST = '/orgs/{org}/sites';
 const ROUTE = '/orgs/{org}/sites/{site}';
 
-/** A site of an organization, by title (or pinned id). */
-type Entry = NonNullable<ConfigFile['sites']>[number];
-type SiteSpaceEntry = NonNullable<Entry['spaces']>[number];
+const proxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
-const siteSpace = (s: SiteSpaceEntry): DesiredSiteSpace => ({
-  space: s.space,
-  ...(s.path !== undefined ? { path: s.path } : {}),
-  ...(s.condition !== undefined ? { condition: s.condition } : {}),
-  ...(s.default !== undefined ? { default: s.default } : {}),
+const Config = z.strictObject({
+  title: z
+    .string()
+    .min(2)
+    .max(128)
+    .describe(
+      'Required: the identity of the site (unless id is pinned), 2 to 128 characters. The API could create a site without one, but docsync would have nothing to pair it by.',
+    ),
+  id: pin('title'),
+  previously: previously('title'),
+  visibility: z
+    .enum(visibilities)
+    .optional()
+    .describe("Optional. Omitted: the platform's default on creation, unmanaged afterwards."),
+  basename: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Optional, 1 to 100 characters. Omitted: unmanaged (set after creation when given).'),
+  agentsContext: z
+    .enum(agentsContexts)
+    .optional()
+    .describe('Optional (api.md only; ignored with --api-flavor current). Omitted: unmanaged.'),
+  adaptiveContent: z
+    .strictObject({ enabled: z.boolean() })
+    .optional()
+    .describe('Optional. Omitted: unmanaged.'),
+  proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
+  ...partsShape,
+});
+type Config = z.infer<typeof Config>;
+
+type OwnFields = {
+  title: string;
+  visibility?: Visibility;
+  basename?: string;
+  agentsContext?: AgentsContext;
+  adaptiveContent?: { enabled: boolean };
+  proxy?: string | null;
+};
+export type DesiredSite = Renamable & OwnFields & DesiredSiteParts;
+export type LiveSite = LiveSiteParts & {
+  id: string;
+  title: string;
+  visibility: Visibility;
+  basename: string | null;
+  agentsContext: AgentsContext | null;
+  adaptiveContent: { enabled: boolean } | null;
+  proxy: string | null;
+};
+
+const OWN_FIELDS = ['title', 'visibility', 'basename', 'agentsContext', 'adaptiveContent', 'proxy'] as const;
+const SET_AFTER_CREATE = ['basename', 'agentsContext', 'adaptiveContent', 'proxy'] as const;
+
+/** A site's address in the plan. */
+const siteAddress = (org: string, title: string) => `${org}/sites/${title}`;
+
+/** Strip the scheme the API puts on `proxy.origin`, giving the config's `company.com/docs` form. */
+function proxyFromOrigin(origin: string): string {
+  return origin.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '');
+}
+
+const liveSite = (site: Site): LiveSite => ({
+  id: site.id,
+  title: site.title,
+  visibility: site.visibility,
+  basename: site.basename ?? null,
+  agentsContext: site.agentsContext ?? null,
+  adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : null,
+  proxy: site.proxy ? proxyFromOrigin(site.proxy.origin) : null,
+  ...partsFromSite(site),
 });
 
-/** A site's entry, normalized with its structure; `kinds`: its facets and lists, by key. */
-function normalize(s: Entry, kinds: Record<string, unknown>): DesiredSite {
+/** The config entry a live site pairs with: by pin, by title, or by an earlier title (`previously`). */
+const pairings = new WeakMap<object, (site: LiveSite) => DesiredSite | undefined>();
+function entryOf(site: LiveSite, desired: DesiredSite[]): DesiredSite | undefined {
+  let find = pairings.get(desired);
+  if (!find) {
+    const byId = new Map<string, DesiredSite>();
+    const byTitle = new Map<string, DesiredSite>();
+    const byEarlier = new Map<string, DesiredSite>();
+    for (const d of desired)
+      if (d.id) byId.set(d.id, d);
+      else {
+        if (!byTitle.has(d.title)) byTitle.set(d.title, d);
+        for (const p of d.previously ?? []) if (!byEarlier.has(p)) byEarlier.set(p, d);
+      }
+    find = (s) => byId.get(s.id) ?? byTitle.get(s.title) ?? byEarlier.get(s.title);
+    pairings.set(desired, find);
+  }
+  return find(site);
+}
+
+function normalize(s: Config): DesiredSite {
   return defined({
     title: s.title,
     id: s.id,
@@ -47,33 +149,144 @@ function normalize(s: Entry, kinds: Record<string, unknown>): DesiredSite {
     agentsContext: s.agentsContext,
     adaptiveContent: s.adaptiveContent,
     proxy: s.proxy,
-    ...kinds,
-    sections: s.sections?.map((sec) =>
-      defined({
-        path: sec.path,
-        title: sec.title,
-        icon: sec.icon,
-        description: sec.description,
-        condition: sec.condition,
-        default: sec.default,
-        spaces: sec.spaces.map(siteSpace),
-      }),
-    ),
-    sectionGroups: s.sectionGroups?.map((g) =>
-      defined({ title: g.title, id: g.id, previously: g.previously, icon: g.icon, sections: g.sections }),
-    ),
-    spaces: s.spaces?.map(siteSpace),
+    ...normalizeParts(s),
   }) as DesiredSite;
 }
 
-export const siteKind: KindModule<SiteOp> & { normalize: typeof normalize } = {
+function exportSite(
+  l: LiveSite,
+  pinned: boolean,
+  warnings: string[],
+  ctx: { caps: Parameters<typeof exportParts>[3] },
+) {
+  return {
+    title: l.title,
+    ...(pinned ? { id: l.id } : {}),
+    visibility: l.visibility,
+    ...(l.basename !== null ? { basename: l.basename } : {}),
+    ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
+    ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
+    ...(l.proxy !== null ? { proxy: l.proxy } : {}),
+    ...exportParts(l, l.title, warnings, ctx.caps),
+  } as Config;
+}
+
+/** One site's own fields: its creation or update, which its parts' defaults ride on. */
+function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): void {
+  const { drafts, org } = ctx;
+  const addr = siteAddress(org, d.title);
+  const createKey = `create:${addr}`;
+  ctx.siteRefs.set(d.title, l ? { ref: liveRef(l.id) } : { ref: createdRef(createKey), createKey });
+  if (d.agentsContext !== undefined && !ctx.caps.agentsContext)
+    warn(ctx, `site "${d.title}": agentsContext is not part of the current API and is ignored`);
+  const site: SiteScope = {
+    addr,
+    ref: l ? liveRef(l.id) : createdRef(createKey),
+    ...(l ? {} : { createKey }),
+    patch: { before: {}, after: {}, body: {}, deps: [] },
+  };
+  if (!l) {
+    drafts.add({
+      key: createKey,
+      action: 'create',
+      kind: 'site',
+      address: addr,
+      before: null,
+      after: { title: d.title, ...(d.visibility ? { visibility: d.visibility } : {}) },
+      op: { type: 'create-site', org, title: d.title, ...(d.visibility ? { visibility: d.visibility } : {}) },
+    });
+    const follow = fieldsToSet(d, SET_AFTER_CREATE);
+    if (follow) Object.assign(site.patch, { after: { ...follow }, body: { ...follow } });
+    site.patch.deps.push(createKey);
+  } else {
+    const diff = changedFields(d, l, OWN_FIELDS);
+    if (diff)
+      Object.assign(site.patch, { before: diff.before, after: { ...diff.after }, body: { ...diff.after } });
+  }
+  if (!ctx.caps.agentsContext)
+    for (const side of [site.patch.body, site.patch.after, site.patch.before]) delete side['agentsContext'];
+  diffParts(ctx, site, d.title, d, l);
+  if (Object.keys(site.patch.after).length > 0)
+    drafts.add({
+      key: `update:${addr}`,
+      action: 'update',
+      kind: 'site',
+      address: addr,
+      before: l ? site.patch.before : null,
+      after: site.patch.after,
+      deps: site.patch.deps,
+      ...(l ? {} : { note: SET_AFTER_CREATION }),
+      op: { type: 'update-site', org, site: site.ref, patch: site.patch.body },
+    });
+}
+
+function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
+  ctx.managedLive.count += live.length;
+  const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
+  for (const [d, l] of pairs) diffOne(ctx, d, l);
+  for (const l of leftover) {
+    const addr = siteAddress(ctx.org, l.title);
+    pruneOrList(ctx, {
+      key: `delete:${addr}#${l.id}`,
+      kind: 'site',
+      address: addr,
+      before: { title: l.title },
+      op: { type: 'delete-site', org: ctx.org, site: liveRef(l.id) },
+    });
+  }
+}
+
+export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 'site'> = {
   kind: 'site',
+  key: 'sites',
+  config: Config,
+  configBefore: 'end',
+  docs: {
+    'sites[]': {
+      title: 'sites',
+      identity: '`title`',
+      example: [
+        {
+          title: 'Developer Docs',
+          visibility: 'public',
+          shareLinks: [{ name: 'partner-preview' }],
+          sections: [
+            { path: 'api', title: 'API Reference', spaces: [{ space: 'space_api', default: true }] },
+          ],
+        },
+      ],
+    },
+    'sites[].adaptiveContent': { title: 'adaptive content' },
+    ...partsDocs,
+  },
+  unique: { what: 'site', key: 'title', pinned: true },
+  check: checkParts,
   normalize,
+  reads: [
+    {
+      list: (org) => ({ route: LIST, params: { org }, item: Site }),
+      live: liveSite,
+      children: partReads<LiveSite>((site, desired) => entryOf(site, desired as DesiredSite[])),
+    },
+  ],
+  diff,
+  diffPhase: 'before-sites',
+  export: {
+    each: (live, ctx) => {
+      const dup = duplicatesOf(live.map((s) => s.title));
+      const taken = new Set<string>();
+      return live.map((l) => ({
+        path: `sites/${fileSlug(l.title, taken, 'site')}.yaml`,
+        header: `Site "${l.title}"`,
+        entry: exportSite(l, dup.has(l.title), ctx.warnings, ctx),
+      }));
+    },
+  },
   ops: {
     'create-site': {
       call: (op) => ({
         method: 'POST',
-        route: '/orgs/{org}/sites',
+        route: LIST,
         params: { org: op.org },
         body: { title: op.title, ...(op.visibility ? { visibility: op.visibility } : {}) },
         expect: [201],
@@ -82,7 +295,7 @@ export const siteKind: KindModule<SiteOp> & { normalize: typeof normalize } = {
       }),
       output: idOutput,
       adopt: {
-        list: (op) => ({ route: '/orgs/{org}/sites', params: { org: op.org }, item: Site }),
+        list: (op) => ({ route: LIST, params: { org: op.org }, item: Site }),
         find: (s: Site, op) => s.title === op.title,
         output: idOutput,
       },

@@ -146,7 +146,13 @@ const ops: KindModule<SpaceCustomFieldsOp>['ops'] = {
   },
 };
 
-export const spaceCustomFieldsKind: SpaceFacet<'customFields', Values, Values, SpaceCustomFieldsOp> = {
+export const spaceCustomFieldsKind: SpaceFacet<
+  'customFields',
+  Values,
+  Values,
+  SpaceCustomFieldsOp,
+  'space-custom-fields'
+> = {
   kind: 'space-custom-fields',
   key: 'customFields',
   config: Config,

@@ -115,4 +115,4 @@ export const spaceKind = {
       }),
     },
   },
-} satisfies KindModule<SpaceOp> & Record<string, unknown>;
+} satisfies KindModule<SpaceOp, 'space'> & Record<string, unknown>;

@@ -106,7 +106,7 @@ export function diffTeamMembers(
   });
 }
 
-export const teamMembersKind: KindModule<TeamMembersOp> = {
+export const teamMembersKind: KindModule<TeamMembersOp, 'team-members'> = {
   kind: 'team-members',
   ops: {
     'set-team-members': {

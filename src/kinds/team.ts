@@ -126,11 +126,11 @@ function membersWanted(desired: DesiredTeam[]): { ids: Set<string>; titles: Set<
   return want;
 }
 
-export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp> = {
+export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 'team'> = {
   kind: 'team',
   key: 'teams',
   config: Config,
-  configBefore: 'sites',
+  configBefore: 'end',
   docs: {
     'teams[]': {
       title: 'teams',
@@ -163,21 +163,23 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp> 
       list,
       live: (t: Answer): LiveTeam => ({ id: t.id, title: t.title }),
       // Memberships of the teams whose entry lists members (every team for export).
-      children: {
-        wanted: (team: LiveTeam, desired: DesiredTeam[]) => {
-          const want = membersWanted(desired);
-          return want.ids.has(team.id) || want.titles.has(team.title);
+      children: [
+        {
+          wanted: (team: LiveTeam, desired: DesiredTeam[]) => {
+            const want = membersWanted(desired);
+            return want.ids.has(team.id) || want.titles.has(team.title);
+          },
+          read: (org: string, team: LiveTeam) => ({
+            route: MEMBERS,
+            params: { org, team: team.id },
+            item: MemberAnswer,
+          }),
+          attach: (team: LiveTeam, items: MemberAnswer[]): LiveTeam => ({
+            ...team,
+            members: items.map(liveMember),
+          }),
         },
-        list: (org: string, team: LiveTeam) => ({
-          route: MEMBERS,
-          params: { org, team: team.id },
-          item: MemberAnswer,
-        }),
-        attach: (team: LiveTeam, items: MemberAnswer[]): LiveTeam => ({
-          ...team,
-          members: items.map(liveMember),
-        }),
-      },
+      ],
     },
   ],
   diff,

@@ -107,7 +107,8 @@ export const translationKind: ListKind<
   Config,
   DesiredTranslation,
   LiveTranslation,
-  TranslationOp
+  TranslationOp,
+  'translation'
 > = {
   kind: 'translation',
   key: 'translations',

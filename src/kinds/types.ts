@@ -68,9 +68,12 @@ export type OpDef<O> = {
 /** Every operation type of a union, with its definition. */
 export type OpDefs<O extends { type: string }> = { [T in O['type']]: OpDef<Extract<O, { type: T }>> };
 
-/** A kind module: its name in the plan, and its operations. */
-export type KindModule<O extends { type: string }> = {
-  kind: ResourceKind;
+/**
+ * A kind module: its name in the plan (`N`, a literal: the plan's kinds are the registry's), and
+ * its operations.
+ */
+export type KindModule<O extends { type: string }, N extends string = string> = {
+  kind: N;
   ops: OpDefs<O>;
 };
 
@@ -160,6 +163,16 @@ export type ExportContext = {
 };
 
 /**
+ * A read below each item of a list (a team's members, a site's sections): for the items the config
+ * wants it for (all, for export), then attached to the item. `read` is a list or one GET.
+ */
+export type ChildRead<L> = {
+  wanted: (item: never, desired: never[]) => boolean;
+  read: (org: string, item: never) => ApiList | ApiCall;
+  attach: (item: never, answer: never) => L;
+};
+
+/**
  * One way to read a kind's live list. Read when the API has the kind; a `readOnly` read instead
  * when the API answers a different resource at its route (kept for export's notes, not managed).
  */
@@ -167,23 +180,38 @@ export type LiveRead<L> = {
   readOnly?: boolean;
   list: (org: string) => ApiList;
   live: (item: never) => L;
-  /**
-   * A list read below each item (a team's members): for the items the config wants it for (all,
-   * for export), then attached to the item.
-   */
-  children?: {
-    wanted: (item: never, desired: never[]) => boolean;
-    list: (org: string, item: never) => ApiList;
-    attach: (item: never, children: never[]) => L;
-  };
+  /** Reads below each item, attached in this order. */
+  children?: ChildRead<L>[];
 };
+
+/** Export into one file (with other kinds), or one file per entry (a site). */
+export type ListExport<C, L> =
+  | {
+      file: string;
+      /** What the kind's entries are, for the file's header (`OpenAPI specs`). */
+      header: string;
+      entries: (live: L[] | undefined, ctx: ExportContext) => C[] | undefined;
+      /** A comment for the file's header (what is read but not managed). */
+      note?: (ctx: ExportContext) => string;
+    }
+  | {
+      /** One file per entry: its path under the export's root, what its header says, the entry. */
+      each: (live: L[], ctx: ExportContext) => { path: string; header: string; entry: C }[];
+    };
 
 /**
  * A kind that is a list directly under an organization, identified within it: everything about it
  * is here, and the config union, normalization, semantic checks, live read, diff and export are
  * derived from these declarations.
  */
-export type ListKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+export type ListKind<
+  K extends string,
+  C,
+  D,
+  L,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
   /** Its key in a config file and in the desired and live organization. */
   key: K;
   /** One entry of the config (zod: the JSON Schema and the reference come from it). */
@@ -203,8 +231,11 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
    * organization's settings, or (by default) after everything else.
    */
   diffPhase?: 'first' | 'before-sites' | 'after-settings';
-  /** Its place in a config file: before this key (by default after collections). */
-  configBefore?: 'collections' | 'sites';
+  /**
+   * Its place in a config file: before `collections`, or at the `end` (after `spaces`, in the
+   * registry's order); by default between collections and spaces.
+   */
+  configBefore?: 'collections' | 'end';
   /** The description of its key in a config file. */
   describe?: string;
   /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
@@ -213,35 +244,40 @@ export type ListKind<K extends string, C, D, L, O extends { type: string }> = Ki
   check?: (entry: C, on: EntryChecks) => void;
   /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
   absent?: (caps: ApiCapabilities) => string;
-  export: {
-    file: string;
-    /** What the kind's entries are, for the file's header (`OpenAPI specs`). */
-    header: string;
-    entries: (live: L[] | undefined, ctx: ExportContext) => C[] | undefined;
-    /** A comment for the file's header (what is read but not managed). */
-    note?: (ctx: ExportContext) => string;
-  };
+  export: ListExport<C, L>;
   /** Secrets that export writes out but the live model never holds (certificates). */
   exportSecrets?: { list: (org: string) => ApiList; pick: (item: never) => [string, string] | undefined };
 };
 
-/** What a list kind's entry check may report: an invalid value, or an identity given twice in a scope. */
+/** What a list kind's entry check may report: a problem of a value, or an identity given twice in a scope. */
 export type EntryChecks = {
-  report: (path: (string | number)[], message: string) => void;
+  /** `code`: the issue's stable code (`invalid-value` by default); `key`: point at the key, not its value. */
+  report: (path: (string | number)[], message: string, code?: string, key?: boolean) => void;
   /** A new scope of identities (`team member`): the second entry with one identity is reported. */
   unique: (what: string) => (identity: string, path: (string | number)[], label?: string) => void;
+  /** Where a path below the entry is (`file:line:column`), for "another is at" messages. */
+  where: (path: (string | number)[]) => string;
+  /** The identities and checks of list kinds nested in the entry (a site's share links). */
+  nested: (kinds: readonly AnySiteListKind[]) => void;
 };
 
 /** Any list kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyListKind = ListKind<string, any, any, any, any>;
+export type AnyListKind = ListKind<string, any, any, any, any, ResourceKind>;
 
 /**
  * A kind that is a list inside a site, identified within it (share links): like a list kind, with
  * the site as parent. The site's config, normalization, checks, live read, diff and export
  * include every one the registry names.
  */
-export type SiteListKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+export type SiteListKind<
+  K extends string,
+  C,
+  D,
+  L,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
   /** Its key in a site of the config, and in the desired and live site. */
   key: K;
   config: z.ZodType<C>;
@@ -257,7 +293,7 @@ export type SiteListKind<K extends string, C, D, L, O extends { type: string }> 
 
 /** Any site list kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySiteListKind = SiteListKind<string, any, any, any, any>;
+export type AnySiteListKind = SiteListKind<string, any, any, any, any, ResourceKind>;
 
 /** Report a problem of a config entry at a path below it. */
 export type Report = (path: (string | number)[], code: string, message: string, key?: boolean) => void;
@@ -267,7 +303,13 @@ export type Report = (path: (string | number)[], code: string, message: string, 
  * read, diffed and exported with the space. The space's config, normalization, checks, read,
  * diff and export include every one the registry names.
  */
-export type SpaceFacet<K extends string, C, D, O extends { type: string }> = KindModule<O> & {
+export type SpaceFacet<
+  K extends string,
+  C,
+  D,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
   /** Its key in a space entry of the config, and in the desired and live space. */
   key: K;
   config: z.ZodType<C>;
@@ -289,14 +331,21 @@ export type SpaceFacet<K extends string, C, D, O extends { type: string }> = Kin
 
 /** Any space facet, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySpaceFacet = SpaceFacet<string, any, any, any>;
+export type AnySpaceFacet = SpaceFacet<string, any, any, any, ResourceKind>;
 
 /**
  * A kind that is one object per organization (its settings): a key of a config file, read with
  * one GET, updated in place. The config, normalization, checks, read, diff and export include
  * every one the registry names.
  */
-export type ObjectKind<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+export type ObjectKind<
+  K extends string,
+  C,
+  D,
+  L,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
   /** Its key in a config file and in the desired and live organization. */
   key: K;
   config: z.ZodType<C>;
@@ -314,14 +363,21 @@ export type ObjectKind<K extends string, C, D, L, O extends { type: string }> = 
 
 /** Any object kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyObjectKind = ObjectKind<string, any, any, any, any>;
+export type AnyObjectKind = ObjectKind<string, any, any, any, any, ResourceKind>;
 
 /**
  * A kind that is one value of a site, read with its own GET and set with its own call (the
  * adaptive schema): a key of a site entry. The site's config, normalization, read, diff and export
  * include every one the registry names.
  */
-export type SiteFacet<K extends string, C, D, L, O extends { type: string }> = KindModule<O> & {
+export type SiteFacet<
+  K extends string,
+  C,
+  D,
+  L,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
   key: K;
   config: z.ZodType<C>;
   describe: string;
@@ -338,4 +394,4 @@ export type SiteFacet<K extends string, C, D, L, O extends { type: string }> = K
 
 /** Any site facet, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySiteFacet = SiteFacet<string, any, any, any, any>;
+export type AnySiteFacet = SiteFacet<string, any, any, any, any, ResourceKind>;

@@ -1,17 +1,8 @@
 import type { ApiClient } from '../api/client.js';
-import type { SiteSection } from '../kinds/site-section.js';
-import type { SiteSpace as ApiSiteSpace } from '../kinds/site-space.js';
-import type { DesiredOrganization, DesiredSite, DesiredState } from '../model/desired.js';
-import {
-  anySiteFacets,
-  anyListKinds,
-  anyObjectKinds,
-  anySiteListKinds,
-  anySpaceFacets,
-  collectionKind,
-  listIn,
-} from '../kinds/registry.js';
-import type { LiveOrganization, LiveSection, LiveSite, LiveSiteSpace, LiveState } from '../model/live.js';
+import type { DesiredOrganization, DesiredState } from '../model/desired.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
+import type { ApiCall, ApiList, ChildRead } from '../kinds/types.js';
+import type { LiveOrganization, LiveState } from '../model/live.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
@@ -33,31 +24,6 @@ class Tracker {
   private report() {
     this.onProgress?.({ listsDone: this.done, listsStarted: this.started });
   }
-}
-
-const liveSiteSpace = (ss: ApiSiteSpace): LiveSiteSpace => ({
-  id: ss.id,
-  space: ss.space.id,
-  path: ss.path,
-  condition: ss.condition ?? null,
-  default: ss.default ?? false,
-});
-
-const liveSection = (s: SiteSection): LiveSection => ({
-  id: s.id,
-  path: s.path,
-  title: s.title,
-  icon: s.icon ?? null,
-  description: s.description ?? null,
-  condition: s.condition ?? null,
-  default: s.default ?? false,
-  group: s.sectionGroup ?? null,
-  spaces: s.siteSpaces.map(liveSiteSpace),
-});
-
-/** Strip the scheme the API puts on `proxy.origin`, giving the config's `company.com/docs` form. */
-export function proxyFromOrigin(origin: string): string {
-  return origin.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '');
 }
 
 /**
@@ -97,28 +63,10 @@ export type ReadScope = {
   spaceIds: string[];
   /** The config the scope comes from (undefined for export: read everything below the lists too). */
   desired?: DesiredOrganization;
-  sites: boolean;
-  /** Which lists of a live site to read; undefined: nothing below the site. */
-  siteScope: (site: { id: string; title: string }) => SiteLists | undefined;
-};
-
-export type SiteLists = {
-  sections: boolean;
-  groups: boolean;
-  spaces: boolean;
-  /** Keys of the site list kinds (src/kinds/registry.ts) to read. */
-  lists: string[];
-  /** Keys of the site facets (src/kinds/registry.ts) to read. */
-  facets: string[];
 };
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
-  // A live site the config may pair with: by pin, by title, or by an earlier title (`previously`).
-  const desiredFor = (site: { id: string; title: string }): DesiredSite | undefined =>
-    org.sites?.find((d) => d.id === site.id) ??
-    org.sites?.find((d) => !d.id && d.title === site.title) ??
-    org.sites?.find((d) => !d.id && d.previously?.includes(site.title));
   return {
     objects: anyObjectKinds
       .filter((k) => (org as Record<string, unknown>)[k.key] !== undefined)
@@ -130,20 +78,6 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
       .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
       .map((s) => s.id),
     desired: org,
-    sites: org.sites !== undefined,
-    siteScope: (site) => {
-      const d = desiredFor(site);
-      if (!d) return undefined;
-      return {
-        sections: d.sections !== undefined || d.sectionGroups !== undefined,
-        groups: d.sectionGroups !== undefined,
-        spaces: d.spaces !== undefined,
-        lists: anySiteListKinds.filter((k) => listIn(d, k.key) !== undefined).map((k) => k.key),
-        facets: anySiteFacets
-          .filter((f) => (d as Record<string, unknown>)[f.key] !== undefined)
-          .map((f) => f.key),
-      };
-    },
   };
 }
 
@@ -154,14 +88,6 @@ export const everything = (spaceIds: string[] = []): ReadScope => ({
   lists: anyListKinds.map((k) => k.key),
   spaceDetails: spaceIds,
   spaceIds,
-  sites: true,
-  siteScope: () => ({
-    sections: true,
-    groups: true,
-    spaces: true,
-    lists: anySiteListKinds.map((k) => k.key),
-    facets: anySiteFacets.map((f) => f.key),
-  }),
 });
 
 export async function readOrganization(
@@ -179,9 +105,8 @@ export async function readScoped(
   tracker = new Tracker(),
 ): Promise<LiveOrganization> {
   const t = <T>(p: Promise<T>) => tracker.track(p);
-  const [spaceValues, sites, extra] = await Promise.all([
+  const [spaceValues, extra] = await Promise.all([
     readSpaceFacets(api, scope.spaceIds, t),
-    scope.sites ? readSites(api, orgId, scope, t) : undefined,
     readAdministration(api, orgId, scope, t),
   ]);
   const spaces = collectionKind.spaces.merge(spaceValues, extra.spaceDetails);
@@ -189,7 +114,6 @@ export async function readScoped(
     id: orgId,
     ...extra.org,
     ...(spaces ? { spaces } : {}),
-    ...(sites ? { sites } : {}),
   };
 }
 
@@ -253,20 +177,12 @@ async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
         )
         .map(async (read) => {
           const items = (await t(api.list(read.list(orgId)))).map((x) => read.live(x as never));
-          const children = read.children;
           const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
-          const full = children
-            ? await Promise.all(
-                items.map(async (item) =>
-                  desired && !children.wanted(item as never, desired as never[])
-                    ? item
-                    : children.attach(
-                        item as never,
-                        (await t(api.list(children.list(orgId, item as never)))) as never[],
-                      ),
-                ),
-              )
-            : items;
+          const children = read.children ?? [];
+          const full =
+            children.length === 0
+              ? items
+              : await Promise.all(items.map((item) => readChildren(api, orgId, item, children, desired, t)));
           return { key: kind.key, readOnly: read.readOnly, items: full };
         }),
     );
@@ -291,60 +207,21 @@ async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise
   );
 }
 
-async function readSites(api: ApiClient, orgId: string, scope: ReadScope, t: Track): Promise<LiveSite[]> {
-  const sites = await t(api.listSites(orgId));
-  return Promise.all(
-    sites.map(async (site): Promise<LiveSite> => {
-      const base: LiveSite = {
-        id: site.id,
-        title: site.title,
-        visibility: site.visibility,
-        basename: site.basename ?? null,
-        agentsContext: site.agentsContext ?? null,
-        adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : null,
-        proxy: site.proxy ? proxyFromOrigin(site.proxy.origin) : null,
-        ...Object.fromEntries(
-          anySiteFacets.flatMap((f) => {
-            const value = 'fromSite' in f.read ? f.read.fromSite(site) : undefined;
-            return value === undefined ? [] : [[f.key, value]];
-          }),
-        ),
-      };
-      const lists = scope.siteScope(site);
-      if (!lists) return base;
-      const [sections, groups, siteSpaces, kindLists, facets] = await Promise.all([
-        lists.sections ? t(api.listSections(orgId, site.id)) : undefined,
-        lists.groups ? t(api.listSectionGroups(orgId, site.id)) : undefined,
-        lists.spaces ? t(api.listSiteSpaces(orgId, site.id)) : undefined,
-        Promise.all(
-          anySiteListKinds
-            .filter((kind) => lists.lists.includes(kind.key))
-            .map(async (kind) => {
-              const items = await t(api.list(kind.read.list(orgId, site.id)));
-              return [kind.key, items.map((item) => kind.read.live(item as never))] as const;
-            }),
-        ),
-        Promise.all(
-          anySiteFacets
-            .flatMap((f) =>
-              'call' in f.read && lists.facets.includes(f.key) ? [{ key: f.key, read: f.read }] : [],
-            )
-            .map(
-              async ({ key, read }) =>
-                [key, read.live((await t(api.request(read.call(orgId, site.id)))) as never)] as const,
-            ),
-        ),
-      ]);
-      return {
-        ...base,
-        ...Object.fromEntries(facets),
-        ...(sections ? { sections: sections.map(liveSection) } : {}),
-        ...(groups
-          ? { sectionGroups: groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })) }
-          : {}),
-        ...(siteSpaces ? { spaces: siteSpaces.filter((ss) => !ss.section).map(liveSiteSpace) } : {}),
-        ...Object.fromEntries(kindLists),
-      };
+/** The reads below one item that the config wants (all, for export), attached in order. */
+async function readChildren(
+  api: ApiClient,
+  orgId: string,
+  item: unknown,
+  children: readonly ChildRead<unknown>[],
+  desired: unknown[] | undefined,
+  t: Track,
+): Promise<unknown> {
+  const wanted = children.filter((c) => !desired || c.wanted(item as never, desired as never[]));
+  const answers = await Promise.all(
+    wanted.map((c) => {
+      const read = c.read(orgId, item as never);
+      return t('method' in read ? api.request(read as ApiCall) : api.list(read as ApiList));
     }),
   );
+  return wanted.reduce((full, c, i) => c.attach(full as never, answers[i] as never), item);
 }

@@ -1,5 +1,4 @@
 export * from './kinds.js';
 export * from './desired.js';
 export * from './live.js';
-export * from './address.js';
 export * from './change.js';

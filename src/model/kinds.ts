@@ -1,27 +1,6 @@
-/** Every kind of resource docsync manages. The plan JSON carries these names. */
-export const resourceKinds = [
-  'site',
-  'site-section',
-  'site-section-group',
-  'section-group-membership',
-  'site-space',
-  'share-link',
-  'custom-field',
-  'space-custom-fields',
-  'team',
-  'team-members',
-  'organization',
-  'member',
-  'collection',
-  'space',
-  'openapi-spec',
-  'saml-provider',
-  'translation',
-  'site-adaptive-schema',
-  'site-publication',
-] as const;
-
-export type ResourceKind = (typeof resourceKinds)[number];
+/** Every kind of resource docsync manages: each module names its own (src/kinds/registry.ts). */
+import type { ResourceKind as RegisteredKind } from '../kinds/registry.js';
+export type ResourceKind = RegisteredKind;
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'move';
 

@@ -1,5 +1,4 @@
-import type { AgentsContext, Visibility } from './kinds.js';
-import type { LiveLists, LiveObjects, LiveSiteFacets, LiveSiteLists, LiveTree } from '../kinds/registry.js';
+import type { LiveLists, LiveObjects, LiveTree } from '../kinds/registry.js';
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -22,41 +21,4 @@ export type LiveOrganization = LiveLists &
     self?: string | null;
     /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */
     readOnly?: Record<string, unknown[]>;
-    sites?: LiveSite[];
-  };
-
-export type LiveSiteSpace = {
-  id: string;
-  space: string;
-  path: string;
-  condition: string | null;
-  default: boolean;
-};
-
-export type LiveSection = {
-  id: string;
-  path: string;
-  title: string;
-  icon: string | null;
-  description: string | null;
-  condition: string | null;
-  default: boolean;
-  group: string | null;
-  spaces: LiveSiteSpace[];
-};
-
-export type LiveSectionGroup = { id: string; title: string; icon: string | null };
-
-export type LiveSite = LiveSiteLists &
-  LiveSiteFacets & {
-    id: string;
-    title: string;
-    visibility: Visibility;
-    basename: string | null;
-    agentsContext: AgentsContext | null;
-    adaptiveContent: { enabled: boolean } | null;
-    proxy: string | null;
-    sections?: LiveSection[];
-    sectionGroups?: LiveSectionGroup[];
-    spaces?: LiveSiteSpace[];
   };

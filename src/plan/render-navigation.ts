@@ -16,7 +16,9 @@ export function renderNavigation(
   changes: readonly Change[],
 ): string {
   if (!touchesStructure(changes)) return '';
-  const affected = organizations.filter((org) => changes.some((c) => c.address.startsWith(`${org}/sites/`)));
+  const affected = organizations.filter((org) =>
+    touchesStructure(changes.filter((c) => c.address.startsWith(`${org}/`))),
+  );
   const before = renderTreeText(structureTree(affected, live, []));
   const after = renderTreeText(structureTree(affected, live, changes, { arrange: 'after' }), {
     marks: true,

@@ -1,4 +1,5 @@
-import type { Change, LiveSite, LiveState } from '../model/index.js';
+import type { Change, LiveState } from '../model/index.js';
+import type { LiveSite } from '../kinds/site.js';
 import { fieldLines, formatValue } from './format-value.js';
 
 /** The kinds that make up a site's navigation. */

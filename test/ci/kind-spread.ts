@@ -5,12 +5,13 @@ import { join, relative } from 'node:path';
  * How many non-test source files under src/ (the emulator aside) name each kind. A kind is
  * recognised by its identifiers: the plan's kebab name and routes (`share-link`, `/share-links`),
  * the camel and Pascal names of its code (`shareLink`, `DesiredShareLink`), its operation types
- * (`create-share-link`). Comments are not counted, nor prose (`share link` in a CLI help line), nor
+ * (`create-share-link`). Comments are not counted, nor prose (`share link` in a CLI help line, a
+ * heading `Site navigation`: a capitalised word followed by a lowercase one), nor
  * a parent's segment in a child's route (`/sites/{site}/share-links` names the share link), nor a
  * site space's `space` key in a path or index (`[..., 'space']`, `after['space']`).
  */
 export const KIND_SPELLINGS: Record<string, RegExp> = {
-  site: /(?<![A-Za-z])(?:Desired|Live)?Site(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)site'|\/sites\b(?!\/\{site\}\/)|siteKind/,
+  site: /(?<![A-Za-z])(?:Desired|Live)?Site(?:s|Op|Kind|Schema)?(?![A-Za-z]| [a-z])|(?:'|(?:create|update|delete|move|remove)-)site'|\/sites\b(?!\/\{site\}\/)|siteKind/,
   'site-section':
     /(?<!Group)Section(?:s)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)section'|site-section'|\/sections\b|sectionKind/,
   'site-section-group': /sectionGroup|SectionGroup|section-group(?!-membership)/,

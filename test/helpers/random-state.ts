@@ -1,4 +1,5 @@
-import type { DesiredOrganization, DesiredSite } from '../../src/model/index.js';
+import type { DesiredOrganization } from '../../src/model/index.js';
+import type { DesiredSite } from '../../src/kinds/site.js';
 import { memberRoles } from '../../src/model/kinds.js';
 
 export function rng(seed: number): () => number {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/run.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { readLive } from '../../src/live/read.js';
-import { resourceKinds, type ResourceKind } from '../../src/model/kinds.js';
+import { resourceKinds, type ResourceKind } from '../../src/kinds/registry.js';
 import { client, withEmulator } from '../helpers/emulator.js';
 import { forCurrentApi, randomDesired, randomLiveSeed, rng } from '../helpers/random-state.js';
 

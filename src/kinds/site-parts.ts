@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import type { DiffContext } from '../diff/context.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
+import { listIn } from './list-in.js';
+import { publicationKind, type PublicationOp } from './publication.js';
+import { shareLinkKind, type ShareLinkOp } from './share-link.js';
+import {
+  checkStructure,
+  diffSiteStructure,
+  exportStructure,
+  normalizeStructure,
+  structureDocs,
+  structureReads,
+  structureShape,
+  type DesiredStructure,
+  type LiveStructure,
+} from './site-structure.js';
+import type {
+  AnySiteFacet,
+  AnySiteListKind,
+  ChildRead,
+  EntryChecks,
+  KindDoc,
+  SiteFacet,
+  SiteListKind,
+} from './types.js';
+
+/**
+ * What a site holds besides its own fields: its facets (publication, adaptive schema), the lists
+ * inside it (share links) and its structure (site-structure.ts). The site module (site.ts)
+ * includes every one named here in its config, normalization, checks, reads, export and diff.
+ */
+export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
+export const siteListKinds = [shareLinkKind] as const;
+/** The operations of a site's parts besides its structure. */
+export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp;
+
+export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
+export const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
+
+type Facets = (typeof siteFacets)[number];
+type FacetPart<K, Key, Part extends 'C' | 'D' | 'L'> =
+  K extends SiteFacet<infer K2, infer C, infer D, infer L, infer _O>
+    ? K2 extends Key
+      ? { C: C; D: D; L: L }[Part]
+      : never
+    : never;
+type Lists = (typeof siteListKinds)[number];
+type ListPart<K, Key, Part extends 'C' | 'D' | 'L'> =
+  K extends SiteListKind<infer K2, infer C, infer D, infer L, infer _O>
+    ? K2 extends Key
+      ? { C: C; D: D; L: L }[Part]
+      : never
+    : never;
+
+/** The desired and live parts of a site (undefined: not managed, or not read). */
+export type DesiredSiteParts = { [Key in Facets['key']]?: FacetPart<Facets, Key, 'D'> } & {
+  [Key in Lists['key']]?: ListPart<Lists, Key, 'D'>[];
+} & DesiredStructure;
+export type LiveSiteParts = { [Key in Facets['key']]?: FacetPart<Facets, Key, 'L'> } & {
+  [Key in Lists['key']]?: ListPart<Lists, Key, 'L'>[];
+} & LiveStructure;
+
+type PartsShape = {
+  [K in Facets as K['key']]: z.ZodOptional<K['config']>;
+} & {
+  [K in Lists as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
+} & typeof structureShape;
+
+/** The keys the parts take in a site entry of the config. */
+export const partsShape = {
+  ...Object.fromEntries(siteFacets.map((k) => [k.key, k.config.optional().describe(k.describe)])),
+  ...Object.fromEntries(siteListKinds.map((k) => [k.key, z.array(k.config).optional().describe(k.describe)])),
+  ...structureShape,
+} as PartsShape;
+
+const valueOf = (holder: object, key: string): unknown => (holder as Record<string, unknown>)[key];
+
+export function normalizeParts(entry: object): DesiredSiteParts {
+  const parts: Record<string, unknown> = normalizeStructure(entry);
+  for (const f of anySiteFacets) {
+    const value = valueOf(entry, f.key);
+    if (value !== undefined) parts[f.key] = f.normalize(value);
+  }
+  for (const kind of anySiteListKinds) {
+    const list = listIn(entry, kind.key);
+    if (list) parts[kind.key] = list.map((item) => kind.normalize(item));
+  }
+  return parts as DesiredSiteParts;
+}
+
+export function checkParts(entry: object, on: EntryChecks): void {
+  checkStructure(entry, on);
+  on.nested(anySiteListKinds);
+}
+
+/** The parts the site's own answer carries (its publication). */
+export function partsFromSite(answer: Record<string, unknown>): Record<string, unknown> {
+  const parts: Record<string, unknown> = {};
+  for (const f of anySiteFacets)
+    if ('fromSite' in f.read) {
+      const value = f.read.fromSite(answer);
+      if (value !== undefined) parts[f.key] = value;
+    }
+  return parts;
+}
+
+/** The reads below a live site, for the parts its config entry manages (all, for export). */
+export function partReads<L extends { id: string }>(
+  entryOf: (site: L, desired: never[]) => DesiredSiteParts | undefined,
+): ChildRead<L>[] {
+  const manages = (key: string) => (site: L, desired: never[]) => {
+    const d = entryOf(site, desired);
+    return d !== undefined && valueOf(d, key) !== undefined;
+  };
+  const attach = (key: string) => (site: L, value: unknown) => ({ ...site, [key]: value });
+  return [
+    ...structureReads<L>(entryOf),
+    ...anySiteListKinds.map((kind): ChildRead<L> => ({
+      wanted: manages(kind.key),
+      read: (org: string, site: L) => kind.read.list(org, site.id),
+      attach: (site: L, items: unknown[]) =>
+        attach(kind.key)(
+          site,
+          items.map((x) => kind.read.live(x as never)),
+        ),
+    })),
+    ...anySiteFacets.flatMap((f): ChildRead<L>[] => {
+      const read = f.read;
+      return 'call' in read
+        ? [
+            {
+              wanted: manages(f.key),
+              read: (org: string, site: L) => read.call(org, site.id),
+              attach: (site: L, answer: unknown) => attach(f.key)(site, read.live(answer as never)),
+            },
+          ]
+        : [];
+    }),
+  ];
+}
+
+/** The parts of a live site as config entries, in the order a site's file shows them. */
+export function exportParts(
+  l: LiveSiteParts,
+  title: string,
+  warnings: string[],
+  caps: ApiCapabilities,
+): Record<string, unknown> {
+  const parts: Record<string, unknown> = {};
+  for (const f of anySiteFacets) {
+    const value = f.export(valueOf(l, f.key), caps);
+    if (value !== undefined) parts[f.key] = value;
+  }
+  for (const kind of anySiteListKinds) parts[kind.key] = kind.export(listIn(l, kind.key) ?? []);
+  return { ...parts, ...exportStructure(l, title, warnings) };
+}
+
+/** The parts' changes: facets, then the structure, then the lists (the plan's order follows). */
+export function diffParts(
+  ctx: DiffContext,
+  site: SiteScope,
+  title: string,
+  d: DesiredSiteParts,
+  l: LiveSiteParts | undefined,
+): void {
+  for (const facet of anySiteFacets) {
+    const wanted = valueOf(d, facet.key);
+    const found = l ? (valueOf(l, facet.key) ?? null) : undefined;
+    if (wanted !== undefined) facet.diff(ctx, site, title, wanted, found);
+  }
+  diffSiteStructure(ctx, site, title, d, l);
+  for (const kind of anySiteListKinds) {
+    const wanted = listIn(d, kind.key);
+    if (wanted) kind.diff(ctx, site, title, wanted, (l && listIn(l, kind.key)) ?? []);
+  }
+}
+
+/** What the reference says of the parts' keys. */
+export const partsDocs: Record<string, KindDoc> = {
+  ...Object.fromEntries([...anySiteFacets, ...anySiteListKinds].flatMap((kind) => Object.entries(kind.docs))),
+  ...structureDocs,
+};

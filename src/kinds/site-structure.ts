@@ -1,0 +1,372 @@
+import { z } from 'zod';
+import type { DiffContext } from '../diff/context.js';
+import { diffGroups } from '../diff/groups.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import { diffStructure } from '../diff/structure.js';
+import type { Renamable } from '../model/desired.js';
+import { defined, duplicatesOf, pin, previously } from './fields.js';
+import {
+  groupMembershipKind,
+  sectionGroupKind,
+  SiteSectionGroup,
+  type GroupMembershipOp,
+  type SectionGroupOp,
+} from './section-group.js';
+import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
+import { SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
+import type { ChildRead, EntryChecks, KindDoc } from './types.js';
+
+/**
+ * A site's structure: its sections, section groups and site spaces (the navigation). Each has its
+ * operations in its own module; this one declares the config keys they take in a site, their
+ * normalization, checks, reads, export and diff step, for the site module (site.ts) to include.
+ */
+export const structureKinds = [sectionKind, sectionGroupKind, groupMembershipKind, siteSpaceKind] as const;
+export type StructureOp = SectionOp | SectionGroupOp | GroupMembershipOp | SiteSpaceOp;
+
+export type DesiredSiteSpace = { space: string; path?: string; condition?: string | null; default?: boolean };
+export type DesiredSection = {
+  path: string;
+  /** Omitted: the platform's default on creation (the first space's title), unmanaged afterwards. */
+  title?: string;
+  icon?: string | null;
+  description?: string | null;
+  condition?: string | null;
+  default?: boolean;
+  spaces: DesiredSiteSpace[];
+};
+export type DesiredSectionGroup = Renamable & {
+  title: string;
+  icon?: string | null;
+  /** Paths of the member sections; omitted: the group's memberships are unmanaged. */
+  sections?: string[];
+};
+/** A list that is `undefined` is not managed (desired) or not read (live). */
+export type DesiredStructure = {
+  sections?: DesiredSection[];
+  sectionGroups?: DesiredSectionGroup[];
+  spaces?: DesiredSiteSpace[];
+};
+
+export type LiveSiteSpace = {
+  id: string;
+  space: string;
+  path: string;
+  condition: string | null;
+  default: boolean;
+};
+export type LiveSection = {
+  id: string;
+  path: string;
+  title: string;
+  icon: string | null;
+  description: string | null;
+  condition: string | null;
+  default: boolean;
+  group: string | null;
+  spaces: LiveSiteSpace[];
+};
+export type LiveSectionGroup = { id: string; title: string; icon: string | null };
+export type LiveStructure = {
+  sections?: LiveSection[];
+  sectionGroups?: LiveSectionGroup[];
+  spaces?: LiveSiteSpace[];
+};
+
+const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
+const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');
+const Path = z.string().min(1).max(100).describe('URL path segment, 1 to 100 characters.');
+
+const SiteSpaceConfig = z.strictObject({
+  space: z.string().min(1).describe('Id of the space; identity of the site space within its site.'),
+  path: Path.optional().describe(
+    'Optional, 1 to 100 characters. Omitted: the platform names it after the space on creation; unmanaged afterwards.',
+  ),
+  condition: Condition.nullable().optional().describe('Optional; null removes it. Omitted: unmanaged.'),
+  default: z
+    .boolean()
+    .optional()
+    .describe('Default site space of its section (or of the site root). Omitted: unmanaged.'),
+});
+
+const SectionConfig = z.strictObject({
+  path: Path.describe('Identity of the section within its site.'),
+  title: z
+    .string()
+    .min(2)
+    .max(128)
+    .optional()
+    .describe(
+      "Optional, 2 to 128 characters. Omitted: the platform names a new section after its first space's title, and docsync leaves the title alone afterwards.",
+    ),
+  icon: Icon.nullable().optional().describe('Optional; null removes it. Omitted: unmanaged.'),
+  description: z
+    .string()
+    .max(256)
+    .nullable()
+    .optional()
+    .describe('Optional, at most 256 characters; null removes it. Omitted: unmanaged.'),
+  condition: Condition.nullable().optional().describe('Optional; null removes it. Omitted: unmanaged.'),
+  default: z.boolean().optional().describe('Default section of the site (at most one). Omitted: unmanaged.'),
+  spaces: z.array(SiteSpaceConfig).describe('Site spaces of this section, in display order (at least one).'),
+});
+
+const GroupConfig = z.strictObject({
+  title: z.string().min(1).max(100).describe('Identity of the group within its site (unless id is pinned).'),
+  id: pin('title'),
+  previously: previously('title'),
+  icon: Icon.nullable().optional(),
+  sections: z
+    .array(Path)
+    .optional()
+    .describe(
+      'Paths of the sections in this group (a section belongs to one group: listing it here moves it from another). Omitted: the group is created empty and its memberships are unmanaged (sections join or leave it outside docsync).',
+    ),
+});
+
+/** The keys the structure takes in a site entry. */
+export const structureShape = {
+  sections: z.array(SectionConfig).optional().describe('Sections in display order.'),
+  sectionGroups: z
+    .array(GroupConfig)
+    .optional()
+    .describe("Optional. Omitted: groups and sections' memberships are not read or changed."),
+  spaces: z.array(SiteSpaceConfig).optional().describe('Root site spaces, for a site without sections.'),
+};
+type StructureConfig = { [K in keyof typeof structureShape]?: z.infer<(typeof structureShape)[K]> };
+
+const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
+  defined({ space: s.space, path: s.path, condition: s.condition, default: s.default }) as DesiredSiteSpace;
+
+export function normalizeStructure(s: StructureConfig): DesiredStructure {
+  return defined({
+    sections: s.sections?.map(
+      (sec) =>
+        defined({
+          path: sec.path,
+          title: sec.title,
+          icon: sec.icon,
+          description: sec.description,
+          condition: sec.condition,
+          default: sec.default,
+          spaces: sec.spaces.map(siteSpace),
+        }) as DesiredSection,
+    ),
+    sectionGroups: s.sectionGroups?.map(
+      (g) =>
+        defined({
+          title: g.title,
+          id: g.id,
+          previously: g.previously,
+          icon: g.icon,
+          sections: g.sections,
+        }) as DesiredSectionGroup,
+    ),
+    spaces: s.spaces?.map(siteSpace),
+  });
+}
+
+/** At most one default among `items`; the second is reported where it is. */
+function oneDefault(on: EntryChecks, what: string) {
+  let first: (string | number)[] | undefined;
+  return (isDefault: boolean | undefined, path: (string | number)[]) => {
+    if (!isDefault) return;
+    if (first)
+      on.report(
+        path,
+        `only one ${what} can be the default (another is at ${on.where(first)})`,
+        'multiple-defaults',
+      );
+    else first = path;
+  };
+}
+
+/** Checks of a site's structure that its schema cannot express. */
+export function checkStructure(site: StructureConfig, on: EntryChecks): void {
+  const paths = on.unique('section path');
+  const siteSpaces = on.unique('site space for space');
+  const groupTitles = on.unique('section group');
+  const groupIds = on.unique('section group id');
+  const grouped = on.unique('grouped section');
+  if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
+    on.report(['spaces'], 'a site has either sections or root spaces, not both', 'sections-and-spaces', true);
+  const spaces = (list: z.infer<typeof SiteSpaceConfig>[], at: (string | number)[]) => {
+    const def = oneDefault(on, 'site space of a section');
+    list.forEach((s, i) => {
+      siteSpaces(s.space, [...at, i, 'space']);
+      def(s.default, [...at, i, 'default']);
+    });
+  };
+  const defaultSection = oneDefault(on, 'section of a site');
+  site.sections?.forEach((section, i) => {
+    paths(section.path, ['sections', i, 'path']);
+    defaultSection(section.default, ['sections', i, 'default']);
+    if (section.spaces.length === 0)
+      on.report(
+        ['sections', i, 'spaces'],
+        'a section needs at least one space (the API creates a section from a space)',
+        'empty-section',
+      );
+    spaces(section.spaces, ['sections', i, 'spaces']);
+  });
+  if (site.spaces) spaces(site.spaces, ['spaces']);
+  const known = new Set(site.sections?.map((s) => s.path) ?? []);
+  site.sectionGroups?.forEach((g, i) => {
+    if (g.id) groupIds(g.id, ['sectionGroups', i, 'id']);
+    else groupTitles(g.title, ['sectionGroups', i, 'title']);
+    g.sections?.forEach((p, j) => {
+      const path = ['sectionGroups', i, 'sections', j];
+      if (!known.has(p)) on.report(path, `no section with path "${p}" in this site`, 'unknown-reference');
+      else grouped(p, path);
+    });
+  });
+}
+
+const liveSiteSpace = (ss: SiteSpace): LiveSiteSpace => ({
+  id: ss.id,
+  space: ss.space.id,
+  path: ss.path,
+  condition: ss.condition ?? null,
+  default: ss.default ?? false,
+});
+
+const liveSection = (s: SiteSection): LiveSection => ({
+  id: s.id,
+  path: s.path,
+  title: s.title,
+  icon: s.icon ?? null,
+  description: s.description ?? null,
+  condition: s.condition ?? null,
+  default: s.default ?? false,
+  group: s.sectionGroup ?? null,
+  spaces: s.siteSpaces.map(liveSiteSpace),
+});
+
+type Parent = { id: string };
+const below = (rest: string, item: z.ZodType) => (org: string, site: Parent) => ({
+  route: `/orgs/{org}/sites/{site}/${rest}`,
+  params: { org, site: site.id },
+  item,
+});
+
+/** The reads of a site's structure, given the config entry paired with the live site. */
+export function structureReads<L extends Parent>(
+  entryOf: (site: L, desired: never[]) => DesiredStructure | undefined,
+): ChildRead<L>[] {
+  const wants = (pick: (d: DesiredStructure) => boolean) => (site: L, desired: never[]) => {
+    const d = entryOf(site, desired);
+    return d !== undefined && pick(d);
+  };
+  return [
+    {
+      // A group's memberships are fields of its sections.
+      wanted: wants((d) => d.sections !== undefined || d.sectionGroups !== undefined),
+      read: below('sections', SiteSection),
+      attach: (site: L, items: SiteSection[]) => ({ ...site, sections: items.map(liveSection) }),
+    },
+    {
+      wanted: wants((d) => d.sectionGroups !== undefined),
+      read: below('section-groups', SiteSectionGroup),
+      attach: (site: L, items: SiteSectionGroup[]) => ({
+        ...site,
+        sectionGroups: items.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })),
+      }),
+    },
+    {
+      wanted: wants((d) => d.spaces !== undefined),
+      read: below('site-spaces', SiteSpace),
+      // The site's root site spaces (those of sections come with their section).
+      attach: (site: L, items: SiteSpace[]) => ({
+        ...site,
+        spaces: items.filter((ss) => !ss.section).map(liveSiteSpace),
+      }),
+    },
+  ];
+}
+
+const exportSiteSpace = (ss: LiveSiteSpace) => ({
+  space: ss.space,
+  path: ss.path,
+  ...(ss.condition !== null ? { condition: ss.condition } : {}),
+  ...(ss.default ? { default: true } : {}),
+});
+
+/** Titles the config accepts; the platform names a section after its space, whatever its length. */
+const SECTION_TITLE = { min: 2, max: 128 };
+
+function exportSection(s: LiveSection) {
+  const titleFits = s.title.length >= SECTION_TITLE.min && s.title.length <= SECTION_TITLE.max;
+  return {
+    path: s.path,
+    // A title the config cannot hold is left out: unmanaged, so the plan leaves it as it is.
+    ...(titleFits ? { title: s.title } : {}),
+    ...(s.icon !== null ? { icon: s.icon } : {}),
+    ...(s.description !== null ? { description: s.description } : {}),
+    ...(s.condition !== null ? { condition: s.condition } : {}),
+    ...(s.default ? { default: true } : {}),
+    spaces: s.spaces.map(exportSiteSpace),
+  };
+}
+
+/** A site's structure as config: its sections and groups, or its root site spaces. */
+export function exportStructure(l: LiveStructure, title: string, warnings: string[]): StructureConfig {
+  const sections = (l.sections ?? []).filter((s) => {
+    if (s.spaces.length > 0) return true;
+    warnings.push(
+      `site "${title}": section "${s.path}" has no site spaces and cannot be described; left out (unmanaged)`,
+    );
+    return false;
+  });
+  const rootSpaces = l.spaces ?? [];
+  if (sections.length > 0 && rootSpaces.length > 0)
+    warnings.push(`site "${title}" has both sections and root site spaces; only the sections are exported`);
+  if (sections.length === 0) return { spaces: rootSpaces.map(exportSiteSpace) };
+  const dupGroups = duplicatesOf((l.sectionGroups ?? []).map((g) => g.title));
+  return {
+    sections: sections.map(exportSection),
+    sectionGroups: (l.sectionGroups ?? []).map((g) => ({
+      title: g.title,
+      ...(dupGroups.has(g.title) ? { id: g.id } : {}),
+      ...(g.icon !== null ? { icon: g.icon } : {}),
+      sections: sections.filter((s) => s.group === g.id).map((s) => s.path),
+    })),
+  };
+}
+
+/** The structure's diff step: sections and site spaces, then groups and memberships. */
+export function diffSiteStructure(
+  ctx: DiffContext,
+  site: SiteScope,
+  title: string,
+  d: DesiredStructure,
+  l: LiveStructure | undefined,
+): void {
+  const slots = d.sections || d.spaces ? diffStructure(ctx, site, title, d, l) : [];
+  if (d.sectionGroups) diffGroups(ctx, site, title, d, l, slots);
+}
+
+/** What the reference says of the structure's keys (decision 0020). */
+export const structureDocs: Record<string, KindDoc> = {
+  'sites[].sections[]': {
+    title: 'sections',
+    identity: '`path` within the site',
+    notes: [
+      'The API creates a section from a space, so a section has at least one site space. A section whose path changes keeps its site spaces: docsync pairs it with the live section that holds its spaces. Two sections may exchange paths; the plan goes through a temporary path.',
+    ],
+  },
+  'sites[].sections[].spaces[]': {
+    title: 'site spaces of a section',
+    identity: '`space` within the site (a space appears once per site)',
+    notes: ['`path` is unique within its section; at most one site space per section is `default`.'],
+  },
+  'sites[].sectionGroups[]': {
+    title: 'section groups',
+    identity: '`title` within the site',
+    notes: ['Each of `sections` must be a section of this site, in one group at most.'],
+  },
+  'sites[].spaces[]': {
+    title: 'root site spaces',
+    identity: '`space` within the site',
+    notes: ['For a site without sections (a site has sections or root site spaces, not both).'],
+  },
+};
