@@ -1,5 +1,5 @@
 import type { CertificateRef, DesiredOrganization, DesiredState } from '../model/desired.js';
-import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn } from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn, valueIn } from '../kinds/registry.js';
 import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';
 
@@ -40,7 +40,7 @@ export function normalize(
             parent: s.parent,
             ...Object.fromEntries(
               anySpaceFacets.map((f) => {
-                const value = (s as Record<string, unknown>)[f.key];
+                const value = valueIn(s, f.key);
                 return [f.key, value === undefined ? undefined : f.normalize(value)];
               }),
             ),
@@ -48,7 +48,7 @@ export function normalize(
         ),
       ];
     for (const kind of anyObjectKinds) {
-      const entry = (file as Record<string, unknown>)[kind.key];
+      const entry = valueIn(file, kind.key);
       if (entry !== undefined) (org as Record<string, unknown>)[kind.key] = kind.normalize(entry);
     }
     if (file.collections)

@@ -1,4 +1,11 @@
-import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
+import {
+  anyListKinds,
+  anyObjectKinds,
+  anySpaceFacets,
+  collectionKind,
+  listIn,
+  valueIn,
+} from '../kinds/registry.js';
 import type { EntryChecks } from '../kinds/types.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
@@ -118,8 +125,7 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
     const lists = uniqueLists(issues, anyListKinds);
     for (const { yaml, config } of group) {
       for (const { kind, once } of objects)
-        if ((config as Record<string, unknown>)[kind.key] !== undefined)
-          once(kind.key, { yaml, path: [kind.key] });
+        if (valueIn(config, kind.key) !== undefined) once(kind.key, { yaml, path: [kind.key] });
       tree.declare(yaml, config);
       checkUniqueIn(lists, yaml, config, []);
     }
@@ -129,7 +135,7 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
       config.spaces?.forEach((s, i) => {
         tree.space(yaml, s.id, i);
         for (const facet of anySpaceFacets) {
-          const value = (s as Record<string, unknown>)[facet.key];
+          const value = valueIn(s, facet.key);
           if (value === undefined) continue;
           facet.check(value, configs, (path, code, message, key) =>
             issues.add(

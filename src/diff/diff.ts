@@ -2,7 +2,14 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
 import { problem, type DiffContext } from './context.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
-import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
+import {
+  anyListKinds,
+  anyObjectKinds,
+  anySpaceFacets,
+  collectionKind,
+  listIn,
+  valueIn,
+} from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/types.js';
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
@@ -34,7 +41,7 @@ export function diffOrganization(
     if (kind.absent && ctx.caps.absent.includes(kind.kind) && listIn(desired, kind.key))
       absent.add(kind.absent(ctx.caps));
   for (const facet of anySpaceFacets)
-    if (ctx.caps.absent.includes(facet.kind) && desired.spaces?.some((s) => facetOf(s, facet.key)))
+    if (ctx.caps.absent.includes(facet.kind) && desired.spaces?.some((s) => valueIn(s, facet.key)))
       absent.add(facet.absent(ctx.caps));
   for (const reason of absent) problem(ctx, reason, 'unsupported-by-api');
   if (live.readError !== undefined) {
@@ -52,16 +59,16 @@ export function diffOrganization(
   diffListKinds(ctx, desired, live, 'first');
   for (const facet of anySpaceFacets) {
     const wanted = (desired.spaces ?? []).flatMap((s) => {
-      const value = facetOf(s, facet.key);
+      const value = valueIn(s, facet.key);
       return value === undefined ? [] : [{ id: s.id, value }];
     });
-    const found = new Map((live.spaces ?? []).map((s) => [s.id, facetOf(s, facet.key)]));
+    const found = new Map((live.spaces ?? []).map((s) => [s.id, valueIn(s, facet.key)]));
     if (wanted.length > 0) facet.diff(ctx, wanted, found);
   }
-  diffListKinds(ctx, desired, live, 'before-sites');
+  diffListKinds(ctx, desired, live, 'before-settings');
   for (const kind of anyObjectKinds) {
-    const wanted = (desired as Record<string, unknown>)[kind.key];
-    const found = (live as Record<string, unknown>)[kind.key];
+    const wanted = valueIn(desired, kind.key);
+    const found = valueIn(live, kind.key);
     if (wanted !== undefined && found !== undefined) kind.diff(ctx, wanted, found);
   }
   diffListKinds(ctx, desired, live, 'after-settings');
@@ -91,9 +98,6 @@ function diffListKinds(
     if (wanted && kind.diffPhase === phase) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
   }
 }
-
-/** A space's facet value (its custom field values), undefined when not managed. */
-const facetOf = (space: object, key: string): unknown => (space as Record<string, unknown>)[key];
 
 /** Diff every organization of the desired state against its live state. */
 export function diff(desired: DesiredState, live: LiveState, options: DiffOptions): OrgDiff[] {

@@ -1,7 +1,14 @@
 import { Document } from 'yaml';
 import { configJsonSchemaText } from '../config/json-schema.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
-import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
+import {
+  anyListKinds,
+  anyObjectKinds,
+  anySpaceFacets,
+  collectionKind,
+  listIn,
+  valueIn,
+} from '../kinds/registry.js';
 import type { AnyListKind, ExportContext } from '../kinds/types.js';
 import type { LiveOrganization } from '../model/index.js';
 
@@ -66,7 +73,7 @@ export function exportOrganization(
   const objectEntries = (file: string): Record<string, unknown> =>
     Object.fromEntries(
       anyObjectKinds.flatMap((kind) => {
-        const live = (org as Record<string, unknown>)[kind.key];
+        const live = valueIn(org, kind.key);
         return kind.export.file === file && live !== undefined
           ? [[kind.key, kind.export.entry(live, kinds)]]
           : [];

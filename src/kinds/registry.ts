@@ -24,11 +24,10 @@ import type {
   AnyObjectKind,
   AnySpaceFacet,
   KindModule,
-  ListKind,
-  ObjectKind,
+  Lists,
   OpDef,
   OpDefs,
-  SpaceFacet,
+  Optional,
 } from './types.js';
 
 /** Every operation a plan can hold: the union of the kinds' operations (pure data). */
@@ -63,18 +62,10 @@ export const listKinds = [
 ] as const;
 
 type ListKinds = (typeof listKinds)[number];
-type KeyOf<K> = K extends ListKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
-type Pick<K, Key, Part extends 'C' | 'D' | 'L'> =
-  K extends ListKind<infer K2, infer C, infer D, infer L, infer _O>
-    ? K2 extends Key
-      ? { C: C; D: D; L: L }[Part]
-      : never
-    : never;
-
 /** The desired organization's lists of list kinds: `openapi?: DesiredOpenApiSpec[]`… */
-export type DesiredLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'D'>[] };
+export type DesiredLists = Lists<ListKinds, 'D'>;
 /** The live organization's lists of list kinds (undefined: not read). */
-export type LiveLists = { [Key in KeyOf<ListKinds>]?: Pick<ListKinds, Key, 'L'>[] };
+export type LiveLists = Lists<ListKinds, 'L'>;
 
 /** The list kinds, loosely typed, for code that handles every one the same way. */
 export const anyListKinds: readonly AnyListKind[] = listKinds;
@@ -83,12 +74,8 @@ export const anyListKinds: readonly AnyListKind[] = listKinds;
 export const spaceFacets = [spaceCustomFieldsKind] as const;
 
 type SpaceFacets = (typeof spaceFacets)[number];
-type FacetKeyOf<K> = K extends SpaceFacet<infer Key, infer _C, infer _D, infer _O> ? Key : never;
-type FacetPick<K, Key> =
-  K extends SpaceFacet<infer K2, infer _C, infer D, infer _O> ? (K2 extends Key ? D : never) : never;
-
 /** The desired and live space's facets. */
-export type SpaceFacetValues = { [Key in FacetKeyOf<SpaceFacets>]?: FacetPick<SpaceFacets, Key> };
+export type SpaceFacetValues = Optional<SpaceFacets, 'D'>;
 
 export const anySpaceFacets: readonly AnySpaceFacet[] = spaceFacets;
 
@@ -96,18 +83,10 @@ export const anySpaceFacets: readonly AnySpaceFacet[] = spaceFacets;
 export const objectKinds = [organizationKind] as const;
 
 type ObjectKinds = (typeof objectKinds)[number];
-type ObjectKeyOf<K> = K extends ObjectKind<infer Key, infer _C, infer _D, infer _L, infer _O> ? Key : never;
-type ObjectPick<K, Key, Part extends 'C' | 'D' | 'L'> =
-  K extends ObjectKind<infer K2, infer C, infer D, infer L, infer _O>
-    ? K2 extends Key
-      ? { C: C; D: D; L: L }[Part]
-      : never
-    : never;
-
 /** The desired organization's objects (`settings?`). */
-export type DesiredObjects = { [Key in ObjectKeyOf<ObjectKinds>]?: ObjectPick<ObjectKinds, Key, 'D'> };
+export type DesiredObjects = Optional<ObjectKinds, 'D'>;
 /** The live organization's objects (undefined: not read). */
-export type LiveObjects = { [Key in ObjectKeyOf<ObjectKinds>]?: ObjectPick<ObjectKinds, Key, 'L'> };
+export type LiveObjects = Optional<ObjectKinds, 'L'>;
 
 export const anyObjectKinds: readonly AnyObjectKind[] = objectKinds;
 
@@ -143,7 +122,7 @@ export function opDef<O extends ChangeOp>(op: O): OpDef<O> {
 export type DesiredTree = { collections?: DesiredCollection[]; spaces?: DesiredSpace[] };
 export type LiveTree = { collections?: LiveCollection[]; spaces?: LiveSpace[] };
 
-export { listIn } from './list-in.js';
+export { listIn, valueIn } from './list-in.js';
 export { collectionKind, spaceKind };
 
 /** Issue codes the kinds' config checks report (stable, like the others). */

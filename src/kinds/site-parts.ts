@@ -3,7 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
-import { listIn } from './list-in.js';
+import { listIn, valueIn } from './list-in.js';
 import { publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
 import {
@@ -23,8 +23,8 @@ import type {
   ChildRead,
   EntryChecks,
   KindDoc,
-  SiteFacet,
-  SiteListKind,
+  Lists as ListsOf,
+  Optional,
 } from './types.js';
 
 /**
@@ -41,27 +41,11 @@ export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 export const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 
 type Facets = (typeof siteFacets)[number];
-type FacetPart<K, Key, Part extends 'C' | 'D' | 'L'> =
-  K extends SiteFacet<infer K2, infer C, infer D, infer L, infer _O>
-    ? K2 extends Key
-      ? { C: C; D: D; L: L }[Part]
-      : never
-    : never;
 type Lists = (typeof siteListKinds)[number];
-type ListPart<K, Key, Part extends 'C' | 'D' | 'L'> =
-  K extends SiteListKind<infer K2, infer C, infer D, infer L, infer _O>
-    ? K2 extends Key
-      ? { C: C; D: D; L: L }[Part]
-      : never
-    : never;
 
 /** The desired and live parts of a site (undefined: not managed, or not read). */
-export type DesiredSiteParts = { [Key in Facets['key']]?: FacetPart<Facets, Key, 'D'> } & {
-  [Key in Lists['key']]?: ListPart<Lists, Key, 'D'>[];
-} & DesiredStructure;
-export type LiveSiteParts = { [Key in Facets['key']]?: FacetPart<Facets, Key, 'L'> } & {
-  [Key in Lists['key']]?: ListPart<Lists, Key, 'L'>[];
-} & LiveStructure;
+export type DesiredSiteParts = Optional<Facets, 'D'> & ListsOf<Lists, 'D'> & DesiredStructure;
+export type LiveSiteParts = Optional<Facets, 'L'> & ListsOf<Lists, 'L'> & LiveStructure;
 
 type PartsShape = {
   [K in Facets as K['key']]: z.ZodOptional<K['config']>;
@@ -76,12 +60,10 @@ export const partsShape = {
   ...structureShape,
 } as PartsShape;
 
-const valueOf = (holder: object, key: string): unknown => (holder as Record<string, unknown>)[key];
-
 export function normalizeParts(entry: object): DesiredSiteParts {
   const parts: Record<string, unknown> = normalizeStructure(entry);
   for (const f of anySiteFacets) {
-    const value = valueOf(entry, f.key);
+    const value = valueIn(entry, f.key);
     if (value !== undefined) parts[f.key] = f.normalize(value);
   }
   for (const kind of anySiteListKinds) {
@@ -113,7 +95,7 @@ export function partReads<L extends { id: string }>(
 ): ChildRead<L>[] {
   const manages = (key: string) => (site: L, desired: never[]) => {
     const d = entryOf(site, desired);
-    return d !== undefined && valueOf(d, key) !== undefined;
+    return d !== undefined && valueIn(d, key) !== undefined;
   };
   const attach = (key: string) => (site: L, value: unknown) => ({ ...site, [key]: value });
   return [
@@ -151,7 +133,7 @@ export function exportParts(
 ): Record<string, unknown> {
   const parts: Record<string, unknown> = {};
   for (const f of anySiteFacets) {
-    const value = f.export(valueOf(l, f.key), caps);
+    const value = f.export(valueIn(l, f.key), caps);
     if (value !== undefined) parts[f.key] = value;
   }
   for (const kind of anySiteListKinds) parts[kind.key] = kind.export(listIn(l, kind.key) ?? []);
@@ -167,8 +149,8 @@ export function diffParts(
   l: LiveSiteParts | undefined,
 ): void {
   for (const facet of anySiteFacets) {
-    const wanted = valueOf(d, facet.key);
-    const found = l ? (valueOf(l, facet.key) ?? null) : undefined;
+    const wanted = valueIn(d, facet.key);
+    const found = l ? (valueIn(l, facet.key) ?? null) : undefined;
     if (wanted !== undefined) facet.diff(ctx, site, title, wanted, found);
   }
   diffSiteStructure(ctx, site, title, d, l);

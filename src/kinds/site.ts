@@ -270,7 +270,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
     },
   ],
   diff,
-  diffPhase: 'before-sites',
+  diffPhase: 'before-settings',
   export: {
     each: (live, ctx) => {
       const dup = duplicatesOf(live.map((s) => s.title));

@@ -183,7 +183,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
     },
   ],
   diff,
-  diffPhase: 'before-sites',
+  diffPhase: 'before-settings',
   export: {
     file: 'teams.yaml',
     header: 'Teams',

@@ -227,10 +227,11 @@ export type ListKind<
   diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
   /**
    * When it is diffed (the plan's order of independent changes follows it): before the other kinds
-   * because they depend on its changes (custom fields before their values), right after the
-   * organization's settings, or (by default) after everything else.
+   * because they depend on its changes (custom fields before their values), right before the
+   * organization's settings (which may name a site or a team: teams, then sites), right after them,
+   * or (by default) after everything else.
    */
-  diffPhase?: 'first' | 'before-sites' | 'after-settings';
+  diffPhase?: 'first' | 'before-settings' | 'after-settings';
   /**
    * Its place in a config file: before `collections`, or at the `end` (after `spaces`, in the
    * registry's order); by default between collections and spaces.
@@ -395,3 +396,31 @@ export type SiteFacet<
 /** Any site facet, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnySiteFacet = SiteFacet<string, any, any, any, any, ResourceKind>;
+
+/** What a kind of any shape declares: its key, config entry (C), desired (D) and live (L) types. */
+type Declared<K> =
+  K extends ListKind<infer Key, infer C, infer D, infer L, infer _O, infer _N>
+    ? { key: Key; C: C; D: D; L: L }
+    : K extends SiteListKind<infer Key, infer C, infer D, infer L, infer _O, infer _N>
+      ? { key: Key; C: C; D: D; L: L }
+      : K extends ObjectKind<infer Key, infer C, infer D, infer L, infer _O, infer _N>
+        ? { key: Key; C: C; D: D; L: L }
+        : K extends SiteFacet<infer Key, infer C, infer D, infer L, infer _O, infer _N>
+          ? { key: Key; C: C; D: D; L: L }
+          : K extends SpaceFacet<infer Key, infer C, infer D, infer _O, infer _N>
+            ? { key: Key; C: C; D: D; L: D }
+            : never;
+
+/**
+ * For the kinds `K` (a union of modules), each one's key with its `Part`: the desired or live
+ * organization, site or space holds these (`ByKey<ListKinds, 'D'>` → `{ teams: DesiredTeam; … }`).
+ */
+export type ByKey<K, Part extends 'C' | 'D' | 'L'> = { [T in Declared<K> as T['key']]: T[Part] };
+
+/** The same, each optional (undefined: not managed, or not read). */
+export type Optional<K, Part extends 'C' | 'D' | 'L'> = Partial<ByKey<K, Part>>;
+
+/** The same, each an optional list. */
+export type Lists<K, Part extends 'C' | 'D' | 'L'> = {
+  [Key in keyof ByKey<K, Part>]?: ByKey<K, Part>[Key][];
+};

@@ -1,6 +1,13 @@
 import type { ApiClient } from '../api/client.js';
 import type { DesiredOrganization, DesiredState } from '../model/desired.js';
-import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind, listIn } from '../kinds/registry.js';
+import {
+  anyListKinds,
+  anyObjectKinds,
+  anySpaceFacets,
+  collectionKind,
+  listIn,
+  valueIn,
+} from '../kinds/registry.js';
 import type { ApiCall, ApiList, ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../model/live.js';
 
@@ -68,9 +75,7 @@ export type ReadScope = {
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
   return {
-    objects: anyObjectKinds
-      .filter((k) => (org as Record<string, unknown>)[k.key] !== undefined)
-      .map((k) => k.key),
+    objects: anyObjectKinds.filter((k) => valueIn(org, k.key) !== undefined).map((k) => k.key),
     collections: collectionKind.read.wanted(org),
     lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
     spaceDetails: (org.spaces ?? []).filter(collectionKind.spaces.managesFields).map((s) => s.id),
