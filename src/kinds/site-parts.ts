@@ -15,16 +15,19 @@ import {
   structureReads,
   structureShape,
   type DesiredStructure,
+  type EntryOf,
   type LiveStructure,
 } from './site-structure.js';
-import type {
-  AnySiteFacet,
-  AnySiteListKind,
-  ChildRead,
-  EntryChecks,
-  KindDoc,
-  Lists as ListsOf,
-  Optional,
+import {
+  callBelow,
+  listBelow,
+  type AnySiteFacet,
+  type AnySiteListKind,
+  type ChildRead,
+  type EntryChecks,
+  type KindDoc,
+  type Lists as ListsOf,
+  type Optional,
 } from './types.js';
 
 /**
@@ -90,34 +93,29 @@ export function partsFromSite(answer: Record<string, unknown>): Record<string, u
 }
 
 /** The reads below a live site, for the parts its config entry manages (all, for export). */
-export function partReads<L extends { id: string }>(
-  entryOf: (site: L, desired: never[]) => DesiredSiteParts | undefined,
-): ChildRead<L>[] {
-  const manages = (key: string) => (site: L, desired: never[]) => {
-    const d = entryOf(site, desired);
+export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, DesiredSiteParts>>[] {
+  const manages = (key: string) => (site: L, entryOf: EntryOf<L, DesiredSiteParts>) => {
+    const d = entryOf(site);
     return d !== undefined && valueIn(d, key) !== undefined;
   };
-  const attach = (key: string) => (site: L, value: unknown) => ({ ...site, [key]: value });
   return [
-    ...structureReads<L>(entryOf),
-    ...anySiteListKinds.map((kind): ChildRead<L> => ({
-      wanted: manages(kind.key),
-      read: (org: string, site: L) => kind.read.list(org, site.id),
-      attach: (site: L, items: unknown[]) =>
-        attach(kind.key)(
-          site,
-          items.map((x) => kind.read.live(x as never)),
-        ),
-    })),
-    ...anySiteFacets.flatMap((f): ChildRead<L>[] => {
+    ...structureReads<L>(),
+    ...anySiteListKinds.map((kind) =>
+      listBelow({
+        wanted: manages(kind.key),
+        list: (org: string, site: L) => kind.read.list(org, site.id),
+        attach: (site: L, items) => ({ ...site, [kind.key]: items.map((x) => kind.read.live(x as never)) }),
+      }),
+    ),
+    ...anySiteFacets.flatMap((f) => {
       const read = f.read;
       return 'call' in read
         ? [
-            {
+            callBelow({
               wanted: manages(f.key),
-              read: (org: string, site: L) => read.call(org, site.id),
-              attach: (site: L, answer: unknown) => attach(f.key)(site, read.live(answer as never)),
-            },
+              call: (org: string, site: L) => read.call(org, site.id),
+              attach: (site: L, answer) => ({ ...site, [f.key]: read.live(answer as never) }),
+            }),
           ]
         : [];
     }),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
-import { diffGroups } from '../diff/groups.js';
 import type { SiteScope } from '../diff/site-scope.js';
-import { diffStructure } from '../diff/structure.js';
 import type { Renamable } from '../model/desired.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
+import { diffGroups } from './section-group-diff.js';
+import { diffStructure } from './site-structure-diff.js';
 import {
   groupMembershipKind,
   sectionGroupKind,
@@ -14,7 +14,7 @@ import {
 } from './section-group.js';
 import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
-import type { ChildRead, EntryChecks, KindDoc } from './types.js';
+import { listBelow, type ApiList, type ChildRead, type EntryChecks, type KindDoc } from './types.js';
 
 /**
  * A site's structure: its sections, section groups and site spaces (the navigation). Each has its
@@ -243,44 +243,48 @@ const liveSection = (s: SiteSection): LiveSection => ({
 });
 
 type Parent = { id: string };
-const below = (rest: string, item: z.ZodType) => (org: string, site: Parent) => ({
-  route: `/orgs/{org}/sites/{site}/${rest}`,
-  params: { org, site: site.id },
-  item,
-});
+const below =
+  <A>(rest: string, item: z.ZodType<A>) =>
+  (org: string, site: Parent): ApiList<A> => ({
+    route: `/orgs/{org}/sites/{site}/${rest}`,
+    params: { org, site: site.id },
+    item,
+  });
 
-/** The reads of a site's structure, given the config entry paired with the live site. */
-export function structureReads<L extends Parent>(
-  entryOf: (site: L, desired: never[]) => DesiredStructure | undefined,
-): ChildRead<L>[] {
-  const wants = (pick: (d: DesiredStructure) => boolean) => (site: L, desired: never[]) => {
-    const d = entryOf(site, desired);
-    return d !== undefined && pick(d);
-  };
+/** The config entry a live site pairs with (undefined: the config does not describe it). */
+export type EntryOf<L, D> = (site: L) => D | undefined;
+
+/** The reads of a site's structure, for the parts its config entry manages. */
+export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, DesiredStructure>>[] {
+  const wants =
+    (pick: (d: DesiredStructure) => boolean) => (site: L, entryOf: EntryOf<L, DesiredStructure>) => {
+      const d = entryOf(site);
+      return d !== undefined && pick(d);
+    };
   return [
-    {
+    listBelow({
       // A group's memberships are fields of its sections.
       wanted: wants((d) => d.sections !== undefined || d.sectionGroups !== undefined),
-      read: below('sections', SiteSection),
+      list: below('sections', SiteSection),
       attach: (site: L, items: SiteSection[]) => ({ ...site, sections: items.map(liveSection) }),
-    },
-    {
+    }),
+    listBelow({
       wanted: wants((d) => d.sectionGroups !== undefined),
-      read: below('section-groups', SiteSectionGroup),
+      list: below('section-groups', SiteSectionGroup),
       attach: (site: L, items: SiteSectionGroup[]) => ({
         ...site,
         sectionGroups: items.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })),
       }),
-    },
-    {
+    }),
+    listBelow({
       wanted: wants((d) => d.spaces !== undefined),
-      read: below('site-spaces', SiteSpace),
+      list: below('site-spaces', SiteSpace),
       // The site's root site spaces (those of sections come with their section).
       attach: (site: L, items: SiteSpace[]) => ({
         ...site,
         spaces: items.filter((ss) => !ss.section).map(liveSiteSpace),
       }),
-    },
+    }),
   ];
 }
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiCall, ApiList } from './types.js';
 import { siteKind, type DesiredSite, type LiveSite } from './site.js';
 
 const live = (id: string, title: string): LiveSite => ({
@@ -14,13 +13,11 @@ const live = (id: string, title: string): LiveSite => ({
 
 /** The last segment of each route read below a live site for the config `desired` (as `readLive` reads). */
 function readsBelow(site: LiveSite, desired: DesiredSite[]): string[] {
-  const children = siteKind.reads[0]!.children ?? [];
-  return children
-    .filter((c) => c.wanted(site as never, desired as never[]))
-    .map((c) => {
-      const read = c.read('org', site as never) as ApiCall | ApiList;
-      return read.route.split('/').at(-1)!;
-    });
+  const children = siteKind.reads[0]!.children!;
+  const wants = children.prepare(desired as never[]);
+  return children.reads
+    .filter((c) => c.wanted(site, wants))
+    .map((c) => ('list' in c ? c.list('org', site) : c.call('org', site)).route.split('/').at(-1)!);
 }
 
 describe('reads below a site', () => {

@@ -19,6 +19,7 @@ import {
   type DesiredSiteParts,
   type LiveSiteParts,
 } from './site-parts.js';
+import type { EntryOf } from './site-structure.js';
 import { deleteCall, idOutput, type ListKind } from './types.js';
 
 /** Sites of an organization, by title (or pinned id), with everything inside them (site-parts.ts). */
@@ -119,24 +120,18 @@ const liveSite = (site: Site): LiveSite => ({
   ...partsFromSite(site),
 });
 
-/** The config entry a live site pairs with: by pin, by title, or by an earlier title (`previously`). */
-const pairings = new WeakMap<object, (site: LiveSite) => DesiredSite | undefined>();
-function entryOf(site: LiveSite, desired: DesiredSite[]): DesiredSite | undefined {
-  let find = pairings.get(desired);
-  if (!find) {
-    const byId = new Map<string, DesiredSite>();
-    const byTitle = new Map<string, DesiredSite>();
-    const byEarlier = new Map<string, DesiredSite>();
-    for (const d of desired)
-      if (d.id) byId.set(d.id, d);
-      else {
-        if (!byTitle.has(d.title)) byTitle.set(d.title, d);
-        for (const p of d.previously ?? []) if (!byEarlier.has(p)) byEarlier.set(p, d);
-      }
-    find = (s) => byId.get(s.id) ?? byTitle.get(s.title) ?? byEarlier.get(s.title);
-    pairings.set(desired, find);
-  }
-  return find(site);
+/** Which config entry each live site pairs with: by pin, by title, or by an earlier title (`previously`). */
+function pairing(desired: DesiredSite[]): EntryOf<LiveSite, DesiredSite> {
+  const byId = new Map<string, DesiredSite>();
+  const byTitle = new Map<string, DesiredSite>();
+  const byEarlier = new Map<string, DesiredSite>();
+  for (const d of desired)
+    if (d.id) byId.set(d.id, d);
+    else {
+      if (!byTitle.has(d.title)) byTitle.set(d.title, d);
+      for (const p of d.previously ?? []) if (!byEarlier.has(p)) byEarlier.set(p, d);
+    }
+  return (s) => byId.get(s.id) ?? byTitle.get(s.title) ?? byEarlier.get(s.title);
 }
 
 function normalize(s: Config): DesiredSite {
@@ -266,7 +261,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
     {
       list: (org) => ({ route: LIST, params: { org }, item: Site }),
       live: liveSite,
-      children: partReads<LiveSite>((site, desired) => entryOf(site, desired as DesiredSite[])),
+      children: { prepare: pairing, reads: partReads<LiveSite>() },
     },
   ],
   diff,

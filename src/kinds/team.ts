@@ -14,7 +14,7 @@ import {
   type DesiredTeamMember,
   type LiveTeamMember,
 } from './team-members.js';
-import { deleteCall, idOutput, type ListKind } from './types.js';
+import { deleteCall, idOutput, listBelow, type ListKind } from './types.js';
 
 /** Teams of an organization, by title (or pinned id), with their membership when listed. */
 
@@ -110,19 +110,15 @@ function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void 
 
 /**
  * Which live teams' memberships the config lists: by pinned id, else by title or an earlier
- * title. Indexed once per desired list (asked once per live team: 10,000 teams, not 10,000²).
+ * title. Built once per read (`prepare`), then asked once per live team.
  */
-const wantedIndex = new WeakMap<DesiredTeam[], { ids: Set<string>; titles: Set<string> }>();
 function membersWanted(desired: DesiredTeam[]): { ids: Set<string>; titles: Set<string> } {
-  let want = wantedIndex.get(desired);
-  if (want) return want;
-  want = { ids: new Set(), titles: new Set() };
+  const want = { ids: new Set<string>(), titles: new Set<string>() };
   for (const d of desired) {
     if (d.members === undefined) continue;
     if (d.id) want.ids.add(d.id);
     else for (const title of [d.title, ...(d.previously ?? [])]) want.titles.add(title);
   }
-  wantedIndex.set(desired, want);
   return want;
 }
 
@@ -163,23 +159,24 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
       list,
       live: (t: Answer): LiveTeam => ({ id: t.id, title: t.title }),
       // Memberships of the teams whose entry lists members (every team for export).
-      children: [
-        {
-          wanted: (team: LiveTeam, desired: DesiredTeam[]) => {
-            const want = membersWanted(desired);
-            return want.ids.has(team.id) || want.titles.has(team.title);
-          },
-          read: (org: string, team: LiveTeam) => ({
-            route: MEMBERS,
-            params: { org, team: team.id },
-            item: MemberAnswer,
+      children: {
+        prepare: membersWanted,
+        reads: [
+          listBelow({
+            wanted: (team: LiveTeam, want: ReturnType<typeof membersWanted>) =>
+              want.ids.has(team.id) || want.titles.has(team.title),
+            list: (org: string, team: LiveTeam) => ({
+              route: MEMBERS,
+              params: { org, team: team.id },
+              item: MemberAnswer,
+            }),
+            attach: (team: LiveTeam, items: MemberAnswer[]): LiveTeam => ({
+              ...team,
+              members: items.map(liveMember),
+            }),
           }),
-          attach: (team: LiveTeam, items: MemberAnswer[]): LiveTeam => ({
-            ...team,
-            members: items.map(liveMember),
-          }),
-        },
-      ],
+        ],
+      },
     },
   ],
   diff,

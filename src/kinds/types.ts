@@ -163,14 +163,39 @@ export type ExportContext = {
 };
 
 /**
- * A read below each item of a list (a team's members, a site's sections): for the items the config
- * wants it for (all, for export), then attached to the item. `read` is a list or one GET.
+ * A read below each item of a list (a team's members, a site's sections), for the items the config
+ * wants it for (all, for export), attached to the item. `wants` is what the reads' `prepare` made of
+ * the config's entries, once per read. Build one with `listBelow` or `callBelow`, which tie the
+ * answer's type to `attach`. (Methods, so a read of one live type fits the registry's `unknown`.)
  */
-export type ChildRead<L> = {
-  wanted: (item: never, desired: never[]) => boolean;
-  read: (org: string, item: never) => ApiList | ApiCall;
-  attach: (item: never, answer: never) => L;
+export type ChildRead<L, W> = {
+  wanted(item: L, wants: W): boolean;
+  attach(item: L, answer: never): L;
+} & ({ list(org: string, item: L): ApiList } | { call(org: string, item: L): ApiCall });
+
+/** The reads below each item of a list, and what they need to know of the config's entries. */
+export type ChildReads<L, W> = {
+  prepare(desired: never[]): W;
+  reads: readonly ChildRead<L, W>[];
 };
+
+/** A list read below each item: every page, each answer checked by the list's item schema. */
+export function listBelow<L, W, A>(read: {
+  wanted: (item: L, wants: W) => boolean;
+  list: (org: string, item: L) => ApiList<A>;
+  attach: (item: L, items: A[]) => L;
+}): ChildRead<L, W> {
+  return read as ChildRead<L, W>;
+}
+
+/** One GET below each item. */
+export function callBelow<L, W>(read: {
+  wanted: (item: L, wants: W) => boolean;
+  call: (org: string, item: L) => ApiCall;
+  attach: (item: L, answer: unknown) => L;
+}): ChildRead<L, W> {
+  return read;
+}
 
 /**
  * One way to read a kind's live list. Read when the API has the kind; a `readOnly` read instead
@@ -181,7 +206,7 @@ export type LiveRead<L> = {
   list: (org: string) => ApiList;
   live: (item: never) => L;
   /** Reads below each item, attached in this order. */
-  children?: ChildRead<L>[];
+  children?: ChildReads<L, unknown>;
 };
 
 /** Export into one file (with other kinds), or one file per entry (a site). */

@@ -8,7 +8,7 @@ import {
   listIn,
   valueIn,
 } from '../kinds/registry.js';
-import type { ApiCall, ApiList, ChildRead } from '../kinds/types.js';
+import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../model/live.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
@@ -183,11 +183,16 @@ async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
         .map(async (read) => {
           const items = (await t(api.list(read.list(orgId)))).map((x) => read.live(x as never));
           const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
-          const children = read.children ?? [];
-          const full =
-            children.length === 0
-              ? items
-              : await Promise.all(items.map((item) => readChildren(api, orgId, item, children, desired, t)));
+          const children = read.children;
+          // Export (no config) reads everything below each item.
+          const wants = children && desired ? children.prepare(desired as never[]) : undefined;
+          const full = children
+            ? await Promise.all(
+                items.map((item) =>
+                  readChildren(api, orgId, item, children.reads, desired ? { wants } : undefined, t),
+                ),
+              )
+            : items;
           return { key: kind.key, readOnly: read.readOnly, items: full };
         }),
     );
@@ -217,16 +222,14 @@ async function readChildren(
   api: ApiClient,
   orgId: string,
   item: unknown,
-  children: readonly ChildRead<unknown>[],
-  desired: unknown[] | undefined,
+  children: readonly ChildRead<unknown, unknown>[],
+  /** What the config wants below items; undefined: everything (export). */
+  scope: { wants: unknown } | undefined,
   t: Track,
 ): Promise<unknown> {
-  const wanted = children.filter((c) => !desired || c.wanted(item as never, desired as never[]));
+  const wanted = children.filter((c) => !scope || c.wanted(item, scope.wants));
   const answers = await Promise.all(
-    wanted.map((c) => {
-      const read = c.read(orgId, item as never);
-      return t('method' in read ? api.request(read as ApiCall) : api.list(read as ApiList));
-    }),
+    wanted.map((c) => t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item)))),
   );
-  return wanted.reduce((full, c, i) => c.attach(full as never, answers[i] as never), item);
+  return wanted.reduce((full, c, i) => c.attach(full, answers[i] as never), item);
 }

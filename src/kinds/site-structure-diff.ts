@@ -1,18 +1,18 @@
 import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
-import { pairSections, sectionAddress, type SectionSlot } from '../kinds/site-section.js';
-import { siteSpaceAddress } from '../kinds/site-space.js';
+import { pairSections, sectionAddress, type SectionSlot } from './site-section.js';
+import { siteSpaceAddress } from './site-space.js';
 import type {
   DesiredSiteSpace,
   DesiredStructure,
   LiveSection,
   LiveSiteSpace,
   LiveStructure,
-} from '../kinds/site-structure.js';
-import { pruneOrList, warn, type DiffContext } from './context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef } from './draft.js';
-import { addMoves } from './order.js';
-import { keepPathsUnique, type PathItem } from './paths.js';
-import type { SiteScope } from './site-scope.js';
+} from './site-structure.js';
+import { pruneOrList, warn, type DiffContext } from '../diff/context.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
+import { addMoves } from '../diff/order.js';
+import { keepPathsUnique, type PathItem } from '../diff/paths.js';
+import type { SiteScope } from '../diff/site-scope.js';
 
 /** The API takes at most 64 characters of title when it creates a section. */
 export const SECTION_CREATE_TITLE_MAX = 64;

@@ -1,11 +1,11 @@
 import type { Ref } from '../model/index.js';
-import { groupAddress } from '../kinds/section-group.js';
-import { sectionAddress, type SectionSlot } from '../kinds/site-section.js';
-import type { DesiredStructure, LiveStructure } from '../kinds/site-structure.js';
-import { pairByIdentity, pruneOrList, type DiffContext } from './context.js';
-import { changedFields, createdRef, liveRef } from './draft.js';
-import { addMoves } from './order.js';
-import type { SiteScope } from './site-scope.js';
+import { groupAddress } from './section-group.js';
+import { sectionAddress, type SectionSlot } from './site-section.js';
+import type { DesiredStructure, LiveStructure } from './site-structure.js';
+import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { changedFields, createdRef, liveRef } from '../diff/draft.js';
+import { addMoves } from '../diff/order.js';
+import type { SiteScope } from '../diff/site-scope.js';
 
 type GroupSlot = { title: string; ref: Ref; addr: string; createKey?: string; liveId?: string };
 
