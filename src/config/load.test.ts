@@ -74,6 +74,29 @@ describe('hostile bytes', () => {
     });
     expect(result.issues[0]!.message).toContain('a.yaml:3:12');
   });
+  it('reports checks across kinds in file order, as a compiler does', () => {
+    const text = [
+      'organization: o',
+      'sites:',
+      '  - title: Docs',
+      '    shareLinks: [{ name: a }, { name: a }]',
+      '    sections:',
+      '      - { path: p, spaces: [{ space: s1 }] }',
+      '      - { path: p, spaces: [{ space: s2 }] }',
+      '  - title: Docs',
+      'teams:',
+      '  - title: Ops',
+      '  - title: Ops',
+      '',
+    ].join('\n');
+    const result = loadConfigFromBuffers([{ file: 'x.yaml', bytes: Buffer.from(text) }]);
+    expect(result.issues.map((i) => [i.line, i.path])).toEqual([
+      [4, 'sites[0].shareLinks[1].name'],
+      [7, 'sites[0].sections[1].path'],
+      [8, 'sites[1].title'],
+      [11, 'teams[1].title'],
+    ]);
+  });
   it('collects every problem at once', () => {
     const result = loadConfigFromBuffers([
       {

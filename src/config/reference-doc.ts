@@ -65,7 +65,7 @@ function objectsUnder(raw: Schema, resolve: (s: Schema) => Schema): Schema[] {
     .filter((a) => !isNull(a) && isObject(a));
 }
 
-/** The sections of the reference, depth first in key order: `policy`, `sites[]`, `sites[].sections[]`… */
+/** The parts of the reference (one section each), depth first in key order: `policy`, `sites[]`, `sites[].sections[]`… */
 function partsOf(root: Schema): Part[] {
   const resolve = resolver(root);
   const sections: Part[] = [];
@@ -276,7 +276,7 @@ resource, so that changing its title renames it.
 
 **Renames.** Kinds whose key the API can rename take \`id\` (pin to a live id) and \`previously\`
 (a list of earlier keys, when you do not want to look the id up): the resource is renamed in one
-update instead of being replaced: sites, teams, share links, section groups, collections, SAML
+update instead of being replaced. Sites, teams, share links, section groups, collections, SAML
 providers and translations; not OpenAPI specs (the API cannot rename a slug). Two live objects
 sharing a key are reported as duplicates and left alone until one is pinned.
 

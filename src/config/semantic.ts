@@ -6,7 +6,7 @@ import {
   listIn,
   valueIn,
 } from '../kinds/registry.js';
-import type { EntryChecks } from '../kinds/types.js';
+import type { UniqueList } from '../kinds/types.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -52,14 +52,8 @@ function uniqueIn(issues: Issues, what: string) {
   };
 }
 
-type Unique = {
-  key: string;
-  unique: { what: string; key: string; pinned?: boolean; caseless?: boolean };
-  check?: (entry: never, on: EntryChecks) => void;
-};
-
 /** One identity scope per kind: its key, and its pinned ids. */
-function uniqueLists(issues: Issues, kinds: readonly Unique[]) {
+function uniqueLists(issues: Issues, kinds: readonly UniqueList[]) {
   return kinds.map((kind) => ({
     issues,
     kind,
@@ -91,7 +85,7 @@ function checkUniqueIn(
       const here = [...at, kind.key, i];
       kind.check?.(entry as never, {
         report: (path, message, code = 'invalid-value', onKey = false) =>
-          issues.add({ yaml, path: [...here, ...path] }, code as ConfigIssue['code'], message, onKey),
+          issues.add({ yaml, path: [...here, ...path] }, code, message, onKey),
         unique: (what) => {
           const once = uniqueIn(issues, what);
           return (identity, path, label) => once(identity, { yaml, path: [...here, ...path] }, label);
@@ -149,5 +143,8 @@ export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
       });
     }
   }
-  return issues.list;
+  // In file order, as a compiler reports them (the checks run kind by kind).
+  return issues.list.sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column,
+  );
 }

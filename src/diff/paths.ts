@@ -21,7 +21,7 @@ export type PathItem = {
  * is broken with a temporary path, which costs one extra change. Returns problems that a plan
  * cannot solve (an item that keeps a path another item wants).
  */
-export function orderPathChanges(
+function orderPathChanges(
   items: PathItem[],
   drafts: DraftSet,
   makeTemporary: (item: PathItem, temporaryPath: string) => string,

@@ -40,8 +40,8 @@ export const siteListKinds = [shareLinkKind] as const;
 /** The operations of a site's parts besides its structure. */
 export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp;
 
-export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
-export const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
+const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
+const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 
 type Facets = (typeof siteFacets)[number];
 type Lists = (typeof siteListKinds)[number];
@@ -56,6 +56,9 @@ type PartsShape = {
   [K in Lists as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
 } & typeof structureShape;
 
+/** A site entry's parts, as the config gives them. */
+export type PartsConfig = { [K in keyof PartsShape]?: z.infer<PartsShape[K]> };
+
 /** The keys the parts take in a site entry of the config. */
 export const partsShape = {
   ...Object.fromEntries(siteFacets.map((k) => [k.key, k.config.optional().describe(k.describe)])),
@@ -63,8 +66,9 @@ export const partsShape = {
   ...structureShape,
 } as PartsShape;
 
-export function normalizeParts(entry: object): DesiredSiteParts {
-  const parts: Record<string, unknown> = normalizeStructure(entry);
+export function normalizeParts(entry: PartsConfig): DesiredSiteParts {
+  // Facets, then lists, then the structure: the order of the desired state (and of a plan's JSON).
+  const parts: Record<string, unknown> = {};
   for (const f of anySiteFacets) {
     const value = valueIn(entry, f.key);
     if (value !== undefined) parts[f.key] = f.normalize(value);
@@ -73,10 +77,11 @@ export function normalizeParts(entry: object): DesiredSiteParts {
     const list = listIn(entry, kind.key);
     if (list) parts[kind.key] = list.map((item) => kind.normalize(item));
   }
-  return parts as DesiredSiteParts;
+  return Object.assign(parts, normalizeStructure(entry)) as DesiredSiteParts;
 }
 
-export function checkParts(entry: object, on: EntryChecks): void {
+export function checkParts(entry: PartsConfig, on: EntryChecks): void {
+  // The issues come out in file order (config/semantic.ts), whatever the order of the checks.
   checkStructure(entry, on);
   on.nested(anySiteListKinds);
 }
@@ -128,14 +133,15 @@ export function exportParts(
   title: string,
   warnings: string[],
   caps: ApiCapabilities,
-): Record<string, unknown> {
+): PartsConfig {
   const parts: Record<string, unknown> = {};
   for (const f of anySiteFacets) {
     const value = f.export(valueIn(l, f.key), caps);
     if (value !== undefined) parts[f.key] = value;
   }
   for (const kind of anySiteListKinds) parts[kind.key] = kind.export(listIn(l, kind.key) ?? []);
-  return { ...parts, ...exportStructure(l, title, warnings) };
+  // Built key by key from the registry; each value is its kind's export of the config entry.
+  return { ...parts, ...exportStructure(l, title, warnings) } as PartsConfig;
 }
 
 /** The parts' changes: facets, then the structure, then the lists (the plan's order follows). */

@@ -185,9 +185,6 @@ function oneDefault(on: EntryChecks, what: string) {
 export function checkStructure(site: StructureConfig, on: EntryChecks): void {
   const paths = on.unique('section path');
   const siteSpaces = on.unique('site space for space');
-  const groupTitles = on.unique('section group');
-  const groupIds = on.unique('section group id');
-  const grouped = on.unique('grouped section');
   if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
     on.report(['spaces'], 'a site has either sections or root spaces, not both', 'sections-and-spaces', true);
   const spaces = (list: z.infer<typeof SiteSpaceConfig>[], at: (string | number)[]) => {
@@ -210,6 +207,9 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
     spaces(section.spaces, ['sections', i, 'spaces']);
   });
   if (site.spaces) spaces(site.spaces, ['spaces']);
+  const groupTitles = on.unique('section group');
+  const groupIds = on.unique('section group id');
+  const grouped = on.unique('grouped section');
   const known = new Set(site.sections?.map((s) => s.path) ?? []);
   site.sectionGroups?.forEach((g, i) => {
     if (g.id) groupIds(g.id, ['sectionGroups', i, 'id']);

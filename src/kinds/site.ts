@@ -20,11 +20,12 @@ import {
   type LiveSiteParts,
 } from './site-parts.js';
 import type { EntryOf } from './site-structure.js';
-import { deleteCall, idOutput, type ListKind } from './types.js';
+import { deleteCall, idOutput, type ExportContext, type ListKind } from './types.js';
 
-/** Sites of an organization, by title (or pinned id), with everything inside them (site-parts.ts). */
-
-/** The API's answer for one (lenient: unknown fields allowed). */
+/**
+ * Sites of an organization, by title (or pinned id), with everything inside them (site-parts.ts).
+ * The API's answer for one (lenient: unknown fields allowed).
+ */
 const Site = z.looseObject({
   id: z.string(),
   title: z.string(),
@@ -148,12 +149,7 @@ function normalize(s: Config): DesiredSite {
   }) as DesiredSite;
 }
 
-function exportSite(
-  l: LiveSite,
-  pinned: boolean,
-  warnings: string[],
-  ctx: { caps: Parameters<typeof exportParts>[3] },
-) {
+function exportSite(l: LiveSite, pinned: boolean, ctx: ExportContext): Config {
   return {
     title: l.title,
     ...(pinned ? { id: l.id } : {}),
@@ -162,8 +158,8 @@ function exportSite(
     ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
     ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
     ...(l.proxy !== null ? { proxy: l.proxy } : {}),
-    ...exportParts(l, l.title, warnings, ctx.caps),
-  } as Config;
+    ...exportParts(l, l.title, ctx.warnings, ctx.caps),
+  };
 }
 
 /** One site's own fields: its creation or update, which its parts' defaults ride on. */
@@ -273,7 +269,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
       return live.map((l) => ({
         path: `sites/${fileSlug(l.title, taken, 'site')}.yaml`,
         header: `Site "${l.title}"`,
-        entry: exportSite(l, dup.has(l.title), ctx.warnings, ctx),
+        entry: exportSite(l, dup.has(l.title), ctx),
       }));
     },
   },

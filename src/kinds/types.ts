@@ -278,13 +278,24 @@ export type ListKind<
 /** What a list kind's entry check may report: a problem of a value, or an identity given twice in a scope. */
 export type EntryChecks = {
   /** `code`: the issue's stable code (`invalid-value` by default); `key`: point at the key, not its value. */
-  report: (path: (string | number)[], message: string, code?: string, key?: boolean) => void;
+  report: (path: (string | number)[], message: string, code?: EntryIssueCode, key?: boolean) => void;
   /** A new scope of identities (`team member`): the second entry with one identity is reported. */
   unique: (what: string) => (identity: string, path: (string | number)[], label?: string) => void;
   /** Where a path below the entry is (`file:line:column`), for "another is at" messages. */
   where: (path: (string | number)[]) => string;
   /** The identities and checks of list kinds nested in the entry (a site's share links). */
-  nested: (kinds: readonly AnySiteListKind[]) => void;
+  nested: (kinds: readonly UniqueList[]) => void;
+};
+
+/** The codes an entry check may report (each is a config issue code). */
+export type EntryIssueCode =
+  'invalid-value' | 'multiple-defaults' | 'sections-and-spaces' | 'empty-section' | 'unknown-reference';
+
+/** A list whose entries are unique by key (or pinned id) within their holder, and checked one by one. */
+export type UniqueList = {
+  key: string;
+  unique: { what: string; key: string; pinned?: boolean; caseless?: boolean };
+  check?: (entry: never, on: EntryChecks) => void;
 };
 
 /** Any list kind, as the registry holds them. */

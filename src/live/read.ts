@@ -122,7 +122,7 @@ export async function readScoped(
   };
 }
 
-/** Organization settings, members, collections, spaces' own fields, OpenAPI specs, SAML, translations. */
+/** Organization settings, collections, spaces' own fields, and every list kind (members, teams, sites…). */
 async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
   const [objects, self, collections, details, lists] = await Promise.all([
     Promise.all(

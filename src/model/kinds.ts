@@ -1,5 +1,6 @@
-/** Every kind of resource docsync manages: each module names its own (src/kinds/registry.ts). */
 import type { ResourceKind as RegisteredKind } from '../kinds/registry.js';
+
+/** Every kind of resource docsync manages: each module names its own (src/kinds/registry.ts). */
 export type ResourceKind = RegisteredKind;
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'move';

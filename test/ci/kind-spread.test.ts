@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resourceKinds } from '../../src/kinds/registry.js';
-import { KIND_SPELLINGS, kindSpread, withoutComments } from './kind-spread.js';
+import { KIND_SPELLINGS, kindSpread, withoutComments, withoutProse } from './kind-spread.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -22,9 +22,17 @@ describe('one kind, one module', () => {
   });
 
   it('counts code, not comments or prose', () => {
-    expect(KIND_SPELLINGS['site']!.test('<h3>Site structure</h3>')).toBe(false);
-    expect(KIND_SPELLINGS['site']!.test('const s: Site = x')).toBe(true);
-    expect(KIND_SPELLINGS['site']!.test('type X = LiveSite | null')).toBe(true);
+    expect(withoutProse("h('<h3>Site structure</h3>'); r = '/orgs/{org}/sites';")).toBe(
+      `h('${' '.repeat('<h3>Site structure</h3>'.length)}'); r = '/orgs/{org}/sites';`,
+    );
+    // A template's text is prose when it holds a space; the code inside `${…}` is code.
+    expect(withoutProse('t = `Site ${f(DesiredSite, `x y`)} of ${a}`;')).toBe(
+      't = `     ${f(DesiredSite, `   `)}    ${a}`;',
+    );
+    // A regular expression with a quote does not open a string; comments are code no more.
+    expect(withoutProse("x = /'/.test(s); // 'Site'\ny = LiveSite;")).toBe(
+      `x = /'/.test(s); ${' '.repeat("// 'Site'".length)}\ny = LiveSite;`,
+    );
     expect(withoutComments("a // share link\nb /* saml */ c 'https://x'")).toBe("a \nb  c 'https://x'");
     expect(KIND_SPELLINGS['share-link']!.test("visibility: 'share-link'")).toBe(false);
     expect(KIND_SPELLINGS['share-link']!.test("type: 'create-share-link'")).toBe(true);

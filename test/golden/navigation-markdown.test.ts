@@ -32,6 +32,24 @@ describe('site navigation in the markdown plan', () => {
     expect(capped).toContain('Site navigation left out');
   });
 
+  it('draws the organizations whose navigation the plan changes, not one with only a share link change', () => {
+    const { plan, live } = load('section-create-delete');
+    const org = live.organizations[0]!;
+    const other = { ...org, id: 'org_other' };
+    const shareLink = {
+      ...plan.changes[0]!,
+      id: 'c999',
+      kind: 'share-link' as const,
+      address: `org_other/sites/${org.sites![0]!.title}/share-links/preview`,
+    };
+    const nav = renderNavigation([...plan.organizations, 'org_other'], { organizations: [org, other] }, [
+      ...plan.changes,
+      shareLink,
+    ]);
+    expect(nav).toContain(org.id);
+    expect(nav).not.toContain('org_other');
+  });
+
   it('cannot be broken out of by a title with backticks', () => {
     const { plan, live } = load('section-create-delete');
     const site = live.organizations[0]!.sites![0]!;
