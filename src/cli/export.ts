@@ -1,7 +1,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { exportOrganization } from '../export/to-config.js';
-import { everything, exportSecrets, readScoped } from '../live/read.js';
+import { everything, readScoped } from '../live/read.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
 
@@ -19,7 +19,10 @@ export async function exportCommand(
   }
   const api = makeApi(opts);
   try {
-    const first = await readScoped(api, opts.org, everything());
+    // The live model keeps no secrets (certificates are hashes): the kinds that export some pick
+    // them from the same read.
+    const secrets = new Map<string, string>();
+    const first = await readScoped(api, opts.org, everything(), { secrets });
     const spaceIds = [
       ...new Set(
         (first.sites ?? []).flatMap((s) =>
@@ -38,8 +41,6 @@ export async function exportCommand(
             })
           ).spaces
         : [];
-    // The live model keeps no secrets (certificates are hashes): the kinds that export some read them.
-    const secrets = await exportSecrets(api, opts.org);
     // The JSON Schema is written with the files, so the `$schema` line resolves wherever they go.
     const result = exportOrganization(
       { ...first, spaces: spaces ?? [] },

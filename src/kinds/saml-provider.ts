@@ -246,14 +246,11 @@ export const samlProviderKind: ListKind<
         defaultTeam: p.defaultTeam?.id ?? null,
         defaultRole: p.defaultRole ?? null,
       }),
+      secret: (p: Answer) => (p.certificate ? [p.id, p.certificate] : undefined),
     },
   ],
   diff,
   export: { file: 'saml.yaml', header: 'SAML providers (certificates in certs/)', entries: exportEntries },
-  exportSecrets: {
-    list,
-    pick: (p: Answer) => (p.certificate ? [p.id, p.certificate] : undefined),
-  },
   ops: {
     'create-saml-provider': {
       call: (op, r) => ({

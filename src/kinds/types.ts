@@ -207,6 +207,11 @@ export type LiveRead<L> = {
   live: (item: never) => L;
   /** Reads below each item, attached in this order. */
   children?: ChildReads<L, unknown>;
+  /**
+   * A secret the answer holds that the live model never keeps (a certificate), by object id: only
+   * export asks for it, from the same read.
+   */
+  secret?: (item: never) => [string, string] | undefined;
 };
 
 /** Export into one file (with other kinds), or one file per entry (a site). */
@@ -271,8 +276,6 @@ export type ListKind<
   /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
   absent?: (caps: ApiCapabilities) => string;
   export: ListExport<C, L>;
-  /** Secrets that export writes out but the live model never holds (certificates). */
-  exportSecrets?: { list: (org: string) => ApiList; pick: (item: never) => [string, string] | undefined };
 };
 
 /** What a list kind's entry check may report: a problem of a value, or an identity given twice in a scope. */

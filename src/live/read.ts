@@ -100,19 +100,24 @@ export async function readOrganization(
   org: DesiredOrganization,
   tracker = new Tracker(),
 ): Promise<LiveOrganization> {
-  return readScoped(api, org.id, scopeOf(org), tracker);
+  return readScoped(api, org.id, scopeOf(org), { tracker });
 }
 
 export async function readScoped(
   api: ApiClient,
   orgId: string,
   scope: ReadScope,
-  tracker = new Tracker(),
+  options: {
+    tracker?: Tracker;
+    /** Filled with the secrets the live model never holds (certificates), by object id: for export. */
+    secrets?: Map<string, string>;
+  } = {},
 ): Promise<LiveOrganization> {
+  const tracker = options.tracker ?? new Tracker();
   const t = <T>(p: Promise<T>) => tracker.track(p);
   const [spaceValues, extra] = await Promise.all([
     readSpaceFacets(api, scope.spaceIds, t),
-    readAdministration(api, orgId, scope, t),
+    readAdministration(api, orgId, scope, t, options.secrets),
   ]);
   const spaces = collectionKind.spaces.merge(spaceValues, extra.spaceDetails);
   return {
@@ -123,7 +128,13 @@ export async function readScoped(
 }
 
 /** Organization settings, collections, spaces' own fields, and every list kind (members, teams, sites…). */
-async function readAdministration(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
+async function readAdministration(
+  api: ApiClient,
+  orgId: string,
+  scope: ReadScope,
+  t: Track,
+  secrets: Map<string, string> | undefined,
+) {
   const [objects, self, collections, details, lists] = await Promise.all([
     Promise.all(
       anyObjectKinds
@@ -143,7 +154,7 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
         collectionKind.spaces.read.live((await t(api.request(collectionKind.spaces.read.call(id)))) as never),
       ),
     ),
-    readLists(api, orgId, scope, t),
+    readLists(api, orgId, scope, t, secrets),
   ]);
   const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
   if (self !== undefined) result.self = self?.id ?? null;
@@ -153,24 +164,14 @@ async function readAdministration(api: ApiClient, orgId: string, scope: ReadScop
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
 
-/** Secrets an export writes out but the live model never holds (certificates), by object id. */
-export async function exportSecrets(api: ApiClient, orgId: string): Promise<Map<string, string>> {
-  const pairs = await Promise.all(
-    anyListKinds.map(async (kind) => {
-      const secrets = kind.exportSecrets;
-      if (!secrets || api.capabilities.absent.includes(kind.kind)) return [];
-      const items = await api.list(secrets.list(orgId));
-      return items.flatMap((item) => {
-        const pair = secrets.pick(item as never);
-        return pair ? [pair] : [];
-      });
-    }),
-  );
-  return new Map(pairs.flat());
-}
-
 /** The list kinds in scope, each read as its module declares, where the API has it. */
-async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Track) {
+async function readLists(
+  api: ApiClient,
+  orgId: string,
+  scope: ReadScope,
+  t: Track,
+  secrets: Map<string, string> | undefined,
+) {
   const reads = anyListKinds
     .filter((kind) => scope.lists.includes(kind.key))
     .flatMap((kind) =>
@@ -181,7 +182,13 @@ async function readLists(api: ApiClient, orgId: string, scope: ReadScope, t: Tra
             : !api.capabilities.absent.includes(kind.kind),
         )
         .map(async (read) => {
-          const items = (await t(api.list(read.list(orgId)))).map((x) => read.live(x as never));
+          const answers = await t(api.list(read.list(orgId)));
+          if (secrets && read.secret)
+            for (const answer of answers) {
+              const pair = read.secret(answer as never);
+              if (pair) secrets.set(...pair);
+            }
+          const items = answers.map((x) => read.live(x as never));
           const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
           const children = read.children;
           // Export (no config) reads everything below each item.

@@ -22,6 +22,11 @@ describe('docsync export', () => {
     });
     expect(res.code, res.stderr).toBe(0);
     expect(writes(emu)).toEqual([]);
+    // Certificates come from the same read as the providers: one list read, not two.
+    const samlReads = emu
+      .requests()
+      .filter((r) => r.method === 'GET' && /\/orgs\/org_t\/saml(\?|$)/.test(r.path));
+    expect(samlReads).toHaveLength(1);
     const files = [
       ...readdirSync(out).filter((f) => f !== 'certs' || true),
       ...readdirSync(join(out, 'sites')).map((f) => `sites/${f}`),
