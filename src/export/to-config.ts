@@ -40,9 +40,6 @@ export const SCHEMA_FILE = 'docsync.schema.json';
 /** A list kind that exports into one file with others: its file, header and entries. */
 const inFile = (kind: AnyListKind) => ('file' in kind.export ? kind.export : undefined);
 
-/** Files export writes itself; list kinds may add their keys to them (or own a file of their own). */
-const BUILT_IN_FILES = ['organization.yaml', collectionKind.export.file];
-
 export function exportOrganization(
   org: LiveOrganization,
   /** Where the JSON Schema is, relative to the export's root; by default written alongside. */
@@ -103,19 +100,14 @@ export function exportOrganization(
       header(schemaPath, tree.header),
     ),
   });
-  const orgEntries = { ...objectEntries('organization.yaml'), ...kindEntries('organization.yaml') };
-  if (Object.keys(orgEntries).length > 0)
-    files.push({
-      path: 'organization.yaml',
-      text: yamlText(
-        { organization: org.id, ...orgEntries },
-        header(schemaPath, sentence(kindHeaders('organization.yaml'))) + kindNotes('organization.yaml'),
-      ),
-    });
-  // Files a list kind owns (its own YAML file), in the registry's order.
-  for (const file of new Set(anyListKinds.flatMap((kind) => inFile(kind)?.file ?? [])))
-    if (!BUILT_IN_FILES.includes(file)) {
-      const entries = kindEntries(file);
+  // organization.yaml (the object kinds and the list kinds that join them), then the files list
+  // kinds own, in the registry's order; a file with nothing in it is not written.
+  for (const file of new Set([
+    'organization.yaml',
+    ...anyListKinds.flatMap((kind) => inFile(kind)?.file ?? []),
+  ]))
+    if (file !== tree.file) {
+      const entries = { ...objectEntries(file), ...kindEntries(file) };
       if (Object.keys(entries).length === 0) continue;
       files.push({
         path: file,
