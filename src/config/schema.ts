@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { listKinds } from '../kinds/registry.js';
 import { anyListKinds, collectionKind, objectKinds, spaceFacets } from '../kinds/registry.js';
-import type { AnyListKind } from '../kinds/types.js';
+import type { AnyListKind } from '../kinds/shapes.js';
 
 /**
  * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).

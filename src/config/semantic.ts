@@ -6,7 +6,7 @@ import {
   listIn,
   valueIn,
 } from '../kinds/registry.js';
-import type { UniqueList } from '../kinds/types.js';
+import type { UniqueList } from '../kinds/shapes.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';

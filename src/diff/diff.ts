@@ -10,7 +10,7 @@ import {
   listIn,
   valueIn,
 } from '../kinds/registry.js';
-import type { AnyListKind } from '../kinds/types.js';
+import type { AnyListKind } from '../kinds/shapes.js';
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
 export type DiffOptions = { capabilities: ApiCapabilities };

@@ -9,7 +9,8 @@ import {
   listIn,
   valueIn,
 } from '../kinds/registry.js';
-import type { AnyListKind, ExportContext } from '../kinds/types.js';
+import type { ExportContext } from '../kinds/types.js';
+import type { AnyListKind } from '../kinds/shapes.js';
 import type { LiveOrganization } from '../model/index.js';
 
 /** One file of an export: its path under the output folder, its YAML text, and warnings. */

@@ -3,7 +3,7 @@ import { problem, type DiffContext } from '../diff/context.js';
 import { same } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Ref } from '../model/change.js';
-import type { SiteFacet } from './types.js';
+import type { SiteFacet } from './shapes.js';
 
 /** The JSON Schema of a site's visitor claims: one object, replaced whole. A key of the site entry. */
 

@@ -3,7 +3,8 @@ import { pruneOrList, type DiffContext } from '../diff/context.js';
 import { changedFields } from '../diff/draft.js';
 import type { Patch } from '../model/change.js';
 import { defined } from './fields.js';
-import { deleteCall, type ListKind } from './types.js';
+import { deleteCall } from './types.js';
+import type { ListKind } from './shapes.js';
 
 /** Organization custom fields, by name. Everything docsync knows about the kind. */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { problem, pruneOrList, type DiffContext } from '../diff/context.js';
 import type { MemberRole } from '../model/kinds.js';
 import { Role } from './fields.js';
-import type { ListKind } from './types.js';
+import type { ListKind } from './shapes.js';
 
 /** The roles of an organization's members, by user. docsync never invites; it removes only with prune. */
 

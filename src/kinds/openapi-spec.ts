@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pruneOrList, type DiffContext } from '../diff/context.js';
-import { deleteCall, type ListKind } from './types.js';
+import { deleteCall } from './types.js';
+import type { ListKind } from './shapes.js';
 
 /** OpenAPI specifications of an organization, by slug. Everything docsync knows about the kind. */
 

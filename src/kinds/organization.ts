@@ -4,7 +4,8 @@ import { changedFields } from '../diff/draft.js';
 import type { Patch } from '../model/change.js';
 import type { MemberRole } from '../model/kinds.js';
 import { defined, Role } from './fields.js';
-import type { ExportContext, ObjectKind } from './types.js';
+import type { ExportContext } from './types.js';
+import type { ObjectKind } from './shapes.js';
 
 /** The settings of an organization: one object, updated in place by one call. */
 

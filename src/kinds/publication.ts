@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { problem, type DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Ref } from '../model/change.js';
-import type { SiteFacet } from './types.js';
+import type { SiteFacet } from './shapes.js';
 
 /** Whether a site is published: publish and unpublish calls of today's API. A key of the site entry. */
 

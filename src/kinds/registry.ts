@@ -19,16 +19,8 @@ import { spaceKind, type DesiredSpace, type LiveSpace, type SpaceOp } from './sp
 import { teamMembersKind, type TeamMembersOp } from './team-members.js';
 import { teamKind, type TeamOp } from './team.js';
 import { translationKind, type TranslationOp } from './translation.js';
-import type {
-  AnyListKind,
-  AnyObjectKind,
-  AnySpaceFacet,
-  KindModule,
-  Lists,
-  OpDef,
-  OpDefs,
-  Optional,
-} from './types.js';
+import type { KindModule, OpDef, OpDefs } from './types.js';
+import type { AnyListKind, AnyObjectKind, AnySpaceFacet, Lists, Optional } from './shapes.js';
 
 /** Every operation a plan can hold: the union of the kinds' operations (pure data). */
 export type KindOp =

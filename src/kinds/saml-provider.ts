@@ -5,7 +5,8 @@ import { certificateHash } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { MemberRole } from '../model/kinds.js';
 import { defined, fileSlug, duplicatesOf, pin, previously, Role } from './fields.js';
-import { deleteCall, idOutput, type CertificateSource, type ExportContext, type ListKind } from './types.js';
+import { deleteCall, idOutput, type CertificateSource, type ExportContext } from './types.js';
+import type { ListKind } from './shapes.js';
 
 /** SAML providers of an organization, by label (or pinned id). Everything docsync knows about the kind. */
 

@@ -4,7 +4,8 @@ import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
-import { deleteCall, idOutput, type SiteListKind } from './types.js';
+import { deleteCall, idOutput } from './types.js';
+import type { SiteListKind } from './shapes.js';
 
 /** Share links of a site, by name (or pinned id). Their URLs are secrets: never read, never in a plan. */
 

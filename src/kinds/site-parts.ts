@@ -18,17 +18,8 @@ import {
   type EntryOf,
   type LiveStructure,
 } from './site-structure.js';
-import {
-  callBelow,
-  listBelow,
-  type AnySiteFacet,
-  type AnySiteListKind,
-  type ChildRead,
-  type EntryChecks,
-  type KindDoc,
-  type Lists as ListsOf,
-  type Optional,
-} from './types.js';
+import { callBelow, listBelow, type ChildRead, type KindDoc } from './types.js';
+import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Optional } from './shapes.js';
 
 /**
  * What a site holds besides its own fields: its facets (publication, adaptive schema), the lists

@@ -14,7 +14,8 @@ import {
 } from './section-group.js';
 import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
-import { listBelow, type ApiList, type ChildRead, type EntryChecks, type KindDoc } from './types.js';
+import { listBelow, type ApiList, type ChildRead, type KindDoc } from './types.js';
+import type { EntryChecks } from './shapes.js';
 
 /**
  * A site's structure: its sections, section groups and site spaces (the navigation). Each has its

@@ -20,7 +20,8 @@ import {
   type LiveSiteParts,
 } from './site-parts.js';
 import type { EntryOf } from './site-structure.js';
-import { deleteCall, idOutput, type ExportContext, type ListKind } from './types.js';
+import { deleteCall, idOutput, type ExportContext } from './types.js';
+import type { ListKind } from './shapes.js';
 
 /**
  * Sites of an organization, by title (or pinned id), with everything inside them (site-parts.ts).

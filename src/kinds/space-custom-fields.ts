@@ -4,7 +4,8 @@ import type { CustomFieldValue } from '../model/kinds.js';
 import { same } from '../diff/draft.js';
 import { listIn } from './list-in.js';
 import { CustomFieldName, fieldChangeKey } from './custom-field.js';
-import type { ApiCall, KindModule, Report, SpaceFacet } from './types.js';
+import type { ApiCall, KindModule } from './types.js';
+import type { Report, SpaceFacet } from './shapes.js';
 
 /** The custom field values of existing spaces: a facet of the space entry (`spaces[].customFields`). */
 

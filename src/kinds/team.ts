@@ -14,7 +14,8 @@ import {
   type DesiredTeamMember,
   type LiveTeamMember,
 } from './team-members.js';
-import { deleteCall, idOutput, listBelow, type ListKind } from './types.js';
+import { deleteCall, idOutput, listBelow } from './types.js';
+import type { ListKind } from './shapes.js';
 
 /** Teams of an organization, by title (or pinned id), with their membership when listed. */
 

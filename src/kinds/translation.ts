@@ -3,7 +3,8 @@ import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.j
 import { liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
-import { deleteCall, idOutput, type ExportContext, type ListKind } from './types.js';
+import { deleteCall, idOutput, type ExportContext } from './types.js';
+import type { ListKind } from './shapes.js';
 
 /** api.md's translation settings, by title (or pinned id). Everything docsync knows about the kind. */
 

@@ -1,0 +1,270 @@
+import type { z } from 'zod';
+import type { DiffContext } from '../diff/context.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
+import type { ResourceKind } from '../model/kinds.js';
+import type {
+  ApiCall,
+  ApiList,
+  ExportContext,
+  KindDoc,
+  KindModule,
+  LiveRead,
+  NormalizeExtras,
+} from './types.js';
+
+/**
+ * The five shapes of kind (decision 0020): a list under an organization, an object of it, a list
+ * inside a site, a value of a site, a key of an existing space. Each declares what the generic code
+ * (config, checks, reads, diff, export) needs; `types.ts` holds the operations and reads they use.
+ */
+
+/** Export into one file (with other kinds), or one file per entry (a site). */
+export type ListExport<C, L> =
+  | {
+      file: string;
+      /** What the kind's entries are, for the file's header (`OpenAPI specs`). */
+      header: string;
+      entries: (live: L[] | undefined, ctx: ExportContext) => C[] | undefined;
+      /** A comment for the file's header (what is read but not managed). */
+      note?: (ctx: ExportContext) => string;
+    }
+  | {
+      /** One file per entry: its path under the export's root, what its header says, the entry. */
+      each: (live: L[], ctx: ExportContext) => { path: string; header: string; entry: C }[];
+    };
+
+/**
+ * A kind that is a list directly under an organization, identified within it: everything about it
+ * is here, and the config union, normalization, semantic checks, live read, diff and export are
+ * derived from these declarations.
+ */
+export type ListKind<
+  K extends string,
+  C,
+  D,
+  L,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
+  /** Its key in a config file and in the desired and live organization. */
+  key: K;
+  /** One entry of the config (zod: the JSON Schema and the reference come from it). */
+  config: z.ZodType<C>;
+  /** Reference entries, by path in the config (`saml[]`, `saml[].certificate`). */
+  docs: Record<string, KindDoc>;
+  /** Identity within an organization: two entries with the same one are an error. */
+  /** `caseless`: `Alice@x` and `alice@x` are the same entry. */
+  unique: { what: string; key: string & keyof C; pinned?: boolean; caseless?: boolean };
+  normalize: (entry: C, extras: NormalizeExtras) => D;
+  reads: LiveRead<unknown>[];
+  /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
+  diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
+  /**
+   * When it is diffed (the plan's order of independent changes follows it): before the other kinds
+   * because they depend on its changes (custom fields before their values), right before the
+   * organization's settings (which may name a site or a team: teams, then sites), right after them,
+   * or (by default) after everything else.
+   */
+  diffPhase?: 'first' | 'before-settings' | 'after-settings';
+  /**
+   * Its place in a config file: before `collections`, or at the `end` (after `spaces`, in the
+   * registry's order); by default between collections and spaces.
+   */
+  configBefore?: 'collections' | 'end';
+  /** The description of its key in a config file. */
+  describe?: string;
+  /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
+  needsSelf?: boolean;
+  /** Checks of one entry that its schema cannot express. */
+  check?: (entry: C, on: EntryChecks) => void;
+  /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
+  absent?: (caps: ApiCapabilities) => string;
+  export: ListExport<C, L>;
+};
+
+/** What a list kind's entry check may report: a problem of a value, or an identity given twice in a scope. */
+export type EntryChecks = {
+  /** `code`: the issue's stable code (`invalid-value` by default); `key`: point at the key, not its value. */
+  report: (path: (string | number)[], message: string, code?: EntryIssueCode, key?: boolean) => void;
+  /** A new scope of identities (`team member`): the second entry with one identity is reported. */
+  unique: (what: string) => (identity: string, path: (string | number)[], label?: string) => void;
+  /** Where a path below the entry is (`file:line:column`), for "another is at" messages. */
+  where: (path: (string | number)[]) => string;
+  /** The identities and checks of list kinds nested in the entry (a site's share links). */
+  nested: (kinds: readonly UniqueList[]) => void;
+};
+
+/** The codes an entry check may report (each is a config issue code). */
+export type EntryIssueCode =
+  'invalid-value' | 'multiple-defaults' | 'sections-and-spaces' | 'empty-section' | 'unknown-reference';
+
+/** A list whose entries are unique by key (or pinned id) within their holder, and checked one by one. */
+export type UniqueList = {
+  key: string;
+  unique: { what: string; key: string; pinned?: boolean; caseless?: boolean };
+  check?: (entry: never, on: EntryChecks) => void;
+};
+
+/** Any list kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyListKind = ListKind<string, any, any, any, any, ResourceKind>;
+
+/**
+ * A kind that is a list inside a site, identified within it (share links): like a list kind, with
+ * the site as parent. The site's config, normalization, checks, live read, diff and export
+ * include every one the registry names.
+ */
+export type SiteListKind<
+  K extends string,
+  C,
+  D,
+  L,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
+  /** Its key in a site of the config, and in the desired and live site. */
+  key: K;
+  config: z.ZodType<C>;
+  /** The description of the key in a site (what omitting it means). */
+  describe: string;
+  docs: Record<string, KindDoc>;
+  unique: { what: string; key: string & keyof C; pinned?: boolean };
+  normalize: (entry: C) => D;
+  read: { list: (org: string, site: string) => ApiList; live: (item: never) => L };
+  diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D[], live: L[]) => void;
+  export: (live: L[]) => C[];
+};
+
+/** Any site list kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySiteListKind = SiteListKind<string, any, any, any, any, ResourceKind>;
+
+/** Report a problem of a config entry at a path below it. */
+export type Report = (path: (string | number)[], code: string, message: string, key?: boolean) => void;
+
+/**
+ * A kind that is a facet of an existing space (its custom field values): a key of a space entry,
+ * read, diffed and exported with the space. The space's config, normalization, checks, read,
+ * diff and export include every one the registry names.
+ */
+export type SpaceFacet<
+  K extends string,
+  C,
+  D,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
+  /** Its key in a space entry of the config, and in the desired and live space. */
+  key: K;
+  config: z.ZodType<C>;
+  describe: string;
+  /** What the reference says of it under `spaces[]`: a note, and its part of the example. */
+  doc: { note: string; example: C };
+  normalize: (entry: C) => D;
+  /** Checks of one space's value against the organization's whole config (every file). */
+  check: (value: C, configs: object[], report: Report) => void;
+  /** Why a config cannot manage the facet where the API does not have it (`caps.absent`). */
+  absent: (caps: ApiCapabilities) => string;
+  /** Read for one space: one GET. */
+  read: (space: string) => ApiCall;
+  live: (answer: never) => D;
+  diff: (ctx: DiffContext, desired: { id: string; value: D }[], live: Map<string, D>) => void;
+  /** What export writes under the key, when the organization's live state says it is managed. */
+  export: (value: D | undefined, org: object) => C | undefined;
+};
+
+/** Any space facet, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySpaceFacet = SpaceFacet<string, any, any, any, ResourceKind>;
+
+/**
+ * A kind that is one object per organization (its settings): a key of a config file, read with
+ * one GET, updated in place. The config, normalization, checks, read, diff and export include
+ * every one the registry names.
+ */
+export type ObjectKind<
+  K extends string,
+  C,
+  D,
+  L,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
+  /** Its key in a config file and in the desired and live organization. */
+  key: K;
+  config: z.ZodType<C>;
+  docs: Record<string, KindDoc>;
+  normalize: (entry: C) => D;
+  read: { call: (org: string) => ApiCall; live: (answer: never) => L };
+  /** Diffed after the sites (it may name one by title). */
+  diff: (ctx: DiffContext, desired: D, live: L) => void;
+  export: {
+    file: string;
+    header: string;
+    entry: (live: L, ctx: ExportContext) => C;
+  };
+};
+
+/** Any object kind, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyObjectKind = ObjectKind<string, any, any, any, any, ResourceKind>;
+
+/**
+ * A kind that is one value of a site, read with its own GET and set with its own call (the
+ * adaptive schema): a key of a site entry. The site's config, normalization, read, diff and export
+ * include every one the registry names.
+ */
+export type SiteFacet<
+  K extends string,
+  C,
+  D,
+  L,
+  O extends { type: string },
+  N extends string = string,
+> = KindModule<O, N> & {
+  key: K;
+  config: z.ZodType<C>;
+  describe: string;
+  docs: Record<string, KindDoc>;
+  normalize: (entry: C) => D;
+  /** Its own GET, or a field of the site's own answer. */
+  read:
+    | { call: (org: string, site: string) => ApiCall; live: (answer: never) => L }
+    | { fromSite: (site: Record<string, unknown>) => L | undefined };
+  /** `live` is undefined when the site is not live yet (it is created by the plan). */
+  diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
+  export: (live: L | undefined, caps: ApiCapabilities) => C | undefined;
+};
+
+/** Any site facet, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySiteFacet = SiteFacet<string, any, any, any, any, ResourceKind>;
+
+/** What a kind of any shape declares: its key, config entry (C), desired (D) and live (L) types. */
+type Declared<K> =
+  K extends ListKind<infer Key, infer C, infer D, infer L, infer _O, infer _N>
+    ? { key: Key; C: C; D: D; L: L }
+    : K extends SiteListKind<infer Key, infer C, infer D, infer L, infer _O, infer _N>
+      ? { key: Key; C: C; D: D; L: L }
+      : K extends ObjectKind<infer Key, infer C, infer D, infer L, infer _O, infer _N>
+        ? { key: Key; C: C; D: D; L: L }
+        : K extends SiteFacet<infer Key, infer C, infer D, infer L, infer _O, infer _N>
+          ? { key: Key; C: C; D: D; L: L }
+          : K extends SpaceFacet<infer Key, infer C, infer D, infer _O, infer _N>
+            ? { key: Key; C: C; D: D; L: D }
+            : never;
+
+/**
+ * For the kinds `K` (a union of modules), each one's key with its `Part`: the desired or live
+ * organization, site or space holds these (`ByKey<ListKinds, 'D'>` → `{ teams: DesiredTeam; … }`).
+ */
+export type ByKey<K, Part extends 'C' | 'D' | 'L'> = { [T in Declared<K> as T['key']]: T[Part] };
+
+/** The same, each optional (undefined: not managed, or not read). */
+export type Optional<K, Part extends 'C' | 'D' | 'L'> = Partial<ByKey<K, Part>>;
+
+/** The same, each an optional list. */
+export type Lists<K, Part extends 'C' | 'D' | 'L'> = {
+  [Key in keyof ByKey<K, Part>]?: ByKey<K, Part>[Key][];
+};
