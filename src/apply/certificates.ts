@@ -1,4 +1,4 @@
-import { certificateHash } from '../model/certificate.js';
+import { CERTIFICATE_MAX, certificateHash } from '../model/certificate.js';
 import type { CertificateValue, Change } from '../model/index.js';
 import {
   findRepositoryRoot,
@@ -17,9 +17,6 @@ export class CertificateChangedError extends DocsyncError<'certificate-changed'>
     super('certificate-changed', message, options);
   }
 }
-
-/** Limit of a SAML certificate, in characters (the API's). */
-const CERTIFICATE_MAX = 10_000;
 
 /** Contents read and checked for this process, by hash (a hash names exactly one content). */
 const verified = new Map<string, string | CertificateChangedError>();

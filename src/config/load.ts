@@ -10,6 +10,7 @@ import {
   type IndirectSource,
   type IndirectValue,
 } from '../secrets/indirect.js';
+import { anyListKinds, listIn } from '../kinds/registry.js';
 import { certificateHash } from '../model/certificate.js';
 import type { CertificateRef } from '../model/desired.js';
 import type { DesiredState } from '../model/desired.js';
@@ -46,9 +47,6 @@ export async function listConfigFiles(dir: string): Promise<string[]> {
   return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Limit of a SAML certificate, in characters (the API's). */
-export const CERTIFICATE_MAX = 10_000;
-
 export type LoadOptions = {
   env?: NodeJS.ProcessEnv;
   /** Indirect files must lie inside this folder; default: the repository holding each YAML file. */
@@ -57,39 +55,43 @@ export type LoadOptions = {
   cache?: ConfigFileCache;
 };
 
-type SamlInput = NonNullable<ParsedConfig['config']['saml']>[number];
 type Parsed = ParsedConfig & { path?: string | undefined };
 type IndirectRequest = {
-  provider: SamlInput;
+  /** The config entry that asks for the value (its kind's `normalize` gets the reference by it). */
+  entry: object;
   source: IndirectSource;
   ctx: IndirectContext;
   issue: (message: string, code: ConfigIssue['code']) => ConfigIssue;
 };
 
-/** Every indirect value the configs ask for (today: SAML certificates), with where to report problems. */
+/** Every indirect value the configs ask for (the kinds' `indirect`), with where to report problems. */
 function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[] {
   const out: IndirectRequest[] = [];
   for (const { yaml, config, path } of parsed) {
     const baseDir = dirname(resolve(path ?? yaml.file));
     const root = opts.root ?? findRepositoryRoot(baseDir);
-    config.saml?.forEach((provider, i) => {
-      const source = provider.certificate;
-      if (!source) return;
-      const at = ['saml', i, 'certificate', 'file' in source ? 'file' : 'env'];
-      out.push({
-        provider,
-        source,
-        ctx: { baseDir, root, env: opts.env ?? process.env, maxChars: CERTIFICATE_MAX },
-        issue: (message, code) => ({
-          severity: 'error',
-          code,
-          file: yaml.file,
-          ...locate(yaml, at),
-          path: `saml[${i}].certificate`,
-          message,
-        }),
+    for (const kind of anyListKinds) {
+      const indirect = kind.indirect;
+      if (!indirect) continue;
+      listIn(config, kind.key)?.forEach((entry, i) => {
+        const source = indirect.source(entry as never);
+        if (!source) return;
+        const at = [kind.key, i, indirect.key, 'file' in source ? 'file' : 'env'];
+        out.push({
+          entry: entry as object,
+          source,
+          ctx: { baseDir, root, env: opts.env ?? process.env, maxChars: indirect.maxChars },
+          issue: (message, code) => ({
+            severity: 'error',
+            code,
+            file: yaml.file,
+            ...locate(yaml, at),
+            path: `${kind.key}[${i}].${indirect.key}`,
+            message,
+          }),
+        });
       });
-    });
+    }
   }
   return out;
 }
@@ -150,7 +152,7 @@ function finish(
   files: string[],
   parsed: Parsed[],
   issues: ConfigIssue[],
-  certificates: Map<SamlInput, CertificateRef>,
+  certificates: Map<object, CertificateRef>,
 ): LoadResult {
   if (issues.some((i) => i.severity === 'error')) return { desired: null, issues, files };
   return {
@@ -173,10 +175,10 @@ export function loadConfigFromBuffers(
   opts: Omit<LoadOptions, 'env'> = {},
 ): LoadResult {
   const { parsed, issues } = parseEntries(entries);
-  const map = new Map<SamlInput, CertificateRef>();
+  const map = new Map<object, CertificateRef>();
   for (const request of indirectRequests(parsed, { ...opts, env })) {
     try {
-      map.set(request.provider, certificateRef(request, readIndirectSync(request.source, request.ctx)));
+      map.set(request.entry, certificateRef(request, readIndirectSync(request.source, request.ctx)));
     } catch (error) {
       issues.push(indirectIssue(request, error));
     }
@@ -195,10 +197,10 @@ export async function loadConfigFromBuffersAsync(
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
   const { parsed, issues } = parseEntries(entries, opts.cache);
-  const map = new Map<SamlInput, CertificateRef>();
+  const map = new Map<object, CertificateRef>();
   for (const request of indirectRequests(parsed, opts)) {
     try {
-      map.set(request.provider, certificateRef(request, await readIndirect(request.source, request.ctx)));
+      map.set(request.entry, certificateRef(request, await readIndirect(request.source, request.ctx)));
     } catch (error) {
       issues.push(indirectIssue(request, error));
     }

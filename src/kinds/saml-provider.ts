@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
 import { liveRef, same } from '../diff/draft.js';
-import { certificateHash } from '../model/certificate.js';
+import { CERTIFICATE_MAX, certificateHash } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { MemberRole } from '../model/kinds.js';
 import { defined, fileSlug, duplicatesOf, pin, previously, Role } from './fields.js';
@@ -224,6 +224,7 @@ export const samlProviderKind: ListKind<
     'saml[].certificate': { title: 'SAML certificate' },
   },
   unique: { what: 'SAML provider', key: 'label', pinned: true },
+  indirect: { key: 'certificate', source: (p) => p.certificate, maxChars: CERTIFICATE_MAX },
   normalize: (p, { certificates }) =>
     defined({
       label: p.label,

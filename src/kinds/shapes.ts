@@ -3,6 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { ResourceKind } from '../model/kinds.js';
+import type { IndirectSource } from '../secrets/indirect.js';
 import type {
   ApiCall,
   ApiList,
@@ -57,6 +58,11 @@ export type ListKind<
   /** `caseless`: `Alice@x` and `alice@x` are the same entry. */
   unique: { what: string; key: string & keyof C; pinned?: boolean; caseless?: boolean };
   normalize: (entry: C, extras: NormalizeExtras) => D;
+  /**
+   * A value of the entry read from a file or an environment variable by the loader (confined, see
+   * src/secrets): its key, where it comes from, and its size limit. `normalize` gets its reference.
+   */
+  indirect?: { key: string & keyof C; source: (entry: C) => IndirectSource | undefined; maxChars: number };
   reads: LiveRead<unknown>[];
   /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
   diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
