@@ -1,5 +1,4 @@
-import { listAll } from './paginate.js';
-import { Organization, User } from './schema.js';
+import { User } from './schema.js';
 import { BaseClient } from './base-client.js';
 
 export type { ClientOptions } from './base-client.js';
@@ -8,8 +7,5 @@ export type { ClientOptions } from './base-client.js';
  * The typed API: one method per endpoint docsync uses. Reads go through list endpoints only.
  * All calls share one HttpClient, so one queue and one rate budget.
  */ export class ApiClient extends BaseClient {
-  // Organizations
-  listOrganizations = () => listAll(this.http, '/orgs', '/orgs', Organization);
-
   currentUser = () => this.call('GET', '/user', '/user', [200], User);
 }

@@ -21,19 +21,4 @@ export const Page = <T extends z.ZodType>(item: T): ReturnType<typeof pageOf<T>>
   return page as ReturnType<typeof pageOf<T>>;
 };
 
-const Role = z.enum(['admin', 'create', 'review', 'edit', 'comment', 'read']);
-export const Level = z.union([Role, z.literal('inherit')]);
-
-export const Organization = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  emailDomains: z.array(z.string()).default([]),
-  hostname: nullish(z.string()),
-  defaultRole: nullish(Role),
-  defaultContent: nullish(z.looseObject({ site: z.string().optional() })),
-  inviteLinks: z.boolean().default(false),
-  sso: nullish(z.boolean()),
-  ai: nullish(z.boolean()),
-});
-
 export const User = z.looseObject({ id: z.string(), email: nullish(z.string()) });

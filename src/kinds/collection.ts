@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DefaultLevel, duplicatesOf, parentTitle, pin, previously } from './fields.js';
-import { Level, nullish } from '../api/schema.js';
+import { DefaultLevel, duplicatesOf, Level, parentTitle, pin, previously } from './fields.js';
+import { nullish } from '../api/schema.js';
 import type { DiffContext } from '../diff/context.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { DesiredOrganization } from '../model/desired.js';

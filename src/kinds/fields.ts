@@ -25,10 +25,10 @@ export const pin = (key: string) =>
 export const Role = z.enum(memberRoles);
 
 /** A space's or collection's default access level. */
-export const DefaultLevel = z
-  .union([Role, z.literal('inherit')])
-  .nullable()
-  .describe('A role, null, or inherit (current API only).');
+/** A role, or `inherit` (current API only). */
+export const Level = z.union([Role, z.literal('inherit')]);
+
+export const DefaultLevel = Level.nullable().describe('A role, null, or inherit (current API only).');
 
 /** A `parent` key of the tree: the parent's title, or null for the top level. */
 export const parentTitle = (description: string) =>

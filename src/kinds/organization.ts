@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nullish } from '../api/schema.js';
 import { problem, type DiffContext } from '../diff/context.js';
 import { changedFields } from '../diff/draft.js';
 import type { Patch } from '../model/change.js';
@@ -59,7 +60,6 @@ export type LiveOrganizationSettings = {
   ai: boolean;
 };
 
-const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
 const Answer = z.looseObject({
   id: z.string(),
   title: z.string(),

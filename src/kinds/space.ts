@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DefaultLevel, parentTitle } from './fields.js';
-import { Level, nullish } from '../api/schema.js';
+import { DefaultLevel, Level, parentTitle } from './fields.js';
+import { nullish } from '../api/schema.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
 import type { SpaceFacetValues } from './registry.js';
