@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { certificateHash } from '../model/certificate.js';
 import type { Change } from '../model/index.js';
-import { preloadCertificates, readCertificateSource, type CertificateSource } from './certificates.js';
+import type { CertificateRef } from '../model/desired.js';
+import { preloadCertificates, readCertificateSource } from './certificates.js';
 
 it('re-checks confinement at apply: a certificate swapped for a symlink out of the repository fails', async () => {
   const base = mkdtempSync(join(tmpdir(), 'docsync-cert-apply-'));
@@ -13,7 +14,7 @@ it('re-checks confinement at apply: a certificate swapped for a symlink out of t
   const pem = '-----BEGIN CERTIFICATE-----\nAPPLYTIME\n-----END CERTIFICATE-----\n';
   const file = join(repo, 'okta.pem');
   writeFileSync(file, pem);
-  const source: CertificateSource = { source: 'file', path: file, sha256: certificateHash(pem) };
+  const source: CertificateRef = { source: 'file', path: file, sha256: certificateHash(pem) };
   const change = {
     op: { type: 'create-saml', body: { certificate: { $certificate: source } } },
   } as unknown as Change;

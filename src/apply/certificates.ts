@@ -1,5 +1,5 @@
 import { CERTIFICATE_MAX, certificateHash } from '../model/certificate.js';
-import type { CertificateValue, Change } from '../model/index.js';
+import type { CertificateRef, CertificateValue, Change } from '../model/index.js';
 import {
   findRepositoryRoot,
   IndirectValueError,
@@ -10,8 +10,6 @@ import {
 } from '../secrets/indirect.js';
 import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
-export type CertificateSource = CertificateValue['$certificate'];
-
 export class CertificateChangedError extends DocsyncError<'certificate-changed'> {
   constructor(message: string, options?: DocsyncErrorOptions) {
     super('certificate-changed', message, options);
@@ -21,7 +19,7 @@ export class CertificateChangedError extends DocsyncError<'certificate-changed'>
 /** Contents read and checked for this process, by hash (a hash names exactly one content). */
 const verified = new Map<string, string | CertificateChangedError>();
 
-function where(source: CertificateSource): string {
+function where(source: CertificateRef): string {
   return source.source === 'file' ? source.path : `$${source.name}`;
 }
 
@@ -29,17 +27,17 @@ function context(root: string): IndirectContext {
   return { baseDir: process.cwd(), root, env: process.env, maxChars: CERTIFICATE_MAX };
 }
 
-function asIndirect(source: CertificateSource): IndirectSource {
+function asIndirect(source: CertificateRef): IndirectSource {
   return source.source === 'file' ? { file: source.path } : { env: source.name };
 }
 
-function asChanged(source: CertificateSource, error: unknown): CertificateChangedError {
+function asChanged(source: CertificateRef, error: unknown): CertificateChangedError {
   const reason = error instanceof IndirectValueError ? error.message : 'cannot be read';
   return new CertificateChangedError(`certificate ${where(source)} cannot be used: ${reason}`);
 }
 
 /** The content, trimmed, or the error that the change needing it fails with. */
-function checked(source: CertificateSource, read: () => string): string | CertificateChangedError {
+function checked(source: CertificateRef, read: () => string): string | CertificateChangedError {
   let content: string;
   try {
     content = read();
@@ -53,7 +51,7 @@ function checked(source: CertificateSource, read: () => string): string | Certif
   return content.trim();
 }
 
-function collect(value: unknown, out: CertificateSource[]): void {
+function collect(value: unknown, out: CertificateRef[]): void {
   if (Array.isArray(value)) for (const v of value) collect(v, out);
   else if (value && typeof value === 'object') {
     if ('$certificate' in value) out.push((value as CertificateValue).$certificate);
@@ -67,7 +65,7 @@ function collect(value: unknown, out: CertificateSource[]): void {
  * hash the plan was made with. Failures are remembered and fail the change that needs them.
  */
 export async function preloadCertificates(changes: readonly Change[], root?: string): Promise<void> {
-  const sources: CertificateSource[] = [];
+  const sources: CertificateRef[] = [];
   for (const change of changes) collect(change.op, sources);
   const ctx = context(root ?? findRepositoryRoot(process.cwd()));
   for (const source of sources) {
@@ -86,7 +84,7 @@ export async function preloadCertificates(changes: readonly Change[], root?: str
  * The certificate's content for a request body: what `preloadCertificates` checked, else read
  * now with the same confinement (rooted at the working directory's repository).
  */
-export function readCertificateSource(source: CertificateSource): string {
+export function readCertificateSource(source: CertificateRef): string {
   const known = verified.get(source.sha256);
   if (known instanceof Error) throw known;
   if (known !== undefined) return known;

@@ -1,5 +1,12 @@
 import { readCertificateSource } from './certificates.js';
-import { isRefValue, type CertificateValue, type Patch, type Position, type Ref } from '../model/index.js';
+import {
+  isRefValue,
+  type CertificateRef,
+  type CertificateValue,
+  type Patch,
+  type Position,
+  type Ref,
+} from '../model/index.js';
 import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
 /** Ids produced by applied changes: `id`, and `siteSpace:<spaceId>` for a created section's first site space. */
@@ -23,7 +30,7 @@ export function resolveRef(ref: Ref, produced: Produced): string {
 export function resolvePatch(
   patch: Patch,
   produced: Produced,
-  readCertificate: (c: CertificateValue['$certificate']) => string = readCertificateSource,
+  readCertificate: (c: CertificateRef) => string = readCertificateSource,
 ): Record<string, unknown> {
   const walk = (v: unknown): unknown => {
     if (isRefValue(v)) return resolveRef(v.$ref, produced);

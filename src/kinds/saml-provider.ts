@@ -5,7 +5,8 @@ import { CERTIFICATE_MAX, certificateHash } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { MemberRole } from '../model/kinds.js';
 import { defined, fileSlug, duplicatesOf, pin, previously, Role } from './fields.js';
-import { deleteCall, idOutput, type CertificateSource, type ExportContext } from './types.js';
+import type { CertificateRef } from '../model/desired.js';
+import { deleteCall, idOutput, type ExportContext } from './types.js';
 import type { ListKind } from './shapes.js';
 
 /** SAML providers of an organization, by label (or pinned id). Everything docsync knows about the kind. */
@@ -51,7 +52,7 @@ export type DesiredSamlProvider = {
   previously?: string[];
   entityID?: string;
   ssoURL?: string;
-  certificate?: CertificateSource;
+  certificate?: CertificateRef;
   /** Team title. */
   defaultTeam?: string;
   defaultRole?: MemberRole | null;

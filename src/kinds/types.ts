@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Patch, Position, Ref } from '../model/change.js';
+import type { CertificateRef } from '../model/desired.js';
 
 /**
  * What a kind module declares, as data. Nothing here calls the API: the executor
@@ -140,12 +141,8 @@ export type KindDoc = {
   example?: unknown;
 };
 
-/** Where a certificate comes from (its content is never part of the desired state). */
-export type CertificateSource =
-  { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
-
 /** What normalizing an entry may need besides the entry: indirect values resolved by the loader. */
-export type NormalizeExtras = { certificates: Map<object, CertificateSource> };
+export type NormalizeExtras = { certificates: Map<object, CertificateRef> };
 
 /** What exporting a kind may need besides its live list. */
 export type ExportContext = {

@@ -1,4 +1,5 @@
 import type { KindOp } from '../kinds/registry.js';
+import type { CertificateRef } from './desired.js';
 import type { ChangeAction, ResourceKind } from './kinds.js';
 
 /**
@@ -12,10 +13,7 @@ export type Ref = { id: string } | { change: string; key?: string };
 export type RefValue = { $ref: Ref };
 
 /** A certificate inside a body: read from its file or variable when the change runs, checked against its hash. */
-export type CertificateValue = {
-  $certificate:
-    { source: 'file'; path: string; sha256: string } | { source: 'env'; name: string; sha256: string };
-};
+export type CertificateValue = { $certificate: CertificateRef };
 
 export type Position = { before?: Ref; after?: Ref };
 
