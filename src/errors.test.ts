@@ -30,6 +30,7 @@ describe('error codes', () => {
     ['AnswerTooLargeError', () => new AnswerTooLargeError(10), 'answer-too-large'],
     ['DeadlineError', () => new DeadlineError(10), 'deadline'],
     ['TokenError', () => new TokenError('no token'), 'token-missing'],
+    ['TokenError file', () => new TokenError('not a file', { code: 'token-file' }), 'token-file'],
     [
       'ApiError',
       () => new ApiError({ code: 'conflict', method: 'POST', route: '/orgs/{org}/sites', sent: true }),

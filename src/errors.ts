@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'outbound-failed',
   // Credentials and secrets.
   'token-missing',
+  'token-file',
   'webhook-secret',
   'outside-root',
   'not-regular-file',
