@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { AnswerTooLargeError, attemptDeadline, readBoundedText } from '../api/bounded-body.js';
 import { Agent, request } from '../api/undici.js';
 import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
@@ -13,9 +14,17 @@ export type EtcdClientOptions = {
   caFile?: string;
   certFile?: string;
   keyFile?: string;
-  /** Deadline of one request, in ms. */
+  /** Deadline of one request (headers and body together, across endpoints), in ms. */
   requestTimeoutMs?: number;
+  /** Largest answer accepted, in bytes (default `MAX_ETCD_ANSWER_BYTES`). */
+  maxAnswerBytes?: number;
 };
+
+/**
+ * The largest etcd answer docsync accepts. The biggest it reads is the range of its prefix: one
+ * key per replica, owned organization and waiting CLI, each well under 1 KiB (base64 in JSON).
+ */
+export const MAX_ETCD_ANSWER_BYTES = 4 * 1024 * 1024;
 
 export type KeyValue = {
   key: string;
@@ -79,11 +88,13 @@ export class EtcdClient {
   private readonly endpoints: string[];
   private current = 0;
   private readonly timeoutMs: number;
+  private readonly maxAnswerBytes: number;
 
   constructor(opts: EtcdClientOptions) {
     if (opts.endpoints.length === 0) throw new EtcdError('no etcd endpoint given');
     this.endpoints = opts.endpoints.map((e) => e.replace(/\/+$/, ''));
     this.timeoutMs = opts.requestTimeoutMs ?? 2000;
+    this.maxAnswerBytes = opts.maxAnswerBytes ?? MAX_ETCD_ANSWER_BYTES;
     const tls =
       opts.caFile || opts.certFile || opts.keyFile
         ? {
@@ -95,9 +106,21 @@ export class EtcdClient {
     this.agent = new Agent({ keepAliveTimeout: 10_000, ...(tls ? { connect: tls } : {}) });
   }
 
-  /** One call; a transport failure tries the next endpoint, within one overall deadline. */
+  /**
+   * One call; a transport failure tries the next endpoint, within one overall deadline that covers
+   * the body too (a server that trickles bytes still times out). An answer larger than
+   * `maxAnswerBytes` is refused as it streams in (the connection is dropped), never buffered whole.
+   */
   private async call(path: string, body: unknown, timeoutMs = this.timeoutMs): Promise<Answer> {
-    const signal = AbortSignal.timeout(timeoutMs);
+    const deadline = attemptDeadline(timeoutMs);
+    try {
+      return await this.attempt(path, body, deadline.signal);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  private async attempt(path: string, body: unknown, signal: AbortSignal): Promise<Answer> {
     let lastError: unknown;
     for (let i = 0; i < this.endpoints.length; i += 1) {
       const endpoint = this.endpoints[(this.current + i) % this.endpoints.length]!;
@@ -112,9 +135,13 @@ export class EtcdClient {
           signal,
         });
         status = res.statusCode;
-        text = await res.body.text();
+        text = await readBoundedText(res, this.maxAnswerBytes);
       } catch (error) {
-        lastError = error;
+        if (error instanceof AnswerTooLargeError)
+          throw new EtcdError(`etcd ${path}: the answer is larger than ${this.maxAnswerBytes} bytes`, {
+            cause: error,
+          });
+        lastError = signal.aborted ? signal.reason : error;
         if (signal.aborted) break;
         continue;
       }
