@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'body-timeout',
   // Source (git).
   'git',
+  'checkout-too-large',
   // Coordination between writers (src/coord, the write gate).
   'etcd',
   'coordination',

@@ -8,7 +8,7 @@ import { startDaemonServer } from '../daemon/server.js';
 import { registerSecret } from '../log/logger.js';
 import { resolveWebhookSecret } from '../daemon/webhook-secret.js';
 import { FolderSource } from '../source/folder-source.js';
-import { GitSource } from '../source/git-source.js';
+import { branchNameProblem, GitSource } from '../source/git-source.js';
 import type { ConfigSource } from '../source/types.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { makeDaemonCoordinator, type CoordinationOptions } from './coordination.js';
@@ -24,6 +24,7 @@ export type DaemonCommandOptions = CommonOptions &
     path: string;
     workDir?: string;
     sshKey?: string;
+    maxCheckoutBytes?: number;
     interval: string;
     driftCron?: string;
     mode: string;
@@ -78,6 +79,18 @@ export async function daemonCommand(
       {},
       'webhook disabled: no secret configured (DOCSYNC_WEBHOOK_SECRET_FILE) and no --webhook-insecure',
     );
+  const branchProblem = opts.repo ? branchNameProblem(opts.branch) : undefined;
+  if (branchProblem) {
+    err(`error: --branch "${opts.branch}" ${branchProblem}`);
+    return 1;
+  }
+  if (
+    opts.maxCheckoutBytes !== undefined &&
+    !(Number.isInteger(opts.maxCheckoutBytes) && opts.maxCheckoutBytes > 0)
+  ) {
+    err('error: --max-checkout-bytes (DOCSYNC_MAX_CHECKOUT_BYTES) must be a positive integer');
+    return 1;
+  }
   if (opts.repo) {
     try {
       const u = new URL(opts.repo);
@@ -94,6 +107,7 @@ export async function daemonCommand(
         path: opts.path,
         workDir: opts.workDir ?? join(opts.stateDir, 'git'),
         ...(opts.sshKey ? { sshKeyPath: opts.sshKey } : {}),
+        ...(opts.maxCheckoutBytes ? { maxCheckoutBytes: opts.maxCheckoutBytes } : {}),
       })
     : new FolderSource(opts.config);
   const metrics = createMetrics();

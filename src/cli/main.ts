@@ -244,6 +244,12 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--work-dir <dir>', 'where --repo is cloned (default: <state-dir>/git)')
     .option('--ssh-key <file>', 'private key for an SSH --repo')
     .option(
+      '--max-checkout-bytes <n>',
+      'largest --repo accepted: its objects and its working tree (env DOCSYNC_MAX_CHECKOUT_BYTES; default 512 MiB)',
+      int('--max-checkout-bytes'),
+      env('DOCSYNC_MAX_CHECKOUT_BYTES') === undefined ? undefined : Number(env('DOCSYNC_MAX_CHECKOUT_BYTES')),
+    )
+    .option(
       '--interval <duration>',
       'how often the source is polled (env DOCSYNC_INTERVAL)',
       env('DOCSYNC_INTERVAL') ?? '60s',
@@ -301,6 +307,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
           path: String(o['path']),
           ...(o['workDir'] ? { workDir: String(o['workDir']) } : {}),
           ...(o['sshKey'] ? { sshKey: String(o['sshKey']) } : {}),
+          ...(o['maxCheckoutBytes'] !== undefined ? { maxCheckoutBytes: Number(o['maxCheckoutBytes']) } : {}),
           interval: String(o['interval']),
           ...(o['driftCron'] ? { driftCron: String(o['driftCron']) } : {}),
           mode: String(o['mode']),

@@ -41,8 +41,17 @@ const MAX_OUTPUT = 1024 * 1024;
  */
 export function runGit(
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; timeoutMs: number; signal?: AbortSignal },
+  opts: {
+    cwd: string;
+    env: Record<string, string>;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    /** Receive stdout as it comes (then it is not kept): for output of any length. */
+    onStdout?: (chunk: Buffer) => void;
+  },
 ): Promise<string> {
+  /** The subcommand, for messages (`git -c k=v fetch …` is a fetch). */
+  const name = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0];
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new GitError('git: stopped'));
     const child = spawn('git', args, {
@@ -66,7 +75,8 @@ export function runGit(
     const onAbort = () => kill('stopped');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (d: Buffer) => {
-      if (stdout.length < MAX_OUTPUT) stdout += d.toString();
+      if (opts.onStdout) opts.onStdout(d);
+      else if (stdout.length < MAX_OUTPUT) stdout += d.toString();
     });
     child.stderr.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4096);
@@ -77,13 +87,13 @@ export function runGit(
     };
     child.on('error', (error) => {
       done();
-      reject(new GitError(`git ${args[0]}: ${error.message}`));
+      reject(new GitError(`git ${name}: ${error.message}`));
     });
     child.on('close', (code) => {
       done();
-      if (killedFor) reject(new GitError(`git ${args[0]} ${killedFor}`));
+      if (killedFor) reject(new GitError(`git ${name} ${killedFor}`));
       else if (code === 0) resolve(stdout);
-      else reject(new GitError(`git ${args[0]} failed: ${stderr.trim() || `exit ${code}`}`));
+      else reject(new GitError(`git ${name} failed: ${stderr.trim() || `exit ${code}`}`));
     });
   });
 }

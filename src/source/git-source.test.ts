@@ -72,7 +72,7 @@ describe('git source', () => {
     for (let i = 0; i < 300 && sockets.length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
     expect(sockets.length).toBeGreaterThan(0);
     await hanging.stop();
-    expect(await refresh).toMatch(/git clone stopped/);
+    expect(await refresh).toMatch(/git fetch stopped/);
     for (const s of sockets) s.destroy();
     server.close();
   });

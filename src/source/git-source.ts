@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DocsyncError } from '../errors.js';
 import { GitError, gitEnv, runGit } from './git-process.js';
 import type { ConfigSource, Revision } from './types.js';
 
@@ -14,7 +15,47 @@ export type GitSourceOptions = {
   sshKeyPath?: string;
   /** Longest a single git command may run. */
   timeoutMs?: number;
+  /** Largest repository accepted, in bytes: its object store, and the working tree of the commit. */
+  maxCheckoutBytes?: number;
 };
+
+/** A config repository is small; this leaves room for a monorepo with the config in a folder. */
+export const DEFAULT_MAX_CHECKOUT_BYTES = 512 * 1024 * 1024;
+
+/** The repository (its objects, or the working tree of the commit) is larger than allowed. */
+export class CheckoutTooLargeError extends DocsyncError<'checkout-too-large'> {
+  constructor(
+    readonly what: 'objects' | 'working tree',
+    readonly maxBytes: number,
+  ) {
+    super(
+      'checkout-too-large',
+      `git: the repository's ${what} would exceed the maximum checkout size of ${maxBytes} bytes ` +
+        '(--max-checkout-bytes, DOCSYNC_MAX_CHECKOUT_BYTES)',
+    );
+  }
+}
+
+/**
+ * Why a branch name is refused, or undefined. The name is used only inside the fully qualified
+ * `refs/heads/<name>` and `refs/remotes/origin/<name>`; git's own rules (git-check-ref-format), and
+ * no option-like, `HEAD`, or `refs/…` name that reads as another ref.
+ */
+export function branchNameProblem(branch: string): string | undefined {
+  if (branch === '') return 'is empty';
+  if (branch.startsWith('-')) return 'starts with "-"';
+  if (branch === 'HEAD' || branch === '@') return `is "${branch}", not a branch`;
+  if (branch.startsWith('refs/')) return 'starts with "refs/": give the short branch name';
+  // eslint-disable-next-line no-control-regex -- control characters are what git refuses
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(branch)) return 'holds a character git refuses in a ref';
+  if (branch.includes('..') || branch.includes('@{') || branch.includes('//'))
+    return 'holds "..", "@{" or "//"';
+  if (branch.startsWith('/') || branch.endsWith('/') || branch.endsWith('.'))
+    return 'starts or ends with "/", or ends with "."';
+  if (branch.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock')))
+    return 'has a part starting with "." or ending with ".lock"';
+  return undefined;
+}
 
 /** The URL without credentials, for logs and status. */
 export function sanitizeUrl(url: string): string {
@@ -45,70 +86,187 @@ export function checkoutKey(url: string, branch: string): string {
   return createHash('sha256').update(`${url}#${branch}`).digest('hex').slice(0, 16);
 }
 
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
 /**
- * A git repository cloned once into its own folder (keyed by URL and branch), then fetched and
- * hard-reset to the remote branch head on every refresh. Before use, the checkout is verified
- * (remote URL, branch); one that does not match is cloned again. A failed fetch throws: the
- * daemon keeps the last good revision of this same source, never another repository's files.
+ * A git repository fetched into its own folder (keyed by URL and branch). Only the branch is ever
+ * fetched, by its fully qualified name and without tags (`--no-tags`, `--refmap=` so no configured
+ * refspec applies), into `refs/remotes/origin/<branch>`; the working tree is reset to the commit
+ * id fetched for that ref (read from FETCH_HEAD and the ref, which must agree), and `HEAD` is then
+ * checked to be that very commit. A tag or branch named `origin/main` on the remote can therefore
+ * never be what is checked out. Before use, the checkout is verified (remote URL, refspec, no tags,
+ * branch); one that does not match is fetched again from scratch. The object store and the working
+ * tree are bounded (`maxCheckoutBytes`). A failed fetch throws: the daemon keeps the last good
+ * revision of this same source, never another repository's files.
  */
 export class GitSource implements ConfigSource {
   readonly kind = 'git' as const;
   readonly configDir: string;
   private readonly checkout: string;
   private readonly stopping = new AbortController();
+  private readonly maxBytes: number;
 
   constructor(private readonly opts: GitSourceOptions) {
     this.checkout = join(opts.workDir, checkoutKey(opts.url, opts.branch));
     this.configDir = join(this.checkout, opts.path);
+    this.maxBytes = opts.maxCheckoutBytes ?? DEFAULT_MAX_CHECKOUT_BYTES;
   }
 
-  private git(args: string[], cwd = this.checkout): Promise<string> {
+  private get refspec(): string {
+    return `+refs/heads/${this.opts.branch}:${this.trackingRef}`;
+  }
+
+  private get trackingRef(): string {
+    return `refs/remotes/origin/${this.opts.branch}`;
+  }
+
+  private git(
+    args: string[],
+    cwd = this.checkout,
+    extra: { signal?: AbortSignal; onStdout?: (chunk: Buffer) => void } = {},
+  ): Promise<string> {
     return runGit(args, {
       cwd,
       env: gitEnv(process.env, this.opts.sshKeyPath),
       timeoutMs: this.opts.timeoutMs ?? 120_000,
-      signal: this.stopping.signal,
+      signal: extra.signal ?? this.stopping.signal,
+      ...(extra.onStdout ? { onStdout: extra.onStdout } : {}),
     });
   }
 
-  /** The checkout is this source's: its origin is the URL and its branch the branch. */
+  /** The checkout is this source's, set up by this version: origin, refspec, no tags, branch. */
   private async verified(): Promise<boolean> {
     if (!existsSync(join(this.checkout, '.git'))) return false;
     try {
-      const origin = (await this.git(['config', '--get', 'remote.origin.url'])).trim();
-      const branch = (await this.git(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
-      return origin === this.opts.url && branch === this.opts.branch;
+      const head = await readFile(join(this.checkout, '.git', 'HEAD'), 'utf8');
+      const remote = await this.git(['config', '--local', '--get-regexp', '^remote\\.origin\\.']);
+      const expected = [
+        `remote.origin.url ${this.opts.url}`,
+        `remote.origin.fetch ${this.refspec}`,
+        'remote.origin.tagopt --no-tags',
+      ];
+      return (
+        head === `ref: refs/heads/${this.opts.branch}\n` &&
+        remote.trim().split('\n').sort().join('\n') === expected.sort().join('\n')
+      );
     } catch {
       return false;
     }
   }
 
-  private async clone(): Promise<void> {
+  /** A new repository in a temporary folder, renamed into place once checked out. */
+  private async clone(): Promise<Revision> {
     const tmp = `${this.checkout}.clone-${process.pid}`;
     await rm(tmp, { recursive: true, force: true });
     await rm(this.checkout, { recursive: true, force: true });
+    await this.git(['init', '--quiet', `--initial-branch=${this.opts.branch}`, '--', tmp], this.opts.workDir);
+    // url, fetch = +refs/heads/<branch>:refs/remotes/origin/<branch>, tagOpt = --no-tags
     await this.git(
-      ['clone', '--branch', this.opts.branch, '--single-branch', '--', this.opts.url, tmp],
-      this.opts.workDir,
+      ['remote', 'add', '--no-tags', '-t', this.opts.branch, '--', 'origin', this.opts.url],
+      tmp,
     );
+    const revision = await this.checkOut(tmp, await this.fetch(tmp), true);
     await rename(tmp, this.checkout);
+    return revision;
+  }
+
+  /**
+   * Fetch the branch alone, no tags, into its remote-tracking ref; the commit id fetched. Fetched
+   * objects stay in one pack (never unpacked to loose objects), whose growth is watched: past the
+   * bound, git is killed.
+   */
+  private async fetch(dir: string): Promise<string> {
+    const tooLarge = new AbortController();
+    const signal = AbortSignal.any([this.stopping.signal, tooLarge.signal]);
+    const watch = setInterval(() => {
+      void packBytes(dir).then((bytes) => {
+        if (bytes > this.maxBytes) tooLarge.abort();
+      });
+    }, 200);
+    try {
+      await this.git(
+        [
+          '-c',
+          'fetch.unpackLimit=1',
+          '-c',
+          'transfer.unpackLimit=1',
+          'fetch',
+          '--quiet',
+          '--no-tags',
+          '--no-recurse-submodules',
+          '--refmap=',
+          'origin',
+          this.refspec,
+        ],
+        dir,
+        { signal },
+      );
+    } catch (error) {
+      if (tooLarge.signal.aborted) throw new CheckoutTooLargeError('objects', this.maxBytes);
+      throw error;
+    } finally {
+      clearInterval(watch);
+    }
+    if ((await packBytes(dir)) > this.maxBytes) throw new CheckoutTooLargeError('objects', this.maxBytes);
+    return this.fetchedCommit(dir);
+  }
+
+  /** The commit fetched for the branch: FETCH_HEAD and the remote-tracking ref must agree. */
+  private async fetchedCommit(dir: string): Promise<string> {
+    const fetchHead = await readFile(join(dir, '.git', 'FETCH_HEAD'), 'utf8');
+    const lines = fetchHead.split('\n').filter((l) => l !== '');
+    const fetched = lines.length === 1 ? lines[0]!.split('\t')[0]! : '';
+    const tracking = (
+      await this.git(['rev-parse', '--verify', '--quiet', `${this.trackingRef}^{commit}`], dir)
+    ).trim();
+    if (!OBJECT_ID.test(fetched) || fetched !== tracking)
+      throw new GitError(`the commit fetched for branch ${this.opts.branch} could not be verified`);
+    return fetched;
+  }
+
+  /**
+   * Reset the working tree to exactly `id` (bounded in size), then read HEAD's commit: it must be
+   * `id`. The revision (id, date, subject) is HEAD's.
+   */
+  private async checkOut(dir: string, id: string, fresh: boolean): Promise<Revision> {
+    if ((await this.treeBytes(dir, id)) > this.maxBytes)
+      throw new CheckoutTooLargeError('working tree', this.maxBytes);
+    await this.git(['reset', '--quiet', '--hard', id], dir);
+    if (!fresh) await this.git(['clean', '-f', '-d', '-q'], dir);
+    const [head, date, ...subject] = (await this.git(['log', '-1', '--format=%H%n%aI%n%s', 'HEAD'], dir))
+      .trim()
+      .split('\n');
+    if (head !== id)
+      throw new GitError(`the checkout is at ${head ?? '?'}, not at ${id} fetched for ${this.opts.branch}`);
+    return { id, subject: subject.join('\n'), ...(date ? { time: date } : {}) };
+  }
+
+  /** The bytes of every file of commit `id`, summed from the tree (nothing written yet). */
+  private async treeBytes(dir: string, id: string): Promise<number> {
+    let total = 0;
+    let rest = '';
+    await this.git(['ls-tree', '-r', '-l', '-z', '--full-tree', id], dir, {
+      onStdout: (chunk) => {
+        const records = (rest + chunk.toString('latin1')).split('\0');
+        rest = records.pop() ?? '';
+        for (const record of records) {
+          const size = Number(record.slice(0, record.indexOf('\t')).trim().split(/ +/)[3]);
+          if (Number.isFinite(size)) total += size;
+        }
+      },
+    });
+    return total;
   }
 
   async refresh(): Promise<Revision> {
     try {
+      const problem = branchNameProblem(this.opts.branch);
+      if (problem) throw new GitError(`--branch "${this.opts.branch}" ${problem}`);
       await mkdir(this.opts.workDir, { recursive: true });
-      if (!(await this.verified())) await this.clone();
-      else {
-        await this.git(['fetch', '--prune', 'origin', this.opts.branch]);
-        await this.git(['reset', '--hard', `origin/${this.opts.branch}`]);
-        await this.git(['clean', '-f', '-d']);
-      }
-      const [hash, date, ...subject] = (await this.git(['log', '-1', '--format=%H%n%aI%n%s']))
-        .trim()
-        .split('\n');
-      if (!hash) throw new GitError('the branch has no commits');
-      return { id: hash, subject: subject.join('\n'), ...(date ? { time: date } : {}) };
+      if (!(await this.verified())) return await this.clone();
+      return await this.checkOut(this.checkout, await this.fetch(this.checkout), false);
     } catch (error) {
+      if (error instanceof CheckoutTooLargeError) throw error;
       throw new GitError(`git: ${scrubGitMessage((error as Error).message)}`);
     }
   }
@@ -121,4 +279,16 @@ export class GitSource implements ConfigSource {
   describe(): Record<string, string> {
     return { type: 'git', url: sanitizeUrl(this.opts.url), branch: this.opts.branch, path: this.opts.path };
   }
+}
+
+/**
+ * Bytes of the pack files of a repository, a pack being received included. Fetched objects are
+ * always kept packed (`fetch.unpackLimit=1`), so this is what a fetch adds.
+ */
+async function packBytes(dir: string): Promise<number> {
+  const packs = join(dir, '.git', 'objects', 'pack');
+  let total = 0;
+  for (const name of await readdir(packs).catch(() => [] as string[]))
+    total += (await stat(join(packs, name)).catch(() => ({ size: 0 }))).size;
+  return total;
 }

@@ -1,0 +1,144 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../../test/helpers/git.js';
+import { GitError } from './git-process.js';
+import { branchNameProblem, CheckoutTooLargeError, checkoutKey, GitSource } from './git-source.js';
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const state = () => mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
+const org = (source: GitSource) => readFileSync(join(source.configDir, 'org.yaml'), 'utf8');
+
+/**
+ * Refs anyone with push rights can create, all at an old commit: tags and branches whose names
+ * read as the branch or its remote-tracking ref. With prune on, applying the old commit deletes
+ * what was added since; pinning there ignores every later push.
+ */
+const HOSTILE_REFS = [
+  'refs/tags/origin/main',
+  'refs/tags/main',
+  'refs/tags/refs/remotes/origin/main',
+  'refs/tags/refs/heads/main',
+  'refs/heads/origin/main',
+  'refs/heads/refs/remotes/origin/main',
+];
+
+describe('git source against a hostile remote', () => {
+  it('follows the branch, never a tag or branch named like it: fresh clone, then every fetch', async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: old\n' });
+    const old = git(repo.dir, 'rev-parse', 'HEAD');
+    execFileSync('git', ['update-ref', '--stdin'], {
+      cwd: repo.dir,
+      input: HOSTILE_REFS.map((ref) => `create ${ref} ${old}\n`).join(''),
+    });
+    const second = repo.commit({ 'config/org.yaml': 'organization: second\n' }, 'second');
+    const source = new GitSource({ url: repo.url, branch: 'main', path: 'config', workDir: state() });
+    expect((await source.refresh()).id).toBe(second);
+    expect(org(source)).toContain('second');
+    // No tag reached the checkout: it fetches the branch's ref alone.
+    const checkout = join(source.configDir, '..');
+    expect(git(checkout, 'tag', '--list')).toBe('');
+    expect(git(checkout, 'for-each-ref', '--format=%(refname)')).toBe(
+      'refs/heads/main\nrefs/remotes/origin/main',
+    );
+    const third = repo.commit({ 'config/org.yaml': 'organization: third\n' }, 'third');
+    expect((await source.refresh()).id).toBe(third);
+    expect(org(source)).toContain('third');
+    expect(git(checkout, 'rev-parse', 'HEAD')).toBe(third);
+  });
+
+  it('a checkout made by an earlier version (tags fetched with it) is set up again, without them', async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: old\n' });
+    git(repo.dir, 'tag', 'origin/main');
+    const second = repo.commit({ 'config/org.yaml': 'organization: second\n' }, 'second');
+    const workDir = state();
+    const checkout = join(workDir, checkoutKey(repo.url, 'main'));
+    git(workDir, 'clone', '-q', '--branch', 'main', '--single-branch', '--', repo.url, checkout);
+    expect(git(checkout, 'tag', '--list')).toBe('origin/main');
+    const source = new GitSource({ url: repo.url, branch: 'main', path: 'config', workDir });
+    expect((await source.refresh()).id).toBe(second);
+    expect(git(checkout, 'tag', '--list')).toBe('');
+  });
+
+  it('a branch that exists only as a tag is not found; the tag is never checked out', async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: tagged\n' });
+    git(repo.dir, 'tag', 'v1');
+    const source = new GitSource({ url: repo.url, branch: 'v1', path: 'config', workDir: state() });
+    await expect(source.refresh()).rejects.toThrow(/^git: .*couldn't find remote ref refs\/heads\/v1/);
+    expect(existsSync(source.configDir)).toBe(false);
+  });
+
+  it.each([
+    '--upload-pack=touch /tmp/docsync-pwned',
+    '-b',
+    'main:refs/heads/evil',
+    'refs/tags/v1',
+    'HEAD',
+    'a..b',
+    'main@{1}',
+    'main~1',
+    'a b',
+    '.hidden',
+    'x.lock',
+    'main/',
+  ])('refuses the hostile branch name %j before running git', async (branch) => {
+    expect(branchNameProblem(branch)).toBeDefined();
+    const source = new GitSource({ url: 'file:///nonexistent', branch, path: '.', workDir: state() });
+    const error = await source.refresh().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GitError);
+    expect((error as Error).message).toMatch(/^git: --branch ".*" /);
+    expect(existsSync('/tmp/docsync-pwned')).toBe(false);
+  });
+
+  it('accepts ordinary branch names', () => {
+    for (const branch of ['main', 'release/2024-01', 'feature_x', 'v1.2', 'team/docs-sync'])
+      expect(branchNameProblem(branch)).toBeUndefined();
+  });
+});
+
+describe('the maximum checkout size', () => {
+  it('refuses a working tree past the bound before writing it (a small pack of zeros), keeping the checkout', async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: small\n' });
+    const source = new GitSource({
+      url: repo.url,
+      branch: 'main',
+      path: 'config',
+      workDir: state(),
+      maxCheckoutBytes: 1024 * 1024,
+    });
+    const first = await source.refresh();
+    repo.commit(
+      { 'config/org.yaml': 'organization: big\n', 'zeros.bin': '\0'.repeat(2 * 1024 * 1024) },
+      'big',
+    );
+    const error = await source.refresh().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckoutTooLargeError);
+    expect((error as CheckoutTooLargeError).code).toBe('checkout-too-large');
+    expect((error as Error).message).toMatch(
+      /working tree would exceed the maximum checkout size of 1048576 bytes \(--max-checkout-bytes/,
+    );
+    // Nothing of the big commit was checked out.
+    expect(org(source)).toContain('small');
+    expect(git(join(source.configDir, '..'), 'rev-parse', 'HEAD')).toBe(first.id);
+  });
+
+  it('refuses a repository whose objects pass the bound, on a fresh clone', async () => {
+    const repo = makeRepo({
+      'config/org.yaml': 'organization: x\n',
+      'noise.txt': randomBytes(3 * 1024 * 1024).toString('base64'),
+    });
+    const source = new GitSource({
+      url: repo.url,
+      branch: 'main',
+      path: 'config',
+      workDir: state(),
+      maxCheckoutBytes: 1024 * 1024,
+    });
+    await expect(source.refresh()).rejects.toThrow(/objects would exceed the maximum checkout size/);
+    expect(existsSync(source.configDir)).toBe(false);
+  });
+});
