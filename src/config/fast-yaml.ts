@@ -18,9 +18,23 @@ const bail = (): never => {
   throw new Bail();
 };
 
-/** Characters the subset does not handle anywhere: tabs, lone CRs, control and special line breaks, BOM. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
-const UNSUPPORTED_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0085\u2028\u2029\ufeff\t]|\r(?!\n)/;
+/**
+ * Characters the subset does not handle anywhere: tabs, lone CRs, control and special line breaks,
+ * BOM, and every other Unicode space or invisible format character (NBSP, U+1680, U+2000–U+200F,
+ * U+202F, U+205F, U+2060, U+3000, U+FEFF…). YAML's only white space is the ASCII space and tab, so
+ * such characters belong to the scalar they touch; declining them keeps the subset free of any
+ * place where "space" could be read two ways.
+ */
+const UNSUPPORTED_CHARS =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb\t]|\r(?!\n)/;
+
+/** Trailing ASCII spaces only: `String.prototype.trimEnd` would also take Unicode spaces. */
+const trimSpaces = (s: string): string => {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x20) end -= 1;
+  return end === s.length ? s : s.slice(0, end);
+};
 const KEY = /^([A-Za-z_][\w-]*):(?: +|$)/;
 const INT = /^[-+]?[0-9]{1,15}$/;
 /** A plain scalar may not start with an indicator; `-`, `.`, `+` and digits start numbers (handled apart). */
@@ -37,7 +51,7 @@ export function fastParseYaml(text: string): Value | undefined {
     // Directives and document markers: the full parser.
     if (indent === 0 && (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')))
       return undefined;
-    lines.push({ indent, text: body.trimEnd() });
+    lines.push({ indent, text: trimSpaces(body) });
   }
   if (lines.length === 0) return undefined;
   try {
@@ -163,7 +177,7 @@ function inline(rest: string): Value {
     return value;
   }
   const hash = rest.indexOf(' #');
-  const plain = (hash === -1 ? rest : rest.slice(0, hash)).trimEnd();
+  const plain = trimSpaces(hash === -1 ? rest : rest.slice(0, hash));
   if (plain.includes(': ') || plain.endsWith(':') || plain.includes(' #')) bail();
   return resolvePlain(plain);
 }
@@ -249,7 +263,7 @@ function flowValue(c: Cursor): Value {
   // A plain scalar inside a flow collection: up to the next separator.
   let end = c.i;
   while (end < c.s.length && !',[]{}:#'.includes(c.s[end]!)) end += 1;
-  const plain = c.s.slice(c.i, end).trimEnd();
+  const plain = trimSpaces(c.s.slice(c.i, end));
   if (plain === '') bail();
   c.i = end;
   return resolvePlain(plain);
