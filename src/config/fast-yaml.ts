@@ -7,7 +7,9 @@
  * text steps outside the subset (anchors, tags, block scalars, multi-line scalars, duplicate keys,
  * unusual numbers, documents markers, tabs…): the caller then parses with the full parser, which
  * also reports errors with positions. So the fast path never decides anything the full parser
- * would decide differently; `fast-yaml.test.ts` checks that on a corpus.
+ * would decide differently; `fast-yaml.test.ts` checks that on a corpus, and
+ * `yaml-differential.test.ts` on generated hostile documents with zero differences allowed
+ * (decision 26).
  */
 
 type Line = { indent: number; text: string };
