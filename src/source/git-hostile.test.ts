@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeRepo } from '../../test/helpers/git.js';
 import { GitError } from './git-process.js';
 import { branchNameProblem, CheckoutTooLargeError, checkoutKey, GitSource } from './git-source.js';
@@ -62,6 +62,27 @@ describe('git source against a hostile remote', () => {
     const source = new GitSource({ url: repo.url, branch: 'main', path: 'config', workDir });
     expect((await source.refresh()).id).toBe(second);
     expect(git(checkout, 'tag', '--list')).toBe('');
+  });
+
+  it("no configured refspec brings tags in: the operator's git config asking for every tag is overridden", async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: old\n' });
+    git(repo.dir, 'tag', 'origin/main');
+    const second = repo.commit({ 'config/org.yaml': 'organization: second\n' }, 'second');
+    const home = mkdtempSync(join(tmpdir(), 'docsync-home-'));
+    writeFileSync(
+      join(home, '.gitconfig'),
+      '[remote "origin"]\n\tfetch = +refs/tags/*:refs/tags/*\n\ttagOpt = --tags\n[fetch]\n\tpruneTags = false\n',
+    );
+    vi.stubEnv('HOME', home);
+    try {
+      const source = new GitSource({ url: repo.url, branch: 'main', path: 'config', workDir: state() });
+      expect((await source.refresh()).id).toBe(second);
+      const third = repo.commit({ 'config/org.yaml': 'organization: third\n' }, 'third');
+      expect((await source.refresh()).id).toBe(third);
+      expect(git(join(source.configDir, '..'), 'tag', '--list')).toBe('');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('a branch that exists only as a tag is not found; the tag is never checked out', async () => {
