@@ -249,6 +249,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
       env('DOCSYNC_INTERVAL') ?? '60s',
     )
     .option(
+      '--org-concurrency <n>',
+      'how many organizations sync at once, each in its own queue (env DOCSYNC_ORG_CONCURRENCY)',
+      env('DOCSYNC_ORG_CONCURRENCY') ?? '4',
+    )
+    .option(
       '--drift-cron <expr>',
       'drift check schedule (env DOCSYNC_DRIFT_CRON)',
       env('DOCSYNC_DRIFT_CRON') ?? '*/15 * * * *',
@@ -302,6 +307,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
           ...(o['workDir'] ? { workDir: String(o['workDir']) } : {}),
           ...(o['sshKey'] ? { sshKey: String(o['sshKey']) } : {}),
           interval: String(o['interval']),
+          orgConcurrency: String(o['orgConcurrency']),
           ...(o['driftCron'] ? { driftCron: String(o['driftCron']) } : {}),
           mode: String(o['mode']),
           port: Number(o['port']),
