@@ -127,7 +127,7 @@ export async function applyPlan(
         kind: change.kind,
       });
       withWriteGate(gate, () =>
-        runOne(api, change, produced, attempts, { gate, shouldStop: options.shouldStop }),
+        runOne(api, change, produced, attempts, { gate, shouldStop: options.shouldStop, logger: log }),
       )
         .then(({ output, adopted }) => {
           produced.set(change.id, output);

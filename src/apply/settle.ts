@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { ApiError } from '../api/errors.js';
 import type { WriteGate } from '../api/write-gate.js';
+import type { Logger } from '../log/logger.js';
 import { DocsyncError } from '../errors.js';
 import type { ChangeOp } from '../model/index.js';
 import { findCreated } from './adopt.js';
@@ -26,7 +27,11 @@ export function settleMs(api: ApiClient, error: ApiError): number {
 }
 
 /** What ends a settle wait early: the organization's write gate closed, or a graceful stop began. */
-export type SettleWatch = { gate?: WriteGate | undefined; shouldStop?: (() => boolean) | undefined };
+export type SettleWatch = {
+  gate?: WriteGate | undefined;
+  shouldStop?: (() => boolean) | undefined;
+  logger?: Logger | undefined;
+};
 
 function interruption(watch: SettleWatch): string | undefined {
   if (watch.shouldStop?.()) return 'the daemon is stopping';
@@ -48,7 +53,9 @@ export async function settleCreation(
   error: ApiError,
   watch: SettleWatch,
 ): Promise<OpOutput | null> {
-  const end = performance.now() + settleMs(api, error);
+  const waitMs = settleMs(api, error);
+  const end = performance.now() + waitMs;
+  watch.logger?.info({ code: error.code, waitMs }, 'creation outcome unknown; waiting for it to settle');
   let step = FIRST_LOOK_MS;
   let nextLook = Math.min(end, performance.now() + step);
   for (;;) {
