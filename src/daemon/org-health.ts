@@ -37,12 +37,15 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
  */
 export class OrgHealth {
   private readonly orgs = new Map<string, Entry>();
+  /** An organization owned since the start and never synced counts from the start. */
+  private readonly startedAt: number;
 
   constructor(
     private readonly metrics: Metrics,
     private readonly owned: () => readonly string[],
     private readonly now: () => number = Date.now,
   ) {
+    this.startedAt = now();
     metrics.orgsInSync.read = () => this.inSyncOfOwned();
   }
 
@@ -92,11 +95,11 @@ export class OrgHealth {
     e.inSync = at;
   }
 
-  /** Owned organizations and when each was last known in sync (or taken over, if later). */
+  /** Owned organizations and when each was last known in sync (or taken over, or the daemon started, if later). */
   private inSyncOfOwned(): [string, number][] {
     return this.owned().map((org) => {
       const e = this.orgs.get(org);
-      return [org, Math.max(e?.inSync ?? 0, e?.ownedSince ?? 0) / 1000];
+      return [org, Math.max(e?.inSync ?? 0, e?.ownedSince ?? 0, this.startedAt) / 1000];
     });
   }
 
