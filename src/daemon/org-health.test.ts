@@ -55,12 +55,14 @@ describe('OrgHealth', () => {
   it('an organization taken over counts from that moment, and only owned ones are exported', async () => {
     const owned: string[] = [];
     const metrics = createMetrics();
+    let now = 5_000;
     const health = new OrgHealth(
       metrics,
       () => owned,
-      () => 5_000,
+      () => now,
     );
     health.finished('org_old', 'applied');
+    now = 9_000;
     owned.push('org_new');
     health.gained(['org_new']);
     const text = await metrics.registry.metrics();
@@ -69,7 +71,7 @@ describe('OrgHealth', () => {
     expect(health.status()['org_old']!.owned).toBe(false);
     expect(health.status()['org_new']).toMatchObject({
       owned: true,
-      pendingSince: new Date(5_000).toISOString(),
+      pendingSince: new Date(9_000).toISOString(),
     });
   });
 });
