@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   // Apply.
   'locked',
   'unresolved-ref',
+  'outcome-unknown',
   // Command line input.
   'invalid-option',
   'invalid-plan-file',

@@ -21,6 +21,8 @@ export type ApiErrorInit = {
   apiMessage?: string;
   /** True when the request may have reached the server (its effect is unknown). */
   sent: boolean;
+  /** A timeout: the deadline the attempt had, in ms (the client's timeout, or less when a write gate cut it). */
+  deadlineMs?: number;
   cause?: unknown;
 };
 
@@ -31,6 +33,7 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
   readonly status: number | undefined;
   readonly apiMessage: string | undefined;
   readonly sent: boolean;
+  readonly deadlineMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
     const status = init.status !== undefined ? ` ${init.status}` : '';
@@ -44,6 +47,7 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
     this.status = init.status;
     this.apiMessage = init.apiMessage;
     this.sent = init.sent;
+    this.deadlineMs = init.deadlineMs;
   }
 
   /** The outcome is unknown: the request may or may not have taken effect. */

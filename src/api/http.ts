@@ -216,7 +216,7 @@ export class HttpClient {
       deadline.clear();
       this.budget.release();
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
-      throw this.transportError(req, error, false, deadline.signal);
+      throw this.transportError(req, error, false, deadline.signal, timeoutMs);
     }
     let text: string;
     try {
@@ -234,7 +234,7 @@ export class HttpClient {
           sent: true,
           cause: error,
         });
-      throw this.transportError(req, error, true, deadline.signal);
+      throw this.transportError(req, error, true, deadline.signal, timeoutMs);
     } finally {
       deadline.clear();
     }
@@ -278,6 +278,7 @@ export class HttpClient {
     error: unknown,
     afterHeaders: boolean,
     signal: AbortSignal,
+    deadlineMs: number,
   ): ApiError {
     if (signal.aborted && signal.reason instanceof DeadlineError)
       return new ApiError({
@@ -286,6 +287,7 @@ export class HttpClient {
         route: req.route,
         apiMessage: signal.reason.message,
         sent: true,
+        deadlineMs,
         cause: error,
       });
     const code = (error as { code?: string }).code ?? '';
@@ -302,6 +304,7 @@ export class HttpClient {
         ? `cannot connect to ${hostAndPort(this.origin)} (${code})`
         : code || (error as Error).message,
       sent,
+      ...(timeout ? { deadlineMs } : {}),
       cause: error,
     });
   }

@@ -5,6 +5,7 @@ import type { Change } from '../model/index.js';
 import type { Plan } from '../plan/types.js';
 import { withWriteGate, type WriteGate } from '../api/write-gate.js';
 import { findCreated, isCreation } from './adopt.js';
+import { settleCreation, type SettleWatch } from './settle.js';
 import { preloadCertificates } from './certificates.js';
 import { executeOp, type OpOutput } from './execute-op.js';
 import type { Produced } from './resolve.js';
@@ -38,21 +39,12 @@ function changeOrg(change: Change): string {
   return 'org' in change.op ? change.op.org : change.address.slice(0, change.address.indexOf('/'));
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * How long to let an ambiguous request land before looking for its effect: a request that timed
- * out may still be processed after the client gave up.
- */
-function settleMs(api: ApiClient, error: ApiError): number {
-  return error.code === 'timeout' ? api.http.timeoutMs + 1000 : 250;
-}
-
 async function runOne(
   api: ApiClient,
   change: Change,
   produced: Produced,
   attempts: number,
+  watch: SettleWatch,
 ): Promise<{ output: OpOutput; adopted: boolean }> {
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -61,10 +53,13 @@ async function runOne(
       if (alreadyGone(change, error)) return { output: {}, adopted: false };
       const ambiguous = error instanceof ApiError && (error.ambiguous || error.code === 'conflict');
       if (!isCreation(change.op) || !ambiguous) throw error;
-      if (error.code !== 'conflict') await sleep(settleMs(api, error));
-      const found = await findCreated(api, change.op, produced);
+      // A conflict: it exists now. Otherwise the request may still land: wait for it (src/apply/settle.ts).
+      const found =
+        error.code === 'conflict'
+          ? await findCreated(api, change.op, produced)
+          : await settleCreation(api, change.op, produced, error, watch);
       if (found) return { output: found, adopted: true };
-      if (attempt >= attempts || (error instanceof ApiError && error.code === 'conflict')) throw error;
+      if (attempt >= attempts || error.code === 'conflict') throw error;
     }
   }
 }
@@ -131,7 +126,9 @@ export async function applyPlan(
         action: change.action,
         kind: change.kind,
       });
-      withWriteGate(gate, () => runOne(api, change, produced, attempts))
+      withWriteGate(gate, () =>
+        runOne(api, change, produced, attempts, { gate, shouldStop: options.shouldStop, logger: log }),
+      )
         .then(({ output, adopted }) => {
           produced.set(change.id, output);
           const durationMs = Date.now() - t0;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import cron from 'node-cron';
-import { Daemon, type DaemonMode } from '../daemon/daemon.js';
+import { Daemon, DEFAULT_ORG_CONCURRENCY, type DaemonMode } from '../daemon/daemon.js';
 import { createMetrics } from '../daemon/metrics.js';
 import { RunJournal } from '../daemon/runs/journal.js';
 import { RunStore } from '../daemon/runs/run-store.js';
@@ -26,6 +26,8 @@ export type DaemonCommandOptions = CommonOptions &
     sshKey?: string;
     maxCheckoutBytes?: number;
     interval: string;
+    /** `--org-concurrency` (DOCSYNC_ORG_CONCURRENCY): organizations synced at once. */
+    orgConcurrency?: string;
     driftCron?: string;
     mode: string;
     port: number;
@@ -53,6 +55,13 @@ export async function daemonCommand(
   const logger = makeLogger(opts, 'daemon');
   if (opts.mode !== 'apply' && opts.mode !== 'plan') {
     err(`error: --mode must be apply or plan, got "${opts.mode}"`);
+    return 1;
+  }
+  const orgConcurrency = Number(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY);
+  if (!Number.isInteger(orgConcurrency) || orgConcurrency < 1) {
+    err(
+      `error: --org-concurrency (DOCSYNC_ORG_CONCURRENCY) must be a positive integer, got "${opts.orgConcurrency}"`,
+    );
     return 1;
   }
   if (opts.driftCron && !cron.validate(opts.driftCron)) {
@@ -137,6 +146,7 @@ export async function daemonCommand(
     ...(opts.notifyUrl ? { notifyUrl: opts.notifyUrl } : {}),
     reminderMs: parseDuration(opts.reminder),
     stopTimeoutMs: parseDuration(opts.stopTimeout),
+    orgConcurrency,
     journal,
     coordinator,
   });

@@ -255,6 +255,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
       env('DOCSYNC_INTERVAL') ?? '60s',
     )
     .option(
+      '--org-concurrency <n>',
+      'how many organizations sync at once, each in its own queue (env DOCSYNC_ORG_CONCURRENCY)',
+      env('DOCSYNC_ORG_CONCURRENCY') ?? '4',
+    )
+    .option(
       '--drift-cron <expr>',
       'drift check schedule (env DOCSYNC_DRIFT_CRON)',
       env('DOCSYNC_DRIFT_CRON') ?? '*/15 * * * *',
@@ -309,6 +314,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
           ...(o['sshKey'] ? { sshKey: String(o['sshKey']) } : {}),
           ...(o['maxCheckoutBytes'] !== undefined ? { maxCheckoutBytes: Number(o['maxCheckoutBytes']) } : {}),
           interval: String(o['interval']),
+          orgConcurrency: String(o['orgConcurrency']),
           ...(o['driftCron'] ? { driftCron: String(o['driftCron']) } : {}),
           mode: String(o['mode']),
           port: Number(o['port']),

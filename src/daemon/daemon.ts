@@ -4,23 +4,30 @@ import { localDaemonCoordinator, type LocalCoordinator } from '../coord/local.js
 import type { Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
 import type { DesiredState } from '../model/index.js';
-import { runSync } from '../pipeline/sync.js';
+import { onlyOrgs, runSync, type SyncOutcome } from '../pipeline/sync.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { ConfigSource } from '../source/types.js';
 import { ConfigTracker } from './config-tracker.js';
 import { DriftCheck } from './drift-check.js';
 import { readFailure } from './health.js';
 import type { Metrics } from './metrics.js';
+import { OrgHealth } from './org-health.js';
+import { OrgQueue, type OrgJob } from './org-queue.js';
 import { RunQueue } from './run-queue.js';
 import { Schedule } from './schedule.js';
 import { outcomeReport, recordSync, reportedIssues } from './sync-report.js';
-import type { DaemonOptions, DaemonParts, DaemonStatus, RunOutcome, Trigger } from './types.js';
+import type { DaemonOptions, DaemonParts, DaemonStatus, RunOutcome, SyncReport, Trigger } from './types.js';
 
 export type { DaemonMode, DaemonOptions, DriftReport, SyncReport, Trigger } from './types.js';
 
+/** Organizations synced at once by default (`--org-concurrency`). */
+export const DEFAULT_ORG_CONCURRENCY = 4;
+
 /**
  * The long-running worker: watches the source, syncs on new revisions, checks drift on a
- * schedule. Single flight: one run at a time; triggers during a run coalesce into one follow-up.
+ * schedule. The source is fetched by one run at a time (triggers during a fetch coalesce into one
+ * follow-up); each organization then syncs in its own queue (src/daemon/org-queue.ts): single
+ * flight per organization, several organizations at once, so a slow one never holds up another.
  */
 export class Daemon {
   readonly status: DaemonStatus;
@@ -31,11 +38,13 @@ export class Daemon {
   private readonly parts: DaemonParts;
   private readonly config: ConfigTracker;
   private readonly queue = new RunQueue((trigger) => this.run(trigger));
+  private readonly orgs: OrgQueue;
+  private readonly health: OrgHealth;
   private readonly schedule: Schedule;
   private readonly driftCheck: DriftCheck;
   private stopping = false;
-  /** A replica gained organizations: the next run syncs even if the source did not change. */
-  private ownershipChanged = false;
+  /** A fetch of the source is in flight. */
+  private readonly fetching: { value: boolean };
 
   constructor(
     private readonly source: ConfigSource,
@@ -47,11 +56,24 @@ export class Daemon {
     if (opts.coordinator) this.coordinator = opts.coordinator;
     else this.coordinator = this.ownCoordinator = localDaemonCoordinator(opts.stateDir, logger);
     const coordinator = this.coordinator;
+    const health = (this.health = new OrgHealth(metrics, () => coordinator.status().owned));
+    const orgs = (this.orgs = new OrgQueue(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, (org, job) =>
+      this.runOrg(org, job),
+    ));
+    const fetching = { value: false };
+    this.fetching = fetching;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the status getters read the daemon's state
+    const self = this;
     this.status = {
       get coordination() {
         return coordinator.status();
       },
-      phase: 'starting',
+      get organizations() {
+        return health.status();
+      },
+      get phase() {
+        return phaseOf(fetching.value || orgs.active > 0, self.stopping, self.ready);
+      },
       mode: opts.mode,
       api: { flavor: api.flavor },
       source: source.describe(),
@@ -63,8 +85,15 @@ export class Daemon {
     this.parts = { opts, status: this.status, metrics, coordinator };
     this.config = new ConfigTracker(source, this.parts);
     this.schedule = new Schedule(opts, (kind) => this.trigger(kind));
-    this.driftCheck = new DriftCheck(api, this.parts, this.config, (desired, checksum, log) =>
-      this.planAndMaybeApply(desired, true, log, checksum),
+    this.driftCheck = new DriftCheck(
+      api,
+      this.parts,
+      this.config,
+      async (desired, checksum, base, log) => {
+        const org = desired.organizations[0]?.id ?? '';
+        return this.record(org, base, await this.pipeline(desired, true, log, checksum), log);
+      },
+      (org) => this.health.seen([org]),
     );
   }
 
@@ -81,21 +110,24 @@ export class Daemon {
     this.schedule.start();
   }
 
-  /** Ask for a run. During a run, triggers coalesce into one follow-up (drift wins over a poll). */
+  /** Ask for a fetch of the source (and the syncs it leads to). Triggers during a fetch coalesce into one follow-up. */
   trigger(kind: Trigger): void {
     this.queue.trigger(kind);
   }
 
-  /** Wait for the current run (tests use it). */
+  /** Wait until no fetch and no organization's run is in flight or queued (tests use it). */
   async idle(): Promise<void> {
-    await this.queue.idle();
+    do {
+      await this.queue.idle();
+      await this.orgs.idle();
+    } while (this.queue.busy);
   }
 
-  /** The coordinator gave this replica organizations: sync them now. */
+  /** The coordinator gave this replica organizations: sync them now, each in its own queue. */
   ownershipGained(orgs: string[]): void {
     this.logger.info({ orgs }, 'organizations gained; syncing them');
-    this.ownershipChanged = true;
-    this.trigger('ownership');
+    this.health.gained(orgs);
+    for (const org of orgs) void this.orgs.trigger(org, { sync: 'ownership' });
   }
 
   /** Another replica received a push: fetch now rather than at the next poll. */
@@ -104,41 +136,53 @@ export class Daemon {
     this.trigger('webhook');
   }
 
-  /** Graceful stop: no new triggers; the change in flight finishes; bounded by a timeout. */
+  /**
+   * Graceful stop: no new triggers; runs in flight stop before their next change, and a run
+   * waiting for an ambiguous creation to settle stops waiting. Bounded by the stop timeout, less a
+   * reserve in which the caller hands the organizations over (revokes the lease).
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     this.queue.close();
-    this.status.phase = 'stopping';
+    this.orgs.close();
     // A fetch in flight is only a read: kill it (and its process group) rather than wait for it.
     await this.source.stop?.();
     await this.schedule.stop();
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, this.opts.stopTimeoutMs).unref());
+    const waitMs = this.opts.stopTimeoutMs - Math.min(5000, this.opts.stopTimeoutMs / 4);
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, waitMs)).unref());
     await Promise.race([this.idle(), timeout]);
     await this.ownCoordinator?.stop();
     this.logger.info({}, 'daemon stopped');
   }
 
+  /** Fetch the source; on a new revision (or at startup), sync each owned organization; on the drift schedule, check each. */
   private async run(trigger: Trigger): Promise<void> {
     const runId = randomUUID().slice(0, 8);
     const log = this.logger.child({ run: runId, trigger });
-    const endTimer = this.parts.metrics.syncDuration.startTimer({ trigger });
-    this.status.phase = 'syncing';
+    this.fetching.value = true;
+    const started: Promise<void>[] = [];
     try {
       const changed = await this.config.refresh(log);
-      const gained = this.ownershipChanged;
-      this.ownershipChanged = false;
-      if (changed || gained || trigger === 'startup') await this.sync(runId, trigger, log);
-      if (trigger === 'drift') await this.driftCheck.run(runId, log);
+      const managed = this.config.desired?.organizations.map((o) => o.id) ?? [];
+      const owned = managed.filter((org) => this.coordinator.owns(org));
+      const sync = changed || trigger === 'startup';
+      if (sync) this.health.seen(owned);
+      else if (this.status.source.lastFetchError === undefined) this.health.confirmed(owned);
+      if (sync && !this.reportConfigProblem(runId, trigger, log))
+        for (const org of owned) started.push(this.orgs.trigger(org, { sync: trigger }));
+      if (trigger === 'drift') for (const org of owned) started.push(this.orgs.trigger(org, { drift: true }));
     } catch (error) {
       log.error({ err: (error as Error).message }, 'run failed');
     } finally {
-      endTimer();
-      this.status.phase = this.stopping ? 'stopping' : 'idle';
-      this.ready = true;
+      this.fetching.value = false;
     }
+    // Ready once the first fetch and the syncs it started have ended (not awaited: the next fetch
+    // must not wait for a slow organization).
+    if (!this.ready) void Promise.all(started).then(() => (this.ready = true));
   }
 
-  private async sync(runId: string, trigger: Trigger, log: Logger): Promise<void> {
+  /** An invalid config, or none yet: reported once for the revision, nothing is synced. */
+  private reportConfigProblem(runId: string, trigger: Trigger, log: Logger): boolean {
     const { revision, desired, pendingIssues } = this.config;
     const base = {
       runId,
@@ -150,31 +194,78 @@ export class Daemon {
       const issues = reportedIssues(pendingIssues);
       const message = 'the config is invalid; nothing was applied';
       recordSync({ ...base, result: 'invalid-config', message, issues }, this.parts, log);
-      return;
+      return true;
     }
     if (!desired) {
       recordSync({ ...base, result: 'error', message: 'no valid config yet' }, this.parts, log);
-      return;
+      return true;
     }
+    return false;
+  }
+
+  /** One organization's run: its sync and/or its drift check. */
+  private async runOrg(org: string, job: OrgJob): Promise<void> {
+    const runId = randomUUID().slice(0, 8);
+    const trigger = job.sync ?? 'drift';
+    const log = this.logger.child({ run: runId, trigger, org });
+    const endTimer = this.parts.metrics.syncDuration.startTimer({ trigger });
     try {
-      const outcome = await this.planAndMaybeApply(desired, this.opts.mode === 'apply', log);
-      recordSync({ ...base, ...outcome }, this.parts, log);
+      if (job.sync) await this.sync(org, runId, job.sync, log);
+      if (job.drift) await this.driftCheck.run(runId, org, log);
+    } catch (error) {
+      log.error({ err: (error as Error).message }, 'run failed');
+    } finally {
+      endTimer();
+    }
+  }
+
+  private async sync(org: string, runId: string, trigger: Trigger, log: Logger): Promise<void> {
+    const { revision, desired } = this.config;
+    if (!desired?.organizations.some((o) => o.id === org)) return;
+    const base = {
+      runId,
+      trigger,
+      startedAt: new Date().toISOString(),
+      ...(revision ? { revision: revision.id } : {}),
+    };
+    try {
+      const outcome = await this.pipeline(onlyOrgs(desired, [org]), this.opts.mode === 'apply', log);
+      this.record(org, base, outcome, log);
     } catch (error) {
       recordSync({ ...base, result: 'error', message: (error as Error).message }, this.parts, log);
+      this.health.finished(org, 'error');
     }
+  }
+
+  /**
+   * A pass of the pipeline ended: its plan, what it applied and its report reach the journal,
+   * the status and the metrics together, with no await between (organizations run at once).
+   */
+  private record(
+    org: string,
+    base: Pick<SyncReport, 'runId' | 'trigger' | 'startedAt' | 'revision'>,
+    outcome: SyncOutcome,
+    log: Logger,
+  ): RunOutcome {
+    if (outcome.result !== 'not-owned')
+      this.opts.journal?.planned(outcome.run.plan, outcome.run.live, this.config.revision?.id);
+    const report = outcomeReport(outcome, this.parts);
+    recordSync({ ...base, ...report }, this.parts, log);
+    if (outcome.result !== 'not-owned') this.health.finished(org, report.result);
+    return report;
   }
 
   /**
    * One pass of the sync pipeline (src/pipeline/sync.ts) as the daemon runs it: only the
    * organizations this replica holds; with `expectChecksum`, only the plan the drift check made.
    */
-  private async planAndMaybeApply(
+  private pipeline(
     desired: DesiredState,
     apply: boolean,
     log: Logger,
     expectChecksum?: string,
-  ): Promise<RunOutcome> {
-    const outcome = await runSync({
+  ): Promise<SyncOutcome> {
+    return runSync({
       api: this.api,
       desired,
       apply,
@@ -189,8 +280,7 @@ export class Daemon {
               release: async () => {},
             },
       ...(expectChecksum !== undefined ? { expectChecksum } : {}),
-      onPlanned: ({ plan, live }) => {
-        this.opts.journal?.planned(plan, live, this.config.revision?.id);
+      onPlanned: ({ plan }) => {
         const failure = readFailure(plan.errors);
         this.status.liveRead = {
           ok: failure === undefined,
@@ -204,6 +294,11 @@ export class Daemon {
         configRoot: findRepositoryRoot(this.source.configDir),
       },
     });
-    return outcomeReport(outcome, this.parts);
   }
+}
+
+function phaseOf(busy: boolean, stopping: boolean, ready: boolean): DaemonStatus['phase'] {
+  if (stopping) return 'stopping';
+  if (busy) return 'syncing';
+  return ready ? 'idle' : 'starting';
 }

@@ -7,11 +7,18 @@ import type { Plan } from '../plan/types.js';
 import type { ConfigTracker } from './config-tracker.js';
 import { readFailure } from './health.js';
 import { notify, notifyDriftError, writeDriftReport } from './notify.js';
-import { recordSync } from './sync-report.js';
-import type { DaemonParts, DriftReport, RunOutcome } from './types.js';
+import type { DaemonParts, DriftReport, RunOutcome, SyncReport } from './types.js';
 
-/** Apply `desired` only if the fresh plan still has `checksum` (the plan the drift check made). */
-export type SelfHeal = (desired: DesiredState, checksum: string, log: Logger) => Promise<RunOutcome>;
+/**
+ * Apply `desired` only if the fresh plan still has `checksum` (the plan the drift check made);
+ * the run is recorded (history, status, metrics) as `base` says.
+ */
+export type SelfHeal = (
+  desired: DesiredState,
+  checksum: string,
+  base: Pick<SyncReport, 'runId' | 'trigger' | 'startedAt' | 'revision'>,
+  log: Logger,
+) => Promise<RunOutcome>;
 
 /**
  * The scheduled drift check: plan without applying, report, notify once per distinct drift (and
@@ -19,35 +26,40 @@ export type SelfHeal = (desired: DesiredState, checksum: string, log: Logger) =>
  * error, never "in sync".
  */
 export class DriftCheck {
-  private lastNotified: { checksum: string; at: number } | null = null;
-  private lastErrorNotified: string | null = null;
+  /** Per organization (each is checked in its own run, issue 34). */
+  private readonly lastNotified = new Map<string, { checksum: string; at: number }>();
+  private readonly lastErrorNotified = new Map<string, string>();
+  private readonly changes = new Map<string, number>();
 
   constructor(
     private readonly api: ApiClient,
     private readonly parts: DaemonParts,
     private readonly config: ConfigTracker,
     private readonly selfHeal: SelfHeal,
+    /** Drift was found in the organization (a change seen, to be applied). */
+    private readonly drifted: (org: string) => void = () => {},
   ) {}
 
-  async run(runId: string, log: Logger): Promise<void> {
+  /** Check one organization (a replica checks, and reports, only those it owns). */
+  async run(runId: string, org: string, log: Logger): Promise<void> {
     const desired = this.config.desired;
-    if (!desired) return;
+    if (!desired || !desired.organizations.some((o) => o.id === org)) return;
     const { opts, status, metrics, coordinator } = this.parts;
+    if (!coordinator.owns(org)) return;
     const at = new Date().toISOString();
     try {
       const heal = opts.mode === 'apply' && opts.selfHeal;
-      // A replica checks (and reports) only the organizations it owns.
-      const owned = desired.organizations.map((o) => o.id).filter((o) => coordinator.owns(o));
-      const { plan, live } = await makePlan(this.api, onlyOrgs(desired, owned));
-      opts.journal?.planned(plan, live, this.config.revision?.id);
+      const { plan, live } = await makePlan(this.api, onlyOrgs(desired, [org]));
       const failure = readFailure(plan.errors);
       // A check that could not read is an error, never "in sync".
       if (failure !== undefined) throw new Error(failure);
       status.liveRead = { ok: true, at };
       metrics.lastDriftSuccess.set(Date.now() / 1000);
-      this.lastErrorNotified = null;
+      this.lastErrorNotified.delete(org);
       const drifted = plan.changes.length > 0;
-      metrics.driftChanges.set(plan.changes.length);
+      if (drifted) this.drifted(org);
+      this.changes.set(org, plan.changes.length);
+      metrics.driftChanges.set([...this.changes.values()].reduce((a, b) => a + b, 0));
       const report: DriftReport = {
         at,
         drifted,
@@ -57,11 +69,13 @@ export class DriftCheck {
         corrected: false,
         notified: false,
       };
-      log.info({ drifted, changes: plan.changes.length, summary: plan.summary }, 'drift checked');
-      await this.tell(plan, report, log);
+      log.info({ org, drifted, changes: plan.changes.length, summary: plan.summary }, 'drift checked');
+      await this.tell(org, plan, report, log);
       status.lastDrift = report;
+      // The journal's plan and record together, with no await between (organizations run at once).
+      opts.journal?.planned(plan, live, this.config.revision?.id);
       void opts.journal?.drifted(runId, report, this.config.revision?.id);
-      if (drifted && heal) await this.heal(runId, onlyOrgs(desired, owned), plan.checksum, report, log);
+      if (drifted && heal) await this.heal(runId, onlyOrgs(desired, [org]), plan.checksum, report, log);
     } catch (error) {
       status.lastDrift = {
         at,
@@ -74,30 +88,30 @@ export class DriftCheck {
         error: (error as Error).message,
       };
       void opts.journal?.drifted(runId, status.lastDrift, this.config.revision?.id);
-      await this.failed((error as Error).message, at, log);
+      await this.failed(org, (error as Error).message, at, log);
     }
   }
 
   /** The drift report file, and a notification when the drift is new or the reminder is due. */
-  private async tell(plan: Plan, report: DriftReport, log: Logger): Promise<void> {
+  private async tell(org: string, plan: Plan, report: DriftReport, log: Logger): Promise<void> {
     const { opts } = this.parts;
     const title = report.drifted
       ? 'docsync drift: live state differs from the configuration'
       : 'docsync drift: in sync';
     if (opts.driftReport) await writeDriftReport(opts.driftReport, plan, title);
-    const changedSinceLast = report.drifted && this.lastNotified?.checksum !== plan.checksum;
-    const reminder =
-      report.drifted && this.lastNotified !== null && Date.now() - this.lastNotified.at >= opts.reminderMs;
+    const last = this.lastNotified.get(org);
+    const changedSinceLast = report.drifted && last?.checksum !== plan.checksum;
+    const reminder = report.drifted && last !== undefined && Date.now() - last.at >= opts.reminderMs;
     if (opts.notifyUrl && (changedSinceLast || reminder)) {
       try {
         await notify(opts.notifyUrl, plan, title);
         report.notified = true;
-        this.lastNotified = { checksum: plan.checksum, at: Date.now() };
+        this.lastNotified.set(org, { checksum: plan.checksum, at: Date.now() });
       } catch (error) {
         log.warn({ err: (error as Error).message }, 'drift notification failed');
       }
     }
-    if (!report.drifted) this.lastNotified = null;
+    if (!report.drifted) this.lastNotified.delete(org);
   }
 
   /** Self-heal applies the plan this check computed, unless live state moved since. */
@@ -108,36 +122,27 @@ export class DriftCheck {
     report: DriftReport,
     log: Logger,
   ): Promise<void> {
-    const outcome = await this.selfHeal(desired, checksum, log);
-    report.corrected = outcome.result === 'applied' || outcome.result === 'no-changes';
     const revision = this.config.revision;
-    recordSync(
-      {
-        runId,
-        trigger: 'drift',
-        startedAt: report.at,
-        ...(revision ? { revision: revision.id } : {}),
-        result: outcome.result,
-        summary: outcome.summary,
-        ...(outcome.applied !== undefined ? { applied: outcome.applied } : {}),
-        ...(outcome.failedChanges !== undefined ? { failedChanges: outcome.failedChanges } : {}),
-        ...(outcome.message ? { message: outcome.message } : {}),
-      },
-      this.parts,
-      log,
-    );
+    const base = {
+      runId,
+      trigger: 'drift' as const,
+      startedAt: report.at,
+      ...(revision ? { revision: revision.id } : {}),
+    };
+    const outcome = await this.selfHeal(desired, checksum, base, log);
+    report.corrected = outcome.result === 'applied' || outcome.result === 'no-changes';
   }
 
   /** A drift check that could not read: metric, error log, not ready, one notification per distinct error. */
-  private async failed(message: string, at: string, log: Logger): Promise<void> {
+  private async failed(org: string, message: string, at: string, log: Logger): Promise<void> {
     const { opts, status, metrics } = this.parts;
     status.liveRead = { ok: false, at, error: message };
     metrics.driftErrors.inc();
-    log.error({ err: message }, 'drift check failed; drift is unknown');
-    if (!opts.notifyUrl || this.lastErrorNotified === message) return;
+    log.error({ org, err: message }, 'drift check failed; drift is unknown');
+    if (!opts.notifyUrl || this.lastErrorNotified.get(org) === message) return;
     try {
       await notifyDriftError(opts.notifyUrl, message);
-      this.lastErrorNotified = message;
+      this.lastErrorNotified.set(org, message);
       if (status.lastDrift) status.lastDrift.notified = true;
     } catch (notifyError) {
       log.warn({ err: (notifyError as Error).message }, 'drift notification failed');

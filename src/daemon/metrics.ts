@@ -5,6 +5,8 @@ import type { CoordinationObserver } from '../coord/types.js';
 /** The daemon's Prometheus metrics, in their own registry. */
 export function createMetrics() {
   const registry = new Registry();
+  /** Owned organizations and when each was last known in sync (set by the daemon's OrgHealth). */
+  const orgsInSync: { read: () => [string, number][] } = { read: () => [] };
   collectDefaultMetrics({ register: registry });
   const m = {
     registry,
@@ -68,6 +70,23 @@ export function createMetrics() {
       name: 'docsync_last_success_timestamp_seconds',
       help: 'Time of the last successful sync',
       registers: [registry],
+    }),
+    changeToApply: new Histogram({
+      name: 'docsync_change_to_apply_seconds',
+      help: 'From a change seen (a new revision fetched, drift detected, an organization taken over) to its organization applied',
+      buckets: [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600],
+      registers: [registry],
+    }),
+    orgsInSync,
+    orgLastSuccess: new Gauge({
+      name: 'docsync_org_last_success_timestamp_seconds',
+      help: 'Per owned organization: when it was last known in sync with the source (a successful sync, or a fetch with nothing new and nothing pending), or when this replica took it, if later',
+      labelNames: ['org'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [org, at] of orgsInSync.read()) this.set({ org }, at);
+      },
     }),
     orgsOwned: new Gauge({
       name: 'docsync_orgs_owned',

@@ -25,6 +25,11 @@ export class RunQueue {
     });
   }
 
+  /** A run is in flight. */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
   /** Resolves once no run is in flight or queued. */
   async idle(): Promise<void> {
     while (this.running) await this.running;

@@ -4,6 +4,7 @@ import type { ConfigIssue } from '../config/issues.js';
 import type { Plan } from '../plan/types.js';
 import type { LiveRead } from './health.js';
 import type { Metrics } from './metrics.js';
+import type { OrgSyncStatus } from './org-health.js';
 import type { RunJournal } from './runs/journal.js';
 
 export type DaemonMode = 'apply' | 'plan';
@@ -21,6 +22,8 @@ export type DaemonOptions = {
   /** Notify again about unchanged drift after this long. */
   reminderMs: number;
   stopTimeoutMs: number;
+  /** How many organizations sync at once (each in its own queue; default 4). */
+  orgConcurrency?: number;
   /** Run history and the latest plan, for `/api/runs` and the status page. */
   journal?: RunJournal;
   /**
@@ -76,6 +79,8 @@ export type DaemonStatus = {
   lastDrift: DriftReport | null;
   /** The last attempt to read live state (sync or drift); `/readyz` fails while it failed. */
   liveRead?: LiveRead | null;
+  /** Per organization: when it last synced, was last known in sync, and what is pending (issue 34). */
+  readonly organizations?: Record<string, OrgSyncStatus>;
   /** Which organizations this replica writes, among which members (decision 21). */
   readonly coordination?: CoordinationStatus;
 };

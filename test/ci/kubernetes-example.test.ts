@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { parseDuration } from '../../src/cli/duration.js';
+import { createMetrics } from '../../src/daemon/metrics.js';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
@@ -38,5 +39,27 @@ describe('the Kubernetes example runs more than one replica safely (decision 21)
     expect(String(env.get('DOCSYNC_ETCD_ENDPOINTS'))).toContain(
       `${service.metadata.name}:${service.spec.ports[0].port}`,
     );
+  });
+
+  it('the alert examples use metrics the daemon exports, and wait longer than one poll interval', async () => {
+    const rules = parse(read('examples/kubernetes/alerts.yaml')).spec.groups.flatMap(
+      (g: { rules: { alert: string; expr: string }[] }) => g.rules,
+    );
+    expect(rules.map((r: { alert: string }) => r.alert)).toContain('DocsyncOrganizationNotSynced');
+    const exported = new Set(
+      (await createMetrics().registry.getMetricsAsJSON()).map((m: { name: string }) => m.name),
+    );
+    for (const { expr } of rules)
+      for (const name of String(expr).match(/docsync_[a-z_]+/g) ?? [])
+        expect(exported, name).toContain(name.replace(/_bucket$/, ''));
+    const interval = parseDuration(
+      String(container.args.find((a: string) => a.startsWith('--interval='))?.split('=')[1]),
+    );
+    const late = rules.find((r: { alert: string }) => r.alert === 'DocsyncOrganizationNotSynced').expr;
+    const seconds = /> ([\d\s*]+)$/
+      .exec(late)![1]!
+      .split('*')
+      .reduce((product: number, factor: string) => product * Number(factor), 1);
+    expect(seconds * 1000).toBeGreaterThan(2 * interval);
   });
 });

@@ -33,6 +33,9 @@ export type EtcdServer = {
   stop: () => Promise<void>;
   /** Start again on the same ports and data (after stop). */
   start: () => Promise<void>;
+  /** SIGSTOP / SIGCONT the server: it answers nothing meanwhile, and its leases' time runs on. */
+  pause: () => void;
+  resume: () => void;
   close: () => Promise<void>;
 };
 
@@ -83,6 +86,7 @@ export async function startEtcd(binary: string): Promise<EtcdServer> {
     );
   };
   const stop = async () => {
+    (child as ChildProcess | null)?.kill('SIGCONT');
     const c = child;
     child = null;
     if (!c || c.exitCode !== null) return;
@@ -95,6 +99,8 @@ export async function startEtcd(binary: string): Promise<EtcdServer> {
     url,
     stop,
     start,
+    pause: () => void (child as ChildProcess | null)?.kill('SIGSTOP'),
+    resume: () => void (child as ChildProcess | null)?.kill('SIGCONT'),
     close: async () => {
       await stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,241 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EtcdClient } from '../../src/coord/etcd-client.js';
+import type { Emulator } from '../../src/emulator/server.js';
+import { until } from '../helpers/cli.js';
+import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
+import { TOKEN, withEmulator } from '../helpers/emulator.js';
+import { etcdBinary, startEtcd, type EtcdServer } from '../helpers/etcd.js';
+import { duplicates } from '../helpers/invariants.js';
+
+/**
+ * Liveness on etcd (issue 34): an owner that is stopped, or whose etcd pauses, while creations are
+ * in flight gets going again at once when the fault ends. Its ambiguous creations are not waited
+ * for past what its closed gate allows (the old wait was --timeout + 1 s: 21 s here), its
+ * organizations sync independently, and a change made after the fault is written within
+ * 2 × TTL + one poll interval. A graceful stop while a sync waits ends within --stop-timeout and
+ * hands the organizations over.
+ *
+ * The emulator's latency keeps creations in flight across the fault, past the gate's margin:
+ * then a request already sent may land after the next owner wrote (decision 21 says why that is
+ * not prevented); custom fields are unique by name (a late duplicate is refused with 409), so
+ * nothing is duplicated, which is asserted; overlapping writes are not, by design of the fault.
+ */
+const etcd = etcdBinary();
+// eslint-disable-next-line no-console -- the reason a test is skipped must show in any reporter
+if ('missing' in etcd) console.warn(`skipping the etcd liveness test: ${etcd.missing}`);
+const TTL = 3000;
+const INTERVAL = 1000;
+/** What the issue asks: after a fault ends, no owned organization goes longer without a sync. */
+const BOUND = 2 * TTL + INTERVAL;
+const STOP_TIMEOUT = 6000;
+const ORGS = ['org_1', 'org_2', 'org_3', 'org_4'];
+/** Long enough that a request sent before a fault is still in the server when the fault ends. */
+const IN_FLIGHT_MS = 8000;
+
+const seed = {
+  organizations: ORGS.map((id) => ({
+    id,
+    title: id,
+    members: [{ id: `u_${id}`, email: `${id}@example.com`, displayName: id, role: 'admin' }],
+  })),
+};
+
+describe.skipIf('missing' in etcd)(`etcd liveness${'missing' in etcd ? ` (${etcd.missing})` : ''}`, () => {
+  let server: EtcdServer;
+  let emu: Emulator;
+  let dir: string;
+  let kv: EtcdClient;
+  const replicas = new Map<string, DaemonProcess>();
+  const fields = new Map(ORGS.map((org) => [org, ['base']]));
+
+  const writeConfig = (org: string, add: string[] = []) => {
+    fields.set(org, [...fields.get(org)!, ...add]);
+    const list = fields.get(org)!.map((f) => `  - { name: ${f}, type: text, title: ${f} }`);
+    writeFileSync(
+      join(dir, 'config', `${org}.yaml`),
+      `organization: ${org}\ncustomFields:\n${list.join('\n')}\n`,
+    );
+  };
+
+  const owners = async () =>
+    new Map(
+      (await kv.range('/docsync/owners/')).map((k) => [
+        k.key.slice('/docsync/owners/'.length),
+        (JSON.parse(k.value) as { replica: string }).replica,
+      ]),
+    );
+
+  /** When the creation of a field reached the emulator (ms), or undefined. */
+  const created = (org: string, name: string, who?: string) =>
+    emu
+      .requests()
+      .filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === `/v1/orgs/${org}/custom-fields` &&
+          (r.body as { name?: string } | undefined)?.name === name &&
+          (who === undefined || r.userAgent?.includes(`(replica ${who})`)),
+      )
+      .map((r) => Date.parse(r.at))[0];
+
+  const converged = () =>
+    until(
+      () =>
+        ORGS.every((org) => {
+          const live = emu
+            .state()
+            .organizations.find((o) => o.id === org)!
+            .customFields.map((f) => f.name);
+          return fields.get(org)!.every((f) => live.includes(f));
+        }),
+      30_000,
+      100,
+    );
+
+  /** Every organization has an owner among `ids`; the owner of each. */
+  const ownedBy = (ids: string[]) =>
+    until(
+      async () => {
+        const o = await owners().catch(() => null);
+        return o && ORGS.every((org) => ids.includes(o.get(org) ?? '')) ? o : undefined;
+      },
+      6 * TTL,
+      50,
+    );
+
+  const startReplica = async (id: string) => {
+    const proc = await startDaemonProcess(
+      [
+        ...['--config', join(dir, 'config'), '--mode', 'apply', '--interval', `${INTERVAL}ms`],
+        ...['--drift-cron', '0 0 1 1 *', '--timeout', '20', '--concurrency', '2'],
+        ...['--etcd-endpoints', server.url, '--replica-id', id, '--lease-ttl', `${TTL / 1000}s`],
+        ...['--stop-timeout', `${STOP_TIMEOUT / 1000}s`],
+        ...['--state-dir', join(dir, `state-${id}`), '--log-level', 'info'],
+      ],
+      { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_ETCD_ENDPOINTS: undefined },
+    );
+    replicas.set(id, proc);
+    return proc;
+  };
+
+  /**
+   * Add fields to `org` with every creation held `IN_FLIGHT_MS` in the server; resolves once
+   * the owner's first creation reached the server (it is in flight), with latency off again
+   * for what comes next (requests already in the server keep theirs).
+   */
+  const inFlight = async (org: string, owner: string, names: string[]) => {
+    emu.setFaults({ latencyMs: IN_FLIGHT_MS, latencyMethods: ['POST'] });
+    writeConfig(org, names);
+    await until(() => created(org, names[0]!, owner) ?? created(org, names[1]!, owner), 15_000, 5);
+    emu.setFaults({});
+  };
+
+  /** Every organization `who` owns was synced (or confirmed in sync) after `since`: how long after. */
+  const syncedAfter = async (who: string, since: number) => {
+    const proc = replicas.get(who)!;
+    await until(
+      async () => {
+        const s = await proc.status();
+        const owned: string[] = s.coordination.owned;
+        return (
+          owned.length > 0 &&
+          owned.every((org) => Date.parse(s.organizations?.[org]?.inSyncAt ?? '0') > since)
+        );
+      },
+      30_000,
+      50,
+    );
+    return Date.now() - since;
+  };
+
+  beforeAll(async () => {
+    if ('missing' in etcd) return;
+    server = await startEtcd(etcd.path);
+    kv = new EtcdClient({ endpoints: [server.url], requestTimeoutMs: 300 });
+    emu = await withEmulator({ seed });
+    dir = mkdtempSync(join(tmpdir(), 'docsync-etcd-liveness-'));
+    mkdirSync(join(dir, 'config'));
+    for (const org of ORGS) writeConfig(org);
+    await Promise.all(['r1', 'r2'].map(startReplica));
+    await ownedBy(['r1', 'r2']);
+    await converged();
+  }, 60_000);
+
+  afterAll(async () => {
+    server?.resume();
+    for (const proc of replicas.values()) {
+      proc.child.kill('SIGCONT');
+      proc.child.kill('SIGKILL');
+    }
+    await kv?.close();
+    await emu?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an owner stopped with creations in flight syncs its organizations within 2 × TTL + an interval of resuming', async () => {
+    const before = await owners();
+    const org = 'org_1';
+    const paused = before.get(org)!;
+    const other = paused === 'r1' ? 'r2' : 'r1';
+    await inFlight(org, paused, ['stop_a', 'stop_b', 'stop_c', 'stop_d']);
+    replicas.get(paused)!.child.kill('SIGSTOP');
+    // The other replica takes everything over once the lease expired, and writes the fields.
+    await ownedBy([other]);
+    const resumedAt = Date.now();
+    replicas.get(paused)!.child.kill('SIGCONT');
+    // Its share comes back (rendezvous hashing) and is synced, within the bound.
+    expect(await syncedAfter(paused, resumedAt)).toBeLessThan(BOUND);
+    expect((await owners()).get(org)).toBe(paused);
+    // A change made now is written by it within the bound (its apply does not wait 21 s).
+    const changedAt = Date.now();
+    writeConfig(org, ['after_stop']);
+    const written = await until(() => created(org, 'after_stop'), 30_000, 20);
+    expect(written - changedAt).toBeLessThan(BOUND);
+    await converged();
+    expect(duplicates(emu.state())).toEqual([]);
+  }, 90_000);
+
+  it('etcd paused while creations are in flight: after it resumes, a change is written within 2 × TTL + an interval', async () => {
+    const org = 'org_2';
+    const owner = (await owners()).get(org)!;
+    await inFlight(org, owner, ['pause_a', 'pause_b', 'pause_c']);
+    server.pause();
+    // Past the TTL: every gate closes, and the in-flight creations are cut at the gate.
+    await new Promise((resolve) => setTimeout(resolve, TTL + 1000));
+    writeConfig(org, ['after_pause']);
+    const resumedAt = Date.now();
+    server.resume();
+    const written = await until(() => created(org, 'after_pause'), 30_000, 20);
+    expect(written - resumedAt).toBeLessThan(BOUND);
+    for (const id of replicas.keys()) expect(await syncedAfter(id, resumedAt)).toBeLessThan(BOUND + 2000);
+    await converged();
+    expect(duplicates(emu.state())).toEqual([]);
+  }, 90_000);
+
+  it('a graceful stop while a sync waits for an ambiguous creation ends within --stop-timeout and hands over', async () => {
+    const org = 'org_3';
+    const owner = (await owners()).get(org)!;
+    const other = owner === 'r1' ? 'r2' : 'r1';
+    const proc = replicas.get(owner)!;
+    emu.setFaults({ latencyMs: IN_FLIGHT_MS, latencyMethods: ['POST'] });
+    writeConfig(org, ['term_a']);
+    // The creation was cut at the gate (its deadline, at most TTL − margin): now it settles.
+    await until(() => /creation outcome unknown; waiting for it to settle/.test(proc.stderr()), 15_000, 20);
+    emu.setFaults({});
+    const stoppedAt = Date.now();
+    proc.child.kill('SIGTERM');
+    expect(await proc.exit).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(STOP_TIMEOUT);
+    replicas.delete(owner);
+    expect(proc.stderr()).not.toContain('stop timeout passed');
+    // The lease was revoked: the other replica owns everything well before the TTL would expire it.
+    await ownedBy([other]);
+    expect(Date.now() - stoppedAt).toBeLessThan(STOP_TIMEOUT + TTL);
+    await converged();
+    expect(duplicates(emu.state())).toEqual([]);
+  }, 60_000);
+});
