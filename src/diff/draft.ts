@@ -39,6 +39,8 @@ export type OrgDiff = {
   managedLiveCount: number;
   /** Things the plan leaves alone that the user should know about. */
   warnings: DiffWarning[];
+  /** Admins the plan leaves and the floor (`policy.minAdmins`), when members are managed. */
+  admins?: { after: number; min: number };
   /** Live objects sharing the key of a desired entry (also named in `warnings`). */
   duplicates?: Duplicate[];
 };

@@ -1,6 +1,7 @@
 import type { Plan } from './types.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { redactText } from './redact.js';
+import { refusalLine } from './safety.js';
 
 export type TextOptions = { color?: boolean; title?: string };
 
@@ -16,7 +17,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   out.push('');
   for (const e of plan.errors) out.push(paint(COLORS.delete, `error: ${e.message} [${e.code}]`));
   for (const w of plan.warnings ?? []) out.push(paint(COLORS.update, `warning: ${w.message}`));
-  if (plan.errors.length > 0 || (plan.warnings ?? []).length > 0) out.push('');
+  for (const r of plan.refusals ?? [])
+    out.push(paint(COLORS.delete, `This plan will be refused: ${refusalLine(r)} [${r.code}]`));
+  if (plan.errors.length > 0 || (plan.warnings ?? []).length > 0 || (plan.refusals ?? []).length > 0)
+    out.push('');
   if (plan.changes.length === 0)
     out.push(
       plan.errors.length > 0
