@@ -40,7 +40,7 @@ export type OrgDiff = {
   /** Things the plan leaves alone that the user should know about. */
   warnings: DiffWarning[];
   /** Admins the plan leaves and the floor (`policy.minAdmins`), when members are managed. */
-  admins?: { after: number; min: number };
+  admins?: { before: number; after: number; min: number };
   /** Live objects sharing the key of a desired entry (also named in `warnings`). */
   duplicates?: Duplicate[];
 };

@@ -62,7 +62,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   if (plan.unmanaged.length > 0)
     sections.push(
-      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- \`${u.kind}\` ${u.address}`).join('\n')}\n\n</details>\n`,
+      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- \`${u.kind}\` ${u.address}${u.reason ? ` (${u.reason})` : ''}`).join('\n')}\n\n</details>\n`,
     );
   const headText = redactText(head.join('\n'));
   const rest = redactText(sections.join('\n'));

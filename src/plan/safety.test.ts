@@ -85,7 +85,7 @@ describe('checkSafety', () => {
   });
 
   it('refuses a plan that leaves fewer admins than policy.minAdmins, and no --allow-deletes lifts it', () => {
-    const guards = [facts({ deletes: 1, admins: { after: 0, min: 1 } })];
+    const guards = [facts({ deletes: 1, admins: { before: 1, after: 0, min: 1 } })];
     const verdict = guardVerdict(guards);
     expect(verdict.map((r) => [r.guard, r.code, r.override])).toEqual([
       ['minAdmins', 'too-few-admins', null],
@@ -94,6 +94,6 @@ describe('checkSafety', () => {
       'org_a: the plan leaves 0 admin(s), fewer than policy.minAdmins (1) (no flag overrides it)',
     );
     expect(checkSafety(plan(guards), 1000).map((r) => r.code)).toEqual(['too-few-admins']);
-    expect(guardVerdict([facts({ admins: { after: 1, min: 1 } })])).toEqual([]);
+    expect(guardVerdict([facts({ admins: { before: 2, after: 1, min: 1 } })])).toEqual([]);
   });
 });

@@ -45,7 +45,9 @@ export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[]
         override: `--allow-deletes ${g.deletes}`,
         allowDeletes: g.deletes,
       });
-    if (g.admins && g.admins.after < g.admins.min)
+    // Only a plan that takes admins away is judged: an organization already below the floor is not
+    // blocked from every other change.
+    if (g.admins && g.admins.after < g.admins.min && g.admins.after < g.admins.before)
       refusals.push({
         organization: g.organization,
         guard: 'minAdmins',

@@ -18,7 +18,7 @@ export type PlanGuardFacts = {
   maxDeletes: number;
   managedLive: number;
   /** Admins after the plan and the floor (`policy.minAdmins`), when members are managed. */
-  admins?: { after: number; min: number };
+  admins?: { before: number; after: number; min: number };
 };
 
 /** The reviewed, serializable result of planning. Only `apply` turns it into API calls. */
