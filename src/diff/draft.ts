@@ -25,7 +25,13 @@ export type Draft = {
   op: ChangeOp;
 };
 
-export type DiffProblem = { organization: string; message: string; code: DiffProblemCode };
+export type DiffProblem = {
+  organization: string;
+  message: string;
+  code: DiffProblemCode;
+  /** The config value the problem is about (an unresolved reference), when known. */
+  at?: { file: string; line: number; column: number };
+};
 export type DiffWarning = { organization: string; message: string };
 
 export type OrgDiff = {

@@ -5,7 +5,13 @@ import type { SafetyRefusal } from './safety.js';
 export type PlanSummary = Record<ChangeAction, number>;
 
 /** A problem that stops an organization's plan; `code` is stable (src/errors.ts). */
-export type PlanProblem = { organization: string; message: string; code: PlanProblemCode };
+export type PlanProblem = {
+  organization: string;
+  message: string;
+  code: PlanProblemCode;
+  /** The config value the problem is about (an unresolved reference), when known. */
+  at?: { file: string; line: number; column: number };
+};
 
 /** Something the plan leaves alone that the reviewer should know about. */
 export type PlanWarning = { organization: string; message: string };
