@@ -1,4 +1,4 @@
-import { didYouMean } from '../config/zod-issues.js';
+import { didYouMean } from '../model/did-you-mean.js';
 import type { DesiredOrganization, LiveOrganization } from '../model/index.js';
 
 /**
