@@ -63,6 +63,7 @@ export const ERROR_CODES = [
   'dependency-cycle',
   'too-many-deletes',
   'deletes-everything',
+  'too-few-admins',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

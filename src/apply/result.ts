@@ -8,6 +8,8 @@ export type ChangeResult = {
   kind: Change['kind'];
   action: Change['action'];
   address: string;
+  /** The change's note: a "set after creation" update counts with its creation (resourceSummary). */
+  note?: string;
   status: ChangeStatus;
   durationMs: number;
   /** The object already existed after an ambiguous failure, and was adopted instead of created twice. */

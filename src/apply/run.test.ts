@@ -56,6 +56,7 @@ const plan = (changes: Change[]): Plan => ({
   errors: [],
   warnings: [],
   guards: [],
+  refusals: [],
   checksum: 'test',
 });
 

@@ -86,7 +86,13 @@ export async function applyPlan(
   let failed = 0;
 
   const progress = () => options.onProgress?.({ done: results.size, total: plan.changes.length, failed });
-  const base = (c: Change) => ({ id: c.id, kind: c.kind, action: c.action, address: c.address });
+  const base = (c: Change) => ({
+    id: c.id,
+    kind: c.kind,
+    action: c.action,
+    address: c.address,
+    ...(c.note ? { note: c.note } : {}),
+  });
 
   const skip = (id: string, because: string) => {
     for (const childId of dependents.get(id) ?? []) {

@@ -5,6 +5,7 @@ import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { DesiredState } from '../model/index.js';
 import type { Coordinator } from '../coord/types.js';
 import { runSync } from '../pipeline/sync.js';
+import { refusalLine } from '../plan/safety.js';
 import { makeCliCoordinator, type CoordinationOptions } from './coordination.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { confirm } from './confirm.js';
@@ -94,7 +95,7 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
         return 1;
       case 'refused':
         out(render(outcome.run.plan, opts.format));
-        for (const r of outcome.refusals ?? []) err(`refused: ${r.message}`);
+        for (const r of outcome.refusals ?? []) err(`refused: ${refusalLine(r)}`);
         return 1;
       case 'no-changes':
       case 'planned':

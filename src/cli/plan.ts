@@ -61,6 +61,8 @@ export async function planCommand(
   out(render(plan, opts.format, undefined, undefined, live));
   if (opts.out) await writeFile(opts.out, redact(renderJson(plan, desired)));
   if (plan.errors.length > 0) return 1;
+  // A plan that apply would refuse is not an approvable plan: 1, as an error.
+  if (opts.detailedExitcode && plan.refusals.length > 0) return 1;
   if (opts.detailedExitcode && plan.changes.length > 0) return 2;
   return 0;
 }

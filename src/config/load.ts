@@ -17,6 +17,7 @@ import type { DesiredState } from '../model/desired.js';
 import type { ConfigFileCache, FileResult } from './file-cache.js';
 import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';
+import { recordOrigins } from './origins.js';
 import { ConfigFileSchema } from './schema.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
 import { locate, parseYamlFile } from './yaml-file.js';
@@ -155,14 +156,13 @@ function finish(
   certificates: Map<object, CertificateRef>,
 ): LoadResult {
   if (issues.some((i) => i.severity === 'error')) return { desired: null, issues, files };
-  return {
-    desired: normalize(
-      parsed.map((p) => p.config),
-      certificates,
-    ),
-    issues,
-    files,
-  };
+  const desired = normalize(
+    parsed.map((p) => p.config),
+    certificates,
+  );
+  // Plan errors about a config value (an unresolved reference) point at its file, line and column.
+  recordOrigins(desired.organizations, parsed);
+  return { desired, issues, files };
 }
 
 /**

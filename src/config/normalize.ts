@@ -25,6 +25,8 @@ export function normalize(
       org.policy = {
         prune: file.policy.prune ?? false,
         maxDeletes: file.policy.maxDeletes ?? DEFAULT_MAX_DELETES,
+        ...(file.policy.pruneMembers !== undefined ? { pruneMembers: file.policy.pruneMembers } : {}),
+        ...(file.policy.minAdmins !== undefined ? { minAdmins: file.policy.minAdmins } : {}),
       };
     }
     if (file.spaces)

@@ -270,7 +270,8 @@ default on creation and unmanaged afterwards. Only keys marked **required** must
 
 **Identity** is how docsync pairs an entry with a live resource: an entry whose identity matches
 no live resource is created; with \`policy.prune: true\`, a live resource that no entry matches is
-deleted (otherwise it is listed as unmanaged). Changing the identity of an entry therefore
+deleted (otherwise it is listed as unmanaged). Members are the exception: they are removed only
+with \`policy.pruneMembers: true\`, never through \`policy.prune\`. Changing the identity of an entry therefore
 replaces the resource, unless the kind has a **pin**: an \`id\` that ties the entry to one live
 resource, so that changing its title renames it.
 

@@ -20,9 +20,23 @@ export const PolicySchema = z
       .min(0)
       .optional()
       .describe('A plan with more deletions is refused unless --allow-deletes N. Default 10.'),
+    pruneMembers: z
+      .boolean()
+      .optional()
+      .describe(
+        "Remove organization members that `members` omits. Default false. `prune` never removes members; the token's own user is never removed.",
+      ),
+    minAdmins: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        'A plan that would leave fewer admins than this (by removing or demoting members) is refused; no flag overrides it. Default 1.',
+      ),
   })
   .describe(
-    'Safety policy for this organization. Omitted: prune false and maxDeletes 10 (the defaults of its keys).',
+    'Safety policy for this organization. Omitted: prune false, maxDeletes 10, pruneMembers false and minAdmins 1 (the defaults of its keys).',
   );
 
 export const ConfigFileSchema = z

@@ -10,6 +10,12 @@ export type DiffContext = {
   unmanaged: Unmanaged[];
   problems: DiffProblem[];
   prune: boolean;
+  /** Members the config omits are removed only with this (`policy.pruneMembers`), never with `prune`. */
+  pruneMembers: boolean;
+  /** The floor of admins a plan may leave (`policy.minAdmins`). */
+  minAdmins: number;
+  /** Admins before and after the plan, when the members kind is diffed (for the minAdmins guard). */
+  admins?: { before: number; after: number };
   /** Live resources of managed kinds seen (for the "delete everything" guard). */
   managedLive: { count: number };
   /**
@@ -110,9 +116,10 @@ export function pruneOrList(
   ctx: DiffContext,
   resource: { key: string; kind: ResourceKind; address: string; before: Fields; op: ChangeOp },
   prune = ctx.prune,
+  reason?: string,
 ): string | undefined {
   if (!prune) {
-    ctx.unmanaged.push({ kind: resource.kind, address: resource.address });
+    ctx.unmanaged.push({ kind: resource.kind, address: resource.address, ...(reason ? { reason } : {}) });
     return undefined;
   }
   ctx.drafts.add({ ...resource, action: 'delete', after: null });

@@ -175,7 +175,7 @@ const rows: Row[] = [
   },
   {
     name: 'pruning members without knowing the token user is a problem',
-    desired: { policy: prune, members: [] },
+    desired: { policy: { ...prune, pruneMembers: true }, members: [] },
     live: { members: [{ userId: 'user_a', email: 'a@example.com', role: 'admin' }], self: null },
     problems: ['token-user-unknown'],
     unmanaged: ['org_t/members/a@example.com'],

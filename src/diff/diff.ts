@@ -1,5 +1,11 @@
 import type { ApiCapabilities } from '../model/capabilities.js';
-import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
+import {
+  DEFAULT_MIN_ADMINS,
+  type DesiredOrganization,
+  type DesiredState,
+  type LiveOrganization,
+  type LiveState,
+} from '../model/index.js';
 import { problem, type DiffContext } from './context.js';
 import { DraftSet, liveRef, type OrgDiff } from './draft.js';
 import {
@@ -26,6 +32,8 @@ export function diffOrganization(
     unmanaged: [],
     problems: [],
     prune: desired.policy.prune,
+    pruneMembers: desired.policy.pruneMembers ?? false,
+    minAdmins: desired.policy.minAdmins ?? DEFAULT_MIN_ADMINS,
     managedLive: { count: 0 },
     dependedOn: new Map(),
     self: live.self ?? null,
@@ -83,6 +91,7 @@ export function diffOrganization(
     managedLiveCount: ctx.managedLive.count,
     warnings: ctx.warnings,
     duplicates: ctx.duplicates,
+    ...(ctx.admins ? { admins: { ...ctx.admins, min: ctx.minAdmins } } : {}),
   };
 }
 

@@ -25,7 +25,13 @@ export type Draft = {
   op: ChangeOp;
 };
 
-export type DiffProblem = { organization: string; message: string; code: DiffProblemCode };
+export type DiffProblem = {
+  organization: string;
+  message: string;
+  code: DiffProblemCode;
+  /** The config value the problem is about (an unresolved reference), when known. */
+  at?: { file: string; line: number; column: number };
+};
 export type DiffWarning = { organization: string; message: string };
 
 export type OrgDiff = {
@@ -39,6 +45,8 @@ export type OrgDiff = {
   managedLiveCount: number;
   /** Things the plan leaves alone that the user should know about. */
   warnings: DiffWarning[];
+  /** Admins the plan leaves and the floor (`policy.minAdmins`), when members are managed. */
+  admins?: { before: number; after: number; min: number };
   /** Live objects sharing the key of a desired entry (also named in `warnings`). */
   duplicates?: Duplicate[];
 };

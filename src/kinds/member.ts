@@ -4,7 +4,7 @@ import type { MemberRole } from '../model/kinds.js';
 import { Role } from './fields.js';
 import type { ListKind } from './shapes.js';
 
-/** The roles of an organization's members, by user. docsync never invites; it removes only with prune. */
+/** The roles of an organization's members, by user. docsync never invites; it removes only with policy.pruneMembers. */
 
 export type MemberOp =
   | { type: 'update-member'; org: string; userId: string; role: string | null }
@@ -30,12 +30,24 @@ type Answer = z.infer<typeof Answer>;
 const ROUTE = '/orgs/{org}/members/{user}';
 const address = (org: string, user: string) => `${org}/members/${user}`;
 
-/** Roles of the listed members. Others are left alone; removal only with prune, never the token's own user. */
+/** Why a member the config omits is left alone (the plan says exactly this). */
+export const MEMBER_KEPT = {
+  self: "it is the token's own user (never removed)",
+  noPruneMembers: 'policy.pruneMembers is false (policy.prune never removes members)',
+  selfUnknown: "the token's own user is unknown (no member is removed)",
+} as const;
+
+/**
+ * Roles of the listed members. Members the config omits are removed only with
+ * `policy.pruneMembers: true` (never through `policy.prune`), and never the token's own user. The
+ * admins the plan leaves are counted for the `policy.minAdmins` guard.
+ */
 function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): void {
   const self = ctx.self;
   const matches = (user: string, m: LiveMember) =>
     m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
   const kept = new Set<LiveMember>();
+  const roleAfter = new Map<LiveMember, MemberRole | null>(live.map((m) => [m, m.role]));
   for (const d of desired) {
     const m = live.find((x) => matches(d.user, x));
     if (!m) {
@@ -48,6 +60,7 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
     }
     kept.add(m);
     if (m.role === d.role) continue;
+    roleAfter.set(m, d.role);
     const addr = address(ctx.org, d.user);
     ctx.drafts.add({
       key: `update:${addr}`,
@@ -62,6 +75,9 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
   for (const m of live) {
     if (kept.has(m)) continue;
     const addr = address(ctx.org, m.email ?? m.userId);
+    const isSelf = self !== null && m.userId === self;
+    const remove = ctx.pruneMembers && self !== null && !isSelf;
+    if (remove) roleAfter.delete(m);
     pruneOrList(
       ctx,
       {
@@ -71,30 +87,41 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
         before: { role: m.role },
         op: { type: 'remove-member', org: ctx.org, userId: m.userId },
       },
-      ctx.prune && m.userId !== self && self !== null,
+      remove,
+      isSelf ? MEMBER_KEPT.self : ctx.pruneMembers ? MEMBER_KEPT.selfUnknown : MEMBER_KEPT.noPruneMembers,
     );
   }
-  if (ctx.prune && self === null && live.length > kept.size)
+  if (ctx.pruneMembers && self === null && live.length > kept.size)
     problem(
       ctx,
-      'members: cannot tell which user the token belongs to, so no member is removed; pin the members to keep or turn prune off',
+      'members: cannot tell which user the token belongs to, so no member is removed; list the members to keep or set policy.pruneMembers: false',
       'token-user-unknown',
     );
+  ctx.admins = {
+    before: live.filter((m) => m.role === 'admin').length,
+    after: [...roleAfter.values()].filter((r) => r === 'admin').length,
+  };
 }
+
+/** What the reference says about members; member.test.ts holds the behaviour to these words. */
+export const MEMBER_NOTES = [
+  'docsync sets the roles of the listed members; it never invites anyone (a listed e-mail that is not a member is a plan error).',
+  'Members not listed are left alone, even with `policy.prune: true`: they are removed only with `policy.pruneMembers: true`.',
+  "The token's own user is never removed, and a plan that would leave fewer admins than `policy.minAdmins` (default 1) is refused.",
+];
 
 export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, MemberOp, 'member'> = {
   kind: 'member',
   key: 'members',
   config: Config,
-  describe: 'Roles of the listed members; others are left alone.',
+  describe:
+    'Roles of the listed members; others are left alone unless policy.pruneMembers is true (policy.prune never removes members).',
   configBefore: 'collections',
   docs: {
     'members[]': {
       title: 'member roles',
       identity: '`user` (a user id or e-mail)',
-      notes: [
-        'docsync sets the roles of the listed members; members not listed are left alone (it never invites or removes members).',
-      ],
+      notes: MEMBER_NOTES,
       example: [
         { user: 'alice@example.com', role: 'admin' },
         { user: 'bob@example.com', role: 'edit' },

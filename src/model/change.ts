@@ -51,7 +51,12 @@ export type Change = {
 export type Duplicate = { organization: string; kind: string; name: string; ids: string[] };
 
 /** A live resource of a managed kind that the config does not describe. */
-export type Unmanaged = { kind: ResourceKind; address: string };
+export type Unmanaged = {
+  kind: ResourceKind;
+  address: string;
+  /** Why it is left alone, when not because `policy.prune` is false. */
+  reason?: string;
+};
 
 export function isRefValue(value: unknown): value is RefValue {
   return typeof value === 'object' && value !== null && '$ref' in value;

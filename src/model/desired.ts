@@ -9,7 +9,16 @@ export type DesiredState = {
   organizations: DesiredOrganization[];
 };
 
-export type Policy = { prune: boolean; maxDeletes: number };
+export type Policy = {
+  prune: boolean;
+  maxDeletes: number;
+  /** Remove organization members the config omits (never through `prune`); default false. */
+  pruneMembers?: boolean;
+  /** A plan that leaves fewer admins is refused; default 1 (`DEFAULT_MIN_ADMINS`). */
+  minAdmins?: number;
+};
+
+export const DEFAULT_MIN_ADMINS = 1;
 
 /** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
 export type DesiredOrganization = DesiredLists &

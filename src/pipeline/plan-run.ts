@@ -4,6 +4,7 @@ import { readLive, type ReadProgress } from '../live/read.js';
 import type { DesiredState, LiveState } from '../model/index.js';
 import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
+import { resolveReferences } from './resolve.js';
 
 export type PlanRun = { desired: DesiredState; live: LiveState; plan: Plan };
 
@@ -14,5 +15,12 @@ export async function makePlan(
   onProgress?: (p: ReadProgress) => void,
 ): Promise<PlanRun> {
   const live = await readLive(api, desired, onProgress);
-  return { desired, live, plan: buildPlan(diff(desired, live, { capabilities: api.capabilities })) };
+  const unresolved = await resolveReferences(api, desired, live);
+  const diffs = diff(desired, live, { capabilities: api.capabilities }).map((d) => {
+    const problems = unresolved.get(d.organization);
+    // A located unresolved reference replaces the diff's own unlocated words about it; the
+    // organization's changes are then left out of the plan as a whole: never a partial apply.
+    return problems ? { ...d, problems: [...problems, ...d.problems] } : d;
+  });
+  return { desired, live, plan: buildPlan(diffs) };
 }

@@ -3,7 +3,7 @@ import type { ApplyResult } from '../apply/result.js';
 import { applyPlan, type ApplyOptions } from '../apply/run.js';
 import type { Holds } from '../coord/types.js';
 import type { DesiredState } from '../model/index.js';
-import { checkSafety, type SafetyRefusal } from '../plan/safety.js';
+import { checkSafety, refusalLine, type SafetyRefusal } from '../plan/safety.js';
 import type { Plan } from '../plan/types.js';
 import { makePlan, type PlanRun } from './plan-run.js';
 
@@ -61,9 +61,10 @@ export async function runSync(req: SyncRequest): Promise<SyncOutcome> {
       return { ...base, result: 'failed', message: plan.errors.map((e) => e.message).join('; ') };
     if (plan.changes.length === 0) return { ...base, result: 'no-changes' };
     if (!req.apply) return { ...base, result: 'planned' };
+    // The verdict the plan showed (plan.refusals), less what --allow-deletes overrides.
     const refusals = checkSafety(plan, req.allowDeletes);
     if (refusals.length > 0)
-      return { ...base, result: 'refused', refusals, message: refusals.map((r) => r.message).join('; ') };
+      return { ...base, result: 'refused', refusals, message: refusals.map(refusalLine).join('; ') };
     if (req.approve && !(await req.approve(plan))) return { ...base, result: 'cancelled' };
     const applied = await applyPlan(plan, req.api, { ...req.applyOptions, gateFor: holds.gateFor });
     return { ...base, result: applied.ok ? 'applied' : 'failed', applied };

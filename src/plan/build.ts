@@ -1,6 +1,8 @@
 import type { OrgDiff } from '../diff/draft.js';
 import type { Change, ChangeOp, Ref } from '../model/index.js';
 import { createHash } from 'node:crypto';
+import { resourceSummary } from './format-value.js';
+import { guardVerdict } from './safety.js';
 import type { Plan, PlanProblem, PlanSummary } from './types.js';
 
 /** A binary min-heap of numbers (emission indices): the stable tie-break of the topological sort. */
@@ -145,8 +147,8 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
 const RELATIONS: ReadonlySet<string> = new Set(['section-group-membership']);
 
 function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Plan {
-  const summary: PlanSummary = { create: 0, update: 0, delete: 0, move: 0 };
-  for (const c of changes) summary[c.action] += 1;
+  // Resources, counted as every other place counts them (text, markdown, apply, daemon, history).
+  const summary: PlanSummary = resourceSummary(changes);
   // The diff builds every object in a fixed key order, so JSON.stringify is canonical here; the
   // hash is fed change by change instead of from one large string.
   const hash = createHash('sha256');
@@ -155,13 +157,17 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
       .update(JSON.stringify([c.id, c.action, c.kind, c.address, c.before, c.after, c.dependsOn, c.op]))
       .update('\n');
   const checksum = hash.digest('hex');
-  const perOrg = new Map(diffs.map((d) => [d.organization, { deletes: 0, creates: 0 }]));
-  for (const c of changes) {
-    const counts = perOrg.get(c.address.slice(0, c.address.indexOf('/')));
-    if (!counts) continue;
-    if (c.action === 'delete') counts.deletes += 1;
-    if (c.action === 'create') counts.creates += 1;
-  }
+  const guards = diffs.map((d) => ({
+    organization: d.organization,
+    deletes: changes.filter(
+      (c) => c.action === 'delete' && !RELATIONS.has(c.kind) && c.address.startsWith(`${d.organization}/`),
+    ).length,
+    creates: changes.filter((c) => c.action === 'create' && c.address.startsWith(`${d.organization}/`))
+      .length,
+    maxDeletes: d.policy.maxDeletes,
+    managedLive: d.managedLiveCount,
+    ...(d.admins ? { admins: d.admins } : {}),
+  }));
   return {
     formatVersion: 1,
     organizations: diffs.map((d) => d.organization),
@@ -171,16 +177,8 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
     errors,
     warnings: diffs.flatMap((d) => d.warnings ?? []),
     duplicates: diffs.flatMap((d) => d.duplicates ?? []),
-    guards: diffs.map((d) => ({
-      organization: d.organization,
-      deletes: changes.filter(
-        (c) => c.action === 'delete' && !RELATIONS.has(c.kind) && c.address.startsWith(`${d.organization}/`),
-      ).length,
-      creates: changes.filter((c) => c.action === 'create' && c.address.startsWith(`${d.organization}/`))
-        .length,
-      maxDeletes: d.policy.maxDeletes,
-      managedLive: d.managedLiveCount,
-    })),
+    guards,
+    refusals: guardVerdict(guards),
     checksum,
   };
 }

@@ -2,6 +2,7 @@ import type { Change, LiveState } from '../model/index.js';
 import type { Plan } from './types.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { redactText } from './redact.js';
+import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -34,6 +35,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   for (const w of plan.warnings ?? []) head.push(`> **Warning** (${w.organization}): ${w.message}`);
   if ((plan.warnings ?? []).length > 0) head.push('');
+  for (const r of plan.refusals ?? []) head.push(`> **This plan will be refused:** ${refusalLine(r)}`);
+  if ((plan.refusals ?? []).length > 0) head.push('');
   if (plan.changes.length === 0 && plan.errors.length > 0)
     head.push('**No changes can be planned** until the errors above are fixed.');
   else if (plan.changes.length === 0 && (plan.duplicates ?? []).length > 0)
@@ -59,7 +62,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   if (plan.unmanaged.length > 0)
     sections.push(
-      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- \`${u.kind}\` ${u.address}`).join('\n')}\n\n</details>\n`,
+      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- \`${u.kind}\` ${u.address}${u.reason ? ` (${u.reason})` : ''}`).join('\n')}\n\n</details>\n`,
     );
   const headText = redactText(head.join('\n'));
   const rest = redactText(sections.join('\n'));

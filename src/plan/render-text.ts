@@ -1,11 +1,13 @@
 import type { Plan } from './types.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { redactText } from './redact.js';
+import { refusalLine } from './safety.js';
 
 export type TextOptions = { color?: boolean; title?: string };
 
 const COLORS = { create: '\x1b[32m', update: '\x1b[33m', delete: '\x1b[31m', move: '\x1b[36m' } as const;
 const DIM = '\x1b[2m';
+const PRUNE_OFF = 'policy.prune is false';
 const RESET = '\x1b[0m';
 
 /** Terraform-like text: one block per change, `+ ~ - ↕`, colour only when asked. */
@@ -16,7 +18,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   out.push('');
   for (const e of plan.errors) out.push(paint(COLORS.delete, `error: ${e.message} [${e.code}]`));
   for (const w of plan.warnings ?? []) out.push(paint(COLORS.update, `warning: ${w.message}`));
-  if (plan.errors.length > 0 || (plan.warnings ?? []).length > 0) out.push('');
+  for (const r of plan.refusals ?? [])
+    out.push(paint(COLORS.delete, `This plan will be refused: ${refusalLine(r)} [${r.code}]`));
+  if (plan.errors.length > 0 || (plan.warnings ?? []).length > 0 || (plan.refusals ?? []).length > 0)
+    out.push('');
   if (plan.changes.length === 0)
     out.push(
       plan.errors.length > 0
@@ -32,10 +37,13 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     for (const line of fieldLines(c)) out.push(`    ${line}`);
     if (c.note) out.push(paint(DIM, `    # ${c.note}`));
   }
-  if (plan.unmanaged.length > 0) {
+  // Grouped by why each is left alone: the words say the truth whatever policy.prune is.
+  const reasons = [...new Set(plan.unmanaged.map((u) => u.reason ?? PRUNE_OFF))];
+  for (const reason of reasons) {
     out.push('');
-    out.push('Unmanaged (live, not in the configuration; left alone because policy.prune is false):');
-    for (const u of plan.unmanaged) out.push(`  ? ${u.kind} ${u.address}`);
+    out.push(`Unmanaged (live, not in the configuration; left alone because ${reason}):`);
+    for (const u of plan.unmanaged)
+      if ((u.reason ?? PRUNE_OFF) === reason) out.push(`  ? ${u.kind} ${u.address}`);
   }
   // After a failed read there is nothing to count: the errors are the whole story.
   if (plan.changes.length > 0 || plan.errors.length === 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSafety } from './safety.js';
+import { checkSafety, guardVerdict, refusalLine } from './safety.js';
 import type { Plan, PlanGuardFacts } from './types.js';
 
 /** The deletion guard, case by case: the facts of one organization in, the refusal codes out. */
@@ -12,6 +12,7 @@ const plan = (guards: PlanGuardFacts[]): Plan => ({
   errors: [],
   warnings: [],
   guards,
+  refusals: [],
   checksum: '',
 });
 
@@ -79,7 +80,20 @@ describe('checkSafety', () => {
       expect(r.message).toContain(r.organization);
       // The message names the way out: the exact --allow-deletes that would pass.
       const g = guards.map(facts).find((x) => x.organization === r.organization)!;
-      expect(r.message).toContain(`--allow-deletes ${g.deletes}`);
+      expect(refusalLine(r)).toContain(`(needs --allow-deletes ${g.deletes})`);
     }
+  });
+
+  it('refuses a plan that leaves fewer admins than policy.minAdmins, and no --allow-deletes lifts it', () => {
+    const guards = [facts({ deletes: 1, admins: { before: 1, after: 0, min: 1 } })];
+    const verdict = guardVerdict(guards);
+    expect(verdict.map((r) => [r.guard, r.code, r.override])).toEqual([
+      ['minAdmins', 'too-few-admins', null],
+    ]);
+    expect(refusalLine(verdict[0]!)).toBe(
+      'org_a: the plan leaves 0 admin(s), fewer than policy.minAdmins (1) (no flag overrides it)',
+    );
+    expect(checkSafety(plan(guards), 1000).map((r) => r.code)).toEqual(['too-few-admins']);
+    expect(guardVerdict([facts({ admins: { before: 2, after: 1, min: 1 } })])).toEqual([]);
   });
 });

@@ -1,32 +1,72 @@
 import type { ErrorCode } from '../errors.js';
-import type { Plan } from './types.js';
+import type { Plan, PlanGuardFacts } from './types.js';
 
+/** The guards a plan is judged by (decision 0005). */
+export type Guard = 'maxDeletes' | 'empty-config' | 'minAdmins';
+
+/**
+ * A guard's verdict against a plan, carried by the plan itself (`refusals` in its JSON): what
+ * `apply` will refuse, and what overrides it (`--allow-deletes N`; null: nothing does).
+ */
 export type SafetyRefusal = {
   organization: string;
-  code: Extract<ErrorCode, 'too-many-deletes' | 'deletes-everything'>;
+  guard: Guard;
+  code: Extract<ErrorCode, 'too-many-deletes' | 'deletes-everything' | 'too-few-admins'>;
   message: string;
+  override: string | null;
+  /** The `--allow-deletes` that lifts this refusal; absent when no flag does. */
+  allowDeletes?: number;
 };
 
 /**
- * Refuse plans that delete more than an organization's `policy.maxDeletes`, or every managed
- * resource it has while creating nothing (an emptied config), unless `allowDeletes` covers the number of deletions.
+ * The verdict of every guard on the facts of a plan, before any override: more deletions than an
+ * organization's `policy.maxDeletes`, every managed resource deleted while nothing is created (an
+ * emptied config), fewer admins left than `policy.minAdmins`. One function: `plan` shows it,
+ * `apply` and the daemon refuse by it.
  */
-export function checkSafety(plan: Plan, allowDeletes = 0): SafetyRefusal[] {
+export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[] {
   const refusals: SafetyRefusal[] = [];
-  for (const g of plan.guards) {
-    if (g.deletes === 0 || allowDeletes >= g.deletes) continue;
-    if (g.deletes > g.maxDeletes)
+  for (const g of guards) {
+    if (g.deletes > 0 && g.deletes > g.maxDeletes)
       refusals.push({
         organization: g.organization,
+        guard: 'maxDeletes',
         code: 'too-many-deletes',
-        message: `${g.organization}: the plan deletes ${g.deletes} resources, more than policy.maxDeletes (${g.maxDeletes}); review it and pass --allow-deletes ${g.deletes} to proceed`,
+        message: `${g.organization}: the plan deletes ${g.deletes} resources, more than policy.maxDeletes (${g.maxDeletes})`,
+        override: `--allow-deletes ${g.deletes}`,
+        allowDeletes: g.deletes,
       });
-    else if (g.managedLive > 0 && g.deletes >= g.managedLive && g.creates === 0)
+    else if (g.deletes > 0 && g.managedLive > 0 && g.deletes >= g.managedLive && g.creates === 0)
       refusals.push({
         organization: g.organization,
+        guard: 'empty-config',
         code: 'deletes-everything',
-        message: `${g.organization}: the plan deletes every managed resource (${g.deletes}); if that is intended, pass --allow-deletes ${g.deletes}`,
+        message: `${g.organization}: the plan deletes every managed resource (${g.deletes}) and creates nothing`,
+        override: `--allow-deletes ${g.deletes}`,
+        allowDeletes: g.deletes,
+      });
+    // Only a plan that takes admins away is judged: an organization already below the floor is not
+    // blocked from every other change.
+    if (g.admins && g.admins.after < g.admins.min && g.admins.after < g.admins.before)
+      refusals.push({
+        organization: g.organization,
+        guard: 'minAdmins',
+        code: 'too-few-admins',
+        message: `${g.organization}: the plan leaves ${g.admins.after} admin(s), fewer than policy.minAdmins (${g.admins.min})`,
+        override: null,
       });
   }
   return refusals;
+}
+
+/** The refusals that still hold when `--allow-deletes` is `allowDeletes`. */
+export function checkSafety(plan: Pick<Plan, 'guards'>, allowDeletes = 0): SafetyRefusal[] {
+  return guardVerdict(plan.guards).filter(
+    (r) => r.allowDeletes === undefined || allowDeletes < r.allowDeletes,
+  );
+}
+
+/** One line for people: "org: … (needs --allow-deletes 3)", or "(no flag overrides it)". */
+export function refusalLine(r: Pick<SafetyRefusal, 'message' | 'override'>): string {
+  return `${r.message} (${r.override ? `needs ${r.override}` : 'no flag overrides it'})`;
 }

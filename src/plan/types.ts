@@ -1,10 +1,17 @@
 import type { Change, ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
 import type { PlanProblemCode } from '../errors.js';
+import type { SafetyRefusal } from './safety.js';
 
 export type PlanSummary = Record<ChangeAction, number>;
 
 /** A problem that stops an organization's plan; `code` is stable (src/errors.ts). */
-export type PlanProblem = { organization: string; message: string; code: PlanProblemCode };
+export type PlanProblem = {
+  organization: string;
+  message: string;
+  code: PlanProblemCode;
+  /** The config value the problem is about (an unresolved reference), when known. */
+  at?: { file: string; line: number; column: number };
+};
 
 /** Something the plan leaves alone that the reviewer should know about. */
 export type PlanWarning = { organization: string; message: string };
@@ -16,6 +23,8 @@ export type PlanGuardFacts = {
   creates: number;
   maxDeletes: number;
   managedLive: number;
+  /** Admins after the plan and the floor (`policy.minAdmins`), when members are managed. */
+  admins?: { before: number; after: number; min: number };
 };
 
 /** The reviewed, serializable result of planning. Only `apply` turns it into API calls. */
@@ -32,6 +41,8 @@ export type Plan = {
   /** Live objects that share the key of one desired entry; left alone until one is pinned by id. */
   duplicates?: Duplicate[];
   guards: PlanGuardFacts[];
+  /** What `apply` will refuse, before any `--allow-deletes`: the guards' verdict on `guards`. */
+  refusals: SafetyRefusal[];
   /** sha256 over the changes and the live facts they rely on (ids, before values). */
   checksum: string;
 };
