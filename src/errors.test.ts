@@ -13,6 +13,7 @@ import { DocsyncError, ERROR_CODES, errorCode, type ErrorCode } from './errors.j
 import { GitHubError } from './github/comment.js';
 import { IndirectValueError } from './secrets/indirect.js';
 import { GitError } from './source/git-process.js';
+import { CheckoutTooLargeError } from './source/git-source.js';
 
 describe('error codes', () => {
   it('are unique and kebab-case', () => {
@@ -24,6 +25,7 @@ describe('error codes', () => {
   // contract (scripts match on it), so a rename fails here.
   const cases: [string, () => DocsyncError, ErrorCode][] = [
     ['GitError', () => new GitError('git fetch failed'), 'git'],
+    ['CheckoutTooLargeError', () => new CheckoutTooLargeError('objects', 10), 'checkout-too-large'],
     ['BodyError 413', () => new BodyError(413, 'body too large'), 'body-too-large'],
     ['BodyError 408', () => new BodyError(408, 'body too slow'), 'body-timeout'],
     ['WebhookSecretError', () => new WebhookSecretError('empty'), 'webhook-secret'],

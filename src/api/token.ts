@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
+import { readSmallFileSync, SmallFileError } from './small-file.js';
 
 export type TokenErrorCode = 'token-missing' | 'token-file';
 
@@ -16,49 +16,16 @@ export class TokenError extends DocsyncError<TokenErrorCode> {
 /** The most `DOCSYNC_TOKEN_FILE` may hold: a token is a few hundred bytes. */
 export const MAX_TOKEN_FILE_BYTES = 16 * 1024;
 
-/**
- * Opened non-blocking, so a FIFO or a device never blocks the open or a read; symlinks are followed
- * (Kubernetes mounts secrets through them) and what they lead to is checked on the descriptor.
- */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
 const fileError = (message: string) =>
   new TokenError(`DOCSYNC_TOKEN_FILE ${message}`, { code: 'token-file' });
 
-/**
- * Read the token file: a regular file of at most `MAX_TOKEN_FILE_BYTES`, checked on the open
- * descriptor (so a FIFO, `/dev/zero` or a directory is refused without blocking or reading), and
- * read with a bound (a file that grows while read is refused too).
- */
+/** The token file: a regular file of at most `MAX_TOKEN_FILE_BYTES`, read without blocking. */
 function readTokenFile(file: string): string {
-  let fd: number;
   try {
-    fd = openSync(file, OPEN_FLAGS);
+    return readSmallFileSync(file, MAX_TOKEN_FILE_BYTES).toString('utf8');
   } catch (error) {
-    throw fileError(`cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw fileError('is not a regular file');
-    if (info.size > MAX_TOKEN_FILE_BYTES)
-      throw fileError(`is larger than ${MAX_TOKEN_FILE_BYTES} bytes (${info.size} bytes)`);
-    const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      let bytesRead: number;
-      try {
-        bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
-      } catch (error) {
-        throw fileError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-      }
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length >= buffer.length) break;
-    }
-    if (length > MAX_TOKEN_FILE_BYTES) throw fileError(`grew past ${MAX_TOKEN_FILE_BYTES} bytes while read`);
-    return buffer.subarray(0, length).toString('utf8');
-  } finally {
-    closeSync(fd);
+    if (error instanceof SmallFileError) throw fileError(error.message);
+    throw error;
   }
 }
 

@@ -68,6 +68,18 @@ export async function daemonCommand(
     err(`error: --drift-cron "${opts.driftCron}" is not a valid cron expression`);
     return 1;
   }
+  const branchProblem = opts.repo ? branchNameProblem(opts.branch) : undefined;
+  if (branchProblem) {
+    err(`error: --branch "${opts.branch}" ${branchProblem}`);
+    return 1;
+  }
+  if (
+    opts.maxCheckoutBytes !== undefined &&
+    !(Number.isInteger(opts.maxCheckoutBytes) && opts.maxCheckoutBytes > 0)
+  ) {
+    err('error: --max-checkout-bytes (DOCSYNC_MAX_CHECKOUT_BYTES) must be a positive integer');
+    return 1;
+  }
   let webhookSecret: string | undefined;
   try {
     webhookSecret = await resolveWebhookSecret({
@@ -88,18 +100,6 @@ export async function daemonCommand(
       {},
       'webhook disabled: no secret configured (DOCSYNC_WEBHOOK_SECRET_FILE) and no --webhook-insecure',
     );
-  const branchProblem = opts.repo ? branchNameProblem(opts.branch) : undefined;
-  if (branchProblem) {
-    err(`error: --branch "${opts.branch}" ${branchProblem}`);
-    return 1;
-  }
-  if (
-    opts.maxCheckoutBytes !== undefined &&
-    !(Number.isInteger(opts.maxCheckoutBytes) && opts.maxCheckoutBytes > 0)
-  ) {
-    err('error: --max-checkout-bytes (DOCSYNC_MAX_CHECKOUT_BYTES) must be a positive integer');
-    return 1;
-  }
   if (opts.repo) {
     try {
       const u = new URL(opts.repo);

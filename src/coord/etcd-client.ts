@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { AnswerTooLargeError, attemptDeadline, readBoundedText } from '../api/bounded-body.js';
+import { readSmallFileSync, SmallFileError } from '../api/small-file.js';
 import { Agent, request } from '../api/undici.js';
 import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
@@ -83,6 +83,19 @@ const toKv = (kv: RawKv): KeyValue => ({
   ...(kv.lease && kv.lease !== '0' ? { lease: kv.lease } : {}),
 });
 
+/** The most a CA bundle, certificate or key file may hold. */
+export const MAX_PEM_FILE_BYTES = 1024 * 1024;
+
+/** A TLS file for etcd: regular, at most 1 MiB, read without blocking; errors name the flag. */
+function readPem(file: string, flag: string): Buffer {
+  try {
+    return readSmallFileSync(file, MAX_PEM_FILE_BYTES);
+  } catch (error) {
+    if (error instanceof SmallFileError) throw new EtcdError(`${flag} ${file} ${error.message}`);
+    throw error;
+  }
+}
+
 export class EtcdClient {
   private readonly agent: InstanceType<typeof Agent>;
   private readonly endpoints: string[];
@@ -98,9 +111,9 @@ export class EtcdClient {
     const tls =
       opts.caFile || opts.certFile || opts.keyFile
         ? {
-            ...(opts.caFile ? { ca: readFileSync(opts.caFile) } : {}),
-            ...(opts.certFile ? { cert: readFileSync(opts.certFile) } : {}),
-            ...(opts.keyFile ? { key: readFileSync(opts.keyFile) } : {}),
+            ...(opts.caFile ? { ca: readPem(opts.caFile, '--etcd-ca') } : {}),
+            ...(opts.certFile ? { cert: readPem(opts.certFile, '--etcd-cert') } : {}),
+            ...(opts.keyFile ? { key: readPem(opts.keyFile, '--etcd-key') } : {}),
           }
         : undefined;
     this.agent = new Agent({ keepAliveTimeout: 10_000, ...(tls ? { connect: tls } : {}) });

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -111,5 +115,18 @@ describe('etcd answers are bounded in size and time', () => {
     expect(coordinator.session().ok).toBe(false);
     await holds.release();
     await coordinator.stop(); // closes the client too
+  });
+
+  it('TLS files are read with a bound: a FIFO or /dev/zero as --etcd-ca/--etcd-key is refused at once', () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'docsync-etcd-tls-')), 'ca.pem');
+    execFileSync('mkfifo', [fifo]);
+    const started = performance.now();
+    expect(() => new EtcdClient({ endpoints: ['http://127.0.0.1:1'], caFile: fifo })).toThrow(
+      /^--etcd-ca .* is not a regular file$/,
+    );
+    expect(() => new EtcdClient({ endpoints: ['http://127.0.0.1:1'], keyFile: '/dev/zero' })).toThrow(
+      EtcdError,
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
