@@ -3,7 +3,7 @@ import { GITHUB_COMMENT_LIMIT, MARKER, upsertComment } from '../github/comment.j
 import { redact, registerSecret } from '../secrets/registry.js';
 import type { LiveState } from '../model/index.js';
 import { loadConfig } from '../config/load.js';
-import { markAgainstBase, renderMarkdown, type Plan } from '../plan/index.js';
+import { markAgainstBase, renderMarkdown, type MarkdownOptions, type Plan } from '../plan/index.js';
 import { touchesStructure } from '../plan/structure-tree.js';
 import { env, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
@@ -46,6 +46,23 @@ async function liveForNavigation(opts: CommentOptions, plan: Plan): Promise<Live
   }
 }
 
+/** The sticky comment's body: the markdown plan (with the guards' verdict), under the marker. */
+export function commentBody(
+  plan: Plan,
+  opts: { markOf?: MarkdownOptions['markOf']; live?: LiveState; artifactUrl?: string | undefined } = {},
+): string {
+  if (plan.changes.length === 0 && plan.errors.length === 0)
+    return `${MARKER}\n### docsync plan\n\n**No changes.** Live state matches the configuration.\n`;
+  return `${MARKER}\n${renderMarkdown(plan, {
+    limit: GITHUB_COMMENT_LIMIT - MARKER.length - 200,
+    ...(opts.markOf ? { markOf: opts.markOf } : {}),
+    ...(opts.live ? { live: opts.live } : {}),
+    artifactHint: opts.artifactUrl
+      ? `The full plan is in the workflow artifact: ${opts.artifactUrl}`
+      : "The full plan is in the workflow run's artifacts.",
+  })}`;
+}
+
 /** `docsync comment`: post the plan on a pull request as one sticky comment. */
 export async function commentCommand(opts: CommentOptions): Promise<number> {
   const token = env('GITHUB_TOKEN');
@@ -77,17 +94,7 @@ export async function commentCommand(opts: CommentOptions): Promise<number> {
     out('no changes; no comment posted (--skip-no-changes)');
     return 0;
   }
-  const body =
-    plan.changes.length === 0 && plan.errors.length === 0
-      ? `${MARKER}\n### docsync plan\n\n**No changes.** Live state matches the configuration.\n`
-      : `${MARKER}\n${renderMarkdown(plan, {
-          limit: GITHUB_COMMENT_LIMIT - MARKER.length - 200,
-          ...(markOf ? { markOf } : {}),
-          ...(live ? { live } : {}),
-          ...(opts.artifactUrl
-            ? { artifactHint: `The full plan is in the workflow artifact: ${opts.artifactUrl}` }
-            : { artifactHint: "The full plan is in the workflow run's artifacts." }),
-        })}`;
+  const body = commentBody(plan, { markOf, live, artifactUrl: opts.artifactUrl });
   const result = await upsertComment({ apiUrl: opts.githubApiUrl, token, repository, pr }, redact(body));
   out(`${result.action} comment ${result.id} on ${repository}#${pr}`);
   return plan.errors.length > 0 ? 1 : 0;

@@ -25,7 +25,7 @@ export function createMetrics() {
     }),
     changesApplied: new Counter({
       name: 'docsync_changes_applied_total',
-      help: 'Changes applied',
+      help: 'Resources changed by apply, counted as the plan counts them (a creation and its set-after-creation update are one)',
       labelNames: ['kind', 'action'],
       registers: [registry],
     }),

@@ -1,6 +1,9 @@
 import type { ConfigIssue } from '../config/issues.js';
 import type { Logger } from '../log/logger.js';
+import type { ChangeResult } from '../apply/result.js';
 import type { SyncOutcome } from '../pipeline/sync.js';
+import { resourceSummary } from '../plan/format-value.js';
+import type { PlanSummary } from '../plan/types.js';
 import type { DaemonParts, RunOutcome, SyncReport } from './types.js';
 
 /** A finished sync: the status, the run history, the metrics and the log learn its result. */
@@ -40,8 +43,9 @@ export function outcomeReport(outcome: SyncOutcome, parts: DaemonParts): RunOutc
   const summary = outcome.run.plan.summary;
   if (outcome.applied) {
     parts.opts.journal?.applied(outcome.applied);
-    for (const r of outcome.applied.results)
-      if (r.status === 'applied') parts.metrics.changesApplied.inc({ kind: r.kind, action: r.action });
+    for (const [kind, counts] of appliedByKind(outcome.applied.results))
+      for (const action of ACTIONS)
+        if (counts[action] > 0) parts.metrics.changesApplied.inc({ kind, action }, counts[action]);
     return {
       result: outcome.result === 'applied' ? 'applied' : 'failed',
       summary,
@@ -65,4 +69,13 @@ export function outcomeReport(outcome: SyncOutcome, parts: DaemonParts): RunOutc
         ...(outcome.message !== undefined ? { message: outcome.message } : {}),
       };
   }
+}
+
+const ACTIONS = ['create', 'update', 'delete', 'move'] as const;
+
+/** What apply changed, by kind, counted by the one summary function (resourceSummary). */
+export function appliedByKind(results: readonly ChangeResult[]): Map<string, PlanSummary> {
+  const byKind = new Map<string, ChangeResult[]>();
+  for (const r of results) if (r.status === 'applied') byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), r]);
+  return new Map([...byKind].map(([kind, rs]) => [kind, resourceSummary(rs)]));
 }

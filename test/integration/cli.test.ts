@@ -115,6 +115,25 @@ describe('docsync plan / drift / apply', () => {
       join(dir, 'org.yaml'),
       'organization: org_demo\npolicy: { prune: true, maxDeletes: 0 }\nteams: []\n',
     );
+    // The plan shows the verdict apply will give, and --detailed-exitcode fails it (issue 27).
+    const [planned, json] = await Promise.all([
+      runCli(['plan', '--config', dir, '--detailed-exitcode'], env()),
+      runCli(['plan', '--config', dir, '--format', 'json'], env()),
+    ]);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toContain(
+      'This plan will be refused: org_demo: the plan deletes 1 resources, more than policy.maxDeletes (0) (needs --allow-deletes 1)',
+    );
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).refusals).toEqual([
+      {
+        organization: 'org_demo',
+        guard: 'maxDeletes',
+        code: 'too-many-deletes',
+        message: 'org_demo: the plan deletes 1 resources, more than policy.maxDeletes (0)',
+        override: '--allow-deletes 1',
+      },
+    ]);
     const refused = await runCli(['apply', '--config', dir, '--yes'], env());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('policy.maxDeletes (0)');
