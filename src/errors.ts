@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   // Credentials and secrets.
   'token-missing',
   'webhook-secret',
+  'ui-auth',
   'outside-root',
   'not-regular-file',
   'too-large',

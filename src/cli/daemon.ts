@@ -7,6 +7,7 @@ import { RunStore } from '../daemon/runs/run-store.js';
 import { startDaemonServer } from '../daemon/server.js';
 import { registerSecret } from '../log/logger.js';
 import { resolveWebhookSecret } from '../daemon/webhook-secret.js';
+import { isLoopback, readUiAuth, type UiAuth } from '../daemon/ui-auth.js';
 import { FolderSource } from '../source/folder-source.js';
 import { GitSource } from '../source/git-source.js';
 import type { ConfigSource } from '../source/types.js';
@@ -29,6 +30,10 @@ export type DaemonCommandOptions = CommonOptions &
     mode: string;
     port: number;
     host: string;
+    /** Credentials for the status page, `/status` and `/api/*`: a token or `user:password`. */
+    uiAuthFile?: string;
+    /** Show member e-mails on the page and the JSON answers (masked by default). */
+    uiShowEmails?: boolean;
     webhookSecret?: string;
     webhookSecretFile?: string;
     webhookInsecure?: boolean;
@@ -68,6 +73,18 @@ export async function daemonCommand(
     err(`error: ${(error as Error).message}`);
     return 1;
   }
+  let uiAuth: UiAuth | undefined;
+  try {
+    if (opts.uiAuthFile) uiAuth = await readUiAuth(opts.uiAuthFile);
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 1;
+  }
+  if (!uiAuth && !isLoopback(opts.host))
+    logger.warn(
+      { host: opts.host },
+      'status page, /status and /api disabled: listening beyond loopback without --ui-auth-file (DOCSYNC_UI_AUTH_FILE)',
+    );
   if (opts.webhookSecretFromFlag)
     logger.warn(
       {},
@@ -136,6 +153,8 @@ export async function daemonCommand(
     ...(opts.webhookInsecure ? { webhookInsecure: true } : {}),
     journal,
     ui: opts.ui !== false,
+    ...(uiAuth ? { uiAuth } : {}),
+    showEmails: opts.uiShowEmails === true,
     drainTimeoutMs: parseDuration(opts.stopTimeout),
   });
   logger.info({ url: server.url }, 'daemon http server listening');
