@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Daemon } from '../../src/daemon/daemon.js';
 import { createMetrics } from '../../src/daemon/metrics.js';
 import { startDaemonServer } from '../../src/daemon/server.js';
-import { parseUiAuth, readUiAuth } from '../../src/daemon/ui-auth.js';
+import { isLoopback, parseUiAuth, readUiAuth } from '../../src/daemon/ui-auth.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ROOT } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
@@ -127,5 +127,12 @@ describe('credentials for the page and /api', () => {
     expect(() => parseUiAuth('a\nb', 'f')).toThrow(/one line/);
     await expect(readUiAuth('/nonexistent/ui-auth')).rejects.toMatchObject({ code: 'ui-auth' });
     await expect(readUiAuth('/dev/zero')).rejects.toThrow(/--ui-auth-file/);
+  });
+
+  it('loopback is 127.0.0.0/8, ::1 and localhost; 0.0.0.0, :: and a LAN address are not', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1'])
+      expect(isLoopback(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'example.com', '128.0.0.1'])
+      expect(isLoopback(host), host).toBe(false);
   });
 });
