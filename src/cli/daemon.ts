@@ -160,7 +160,7 @@ export async function daemonCommand(
   logger.info({ url: server.url }, 'daemon http server listening');
   ready?.(server.url);
   out(
-    `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git`,
+    `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git${uiAuth ? ' (page, /status, /api: credentials of --ui-auth-file)' : isLoopback(opts.host) ? '' : ' (page, /status, /api: disabled beyond loopback without --ui-auth-file)'}`,
   );
   await daemon.start();
   const signal = await untilSignal();
