@@ -1,8 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
+import { notify, notifyDriftError } from '../../src/daemon/notify.js';
+import { buildPlan } from '../../src/plan/build.js';
 import { runCli } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { githubMock } from '../helpers/github-mock.js';
@@ -82,5 +86,32 @@ describe('hostile titles in live state and config (issue 26, finding 3)', () => 
         titles.length,
       );
     }
+  });
+});
+
+describe('Slack notifications (issue 26, finding 3)', () => {
+  it('carry data escaped: no <!channel>, no <url|link> from an organization id or an error', async () => {
+    const bodies: { text: string }[] = [];
+    const server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d: Buffer) => (raw += d.toString()));
+      req.on('end', () => {
+        bodies.push(JSON.parse(raw) as { text: string });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const plan = { ...buildPlan([]), organizations: ['<!channel> & <https://evil.example|click>'] };
+      await notify(url, plan, 'docsync drift');
+      await notifyDriftError(url, 'team "<!here>" failed');
+    } finally {
+      server.close();
+    }
+    expect(bodies).toHaveLength(2);
+    for (const { text } of bodies) expect(text).not.toMatch(/[<>]/);
+    expect(bodies[0]!.text).toContain('(&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;)');
+    expect(bodies[1]!.text).toContain('(team "&lt;!here&gt;" failed)');
   });
 });
