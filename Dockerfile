@@ -28,9 +28,13 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends git openssh-client ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# The daemon listens on 127.0.0.1 by default; in a container it must listen on every interface
+# (probes, the webhook, /metrics). The status page, /status and /api are then refused unless
+# DOCSYNC_UI_AUTH_FILE names a file with a token or user:password (README "Security").
 ENV NODE_ENV=production \
     DOCSYNC_STATE_DIR=/var/lib/docsync \
-    DOCSYNC_PORT=8080
+    DOCSYNC_PORT=8080 \
+    DOCSYNC_HOST=0.0.0.0
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist

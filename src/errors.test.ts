@@ -8,6 +8,7 @@ import { CertificateChangedError } from './apply/certificates.js';
 import { LockError } from './apply/lock.js';
 import { UnresolvedRefError } from './apply/resolve.js';
 import { BodyError } from './daemon/webhook.js';
+import { UiAuthError } from './daemon/ui-auth.js';
 import { WebhookSecretError } from './daemon/webhook-secret.js';
 import { DocsyncError, ERROR_CODES, errorCode, type ErrorCode } from './errors.js';
 import { GitHubError } from './github/comment.js';
@@ -29,6 +30,7 @@ describe('error codes', () => {
     ['BodyError 413', () => new BodyError(413, 'body too large'), 'body-too-large'],
     ['BodyError 408', () => new BodyError(408, 'body too slow'), 'body-timeout'],
     ['WebhookSecretError', () => new WebhookSecretError('empty'), 'webhook-secret'],
+    ['UiAuthError', () => new UiAuthError('empty'), 'ui-auth'],
     ['AnswerTooLargeError', () => new AnswerTooLargeError(10), 'answer-too-large'],
     ['DeadlineError', () => new DeadlineError(10), 'deadline'],
     ['TokenError', () => new TokenError('no token'), 'token-missing'],

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'token-missing',
   'token-file',
   'webhook-secret',
+  'ui-auth',
   'outside-root',
   'not-regular-file',
   'too-large',

@@ -7,6 +7,7 @@ import { RunStore } from '../daemon/runs/run-store.js';
 import { startDaemonServer } from '../daemon/server.js';
 import { registerSecret } from '../log/logger.js';
 import { resolveWebhookSecret } from '../daemon/webhook-secret.js';
+import { isLoopback, readUiAuth, type UiAuth } from '../daemon/ui-auth.js';
 import { FolderSource } from '../source/folder-source.js';
 import { branchNameProblem, GitSource } from '../source/git-source.js';
 import type { ConfigSource } from '../source/types.js';
@@ -32,6 +33,10 @@ export type DaemonCommandOptions = CommonOptions &
     mode: string;
     port: number;
     host: string;
+    /** Credentials for the status page, `/status` and `/api/*`: a token or `user:password`. */
+    uiAuthFile?: string;
+    /** Show member e-mails on the page and the JSON answers (masked by default). */
+    uiShowEmails?: boolean;
     webhookSecret?: string;
     webhookSecretFile?: string;
     webhookInsecure?: boolean;
@@ -90,6 +95,18 @@ export async function daemonCommand(
     err(`error: ${(error as Error).message}`);
     return 1;
   }
+  let uiAuth: UiAuth | undefined;
+  try {
+    if (opts.uiAuthFile) uiAuth = await readUiAuth(opts.uiAuthFile);
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 1;
+  }
+  if (!uiAuth && !isLoopback(opts.host))
+    logger.warn(
+      { host: opts.host },
+      'status page, /status and /api disabled: listening beyond loopback without --ui-auth-file (DOCSYNC_UI_AUTH_FILE)',
+    );
   if (opts.webhookSecretFromFlag)
     logger.warn(
       {},
@@ -160,12 +177,14 @@ export async function daemonCommand(
     ...(opts.webhookInsecure ? { webhookInsecure: true } : {}),
     journal,
     ui: opts.ui !== false,
+    ...(uiAuth ? { uiAuth } : {}),
+    showEmails: opts.uiShowEmails === true,
     drainTimeoutMs: parseDuration(opts.stopTimeout),
   });
   logger.info({ url: server.url }, 'daemon http server listening');
   ready?.(server.url);
   out(
-    `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git`,
+    `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git${uiAuth ? ' (page, /status, /api: credentials of --ui-auth-file)' : isLoopback(opts.host) ? '' : ' (page, /status, /api: disabled beyond loopback without --ui-auth-file)'}`,
   );
   await daemon.start();
   const signal = await untilSignal();

@@ -266,7 +266,21 @@ export function buildProgram(setExit: (code: number) => void): Command {
     )
     .option('--mode <mode>', 'apply or plan (env DOCSYNC_MODE)', env('DOCSYNC_MODE') ?? 'plan')
     .option('--port <n>', 'HTTP port (env DOCSYNC_PORT)', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
-    .option('--host <host>', 'HTTP listen address', env('DOCSYNC_HOST') ?? '0.0.0.0')
+    .option(
+      '--host <host>',
+      'HTTP listen address (env DOCSYNC_HOST; the container image sets 0.0.0.0)',
+      env('DOCSYNC_HOST') ?? '127.0.0.1',
+    )
+    .option(
+      '--ui-auth-file <file>',
+      'file holding a bearer token or user:password for the status page, /status and /api (env DOCSYNC_UI_AUTH_FILE; required to serve them beyond loopback)',
+      env('DOCSYNC_UI_AUTH_FILE'),
+    )
+    .option(
+      '--ui-show-emails',
+      'show member e-mails on the status page, /status and /api (masked by default; env DOCSYNC_UI_SHOW_EMAILS=true)',
+      env('DOCSYNC_UI_SHOW_EMAILS') === 'true',
+    )
     .option(
       '--webhook-secret <secret>',
       'secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET; prefer the file: flags show in ps)',
@@ -319,6 +333,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
           mode: String(o['mode']),
           port: Number(o['port']),
           host: String(o['host']),
+          ...(o['uiAuthFile'] ? { uiAuthFile: String(o['uiAuthFile']) } : {}),
+          uiShowEmails: o['uiShowEmails'] === true,
           ...(o['webhookSecret'] ? { webhookSecret: String(o['webhookSecret']) } : {}),
           ...(o['webhookSecretFile'] ? { webhookSecretFile: String(o['webhookSecretFile']) } : {}),
           webhookInsecure: Boolean(o['webhookInsecure']),

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { sendOutbound, type OutboundPolicy } from '../api/outbound.js';
 import { renderJson, renderMarkdown, type Plan } from '../plan/index.js';
 import { resourceSummary, summaryLine } from '../plan/format-value.js';
+import { slackText } from '../plan/markdown-escape.js';
 import { redact, redactDeep } from '../secrets/registry.js';
 
 /** Write the drift report atomically: markdown, or JSON when the file name ends in .json. */
@@ -19,7 +20,7 @@ export async function notifyDriftError(url: string, message: string): Promise<vo
   await post(
     url,
     redactDeep({
-      text: `docsync drift check failed: live state could not be read, drift is unknown (${message})`,
+      text: `docsync drift check failed: live state could not be read, drift is unknown (${slackText(message)})`,
       error: message,
     }),
   );
@@ -38,7 +39,8 @@ async function post(url: string, payload: unknown): Promise<void> {
 
 /** Post a Slack-compatible JSON body (`text`, plus structured fields) to a webhook URL. */
 export async function notify(url: string, plan: Plan, title: string): Promise<void> {
-  const text = `${title}: ${summaryLine(resourceSummary(plan.changes))} (${plan.organizations.join(', ')})`;
+  // Slack mrkdwn: data is escaped (`<!channel>`, `<url|text>` links); the structured fields stay raw.
+  const text = `${slackText(title)}: ${summaryLine(resourceSummary(plan.changes))} (${plan.organizations.map(slackText).join(', ')})`;
   await post(
     url,
     redactDeep({

@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
 import { redact, redactDeep, registerSecret } from '../secrets/registry.js';
@@ -7,6 +7,8 @@ import { readiness } from './health.js';
 import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
 import { runsAnswer } from './runs/http.js';
+import { maskEmails, maskEmailsDeep } from './mask-emails.js';
+import { authorized, isLoopback, type UiAuth } from './ui-auth.js';
 import { statusPage } from './ui/route.js';
 import { BodyError, readLimitedBody, verifySignature } from './webhook.js';
 
@@ -30,6 +32,10 @@ export async function startDaemonServer(
     ui?: boolean;
     /** How long `POST /coordination/release` waits for runs in flight to end. */
     drainTimeoutMs?: number;
+    /** Credentials for the status page, `/status` and `/api/*` (required beyond loopback). */
+    uiAuth?: UiAuth;
+    /** Show member e-mails on the page, `/status` and `/api/*` (masked by default). */
+    showEmails?: boolean;
   },
 ): Promise<DaemonServer> {
   registerSecret(opts.webhookSecret);
@@ -39,15 +45,38 @@ export async function startDaemonServer(
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(text);
   };
+  const mask = opts.showEmails ? (body: unknown) => body : maskEmailsDeep;
+  /**
+   * The status page, `/status` and `/api/*`: with credentials configured, only for requests that
+   * carry them; without, only when listening on loopback. False: the refusal was answered.
+   */
+  const admitted = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (opts.uiAuth) {
+      if (authorized(req, opts.uiAuth)) return true;
+      res.setHeader(
+        'www-authenticate',
+        opts.uiAuth.kind === 'basic' ? 'Basic realm="docsync", charset="UTF-8"' : 'Bearer realm="docsync"',
+      );
+      json(res, 401, { error: "credentials required (the ones in the daemon's --ui-auth-file)" });
+      return false;
+    }
+    if (isLoopback(opts.host)) return true;
+    json(res, 403, {
+      error: `disabled: the daemon listens on ${opts.host} without credentials for the status page and /api; give --ui-auth-file FILE (DOCSYNC_UI_AUTH_FILE) holding a token or user:password, or listen on 127.0.0.1 (--host, DOCSYNC_HOST)`,
+    });
+    return false;
+  };
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     const handle = async () => {
+      const guarded = path === '/' || path === '/status' || path === '/api' || path.startsWith('/api/');
+      if (guarded && !admitted(req, res)) return;
       if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
       if (req.method === 'GET' && path === '/readyz') {
         const r = readiness(daemon.ready, daemon.status.liveRead ?? null, daemon.coordinator?.session());
         return json(res, r.ready ? 200 : 503, r);
       }
-      if (req.method === 'GET' && path === '/status') return json(res, 200, daemon.status);
+      if (req.method === 'GET' && path === '/status') return json(res, 200, mask(daemon.status));
       if (path === '/coordination/release') {
         // Kubernetes preStop: hand this replica's organizations over now. Loopback only.
         if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
@@ -105,13 +134,13 @@ export async function startDaemonServer(
       if (req.method === 'GET' && path === '/' && opts.journal && opts.ui !== false) {
         const page = statusPage(daemon, opts.journal);
         res.writeHead(200, page.headers);
-        res.end(redact(page.body));
+        res.end(opts.showEmails ? redact(page.body) : maskEmails(redact(page.body)));
         return;
       }
       if (req.method === 'GET' && opts.journal) {
         const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
-        const answer = runsAnswer(opts.journal.store, path ?? '/', query);
-        if (answer) return json(res, answer.status, answer.body);
+        const answer = runsAnswer(opts.journal.store, path, query);
+        if (answer) return json(res, answer.status, mask(answer.body));
       }
       return json(res, 404, { error: 'not found' });
     };

@@ -1,6 +1,7 @@
 import type { Change, LiveState } from '../model/index.js';
 import type { Plan } from './types.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
+import { htmlText, mdCode, mdFence, mdText, oneLine } from './markdown-escape.js';
 import { redactText } from './redact.js';
 import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
@@ -16,11 +17,22 @@ export type MarkdownOptions = {
   live?: LiveState;
 };
 
+/** A change in the `diff` block: every value on one line, so no data forges a line of the diff. */
 function block(c: Change, mark?: string): string {
-  const lines = [`${SYMBOL[c.action]} ${c.kind} ${c.address}${mark ? `  [${mark}]` : ''}`];
-  for (const l of fieldLines(c)) lines.push(`    ${l}`);
-  if (c.note) lines.push(`    # ${c.note}`);
+  const lines = [`${SYMBOL[c.action]} ${c.kind} ${oneLine(c.address)}${mark ? `  [${oneLine(mark)}]` : ''}`];
+  for (const l of fieldLines(c)) lines.push(`    ${oneLine(l)}`);
+  if (c.note) lines.push(`    # ${oneLine(c.note)}`);
   return lines.join('\n');
+}
+
+/** The fence a cut text leaves open (fences are docsync's lines: a line that starts with backticks). */
+function openFence(text: string): string | undefined {
+  let open: string | undefined;
+  for (const line of text.split('\n')) {
+    if (open !== undefined && line === open) open = undefined;
+    else if (open === undefined) open = /^(`{3,})/.exec(line)?.[1];
+  }
+  return open;
 }
 
 /** Markdown for pull-request comments: summary first, details collapsed, capped in size. */
@@ -30,12 +42,13 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   head.push(`### ${options.title ?? 'docsync plan'}`);
   head.push('');
   if (plan.errors.length > 0) {
-    for (const e of plan.errors) head.push(`> **Error** (${e.organization}): ${e.message}`);
+    for (const e of plan.errors) head.push(`> **Error** (${mdText(e.organization)}): ${mdText(e.message)}`);
     head.push('');
   }
-  for (const w of plan.warnings ?? []) head.push(`> **Warning** (${w.organization}): ${w.message}`);
+  for (const w of plan.warnings ?? [])
+    head.push(`> **Warning** (${mdText(w.organization)}): ${mdText(w.message)}`);
   if ((plan.warnings ?? []).length > 0) head.push('');
-  for (const r of plan.refusals ?? []) head.push(`> **This plan will be refused:** ${refusalLine(r)}`);
+  for (const r of plan.refusals ?? []) head.push(`> **This plan will be refused:** ${mdText(refusalLine(r))}`);
   if ((plan.refusals ?? []).length > 0) head.push('');
   if (plan.changes.length === 0 && plan.errors.length > 0)
     head.push('**No changes can be planned** until the errors above are fixed.');
@@ -49,7 +62,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   for (const org of plan.organizations) {
     const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
     const n = resourceSummary(mine);
-    head.push(`| \`${org}\` | ${n.create} | ${n.update} | ${n.delete} | ${n.move} |`);
+    head.push(`| ${mdCode(org, { table: true })} | ${n.create} | ${n.update} | ${n.delete} | ${n.move} |`);
   }
   head.push('');
   const sections: string[] = [];
@@ -57,12 +70,18 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
     if (mine.length === 0) continue;
     sections.push(
-      `<details><summary>${org}: ${mine.length} change(s)</summary>\n\n\`\`\`diff\n${mine.map((c) => block(c, options.markOf?.(c))).join('\n')}\n\`\`\`\n\n</details>\n`,
+      `<details><summary>${htmlText(org)}: ${mine.length} change(s)</summary>\n\n${mdFence(mine.map((c) => block(c, options.markOf?.(c))).join('\n'), 'diff')}\n\n</details>\n`,
     );
   }
   if (plan.unmanaged.length > 0)
     sections.push(
-      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- \`${u.kind}\` ${u.address}${u.reason ? ` (${u.reason})` : ''}`).join('\n')}\n\n</details>\n`,
+      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>
+
+${plan.unmanaged.map((u) => `- ${mdCode(u.kind)} ${mdCode(u.address)}${u.reason ? ` (${mdText(u.reason)})` : ''}`).join('
+')}
+
+</details>
+`,
     );
   const headText = redactText(head.join('\n'));
   const rest = redactText(sections.join('\n'));
@@ -77,9 +96,12 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (text.length > limit) {
     const note = `\n\n> **Output cut** at ${limit} characters.${options.artifactHint ? ` ${options.artifactHint}` : ' Run `docsync plan` for the full plan.'}\n`;
     const cut = text.slice(0, limit - note.length - 20);
-    const openFence = (cut.match(/```/g) ?? []).length % 2 === 1;
-    const openDetails = (cut.match(/<details>/g) ?? []).length > (cut.match(/<\/details>/g) ?? []).length;
-    text = `${cut.slice(0, cut.lastIndexOf('\n'))}${openFence ? '\n```' : ''}${openDetails ? '\n</details>' : ''}${note}`;
+    const kept = cut.slice(0, cut.lastIndexOf('\n'));
+    const fence = openFence(kept);
+    // Only docsync's own lines start with `<details>` or are `</details>` (data never starts a line).
+    const openDetails =
+      (kept.match(/^<details>/gm) ?? []).length > (kept.match(/^<\/details>$/gm) ?? []).length;
+    text = `${kept}${fence ? `\n${fence}` : ''}${openDetails ? '\n</details>' : ''}${note}`;
   }
   return text;
 }

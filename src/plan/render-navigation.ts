@@ -1,4 +1,5 @@
 import type { Change, LiveState } from '../model/index.js';
+import { mdFence } from './markdown-escape.js';
 import { renderTreeText } from './render-tree.js';
 import { structureTree, touchesStructure } from './structure-tree.js';
 
@@ -23,10 +24,8 @@ export function renderNavigation(
   const after = renderTreeText(structureTree(affected, live, changes, { arrange: 'after' }), {
     marks: true,
   });
-  // A fence longer than any run of backticks in titles, so no title can close it.
-  const longest = Math.max(0, ...[...`${before}${after}`.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  const body = `**Now**\n\n${fence}\n${before}\n${fence}\n\n**After this plan**\n\n${fence}diff\n${after}\n${fence}\n`;
+  // Fences longer than any run of backticks in titles, so no title can close them.
+  const body = `**Now**\n\n${mdFence(before)}\n\n**After this plan**\n\n${mdFence(after, 'diff')}\n`;
   const lines = before.split('\n').length + after.split('\n').length;
   return lines > OPEN_LINES
     ? `<details><summary>Site navigation: now and after this plan</summary>\n\n${body}\n</details>\n`

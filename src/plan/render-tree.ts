@@ -1,3 +1,4 @@
+import { oneLine } from './markdown-escape.js';
 import { NODE_HINTED, NODE_WORD, type OrgStructure, type StructureNode } from './structure-tree.js';
 
 export type TreeTextOptions = {
@@ -6,7 +7,7 @@ export type TreeTextOptions = {
 };
 
 /**
- * The navigation as text, one node a line, indented by depth, the mark in the first column (so a
+ * The navigation as text, one node a line (data on one line: no title forges a line), indented by depth, the mark in the first column (so a
  * markdown `diff` block colours additions and removals):
  *
  * ```
@@ -23,22 +24,22 @@ export function renderTreeText(orgs: readonly OrgStructure[], options: TreeTextO
   const emit = (n: StructureNode, depth: number) => {
     const mark = options.marks && n.mark ? n.mark : ' ';
     const hint = NODE_HINTED.includes(n.kind) ? NODE_WORD[n.kind] : undefined;
-    lines.push(`${mark} ${'  '.repeat(depth)}${n.label}${hint ? ` (${hint})` : ''}`);
+    lines.push(`${mark} ${'  '.repeat(depth)}${oneLine(n.label)}${hint ? ` (${hint})` : ''}`);
     if (options.marks)
       for (const c of n.changes) {
-        for (const f of c.fields) lines.push(`  ${'  '.repeat(depth + 2)}${f}`);
-        if (c.note) lines.push(`  ${'  '.repeat(depth + 2)}# ${c.note}`);
+        for (const f of c.fields) lines.push(`  ${'  '.repeat(depth + 2)}${oneLine(f)}`);
+        if (c.note) lines.push(`  ${'  '.repeat(depth + 2)}# ${oneLine(c.note)}`);
       }
     for (const child of n.children) emit(child, depth + 1);
   };
   for (const org of orgs) {
-    lines.push(`  ${org.organization}`);
+    lines.push(`  ${oneLine(org.organization)}`);
     if (org.sites.length === 0) lines.push('    (no sites)');
     for (const site of org.sites) emit(site, 1);
     if (options.marks)
       for (const c of org.unplaced)
         lines.push(
-          `${c.action === 'create' ? '+' : c.action === 'delete' ? '-' : '~'}   ${c.kind} ${c.address}`,
+          `${c.action === 'create' ? '+' : c.action === 'delete' ? '-' : '~'}   ${c.kind} ${oneLine(c.address)}`,
         );
   }
   return lines.join('\n');

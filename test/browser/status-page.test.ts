@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
@@ -20,6 +20,45 @@ const runIt = available || Boolean(process.env['CI']);
 const HOSTILE_TITLE = '<img src=x onerror=document.title=1>';
 const HOSTILE_SUBJECT = "<script>document.title='pwned'</script> add changelog";
 const SECRET = 'hook-secret-for-the-page';
+
+/** Where the test leaves its screenshots (390 and 1280 px) for a person to look at. */
+const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'docsync-page-shots-'));
+
+/**
+ * What breaks the layout, measured in the page: a badge whose text takes more than one line, a
+ * runs-table cell that is hidden or ends past the viewport, a page wider than the viewport.
+ */
+async function layoutProblems(page: Page): Promise<string[]> {
+  // A script (not a function): the test is compiled without the DOM's types.
+  return page.evaluate(`(() => {
+    const problems = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width)
+      problems.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
+    for (const badge of document.querySelectorAll('.badge, .kind')) {
+      const range = document.createRange();
+      range.selectNodeContents(badge);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      const lineHeight = parseFloat(getComputedStyle(badge).lineHeight);
+      const box = badge.getBoundingClientRect();
+      if (lines.size > 1 || box.height > lineHeight * 1.5)
+        problems.push('"' + badge.innerText + '" wraps (' + lines.size + ' lines, ' + box.height + ' px high)');
+    }
+    const columns = document.querySelectorAll('.runs thead th').length;
+    if (columns !== 6) problems.push('the runs table has ' + columns + ' columns');
+    for (const row of document.querySelectorAll('.runs tbody tr')) {
+      const cells = [...row.querySelectorAll(':scope > td')];
+      if (cells.length !== columns) problems.push('a row has ' + cells.length + ' cells');
+      cells.forEach((cell, i) => {
+        const box = cell.getBoundingClientRect();
+        if (getComputedStyle(cell).display === 'none' || box.width === 0)
+          problems.push('column ' + (i + 1) + ' is hidden');
+        if (box.right > width + 0.5) problems.push('column ' + (i + 1) + ' ends at ' + box.right + ' > ' + width);
+      });
+    }
+    return problems;
+  })()`);
+}
 
 let emu: Emulator | undefined;
 let daemon: DaemonProcess | undefined;
@@ -125,9 +164,16 @@ describe('status page in a browser', () => {
         expect(await page.locator('script').count()).toBe(0);
         expect(await page.locator('img').count()).toBe(0);
 
-        // It fits a phone: nothing wider than the screen but the runs table's own scroller.
-        const overflow = Number(await page.evaluate('document.documentElement.scrollWidth'));
-        expect(overflow).toBeLessThanOrEqual(390);
+        // It fits a phone and a desktop: no badge wraps, every column of the runs table is on
+        // screen, nothing scrolls sideways (details opened: their lists count too).
+        for (const width of [390, 1280]) {
+          await page.setViewportSize({ width, height: 844 });
+          await page.evaluate('document.querySelectorAll("details").forEach((d) => (d.open = true))');
+          const file = join(SCREENSHOTS, `status-page-${width}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          expect(await layoutProblems(page), `${width} px (screenshot: ${file})`).toEqual([]);
+        }
+        await page.setViewportSize({ width: 390, height: 844 });
 
         const html = await page.content();
         expect(html).not.toContain(TOKEN);

@@ -15,14 +15,16 @@ export type DaemonProcess = {
 /**
  * Start `docsync daemon` as a process on port 0 and wait until it answers /healthz. The daemon
  * prints its address on stdout (`… on http://127.0.0.1:PORT: …`), so no two tests can race for a
- * port, however many run at once.
+ * port, however many run at once. The URL is always the loopback one (also for `--host 0.0.0.0`).
  */
 export async function startDaemonProcess(
   args: string[],
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
 ): Promise<DaemonProcess> {
-  const child = spawnCli(['daemon', '--port', '0', '--host', '127.0.0.1', ...args], env);
+  // Loopback unless the test chooses (`--host`, or DOCSYNC_HOST in env, even unset: the default).
+  const host = args.includes('--host') || 'DOCSYNC_HOST' in env ? [] : ['--host', '127.0.0.1'];
+  const child = spawnCli(['daemon', '--port', '0', ...host, ...args], env);
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -32,8 +34,8 @@ export async function startDaemonProcess(
   void exit.then(() => (exited = true));
   const url = await until(() => {
     if (exited) throw new Error(`the daemon exited before listening:\n${out}\n${err}`);
-    return /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-  }, timeoutMs);
+    return /on http:\/\/(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)/.exec(out)?.[1];
+  }, timeoutMs).then((port) => `http://127.0.0.1:${port}`);
   await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, timeoutMs);
   return {
     child,

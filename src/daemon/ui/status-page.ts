@@ -276,7 +276,7 @@ function runsCard(v: StatusView): Html {
   return html`<section class="card">
     <h2>Last runs</h2>
     <div class="table">
-      <table>
+      <table class="runs">
         <thead>
           <tr>
             <th>when</th>
@@ -284,7 +284,7 @@ function runsCard(v: StatusView): Html {
             <th>revision</th>
             <th>result</th>
             <th>changes</th>
-            <th class="hide-narrow">duration</th>
+            <th>duration</th>
           </tr>
         </thead>
         <tbody>
@@ -293,11 +293,11 @@ function runsCard(v: StatusView): Html {
               html`<tr>
                 <td title="${r.startedAt}">${ago(r.finishedAt, v.now)}</td>
                 <td>${r.trigger}</td>
-                <td>
+                <td data-label="revision">
                   ${r.revision ? html`<code title="${r.revision}">${short(r.revision).slice(0, 8)}</code>` : ''}
                 </td>
                 <td>${badge(r.result)}</td>
-                <td>
+                <td class="changes">
                   ${
                     r.counts.planned === 0
                       ? html`<span class="muted">none</span>`
@@ -322,7 +322,7 @@ function runsCard(v: StatusView): Html {
                   }
                   ${r.errors.map((e) => html`<div class="error">${e}</div>`)}
                 </td>
-                <td class="hide-narrow">${duration(r.durationMs)}</td>
+                <td data-label="took">${duration(r.durationMs)}</td>
               </tr>`,
           )}
         </tbody>
