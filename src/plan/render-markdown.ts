@@ -48,7 +48,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   for (const w of plan.warnings ?? [])
     head.push(`> **Warning** (${mdText(w.organization)}): ${mdText(w.message)}`);
   if ((plan.warnings ?? []).length > 0) head.push('');
-  for (const r of plan.refusals ?? []) head.push(`> **This plan will be refused:** ${mdText(refusalLine(r))}`);
+  for (const r of plan.refusals ?? [])
+    head.push(`> **This plan will be refused:** ${mdText(refusalLine(r))}`);
   if ((plan.refusals ?? []).length > 0) head.push('');
   if (plan.changes.length === 0 && plan.errors.length > 0)
     head.push('**No changes can be planned** until the errors above are fixed.');
@@ -75,13 +76,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   if (plan.unmanaged.length > 0)
     sections.push(
-      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>
-
-${plan.unmanaged.map((u) => `- ${mdCode(u.kind)} ${mdCode(u.address)}${u.reason ? ` (${mdText(u.reason)})` : ''}`).join('
-')}
-
-</details>
-`,
+      `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- ${mdCode(u.kind)} ${mdCode(u.address)}${u.reason ? ` (${mdText(u.reason)})` : ''}`).join('\n')}\n\n</details>\n`,
     );
   const headText = redactText(head.join('\n'));
   const rest = redactText(sections.join('\n'));
