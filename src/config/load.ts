@@ -80,12 +80,18 @@ function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[
         out.push({
           entry: entry as object,
           source,
-          ctx: { baseDir, root, env: opts.env ?? process.env, maxChars: indirect.maxChars },
+          ctx: {
+            baseDir,
+            root,
+            env: opts.env ?? process.env,
+            maxChars: indirect.maxChars,
+            content: indirect.content,
+          },
           issue: (message, code) => ({
             severity: 'error',
             code,
             file: yaml.file,
-            ...locate(yaml, at),
+            ...locate(yaml, at, true),
             path: `${kind.key}[${i}].${indirect.key}`,
             message,
           }),
@@ -98,6 +104,9 @@ function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[
 
 const INDIRECT_CODES: Record<IndirectErrorCode, ConfigIssue['code']> = {
   'outside-root': 'indirect-outside-root',
+  'vcs-metadata': 'indirect-vcs-metadata',
+  symlink: 'indirect-symlink',
+  'invalid-content': 'indirect-invalid-content',
   'not-regular-file': 'indirect-not-file',
   'too-large': 'too-long',
   'read-failed': 'read-failed',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
 import { liveRef, same } from '../diff/draft.js';
-import { CERTIFICATE_MAX, certificateHash } from '../model/certificate.js';
+import { CERTIFICATE_MAX, certificateHash, pemCertificateProblem } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { MemberRole } from '../model/kinds.js';
 import { defined, fileSlug, duplicatesOf, pin, previously, Role } from './fields.js';
@@ -22,7 +22,7 @@ const Certificate = z.union([
       .string()
       .min(1)
       .describe(
-        'Path of a PEM file, relative to this YAML file; a regular file inside the config repository.',
+        'Path of a PEM certificate, relative to this YAML file: a regular file inside the config repository, outside .git (or any VCS folder), reached without symlinks.',
       ),
   }),
   z.strictObject({
@@ -225,7 +225,12 @@ export const samlProviderKind: ListKind<
     'saml[].certificate': { title: 'SAML certificate' },
   },
   unique: { what: 'SAML provider', key: 'label', pinned: true },
-  indirect: { key: 'certificate', source: (p) => p.certificate, maxChars: CERTIFICATE_MAX },
+  indirect: {
+    key: 'certificate',
+    source: (p) => p.certificate,
+    maxChars: CERTIFICATE_MAX,
+    content: pemCertificateProblem,
+  },
   normalize: (p, { certificates }) =>
     defined({
       label: p.label,
