@@ -43,7 +43,9 @@ export type ConfigIssueCode =
   | 'indirect-env-not-allowed'
   | 'indirect-vcs-metadata'
   | 'indirect-symlink'
-  | 'indirect-invalid-content';
+  | 'indirect-invalid-content'
+  | 'config-symlink'
+  | 'not-config';
 
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.path ? ` ${issue.path}:` : '';
