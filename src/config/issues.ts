@@ -45,7 +45,8 @@ export type ConfigIssueCode =
   | 'indirect-symlink'
   | 'indirect-invalid-content'
   | 'config-symlink'
-  | 'not-config';
+  | 'not-config'
+  | 'reserved-name';
 
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.path ? ` ${issue.path}:` : '';

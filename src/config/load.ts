@@ -18,6 +18,7 @@ import type { DesiredState } from '../model/desired.js';
 import type { ConfigFileCache, FileResult } from './file-cache.js';
 import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';
+import { reservedNameIssues } from './reserved.js';
 import { ConfigFileSchema } from './schema.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
 import { locate, parseYamlFile } from './yaml-file.js';
@@ -284,6 +285,8 @@ function indirectIssue(request: IndirectRequest, error: unknown): ConfigIssue {
 function parseFile(file: string, bytes: Buffer): FileResult {
   const yaml = parseYamlFile(file, bytes);
   if (Array.isArray(yaml)) return { issues: yaml };
+  const reserved = reservedNameIssues(yaml);
+  if (reserved.length > 0) return { issues: reserved };
   const result = ConfigFileSchema.safeParse(yaml.value);
   if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
   return { yaml, config: result.data };

@@ -8,6 +8,7 @@ import { defined, fileSlug, duplicatesOf, pin, previously, Role } from './fields
 import type { CertificateRef } from '../model/desired.js';
 import { deleteCall, idOutput, type ExportContext } from './types.js';
 import type { ListKind } from './shapes.js';
+import { dict } from '../model/dict.js';
 
 /** SAML providers of an organization, by label (or pinned id). Everything docsync knows about the kind. */
 
@@ -93,9 +94,9 @@ function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlPr
   const { pairs, leftover } = pairByIdentity(ctx, 'saml', desired, live, (x) => x.label);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.label);
-    const before: Record<string, unknown> = {};
-    const after: Record<string, unknown> = {};
-    const body: Record<string, unknown> = {};
+    const before = dict<unknown>();
+    const after = dict<unknown>();
+    const body = dict<unknown>();
     const deps: (string | undefined)[] = [];
     // A pinned (or `previously`) provider whose label changed is renamed in place.
     if (l && l.label !== d.label) {
