@@ -64,7 +64,8 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)
 function portable(name: string): boolean {
   return (
     !WINDOWS_RESERVED.test(name) &&
-    !/[<>:"/\\|?*\u0000-\u001f]/.test(name) &&
+    !/[<>:"/\\|?*]/.test(name) &&
+    ![...name].some((c) => c.charCodeAt(0) < 32) &&
     !/[. ]$/.test(name) &&
     name.length > 0 &&
     name.length <= 100
