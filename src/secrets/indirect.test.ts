@@ -138,6 +138,13 @@ describe('indirect values never come from VCS metadata, links or the wrong conte
     expect(await both({ file: 'linked-dir/real.pem' })).toBe('error:symlink');
     expect(await both({ file: 'git-link.pem' })).toBe('error:symlink');
   });
+  it('accepts the repository itself reached under another name (a link above it, like /tmp on macOS)', async () => {
+    symlinkSync(root, join(base, 'alias'));
+    expect(await both({ file: 'certs/real.pem' }, ctx({ baseDir: join(base, 'alias', 'config') }))).toBe(PEM);
+    expect(await both({ file: join(base, 'alias', 'config', 'certs', 'real.pem') })).toBe(PEM);
+    expect(await both({ file: join(base, 'alias', '.git', 'config') })).toBe('error:vcs-metadata');
+    expect(await both({ file: join(base, 'alias', 'config', 'inside-link.pem') })).toBe('error:symlink');
+  });
   it('follows links for an operator path (Kubernetes mounts secrets through them)', async () => {
     expect(await both({ file: 'inside-link.pem' }, ctx({ operatorPath: true }))).toBe(PEM);
   });

@@ -142,7 +142,7 @@ type Placement = { rootReal: string; parts: string[]; expected: string };
 function place(written: string, ctx: IndirectContext, rootReal: string): Placement {
   const full = resolve(ctx.baseDir, written);
   const candidates = [resolve(ctx.root), rootReal];
-  const base = candidates.find((r) => isInside(full, r));
+  const base = candidates.find((r) => isInside(full, r)) ?? rootAlias(full, rootReal);
   if (base === undefined) throw confinementError(written, rootReal);
   const parts = relative(base, full).split(sep);
   if (!ctx.operatorPath && parts.some(isVcsMetadata))
@@ -151,6 +151,21 @@ function place(written: string, ctx: IndirectContext, rootReal: string): Placeme
       `${written} lies in version control metadata (${parts.find(isVcsMetadata)}); indirect files may not be read from it`,
     );
   return { rootReal, parts, expected: join(rootReal, ...parts) };
+}
+
+/**
+ * The ancestor of `full` that is the root under another name (the root reached through a link
+ * above it, like macOS's `/tmp`), if any: only what lies below the root is checked for links.
+ */
+function rootAlias(full: string, rootReal: string): string | undefined {
+  for (let dir = dirname(full); ; dir = dirname(dir)) {
+    try {
+      if (realpathSync(dir) === rootReal) return dir;
+    } catch {
+      // A folder that does not exist is no alias; keep climbing.
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 function symlinkError(written: string): IndirectValueError {
