@@ -1,3 +1,4 @@
+import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
@@ -95,10 +96,12 @@ export async function scanConfigFolder(dir: string): Promise<ConfigFolder> {
     name: string,
     hidden: boolean,
     followLink = false,
+    known?: Stats | Dirent,
   ): Promise<void> {
-    const info = await lstat(full);
+    // The folder listing already tells the type (one lstat per entry only when it cannot).
+    const info = known ?? (await lstat(full));
     let real = join(parentReal, name);
-    let target = info;
+    let target: Stats | Dirent = info;
     if (info.isSymbolicLink() && !followLink) {
       links.push({ full, name, hidden });
       return;
@@ -148,9 +151,9 @@ export async function scanConfigFolder(dir: string): Promise<ConfigFolder> {
     return visitFile(full, real, name);
   }
   async function walk(current: string, currentReal: string): Promise<void> {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = (await readdir(current)).sort(byName);
+      entries = (await readdir(current, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
     } catch (error) {
       return skip(
         current,
@@ -159,11 +162,13 @@ export async function scanConfigFolder(dir: string): Promise<ConfigFolder> {
         `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
       );
     }
-    for (const name of names) {
+    for (const entry of entries) {
+      const name = entry.name;
       if (isVcsMetadata(name)) continue;
       const full = join(current, name);
+      const hidden = name.startsWith('.') || name === 'node_modules';
       try {
-        await visit(full, currentReal, name, name.startsWith('.') || name === 'node_modules');
+        await visit(full, currentReal, name, hidden, false, typed(entry) ? entry : undefined);
       } catch (error) {
         skip(
           full,
@@ -190,6 +195,19 @@ export async function scanConfigFolder(dir: string): Promise<ConfigFolder> {
     if (files.length > MAX_FILES) break;
   }
   return { files: files.sort(byName), skipped, others };
+}
+
+/** Whether the listing told an entry's type (some file systems leave it unknown). */
+function typed(entry: Dirent): boolean {
+  return (
+    entry.isFile() ||
+    entry.isDirectory() ||
+    entry.isSymbolicLink() ||
+    entry.isFIFO() ||
+    entry.isSocket() ||
+    entry.isBlockDevice() ||
+    entry.isCharacterDevice()
+  );
 }
 
 /** Every config file under `dir` (see `scanConfigFolder`). */
