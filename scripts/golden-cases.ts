@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TEST_PEM, TEST_PEM_2 } from '../test/helpers/certificates.js';
 
 const ROOT = new URL('../test/fixtures/plans/', import.meta.url).pathname;
 
@@ -626,7 +627,7 @@ saml:
   live: org({ saml: [{ id: 'saml_1', label: 'Azure', certificate: 'OLD-CERTIFICATE' }] }),
   options: {
     env: {
-      DOCSYNC_SECRET_GOLDEN_AZURE_CERT: '-----BEGIN CERTIFICATE-----\nNEWAZURE\n-----END CERTIFICATE-----',
+      DOCSYNC_SECRET_GOLDEN_AZURE_CERT: TEST_PEM_2.trim(),
     },
   },
 };
@@ -817,7 +818,8 @@ sites:
   },
 };
 
-const PEM = '-----BEGIN CERTIFICATE-----\nMIIBGOLDENTESTCERTIFICATE\n-----END CERTIFICATE-----\n';
+/** Real certificates: indirect values must parse as one. */
+const PEM = TEST_PEM;
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

@@ -33,6 +33,9 @@ export const ERROR_CODES = [
   'read-failed',
   'env-not-allowed',
   'env-unset',
+  'vcs-metadata',
+  'symlink',
+  'invalid-content',
   'certificate-changed',
   // The daemon's webhook endpoint.
   'body-too-large',

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { TEST_PEM, TEST_PEM_2 } from '../../test/helpers/certificates.js';
 import { certificateHash } from '../model/certificate.js';
 import type { Change } from '../model/index.js';
 import type { CertificateRef } from '../model/desired.js';
@@ -11,7 +12,7 @@ it('re-checks confinement at apply: a certificate swapped for a symlink out of t
   const base = mkdtempSync(join(tmpdir(), 'docsync-cert-apply-'));
   const repo = join(base, 'repo');
   mkdirSync(join(repo, '.git'), { recursive: true });
-  const pem = '-----BEGIN CERTIFICATE-----\nAPPLYTIME\n-----END CERTIFICATE-----\n';
+  const pem = TEST_PEM;
   const file = join(repo, 'okta.pem');
   writeFileSync(file, pem);
   const source: CertificateRef = { source: 'file', path: file, sha256: certificateHash(pem) };
@@ -29,8 +30,15 @@ it('re-checks confinement at apply: a certificate swapped for a symlink out of t
   await preloadCertificates([change], repo);
   expect(() => readCertificateSource(source)).toThrow(/outside the config repository/);
 
+  // A link inside the repository, to a copy inside it: refused too (no link, ever).
   rmSync(file);
-  writeFileSync(file, pem.replace('APPLYTIME', 'CHANGED'));
+  writeFileSync(join(repo, 'copy.pem'), pem);
+  symlinkSync(join(repo, 'copy.pem'), file);
+  await preloadCertificates([change], repo);
+  expect(() => readCertificateSource(source)).toThrow(/symbolic link/);
+
+  rmSync(file);
+  writeFileSync(file, TEST_PEM_2);
   await preloadCertificates([change], repo);
   expect(() => readCertificateSource(source)).toThrow(/changed since the plan was made/);
   rmSync(base, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { CERTIFICATE_MAX, certificateHash } from '../model/certificate.js';
+import { CERTIFICATE_MAX, certificateHash, pemCertificateProblem } from '../model/certificate.js';
 import type { CertificateRef, CertificateValue, Change } from '../model/index.js';
 import {
   findRepositoryRoot,
@@ -24,7 +24,13 @@ function where(source: CertificateRef): string {
 }
 
 function context(root: string): IndirectContext {
-  return { baseDir: process.cwd(), root, env: process.env, maxChars: CERTIFICATE_MAX };
+  return {
+    baseDir: process.cwd(),
+    root,
+    env: process.env,
+    maxChars: CERTIFICATE_MAX,
+    content: pemCertificateProblem,
+  };
 }
 
 function asIndirect(source: CertificateRef): IndirectSource {

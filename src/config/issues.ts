@@ -40,7 +40,13 @@ export type ConfigIssueCode =
   | KindIssueCode
   | 'indirect-outside-root'
   | 'indirect-not-file'
-  | 'indirect-env-not-allowed';
+  | 'indirect-env-not-allowed'
+  | 'indirect-vcs-metadata'
+  | 'indirect-symlink'
+  | 'indirect-invalid-content'
+  | 'config-symlink'
+  | 'not-config'
+  | 'reserved-name';
 
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.path ? ` ${issue.path}:` : '';

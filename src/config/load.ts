@@ -1,8 +1,10 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   findRepositoryRoot,
   IndirectValueError,
+  isVcsMetadata,
   readIndirect,
   readIndirectSync,
   type IndirectContext,
@@ -18,6 +20,7 @@ import type { ConfigFileCache, FileResult } from './file-cache.js';
 import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';
 import { recordOrigins } from './origins.js';
+import { reservedNameIssues } from './reserved.js';
 import { ConfigFileSchema } from './schema.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
 import { locate, parseYamlFile } from './yaml-file.js';
@@ -31,21 +34,186 @@ export type LoadResult = {
 
 const MAX_FILES = 10_000;
 
-/** Every `*.yaml`/`*.yml` under `dir`, recursively, sorted by path; hidden folders and node_modules skipped. */
-export async function listConfigFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  async function walk(current: string): Promise<void> {
-    const entries = await readdir(current, { withFileTypes: true });
+/** The JSON Schema `docsync export` writes next to the YAML (named by each file's `$schema` line). */
+const SCHEMA_FILE_NAME = 'docsync.schema.json';
+
+/** Something in the config folder that is not read as config, and why. */
+export type SkippedEntry = {
+  path: string;
+  severity: 'error' | 'warning';
+  code: ConfigIssue['code'];
+  message: string;
+};
+
+/** What the config folder holds: the YAML files to read, and everything else. */
+export type ConfigFolder = {
+  files: string[];
+  /** Entries never read (each one reported: nothing is skipped silently). */
+  skipped: SkippedEntry[];
+  /** Other regular files: fine when the config reads them as indirect values, reported otherwise. */
+  others: { path: string; real: string }[];
+};
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function isWithin(real: string, root: string): boolean {
+  const rel = relative(root, real);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * Every `*.yaml`/`*.yml` under `dir`, recursively, sorted by path. A symlink is followed only when
+ * its target lies inside the folder (each file is read once, however many links lead to it);
+ * one pointing elsewhere, a broken one, an unreadable folder or a special file is an error, and a
+ * hidden entry, `node_modules` or a file of another type is a warning unless the config reads it.
+ * VCS metadata (`.git`…) is never config and is the one thing passed over without a word.
+ */
+export async function scanConfigFolder(dir: string): Promise<ConfigFolder> {
+  const files: string[] = [];
+  const skipped: SkippedEntry[] = [];
+  const others: ConfigFolder['others'] = [];
+  const rootReal = await realpath(dir);
+  const seen = new Set<string>();
+  const walked = new Set<string>([rootReal]);
+  const skip = (
+    path: string,
+    severity: SkippedEntry['severity'],
+    code: ConfigIssue['code'],
+    message: string,
+  ) => {
+    skipped.push({ path, severity, code, message });
+  };
+  function visitFile(full: string, real: string, name: string): void {
+    if (seen.has(real)) return;
+    seen.add(real);
+    if (/\.ya?ml$/i.test(name)) files.push(full);
+    else others.push({ path: full, real });
+  }
+  /** Links are followed after every regular entry is known, so a file is named by its own path. */
+  const links: { full: string; name: string; hidden: boolean }[] = [];
+  async function visit(
+    full: string,
+    parentReal: string,
+    name: string,
+    hidden: boolean,
+    followLink = false,
+    known?: Stats | Dirent,
+  ): Promise<void> {
+    // The folder listing already tells the type (one lstat per entry only when it cannot).
+    const info = known ?? (await lstat(full));
+    let real = join(parentReal, name);
+    let target: Stats | Dirent = info;
+    if (info.isSymbolicLink() && !followLink) {
+      links.push({ full, name, hidden });
+      return;
+    }
+    if (info.isSymbolicLink()) {
+      const link = await readlink(full).catch(() => '?');
+      try {
+        real = await realpath(full);
+        target = await stat(real);
+      } catch {
+        return skip(full, 'error', 'config-symlink', `symbolic link to ${link}, which does not exist`);
+      }
+      if (!isWithin(real, rootReal))
+        return skip(
+          full,
+          'error',
+          'config-symlink',
+          `symbolic link to ${link}, outside the config folder: links are followed only to files inside it`,
+        );
+    }
+    if (target.isDirectory()) {
+      if (hidden)
+        return skip(
+          full,
+          'warning',
+          'not-config',
+          'folder not read (hidden folders and node_modules are not config)',
+        );
+      if (walked.has(real)) return;
+      walked.add(real);
+      return walk(full, real);
+    }
+    if (!target.isFile())
+      return skip(
+        full,
+        'error',
+        'not-config',
+        'not a regular file (a FIFO, socket or device is never config)',
+      );
+    if (hidden)
+      return skip(
+        full,
+        'warning',
+        'not-config',
+        'hidden file not read (only visible *.yaml and *.yml files are config)',
+      );
+    return visitFile(full, real, name);
+  }
+  async function walk(current: string, currentReal: string): Promise<void> {
+    let entries: Dirent[];
+    try {
+      entries = (await readdir(current, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
+    } catch (error) {
+      return skip(
+        current,
+        'error',
+        'read-failed',
+        `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
     for (const entry of entries) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      const full = join(current, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile() && /\.ya?ml$/i.test(entry.name)) out.push(full);
-      if (out.length > MAX_FILES) return;
+      const name = entry.name;
+      if (isVcsMetadata(name)) continue;
+      const full = join(current, name);
+      const hidden = name.startsWith('.') || name === 'node_modules';
+      try {
+        await visit(full, currentReal, name, hidden, false, typed(entry) ? entry : undefined);
+      } catch (error) {
+        skip(
+          full,
+          'error',
+          'read-failed',
+          `cannot read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+        );
+      }
+      if (files.length > MAX_FILES) return;
     }
   }
-  await walk(dir);
-  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  await walk(dir, rootReal);
+  for (let next = links.shift(); next; next = links.shift()) {
+    try {
+      await visit(next.full, '', next.name, next.hidden, true);
+    } catch (error) {
+      skip(
+        next.full,
+        'error',
+        'read-failed',
+        `cannot read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
+    if (files.length > MAX_FILES) break;
+  }
+  return { files: files.sort(byName), skipped, others };
+}
+
+/** Whether the listing told an entry's type (some file systems leave it unknown). */
+function typed(entry: Dirent): boolean {
+  return (
+    entry.isFile() ||
+    entry.isDirectory() ||
+    entry.isSymbolicLink() ||
+    entry.isFIFO() ||
+    entry.isSocket() ||
+    entry.isBlockDevice() ||
+    entry.isCharacterDevice()
+  );
+}
+
+/** Every config file under `dir` (see `scanConfigFolder`). */
+export async function listConfigFiles(dir: string): Promise<string[]> {
+  return (await scanConfigFolder(dir)).files;
 }
 
 export type LoadOptions = {
@@ -54,6 +222,8 @@ export type LoadOptions = {
   root?: string;
   /** Reuse files parsed by earlier loads when their content is unchanged (the daemon). */
   cache?: ConfigFileCache;
+  /** Told the real path of every indirect file read (the folder scan's other files are those). */
+  onIndirectFile?: (real: string) => void;
 };
 
 type Parsed = ParsedConfig & { path?: string | undefined };
@@ -81,12 +251,18 @@ function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[
         out.push({
           entry: entry as object,
           source,
-          ctx: { baseDir, root, env: opts.env ?? process.env, maxChars: indirect.maxChars },
+          ctx: {
+            baseDir,
+            root,
+            env: opts.env ?? process.env,
+            maxChars: indirect.maxChars,
+            content: indirect.content,
+          },
           issue: (message, code) => ({
             severity: 'error',
             code,
             file: yaml.file,
-            ...locate(yaml, at),
+            ...locate(yaml, at, true),
             path: `${kind.key}[${i}].${indirect.key}`,
             message,
           }),
@@ -99,6 +275,9 @@ function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[
 
 const INDIRECT_CODES: Record<IndirectErrorCode, ConfigIssue['code']> = {
   'outside-root': 'indirect-outside-root',
+  'vcs-metadata': 'indirect-vcs-metadata',
+  symlink: 'indirect-symlink',
+  'invalid-content': 'indirect-invalid-content',
   'not-regular-file': 'indirect-not-file',
   'too-large': 'too-long',
   'read-failed': 'read-failed',
@@ -125,6 +304,8 @@ function indirectIssue(request: IndirectRequest, error: unknown): ConfigIssue {
 function parseFile(file: string, bytes: Buffer): FileResult {
   const yaml = parseYamlFile(file, bytes);
   if (Array.isArray(yaml)) return { issues: yaml };
+  const reserved = reservedNameIssues(yaml);
+  if (reserved.length > 0) return { issues: reserved };
   const result = ConfigFileSchema.safeParse(yaml.value);
   if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
   return { yaml, config: result.data };
@@ -200,7 +381,9 @@ export async function loadConfigFromBuffersAsync(
   const map = new Map<object, CertificateRef>();
   for (const request of indirectRequests(parsed, opts)) {
     try {
-      map.set(request.entry, certificateRef(request, await readIndirect(request.source, request.ctx)));
+      const value = await readIndirect(request.source, request.ctx);
+      if (value.path) opts.onIndirectFile?.(value.path);
+      map.set(request.entry, certificateRef(request, value));
     } catch (error) {
       issues.push(indirectIssue(request, error));
     }
@@ -233,27 +416,61 @@ export async function loadConfig(
   } catch {
     return noConfig('config directory does not exist');
   }
-  const files = await listConfigFiles(dir);
-  if (files.length === 0) return noConfig('no *.yaml or *.yml files in the config directory');
+  let folder: ConfigFolder;
+  try {
+    folder = await scanConfigFolder(dir);
+  } catch {
+    return noConfig('config directory cannot be read');
+  }
+  const skippedIssues = folder.skipped.map((entry) => fileIssue(shown(entry.path), entry));
+  const { files } = folder;
+  if (files.length === 0) {
+    const none = noConfig('no *.yaml or *.yml files in the config directory');
+    return { ...none, issues: [...none.issues, ...skippedIssues] };
+  }
   const entries: { file: string; bytes: Buffer; path: string }[] = [];
-  const readIssues: ConfigIssue[] = [];
+  const readIssues: ConfigIssue[] = [...skippedIssues.filter((i) => i.severity === 'error')];
   for (const file of files) {
     try {
       entries.push({ file: shown(file), bytes: await readFile(file), path: file });
     } catch (error) {
-      readIssues.push({
-        severity: 'error',
-        code: 'read-failed',
-        file: shown(file),
-        line: 1,
-        column: 1,
-        path: '',
-        message: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-      });
+      readIssues.push(
+        fileIssue(shown(file), {
+          severity: 'error',
+          code: 'read-failed',
+          message: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+        }),
+      );
     }
   }
-  const result = await loadConfigFromBuffersAsync(entries, { root: findRepositoryRoot(dir), ...opts });
+  const used = new Set<string>();
+  const result = await loadConfigFromBuffersAsync(entries, {
+    root: findRepositoryRoot(dir),
+    ...opts,
+    onIndirectFile: (real) => {
+      used.add(real);
+      opts.onIndirectFile?.(real);
+    },
+  });
+  const unread = folder.others
+    .filter((o) => !used.has(o.real) && basename(o.path) !== SCHEMA_FILE_NAME)
+    .map((o) =>
+      fileIssue(shown(o.path), {
+        severity: 'warning',
+        code: 'not-config',
+        message: 'not read: only *.yaml and *.yml files are config (and the files they name with file:)',
+      }),
+    );
+  const warnings = [...skippedIssues.filter((i) => i.severity === 'warning'), ...unread];
   if (readIssues.length > 0)
-    return { desired: null, issues: [...readIssues, ...result.issues], files: result.files };
-  return result;
+    return { desired: null, issues: [...readIssues, ...result.issues, ...warnings], files: result.files };
+  return { ...result, issues: [...result.issues, ...warnings] };
+}
+
+/** An issue about a whole file (or folder) of the config folder. */
+function fileIssue(
+  file: string,
+  what: { severity: ConfigIssue['severity']; code: ConfigIssue['code']; message: string },
+): ConfigIssue {
+  return { ...what, file, line: 1, column: 1, path: '' };
 }

@@ -26,7 +26,7 @@ export async function resolveWebhookSecret(opts: {
   try {
     const read = await readIndirect(
       { file: opts.file },
-      { baseDir: process.cwd(), root: '/', env: {}, maxChars: 4096 },
+      { baseDir: process.cwd(), root: '/', env: {}, maxChars: 4096, operatorPath: true },
     );
     text = read.value.trim();
   } catch (error) {

@@ -76,7 +76,10 @@ const organization = z.looseObject({
         emoji: z.string().optional(),
         visibility: z.string().optional(),
         parent: z.string().nullable().optional(),
-        customFields: z.record(z.string(), z.unknown()).optional(),
+        // Not z.record: it drops a key named __proto__, which the API may well hold.
+        customFields: z
+          .custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v))
+          .optional(),
       }),
     )
     .default([]),
@@ -220,7 +223,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
           defaultLevel: null,
           createdAt: created,
           updatedAt: created,
-          customFields: (s.customFields ?? {}) as Record<string, string>,
+          customFields: Object.assign(Object.create(null) as Record<string, string>, s.customFields ?? {}),
         })),
         teams: o.teams.map((t) => ({
           id: t.id ?? newId('team'),

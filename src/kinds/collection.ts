@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { DefaultLevel, duplicatesOf, Level, parentTitle, pin, previously } from './fields.js';
+import {
+  DefaultLevel,
+  duplicatesOf,
+  Level,
+  parentTitle,
+  pin,
+  previously,
+  shortTitlePinned,
+} from './fields.js';
 import { nullish } from '../api/schema.js';
 import type { DiffContext } from '../diff/context.js';
 import type { Patch, Ref } from '../model/change.js';
@@ -28,14 +36,21 @@ const Answer = z.looseObject({
 type Answer = z.infer<typeof Answer>;
 
 /** One entry of `collections` in a config file. */
-const Config = z.strictObject({
-  title: z.string().min(1).max(50).describe('Identity of the collection (unless id is pinned).'),
-  id: pin('title'),
-  previously: previously('title'),
-  description: z.string().max(100).optional(),
-  defaultLevel: DefaultLevel.optional(),
-  parent: parentTitle('Title of the parent collection, or null for the top level.'),
-});
+const Config = z
+  .strictObject({
+    title: z
+      .string()
+      .max(50)
+      .describe(
+        'Identity of the collection (unless id is pinned); empty only with id pinned, for an existing one.',
+      ),
+    id: pin('title'),
+    previously: previously('title'),
+    description: z.string().max(100).optional(),
+    defaultLevel: DefaultLevel.optional(),
+    parent: parentTitle('Title of the parent collection, or null for the top level.'),
+  })
+  .superRefine(shortTitlePinned(1, 'collection'));
 
 type Path = (string | number)[];
 
@@ -141,7 +156,7 @@ export const collectionKind = {
           ? {
               collections: collections.map((c) => ({
                 title: c.title,
-                ...(dupCollections.has(c.title) ? { id: c.id } : {}),
+                ...(dupCollections.has(c.title) || c.title === '' ? { id: c.id } : {}),
                 ...(c.description !== null ? { description: c.description } : {}),
                 ...(c.defaultLevel !== null ? { defaultLevel: c.defaultLevel } : {}),
                 ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '')

@@ -50,15 +50,47 @@ export function duplicatesOf(names: string[]): Set<string> {
   return dup;
 }
 
-/** A file name from a title (`Developer Docs` → `developer-docs`), unique among `taken`. */
+/** Windows device names: no file may bear one, whatever its extension (git for Windows cannot check it out). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+
+/** Longest slug: paths stay far below Windows' 260 characters. */
+export const MAX_SLUG = 64;
+
+/**
+ * A portable file name (without extension) for a title: lowercase a-z, 0-9 and `-` only (no
+ * character any file system refuses, no trailing dot or space, no case to collide on), at most
+ * MAX_SLUG characters, never a Windows device name (`con` becomes `con-site`), `fallback` for a
+ * title with nothing usable in it (empty, one symbol), and unique within `taken`.
+ */
 export function fileSlug(text: string, taken: Set<string>, fallback: string): string {
-  const base =
+  let base =
     text
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, MAX_SLUG)
       .replace(/^-+|-+$/g, '') || fallback;
+  if (WINDOWS_DEVICE.test(base)) base = `${base}-${fallback}`;
   let name = base;
   for (let n = 2; taken.has(name); n += 1) name = `${base}-${n}`;
   taken.add(name);
   return name;
+}
+
+/**
+ * A title shorter than the API accepts on a write, yet held live (made before, or elsewhere: 0 or
+ * 1 characters): allowed only with `id` pinned, so such an entry is kept by its id and its title
+ * compared as it is (export pins them). Without an id, the usual "too short" issue.
+ */
+export function shortTitlePinned(min: number, what: string) {
+  return (entry: { title: string; id?: string | undefined }, ctx: z.RefinementCtx): void => {
+    if (entry.title.length >= min || entry.id !== undefined) return;
+    ctx.addIssue({
+      code: 'too_small',
+      origin: 'string',
+      minimum: min,
+      inclusive: true,
+      path: ['title'],
+      message: `must be at least ${min} character(s) (shorter only with id pinned, for an existing ${what})`,
+    });
+  };
 }

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
 import { liveRef, same } from '../diff/draft.js';
-import { CERTIFICATE_MAX, certificateHash } from '../model/certificate.js';
+import { CERTIFICATE_MAX, certificateHash, pemCertificateProblem } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { MemberRole } from '../model/kinds.js';
 import { defined, fileSlug, duplicatesOf, pin, previously, Role } from './fields.js';
 import type { CertificateRef } from '../model/desired.js';
 import { deleteCall, idOutput, type ExportContext } from './types.js';
 import type { ListKind } from './shapes.js';
+import { dict } from '../model/dict.js';
 
 /** SAML providers of an organization, by label (or pinned id). Everything docsync knows about the kind. */
 
@@ -22,7 +23,7 @@ const Certificate = z.union([
       .string()
       .min(1)
       .describe(
-        'Path of a PEM file, relative to this YAML file; a regular file inside the config repository.',
+        'Path of a PEM certificate, relative to this YAML file: a regular file inside the config repository, outside .git (or any VCS folder), reached without symlinks.',
       ),
   }),
   z.strictObject({
@@ -93,9 +94,9 @@ function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlPr
   const { pairs, leftover } = pairByIdentity(ctx, 'saml', desired, live, (x) => x.label);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.label);
-    const before: Record<string, unknown> = {};
-    const after: Record<string, unknown> = {};
-    const body: Record<string, unknown> = {};
+    const before = dict<unknown>();
+    const after = dict<unknown>();
+    const body = dict<unknown>();
     const deps: (string | undefined)[] = [];
     // A pinned (or `previously`) provider whose label changed is renamed in place.
     if (l && l.label !== d.label) {
@@ -225,7 +226,12 @@ export const samlProviderKind: ListKind<
     'saml[].certificate': { title: 'SAML certificate' },
   },
   unique: { what: 'SAML provider', key: 'label', pinned: true },
-  indirect: { key: 'certificate', source: (p) => p.certificate, maxChars: CERTIFICATE_MAX },
+  indirect: {
+    key: 'certificate',
+    source: (p) => p.certificate,
+    maxChars: CERTIFICATE_MAX,
+    content: pemCertificateProblem,
+  },
   normalize: (p, { certificates }) =>
     defined({
       label: p.label,

@@ -3,7 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { ResourceKind } from '../model/kinds.js';
-import type { IndirectSource } from '../secrets/indirect.js';
+import type { ContentCheck, IndirectSource } from '../secrets/indirect.js';
 import type {
   ApiCall,
   ApiList,
@@ -60,9 +60,16 @@ export type ListKind<
   normalize: (entry: C, extras: NormalizeExtras) => D;
   /**
    * A value of the entry read from a file or an environment variable by the loader (confined, see
-   * src/secrets): its key, where it comes from, and its size limit. `normalize` gets its reference.
+   * src/secrets): its key, where it comes from, its size limit and what its content must be (a
+   * check every indirect value declares: a certificate must parse as one). `normalize` gets its
+   * reference.
    */
-  indirect?: { key: string & keyof C; source: (entry: C) => IndirectSource | undefined; maxChars: number };
+  indirect?: {
+    key: string & keyof C;
+    source: (entry: C) => IndirectSource | undefined;
+    maxChars: number;
+    content: ContentCheck;
+  };
   reads: LiveRead<unknown>[];
   /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
   diff: (ctx: DiffContext, desired: D[], live: L[]) => void;

@@ -6,7 +6,7 @@ import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
 import type { Renamable } from '../model/desired.js';
 import { agentsContexts, visibilities, type AgentsContext, type Visibility } from '../model/kinds.js';
-import { defined, duplicatesOf, fileSlug, pin, previously } from './fields.js';
+import { defined, duplicatesOf, fileSlug, pin, previously, shortTitlePinned } from './fields.js';
 import {
   checkParts,
   diffParts,
@@ -46,39 +46,43 @@ export type SiteOp =
 const LIST = '/orgs/{org}/sites';
 const ROUTE = '/orgs/{org}/sites/{site}';
 
+/** The API's shortest site title (api.md). */
+const MIN_TITLE = 2;
+
 const proxyPattern = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
-const Config = z.strictObject({
-  title: z
-    .string()
-    .min(2)
-    .max(128)
-    .describe(
-      'Required: the identity of the site (unless id is pinned), 2 to 128 characters. The API could create a site without one, but docsync would have nothing to pair it by.',
-    ),
-  id: pin('title'),
-  previously: previously('title'),
-  visibility: z
-    .enum(visibilities)
-    .optional()
-    .describe("Optional. Omitted: the platform's default on creation, unmanaged afterwards."),
-  basename: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('Optional, 1 to 100 characters. Omitted: unmanaged (set after creation when given).'),
-  agentsContext: z
-    .enum(agentsContexts)
-    .optional()
-    .describe('Optional (api.md only; ignored with --api-flavor current). Omitted: unmanaged.'),
-  adaptiveContent: z
-    .strictObject({ enabled: z.boolean() })
-    .optional()
-    .describe('Optional. Omitted: unmanaged.'),
-  proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
-  ...partsShape,
-});
+const Config = z
+  .strictObject({
+    title: z
+      .string()
+      .max(128)
+      .describe(
+        'Required: the identity of the site (unless id is pinned), 2 to 128 characters; shorter (even empty) only with id pinned, for a site that already has such a title (export writes them so).',
+      ),
+    id: pin('title'),
+    previously: previously('title'),
+    visibility: z
+      .enum(visibilities)
+      .optional()
+      .describe("Optional. Omitted: the platform's default on creation, unmanaged afterwards."),
+    basename: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Optional, 1 to 100 characters. Omitted: unmanaged (set after creation when given).'),
+    agentsContext: z
+      .enum(agentsContexts)
+      .optional()
+      .describe('Optional (api.md only; ignored with --api-flavor current). Omitted: unmanaged.'),
+    adaptiveContent: z
+      .strictObject({ enabled: z.boolean() })
+      .optional()
+      .describe('Optional. Omitted: unmanaged.'),
+    proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
+    ...partsShape,
+  })
+  .superRefine(shortTitlePinned(MIN_TITLE, 'site'));
 type Config = z.infer<typeof Config>;
 
 type OwnFields = {
@@ -270,7 +274,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
       return live.map((l) => ({
         path: `sites/${fileSlug(l.title, taken, 'site')}.yaml`,
         header: `Site "${l.title}"`,
-        entry: exportSite(l, dup.has(l.title), ctx),
+        entry: exportSite(l, dup.has(l.title) || l.title.length < MIN_TITLE, ctx),
       }));
     },
   },

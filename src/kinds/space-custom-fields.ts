@@ -6,6 +6,7 @@ import { listIn } from './list-in.js';
 import { CustomFieldName, fieldChangeKey } from './custom-field.js';
 import type { ApiCall, KindModule } from './types.js';
 import type { Report, SpaceFacet } from './shapes.js';
+import { dict } from '../model/dict.js';
 
 /** The custom field values of existing spaces: a facet of the space entry (`spaces[].customFields`). */
 
@@ -105,9 +106,9 @@ function check(values: Values, configs: object[], report: Report): void {
 /** One change per space, carrying only the values that differ. */
 function diff(ctx: DiffContext, desired: { id: string; value: Values }[], live: Map<string, Values>): void {
   for (const d of desired) {
-    const current = live.get(d.id) ?? {};
-    const before: Record<string, unknown> = {};
-    const after: Record<string, unknown> = {};
+    const current = live.get(d.id) ?? dict<CustomFieldValue>();
+    const before = dict<unknown>();
+    const after = dict<unknown>();
     const deps: string[] = [];
     for (const [name, value] of Object.entries(d.value)) {
       const have = current[name] ?? null;
@@ -162,7 +163,7 @@ export const spaceCustomFieldsKind: SpaceFacet<
     note: 'Custom field values must fit the declared field (`customFields` of the same organization): numbers for `number`, one option for `select:single`, a list of options for `select:multi`. Only the listed fields are managed. One change per space carries every value that differs.',
     example: { owner: 'platform-team' },
   },
-  normalize: (values) => ({ ...values }),
+  normalize: (values) => Object.assign(dict<CustomFieldValue>(), values),
   check,
   absent: (caps) =>
     `custom fields are not part of the current API (--api-flavor current); remove customFields or use ${caps.otherwise}`,
@@ -174,7 +175,7 @@ export const spaceCustomFieldsKind: SpaceFacet<
     answer: Answer,
   }),
   live: (entries: z.infer<typeof Answer>) => {
-    const values: Values = {};
+    const values = dict<CustomFieldValue>();
     for (const e of entries)
       if (e.value !== undefined && e.value !== null) values[e.customField.name] = e.value;
     return values;

@@ -3,6 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { Ref } from '../model/change.js';
 import { teamRoles, type TeamRole } from '../model/kinds.js';
 import type { KindModule } from './types.js';
+import { dict } from '../model/dict.js';
 
 /** The whole membership of a team: one change sets it (adds, removes, roles). Part of a team's entry. */
 
@@ -64,9 +65,9 @@ export function diffTeamMembers(
   const matches = (user: string, m: LiveTeamMember) =>
     m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
   const add: string[] = [];
-  const memberships: Record<string, { role: TeamRole }> = {};
-  const before: Record<string, unknown> = {};
-  const after: Record<string, unknown> = {};
+  const memberships = dict<{ role: TeamRole }>();
+  const before = dict<unknown>();
+  const after = dict<unknown>();
   const kept = new Set<LiveTeamMember>();
   for (const d of desired) {
     const m = live.find((x) => matches(d.user, x));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
-import { defined, duplicatesOf, pin, previously } from './fields.js';
+import { defined, duplicatesOf, pin, previously, shortTitlePinned } from './fields.js';
 import {
   diffTeamMembers,
   exportMember,
@@ -24,16 +24,19 @@ export type TeamOp =
   | { type: 'update-team'; org: string; team: Ref; title: string }
   | { type: 'delete-team'; org: string; team: Ref };
 
-const Config = z.strictObject({
-  title: z
-    .string()
-    .min(1)
-    .max(64)
-    .describe('Identity of the team (unless id is pinned), 1 to 64 characters.'),
-  id: pin('title'),
-  previously: previously('title'),
-  members: z.array(MemberEntry).optional().describe('The full membership when present.'),
-});
+const Config = z
+  .strictObject({
+    title: z
+      .string()
+      .max(64)
+      .describe(
+        'Identity of the team (unless id is pinned), 1 to 64 characters; empty only with id pinned, for a team that already has no title.',
+      ),
+    id: pin('title'),
+    previously: previously('title'),
+    members: z.array(MemberEntry).optional().describe('The full membership when present.'),
+  })
+  .superRefine(shortTitlePinned(1, 'team'));
 type Config = z.infer<typeof Config>;
 
 export type DesiredTeam = {
@@ -190,7 +193,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
       const dup = duplicatesOf(teams.map((t) => t.title));
       return teams.map((t) => ({
         title: t.title,
-        ...(dup.has(t.title) ? { id: t.id } : {}),
+        ...(dup.has(t.title) || t.title === '' ? { id: t.id } : {}),
         members: (t.members ?? []).map(exportMember),
       }));
     },

@@ -1,10 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findRepositoryRoot, readIndirect, readIndirectSync, type IndirectContext } from './indirect.js';
 import { redact } from './registry.js';
+import { pemCertificateProblem } from '../model/certificate.js';
+
+const PEM = readFileSync(new URL('../../test/fixtures/certs/test-cert.pem', import.meta.url), 'utf8');
+const CREDENTIAL = 'deploy:GIT-CREDENTIAL-7351';
 
 const base = mkdtempSync(join(tmpdir(), 'docsync-indirect-'));
 const root = join(base, 'repo');
@@ -16,6 +20,27 @@ symlinkSync(join(base, 'outside.pem'), join(root, 'config', 'link.pem'));
 symlinkSync('/dev/zero', join(root, 'config', 'zero.pem'));
 writeFileSync(join(root, 'config', 'big.pem'), 'x'.repeat(10_001));
 execFileSync('mkfifo', [join(root, 'config', 'fifo.pem')]);
+// VCS metadata holding a credential, hooks and refs; a link inside the repository; content.
+mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+writeFileSync(join(root, '.git', 'config'), `[remote "origin"]\n\turl = https://${CREDENTIAL}@host/r.git\n`);
+writeFileSync(join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
+writeFileSync(join(root, '.git', 'packed-refs'), '# pack-refs\n');
+writeFileSync(join(root, '.git', 'FETCH_HEAD'), 'abc\n');
+mkdirSync(join(root, 'config', 'vendor', '.hg'), { recursive: true });
+writeFileSync(join(root, 'config', 'vendor', '.hg', 'hgrc'), '[paths]\n');
+mkdirSync(join(root, 'config', 'sub'), { recursive: true });
+writeFileSync(join(root, 'config', 'sub', '.git'), 'gitdir: /elsewhere\n');
+mkdirSync(join(root, 'config', 'old', '.SVN'), { recursive: true });
+writeFileSync(join(root, 'config', 'old', '.SVN', 'entries'), 'x\n');
+writeFileSync(join(root, 'config', 'certs', 'real.pem'), PEM);
+symlinkSync(join(root, 'config', 'certs', 'real.pem'), join(root, 'config', 'inside-link.pem'));
+symlinkSync(join(root, 'config', 'certs'), join(root, 'config', 'linked-dir'));
+symlinkSync(join(root, '.git', 'config'), join(root, 'config', 'git-link.pem'));
+writeFileSync(join(root, 'config', 'certs', 'junk.pem'), `${PEM}${CREDENTIAL}\n`);
+writeFileSync(
+  join(root, 'config', 'certs', 'fake.pem'),
+  '-----BEGIN CERTIFICATE-----\nMIIBnotreally\n-----END CERTIFICATE-----\n',
+);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const ctx = (over: Partial<IndirectContext> = {}): IndirectContext => ({
@@ -86,5 +111,53 @@ describe('indirect values are confined', () => {
   it('finds the repository root above the config folder', () => {
     expect(findRepositoryRoot(join(root, 'config', 'certs'))).toBe(root);
     expect(findRepositoryRoot(join(base))).toBe(base);
+  });
+});
+
+describe('indirect values never come from VCS metadata, links or the wrong content', () => {
+  it('refuses anything under .git (config with a credential, hooks, packed-refs, FETCH_HEAD)', async () => {
+    for (const file of [
+      '../.git/config',
+      '../.git/hooks/pre-commit',
+      '../.git/packed-refs',
+      '../.git/FETCH_HEAD',
+    ])
+      expect(await both({ file })).toBe('error:vcs-metadata');
+    expect(await both({ file: join(root, '.git', 'config') })).toBe('error:vcs-metadata');
+    expect(redact(`x ${CREDENTIAL} y`)).toContain(CREDENTIAL);
+  });
+  it('refuses other VCS folders, a .git file and any case', async () => {
+    expect(await both({ file: 'vendor/.hg/hgrc' })).toBe('error:vcs-metadata');
+    expect(await both({ file: 'sub/.git' })).toBe('error:vcs-metadata');
+    expect(await both({ file: 'old/.SVN/entries' })).toBe('error:vcs-metadata');
+    expect(await both({ file: 'certs/../../.GIT/config' })).toBe('error:vcs-metadata');
+  });
+  it('refuses a symlink even when it points inside the repository', async () => {
+    expect(await both({ file: 'certs/real.pem' })).toBe(PEM);
+    expect(await both({ file: 'inside-link.pem' })).toBe('error:symlink');
+    expect(await both({ file: 'linked-dir/real.pem' })).toBe('error:symlink');
+    expect(await both({ file: 'git-link.pem' })).toBe('error:symlink');
+  });
+  it('accepts the repository itself reached under another name (a link above it, like /tmp on macOS)', async () => {
+    symlinkSync(root, join(base, 'alias'));
+    expect(await both({ file: 'certs/real.pem' }, ctx({ baseDir: join(base, 'alias', 'config') }))).toBe(PEM);
+    expect(await both({ file: join(base, 'alias', 'config', 'certs', 'real.pem') })).toBe(PEM);
+    expect(await both({ file: join(base, 'alias', '.git', 'config') })).toBe('error:vcs-metadata');
+    expect(await both({ file: join(base, 'alias', 'config', 'inside-link.pem') })).toBe('error:symlink');
+  });
+  it('follows links for an operator path (Kubernetes mounts secrets through them)', async () => {
+    expect(await both({ file: 'inside-link.pem' }, ctx({ operatorPath: true }))).toBe(PEM);
+  });
+  it('checks the content: only parsable PEM certificates, never quoted in the error', async () => {
+    const c = ctx({ content: pemCertificateProblem });
+    expect(await both({ file: 'certs/real.pem' }, c)).toBe(PEM);
+    for (const file of ['certs/junk.pem', 'certs/fake.pem', 'certs/ok.pem'])
+      expect(await both({ file }, c)).toBe('error:invalid-content');
+    const env = { DOCSYNC_SECRET_NOT_PEM: 'just-a-token-value-9' };
+    expect(await both({ env: 'DOCSYNC_SECRET_NOT_PEM' }, ctx({ env, content: pemCertificateProblem }))).toBe(
+      'error:invalid-content',
+    );
+    await expect(readIndirect({ file: 'certs/junk.pem' }, c)).rejects.toThrow(/not a PEM certificate/);
+    await expect(readIndirect({ file: 'certs/junk.pem' }, c)).rejects.not.toThrow(CREDENTIAL);
   });
 });

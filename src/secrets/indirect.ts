@@ -3,28 +3,41 @@ import {
   constants,
   existsSync,
   fstatSync,
+  lstatSync,
   openSync,
   readSync,
   realpathSync,
   statSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { registerSecret } from './registry.js';
 import { DocsyncError } from '../errors.js';
 
 /**
  * Indirect values (`{ file: PATH }`, `{ env: NAME }`) are confined: a file must lie inside the
- * config repository after resolving symlinks, be a regular file and stay within the field's size
- * limit; a variable must be named `DOCSYNC_SECRET_*`. Files are opened non-blocking and checked
- * on the open descriptor, so a FIFO or a device is refused without ever blocking. Every value read
- * is registered as a secret.
+ * config repository, be reached without any symlink (its real path is the path written, resolved),
+ * lie outside every VCS metadata folder (`.git`, `.hg`, `.svn`…: a repository's credentials, hooks
+ * and refs are never content), be a regular file and stay within the field's size limit; a
+ * variable must be named `DOCSYNC_SECRET_*`. Files are opened non-blocking and checked on the open
+ * descriptor, so a FIFO or a device is refused without ever blocking. The content must then pass
+ * the value's own check (a certificate must parse as one). Every value read is registered as a
+ * secret. A path an operator gives (a flag or variable, not the config) may follow symlinks
+ * (Kubernetes mounts secrets through them): `operatorPath`.
  */
 export const SECRET_ENV_PREFIX = 'DOCSYNC_SECRET_';
 
 export type IndirectErrorCode =
-  'outside-root' | 'not-regular-file' | 'too-large' | 'read-failed' | 'env-not-allowed' | 'env-unset';
+  | 'outside-root'
+  | 'vcs-metadata'
+  | 'symlink'
+  | 'not-regular-file'
+  | 'too-large'
+  | 'read-failed'
+  | 'invalid-content'
+  | 'env-not-allowed'
+  | 'env-unset';
 
 export class IndirectValueError extends DocsyncError<IndirectErrorCode> {
   constructor(code: IndirectErrorCode, message: string, options?: { cause?: unknown }) {
@@ -34,14 +47,24 @@ export class IndirectValueError extends DocsyncError<IndirectErrorCode> {
 
 export type IndirectSource = { file: string } | { env: string };
 
+/**
+ * What an indirect value must hold: undefined when the content is acceptable, else why not (a
+ * message that never quotes the content).
+ */
+export type ContentCheck = (text: string) => string | undefined;
+
 export type IndirectContext = {
   /** Relative file paths are resolved from here (the folder of the YAML file). */
   baseDir: string;
-  /** Files must lie inside this folder after resolving symlinks (the config repository's root). */
+  /** Files must lie inside this folder (the config repository's root). */
   root: string;
   env: NodeJS.ProcessEnv;
   /** The field's limit, in characters. */
   maxChars: number;
+  /** The value's content check (every value a config declares has one). */
+  content?: ContentCheck;
+  /** A path given by the operator, not by a config author: symlinks and VCS folders allowed. */
+  operatorPath?: boolean;
 };
 
 export type IndirectValue = { value: string; path?: string };
@@ -53,6 +76,14 @@ export function findRepositoryRoot(dir: string): string {
     if (existsSync(join(current, '.git'))) return current;
     if (dirname(current) === current) return start;
   }
+}
+
+/** Folders (or files: a worktree's `.git` is a file) holding version control metadata. */
+const VCS_METADATA = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj', 'cvs', '.fossil']);
+
+/** Whether a path component names VCS metadata (case-insensitively: macOS and Windows fold case). */
+export function isVcsMetadata(name: string): boolean {
+  return VCS_METADATA.has(name.toLowerCase().replace(/[. ]+$/, '') || name);
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -75,11 +106,17 @@ function checkStats(written: string, info: Stats, maxBytes: number): void {
     );
 }
 
-function checkText(written: string, bytes: Buffer, maxChars: number): string {
+function checkText(written: string, bytes: Buffer, ctx: IndirectContext): string {
   const text = bytes.toString('utf8');
-  if (text.length > maxChars)
-    throw new IndirectValueError('too-large', `${written} is longer than ${maxChars} characters`);
+  if (text.length > ctx.maxChars)
+    throw new IndirectValueError('too-large', `${written} is longer than ${ctx.maxChars} characters`);
+  checkContent(written, text, ctx);
   return text;
+}
+
+function checkContent(written: string, text: string, ctx: IndirectContext): void {
+  const problem = ctx.content?.(text);
+  if (problem) throw new IndirectValueError('invalid-content', `${written} ${problem}`);
 }
 
 function confinementError(written: string, root: string): IndirectValueError {
@@ -87,6 +124,70 @@ function confinementError(written: string, root: string): IndirectValueError {
     'outside-root',
     `${written} is outside the config repository (${root}); indirect files must lie inside it`,
   );
+}
+
+function readFailed(written: string, error: unknown): IndirectValueError {
+  return new IndirectValueError('read-failed', `cannot read ${written}: ${errnoOf(error)}`, {
+    cause: error,
+  });
+}
+
+/** Where a file's components are, below the root: lexically (before any symlink is looked at). */
+type Placement = { rootReal: string; parts: string[]; expected: string };
+
+/**
+ * The path written, placed below the root without following anything: outside the root or into
+ * VCS metadata is refused here, before the file system is asked about the target.
+ */
+function place(written: string, ctx: IndirectContext, rootReal: string): Placement {
+  const full = resolve(ctx.baseDir, written);
+  const candidates = [resolve(ctx.root), rootReal];
+  const base = candidates.find((r) => isInside(full, r)) ?? rootAlias(full, rootReal);
+  if (base === undefined) throw confinementError(written, rootReal);
+  const parts = relative(base, full).split(sep);
+  if (!ctx.operatorPath && parts.some(isVcsMetadata))
+    throw new IndirectValueError(
+      'vcs-metadata',
+      `${written} lies in version control metadata (${parts.find(isVcsMetadata)}); indirect files may not be read from it`,
+    );
+  return { rootReal, parts, expected: join(rootReal, ...parts) };
+}
+
+/**
+ * The ancestor of `full` that is the root under another name (the root reached through a link
+ * above it, like macOS's `/tmp`), if any: only what lies below the root is checked for links.
+ */
+function rootAlias(full: string, rootReal: string): string | undefined {
+  for (let dir = dirname(full); ; dir = dirname(dir)) {
+    try {
+      if (realpathSync(dir) === rootReal) return dir;
+    } catch {
+      // A folder that does not exist is no alias; keep climbing.
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function symlinkError(written: string): IndirectValueError {
+  return new IndirectValueError(
+    'symlink',
+    `${written} is reached through a symbolic link; indirect files must be regular files reached without links`,
+  );
+}
+
+/** No component below the root may be a symlink, and the real path must be the one written. */
+function checkNoLinks(
+  written: string,
+  placement: Placement,
+  isLink: (path: string) => boolean,
+  real: string,
+): void {
+  let current = placement.rootReal;
+  for (const part of placement.parts) {
+    current = join(current, part);
+    if (isLink(current)) throw symlinkError(written);
+  }
+  if (real !== placement.expected) throw symlinkError(written);
 }
 
 function checkEnv(name: string, ctx: IndirectContext): string {
@@ -101,6 +202,7 @@ function checkEnv(name: string, ctx: IndirectContext): string {
   if (value.length > ctx.maxChars)
     throw new IndirectValueError('too-large', `${name} is longer than ${ctx.maxChars} characters`);
   registerSecret(value);
+  checkContent(name, value, ctx);
   return value;
 }
 
@@ -110,16 +212,32 @@ export async function readIndirect(source: IndirectSource, ctx: IndirectContext)
   const written = source.file;
   const maxBytes = ctx.maxChars * 4;
   let root: string;
-  let real: string;
   try {
     root = await realpath(ctx.root);
+  } catch (error) {
+    throw readFailed(written, error);
+  }
+  const placement = place(written, ctx, root);
+  let real: string;
+  try {
     real = await realpath(resolve(ctx.baseDir, written));
   } catch (error) {
-    throw new IndirectValueError('read-failed', `cannot read ${written}: ${errnoOf(error)}`, {
-      cause: error,
-    });
+    throw readFailed(written, error);
   }
   if (!isInside(real, root)) throw confinementError(written, root);
+  if (!ctx.operatorPath) {
+    const links = new Set<string>();
+    let current = placement.rootReal;
+    for (const part of placement.parts) {
+      current = join(current, part);
+      try {
+        if ((await lstat(current)).isSymbolicLink()) links.add(current);
+      } catch (error) {
+        throw readFailed(written, error);
+      }
+    }
+    checkNoLinks(written, placement, (p) => links.has(p), real);
+  }
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     checkStats(written, await stat(real), maxBytes);
@@ -135,14 +253,13 @@ export async function readIndirect(source: IndirectSource, ctx: IndirectContext)
     }
     if (length > maxBytes)
       throw new IndirectValueError('too-large', `${written} grew past the field's limit`);
-    const value = checkText(written, buffer.subarray(0, length), ctx.maxChars);
-    registerSecret(value);
+    const bytes = buffer.subarray(0, length);
+    registerSecret(bytes.toString('utf8'));
+    const value = checkText(written, bytes, ctx);
     return { value, path: real };
   } catch (error) {
     if (error instanceof IndirectValueError) throw error;
-    throw new IndirectValueError('read-failed', `cannot read ${written}: ${errnoOf(error)}`, {
-      cause: error,
-    });
+    throw readFailed(written, error);
   } finally {
     await handle?.close();
   }
@@ -154,16 +271,27 @@ export function readIndirectSync(source: IndirectSource, ctx: IndirectContext): 
   const written = source.file;
   const maxBytes = ctx.maxChars * 4;
   let root: string;
-  let real: string;
   try {
     root = realpathSync(ctx.root);
+  } catch (error) {
+    throw readFailed(written, error);
+  }
+  const placement = place(written, ctx, root);
+  let real: string;
+  try {
     real = realpathSync(resolve(ctx.baseDir, written));
   } catch (error) {
-    throw new IndirectValueError('read-failed', `cannot read ${written}: ${errnoOf(error)}`, {
-      cause: error,
-    });
+    throw readFailed(written, error);
   }
   if (!isInside(real, root)) throw confinementError(written, root);
+  if (!ctx.operatorPath) {
+    try {
+      checkNoLinks(written, placement, (p) => lstatSync(p).isSymbolicLink(), real);
+    } catch (error) {
+      if (error instanceof IndirectValueError) throw error;
+      throw readFailed(written, error);
+    }
+  }
   let fd: number | undefined;
   try {
     checkStats(written, statSync(real), maxBytes);
@@ -179,14 +307,13 @@ export function readIndirectSync(source: IndirectSource, ctx: IndirectContext): 
     }
     if (length > maxBytes)
       throw new IndirectValueError('too-large', `${written} grew past the field's limit`);
-    const value = checkText(written, buffer.subarray(0, length), ctx.maxChars);
-    registerSecret(value);
+    const bytes = buffer.subarray(0, length);
+    registerSecret(bytes.toString('utf8'));
+    const value = checkText(written, bytes, ctx);
     return { value, path: real };
   } catch (error) {
     if (error instanceof IndirectValueError) throw error;
-    throw new IndirectValueError('read-failed', `cannot read ${written}: ${errnoOf(error)}`, {
-      cause: error,
-    });
+    throw readFailed(written, error);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -40,7 +40,13 @@ export function redact(text: string): string {
 export function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+  if (value && typeof value === 'object' && isPlainRecord(value))
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), redactDeep(v)])) as T;
   return value;
+}
+
+/** A plain object: of Object.prototype, or without a prototype (the maps built from data). */
+function isPlainRecord(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }

@@ -1,3 +1,4 @@
+import { TEST_PEM } from './certificates.js';
 import { baseSeed } from './emulator.js';
 
 /** An organization with every kind docsync exports, made by seeding (outside docsync). */
@@ -18,7 +19,7 @@ export function richSeed() {
       label: 'Okta',
       entityID: 'http://okta/abc',
       ssoURL: 'https://okta.example/sso',
-      certificate: '-----BEGIN CERTIFICATE-----\nMIIEXPORT\n-----END CERTIFICATE-----',
+      certificate: TEST_PEM.trim(),
       defaultRole: 'read',
     },
   ];

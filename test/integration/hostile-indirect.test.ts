@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { baseSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
+import { TEST_PEM } from '../helpers/certificates.js';
 import { runCli } from '../helpers/cli.js';
 
 let emu: Emulator;
@@ -43,4 +45,58 @@ it('apply refuses indirect values that would send host secrets, before any netwo
   const everything = result.stdout + result.stderr + JSON.stringify(emu.state());
   expect(everything).not.toContain(TOKEN);
   expect(everything).not.toContain('HOST-FILE-SECRET-3141');
+});
+
+it('validate refuses VCS metadata, links and non-certificates as certificates, located, without printing them', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'docsync-hostile-vcs-'));
+  const repo = join(base, 'repo');
+  mkdirSync(join(repo, 'config'), { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+  git('init', '-q');
+  git('remote', 'add', 'origin', 'https://deploy:GIT-CREDENTIAL-2718@host/repo.git');
+  writeFileSync(join(repo, '.git', 'packed-refs'), '# pack-refs with: peeled\n');
+  writeFileSync(
+    join(repo, '.git', 'FETCH_HEAD'),
+    '0000 branch main of https://deploy:GIT-CREDENTIAL-2718@host\n',
+  );
+  writeFileSync(join(repo, 'config', 'okta.pem'), TEST_PEM);
+  symlinkSync(join(repo, 'config', 'okta.pem'), join(repo, 'config', 'link.pem'));
+  writeFileSync(join(repo, 'config', 'notes.pem'), 'NOT-A-CERTIFICATE-1618\n');
+  const entries = [
+    '../.git/config',
+    '../.git/hooks/pre-commit.sample',
+    '../.git/packed-refs',
+    '../.git/FETCH_HEAD',
+    'link.pem',
+    'notes.pem',
+    'okta.pem',
+  ];
+  writeFileSync(
+    join(repo, 'config', 'org.yaml'),
+    [
+      'organization: org_t',
+      'saml:',
+      ...entries.flatMap((file, i) => [`  - label: P${i}`, `    certificate: { file: ${file} }`]),
+      '',
+    ].join('\n'),
+  );
+  const result = await runCli(['validate', '--config', join(repo, 'config')], {
+    DOCSYNC_STATE_DIR: join(base, 'state'),
+    DOCSYNC_LOG_LEVEL: 'warn',
+  });
+  expect(result.code).toBe(1);
+  const line = (i: number) => 4 + 2 * i;
+  for (const i of [0, 1, 2, 3])
+    expect(result.stderr + result.stdout).toMatch(
+      new RegExp(`org\\.yaml:${line(i)}:20: error\\[indirect-vcs-metadata\\] saml\\[${i}\\]\\.certificate`),
+    );
+  expect(result.stderr + result.stdout).toMatch(/org\.yaml:12:20: error\[indirect-symlink\] saml\[4\]/);
+  expect(result.stderr + result.stdout).toMatch(
+    /org\.yaml:14:20: error\[indirect-invalid-content\] saml\[5\]/,
+  );
+  expect(result.stderr + result.stdout).not.toMatch(/saml\[6\]/);
+  const everything = result.stdout + result.stderr;
+  expect(everything).not.toContain('GIT-CREDENTIAL-2718');
+  expect(everything).not.toContain('NOT-A-CERTIFICATE-1618');
+  rmSync(base, { recursive: true, force: true });
 });

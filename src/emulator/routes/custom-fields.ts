@@ -110,7 +110,7 @@ export function registerCustomFields({ state, shapes, router }: RouteDeps): void
     const { org, space } = findSpaceAnywhere(state(), params.spaceId!);
     const body = org.customFields.map((f) => ({
       customField: shapes.customField(org, f),
-      ...(space.customFields[f.name] !== undefined ? { value: space.customFields[f.name] } : {}),
+      ...(Object.hasOwn(space.customFields, f.name) ? { value: space.customFields[f.name] } : {}),
     }));
     return { status: 200, body };
   });
@@ -131,8 +131,15 @@ export function registerCustomFields({ state, shapes, router }: RouteDeps): void
       ]);
     }
     for (const [name, value] of updates) {
+      // Defined, never assigned: a field may be named __proto__ (the store holds plain objects).
       if (value === null) delete space.customFields[name];
-      else space.customFields[name] = value;
+      else
+        Object.defineProperty(space.customFields, name, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     space.updatedAt = now();
     return { status: 204 };
