@@ -43,7 +43,10 @@ export function parseUiAuth(text: string, file: string): UiAuth {
 export async function readUiAuth(file: string): Promise<UiAuth> {
   let text: string;
   try {
-    const read = await readIndirect({ file }, { baseDir: process.cwd(), root: '/', env: {}, maxChars: 4096 });
+    const read = await readIndirect(
+      { file },
+      { baseDir: process.cwd(), root: '/', env: {}, maxChars: 4096, operatorPath: true },
+    );
     text = read.value;
   } catch (error) {
     throw new UiAuthError(`cannot read the UI auth file (--ui-auth-file): ${(error as Error).message}`);
