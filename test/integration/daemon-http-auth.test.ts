@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,20 @@ describe('credentials for the page and /api', () => {
     expect(() => parseUiAuth('a\nb', 'f')).toThrow(/one line/);
     await expect(readUiAuth('/nonexistent/ui-auth')).rejects.toMatchObject({ code: 'ui-auth' });
     await expect(readUiAuth('/dev/zero')).rejects.toThrow(/--ui-auth-file/);
+  });
+
+  it('a file reached through symlinks, as Kubernetes mounts a Secret, is read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-ui-auth-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, '..2026_data'));
+    writeFileSync(join(dir, '..2026_data', 'ui-auth'), 'ops:s3cret-pass\n');
+    symlinkSync('..2026_data', join(dir, '..data'));
+    symlinkSync(join('..data', 'ui-auth'), join(dir, 'ui-auth'));
+    expect(await readUiAuth(join(dir, 'ui-auth'))).toEqual({
+      kind: 'basic',
+      user: 'ops',
+      password: 's3cret-pass',
+    });
   });
 
   it('loopback is 127.0.0.0/8, ::1 and localhost; 0.0.0.0, :: and a LAN address are not', () => {
