@@ -1,0 +1,6 @@
+/** dist-action/index.js in this repository. */
+export const BUNDLE: string;
+/** The commit a bundle names on its first line (undefined: none or unknown). */
+export function bundleCommit(text: string): string | undefined;
+/** Build the action bundle; returns the file written. */
+export function bundleAction(options?: { outfile?: string; commit?: string | undefined }): Promise<string>;
