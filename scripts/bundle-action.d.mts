@@ -4,3 +4,5 @@ export const BUNDLE: string;
 export function bundleCommit(text: string): string | undefined;
 /** Build the action bundle; returns the file written. */
 export function bundleAction(options?: { outfile?: string; commit?: string | undefined }): Promise<string>;
+/** Whether a bundle (default: dist-action/index.js) equals a fresh build from the commit it names. */
+export function checkBundle(file?: string): Promise<{ same: boolean; commit: string | undefined }>;

@@ -2,13 +2,15 @@
 // starts with its own Node.js 24: nothing is installed when a workflow `uses:` the action.
 //
 //   node scripts/bundle-action.mjs [--outfile FILE] [--commit SHA]
+//   node scripts/bundle-action.mjs --check [--outfile FILE]   exit 1 when FILE differs from a fresh build
 //
 // Deterministic: the same sources, lockfile and commit give the same bytes (no source map, no
 // absolute paths, no time), which test/ci/action-bundle.test.ts checks. The commit it embeds (what
 // `docsync version` and the action's first line print) is --commit, else DOCSYNC_BUILD_COMMIT, else
 // git's HEAD, else none. The first line of the bundle names it, so that a checked-in bundle can be
 // rebuilt from the same commit and compared.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
@@ -73,8 +75,36 @@ export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(ro
   return outfile;
 }
 
+/**
+ * Whether a built bundle (by default the checked-in one) equals a fresh build from the sources here
+ * and the commit it names. The release workflow runs it after committing the bundle to the tag.
+ */
+export async function checkBundle(file = BUNDLE) {
+  const text = await readFile(file, 'utf8');
+  const commit = bundleCommit(text);
+  const dir = await mkdtemp(join(tmpdir(), 'docsync-bundle-check-'));
+  try {
+    const fresh = await readFile(await bundleAction({ outfile: join(dir, 'index.js'), commit }), 'utf8');
+    return { same: fresh === text, commit };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { outfile: { type: 'string' }, commit: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { outfile: { type: 'string' }, commit: { type: 'string' }, check: { type: 'boolean' } },
+  });
+  if (values.check) {
+    const file = values.outfile ? resolve(values.outfile) : BUNDLE;
+    const { same, commit } = await checkBundle(file);
+    process.stdout.write(
+      same
+        ? `${file} is what the sources build (commit ${commit})\n`
+        : `error: ${file} differs from a fresh build of the sources (commit ${commit}): run npm run bundle\n`,
+    );
+    process.exit(same ? 0 : 1);
+  }
   const out = await bundleAction({
     ...(values.outfile ? { outfile: resolve(values.outfile) } : {}),
     ...(values.commit ? { commit: values.commit } : {}),
