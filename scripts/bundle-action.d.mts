@@ -6,3 +6,5 @@ export function bundleCommit(text: string): string | undefined;
 export function bundleAction(options?: { outfile?: string; commit?: string | undefined }): Promise<string>;
 /** Whether a bundle (default: dist-action/index.js) equals a fresh build from the commit it names. */
 export function checkBundle(file?: string): Promise<{ same: boolean; commit: string | undefined }>;
+/** esbuild plugin: src/'s createRequire(import.meta.url) calls as plain require() (which esbuild bundles). */
+export const inlineCreateRequire: import('esbuild').Plugin;

@@ -27,7 +27,7 @@ const HEADER = '// docsync GitHub Action bundle (npm run bundle), built from com
  * src/ loads two CommonJS modules through createRequire(import.meta.url) (to skip undici's index;
  * to load yaml lazily), which esbuild cannot follow: as plain require() calls it bundles them.
  */
-const inlineCreateRequire = {
+export const inlineCreateRequire = {
   name: 'inline-create-require',
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {

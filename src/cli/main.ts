@@ -398,7 +398,12 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--port <n>', 'daemon HTTP port', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
     .option('--emulator-port <n>', 'emulator port', int('--emulator-port'), 4010)
     .option('--config <dir>', 'config folder')
-    .action(async (o: { port: number; emulatorPort: number; config?: string }) =>
+    .option(
+      '--host <host>',
+      "the daemon's listen address (env DOCSYNC_HOST; the image sets 0.0.0.0)",
+      env('DOCSYNC_HOST') ?? '127.0.0.1',
+    )
+    .action(async (o: { port: number; emulatorPort: number; config?: string; host: string }) =>
       setExit(await demoCommand(o)),
     );
 
