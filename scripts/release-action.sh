@@ -24,9 +24,9 @@ node scripts/changelog-section.mjs "$tag" >/dev/null
 node scripts/bundle-action.mjs --commit "$source_commit"
 git add --force dist-action/index.js
 git -c user.name='github-actions[bot]' -c user.email='41898282+github-actions[bot]@users.noreply.github.com' \
-  commit --quiet --no-verify -m "Action bundle of $tag (npm run bundle, built from $source_commit)"
+  -c commit.gpgSign=false commit --quiet --no-verify -m "Action bundle of $tag (npm run bundle, built from $source_commit)"
 node scripts/bundle-action.mjs --check
-git tag --force "$tag" >/dev/null
-git tag --force "$major" >/dev/null
+git -c tag.gpgSign=false tag --force "$tag" >/dev/null
+git -c tag.gpgSign=false tag --force "$major" >/dev/null
 echo "tagged $(git rev-parse --short HEAD) as $tag and $major (bundle built from $source_commit)"
 if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "major=$major" >>"$GITHUB_OUTPUT"; fi

@@ -8,12 +8,14 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/docsync-release-dry-run-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-git clone --quiet --no-hardlinks "$root" "$work/repo"
+head="$(git -C "$root" rev-parse HEAD)"
+git clone --quiet --no-hardlinks --no-checkout "$root" "$work/repo"
 cd "$work/repo"
+git checkout --quiet --detach "$head"
 ln -s "$root/node_modules" node_modules
 tag="v$(node -p 'require("./package.json").version')"
 source_commit="$(git rev-parse HEAD)"
-git tag "$tag"
+git tag --force "$tag" >/dev/null # (re)made here: the clone may carry a released tag of that name
 
 echo "== release notes of $tag (CHANGELOG.md)"
 node scripts/changelog-section.mjs "$tag" >"$work/notes.md"

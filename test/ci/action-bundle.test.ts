@@ -1,16 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE, bundleAction, bundleCommit } from '../../scripts/bundle-action.mjs';
+import { BUNDLE, bundleAction, bundleCommit, checkBundle } from '../../scripts/bundle-action.mjs';
 import { ROOT } from '../helpers/cli.js';
 
 const tracked = (file: string) =>
   execFileSync('git', ['ls-files', '--', file], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
 
 describe('the action bundle (dist-action/index.js) is what the sources build', () => {
-  it('builds deterministically: the same sources and commit give the same bytes, naming the commit', async () => {
+  it('builds deterministically: the same sources and commit give the same bytes, naming the commit; one changed byte is refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docsync-bundle-'));
     const commit = 'feedfacefeedfacefeedfacefeedfacefeedface';
     const [a, b] = await Promise.all([
@@ -23,6 +23,10 @@ describe('the action bundle (dist-action/index.js) is what the sources build', (
     // No absolute path of this machine leaks into it (the bytes would differ on another).
     expect(first).not.toContain(ROOT);
     expect(first).not.toContain(tmpdir());
+    // What the release runs after committing the bundle: a rebuild from the named commit, byte for byte.
+    expect(await checkBundle(b)).toEqual({ same: true, commit });
+    writeFileSync(b, first.replace('docsync action', 'docsync  action'));
+    expect((await checkBundle(b)).same).toBe(false);
   }, 60_000);
 
   it.runIf(tracked('dist-action/index.js'))(
