@@ -9,8 +9,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build-info.mjs ./scripts/
 COPY src ./src
-RUN npm run build
+# The commit `docsync version` prints (the build context has no .git).
+ARG REVISION=unknown
+RUN DOCSYNC_BUILD_COMMIT="$REVISION" npm run build
 
 FROM node:24.11.1-bookworm-slim@sha256:48abc13a19400ca3985071e287bd405a1d99306770eb81d61202fb6b65cf0b57 AS runtime
 # The release workflow passes these; `docker build` without them still works.
@@ -39,6 +42,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY schema ./schema
+# `docker run -p 8080:8080 IMAGE demo`: the emulator seeded from the example and the daemon on the
+# demo config (the same files the npm package carries).
+COPY examples/emulator-seed.yaml ./examples/emulator-seed.yaml
+COPY config ./config
 RUN mkdir -p /var/lib/docsync && chown -R node:node /var/lib/docsync
 # The image's `node` user (uid 1000), never root.
 USER 1000:1000

@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The emulator's token in the demo: public by construction, so printed commands work when pasted. */
 export const DEMO_TOKEN = 'dev-token';
+/** The emulator's address: always loopback (the daemon is what a browser opens). */
 const HOST = '127.0.0.1';
 
 /**
@@ -22,15 +23,18 @@ export async function demoCommand(opts: {
   port: number;
   emulatorPort: number;
   config?: string;
+  /** The daemon's listen address: loopback, or 0.0.0.0 in the image (DOCSYNC_HOST) so `docker run -p` reaches it. */
+  host?: string;
 }): Promise<number> {
-  for (const [flag, port] of [
-    ['--emulator-port', opts.emulatorPort],
-    ['--port', opts.port],
+  const host = opts.host ?? HOST;
+  for (const [flag, port, on] of [
+    ['--emulator-port', opts.emulatorPort, HOST],
+    ['--port', opts.port, host],
   ] as const) {
-    const taken = await portTaken(HOST, port);
+    const taken = await portTaken(on, port);
     if (taken) {
       err(
-        `error: cannot listen on ${HOST}:${port} (${taken}): another program uses it. Choose another port with ${flag}, for example: npm start -- ${flag} ${port + 1}`,
+        `error: cannot listen on ${on}:${port} (${taken}): another program uses it. Choose another port with ${flag}, for example: npm start -- ${flag} ${port + 1}`,
       );
       return 1;
     }
@@ -60,14 +64,15 @@ export async function demoCommand(opts: {
       driftCron: '* * * * *',
       mode: 'apply',
       port: opts.port,
-      host: HOST,
+      host,
       selfHeal: true,
       allowDeletes: 0,
       reminder: '1h',
       stopTimeout: '20s',
       configGiven: true,
     },
-    (url) => {
+    (listening) => {
+      const url = browsable(listening);
       out(`page:     ${url}/ (open it in a browser: deployed, pending, last runs)`);
       out(`status:   ${url}/status`);
       out(`metrics:  ${url}/metrics`);
@@ -86,6 +91,11 @@ export async function demoCommand(opts: {
   );
   await emulator.close();
   return code;
+}
+
+/** A listen address as a browser opens it: every interface (0.0.0.0, ::) is reached on loopback. */
+function browsable(url: string): string {
+  return url.replace(/^http:\/\/(0\.0\.0\.0|\[?::\]?)(?=:\d+$)/, 'http://127.0.0.1');
 }
 
 /** A path as one shell word. */

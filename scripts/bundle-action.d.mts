@@ -1,0 +1,10 @@
+/** dist-action/index.js in this repository. */
+export const BUNDLE: string;
+/** The commit a bundle names on its first line (undefined: none or unknown). */
+export function bundleCommit(text: string): string | undefined;
+/** Build the action bundle; returns the file written. */
+export function bundleAction(options?: { outfile?: string; commit?: string | undefined }): Promise<string>;
+/** Whether a bundle (default: dist-action/index.js) equals a fresh build from the commit it names. */
+export function checkBundle(file?: string): Promise<{ same: boolean; commit: string | undefined }>;
+/** esbuild plugin: src/'s createRequire(import.meta.url) calls as plain require() (which esbuild bundles). */
+export const inlineCreateRequire: import('esbuild').Plugin;

@@ -1,0 +1,113 @@
+// `npm run bundle`: the GitHub Action as one file, dist-action/index.js (esbuild), which the runner
+// starts with its own Node.js 24: nothing is installed when a workflow `uses:` the action.
+//
+//   node scripts/bundle-action.mjs [--outfile FILE] [--commit SHA]
+//   node scripts/bundle-action.mjs --check [--outfile FILE]   exit 1 when FILE differs from a fresh build
+//
+// Deterministic: the same sources, lockfile and commit give the same bytes (no source map, no
+// absolute paths, no time), which test/ci/action-bundle.test.ts checks. The commit it embeds (what
+// `docsync version` and the action's first line print) is --commit, else DOCSYNC_BUILD_COMMIT, else
+// git's HEAD, else none. The first line of the bundle names it, so that a checked-in bundle can be
+// rebuilt from the same commit and compared.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import process from 'node:process';
+import { URL, fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { currentCommit } from './build-info.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const BUNDLE = join(root, 'dist-action', 'index.js');
+const HEADER = '// docsync GitHub Action bundle (npm run bundle), built from commit ';
+
+/**
+ * src/ loads two CommonJS modules through createRequire(import.meta.url) (to skip undici's index;
+ * to load yaml lazily), which esbuild cannot follow: as plain require() calls it bundles them.
+ */
+export const inlineCreateRequire = {
+  name: 'inline-create-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const contents = source
+        .replace(/^const require = createRequire\(import\.meta\.url\);$/m, '')
+        .replace(/createRequire\(import\.meta\.url\)\(/g, 'require(');
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+/** The commit a bundle names on its first line (undefined: none). */
+export function bundleCommit(text) {
+  if (!text.startsWith(HEADER)) return undefined;
+  const commit = text.slice(HEADER.length, text.indexOf('\n')).trim();
+  return commit === 'unknown' ? undefined : commit;
+}
+
+export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(root) } = {}) {
+  mkdirSync(dirname(outfile), { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/action/index.ts'],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    minify: false,
+    sourcemap: false,
+    legalComments: 'eof',
+    logLevel: 'error',
+    plugins: [inlineCreateRequire],
+    define: { __DOCSYNC_COMMIT__: JSON.stringify(commit ?? 'unknown') },
+    banner: {
+      js: [
+        `${HEADER}${commit ?? 'unknown'}`,
+        '// Do not edit: the release workflow builds and commits it to the tag; main does not track it.',
+        // CommonJS dependencies inside an ES module bundle still require() Node's own modules.
+        "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);",
+      ].join('\n'),
+    },
+  });
+  return outfile;
+}
+
+/**
+ * Whether a built bundle (by default the checked-in one) equals a fresh build from the sources here
+ * and the commit it names. The release workflow runs it after committing the bundle to the tag.
+ */
+export async function checkBundle(file = BUNDLE) {
+  const text = await readFile(file, 'utf8');
+  const commit = bundleCommit(text);
+  const dir = await mkdtemp(join(tmpdir(), 'docsync-bundle-check-'));
+  try {
+    const fresh = await readFile(await bundleAction({ outfile: join(dir, 'index.js'), commit }), 'utf8');
+    return { same: fresh === text, commit };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { outfile: { type: 'string' }, commit: { type: 'string' }, check: { type: 'boolean' } },
+  });
+  if (values.check) {
+    const file = values.outfile ? resolve(values.outfile) : BUNDLE;
+    const { same, commit } = await checkBundle(file);
+    process.stdout.write(
+      same
+        ? `${file} is what the sources build (commit ${commit})\n`
+        : `error: ${file} differs from a fresh build of the sources (commit ${commit}): run npm run bundle\n`,
+    );
+    process.exit(same ? 0 : 1);
+  }
+  const out = await bundleAction({
+    ...(values.outfile ? { outfile: resolve(values.outfile) } : {}),
+    ...(values.commit ? { commit: values.commit } : {}),
+  });
+  process.stdout.write(`${out}\n`);
+}

@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUNDLE, bundleAction, bundleCommit, checkBundle } from '../../scripts/bundle-action.mjs';
+import { ROOT } from '../helpers/cli.js';
+
+const tracked = (file: string) =>
+  execFileSync('git', ['ls-files', '--', file], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+
+describe('the action bundle (dist-action/index.js) is what the sources build', () => {
+  it('builds deterministically: the same sources and commit give the same bytes, naming the commit; one changed byte is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-bundle-'));
+    const commit = 'feedfacefeedfacefeedfacefeedfacefeedface';
+    const [a, b] = await Promise.all([
+      bundleAction({ outfile: join(dir, 'a', 'index.js'), commit }),
+      bundleAction({ outfile: join(dir, 'b', 'index.js'), commit }),
+    ]);
+    const first = readFileSync(a, 'utf8');
+    expect(first).toBe(readFileSync(b, 'utf8'));
+    expect(bundleCommit(first)).toBe(commit);
+    // No absolute path of this machine leaks into it (the bytes would differ on another).
+    expect(first).not.toContain(ROOT);
+    expect(first).not.toContain(tmpdir());
+    // What the release runs after committing the bundle: a rebuild from the named commit, byte for byte.
+    expect(await checkBundle(b)).toEqual({ same: true, commit });
+    writeFileSync(b, first.replace('docsync action', 'docsync  action'));
+    expect((await checkBundle(b)).same).toBe(false);
+  }, 60_000);
+
+  it.runIf(tracked('dist-action/index.js'))(
+    'the checked-in bundle (a release tag) equals a fresh build from the commit it names',
+    async () => {
+      const checkedIn = readFileSync(BUNDLE, 'utf8');
+      const commit = bundleCommit(checkedIn);
+      expect(commit, 'the checked-in bundle names no commit').toBeDefined();
+      const fresh = await bundleAction({
+        outfile: join(mkdtempSync(join(tmpdir(), 'docsync-bundle-')), 'index.js'),
+        commit,
+      });
+      expect(
+        readFileSync(fresh, 'utf8') === checkedIn,
+        'dist-action/index.js differs from its sources: npm run bundle',
+      ).toBe(true);
+    },
+    60_000,
+  );
+
+  it('main does not track it (release tags do): .gitignore keeps it out', () => {
+    const ignored = execFileSync('git', ['check-ignore', '--no-index', 'dist-action/index.js'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim();
+    expect(ignored).toBe('dist-action/index.js');
+    expect(existsSync(join(ROOT, 'scripts/bundle-action.mjs'))).toBe(true);
+  });
+});
