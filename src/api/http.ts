@@ -116,7 +116,7 @@ export class HttpClient {
     });
   }
 
-  /** Timeout of one attempt, in ms (the executor waits longer than this before re-reading). */
+  /** Timeout of one attempt, in ms (a write gate may cut an attempt's deadline shorter: `ApiError.deadlineMs`). */
   get timeoutMs(): number {
     return this.opts.timeoutMs;
   }

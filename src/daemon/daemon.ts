@@ -44,7 +44,9 @@ export class Daemon {
   private readonly driftCheck: DriftCheck;
   private stopping = false;
   /** A fetch of the source is in flight. */
-  private readonly fetching: { value: boolean };
+  private fetching = false;
+  /** No fetch ran yet: readiness waits for the first one and the syncs it starts. */
+  private firstRun = true;
 
   constructor(
     private readonly source: ConfigSource,
@@ -57,13 +59,10 @@ export class Daemon {
     else this.coordinator = this.ownCoordinator = localDaemonCoordinator(opts.stateDir, logger);
     const coordinator = this.coordinator;
     const health = (this.health = new OrgHealth(metrics, () => coordinator.status().owned));
-    const orgs = (this.orgs = new OrgQueue(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, (org, job) =>
+    this.orgs = new OrgQueue(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, (org, job) =>
       this.runOrg(org, job),
-    ));
-    const fetching = { value: false };
-    this.fetching = fetching;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the status getters read the daemon's state
-    const self = this;
+    );
+    const phase = () => phaseOf(this.fetching || this.orgs.active > 0, this.stopping, this.ready);
     this.status = {
       get coordination() {
         return coordinator.status();
@@ -72,7 +71,7 @@ export class Daemon {
         return health.status();
       },
       get phase() {
-        return phaseOf(fetching.value || orgs.active > 0, self.stopping, self.ready);
+        return phase();
       },
       mode: opts.mode,
       api: { flavor: api.flavor },
@@ -159,7 +158,7 @@ export class Daemon {
   private async run(trigger: Trigger): Promise<void> {
     const runId = randomUUID().slice(0, 8);
     const log = this.logger.child({ run: runId, trigger });
-    this.fetching.value = true;
+    this.fetching = true;
     const started: Promise<void>[] = [];
     try {
       const changed = await this.config.refresh(log);
@@ -174,11 +173,12 @@ export class Daemon {
     } catch (error) {
       log.error({ err: (error as Error).message }, 'run failed');
     } finally {
-      this.fetching.value = false;
+      this.fetching = false;
     }
     // Ready once the first fetch and the syncs it started have ended (not awaited: the next fetch
     // must not wait for a slow organization).
-    if (!this.ready) void Promise.all(started).then(() => (this.ready = true));
+    if (this.firstRun) void Promise.all(started).then(() => (this.ready = true));
+    this.firstRun = false;
   }
 
   /** An invalid config, or none yet: reported once for the revision, nothing is synced. */

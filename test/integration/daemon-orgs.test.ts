@@ -1,0 +1,78 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { acquireLock } from '../../src/apply/lock.js';
+import { Daemon } from '../../src/daemon/daemon.js';
+import { createMetrics } from '../../src/daemon/metrics.js';
+import { createLogger } from '../../src/log/logger.js';
+import { FolderSource } from '../../src/source/folder-source.js';
+import { until } from '../helpers/cli.js';
+import { client, withEmulator } from '../helpers/emulator.js';
+
+/**
+ * Organizations sync independently (issue 34), in process: one organization stalls (a CLI apply
+ * holds its lock, so the daemon's run waits for it), and the other one is synced all the same,
+ * then the stalled one once it is free. The old daemon ran one sync for all organizations at once:
+ * nothing was written until the lock was free.
+ */
+describe('the daemon syncs each organization in its own queue', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it('a stalled organization does not delay another one', async () => {
+    const orgs = ['org_fast', 'org_slow'];
+    const emu = await withEmulator({
+      seed: {
+        organizations: orgs.map((id) => ({
+          id,
+          title: id,
+          members: [{ id: `u_${id}`, email: `${id}@example.com`, displayName: id, role: 'admin' }],
+        })),
+      },
+    });
+    cleanups.push(() => emu.close());
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-daemon-orgs-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const [config, stateDir] = [join(dir, 'config'), join(dir, 'state')];
+    mkdirSync(config);
+    mkdirSync(stateDir);
+    for (const org of orgs)
+      writeFileSync(
+        join(config, `${org}.yaml`),
+        `organization: ${org}\ncustomFields:\n  - { name: f, type: text }\n`,
+      );
+    const fields = (org: string) => emu.state().organizations.find((o) => o.id === org)!.customFields.length;
+
+    // Someone else holds org_slow (a CLI apply, say) for now.
+    const unlock = await acquireLock(stateDir, 'org_slow', 'a test', 0);
+    const api = client(emu);
+    cleanups.push(() => api.close());
+    const metrics = createMetrics();
+    const daemon = new Daemon(new FolderSource(config), api, createLogger('silent'), metrics, {
+      mode: 'apply',
+      intervalMs: 3_600_000,
+      selfHeal: false,
+      allowDeletes: 0,
+      stateDir,
+      reminderMs: 3_600_000,
+      stopTimeoutMs: 2_000,
+    });
+    cleanups.push(() => daemon.stop());
+    await daemon.start();
+
+    await until(() => fields('org_fast') === 1, 10_000, 20);
+    expect(fields('org_slow')).toBe(0);
+    await until(() => daemon.status.organizations?.['org_fast']?.lastResult === 'applied', 5_000, 20);
+    expect(daemon.status.organizations?.['org_slow']?.pendingSince).toBeDefined();
+
+    await unlock();
+    await until(() => fields('org_slow') === 1, 10_000, 20);
+    await daemon.idle();
+    expect(daemon.status.organizations?.['org_slow']).toMatchObject({ lastResult: 'applied' });
+    expect(daemon.status.organizations?.['org_slow']?.pendingSince).toBeUndefined();
+    expect(await metrics.registry.metrics()).toMatch(/docsync_change_to_apply_seconds_count 2\n/);
+  });
+});
