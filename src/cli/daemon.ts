@@ -37,6 +37,8 @@ export type DaemonCommandOptions = CommonOptions &
     uiAuthFile?: string;
     /** Show member e-mails on the page and the JSON answers (masked by default). */
     uiShowEmails?: boolean;
+    /** The demo's page is open on every address (synthetic data; no flag sets it). */
+    uiOpen?: boolean;
     webhookSecret?: string;
     webhookSecretFile?: string;
     webhookInsecure?: boolean;
@@ -102,7 +104,7 @@ export async function daemonCommand(
     err(`error: ${(error as Error).message}`);
     return 1;
   }
-  if (!uiAuth && !isLoopback(opts.host))
+  if (!uiAuth && !isLoopback(opts.host) && !opts.uiOpen)
     logger.warn(
       { host: opts.host },
       'status page, /status and /api disabled: listening beyond loopback without --ui-auth-file (DOCSYNC_UI_AUTH_FILE)',
@@ -179,12 +181,13 @@ export async function daemonCommand(
     ui: opts.ui !== false,
     ...(uiAuth ? { uiAuth } : {}),
     showEmails: opts.uiShowEmails === true,
+    ...(opts.uiOpen ? { uiOpen: true } : {}),
     drainTimeoutMs: parseDuration(opts.stopTimeout),
   });
   logger.info({ url: server.url }, 'daemon http server listening');
   ready?.(server.url);
   out(
-    `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git${uiAuth ? ' (page, /status, /api: credentials of --ui-auth-file)' : isLoopback(opts.host) ? '' : ' (page, /status, /api: disabled beyond loopback without --ui-auth-file)'}`,
+    `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git${uiAuth ? ' (page, /status, /api: credentials of --ui-auth-file)' : isLoopback(opts.host) ? '' : opts.uiOpen ? ' (page, /status, /api: open, demo data only)' : ' (page, /status, /api: disabled beyond loopback without --ui-auth-file)'}`,
   );
   await daemon.start();
   const signal = await untilSignal();

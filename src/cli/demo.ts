@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../emulator/server.js';
+import { isLoopback } from '../daemon/ui-auth.js';
 import { declareNotSecret } from '../secrets/registry.js';
 import { commonDefaults, flavorOptions } from './context.js';
 import { daemonCommand } from './daemon.js';
@@ -65,6 +66,9 @@ export async function demoCommand(opts: {
       mode: 'apply',
       port: opts.port,
       host,
+      // The container's demo listens on 0.0.0.0 so `docker run -p` reaches it: its page shows only
+      // the emulator's synthetic organization, so it is served without credentials (a daemon never is).
+      ...(isLoopback(host) ? {} : { uiOpen: true }),
       selfHeal: true,
       allowDeletes: 0,
       reminder: '1h',

@@ -36,6 +36,11 @@ export async function startDaemonServer(
     uiAuth?: UiAuth;
     /** Show member e-mails on the page, `/status` and `/api/*` (masked by default). */
     showEmails?: boolean;
+    /**
+     * Serve the page, `/status` and `/api/*` without credentials on every address: only `docsync
+     * demo`, whose data is the emulator's synthetic organization (no flag sets it).
+     */
+    uiOpen?: boolean;
   },
 ): Promise<DaemonServer> {
   registerSecret(opts.webhookSecret);
@@ -60,7 +65,7 @@ export async function startDaemonServer(
       json(res, 401, { error: "credentials required (the ones in the daemon's --ui-auth-file)" });
       return false;
     }
-    if (isLoopback(opts.host)) return true;
+    if (isLoopback(opts.host) || opts.uiOpen) return true;
     json(res, 403, {
       error: `disabled: the daemon listens on ${opts.host} without credentials for the status page and /api; give --ui-auth-file FILE (DOCSYNC_UI_AUTH_FILE) holding a token or user:password, or listen on 127.0.0.1 (--host, DOCSYNC_HOST)`,
     });

@@ -46,7 +46,7 @@ describe("the daemon's HTTP surface (issue 26, finding 5)", () => {
     // The first sync has run (plan mode): its run holds the team members to add.
     const runCount = async () =>
       ((await (await get(`${daemon.url}/api/runs`)).json()) as { runs: [] }).runs.length;
-    await expect.poll(runCount).toBe(1);
+    await expect.poll(runCount, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(1);
     const runs = (await (await get(`${daemon.url}/api/runs`)).json()) as { runs: { id: string }[] };
     const run = await (await get(`${daemon.url}/api/runs/${runs.runs[0]!.id}`)).text();
     const page = await (await get(`${daemon.url}/`)).text();
