@@ -4,6 +4,9 @@ import { ApiError } from '../api/errors.js';
 import { locateInConfig } from '../config/origins.js';
 import { customFieldKind } from '../kinds/custom-field.js';
 import { memberKind, type LiveMember } from '../kinds/member.js';
+import { siteKind } from '../kinds/site.js';
+import { teamKind } from '../kinds/team.js';
+import type { ApiList } from '../kinds/types.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
 import type { DiffProblem } from '../diff/draft.js';
 import {
@@ -35,7 +38,7 @@ export async function resolveReferences(
       if (!liveOrg || liveOrg.readError !== undefined) return;
       const check = referencesToCheck(referencesOf(org), liveOrg);
       if (check.length === 0) return;
-      const known = await readKnown(api, org.id, liveOrg, check);
+      const known = await readKnown(api, org, liveOrg, check);
       // In file order, as a compiler reports them.
       const problems = unresolvedReferences(org.id, check, known)
         .map((u) => located(org, u))
@@ -63,22 +66,27 @@ function located(org: DesiredOrganization, u: ConfigReference & { message: strin
 
 async function readKnown(
   api: ApiClient,
-  org: string,
+  desired: DesiredOrganization,
   live: LiveOrganization,
   check: ConfigReference[],
 ): Promise<Known> {
+  const org = desired.id;
   const wants = (t: ConfigReference['target']) => check.some((r) => r.target === t);
-  const [spaces, users, customFields] = await Promise.all([
+  const [spaces, users, customFields, teams, sites] = await Promise.all([
     wants('space') ? readSpaces(api, org, live, check) : undefined,
     wants('user') ? readUsers(api, org, live) : undefined,
     wants('custom-field') && !api.capabilities.absent.includes('custom-field')
       ? readCustomFields(api, org, live)
       : undefined,
+    wants('team') ? readTitles(api, org, live.teams, teamKind.reads[0]!, desired.teams) : undefined,
+    wants('site') ? readTitles(api, org, live.sites, siteKind.reads[0]!, desired.sites) : undefined,
   ]);
   return {
     ...(spaces ? { spaces } : {}),
     ...(users ? { users } : {}),
     ...(customFields ? { customFields } : {}),
+    ...(teams ? { teams } : {}),
+    ...(sites ? { sites } : {}),
   };
 }
 
@@ -124,4 +132,17 @@ async function readCustomFields(api: ApiClient, org: string, live: LiveOrganizat
     live.customFields ??
     (await api.list(read.list(org))).map((f) => read.live(f as never) as { name: string });
   return fields.map((f) => f.name);
+}
+
+/** Titles of live teams or sites (listed when the config does not manage the kind), and the config's own. */
+async function readTitles(
+  api: ApiClient,
+  org: string,
+  live: readonly { title: string }[] | undefined,
+  read: { list: (org: string) => ApiList; live: (item: never) => unknown },
+  desired: readonly { title: string }[] | undefined,
+): Promise<string[]> {
+  const found =
+    live ?? (await api.list(read.list(org))).map((x) => read.live(x as never) as { title: string });
+  return [...new Set([...found.map((t) => t.title), ...(desired ?? []).map((t) => t.title)])];
 }

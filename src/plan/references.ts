@@ -8,8 +8,11 @@ import type { DesiredOrganization, LiveOrganization } from '../model/index.js';
  * reads what is needed (src/pipeline/resolve.ts) and passes it in as `Known`.
  */
 
-/** What a reference names: a space (by id), an organization member (id or e-mail), a custom field (by name). */
-export type ReferenceTarget = 'space' | 'user' | 'custom-field';
+/**
+ * What a reference names: a space (by id), an organization member (id or e-mail), a custom field,
+ * a team or a site (by name; these may also be created by the same plan).
+ */
+export type ReferenceTarget = 'space' | 'user' | 'custom-field' | 'team' | 'site';
 
 /** One value of the config that names a live object. `path` is inside the normalized organization. */
 export type ConfigReference = {
@@ -26,6 +29,9 @@ export type Known = {
   spaces?: Map<string, string | null>;
   users?: { id: string; email: string | null }[];
   customFields?: string[];
+  /** Titles of live teams and sites, and of those the config describes (the plan creates them). */
+  teams?: string[];
+  sites?: string[];
 };
 
 /** A reference that nothing live answers. */
@@ -35,6 +41,8 @@ const NOUN: Record<ReferenceTarget, string> = {
   space: 'space',
   user: 'member',
   'custom-field': 'custom field',
+  team: 'team',
+  site: 'site',
 };
 
 /** Every reference of one organization, in config order. */
@@ -81,6 +89,23 @@ export function referencesOf(org: DesiredOrganization): ConfigReference[] {
           holder: `space ${space.id}`,
         });
     });
+  org.saml?.forEach((p, i) => {
+    if (p.defaultTeam !== undefined)
+      out.push({
+        target: 'team',
+        id: p.defaultTeam,
+        path: ['saml', i, 'defaultTeam'],
+        holder: `saml "${p.label}"`,
+      });
+  });
+  const defaultSite = org.settings?.defaultContent?.site;
+  if (defaultSite !== undefined)
+    out.push({
+      target: 'site',
+      id: defaultSite,
+      path: ['settings', 'defaultContent', 'site'],
+      holder: 'settings.defaultContent',
+    });
   return out;
 }
 
@@ -110,6 +135,8 @@ export function referencesToCheck(
   return refs.filter((r) => {
     if (r.target === 'space') return !held.has(r.id);
     if (r.target === 'user') return !users.some((u) => sameUser(r.id, u));
+    if (r.target === 'team') return !(live.teams?.some((t) => t.title === r.id) ?? false);
+    if (r.target === 'site') return !(live.sites?.some((t) => t.title === r.id) ?? false);
     return true;
   });
 }
@@ -128,9 +155,11 @@ export function unresolvedReferences(
     const names = candidates(r.target, known);
     if (names === undefined || found(r, known)) continue;
     const hint = didYouMean(r.id, names);
+    const named = r.target === 'team' || r.target === 'site' ? `"${r.id}"` : r.id;
+    const shown = hint && (r.target === 'team' || r.target === 'site') ? `"${hint}"` : hint;
     out.push({
       ...r,
-      message: `${r.holder}: ${NOUN[r.target]} ${r.id} does not exist in ${org}${hint ? `; did you mean ${hint}?` : ''}`,
+      message: `${r.holder}: ${NOUN[r.target]} ${named} does not exist in ${org}${shown ? `; did you mean ${shown}?` : ''}`,
     });
   }
   return out;
@@ -139,6 +168,8 @@ export function unresolvedReferences(
 function found(r: ConfigReference, known: Known): boolean {
   if (r.target === 'space') return known.spaces!.has(r.id);
   if (r.target === 'user') return known.users!.some((u) => sameUser(r.id, u));
+  if (r.target === 'team') return known.teams!.includes(r.id);
+  if (r.target === 'site') return known.sites!.includes(r.id);
   return known.customFields!.includes(r.id);
 }
 
@@ -147,5 +178,7 @@ function candidates(target: ReferenceTarget, known: Known): string[] | undefined
   if (target === 'space')
     return known.spaces && [...known.spaces].flatMap(([id, title]) => (title ? [id, title] : [id]));
   if (target === 'user') return known.users?.flatMap((u) => (u.email ? [u.email, u.id] : [u.id]));
+  if (target === 'team') return known.teams;
+  if (target === 'site') return known.sites;
   return known.customFields;
 }

@@ -99,6 +99,26 @@ teams:
     expect(plan.changes).toEqual([]);
   });
 
+  it('a SAML default team and a default site name a team or site that neither live state nor the config has', async () => {
+    const desired = load(`organization: org_t
+settings:
+  defaultContent: { site: Dcos }
+saml:
+  - label: okta
+    defaultTeam: Writer
+teams:
+  - title: Writers
+sites:
+  - title: Docs
+`);
+    const { plan } = await makePlan(api, desired);
+    expect(plan.errors.map((e) => e.message)).toEqual([
+      `${FILE}:3:27: settings.defaultContent: site "Dcos" does not exist in org_t; did you mean "Docs"?`,
+      `${FILE}:6:18: saml "okta": team "Writer" does not exist in org_t; did you mean "Writers"?`,
+    ]);
+    expect(plan.changes).toEqual([]);
+  });
+
   it('references the live state already proves cost no extra call, and a valid config plans as before', async () => {
     const desired = load(`organization: org_t
 sites:
