@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
 import type { DesiredOrganization, DesiredState } from '../model/desired.js';
 import {
   anyListKinds,
@@ -150,10 +151,14 @@ async function readAdministration(
       : undefined,
     scope.collections ? t(api.list(collectionKind.read.list(orgId))) : undefined,
     Promise.all(
-      scope.spaceDetails.map(async (id) =>
-        collectionKind.spaces.read.live((await t(api.request(collectionKind.spaces.read.call(id)))) as never),
+      scope.spaceDetails.map((id) =>
+        orMissing(
+          t(api.request(collectionKind.spaces.read.call(id))).then((a) =>
+            collectionKind.spaces.read.live(a as never),
+          ),
+        ),
       ),
-    ),
+    ).then((found) => found.filter((s) => s !== undefined)),
     readLists(api, orgId, scope, t, secrets),
   ]);
   const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
@@ -214,14 +219,33 @@ async function readLists(
 async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise<LiveOrganization['spaces']> {
   const facets = anySpaceFacets.filter((f) => !api.capabilities.absent.includes(f.kind));
   if (ids.length === 0 || facets.length === 0) return undefined;
-  return Promise.all(
-    ids.map(async (id) => {
-      const values = await Promise.all(
-        facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
-      );
-      return { id, ...Object.fromEntries(values) } as NonNullable<LiveOrganization['spaces']>[number];
-    }),
+  const spaces = await Promise.all(
+    ids.map((id) =>
+      orMissing(
+        Promise.all(
+          facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
+        ).then(
+          (values) =>
+            ({ id, ...Object.fromEntries(values) }) as NonNullable<LiveOrganization['spaces']>[number],
+        ),
+      ),
+    ),
   );
+  return spaces.filter((s) => s !== undefined);
+}
+
+/**
+ * A space the config names that the API does not know is left out of the live state: plan-time
+ * resolution reports it where the config names it (src/plan/references.ts), instead of the whole
+ * organization failing to read.
+ */
+async function orMissing<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not-found') return undefined;
+    throw error;
+  }
 }
 
 /** The reads below one item that the config wants (all, for export), attached in order. */

@@ -1,4 +1,12 @@
-import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn, lookups, valueIn } from '../kinds/registry.js';
+import {
+  anyListKinds,
+  anyObjectKinds,
+  anySpaceFacets,
+  collectionKind,
+  listIn,
+  lookups,
+  valueIn,
+} from '../kinds/registry.js';
 import type { EntryReference, Lookup } from '../kinds/types.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import type { DesiredOrganization, LiveOrganization } from '../model/index.js';
@@ -34,6 +42,7 @@ export function referencesOf(org: DesiredOrganization): ConfigReference[] {
     if (value === undefined || !kind.references) continue;
     for (const r of kind.references(value)) out.push({ ...r, path: [kind.key, ...r.path] });
   }
+  for (const r of collectionKind.references(org)) out.push(r);
   org.spaces?.forEach((space, i) => {
     for (const facet of anySpaceFacets) {
       const value = valueIn(space, facet.key);
@@ -56,6 +65,11 @@ export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
         for (const n of names) set.add(normal(lookupOf(target), n));
         proven.set(target, set);
       }
+  }
+  for (const { target, names } of collectionKind.liveReferences(live)) {
+    const set = proven.get(target) ?? new Set<string>();
+    for (const n of names) set.add(n);
+    proven.set(target, set);
   }
   // The objects a lookup lists, when the live read already has that list.
   for (const { lookup, kind } of lookups) {

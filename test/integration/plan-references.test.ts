@@ -99,6 +99,24 @@ teams:
     expect(plan.changes).toEqual([]);
   });
 
+  it('a spaces[] entry naming a space that does not exist is located, not a failed read of the organization', async () => {
+    const desired = load(`organization: org_t
+spaces:
+  - id: space_1
+    title: One
+  - id: space_4
+    title: Four
+`);
+    const { plan } = await makePlan(api, desired);
+    expect(plan.errors.map((e) => [e.code, e.message])).toEqual([
+      [
+        'unknown-reference',
+        `${FILE}:5:9: spaces[1]: space space_4 does not exist in org_t; did you mean space_1?`,
+      ],
+    ]);
+    expect(plan.changes).toEqual([]);
+  });
+
   it('a SAML default team and a default site name a team or site that neither live state nor the config has', async () => {
     const desired = load(`organization: org_t
 settings:
