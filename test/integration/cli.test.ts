@@ -122,7 +122,7 @@ describe('docsync plan / drift / apply', () => {
     ]);
     expect(planned.code).toBe(1);
     expect(planned.stdout).toContain(
-      'This plan will be refused: org_demo: the plan deletes 1 resources, more than policy.maxDeletes (0) (needs --allow-deletes 1)',
+      'This plan will be refused: org_demo: the plan deletes 1 resource, more than policy.maxDeletes (0) (needs --allow-deletes 1)',
     );
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).refusals).toEqual([
@@ -130,7 +130,7 @@ describe('docsync plan / drift / apply', () => {
         organization: 'org_demo',
         guard: 'maxDeletes',
         code: 'too-many-deletes',
-        message: 'org_demo: the plan deletes 1 resources, more than policy.maxDeletes (0)',
+        message: 'org_demo: the plan deletes 1 resource, more than policy.maxDeletes (0)',
         override: '--allow-deletes 1',
       },
     ]);
