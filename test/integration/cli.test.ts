@@ -108,6 +108,24 @@ describe('docsync plan / drift / apply', () => {
     expect(refused.stderr).toContain('live state changed since this plan was made; plan again');
   });
 
+  it('a site space naming a missing space fails the plan at its line, and apply writes nothing (issue 27)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-ref-'));
+    writeFileSync(
+      join(dir, 'org.yaml'),
+      'organization: org_demo\nteams:\n  - title: New team\nsites:\n  - title: Ref site\n    spaces:\n      - { space: space_apii, path: api }\n',
+    );
+    const [planned, applied] = await Promise.all([
+      runCli(['plan', '--config', dir], env()),
+      runCli(['apply', '--config', dir, '--yes'], env()),
+    ]);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toMatch(
+      /org\.yaml:7:18: site "Ref site": space space_apii does not exist in org_demo \[unknown-reference\]/,
+    );
+    expect(applied.code).toBe(1);
+    expect(writes(emu)).toEqual([]);
+  });
+
   it('refuses more deletions than policy.maxDeletes unless --allow-deletes covers them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docsync-prune-'));
     mkdirSync(dir, { recursive: true });
