@@ -285,6 +285,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
     quoted: true,
     names: (s: LiveSite) => [s.title],
     created: (s: DesiredSite) => [s.title],
+    readWhenNamed: true,
   },
   reads: [
     {

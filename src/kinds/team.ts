@@ -174,6 +174,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
     quoted: true,
     names: (t: LiveTeam) => [t.title],
     created: (t: DesiredTeam) => [t.title],
+    readWhenNamed: true,
   },
   reads: [
     {

@@ -240,5 +240,10 @@ export type Lookup = {
   quoted?: boolean;
   names?: (item: never) => string[];
   created?: (entry: never) => string[];
+  /**
+   * The diff names these objects by id (a SAML default team, the default site): the kind's live
+   * list is read whenever the config names one, even when the config does not manage the kind.
+   */
+  readWhenNamed?: boolean;
   get?: { call: (id: string) => ApiCall };
 };

@@ -11,6 +11,7 @@ import {
 } from '../kinds/registry.js';
 import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../model/live.js';
+import { referencesOf } from '../plan/references.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
@@ -75,10 +76,19 @@ export type ReadScope = {
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
+  // A kind the config names by title but does not manage (a SAML default team) is read too (only
+  // its list): the diff needs the ids.
+  const named = new Set(referencesOf(org).map((r) => r.target));
   return {
     objects: anyObjectKinds.filter((k) => valueIn(org, k.key) !== undefined).map((k) => k.key),
     collections: collectionKind.read.wanted(org),
-    lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
+    lists: anyListKinds
+      .filter(
+        (k) =>
+          listIn(org, k.key) !== undefined ||
+          (k.lookup?.readWhenNamed === true && named.has(k.lookup.target)),
+      )
+      .map((k) => k.key),
     spaceDetails: (org.spaces ?? []).filter(collectionKind.spaces.managesFields).map((s) => s.id),
     spaceIds: (org.spaces ?? [])
       .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))

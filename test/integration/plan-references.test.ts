@@ -28,6 +28,7 @@ const seed = () => {
     { id: 'site_old', title: 'Old', siteSpaces: [{ id: 'ss_1', space: 'space_1', path: 'one' }] },
   ];
   s.organizations[0]!['customFields'] = [{ name: 'owner', type: 'text' }];
+  s.organizations[0]!['teams'] = [{ title: 'Writers' }];
   return s;
 };
 
@@ -135,6 +136,21 @@ sites:
       `${FILE}:6:18: saml "okta": team "Writer" does not exist in org_t; did you mean "Writers"?`,
     ]);
     expect(plan.changes).toEqual([]);
+  });
+
+  it('a SAML default team that exists live is found even when the config does not manage teams', async () => {
+    const desired = load(`organization: org_t
+saml:
+  - label: okta
+    defaultTeam: Writers
+`);
+    const { plan } = await makePlan(api, desired);
+    expect(plan.errors).toEqual([]);
+    expect(plan.changes.map((c) => [c.action, c.kind, c.after?.['defaultTeam']])).toEqual([
+      ['create', 'saml-provider', 'Writers'],
+    ]);
+    // The teams are read for their ids only: none is listed as unmanaged, none deleted.
+    expect(plan.unmanaged.filter((u) => u.kind === 'team')).toEqual([]);
   });
 
   it('references the live state already proves cost no extra call, and a valid config plans as before', async () => {
