@@ -271,9 +271,14 @@ default on creation and unmanaged afterwards. Only keys marked **required** must
 **Identity** is how docsync pairs an entry with a live resource: an entry whose identity matches
 no live resource is created; with \`policy.prune: true\`, a live resource that no entry matches is
 deleted (otherwise it is listed as unmanaged). Members are the exception: they are removed only
-with \`policy.pruneMembers: true\`, never through \`policy.prune\`. Changing the identity of an entry therefore
-replaces the resource, unless the kind has a **pin**: an \`id\` that ties the entry to one live
-resource, so that changing its title renames it.
+with \`policy.pruneMembers: true\`, never through \`policy.prune\`. Changing the identity of an
+entry therefore replaces the resource, unless the kind has a **pin**: an \`id\` that ties the
+entry to one live resource, so that changing its title renames it.
+
+**References** to live objects (a site space's \`space\`, a team member, a space entry's \`id\`, a
+value of a custom field the file does not declare, a SAML \`defaultTeam\`, the default site) are
+resolved when planning, against live state or what the same plan creates: one that nothing answers
+is a plan error at its file, line and column, and nothing of that organization is applied.
 
 **Renames.** Kinds whose key the API can rename take \`id\` (pin to a live id) and \`previously\`
 (a list of earlier keys, when you do not want to look the id up): the resource is renamed in one

@@ -14,9 +14,16 @@ import type { Patch, Ref } from '../model/change.js';
 import type { DesiredOrganization } from '../model/desired.js';
 import type { LiveOrganization } from '../model/live.js';
 import { diffTree, type LiveCollection } from './collection-diff.js';
-import type { LiveTree } from './registry.js';
+import type { DesiredTree, LiveTree } from './registry.js';
 import { spaceKind, type LiveSpace } from './space.js';
-import { deleteCall, idOutput, type ApiList, type KindModule } from './types.js';
+import {
+  deleteCall,
+  idOutput,
+  type ApiList,
+  type EntryReference,
+  type KindModule,
+  type LiveReference,
+} from './types.js';
 
 export type { DesiredCollection, LiveCollection } from './collection-diff.js';
 
@@ -121,6 +128,18 @@ export const collectionKind = {
   /** The spaces of the tree: their own fields, place and read (src/kinds/space.ts). */
   spaces: spaceKind,
   checks: treeChecks,
+  /** A `spaces[]` entry names an existing space by id (resolved when planning). */
+  references: (org: DesiredTree): EntryReference[] =>
+    (org.spaces ?? []).map((s, i) => ({
+      target: 'space',
+      id: s.id,
+      path: ['spaces', i, 'id'],
+      holder: `spaces[${i}]`,
+    })),
+  /** The spaces the live read found (their own fields or facets). */
+  liveReferences: (live: LiveTree): LiveReference[] => [
+    { target: 'space', names: (live.spaces ?? []).map((s) => s.id) },
+  ],
   /** Read when the config manages collections or places a space. */
   read: {
     wanted: (org: DesiredOrganization) =>

@@ -194,6 +194,7 @@ export const customFieldKind: ListKind<
       placeholder: f.placeholder,
       options: f.options,
     }),
+  lookup: { target: 'custom-field', noun: 'custom field', names: (f: LiveCustomField) => [f.name] },
   reads: [
     {
       list,

@@ -141,6 +141,12 @@ export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, 
     },
   ],
   needsSelf: true,
+  lookup: {
+    target: 'member',
+    noun: 'member',
+    caseless: true,
+    names: (m: LiveMember) => (m.email ? [m.email, m.userId] : [m.userId]),
+  },
   diff,
   diffPhase: 'after-settings',
   export: {

@@ -166,6 +166,17 @@ export const organizationKind: ObjectKind<
     'settings.defaultContent': { title: 'default content' },
   },
   normalize: (s) => defined({ ...s }),
+  references: (s: DesiredOrganizationSettings) =>
+    s.defaultContent?.site === undefined
+      ? []
+      : [
+          {
+            target: 'site',
+            id: s.defaultContent.site,
+            path: ['defaultContent', 'site'],
+            holder: 'settings.defaultContent',
+          },
+        ],
   read: {
     call: (org) => ({ method: 'GET', route: ROUTE, params: { org }, expect: [200], answer: Answer }),
     live: (o: Answer): LiveOrganizationSettings => ({

@@ -19,7 +19,7 @@ import { spaceKind, type DesiredSpace, type LiveSpace, type SpaceOp } from './sp
 import { teamMembersKind, type TeamMembersOp } from './team-members.js';
 import { teamKind, type TeamOp } from './team.js';
 import { translationKind, type TranslationOp } from './translation.js';
-import type { KindModule, OpDef, OpDefs } from './types.js';
+import type { KindModule, Lookup, OpDef, OpDefs } from './types.js';
 import type { AnyListKind, AnyObjectKind, AnySpaceFacet, Lists, Optional } from './shapes.js';
 
 /** Every operation a plan can hold: the union of the kinds' operations (pure data). */
@@ -113,6 +113,12 @@ export function opDef<O extends ChangeOp>(op: O): OpDef<O> {
 /** The organization's tree (collections, existing spaces): one module owns its diff (collection.ts). */
 export type DesiredTree = { collections?: DesiredCollection[]; spaces?: DesiredSpace[] };
 export type LiveTree = { collections?: LiveCollection[]; spaces?: LiveSpace[] };
+
+/** How references are resolved, by what they name: the list kind whose live list knows the names, if any. */
+export const lookups: readonly { lookup: Lookup; kind?: AnyListKind }[] = [
+  { lookup: spaceKind.lookup },
+  ...anyListKinds.flatMap((kind) => (kind.lookup ? [{ lookup: kind.lookup, kind }] : [])),
+];
 
 export { listIn, valueIn } from './list-in.js';
 export { collectionKind, spaceKind };

@@ -243,6 +243,10 @@ export const samlProviderKind: ListKind<
       defaultTeam: p.defaultTeam,
       defaultRole: p.defaultRole,
     }),
+  references: (p: DesiredSamlProvider) =>
+    p.defaultTeam === undefined
+      ? []
+      : [{ target: 'team', id: p.defaultTeam, path: ['defaultTeam'], holder: `saml "${p.label}"` }],
   reads: [
     {
       list,

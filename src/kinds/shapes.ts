@@ -7,10 +7,13 @@ import type { ContentCheck, IndirectSource } from '../secrets/indirect.js';
 import type {
   ApiCall,
   ApiList,
+  EntryReference,
   ExportContext,
   KindDoc,
   KindModule,
   LiveRead,
+  LiveReference,
+  Lookup,
   NormalizeExtras,
 } from './types.js';
 
@@ -89,6 +92,12 @@ export type ListKind<
   describe?: string;
   /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
   needsSelf?: boolean;
+  /** Values of an entry that name live objects (resolved when planning); `org` is the whole desired organization. */
+  references?: (entry: D, org: never) => EntryReference[];
+  /** What a live entry already names (proven to exist by the live read). */
+  liveReferences?: (entry: L) => LiveReference[];
+  /** How references to this kind's objects are resolved. */
+  lookup?: Lookup;
   /** Checks of one entry that its schema cannot express. */
   check?: (entry: C, on: EntryChecks) => void;
   /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
@@ -181,6 +190,8 @@ export type SpaceFacet<
   absent: (caps: ApiCapabilities) => string;
   /** Read for one space: one GET. */
   read: (space: string) => ApiCall;
+  /** Values that name live objects (resolved when planning); `org` is the whole desired organization. */
+  references?: (value: D, space: string, org: never) => EntryReference[];
   live: (answer: never) => D;
   diff: (ctx: DiffContext, desired: { id: string; value: D }[], live: Map<string, D>) => void;
   /** What export writes under the key, when the organization's live state says it is managed. */
@@ -210,6 +221,8 @@ export type ObjectKind<
   docs: Record<string, KindDoc>;
   normalize: (entry: C) => D;
   read: { call: (org: string) => ApiCall; live: (answer: never) => L };
+  /** Values that name live objects (resolved when planning). */
+  references?: (value: D) => EntryReference[];
   /** Diffed after the sites (it may name one by title). */
   diff: (ctx: DiffContext, desired: D, live: L) => void;
   export: {

@@ -258,6 +258,39 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
   unique: { what: 'site', key: 'title', pinned: true },
   check: checkParts,
   normalize,
+  references: (site: DesiredSite) => [
+    ...(site.sections ?? []).flatMap((section, j) =>
+      section.spaces.map((s, k) => ({
+        target: 'space',
+        id: s.space,
+        path: ['sections', j, 'spaces', k, 'space'],
+        holder: `site "${site.title}" section "${section.path}"`,
+      })),
+    ),
+    ...(site.spaces ?? []).map((s, k) => ({
+      target: 'space',
+      id: s.space,
+      path: ['spaces', k, 'space'],
+      holder: `site "${site.title}"`,
+    })),
+  ],
+  liveReferences: (site: LiveSite) => [
+    {
+      target: 'space',
+      names: [
+        ...(site.sections ?? []).flatMap((section) => section.spaces.map((s) => s.space)),
+        ...(site.spaces ?? []).map((s) => s.space),
+      ],
+    },
+  ],
+  lookup: {
+    target: 'site',
+    noun: 'site',
+    quoted: true,
+    names: (s: LiveSite) => [s.title],
+    created: (s: DesiredSite) => [s.title],
+    readWhenNamed: true,
+  },
   reads: [
     {
       list: (org) => ({ route: LIST, params: { org }, item: Site }),

@@ -164,6 +164,17 @@ export const spaceCustomFieldsKind: SpaceFacet<
     example: { owner: 'platform-team' },
   },
   normalize: (values) => Object.assign(dict<CustomFieldValue>(), values),
+  // Values of fields the config declares are checked offline (validate); the others name live fields.
+  references: (values: Values, space: string, org: { customFields?: unknown[] }) =>
+    org.customFields !== undefined
+      ? []
+      : Object.keys(values).map((name) => ({
+          target: 'custom-field',
+          id: name,
+          path: [name],
+          holder: `space ${space}`,
+          onKey: true,
+        })),
   check,
   absent: (caps) =>
     `custom fields are not part of the current API (--api-flavor current); remove customFields or use ${caps.otherwise}`,

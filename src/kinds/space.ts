@@ -4,7 +4,7 @@ import { nullish } from '../api/schema.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
 import type { SpaceFacetValues } from './registry.js';
-import type { ApiCall, KindModule } from './types.js';
+import type { ApiCall, KindModule, Lookup } from './types.js';
 
 export type SpaceOp =
   | { type: 'update-space'; spaceId: string; patch: Patch }
@@ -67,6 +67,20 @@ export const spaceKind = {
     s.editMode !== undefined ||
     s.defaultLevel !== undefined ||
     s.parent !== undefined,
+  /** References name existing spaces by id: the API cannot list an organization's spaces, one GET each. */
+  lookup: {
+    target: 'space',
+    noun: 'space',
+    get: {
+      call: (space: string): ApiCall => ({
+        method: 'GET',
+        route: ROUTE,
+        params: { space },
+        expect: [200],
+        answer: Answer,
+      }),
+    },
+  } satisfies Lookup,
   read: {
     call: (space: string): ApiCall => ({
       method: 'GET',

@@ -158,6 +158,27 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
   },
   normalize: (t) =>
     defined({ title: t.title, id: t.id, previously: t.previously, members: t.members?.map(memberOf) }),
+  references: (team: DesiredTeam) =>
+    (team.members ?? []).map((m, j) => ({
+      target: 'member',
+      id: m.user,
+      path: ['members', j, 'user'],
+      holder: `team "${team.title}"`,
+    })),
+  liveReferences: (team: LiveTeam) => [
+    {
+      target: 'member',
+      names: (team.members ?? []).flatMap((m) => (m.email ? [m.userId, m.email] : [m.userId])),
+    },
+  ],
+  lookup: {
+    target: 'team',
+    noun: 'team',
+    quoted: true,
+    names: (t: LiveTeam) => [t.title],
+    created: (t: DesiredTeam) => [t.title],
+    readWhenNamed: true,
+  },
   reads: [
     {
       list,

@@ -207,3 +207,43 @@ export type LiveRead<L> = {
    */
   secret?: (item: never) => [string, string] | undefined;
 };
+
+/**
+ * A value of a config entry that names a live object (issue 27): resolved when planning, against
+ * live state or what the same plan creates. `target` is what it names (a `Lookup`'s target), `path`
+ * is below the entry, `holder` names the entry for people.
+ */
+export type EntryReference = {
+  target: string;
+  id: string;
+  path: (string | number)[];
+  holder: string;
+  /** Point at the key of the last step (a name), not at its value. */
+  onKey?: boolean;
+};
+
+/** A live entry's own references (a site's site spaces name spaces): what the live read proves exists. */
+export type LiveReference = { target: string; names: string[] };
+
+/**
+ * How the objects a reference may name are known: the names a live item answers to (of the kind's
+ * live list, read when the config does not manage the kind), the names of the config's entries
+ * that the plan creates, or one GET per id where the API cannot list them.
+ */
+export type Lookup = {
+  target: string;
+  /** The word for it in a message (`space`, `member`). */
+  noun: string;
+  /** Names compare without case (e-mails). */
+  caseless?: boolean;
+  /** Names are titles, quoted in messages. */
+  quoted?: boolean;
+  names?: (item: never) => string[];
+  created?: (entry: never) => string[];
+  /**
+   * The diff names these objects by id (a SAML default team, the default site): the kind's live
+   * list is read whenever the config names one, even when the config does not manage the kind.
+   */
+  readWhenNamed?: boolean;
+  get?: { call: (id: string) => ApiCall };
+};

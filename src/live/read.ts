@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
 import type { DesiredOrganization, DesiredState } from '../model/desired.js';
 import {
   anyListKinds,
@@ -10,6 +11,7 @@ import {
 } from '../kinds/registry.js';
 import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../model/live.js';
+import { referencesOf } from '../plan/references.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
@@ -74,10 +76,19 @@ export type ReadScope = {
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
+  // A kind the config names by title but does not manage (a SAML default team) is read too (only
+  // its list): the diff needs the ids.
+  const named = new Set(referencesOf(org).map((r) => r.target));
   return {
     objects: anyObjectKinds.filter((k) => valueIn(org, k.key) !== undefined).map((k) => k.key),
     collections: collectionKind.read.wanted(org),
-    lists: anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key),
+    lists: anyListKinds
+      .filter(
+        (k) =>
+          listIn(org, k.key) !== undefined ||
+          (k.lookup?.readWhenNamed === true && named.has(k.lookup.target)),
+      )
+      .map((k) => k.key),
     spaceDetails: (org.spaces ?? []).filter(collectionKind.spaces.managesFields).map((s) => s.id),
     spaceIds: (org.spaces ?? [])
       .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
@@ -150,10 +161,14 @@ async function readAdministration(
       : undefined,
     scope.collections ? t(api.list(collectionKind.read.list(orgId))) : undefined,
     Promise.all(
-      scope.spaceDetails.map(async (id) =>
-        collectionKind.spaces.read.live((await t(api.request(collectionKind.spaces.read.call(id)))) as never),
+      scope.spaceDetails.map((id) =>
+        orMissing(
+          t(api.request(collectionKind.spaces.read.call(id))).then((a) =>
+            collectionKind.spaces.read.live(a as never),
+          ),
+        ),
       ),
-    ),
+    ).then((found) => found.filter((s) => s !== undefined)),
     readLists(api, orgId, scope, t, secrets),
   ]);
   const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
@@ -214,14 +229,33 @@ async function readLists(
 async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise<LiveOrganization['spaces']> {
   const facets = anySpaceFacets.filter((f) => !api.capabilities.absent.includes(f.kind));
   if (ids.length === 0 || facets.length === 0) return undefined;
-  return Promise.all(
-    ids.map(async (id) => {
-      const values = await Promise.all(
-        facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
-      );
-      return { id, ...Object.fromEntries(values) } as NonNullable<LiveOrganization['spaces']>[number];
-    }),
+  const spaces = await Promise.all(
+    ids.map((id) =>
+      orMissing(
+        Promise.all(
+          facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
+        ).then(
+          (values) =>
+            ({ id, ...Object.fromEntries(values) }) as NonNullable<LiveOrganization['spaces']>[number],
+        ),
+      ),
+    ),
   );
+  return spaces.filter((s) => s !== undefined);
+}
+
+/**
+ * A space the config names that the API does not know is left out of the live state: plan-time
+ * resolution reports it where the config names it (src/plan/references.ts), instead of the whole
+ * organization failing to read.
+ */
+async function orMissing<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not-found') return undefined;
+    throw error;
+  }
 }
 
 /** The reads below one item that the config wants (all, for export), attached in order. */

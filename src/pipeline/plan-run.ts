@@ -20,7 +20,8 @@ export async function makePlan(
     const problems = unresolved.get(d.organization);
     // A located unresolved reference replaces the diff's own unlocated words about it; the
     // organization's changes are then left out of the plan as a whole: never a partial apply.
-    return problems ? { ...d, problems: [...problems, ...d.problems] } : d;
+    if (!problems) return d;
+    return { ...d, problems: [...problems, ...d.problems.filter((p) => p.code !== 'unknown-reference')] };
   });
   return { desired, live, plan: buildPlan(diffs) };
 }

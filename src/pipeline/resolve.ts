@@ -1,27 +1,24 @@
-import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { locateInConfig } from '../config/origins.js';
-import { customFieldKind } from '../kinds/custom-field.js';
-import { memberKind, type LiveMember } from '../kinds/member.js';
-import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
 import type { DiffProblem } from '../diff/draft.js';
+import { listIn, lookups } from '../kinds/registry.js';
+import type { Lookup } from '../kinds/types.js';
+import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
 import {
+  provenByLive,
   referencesOf,
   referencesToCheck,
-  spacesHeld,
   unresolvedReferences,
   type ConfigReference,
   type Known,
 } from '../plan/references.js';
 
-const SpaceAnswer = z.looseObject({ id: z.string(), title: z.string(), organization: z.string().optional() });
-
 /**
  * Read what the config's references name and the live read did not prove (a space a site would
- * publish, a user a team would add, a custom field a space would set), and return a located plan
- * problem for each reference nothing answers, by organization. Reads only what is unproven: a
- * config that matches live state costs no call.
+ * publish, a user a team would add, a custom field a space would set, a team or site by title),
+ * and return a located plan problem for each reference nothing answers, by organization. Reads
+ * only what is unproven: a config that matches live state costs no call.
  */
 export async function resolveReferences(
   api: ApiClient,
@@ -35,7 +32,7 @@ export async function resolveReferences(
       if (!liveOrg || liveOrg.readError !== undefined) return;
       const check = referencesToCheck(referencesOf(org), liveOrg);
       if (check.length === 0) return;
-      const known = await readKnown(api, org.id, liveOrg, check);
+      const known = await readKnown(api, org, liveOrg, check);
       // In file order, as a compiler reports them.
       const problems = unresolvedReferences(org.id, check, known)
         .map((u) => located(org, u))
@@ -52,7 +49,7 @@ export async function resolveReferences(
 }
 
 function located(org: DesiredOrganization, u: ConfigReference & { message: string }): DiffProblem {
-  const at = locateInConfig(org, u.path, u.target === 'custom-field');
+  const at = locateInConfig(org, u.path, u.onKey);
   return {
     organization: org.id,
     code: 'unknown-reference',
@@ -61,67 +58,51 @@ function located(org: DesiredOrganization, u: ConfigReference & { message: strin
   };
 }
 
+/** The names of each target the references to check need, read as each target's lookup declares. */
 async function readKnown(
   api: ApiClient,
-  org: string,
+  desired: DesiredOrganization,
   live: LiveOrganization,
   check: ConfigReference[],
 ): Promise<Known> {
-  const wants = (t: ConfigReference['target']) => check.some((r) => r.target === t);
-  const [spaces, users, customFields] = await Promise.all([
-    wants('space') ? readSpaces(api, org, live, check) : undefined,
-    wants('user') ? readUsers(api, org, live) : undefined,
-    wants('custom-field') && !api.capabilities.absent.includes('custom-field')
-      ? readCustomFields(api, org, live)
-      : undefined,
-  ]);
-  return {
-    ...(spaces ? { spaces } : {}),
-    ...(users ? { users } : {}),
-    ...(customFields ? { customFields } : {}),
-  };
-}
-
-/** One GET per space id the live sites do not hold yet; a space of another organization does not count. */
-async function readSpaces(
-  api: ApiClient,
-  org: string,
-  live: LiveOrganization,
-  check: ConfigReference[],
-): Promise<Map<string, string | null>> {
-  const known = new Map<string, string | null>([...spacesHeld(live)].map((id) => [id, null]));
-  for (const s of live.spaces ?? []) if (s.title !== undefined) known.set(s.id, s.title);
-  const ids = [...new Set(check.filter((r) => r.target === 'space').map((r) => r.id))];
+  const known: Known = new Map();
+  const proven = provenByLive(live);
   await Promise.all(
-    ids.map(async (id) => {
-      try {
-        const space = (await api.request({
-          method: 'GET',
-          route: '/spaces/{space}',
-          params: { space: id },
-          expect: [200],
-          answer: SpaceAnswer,
-        })) as z.infer<typeof SpaceAnswer>;
-        if (space.organization === undefined || space.organization === org) known.set(space.id, space.title);
-      } catch (error) {
-        if (!(error instanceof ApiError && error.code === 'not-found')) throw error;
-      }
-    }),
+    lookups
+      .filter(({ lookup }) => check.some((r) => r.target === lookup.target))
+      .filter(({ kind }) => !kind || !api.capabilities.absent.includes(kind.kind))
+      .map(async ({ lookup, kind }) => {
+        const ids = [...new Set(check.filter((r) => r.target === lookup.target).map((r) => r.id))];
+        const names = [...(proven.get(lookup.target) ?? [])];
+        if (lookup.get) names.push(...(await getEach(api, lookup, ids)));
+        else if (kind && lookup.names) {
+          const read = kind.reads.find((r) => !r.readOnly)!;
+          const items =
+            listIn(live, kind.key) ??
+            (await api.list(read.list(desired.id))).map((x) => read.live(x as never));
+          names.push(...items.flatMap((item) => lookup.names!(item as never)));
+          for (const entry of listIn(desired, kind.key) ?? [])
+            names.push(...(lookup.created?.(entry as never) ?? []));
+        }
+        known.set(lookup.target, { names: [...new Set(names)] });
+      }),
   );
   return known;
 }
 
-async function readUsers(api: ApiClient, org: string, live: LiveOrganization) {
-  const read = memberKind.reads[0]!;
-  const members: LiveMember[] =
-    live.members ?? (await api.list(read.list(org))).map((m) => read.live(m as never) as LiveMember);
-  return members.map((m) => ({ id: m.userId, email: m.email }));
-}
-
-async function readCustomFields(api: ApiClient, org: string, live: LiveOrganization): Promise<string[]> {
-  const read = customFieldKind.reads[0]!;
-  const fields: { name: string }[] =
-    live.customFields ??
-    (await api.list(read.list(org))).map((f) => read.live(f as never) as { name: string });
-  return fields.map((f) => f.name);
+/** One GET per id (the API cannot list them): the ids it answers. */
+async function getEach(api: ApiClient, lookup: Lookup, ids: string[]): Promise<string[]> {
+  const get = lookup.get!;
+  const found = await Promise.all(
+    ids.map(async (id) => {
+      try {
+        await api.request(get.call(id));
+        return [id];
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'not-found') return [];
+        throw error;
+      }
+    }),
+  );
+  return found.flat();
 }

@@ -1,121 +1,100 @@
+import {
+  anyListKinds,
+  anyObjectKinds,
+  anySpaceFacets,
+  collectionKind,
+  listIn,
+  lookups,
+  valueIn,
+} from '../kinds/registry.js';
+import type { EntryReference, Lookup } from '../kinds/types.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import type { DesiredOrganization, LiveOrganization } from '../model/index.js';
 
 /**
- * Plan-time resolution (issue 27): every value of the config that names a live object the config
- * does not create is checked against the live state the plan read, so that a reference nothing
- * answers is a plan error, never a call that fails half-way through an apply. Pure: the pipeline
+ * Plan-time resolution (issue 27): every value of the config that names a live object is checked
+ * against the live state the plan read, or what the same plan creates, so that a reference nothing
+ * answers is a plan error, never a call that fails half-way through an apply. The kinds declare
+ * their references and lookups (src/kinds/types.ts); this is the generic, pure part. The pipeline
  * reads what is needed (src/pipeline/resolve.ts) and passes it in as `Known`.
  */
 
-/** What a reference names: a space (by id), an organization member (id or e-mail), a custom field (by name). */
-export type ReferenceTarget = 'space' | 'user' | 'custom-field';
+/** One reference of the config; `path` is inside the normalized organization. */
+export type ConfigReference = EntryReference;
 
-/** One value of the config that names a live object. `path` is inside the normalized organization. */
-export type ConfigReference = {
-  target: ReferenceTarget;
-  id: string;
-  path: (string | number)[];
-  /** The entry that holds it, for people: `site "Docs" section "guides"`. */
-  holder: string;
-};
+/** The names each target answers to, as read: target → names (undefined: not read, nothing to judge). */
+export type Known = Map<string, { names: string[] }>;
 
-/** Live objects a reference may name, as the pipeline read them (undefined: not needed, not read). */
-export type Known = {
-  /** Space id → title, for the spaces checked (and those the live sites already hold). */
-  spaces?: Map<string, string | null>;
-  users?: { id: string; email: string | null }[];
-  customFields?: string[];
-};
-
-/** A reference that nothing live answers. */
 export type UnresolvedReference = ConfigReference & { message: string };
-
-const NOUN: Record<ReferenceTarget, string> = {
-  space: 'space',
-  user: 'member',
-  'custom-field': 'custom field',
-};
 
 /** Every reference of one organization, in config order. */
 export function referencesOf(org: DesiredOrganization): ConfigReference[] {
   const out: ConfigReference[] = [];
-  org.sites?.forEach((site, i) => {
-    site.sections?.forEach((section, j) =>
-      section.spaces.forEach((s, k) =>
-        out.push({
-          target: 'space',
-          id: s.space,
-          path: ['sites', i, 'sections', j, 'spaces', k, 'space'],
-          holder: `site "${site.title}" section "${section.path}"`,
-        }),
-      ),
-    );
-    site.spaces?.forEach((s, k) =>
-      out.push({
-        target: 'space',
-        id: s.space,
-        path: ['sites', i, 'spaces', k, 'space'],
-        holder: `site "${site.title}"`,
-      }),
-    );
-  });
-  org.teams?.forEach((team, i) =>
-    team.members?.forEach((m, j) =>
-      out.push({
-        target: 'user',
-        id: m.user,
-        path: ['teams', i, 'members', j, 'user'],
-        holder: `team "${team.title}"`,
-      }),
-    ),
-  );
-  // Values of fields the config declares are checked offline (validate); the others name live fields.
-  if (org.customFields === undefined)
-    org.spaces?.forEach((space, i) => {
-      for (const name of Object.keys(space.customFields ?? {}))
-        out.push({
-          target: 'custom-field',
-          id: name,
-          path: ['spaces', i, 'customFields', name],
-          holder: `space ${space.id}`,
-        });
+  for (const kind of anyListKinds) {
+    if (!kind.references) continue;
+    listIn(org, kind.key)?.forEach((entry, i) => {
+      for (const r of kind.references!(entry, org as never))
+        out.push({ ...r, path: [kind.key, i, ...r.path] });
     });
+  }
+  for (const kind of anyObjectKinds) {
+    const value = valueIn(org, kind.key);
+    if (value === undefined || !kind.references) continue;
+    for (const r of kind.references(value)) out.push({ ...r, path: [kind.key, ...r.path] });
+  }
+  for (const r of collectionKind.references(org)) out.push(r);
+  org.spaces?.forEach((space, i) => {
+    for (const facet of anySpaceFacets) {
+      const value = valueIn(space, facet.key);
+      if (value === undefined || !facet.references) continue;
+      for (const r of facet.references(value, space.id, org as never))
+        out.push({ ...r, path: ['spaces', i, facet.key, ...r.path] });
+    }
+  });
   return out;
 }
 
-/** Space ids the live sites already hold: proven to exist by the live read itself. */
-export function spacesHeld(live: LiveOrganization): Set<string> {
-  const ids = new Set<string>();
-  for (const site of live.sites ?? []) {
-    for (const section of site.sections ?? []) for (const s of section.spaces) ids.add(s.space);
-    for (const s of site.spaces ?? []) ids.add(s.space);
+/** What the live read already proves exists, by target (lower case where names compare without case). */
+export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
+  const proven = new Map<string, Set<string>>();
+  for (const kind of anyListKinds) {
+    if (!kind.liveReferences) continue;
+    for (const entry of listIn(live, kind.key) ?? [])
+      for (const { target, names } of kind.liveReferences(entry)) {
+        const set = proven.get(target) ?? new Set<string>();
+        for (const n of names) set.add(normal(lookupOf(target), n));
+        proven.set(target, set);
+      }
   }
-  for (const s of live.spaces ?? []) if (s.title !== undefined) ids.add(s.id);
-  return ids;
+  for (const { target, names } of collectionKind.liveReferences(live)) {
+    const set = proven.get(target) ?? new Set<string>();
+    for (const n of names) set.add(n);
+    proven.set(target, set);
+  }
+  // The objects a lookup lists, when the live read already has that list.
+  for (const { lookup, kind } of lookups) {
+    const items = kind ? listIn(live, kind.key) : undefined;
+    if (!items || !lookup.names) continue;
+    const set = proven.get(lookup.target) ?? new Set<string>();
+    for (const item of items) for (const n of lookup.names(item as never)) set.add(normal(lookup, n));
+    proven.set(lookup.target, set);
+  }
+  return proven;
 }
 
-/** Users a team already holds (proven by the live read). */
-function teamUsers(live: LiveOrganization): { id: string; email: string | null }[] {
-  return (live.teams ?? []).flatMap((t) => (t.members ?? []).map((m) => ({ id: m.userId, email: m.email })));
-}
+export const lookupOf = (target: string): Lookup | undefined =>
+  lookups.find((l) => l.lookup.target === target)?.lookup;
 
-/** The references to check against the API: those the live read does not already prove. */
+const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
+
+/** The references to resolve against the API: those the live read does not already prove. */
 export function referencesToCheck(
   refs: readonly ConfigReference[],
   live: LiveOrganization,
 ): ConfigReference[] {
-  const held = spacesHeld(live);
-  const users = teamUsers(live);
-  return refs.filter((r) => {
-    if (r.target === 'space') return !held.has(r.id);
-    if (r.target === 'user') return !users.some((u) => sameUser(r.id, u));
-    return true;
-  });
+  const proven = provenByLive(live);
+  return refs.filter((r) => !proven.get(r.target)?.has(normal(lookupOf(r.target), r.id)));
 }
-
-const sameUser = (ref: string, u: { id: string; email: string | null }) =>
-  u.id === ref || (u.email !== null && u.email.toLowerCase() === ref.toLowerCase());
 
 /** The references that nothing in `known` answers, each with a message that names the way out. */
 export function unresolvedReferences(
@@ -125,27 +104,16 @@ export function unresolvedReferences(
 ): UnresolvedReference[] {
   const out: UnresolvedReference[] = [];
   for (const r of refs) {
-    const names = candidates(r.target, known);
-    if (names === undefined || found(r, known)) continue;
-    const hint = didYouMean(r.id, names);
+    const lookup = lookupOf(r.target);
+    const found = known.get(r.target);
+    if (!lookup || !found) continue;
+    if (found.names.some((n) => normal(lookup, n) === normal(lookup, r.id))) continue;
+    const hint = didYouMean(r.id, found.names);
+    const show = (name: string) => (lookup.quoted ? `"${name}"` : name);
     out.push({
       ...r,
-      message: `${r.holder}: ${NOUN[r.target]} ${r.id} does not exist in ${org}${hint ? `; did you mean ${hint}?` : ''}`,
+      message: `${r.holder}: ${lookup.noun} ${show(r.id)} does not exist in ${org}${hint ? `; did you mean ${show(hint)}?` : ''}`,
     });
   }
   return out;
-}
-
-function found(r: ConfigReference, known: Known): boolean {
-  if (r.target === 'space') return known.spaces!.has(r.id);
-  if (r.target === 'user') return known.users!.some((u) => sameUser(r.id, u));
-  return known.customFields!.includes(r.id);
-}
-
-/** The live names a reference could have meant (undefined: that kind was not read, nothing to judge). */
-function candidates(target: ReferenceTarget, known: Known): string[] | undefined {
-  if (target === 'space')
-    return known.spaces && [...known.spaces].flatMap(([id, title]) => (title ? [id, title] : [id]));
-  if (target === 'user') return known.users?.flatMap((u) => (u.email ? [u.email, u.id] : [u.id]));
-  return known.customFields;
 }

@@ -32,7 +32,7 @@ export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[]
         organization: g.organization,
         guard: 'maxDeletes',
         code: 'too-many-deletes',
-        message: `${g.organization}: the plan deletes ${g.deletes} resources, more than policy.maxDeletes (${g.maxDeletes})`,
+        message: `${g.organization}: the plan deletes ${g.deletes} ${g.deletes === 1 ? 'resource' : 'resources'}, more than policy.maxDeletes (${g.maxDeletes})`,
         override: `--allow-deletes ${g.deletes}`,
         allowDeletes: g.deletes,
       });

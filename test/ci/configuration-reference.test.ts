@@ -30,7 +30,9 @@ describe('docs/configuration.md (issue 16: which keys are optional and what omis
   it('gives the meanings users rely on: policy defaults, optional section titles, unmanaged customFields, id pins and aliases', () => {
     const row = (section: RegExp, key: string) => all.find((r) => section.test(r.section) && r.key === key);
     // An omitted policy is the defaults, not "not managed".
-    expect(row(/^Top level/, 'policy')?.omitted).toMatch(/prune false, maxDeletes 10, pruneMembers false and minAdmins 1/);
+    expect(row(/^Top level/, 'policy')?.omitted).toMatch(
+      /prune false, maxDeletes 10, pruneMembers false and minAdmins 1/,
+    );
     expect(row(/^`policy`/, 'prune')?.omitted).toMatch(/default false/);
     expect(row(/^`policy`/, 'maxDeletes')?.omitted).toMatch(/default 10/);
     // The API creates a section without a title (named after its space): optional in config.

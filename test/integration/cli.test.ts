@@ -108,6 +108,24 @@ describe('docsync plan / drift / apply', () => {
     expect(refused.stderr).toContain('live state changed since this plan was made; plan again');
   });
 
+  it('a site space naming a missing space fails the plan at its line, and apply writes nothing (issue 27)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-ref-'));
+    writeFileSync(
+      join(dir, 'org.yaml'),
+      'organization: org_demo\nteams:\n  - title: New team\nsites:\n  - title: Ref site\n    spaces:\n      - { space: space_apii, path: api }\n',
+    );
+    const [planned, applied] = await Promise.all([
+      runCli(['plan', '--config', dir], env()),
+      runCli(['apply', '--config', dir, '--yes'], env()),
+    ]);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toMatch(
+      /org\.yaml:7:18: site "Ref site": space space_apii does not exist in org_demo \[unknown-reference\]/,
+    );
+    expect(applied.code).toBe(1);
+    expect(writes(emu)).toEqual([]);
+  });
+
   it('refuses more deletions than policy.maxDeletes unless --allow-deletes covers them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docsync-prune-'));
     mkdirSync(dir, { recursive: true });
@@ -122,7 +140,7 @@ describe('docsync plan / drift / apply', () => {
     ]);
     expect(planned.code).toBe(1);
     expect(planned.stdout).toContain(
-      'This plan will be refused: org_demo: the plan deletes 1 resources, more than policy.maxDeletes (0) (needs --allow-deletes 1)',
+      'This plan will be refused: org_demo: the plan deletes 1 resource, more than policy.maxDeletes (0) (needs --allow-deletes 1)',
     );
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).refusals).toEqual([
@@ -130,7 +148,7 @@ describe('docsync plan / drift / apply', () => {
         organization: 'org_demo',
         guard: 'maxDeletes',
         code: 'too-many-deletes',
-        message: 'org_demo: the plan deletes 1 resources, more than policy.maxDeletes (0)',
+        message: 'org_demo: the plan deletes 1 resource, more than policy.maxDeletes (0)',
         override: '--allow-deletes 1',
       },
     ]);

@@ -29,9 +29,7 @@ spaces:
     title: API Reference
     parent: Product
 teams:
-  - title: Docs Writers
-    members:
-      - { user: alice@example.com, role: owner }
+  - title: Docs Writers # no members: the fake's users are random, and a user it does not list is a plan error
 openapi:
   - slug: petstore
     source: https://example.com/openapi/petstore.yaml

@@ -28,6 +28,7 @@ const seed = () => {
     { id: 'site_old', title: 'Old', siteSpaces: [{ id: 'ss_1', space: 'space_1', path: 'one' }] },
   ];
   s.organizations[0]!['customFields'] = [{ name: 'owner', type: 'text' }];
+  s.organizations[0]!['teams'] = [{ title: 'Writers' }];
   return s;
 };
 
@@ -97,6 +98,59 @@ teams:
       `${FILE}:7:30: team "Writers": member b@exampel.com does not exist in org_t; did you mean b@example.com?`,
     ]);
     expect(plan.changes).toEqual([]);
+  });
+
+  it('a spaces[] entry naming a space that does not exist is located, not a failed read of the organization', async () => {
+    const desired = load(`organization: org_t
+spaces:
+  - id: space_1
+    title: One
+  - id: space_4
+    title: Four
+`);
+    const { plan } = await makePlan(api, desired);
+    expect(plan.errors.map((e) => [e.code, e.message])).toEqual([
+      [
+        'unknown-reference',
+        `${FILE}:5:9: spaces[1]: space space_4 does not exist in org_t; did you mean space_1?`,
+      ],
+    ]);
+    expect(plan.changes).toEqual([]);
+  });
+
+  it('a SAML default team and a default site name a team or site that neither live state nor the config has', async () => {
+    const desired = load(`organization: org_t
+settings:
+  defaultContent: { site: Dcos }
+saml:
+  - label: okta
+    defaultTeam: Writer
+teams:
+  - title: Writers
+sites:
+  - title: Docs
+`);
+    const { plan } = await makePlan(api, desired);
+    expect(plan.errors.map((e) => e.message)).toEqual([
+      `${FILE}:3:27: settings.defaultContent: site "Dcos" does not exist in org_t; did you mean "Docs"?`,
+      `${FILE}:6:18: saml "okta": team "Writer" does not exist in org_t; did you mean "Writers"?`,
+    ]);
+    expect(plan.changes).toEqual([]);
+  });
+
+  it('a SAML default team that exists live is found even when the config does not manage teams', async () => {
+    const desired = load(`organization: org_t
+saml:
+  - label: okta
+    defaultTeam: Writers
+`);
+    const { plan } = await makePlan(api, desired);
+    expect(plan.errors).toEqual([]);
+    expect(plan.changes.map((c) => [c.action, c.kind, c.after?.['defaultTeam']])).toEqual([
+      ['create', 'saml-provider', 'Writers'],
+    ]);
+    // The teams are read for their ids only: none is listed as unmanaged, none deleted.
+    expect(plan.unmanaged.filter((u) => u.kind === 'team')).toEqual([]);
   });
 
   it('references the live state already proves cost no extra call, and a valid config plans as before', async () => {

@@ -1,5 +1,6 @@
 import type { Change } from '../../model/index.js';
 import { fieldLines, resourceSummary, summaryLine } from '../../plan/format-value.js';
+import { refusalLine } from '../../plan/safety.js';
 import {
   NODE_WORD,
   STRUCTURE_KINDS,
@@ -239,6 +240,9 @@ function organizationCards(v: StatusView): Html[] {
         >
       </p>
       ${errors.map((e) => html`<p class="error">Cannot plan: ${e.message}</p>`)}
+      ${p.plan.refusals
+        .filter((r) => r.organization === org)
+        .map((r) => html`<p class="error">This plan will be refused: ${refusalLine(r)}</p>`)}
       ${warnings.map((w) => html`<p class="muted">Note: ${w.message}</p>`)}
       <h3>Site structure</h3>
       ${
