@@ -207,7 +207,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description("clear an organization's lock whose holder is gone (asks on a TTY; exit 0, 1)")
     .requiredOption('--org <id>', 'organization id')
     .option('--state-dir <dir>', 'folder for locks (env DOCSYNC_STATE_DIR)', commonDefaults().stateDir)
-    .option('--yes', 'do not ask')
+    .option('--yes', 'do not ask (required off a terminal)')
     .option('--force', 'unlock even when the holder still runs on this host')
     .action(async (o: Record<string, unknown>) =>
       setExit(
