@@ -30,6 +30,8 @@ export type HttpOptions = {
   maxPages?: number;
   connectTimeoutMs?: number;
   maxAttempts?: number;
+  /** Attempts that time out cost a whole `timeoutMs` each: at most this many per request. */
+  maxTimeoutAttempts?: number;
   maxRateLimitWaits?: number;
   backoffBaseMs?: number;
   backoffCapMs?: number;
@@ -85,6 +87,12 @@ export class HttpClient {
   private readonly basePath: string;
   private readonly opts: Required<Omit<HttpOptions, 'observer'>> & { observer: HttpObserver };
   private closed = false;
+  /**
+   * Set when a request gave up on a transport failure (network or timeout, retries exhausted):
+   * the API is unreachable, so the requests queued behind it fail at once instead of each
+   * spending its own attempts. Cleared when the queue runs empty.
+   */
+  private gaveUp: ApiError | undefined;
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -94,6 +102,7 @@ export class HttpClient {
       maxPages: DEFAULT_MAX_PAGES,
       connectTimeoutMs: 10_000,
       maxAttempts: 5,
+      maxTimeoutAttempts: 3,
       maxRateLimitWaits: 50,
       backoffBaseMs: 250,
       backoffCapMs: 10_000,
@@ -103,14 +112,17 @@ export class HttpClient {
     };
     // The token is a secret wherever the client is made, not only where the CLI reads it.
     registerSecret(options.token);
-    const url = new URL(options.baseUrl.replace(/\/+$/, '') + '/v1');
+    const url = new URL(apiBase(options.baseUrl));
     this.origin = url.origin;
     this.basePath = url.pathname;
     this.queue = new PQueue({ concurrency: this.opts.concurrency });
+    // A batch of work is over: the next one tries the API again (a daemon keeps one client).
+    this.queue.on('idle', () => (this.gaveUp = undefined));
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: this.opts.concurrency * 2,
-      connectTimeout: this.opts.connectTimeoutMs,
+      // The attempt's deadline covers the connection too; the connect timeout is never longer.
+      connectTimeout: Math.min(this.opts.connectTimeoutMs, this.opts.timeoutMs),
       headersTimeout: this.opts.timeoutMs,
       bodyTimeout: this.opts.timeoutMs,
     });
@@ -147,8 +159,12 @@ export class HttpClient {
 
   private async withRetries(req: HttpRequest, gate?: WriteGate): Promise<HttpResponse> {
     let attempt = 0;
+    let timeouts = 0;
     let rateWaits = 0;
+    let sentBefore = false;
+    const started = Date.now();
     for (;;) {
+      if (this.gaveUp) throw this.notSent(req, this.gaveUp, sentBefore);
       await this.waitForBudget();
       attempt += 1;
       try {
@@ -161,14 +177,34 @@ export class HttpClient {
           this.opts.observer.retry?.(req.method, req.route, 'rate-limited');
           continue;
         }
+        if (error.code === 'timeout') timeouts += 1;
+        sentBefore ||= error.sent;
         const transient = error.code === 'server' || error.code === 'network' || error.code === 'timeout';
         const retryable = transient && (!req.create || !error.sent);
-        if (!retryable || attempt >= this.opts.maxAttempts) throw error;
+        const exhausted = attempt >= this.opts.maxAttempts || timeouts >= this.opts.maxTimeoutAttempts;
+        if (!retryable) throw error.afterAttempts(attempt, Date.now() - started);
+        if (exhausted) {
+          const final = error.afterAttempts(attempt, Date.now() - started);
+          if (error.code !== 'server') this.gaveUp ??= final;
+          throw final;
+        }
         this.opts.observer.retry?.(req.method, req.route, error.code);
         const ceiling = Math.min(this.opts.backoffCapMs, this.opts.backoffBaseMs * 2 ** (attempt - 1));
         await sleep(Math.floor(this.opts.random() * ceiling));
       }
     }
+  }
+
+  /** A request not sent (again) because an earlier one found the API unreachable. */
+  private notSent(req: HttpRequest, cause: ApiError, sentBefore: boolean): ApiError {
+    return new ApiError({
+      code: cause.code,
+      method: req.method,
+      route: req.route,
+      apiMessage: `not sent: ${cause.message}`,
+      sent: sentBefore,
+      cause,
+    });
   }
 
   private async waitForBudget(): Promise<void> {
@@ -305,6 +341,15 @@ export class HttpClient {
       cause: error,
     });
   }
+}
+
+/**
+ * The API's `/v1` URL from `--api-url`: with or without a trailing `/v1` and trailing slashes
+ * (the emulator prints its address as `…/v1`).
+ */
+export function apiBase(apiUrl: string): string {
+  const bare = apiUrl.replace(/\/+$/, '');
+  return /\/v1$/i.test(bare) ? bare.replace(/\/v1$/i, '/v1') : `${bare}/v1`;
 }
 
 /** `host:port` of an origin, the port spelled out even when it is the scheme's default. */

@@ -37,7 +37,7 @@ function withCommon(cmd: Command): Command {
   const d = commonDefaults();
   return cmd
     .option('--config <dir>', 'config folder (env DOCSYNC_CONFIG)', d.config)
-    .option('--api-url <url>', 'API base URL; /v1 is appended (env DOCSYNC_API_URL)', d.apiUrl)
+    .option('--api-url <url>', 'API base URL, with or without /v1 (env DOCSYNC_API_URL)', d.apiUrl)
     .option('--log-level <level>', 'log level (env DOCSYNC_LOG_LEVEL)', d.logLevel)
     .option(
       '--concurrency <n>',
