@@ -128,6 +128,11 @@ export class HttpClient {
     });
   }
 
+  /** The API's `/v1` URL. */
+  get baseUrl(): string {
+    return `${this.origin}${this.basePath}`;
+  }
+
   /** Timeout of one attempt, in ms (the executor waits longer than this before re-reading). */
   get timeoutMs(): number {
     return this.opts.timeoutMs;

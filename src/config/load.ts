@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import {
@@ -213,10 +214,23 @@ export async function loadConfigFromBuffersAsync(
   );
 }
 
-/** Load and validate the config folder. Never throws for bad input: problems come back as issues. */
+/**
+ * Where config paths are shown from: the root of the git repository that holds `dir` (the daemon's
+ * checkout shows `config/demo.yaml`, never `../state/git/…/config/demo.yaml`), else the working
+ * directory.
+ */
+export function shownRoot(dir: string, cwd = process.cwd()): string {
+  const root = findRepositoryRoot(dir);
+  return existsSync(join(root, '.git')) ? root : cwd;
+}
+
+/**
+ * Load and validate the config folder. Never throws for bad input: problems come back as issues,
+ * their files shown relative to `cwd` (default: the config repository's root, `shownRoot`).
+ */
 export async function loadConfig(
   dir: string,
-  cwd = process.cwd(),
+  cwd = shownRoot(dir),
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
   const shown = (file: string) => relative(cwd, file) || file;

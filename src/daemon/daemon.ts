@@ -4,6 +4,7 @@ import { localDaemonCoordinator, type LocalCoordinator } from '../coord/local.js
 import type { Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
 import type { DesiredState } from '../model/index.js';
+import { configFailure, failureFields, thrownFailure } from '../pipeline/failure.js';
 import { runSync } from '../pipeline/sync.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { ConfigSource } from '../source/types.js';
@@ -60,7 +61,7 @@ export class Daemon {
       lastDrift: null,
       liveRead: null,
     };
-    this.parts = { opts, status: this.status, metrics, coordinator };
+    this.parts = { opts, status: this.status, metrics, coordinator, apiUrl: api.http.baseUrl };
     this.config = new ConfigTracker(source, this.parts);
     this.schedule = new Schedule(opts, (kind) => this.trigger(kind));
     this.driftCheck = new DriftCheck(api, this.parts, this.config, (desired, checksum, log) =>
@@ -130,7 +131,8 @@ export class Daemon {
       if (changed || gained || trigger === 'startup') await this.sync(runId, trigger, log);
       if (trigger === 'drift') await this.driftCheck.run(runId, log);
     } catch (error) {
-      log.error({ err: (error as Error).message }, 'run failed');
+      const failure = thrownFailure(error);
+      log.error({ ...failureFields(failure), apiUrl: this.parts.apiUrl }, `run failed: ${failure.message}`);
     } finally {
       endTimer();
       this.status.phase = this.stopping ? 'stopping' : 'idle';
@@ -148,8 +150,12 @@ export class Daemon {
     };
     if (pendingIssues) {
       const issues = reportedIssues(pendingIssues);
-      const message = 'the config is invalid; nothing was applied';
-      recordSync({ ...base, result: 'invalid-config', message, issues }, this.parts, log);
+      const error = configFailure(pendingIssues, revision?.id);
+      recordSync(
+        { ...base, result: 'invalid-config', message: error.message, error, issues },
+        this.parts,
+        log,
+      );
       return;
     }
     if (!desired) {
@@ -159,8 +165,9 @@ export class Daemon {
     try {
       const outcome = await this.planAndMaybeApply(desired, this.opts.mode === 'apply', log);
       recordSync({ ...base, ...outcome }, this.parts, log);
-    } catch (error) {
-      recordSync({ ...base, result: 'error', message: (error as Error).message }, this.parts, log);
+    } catch (thrown) {
+      const error = thrownFailure(thrown);
+      recordSync({ ...base, result: 'error', message: error.message, error }, this.parts, log);
     }
   }
 

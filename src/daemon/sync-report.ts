@@ -1,5 +1,6 @@
 import type { ConfigIssue } from '../config/issues.js';
 import type { Logger } from '../log/logger.js';
+import { applyFailure, failureFields, planFailure } from '../pipeline/failure.js';
 import type { SyncOutcome } from '../pipeline/sync.js';
 import type { DaemonParts, RunOutcome, SyncReport } from './types.js';
 
@@ -11,16 +12,20 @@ export function recordSync(r: SyncReport, parts: DaemonParts, log: Logger): void
   parts.metrics.syncTotal.inc({ result: r.result });
   if (r.result === 'applied' || r.result === 'planned' || r.result === 'no-changes')
     parts.metrics.lastSuccess.set(Date.now() / 1000);
-  log.info(
-    {
-      result: r.result,
-      revision: r.revision,
-      summary: r.summary,
-      applied: r.applied,
-      failed: r.failedChanges,
-    },
-    'sync finished',
-  );
+  const fields = {
+    result: r.result,
+    revision: r.revision,
+    summary: r.summary,
+    applied: r.applied,
+    failed: r.failedChanges,
+  };
+  if (r.error) {
+    // An operator reads why without opening /status: the code, the endpoint or file, the reason.
+    const api = r.error.endpoint && parts.apiUrl ? { apiUrl: parts.apiUrl } : {};
+    log.error({ ...fields, ...failureFields(r.error), ...api }, `sync failed: ${r.error.message}`);
+  } else if (r.result === 'refused')
+    log.warn({ ...fields, reason: r.message }, `sync refused: ${r.message ?? ''}`);
+  else log.info(fields, 'sync finished');
 }
 
 /** The errors of an invalid config, as a sync report carries them. */
@@ -42,11 +47,13 @@ export function outcomeReport(outcome: SyncOutcome, parts: DaemonParts): RunOutc
     parts.opts.journal?.applied(outcome.applied);
     for (const r of outcome.applied.results)
       if (r.status === 'applied') parts.metrics.changesApplied.inc({ kind: r.kind, action: r.action });
+    const error = outcome.result === 'applied' ? undefined : applyFailure(outcome.applied);
     return {
       result: outcome.result === 'applied' ? 'applied' : 'failed',
       summary,
       applied: outcome.applied.applied,
       failedChanges: outcome.applied.failed,
+      ...(error ? { message: error.message, error } : {}),
     };
   }
   switch (outcome.result) {
@@ -58,6 +65,13 @@ export function outcomeReport(outcome: SyncOutcome, parts: DaemonParts): RunOutc
       };
     case 'cancelled':
       return { result: 'refused', summary, message: 'cancelled' };
+    case 'failed': {
+      const error = planFailure(outcome.run.plan, outcome.run.live) ?? {
+        code: 'internal',
+        message: outcome.message ?? 'the sync failed',
+      };
+      return { result: 'failed', summary, message: error.message, error };
+    }
     default:
       return {
         result: outcome.result,
