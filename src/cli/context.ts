@@ -6,7 +6,9 @@ import type { ApiFlavor } from '../model/kinds.js';
 import type { HttpObserver } from '../api/http.js';
 import { flavorForUrl, resolveFlavor, type FlavorSource } from '../api/flavor.js';
 import { readToken } from '../api/token.js';
+import { DocsyncError } from '../errors.js';
 import { createLogger, registerSecret, type Logger } from '../log/logger.js';
+import { httpUrl, wholeNumber } from './settings.js';
 
 /** Options every network command shares; flags win over environment variables. */
 export type CommonOptions = {
@@ -36,16 +38,32 @@ export function defaultStateDir(): string {
   return xdg && isAbsolute(xdg) ? join(xdg, 'docsync') : join(homedir(), '.local', 'state', 'docsync');
 }
 
+/** How `--help` writes the default state folder. */
+export const STATE_DIR_SHOWN = '$XDG_STATE_HOME/docsync, else ~/.local/state/docsync';
+
+/** An environment variable through a flag's parser; a bad value names the variable (DocsyncError `invalid-env`). */
+function fromEnv<T>(name: string, parse: (v: string) => T, fallback: T): T {
+  const raw = env(name);
+  if (raw === undefined) return fallback;
+  try {
+    return parse(raw);
+  } catch (error) {
+    throw new DocsyncError('invalid-env', `${name}='${raw}' is invalid: ${(error as Error).message}`);
+  }
+}
+
+/** The shared settings from the environment alone (the demo, which takes no such flags). */
 export function commonDefaults(): CommonOptions {
+  const apiUrl = fromEnv('DOCSYNC_API_URL', httpUrl, DEFAULT_API_URL);
   return {
     config: env('DOCSYNC_CONFIG') ?? './config',
-    apiUrl: env('DOCSYNC_API_URL') ?? DEFAULT_API_URL,
+    apiUrl,
     logLevel: env('DOCSYNC_LOG_LEVEL') ?? 'info',
-    concurrency: Number(env('DOCSYNC_CONCURRENCY') ?? 4),
-    timeout: Number(env('DOCSYNC_TIMEOUT') ?? 30),
-    maxResponseBytes: Number(env('DOCSYNC_MAX_RESPONSE_BYTES') ?? DEFAULT_MAX_RESPONSE_BYTES),
+    concurrency: fromEnv('DOCSYNC_CONCURRENCY', wholeNumber(1), 4),
+    timeout: fromEnv('DOCSYNC_TIMEOUT', wholeNumber(1), 30),
+    maxResponseBytes: fromEnv('DOCSYNC_MAX_RESPONSE_BYTES', wholeNumber(1024), DEFAULT_MAX_RESPONSE_BYTES),
     stateDir: env('DOCSYNC_STATE_DIR') ?? defaultStateDir(),
-    ...defaultFlavor(env('DOCSYNC_API_URL') ?? DEFAULT_API_URL),
+    ...defaultFlavor(apiUrl),
   };
 }
 
