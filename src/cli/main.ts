@@ -109,6 +109,7 @@ function common(o: Record<string, unknown>): CommonOptions {
     timeout: Number(o['timeout']),
     maxResponseBytes: Number(o['maxResponseBytes']),
     stateDir: o['stateDir'] === undefined ? defaultStateDir() : String(o['stateDir']),
+    stateDirGiven: o['stateDir'] !== undefined,
     ...flavorOptions(o['apiFlavor'] === undefined ? undefined : String(o['apiFlavor']), String(o['apiUrl'])),
   };
 }
