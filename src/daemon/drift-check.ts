@@ -5,10 +5,18 @@ import { makePlan } from '../pipeline/plan-run.js';
 import { onlyOrgs } from '../pipeline/sync.js';
 import type { Plan } from '../plan/types.js';
 import type { ConfigTracker } from './config-tracker.js';
-import { readFailure } from './health.js';
+import { failureFields, planFailure, thrownFailure, type RunFailure } from '../pipeline/failure.js';
+
 import { notify, notifyDriftError, writeDriftReport } from './notify.js';
 import { recordSync } from './sync-report.js';
 import type { DaemonParts, DriftReport, RunOutcome } from './types.js';
+
+/** A check that failed for a reason already put in words (the plan's read errors). */
+class RunFailed extends Error {
+  constructor(readonly failure: RunFailure) {
+    super(failure.message);
+  }
+}
 
 /** Apply `desired` only if the fresh plan still has `checksum` (the plan the drift check made). */
 export type SelfHeal = (desired: DesiredState, checksum: string, log: Logger) => Promise<RunOutcome>;
@@ -40,9 +48,9 @@ export class DriftCheck {
       const owned = desired.organizations.map((o) => o.id).filter((o) => coordinator.owns(o));
       const { plan, live } = await makePlan(this.api, onlyOrgs(desired, owned));
       opts.journal?.planned(plan, live, this.config.revision?.id);
-      const failure = readFailure(plan.errors);
       // A check that could not read is an error, never "in sync".
-      if (failure !== undefined) throw new Error(failure);
+      const failure = planFailure(plan, live);
+      if (failure !== undefined) throw new RunFailed(failure);
       status.liveRead = { ok: true, at };
       metrics.lastDriftSuccess.set(Date.now() / 1000);
       this.lastErrorNotified = null;
@@ -74,7 +82,7 @@ export class DriftCheck {
         error: (error as Error).message,
       };
       void opts.journal?.drifted(runId, status.lastDrift, this.config.revision?.id);
-      await this.failed((error as Error).message, at, log);
+      await this.failed(error instanceof RunFailed ? error.failure : thrownFailure(error), at, log);
     }
   }
 
@@ -122,6 +130,7 @@ export class DriftCheck {
         ...(outcome.applied !== undefined ? { applied: outcome.applied } : {}),
         ...(outcome.failedChanges !== undefined ? { failedChanges: outcome.failedChanges } : {}),
         ...(outcome.message ? { message: outcome.message } : {}),
+        ...(outcome.error ? { error: outcome.error } : {}),
       },
       this.parts,
       log,
@@ -129,11 +138,13 @@ export class DriftCheck {
   }
 
   /** A drift check that could not read: metric, error log, not ready, one notification per distinct error. */
-  private async failed(message: string, at: string, log: Logger): Promise<void> {
+  private async failed(failure: RunFailure, at: string, log: Logger): Promise<void> {
     const { opts, status, metrics } = this.parts;
+    const message = failure.message;
     status.liveRead = { ok: false, at, error: message };
     metrics.driftErrors.inc();
-    log.error({ err: message }, 'drift check failed; drift is unknown');
+    const api = failure.endpoint && this.parts.apiUrl ? { apiUrl: this.parts.apiUrl } : {};
+    log.error({ ...failureFields(failure), ...api }, `drift check failed; drift is unknown: ${message}`);
     if (!opts.notifyUrl || this.lastErrorNotified === message) return;
     try {
       await notifyDriftError(opts.notifyUrl, message);

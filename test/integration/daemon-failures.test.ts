@@ -68,6 +68,7 @@ async function runDaemon(source: ConfigSource, apiUrl: string) {
   return {
     logs,
     daemon,
+    get,
     status: JSON.parse(await get('/status')),
     page: await get('/'),
     runs: JSON.parse(await get('/api/runs')),
@@ -78,7 +79,7 @@ it('an unreachable API: an error-level line with the code, the endpoint and the 
   const dir = mkdtempSync(join(tmpdir(), 'docsync-failures-'));
   writeFileSync(join(dir, 'org.yaml'), 'organization: org_t\nteams:\n  - title: Writers\n');
   const apiUrl = `http://127.0.0.1:${await closedPort()}`;
-  const { logs, status, page, runs } = await runDaemon(new FolderSource(dir), apiUrl);
+  const { logs, daemon, get, status, page, runs } = await runDaemon(new FolderSource(dir), apiUrl);
 
   const failed = logs.find((l) => l.level === 50 && /sync failed/.test(l.msg));
   expect(failed, JSON.stringify(logs)).toBeDefined();
@@ -93,6 +94,13 @@ it('an unreachable API: an error-level line with the code, the endpoint and the 
   expect(status.lastSync.error).toMatchObject({ code: 'network', endpoint: failed!['endpoint'] });
   expect(page).toContain(message.replace(/'/g, '&#39;'));
   expect(runs.runs[0].errors).toContain(message);
+
+  // A drift check is a run too: the same code, endpoint and reason.
+  daemon.trigger('drift');
+  await daemon.idle();
+  const drift = logs.find((l) => l.level === 50 && /drift check failed/.test(l.msg));
+  expect(drift).toMatchObject({ code: 'network', endpoint: failed!['endpoint'], apiUrl: `${apiUrl}/v1` });
+  expect(JSON.parse(await get('/status')).lastDrift.error).toBe(message);
 });
 
 it('an invalid config in a git source: paths relative to the repository, with the revision', async () => {
