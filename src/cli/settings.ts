@@ -97,5 +97,5 @@ export function setting<T>(
  */
 export function dropEmptyEnv(env: NodeJS.ProcessEnv = process.env): void {
   for (const [name, value] of Object.entries(env))
-    if (name.startsWith('DOCSYNC_') && value === '') delete env[name];
+    if ((name.startsWith('DOCSYNC_') || name === 'GITHUB_API_URL') && value === '') delete env[name];
 }
