@@ -89,10 +89,11 @@ export class HttpClient {
   private closed = false;
   /**
    * Set when a request gave up on a transport failure (network or timeout, retries exhausted):
-   * the API is unreachable, so the requests queued behind it fail at once instead of each
-   * spending its own attempts. Cleared when the queue runs empty.
+   * the API is unreachable, so the requests after it fail at once instead of each spending its
+   * own attempts, for as long as giving up took (at least one timeout). Then the API is tried
+   * again (a daemon keeps one client across runs); any answer clears it.
    */
-  private gaveUp: ApiError | undefined;
+  private gaveUp: { error: ApiError; until: number } | undefined;
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -116,8 +117,6 @@ export class HttpClient {
     this.origin = url.origin;
     this.basePath = url.pathname;
     this.queue = new PQueue({ concurrency: this.opts.concurrency });
-    // A batch of work is over: the next one tries the API again (a daemon keeps one client).
-    this.queue.on('idle', () => (this.gaveUp = undefined));
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: this.opts.concurrency * 2,
@@ -169,11 +168,14 @@ export class HttpClient {
     let sentBefore = false;
     const started = Date.now();
     for (;;) {
-      if (this.gaveUp) throw this.notSent(req, this.gaveUp, sentBefore);
+      if (this.gaveUp && Date.now() < this.gaveUp.until)
+        throw this.notSent(req, this.gaveUp.error, sentBefore);
       await this.waitForBudget();
       attempt += 1;
       try {
-        return await this.attempt(req, gate);
+        const res = await this.attempt(req, gate);
+        this.gaveUp = undefined;
+        return res;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         if (error.code === 'rate-limited' && rateWaits < this.opts.maxRateLimitWaits) {
@@ -189,8 +191,10 @@ export class HttpClient {
         const exhausted = attempt >= this.opts.maxAttempts || timeouts >= this.opts.maxTimeoutAttempts;
         if (!retryable) throw error.afterAttempts(attempt, Date.now() - started);
         if (exhausted) {
-          const final = error.afterAttempts(attempt, Date.now() - started);
-          if (error.code !== 'server') this.gaveUp ??= final;
+          const elapsed = Date.now() - started;
+          const final = error.afterAttempts(attempt, elapsed);
+          if (error.code !== 'server' && !(this.gaveUp && Date.now() < this.gaveUp.until))
+            this.gaveUp = { error: final, until: Date.now() + Math.max(elapsed, this.opts.timeoutMs) };
           throw final;
         }
         this.opts.observer.retry?.(req.method, req.route, error.code);
