@@ -94,6 +94,12 @@ export class HttpClient {
    * again (a daemon keeps one client across runs); any answer clears it.
    */
   private gaveUp: { error: ApiError; until: number } | undefined;
+  /**
+   * Attempts of any request that failed in a row without any answer from the API (a connection
+   * refused, a timeout): the rate budget lets one request probe at a time before the first
+   * answer, so an unreachable API is judged by these, not by each request's own attempts.
+   */
+  private streak: { count: number; timeouts: number; since: number } | undefined;
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -171,13 +177,21 @@ export class HttpClient {
       if (this.gaveUp && Date.now() < this.gaveUp.until)
         throw this.notSent(req, this.gaveUp.error, sentBefore);
       await this.waitForBudget();
+      // Another request may have given up while this one waited for the budget.
+      if (this.gaveUp && Date.now() < this.gaveUp.until) {
+        this.budget.release();
+        throw this.notSent(req, this.gaveUp.error, sentBefore);
+      }
       attempt += 1;
+      const attemptStarted = Date.now();
       try {
         const res = await this.attempt(req, gate);
         this.gaveUp = undefined;
+        this.streak = undefined;
         return res;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
+        const streak = this.countStreak(error, attemptStarted);
         if (error.code === 'rate-limited' && rateWaits < this.opts.maxRateLimitWaits) {
           rateWaits += 1;
           attempt -= 1;
@@ -188,13 +202,21 @@ export class HttpClient {
         sentBefore ||= error.sent;
         const transient = error.code === 'server' || error.code === 'network' || error.code === 'timeout';
         const retryable = transient && (!req.create || !error.sent);
-        const exhausted = attempt >= this.opts.maxAttempts || timeouts >= this.opts.maxTimeoutAttempts;
+        const unreachable =
+          streak !== undefined &&
+          (streak.count >= this.opts.maxAttempts || streak.timeouts >= this.opts.maxTimeoutAttempts);
+        const exhausted =
+          attempt >= this.opts.maxAttempts || timeouts >= this.opts.maxTimeoutAttempts || unreachable;
         if (!retryable) throw error.afterAttempts(attempt, Date.now() - started);
         if (exhausted) {
-          const elapsed = Date.now() - started;
-          const final = error.afterAttempts(attempt, elapsed);
-          if (error.code !== 'server' && !(this.gaveUp && Date.now() < this.gaveUp.until))
+          const from = unreachable ? Math.min(started, streak.since) : started;
+          const elapsed = Date.now() - from;
+          const final = error.afterAttempts(unreachable ? Math.max(attempt, streak.count) : attempt, elapsed);
+          if (error.code !== 'server' && !(this.gaveUp && Date.now() < this.gaveUp.until)) {
             this.gaveUp = { error: final, until: Date.now() + Math.max(elapsed, this.opts.timeoutMs) };
+            // After the pause, the API gets a fresh set of attempts.
+            this.streak = undefined;
+          }
           throw final;
         }
         this.opts.observer.retry?.(req.method, req.route, error.code);
@@ -202,6 +224,16 @@ export class HttpClient {
         await sleep(Math.floor(this.opts.random() * ceiling));
       }
     }
+  }
+
+  /** Count a failed attempt toward the streak (transport failures), or end it (any answer). */
+  private countStreak(error: ApiError, attemptStarted: number): HttpClient['streak'] {
+    if (error.status !== undefined || (error.code !== 'network' && error.code !== 'timeout'))
+      return (this.streak = undefined);
+    const streak = (this.streak ??= { count: 0, timeouts: 0, since: attemptStarted });
+    streak.count += 1;
+    if (error.code === 'timeout') streak.timeouts += 1;
+    return streak;
   }
 
   /** A request not sent (again) because an earlier one found the API unreachable. */
