@@ -3,6 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localDaemonCoordinator } from '../coord/local.js';
+import { shownRoot } from '../config/load.js';
 import { createLogger } from '../log/logger.js';
 import { commonDefaults, defaultStateDir, sourceStateDir } from './context.js';
 
@@ -70,5 +71,18 @@ describe('a daemon state folder belongs to its source (run history, checkout, da
     } finally {
       await one.stop();
     }
+  });
+});
+
+describe('config paths are shown from the config repository root', () => {
+  it('is the git root; outside git the working directory when inside it, else the folder holding the config', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'docsync-shown-'));
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'config'));
+    expect(shownRoot(join(repo, 'config'), '/elsewhere')).toBe(repo);
+    const plain = mkdtempSync(join(tmpdir(), 'docsync-shown-plain-'));
+    mkdirSync(join(plain, 'config'));
+    expect(shownRoot(join(plain, 'config'), plain)).toBe(plain);
+    expect(shownRoot(join(plain, 'config'), '/elsewhere')).toBe(plain);
   });
 });

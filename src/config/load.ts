@@ -216,12 +216,15 @@ export async function loadConfigFromBuffersAsync(
 
 /**
  * Where config paths are shown from: the root of the git repository that holds `dir` (the daemon's
- * checkout shows `config/demo.yaml`, never `../state/git/…/config/demo.yaml`), else the working
- * directory.
+ * checkout shows `config/demo.yaml`, never `../state/git/…/config/demo.yaml`); outside git, the
+ * working directory when `dir` lies inside it, else the folder that holds `dir`
+ * (`config/demo.yaml` rather than `../../etc/docsync/config/demo.yaml`).
  */
 export function shownRoot(dir: string, cwd = process.cwd()): string {
   const root = findRepositoryRoot(dir);
-  return existsSync(join(root, '.git')) ? root : cwd;
+  if (existsSync(join(root, '.git'))) return root;
+  const rel = relative(cwd, resolve(dir));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? cwd : dirname(resolve(dir));
 }
 
 /**
