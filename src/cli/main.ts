@@ -39,8 +39,6 @@ const exportCommand = lazy(() => import('./export.js'), 'exportCommand');
 const unlockCommand = lazy(() => import('./unlock.js'), 'unlockCommand');
 const validateCommand = lazy(() => import('./validate.js'), 'validateCommand');
 
-const int = (_name: string) => wholeNumber(0);
-
 const formatOption = () =>
   new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
 
@@ -162,12 +160,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   withCoordination(withCommon(program.command('apply')))
     .description('plan, then apply; asks for confirmation on a TTY unless --yes')
     .option('--yes', 'apply without asking')
-    .option(
-      '--allow-deletes <n>',
-      'allow a plan with up to N deletions past the guards',
-      int('--allow-deletes'),
-      0,
-    )
+    .option('--allow-deletes <n>', 'allow a plan with up to N deletions past the guards', wholeNumber(0), 0)
     .option('--plan <file>', 'apply a saved plan (plan --out), if live state has not changed since')
     .addOption(
       setting('--lock-wait <duration>', 'wait this long for another writer to finish (seconds, or 30s, 2m)', {
@@ -207,7 +200,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
   withCommon(program.command('comment'))
     .description('post the plan on a GitHub pull request as one sticky comment')
-    .option('--pr <n>', 'pull request number (default: from GITHUB_EVENT_PATH)', int('--pr'))
+    .option('--pr <n>', 'pull request number (default: from GITHUB_EVENT_PATH)', wholeNumber(1))
     .option('--repository <owner/name>', 'repository (default: GITHUB_REPOSITORY)')
     .addOption(
       setting('--github-api-url <url>', 'GitHub API (GitHub Enterprise: https://HOST/api/v3)', {
@@ -313,12 +306,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     )
     .option('--webhook-insecure', 'accept unsigned POST /hooks/git when no secret is configured')
     .option('--no-self-heal', 'in apply mode, only report drift found by the schedule')
-    .option(
-      '--allow-deletes <n>',
-      'allow plans with up to N deletions past the guards',
-      int('--allow-deletes'),
-      0,
-    )
+    .option('--allow-deletes <n>', 'allow plans with up to N deletions past the guards', wholeNumber(0), 0)
     .option('--drift-report <file>', 'write each drift report to this file (.json or markdown)')
     .addOption(
       setting('--notify-url <url>', 'POST drift reports to this webhook (Slack-compatible)', {
@@ -381,7 +369,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('emulator')
     .description('serve the local API emulator (until a signal)')
-    .option('--port <n>', 'port', int('--port'), 4010)
+    .option('--port <n>', 'port', wholeNumber(0), 4010)
     .option('--host <host>', 'listen address (loopback)', '127.0.0.1')
     .option('--seed <file>', 'initial state (YAML or JSON)')
     .option('--data <file>', 'persist state to this file (survives restarts)')
@@ -414,7 +402,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         default: 8080,
       }),
     )
-    .option('--emulator-port <n>', 'emulator port', int('--emulator-port'), 4010)
+    .option('--emulator-port <n>', 'emulator port', wholeNumber(0), 4010)
     .option('--config <dir>', 'config folder')
     .action(async (o: { port: number; emulatorPort: number; config?: string }) =>
       setExit(await demoCommand(o)),
