@@ -267,7 +267,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--repo <url>', 'git repository to clone and fetch (instead of watching --config)')
     .option('--branch <name>', 'branch of --repo', 'main')
     .option('--path <path>', 'config folder inside --repo', '.')
-    .option('--work-dir <dir>', 'where --repo is cloned (default: <state-dir>/git)')
+    .option(
+      '--work-dir <dir>',
+      'where --repo is cloned (default: the git folder of the state folder of this source)',
+    )
     .option('--ssh-key <file>', 'private key for an SSH --repo')
     .addOption(
       setting('--interval <duration>', 'how often the source is polled', {
