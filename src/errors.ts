@@ -53,6 +53,11 @@ export const ERROR_CODES = [
   'outcome-unknown',
   // Command line input.
   'invalid-option',
+  'invalid-env',
+  // A run's outcome (src/pipeline/failure.ts): the config did not load, a change failed, an unexpected error.
+  'invalid-config',
+  'apply-failed',
+  'internal',
   'invalid-plan-file',
   // Diff problems (an organization cannot be planned).
   'pin-not-found',

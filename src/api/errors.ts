@@ -23,8 +23,22 @@ export type ApiErrorInit = {
   sent: boolean;
   /** A timeout: the deadline the attempt had, in ms (the client's timeout, or less when a write gate cut it). */
   deadlineMs?: number;
+  /** With more than one attempt: how many were made and how long they took together. */
+  attempts?: { count: number; elapsedMs: number };
   cause?: unknown;
 };
+
+/** `GET /x failed (timeout): …`, or after retries `GET /x: gave up after 3 attempts in 9.2 s: timeout (…)`. */
+function apiErrorMessage(init: ApiErrorInit): string {
+  const status = init.status !== undefined ? ` ${init.status}` : '';
+  if (init.attempts && init.attempts.count > 1) {
+    const seconds = (init.attempts.elapsedMs / 1000).toFixed(1);
+    const detail = init.apiMessage ? ` (${init.apiMessage})` : '';
+    return `${init.method} ${init.route}: gave up after ${init.attempts.count} attempts in ${seconds} s: ${init.code}${status}${detail}`;
+  }
+  const detail = init.apiMessage ? `: ${init.apiMessage}` : '';
+  return `${init.method} ${init.route} failed (${init.code}${status})${detail}`;
+}
 
 /** A failed API call. Carries the method, the route template, the status and the API's message; never the token. */
 export class ApiError extends DocsyncError<ApiErrorCode> {
@@ -34,13 +48,10 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
   readonly apiMessage: string | undefined;
   readonly sent: boolean;
   readonly deadlineMs: number | undefined;
+  readonly attempts: number;
 
   constructor(init: ApiErrorInit) {
-    const status = init.status !== undefined ? ` ${init.status}` : '';
-    const detail = init.apiMessage ? `: ${init.apiMessage}` : '';
-    super(init.code, `${init.method} ${init.route} failed (${init.code}${status})${detail}`, {
-      cause: init.cause,
-    });
+    super(init.code, apiErrorMessage(init), { cause: init.cause });
     this.name = 'ApiError';
     this.method = init.method;
     this.route = init.route;
@@ -48,6 +59,25 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
     this.apiMessage = init.apiMessage;
     this.sent = init.sent;
     this.deadlineMs = init.deadlineMs;
+    this.attempts = init.attempts?.count ?? 1;
+  }
+
+  /** The same failure, reported as the last of `count` attempts. */
+  afterAttempts(count: number, elapsedMs: number): ApiError {
+    if (count <= 1) return this;
+    return new ApiError({ ...this.init(), attempts: { count, elapsedMs }, cause: this.cause });
+  }
+
+  private init(): ApiErrorInit {
+    return {
+      code: this.code,
+      method: this.method,
+      route: this.route,
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      ...(this.apiMessage !== undefined ? { apiMessage: this.apiMessage } : {}),
+      sent: this.sent,
+      ...(this.deadlineMs !== undefined ? { deadlineMs: this.deadlineMs } : {}),
+    };
   }
 
   /** The outcome is unknown: the request may or may not have taken effect. */

@@ -30,6 +30,8 @@ export type HttpOptions = {
   maxPages?: number;
   connectTimeoutMs?: number;
   maxAttempts?: number;
+  /** Attempts that time out cost a whole `timeoutMs` each: at most this many per request. */
+  maxTimeoutAttempts?: number;
   maxRateLimitWaits?: number;
   backoffBaseMs?: number;
   backoffCapMs?: number;
@@ -85,6 +87,19 @@ export class HttpClient {
   private readonly basePath: string;
   private readonly opts: Required<Omit<HttpOptions, 'observer'>> & { observer: HttpObserver };
   private closed = false;
+  /**
+   * Set when a request gave up on a transport failure (network or timeout, retries exhausted):
+   * the API is unreachable, so the requests after it fail at once instead of each spending its
+   * own attempts, for as long as giving up took (at least one timeout). Then the API is tried
+   * again (a daemon keeps one client across runs); any answer clears it.
+   */
+  private gaveUp: { error: ApiError; until: number } | undefined;
+  /**
+   * Attempts of any request that failed in a row without any answer from the API (a connection
+   * refused, a timeout): the rate budget lets one request probe at a time before the first
+   * answer, so an unreachable API is judged by these, not by each request's own attempts.
+   */
+  private streak: { count: number; timeouts: number; since: number } | undefined;
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -94,6 +109,7 @@ export class HttpClient {
       maxPages: DEFAULT_MAX_PAGES,
       connectTimeoutMs: 10_000,
       maxAttempts: 5,
+      maxTimeoutAttempts: 3,
       maxRateLimitWaits: 50,
       backoffBaseMs: 250,
       backoffCapMs: 10_000,
@@ -103,17 +119,23 @@ export class HttpClient {
     };
     // The token is a secret wherever the client is made, not only where the CLI reads it.
     registerSecret(options.token);
-    const url = new URL(options.baseUrl.replace(/\/+$/, '') + '/v1');
+    const url = new URL(apiBase(options.baseUrl));
     this.origin = url.origin;
     this.basePath = url.pathname;
     this.queue = new PQueue({ concurrency: this.opts.concurrency });
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: this.opts.concurrency * 2,
-      connectTimeout: this.opts.connectTimeoutMs,
+      // The attempt's deadline covers the connection too; the connect timeout is never longer.
+      connectTimeout: Math.min(this.opts.connectTimeoutMs, this.opts.timeoutMs),
       headersTimeout: this.opts.timeoutMs,
       bodyTimeout: this.opts.timeoutMs,
     });
+  }
+
+  /** The API's `/v1` URL. */
+  get baseUrl(): string {
+    return `${this.origin}${this.basePath}`;
   }
 
   /** Timeout of one attempt, in ms (a write gate may cut an attempt's deadline shorter: `ApiError.deadlineMs`). */
@@ -147,28 +169,83 @@ export class HttpClient {
 
   private async withRetries(req: HttpRequest, gate?: WriteGate): Promise<HttpResponse> {
     let attempt = 0;
+    let timeouts = 0;
     let rateWaits = 0;
+    let sentBefore = false;
+    const started = Date.now();
     for (;;) {
+      if (this.gaveUp && Date.now() < this.gaveUp.until)
+        throw this.notSent(req, this.gaveUp.error, sentBefore);
       await this.waitForBudget();
+      // Another request may have given up while this one waited for the budget.
+      if (this.gaveUp && Date.now() < this.gaveUp.until) {
+        this.budget.release();
+        throw this.notSent(req, this.gaveUp.error, sentBefore);
+      }
       attempt += 1;
+      const attemptStarted = Date.now();
       try {
-        return await this.attempt(req, gate);
+        const res = await this.attempt(req, gate);
+        this.gaveUp = undefined;
+        this.streak = undefined;
+        return res;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
+        const streak = this.countStreak(error, attemptStarted);
         if (error.code === 'rate-limited' && rateWaits < this.opts.maxRateLimitWaits) {
           rateWaits += 1;
           attempt -= 1;
           this.opts.observer.retry?.(req.method, req.route, 'rate-limited');
           continue;
         }
+        if (error.code === 'timeout') timeouts += 1;
+        sentBefore ||= error.sent;
         const transient = error.code === 'server' || error.code === 'network' || error.code === 'timeout';
         const retryable = transient && (!req.create || !error.sent);
-        if (!retryable || attempt >= this.opts.maxAttempts) throw error;
+        const unreachable =
+          streak !== undefined &&
+          (streak.count >= this.opts.maxAttempts || streak.timeouts >= this.opts.maxTimeoutAttempts);
+        const exhausted =
+          attempt >= this.opts.maxAttempts || timeouts >= this.opts.maxTimeoutAttempts || unreachable;
+        if (!retryable) throw error.afterAttempts(attempt, Date.now() - started);
+        if (exhausted) {
+          const from = unreachable ? Math.min(started, streak.since) : started;
+          const elapsed = Date.now() - from;
+          const final = error.afterAttempts(unreachable ? Math.max(attempt, streak.count) : attempt, elapsed);
+          if (error.code !== 'server' && !(this.gaveUp && Date.now() < this.gaveUp.until)) {
+            this.gaveUp = { error: final, until: Date.now() + Math.max(elapsed, this.opts.timeoutMs) };
+            // After the pause, the API gets a fresh set of attempts.
+            this.streak = undefined;
+          }
+          throw final;
+        }
         this.opts.observer.retry?.(req.method, req.route, error.code);
         const ceiling = Math.min(this.opts.backoffCapMs, this.opts.backoffBaseMs * 2 ** (attempt - 1));
         await sleep(Math.floor(this.opts.random() * ceiling));
       }
     }
+  }
+
+  /** Count a failed attempt toward the streak (transport failures), or end it (any answer). */
+  private countStreak(error: ApiError, attemptStarted: number): HttpClient['streak'] {
+    if (error.status !== undefined || (error.code !== 'network' && error.code !== 'timeout'))
+      return (this.streak = undefined);
+    const streak = (this.streak ??= { count: 0, timeouts: 0, since: attemptStarted });
+    streak.count += 1;
+    if (error.code === 'timeout') streak.timeouts += 1;
+    return streak;
+  }
+
+  /** A request not sent (again) because an earlier one found the API unreachable. */
+  private notSent(req: HttpRequest, cause: ApiError, sentBefore: boolean): ApiError {
+    return new ApiError({
+      code: cause.code,
+      method: req.method,
+      route: req.route,
+      apiMessage: `not sent: ${cause.message}`,
+      sent: sentBefore,
+      cause,
+    });
   }
 
   private async waitForBudget(): Promise<void> {
@@ -308,6 +385,15 @@ export class HttpClient {
       cause: error,
     });
   }
+}
+
+/**
+ * The API's `/v1` URL from `--api-url`: with or without a trailing `/v1` and trailing slashes
+ * (the emulator prints its address as `…/v1`).
+ */
+export function apiBase(apiUrl: string): string {
+  const bare = apiUrl.replace(/\/+$/, '');
+  return /\/v1$/i.test(bare) ? bare.replace(/\/v1$/i, '/v1') : `${bare}/v1`;
 }
 
 /** `host:port` of an origin, the port spelled out even when it is the scheme's default. */

@@ -10,7 +10,8 @@ import { makeCliCoordinator, type CoordinationOptions } from './coordination.js'
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { confirm } from './confirm.js';
 import { err, out, progressLine } from './output.js';
-import { loadOrReport, render, type Format } from './plan.js';
+import { logFailure, loadOrReport, render, type Format } from './plan.js';
+import { applyFailure, planFailure } from '../pipeline/failure.js';
 
 export type ApplyCommandOptions = CommonOptions &
   CoordinationOptions & {
@@ -104,11 +105,13 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
       default:
         if (!outcome.applied) {
           out(render(outcome.run.plan, opts.format));
+          logFailure(logger, 'apply', planFailure(outcome.run.plan, outcome.run.live), opts.apiUrl);
           err('error: the plan has errors; nothing was applied');
           return 1;
         }
         progress.done();
         out(renderResultTable(outcome.applied));
+        logFailure(logger, 'apply', applyFailure(outcome.applied), opts.apiUrl);
         return outcome.applied.ok ? 0 : 1;
     }
   } finally {

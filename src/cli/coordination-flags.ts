@@ -1,7 +1,6 @@
 /** The coordination flags of `apply` and `daemon` (decision 21), without loading the backends. */
-import { InvalidArgumentError, type Command } from 'commander';
-import { env } from './context.js';
-import { parseDuration } from './duration.js';
+import type { Command } from 'commander';
+import { duration, httpUrls, setting } from './settings.js';
 
 /** Where ownership lives (decision 21): etcd when endpoints are given, else the state folder's locks. */
 export type CoordinationOptions = {
@@ -15,44 +14,42 @@ export type CoordinationOptions = {
   leaseTtl?: number;
 };
 
-const duration = (name: string) => (value: string) => {
-  try {
-    return parseDuration(value);
-  } catch {
-    throw new InvalidArgumentError(`${name} must be a duration such as 15s`);
-  }
-};
-
 /** The flags of `apply` and `daemon` that choose and reach the coordination backend. */
 export function withCoordination(cmd: Command): Command {
   return cmd
-    .option(
-      '--etcd-endpoints <urls>',
-      'comma-separated etcd client URLs: ownership of organizations on etcd (env DOCSYNC_ETCD_ENDPOINTS)',
-      env('DOCSYNC_ETCD_ENDPOINTS'),
+    .addOption(
+      setting(
+        '--etcd-endpoints <urls>',
+        'comma-separated etcd client URLs: ownership of organizations on etcd',
+        {
+          env: 'DOCSYNC_ETCD_ENDPOINTS',
+          parse: httpUrls,
+        },
+      ),
     )
-    .option('--etcd-ca <file>', 'CA certificate (PEM) of etcd (env DOCSYNC_ETCD_CA)', env('DOCSYNC_ETCD_CA'))
-    .option(
-      '--etcd-cert <file>',
-      'client certificate (PEM) for etcd (env DOCSYNC_ETCD_CERT)',
-      env('DOCSYNC_ETCD_CERT'),
+    .addOption(setting('--etcd-ca <file>', 'CA certificate (PEM) of etcd', { env: 'DOCSYNC_ETCD_CA' }))
+    .addOption(
+      setting('--etcd-cert <file>', 'client certificate (PEM) for etcd', { env: 'DOCSYNC_ETCD_CERT' }),
     )
-    .option('--etcd-key <file>', 'client key (PEM) for etcd (env DOCSYNC_ETCD_KEY)', env('DOCSYNC_ETCD_KEY'))
-    .option(
-      '--etcd-prefix <prefix>',
-      'key prefix in etcd (env DOCSYNC_ETCD_PREFIX)',
-      env('DOCSYNC_ETCD_PREFIX') ?? '/docsync/',
+    .addOption(setting('--etcd-key <file>', 'client key (PEM) for etcd', { env: 'DOCSYNC_ETCD_KEY' }))
+    .addOption(
+      setting('--etcd-prefix <prefix>', 'key prefix in etcd', {
+        env: 'DOCSYNC_ETCD_PREFIX',
+        default: '/docsync/',
+      }),
     )
-    .option(
-      '--replica-id <id>',
-      "this replica's name among replicas (env DOCSYNC_REPLICA_ID; default: host name)",
-      env('DOCSYNC_REPLICA_ID'),
+    .addOption(
+      setting('--replica-id <id>', "this replica's name among replicas (default: host name)", {
+        env: 'DOCSYNC_REPLICA_ID',
+      }),
     )
-    .option(
-      '--lease-ttl <duration>',
-      'etcd lease TTL (env DOCSYNC_LEASE_TTL)',
-      duration('--lease-ttl'),
-      parseDuration(env('DOCSYNC_LEASE_TTL') ?? '15s'),
+    .addOption(
+      setting('--lease-ttl <duration>', 'etcd lease TTL', {
+        env: 'DOCSYNC_LEASE_TTL',
+        parse: duration,
+        default: 15_000,
+        shown: '15s',
+      }),
     );
 }
 

@@ -57,9 +57,17 @@ export async function makeDaemonCoordinator(
   opts: CommonOptions & CoordinationOptions,
   logger: Logger,
   observer: CoordinationObserver,
+  /** The daemon's own (per-source) state folder, where its daemon lock lives. */
+  ownDir = opts.stateDir,
 ): Promise<Coordinator> {
   if (!opts.etcdEndpoints) {
-    const local = localDaemonCoordinator(opts.stateDir, logger, opts.replicaId ?? hostname(), observer);
+    const local = localDaemonCoordinator(
+      opts.stateDir,
+      logger,
+      opts.replicaId ?? hostname(),
+      observer,
+      ownDir,
+    );
     await local.startDaemon();
     return local;
   }

@@ -11,7 +11,7 @@ import { isLoopback, readUiAuth, type UiAuth } from '../daemon/ui-auth.js';
 import { FolderSource } from '../source/folder-source.js';
 import { branchNameProblem, GitSource } from '../source/git-source.js';
 import type { ConfigSource } from '../source/types.js';
-import { makeApi, makeLogger, type CommonOptions } from './context.js';
+import { makeApi, makeLogger, sourceStateDir, type CommonOptions } from './context.js';
 import { makeDaemonCoordinator, type CoordinationOptions } from './coordination.js';
 import { VERSION } from '../version.js';
 import { parseDuration } from './duration.js';
@@ -128,12 +128,18 @@ export async function daemonCommand(
       // scp-like git URLs carry no credentials in the URL
     }
   }
+  // History, checkout and daemon lock belong to the source; organization locks stay in the state
+  // folder, shared by every writer of this user (a CLI apply waits for the daemon's).
+  const ownDir = sourceStateDir(
+    opts,
+    opts.repo ? { repo: opts.repo, branch: opts.branch, path: opts.path } : { config: opts.config },
+  );
   const source: ConfigSource = opts.repo
     ? new GitSource({
         url: opts.repo,
         branch: opts.branch,
         path: opts.path,
-        workDir: opts.workDir ?? join(opts.stateDir, 'git'),
+        workDir: opts.workDir ?? join(ownDir, 'git'),
         ...(opts.sshKey ? { sshKeyPath: opts.sshKey } : {}),
         ...(opts.maxCheckoutBytes ? { maxCheckoutBytes: opts.maxCheckoutBytes } : {}),
       })
@@ -143,16 +149,21 @@ export async function daemonCommand(
   const hooks: { daemon?: Daemon } = {};
   let coordinator;
   try {
-    coordinator = await makeDaemonCoordinator(opts, logger, {
-      ...metrics.coordination,
-      gained: (orgs) => hooks.daemon?.ownershipGained(orgs),
-      announced: () => hooks.daemon?.peerAnnounced(),
-    });
+    coordinator = await makeDaemonCoordinator(
+      opts,
+      logger,
+      {
+        ...metrics.coordination,
+        gained: (orgs) => hooks.daemon?.ownershipGained(orgs),
+        announced: () => hooks.daemon?.peerAnnounced(),
+      },
+      ownDir,
+    );
   } catch (error) {
     err(`error: ${(error as Error).message}`);
     return 1;
   }
-  const journal = new RunJournal(await RunStore.open(join(opts.stateDir, 'runs.jsonl')), logger);
+  const journal = new RunJournal(await RunStore.open(join(ownDir, 'runs.jsonl')), logger);
   const api = makeApi(opts, metrics.observer, `docsync/${VERSION} (replica ${coordinator.status().replica})`);
   const daemon = new Daemon(source, api, logger, metrics, {
     mode: opts.mode as DaemonMode,

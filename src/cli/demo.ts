@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../emulator/server.js';
 import { isLoopback } from '../daemon/ui-auth.js';
 import { declareNotSecret } from '../secrets/registry.js';
-import { commonDefaults, flavorOptions } from './context.js';
+import { commonDefaults, flavorOptions, sourceStateDir } from './context.js';
 import { daemonCommand } from './daemon.js';
 import { readSeed } from './emulator.js';
 import { err, out } from './output.js';
@@ -53,9 +53,14 @@ export async function demoCommand(opts: {
   const configArg = shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : config;
   out(`emulator: ${emulator.url}/v1 (token ${DEMO_TOKEN}; state at ${emulator.url}/_emulator/state)`);
   out(`config:   ${config} (edit it and watch the daemon apply the change)`);
+  const defaults = commonDefaults();
   const code = await daemonCommand(
     {
-      ...commonDefaults(),
+      ...defaults,
+      // The demo's own state folder, everything in it (organization locks too): it never meets
+      // the history, locks or checkout of another daemon of this user.
+      stateDir: sourceStateDir({ ...defaults, stateDirGiven: false }, { config }),
+      stateDirGiven: true,
       config,
       apiUrl: emulator.url,
       ...flavorOptions(undefined, emulator.url),

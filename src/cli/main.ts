@@ -1,9 +1,26 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/http.js';
 import { buildCommit } from '../build-info.js';
 import { VERSION } from '../version.js';
-import { commonDefaults, env, flavorOptions, type CommonOptions } from './context.js';
+import {
+  commonDefaults,
+  DEFAULT_API_URL,
+  defaultStateDir,
+  flavorOptions,
+  STATE_DIR_SHOWN,
+  type CommonOptions,
+} from './context.js';
 import { coordinationOptions, withCoordination } from './coordination-flags.js';
-import { parseDuration } from './duration.js';
+import {
+  boolean,
+  dropEmptyEnv,
+  duration,
+  durationText,
+  httpUrl,
+  LOG_LEVELS,
+  setting,
+  wholeNumber,
+} from './settings.js';
 import { errorCode } from '../errors.js';
 import { effectiveLogLevel } from './log-level.js';
 import { completionScript, shells, type Shell } from './completion.js';
@@ -24,12 +41,6 @@ const emulatorCommand = lazy(() => import('./emulator.js'), 'emulatorCommand');
 const exportCommand = lazy(() => import('./export.js'), 'exportCommand');
 const unlockCommand = lazy(() => import('./unlock.js'), 'unlockCommand');
 const validateCommand = lazy(() => import('./validate.js'), 'validateCommand');
-
-const int = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
-  return n;
-};
 
 const formatOption = () =>
   new Option('-o, --format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
@@ -76,49 +87,72 @@ function addExamples(program: Command): void {
   );
 }
 
-/** Shared flags of network commands; flag > environment > default. */
+const configOption = () =>
+  setting('--config <dir>', 'config folder', { env: 'DOCSYNC_CONFIG', default: './config' });
+
+/** Shared flags of network commands; flag > environment > default, each checked by its parser. */
 function withCommon(cmd: Command): Command {
-  const d = commonDefaults();
   return cmd
-    .option('--config <dir>', 'config folder (env DOCSYNC_CONFIG)', d.config)
-    .option('--api-url <url>', 'API base URL; /v1 is appended (env DOCSYNC_API_URL)', d.apiUrl)
-    .option('--log-level <level>', 'log level (env DOCSYNC_LOG_LEVEL)', d.logLevel)
-    .option(
-      '--concurrency <n>',
-      'concurrent API requests (env DOCSYNC_CONCURRENCY)',
-      int('--concurrency'),
-      d.concurrency,
-    )
-    .option(
-      '--timeout <seconds>',
-      'total deadline of one API request attempt, headers and body (env DOCSYNC_TIMEOUT)',
-      int('--timeout'),
-      d.timeout,
-    )
-    .option(
-      '--max-response-bytes <n>',
-      'largest API answer accepted (env DOCSYNC_MAX_RESPONSE_BYTES)',
-      int('--max-response-bytes'),
-      d.maxResponseBytes,
-    )
-    .option('--state-dir <dir>', 'folder for locks and the git checkout (env DOCSYNC_STATE_DIR)', d.stateDir)
+    .addOption(configOption())
     .addOption(
-      new Option(
+      setting('--api-url <url>', 'API base URL, with or without /v1', {
+        env: 'DOCSYNC_API_URL',
+        parse: httpUrl,
+        default: DEFAULT_API_URL,
+      }),
+    )
+    .addOption(
+      setting('--log-level <level>', 'log level', {
+        env: 'DOCSYNC_LOG_LEVEL',
+        choices: LOG_LEVELS,
+        default: 'info',
+      }),
+    )
+    .addOption(
+      setting('--concurrency <n>', 'concurrent API requests', {
+        env: 'DOCSYNC_CONCURRENCY',
+        parse: wholeNumber(1),
+        default: 4,
+      }),
+    )
+    .addOption(
+      setting('--timeout <seconds>', 'deadline of one API request attempt, from connect to the last byte', {
+        env: 'DOCSYNC_TIMEOUT',
+        parse: wholeNumber(1),
+        default: 30,
+      }),
+    )
+    .addOption(
+      setting('--max-response-bytes <n>', 'largest API answer accepted', {
+        env: 'DOCSYNC_MAX_RESPONSE_BYTES',
+        parse: wholeNumber(1024),
+        default: DEFAULT_MAX_RESPONSE_BYTES,
+        shown: '64 MiB',
+      }),
+    )
+    .addOption(stateDirOption('folder for run history, locks and the git checkout'))
+    .addOption(
+      setting(
         '--api-flavor <flavor>',
-        "seed: the API of api.md; current: today's service (env DOCSYNC_API_FLAVOR; default current for api.gitbook.com, seed for any other URL)",
-      ).choices(['seed', 'current']),
+        "seed: the API of api.md; current: today's service (env DOCSYNC_API_FLAVOR; default: current for api.gitbook.com, seed for any other URL)",
+        { choices: ['seed', 'current'] },
+      ),
     );
 }
+
+const stateDirOption = (description: string) =>
+  setting('--state-dir <dir>', description, { env: 'DOCSYNC_STATE_DIR', shown: STATE_DIR_SHOWN });
 
 function common(o: Record<string, unknown>): CommonOptions {
   return {
     config: String(o['config']),
     apiUrl: String(o['apiUrl']),
     logLevel: String(o['logLevel']),
-    concurrency: Math.max(1, Number(o['concurrency'])),
-    timeout: Math.max(1, Number(o['timeout'])),
-    maxResponseBytes: Math.max(1024, Number(o['maxResponseBytes'])),
-    stateDir: String(o['stateDir']),
+    concurrency: Number(o['concurrency']),
+    timeout: Number(o['timeout']),
+    maxResponseBytes: Number(o['maxResponseBytes']),
+    stateDir: o['stateDir'] === undefined ? defaultStateDir() : String(o['stateDir']),
+    stateDirGiven: o['stateDir'] !== undefined,
     ...flavorOptions(o['apiFlavor'] === undefined ? undefined : String(o['apiFlavor']), String(o['apiUrl'])),
   };
 }
@@ -129,7 +163,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
       'GitOps for your documentation platform: plan and apply sites, sections, share links, custom fields and teams from YAML.',
     )
     .version(VERSION)
-    .showHelpAfterError()
+    // Commander throws instead of calling process.exit, here and in every subcommand (they
+    // inherit it): main() turns that into the exit code.
+    .exitOverride()
     .configureOutput({ outputError: (text) => err(text.trimEnd()) })
     .hook('preAction', (_program, command) => {
       if (command.getOptionValue('logLevel') === undefined) return;
@@ -138,8 +174,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         effectiveLogLevel({
           command: command.name(),
           level: String(command.getOptionValue('logLevel')),
-          explicit:
-            command.getOptionValueSource('logLevel') !== 'default' || env('DOCSYNC_LOG_LEVEL') !== undefined,
+          explicit: command.getOptionValueSource('logLevel') !== 'default',
           stderrIsTty: process.stderr.isTTY === true,
         }),
       );
@@ -148,7 +183,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('validate')
     .description('load and check the YAML; no network (exit 0 valid, 1 invalid)')
-    .option('--config <dir>', 'config folder (env DOCSYNC_CONFIG)', commonDefaults().config)
+    .addOption(configOption())
     .action(async (o: { config: string }) => setExit(await validateCommand(o)));
 
   withCommon(program.command('plan'))
@@ -170,24 +205,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
   withCoordination(withCommon(program.command('apply')))
     .description('plan, then apply; asks for confirmation on a TTY unless --yes')
     .option('--yes', 'apply without asking')
-    .option(
-      '--allow-deletes <n>',
-      'allow a plan with up to N deletions past the guards',
-      int('--allow-deletes'),
-      0,
-    )
+    .option('--allow-deletes <n>', 'allow a plan with up to N deletions past the guards', wholeNumber(0), 0)
     .option('--plan <file>', 'apply a saved plan (plan --out), if live state has not changed since')
-    .option(
-      '--lock-wait <duration>',
-      'wait this long for another writer to finish (seconds, or 30s, 2m)',
-      (v: string) => {
-        try {
-          return parseDuration(v) / 1000;
-        } catch {
-          throw new InvalidArgumentError('--lock-wait must be a duration such as 30s or 2m');
-        }
-      },
-      0,
+    .addOption(
+      setting('--lock-wait <duration>', 'wait this long for another writer to finish (seconds, or 30s, 2m)', {
+        parse: (v: string) => duration(v) / 1000,
+        default: 0,
+        shown: '0s',
+      }),
     )
     .addOption(formatOption())
     .action(async (o: Record<string, unknown>) =>
@@ -220,12 +245,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
   withCommon(program.command('comment'))
     .description('post the plan on a GitHub pull request as one sticky comment')
-    .option('--pr <n>', 'pull request number (default: from GITHUB_EVENT_PATH)', int('--pr'))
+    .option('--pr <n>', 'pull request number (default: from GITHUB_EVENT_PATH)', wholeNumber(1))
     .option('--repository <owner/name>', 'repository (default: GITHUB_REPOSITORY)')
-    .option(
-      '--github-api-url <url>',
-      'GitHub API (GitHub Enterprise: https://HOST/api/v3)',
-      env('GITHUB_API_URL') ?? 'https://api.github.com',
+    .addOption(
+      setting('--github-api-url <url>', 'GitHub API (GitHub Enterprise: https://HOST/api/v3)', {
+        env: 'GITHUB_API_URL',
+        parse: httpUrl,
+        default: 'https://api.github.com',
+      }),
     )
     .option('--base-config <dir>', "the base branch's config: mark which changes the pull request introduces")
     .option('--plan-file <file>', 'comment a saved JSON plan instead of planning')
@@ -250,14 +277,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('unlock')
     .description("clear an organization's lock whose holder is gone (asks on a TTY; exit 0, 1)")
     .requiredOption('--org <id>', 'organization id')
-    .option('--state-dir <dir>', 'folder for locks (env DOCSYNC_STATE_DIR)', commonDefaults().stateDir)
-    .option('--yes', 'do not ask')
+    .addOption(stateDirOption('folder for locks'))
+    .option('--yes', 'do not ask (required off a terminal)')
     .option('--force', 'unlock even when the holder still runs on this host')
     .action(async (o: Record<string, unknown>) =>
       setExit(
         await unlockCommand({
           org: String(o['org']),
-          stateDir: String(o['stateDir']),
+          stateDir: o['stateDir'] === undefined ? defaultStateDir() : String(o['stateDir']),
           yes: Boolean(o['yes']),
           force: Boolean(o['force']),
         }),
@@ -285,80 +312,112 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--repo <url>', 'git repository to clone and fetch (instead of watching --config)')
     .option('--branch <name>', 'branch of --repo', 'main')
     .option('--path <path>', 'config folder inside --repo', '.')
-    .option('--work-dir <dir>', 'where --repo is cloned (default: <state-dir>/git)')
+    .option(
+      '--work-dir <dir>',
+      'where --repo is cloned (default: the git folder of the state folder of this source)',
+    )
     .option('--ssh-key <file>', 'private key for an SSH --repo')
-    .option(
-      '--max-checkout-bytes <n>',
-      'largest --repo accepted: its objects and its working tree (env DOCSYNC_MAX_CHECKOUT_BYTES; default 512 MiB)',
-      int('--max-checkout-bytes'),
-      env('DOCSYNC_MAX_CHECKOUT_BYTES') === undefined ? undefined : Number(env('DOCSYNC_MAX_CHECKOUT_BYTES')),
+    .addOption(
+      setting(
+        '--max-checkout-bytes <n>',
+        'largest --repo accepted: its objects and its working tree (default 512 MiB)',
+        { env: 'DOCSYNC_MAX_CHECKOUT_BYTES', parse: wholeNumber(1) },
+      ),
     )
-    .option(
-      '--interval <duration>',
-      'how often the source is polled (env DOCSYNC_INTERVAL)',
-      env('DOCSYNC_INTERVAL') ?? '60s',
+    .addOption(
+      setting('--interval <duration>', 'how often the source is polled', {
+        env: 'DOCSYNC_INTERVAL',
+        parse: durationText,
+        default: '60s',
+        shown: '60s',
+      }),
     )
-    .option(
-      '--org-concurrency <n>',
-      'how many organizations sync at once, each in its own queue (env DOCSYNC_ORG_CONCURRENCY)',
-      env('DOCSYNC_ORG_CONCURRENCY') ?? '4',
+    .addOption(
+      setting('--org-concurrency <n>', 'how many organizations sync at once, each in its own queue', {
+        env: 'DOCSYNC_ORG_CONCURRENCY',
+        parse: wholeNumber(1),
+        default: 4,
+      }),
     )
-    .option(
-      '--drift-cron <expr>',
-      'drift check schedule (env DOCSYNC_DRIFT_CRON)',
-      env('DOCSYNC_DRIFT_CRON') ?? '*/15 * * * *',
+    .addOption(
+      setting('--drift-cron <expr>', 'drift check schedule', {
+        env: 'DOCSYNC_DRIFT_CRON',
+        default: '*/15 * * * *',
+      }),
     )
-    .option('--mode <mode>', 'apply or plan (env DOCSYNC_MODE)', env('DOCSYNC_MODE') ?? 'plan')
-    .option('--port <n>', 'HTTP port (env DOCSYNC_PORT)', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
-    .option(
-      '--host <host>',
-      'HTTP listen address (env DOCSYNC_HOST; the container image sets 0.0.0.0)',
-      env('DOCSYNC_HOST') ?? '127.0.0.1',
+    .addOption(
+      setting('--mode <mode>', 'apply or plan', {
+        env: 'DOCSYNC_MODE',
+        choices: ['apply', 'plan'],
+        default: 'plan',
+      }),
     )
-    .option(
-      '--ui-auth-file <file>',
-      'file holding a bearer token or user:password for the status page, /status and /api (env DOCSYNC_UI_AUTH_FILE; required to serve them beyond loopback)',
-      env('DOCSYNC_UI_AUTH_FILE'),
+    .addOption(
+      setting('--port <n>', 'HTTP port', { env: 'DOCSYNC_PORT', parse: wholeNumber(0), default: 8080 }),
     )
-    .option(
-      '--ui-show-emails',
-      'show member e-mails on the status page, /status and /api (masked by default; env DOCSYNC_UI_SHOW_EMAILS=true)',
-      env('DOCSYNC_UI_SHOW_EMAILS') === 'true',
+    .addOption(
+      setting('--host <host>', 'HTTP listen address (the container image sets 0.0.0.0)', {
+        env: 'DOCSYNC_HOST',
+        default: '127.0.0.1',
+      }),
     )
-    .option(
-      '--webhook-secret <secret>',
-      'secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET; prefer the file: flags show in ps)',
-      env('DOCSYNC_WEBHOOK_SECRET'),
+    .addOption(
+      setting(
+        '--ui-auth-file <file>',
+        'file holding a bearer token or user:password for the status page, /status and /api (required to serve them beyond loopback)',
+        { env: 'DOCSYNC_UI_AUTH_FILE' },
+      ),
     )
-    .option(
-      '--webhook-secret-file <file>',
-      'file holding the secret of POST /hooks/git (env DOCSYNC_WEBHOOK_SECRET_FILE)',
-      env('DOCSYNC_WEBHOOK_SECRET_FILE'),
+    .addOption(
+      setting(
+        '--ui-show-emails [on]',
+        'show member e-mails on the status page, /status and /api (masked by default)',
+        {
+          env: 'DOCSYNC_UI_SHOW_EMAILS',
+          parse: boolean,
+        },
+      ),
+    )
+    .addOption(
+      setting('--webhook-secret <secret>', 'secret of POST /hooks/git (prefer the file: flags show in ps)', {
+        env: 'DOCSYNC_WEBHOOK_SECRET',
+      }),
+    )
+    .addOption(
+      setting('--webhook-secret-file <file>', 'file holding the secret of POST /hooks/git', {
+        env: 'DOCSYNC_WEBHOOK_SECRET_FILE',
+      }),
     )
     .option('--webhook-insecure', 'accept unsigned POST /hooks/git when no secret is configured')
     .option('--no-self-heal', 'in apply mode, only report drift found by the schedule')
-    .option(
-      '--allow-deletes <n>',
-      'allow plans with up to N deletions past the guards',
-      int('--allow-deletes'),
-      0,
-    )
+    .option('--allow-deletes <n>', 'allow plans with up to N deletions past the guards', wholeNumber(0), 0)
     .option('--drift-report <file>', 'write each drift report to this file (.json or markdown)')
-    .option(
-      '--notify-url <url>',
-      'POST drift reports to this webhook (Slack-compatible)',
-      env('DOCSYNC_NOTIFY_URL'),
+    .addOption(
+      setting('--notify-url <url>', 'POST drift reports to this webhook (Slack-compatible)', {
+        env: 'DOCSYNC_NOTIFY_URL',
+        parse: httpUrl,
+      }),
     )
-    .option('--reminder <duration>', 'notify again about unchanged drift after this long', '24h')
-    .option('--stop-timeout <duration>', 'how long a graceful stop may take', '30s')
-    .option(
-      '--ui <on>',
-      'serve the read-only status page at / (true or false; env DOCSYNC_UI)',
-      (v: string) => {
-        if (v !== 'true' && v !== 'false') throw new InvalidArgumentError('--ui must be true or false');
-        return v === 'true';
-      },
-      env('DOCSYNC_UI') !== 'false',
+    .addOption(
+      setting('--reminder <duration>', 'notify again about unchanged drift after this long', {
+        parse: durationText,
+        default: '24h',
+        shown: '24h',
+      }),
+    )
+    .addOption(
+      setting('--stop-timeout <duration>', 'how long a graceful stop may take', {
+        parse: durationText,
+        default: '30s',
+        shown: '30s',
+      }),
+    )
+    .addOption(
+      setting('--ui <on>', 'serve the read-only status page at / (true or false)', {
+        env: 'DOCSYNC_UI',
+        parse: boolean,
+        default: true,
+      }),
     )
     .action(async (o: Record<string, unknown>, cmd: Command) =>
       setExit(
@@ -398,7 +457,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('emulator')
     .description('serve the local API emulator (until a signal)')
-    .option('--port <n>', 'port', int('--port'), 4010)
+    .option('--port <n>', 'port', wholeNumber(0), 4010)
     .option('--host <host>', 'listen address (loopback)', '127.0.0.1')
     .option('--seed <file>', 'initial state (YAML or JSON)')
     .option('--data <file>', 'persist state to this file (survives restarts)')
@@ -424,13 +483,20 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('demo')
     .description('npm start: the emulator seeded from examples/ and the daemon on config/ in apply mode')
-    .option('--port <n>', 'daemon HTTP port', int('--port'), Number(env('DOCSYNC_PORT') ?? 8080))
-    .option('--emulator-port <n>', 'emulator port', int('--emulator-port'), 4010)
+    .addOption(
+      setting('--port <n>', 'daemon HTTP port', {
+        env: 'DOCSYNC_PORT',
+        parse: wholeNumber(0),
+        default: 8080,
+      }),
+    )
+    .option('--emulator-port <n>', 'emulator port', wholeNumber(0), 4010)
     .option('--config <dir>', 'config folder')
-    .option(
-      '--host <host>',
-      "the daemon's listen address (env DOCSYNC_HOST; the image sets 0.0.0.0)",
-      env('DOCSYNC_HOST') ?? '127.0.0.1',
+    .addOption(
+      setting('--host <host>', "the daemon's listen address (the image sets 0.0.0.0)", {
+        env: 'DOCSYNC_HOST',
+        default: '127.0.0.1',
+      }),
     )
     .action(async (o: { port: number; emulatorPort: number; config?: string; host: string }) =>
       setExit(await demoCommand(o)),
@@ -482,18 +548,28 @@ function versionText(format: 'text' | 'json'): string {
   ].join('\n');
 }
 
+/** `--log-level debug` (or trace), as a flag or DOCSYNC_LOG_LEVEL: an error shows its stack too. */
+function debugging(argv: readonly string[]): boolean {
+  const i = argv.findIndex((a) => a === '--log-level' || a.startsWith('--log-level='));
+  const level =
+    i < 0 ? process.env['DOCSYNC_LOG_LEVEL'] : argv[i]!.includes('=') ? argv[i]!.split('=')[1] : argv[i + 1];
+  return level === 'debug' || level === 'trace';
+}
+
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
-  const program = buildProgram((c) => (code = c));
-  program.exitOverride();
   try {
+    dropEmptyEnv();
+    const program = buildProgram((c) => (code = c));
     await program.parseAsync(argv);
   } catch (error) {
-    const e = error as { code?: string; exitCode?: number; message?: string };
+    const e = error as { code?: string; exitCode?: number; message?: string; stack?: string };
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
     if (e.code?.startsWith('commander.')) return e.exitCode ?? 1;
     const stable = errorCode(error);
+    // A user's mistake is one line; the stack is for debugging (--log-level debug).
     err(`error: ${e.message ?? String(error)}${stable ? ` [${stable}]` : ''}`);
+    if (debugging(argv) && e.stack) err(e.stack);
     return 1;
   }
   return code;

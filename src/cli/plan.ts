@@ -1,10 +1,13 @@
 import { writeFile } from 'node:fs/promises';
+import { apiBase } from '../api/http.js';
 import { redact } from '../secrets/registry.js';
 import { formatIssue } from '../config/issues.js';
 import { loadConfig } from '../config/load.js';
 import type { DesiredState, LiveState } from '../model/index.js';
 import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { failureFields, planFailure, type RunFailure } from '../pipeline/failure.js';
 import { makePlan, type PlanRun } from '../pipeline/plan-run.js';
+import type { Logger } from '../log/logger.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { err, out, progressLine, useColor } from './output.js';
 
@@ -28,6 +31,24 @@ export async function loadOrReport(dir: string): Promise<DesiredState | null> {
   const result = await loadConfig(dir);
   for (const issue of result.issues) err(formatIssue(issue));
   return result.desired;
+}
+
+/** A failed command's error-level log line: the code, the endpoint or file, the reason (stderr). */
+export function logFailure(
+  logger: Logger,
+  command: string,
+  failure: RunFailure | undefined,
+  apiUrl?: string,
+): void {
+  if (!failure) return;
+  logger.error(
+    {
+      command,
+      ...failureFields(failure),
+      ...(failure.endpoint && apiUrl ? { apiUrl: apiBase(apiUrl) } : {}),
+    },
+    `${command} failed: ${failure.message}`,
+  );
 }
 
 /** Read live state and plan, with a progress line on a TTY. */
@@ -60,6 +81,7 @@ export async function planCommand(
   );
   out(render(plan, opts.format, undefined, undefined, live));
   if (opts.out) await writeFile(opts.out, redact(renderJson(plan, desired)));
+  logFailure(logger, 'plan', planFailure(plan, live), opts.apiUrl);
   if (plan.errors.length > 0) return 1;
   // A plan that apply would refuse is not an approvable plan: 1, as an error.
   if (opts.detailedExitcode && plan.refusals.length > 0) return 1;
@@ -69,7 +91,7 @@ export async function planCommand(
 
 /** `docsync drift`: the plan framed as a drift report. 0 in sync, 2 drift, 1 error. */
 export async function driftCommand(opts: CommonOptions & { format: Format; out?: string }): Promise<number> {
-  makeLogger(opts, 'drift');
+  const logger = makeLogger(opts, 'drift');
   const desired = await loadOrReport(opts.config);
   if (!desired) return 1;
   const { plan, live } = await planWithProgress(opts, desired);
@@ -80,6 +102,7 @@ export async function driftCommand(opts: CommonOptions & { format: Format; out?:
   const text = render(plan, opts.format, title, undefined, live);
   out(text);
   if (opts.out) await writeFile(opts.out, redact(text));
+  logFailure(logger, 'drift', planFailure(plan, live), opts.apiUrl);
   if (plan.errors.length > 0) return 1;
   return drifted ? 2 : 0;
 }

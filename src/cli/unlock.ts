@@ -6,7 +6,7 @@ export type UnlockOptions = { org: string; stateDir: string; yes: boolean; force
 
 /**
  * `docsync unlock --org ID`: clear an organization's lock whose holder is gone. Names the holder,
- * its host and the lock's age; asks on a TTY (unless --yes). A holder that is provably still
+ * its host and the lock's age; asks on a TTY, and off a terminal removes nothing without --yes. A holder that is provably still
  * running on this host is not unlocked without --force. Exit 0 unlocked or nothing to do, 1 not.
  */
 export async function unlockCommand(opts: UnlockOptions): Promise<number> {
@@ -22,7 +22,13 @@ export async function unlockCommand(opts: UnlockOptions): Promise<number> {
   }
   if (state.holderIs === 'unknown')
     out('its holder runs on another host (or cannot be read): make sure it is not running any more');
-  if (!opts.yes && process.stdin.isTTY && !(await confirm('Remove this lock?'))) {
+  if (!opts.yes && process.stdin.isTTY !== true) {
+    err(
+      'error: not unlocked: stdin is not a terminal, so there is no one to ask; pass --yes to remove the lock',
+    );
+    return 1;
+  }
+  if (!opts.yes && !(await confirm('Remove this lock?'))) {
     err('not unlocked');
     return 1;
   }

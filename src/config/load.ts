@@ -1,4 +1,4 @@
-import type { Dirent, Stats } from 'node:fs';
+import { existsSync, type Dirent, type Stats } from 'node:fs';
 import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
@@ -396,10 +396,26 @@ export async function loadConfigFromBuffersAsync(
   );
 }
 
-/** Load and validate the config folder. Never throws for bad input: problems come back as issues. */
+/**
+ * Where config paths are shown from: the root of the git repository that holds `dir` (the daemon's
+ * checkout shows `config/demo.yaml`, never `../state/git/…/config/demo.yaml`); outside git, the
+ * working directory when `dir` lies inside it, else the folder that holds `dir`
+ * (`config/demo.yaml` rather than `../../etc/docsync/config/demo.yaml`).
+ */
+export function shownRoot(dir: string, cwd = process.cwd()): string {
+  const root = findRepositoryRoot(dir);
+  if (existsSync(join(root, '.git'))) return root;
+  const rel = relative(cwd, resolve(dir));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? cwd : dirname(resolve(dir));
+}
+
+/**
+ * Load and validate the config folder. Never throws for bad input: problems come back as issues,
+ * their files shown relative to `cwd` (default: the config repository's root, `shownRoot`).
+ */
 export async function loadConfig(
   dir: string,
-  cwd = process.cwd(),
+  cwd = shownRoot(dir),
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
   const shown = (file: string) => relative(cwd, file) || file;

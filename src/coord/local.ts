@@ -21,11 +21,13 @@ export class LocalCoordinator implements Coordinator {
     private readonly onTakeover: (message: string) => void,
     readonly replica = hostname(),
     private readonly observer: CoordinationObserver = {},
+    /** Where the daemon lock lives: the daemon's own (per-source) folder; default the state folder. */
+    private readonly daemonDir = stateDir,
   ) {}
 
-  /** A daemon: refuse to start when another daemon runs on the same state folder. */
+  /** A daemon: refuse to start when another daemon runs on the same (source's) state folder. */
   async startDaemon(): Promise<void> {
-    this.daemonLock = await acquireLock(this.stateDir, DAEMON_LOCK, this.owner, 0, this.onTakeover);
+    this.daemonLock = await acquireLock(this.daemonDir, DAEMON_LOCK, this.owner, 0, this.onTakeover);
   }
 
   async hold(orgs: string[], waitMs: number): Promise<Holds> {
@@ -84,7 +86,8 @@ export function localDaemonCoordinator(
   logger: Logger,
   replica?: string,
   observer?: CoordinationObserver,
+  daemonDir?: string,
 ): LocalCoordinator {
   const onTakeover = (message: string) => logger.warn({ message }, 'stale lock taken over');
-  return new LocalCoordinator(stateDir, 'docsync daemon', onTakeover, replica, observer);
+  return new LocalCoordinator(stateDir, 'docsync daemon', onTakeover, replica, observer, daemonDir);
 }

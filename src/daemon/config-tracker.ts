@@ -2,6 +2,7 @@ import { ConfigFileCache } from '../config/file-cache.js';
 import type { ConfigIssue } from '../config/issues.js';
 import { loadConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
+import { configFailure, failureFields } from '../pipeline/failure.js';
 import type { DesiredState } from '../model/index.js';
 import type { ConfigSource, Revision } from '../source/types.js';
 import type { DaemonParts } from './types.js';
@@ -52,9 +53,14 @@ export class ConfigTracker {
     if (!result.desired) {
       this.parts.status.configValid = false;
       this.pendingIssues = result.issues;
+      const failure = configFailure(result.issues, revision.id);
       log.error(
-        { revision: revision.id, errors: result.issues.filter((i) => i.severity === 'error').length },
-        'invalid config; keeping the last good one',
+        {
+          revision: revision.id,
+          errors: result.issues.filter((i) => i.severity === 'error').length,
+          ...failureFields(failure),
+        },
+        `invalid config; keeping the last good one: ${failure.message}`,
       );
       return;
     }

@@ -4,6 +4,7 @@ import { localDaemonCoordinator, type LocalCoordinator } from '../coord/local.js
 import type { Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
 import type { DesiredState } from '../model/index.js';
+import { configFailure, failureFields, thrownFailure } from '../pipeline/failure.js';
 import { onlyOrgs, runSync, type SyncOutcome } from '../pipeline/sync.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { ConfigSource } from '../source/types.js';
@@ -81,7 +82,7 @@ export class Daemon {
       lastDrift: null,
       liveRead: null,
     };
-    this.parts = { opts, status: this.status, metrics, coordinator };
+    this.parts = { opts, status: this.status, metrics, coordinator, apiUrl: api.http.baseUrl };
     this.config = new ConfigTracker(source, this.parts);
     this.schedule = new Schedule(opts, (kind) => this.trigger(kind));
     this.driftCheck = new DriftCheck(
@@ -171,7 +172,8 @@ export class Daemon {
         for (const org of owned) started.push(this.orgs.trigger(org, { sync: trigger }));
       if (trigger === 'drift') for (const org of owned) started.push(this.orgs.trigger(org, { drift: true }));
     } catch (error) {
-      log.error({ err: (error as Error).message }, 'run failed');
+      const failure = thrownFailure(error);
+      log.error({ ...failureFields(failure), apiUrl: this.parts.apiUrl }, `run failed: ${failure.message}`);
     } finally {
       this.fetching = false;
     }
@@ -192,8 +194,12 @@ export class Daemon {
     };
     if (pendingIssues) {
       const issues = reportedIssues(pendingIssues);
-      const message = 'the config is invalid; nothing was applied';
-      recordSync({ ...base, result: 'invalid-config', message, issues }, this.parts, log);
+      const error = configFailure(pendingIssues, revision?.id);
+      recordSync(
+        { ...base, result: 'invalid-config', message: error.message, error, issues },
+        this.parts,
+        log,
+      );
       return true;
     }
     if (!desired) {
@@ -213,7 +219,11 @@ export class Daemon {
       if (job.sync) await this.sync(org, runId, job.sync, log);
       if (job.drift) await this.driftCheck.run(runId, org, log);
     } catch (error) {
-      log.error({ err: (error as Error).message }, 'run failed');
+      const failure = thrownFailure(error);
+      log.error(
+        { org, ...failureFields(failure), apiUrl: this.parts.apiUrl },
+        `run failed: ${failure.message}`,
+      );
     } finally {
       endTimer();
     }
@@ -231,8 +241,9 @@ export class Daemon {
     try {
       const outcome = await this.pipeline(onlyOrgs(desired, [org]), this.opts.mode === 'apply', log);
       this.record(org, base, outcome, log);
-    } catch (error) {
-      recordSync({ ...base, result: 'error', message: (error as Error).message }, this.parts, log);
+    } catch (thrown) {
+      const error = thrownFailure(thrown);
+      recordSync({ ...base, result: 'error', message: error.message, error }, this.parts, log);
       this.health.finished(org, 'error');
     }
   }

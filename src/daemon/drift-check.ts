@@ -4,10 +4,17 @@ import type { DesiredState } from '../model/index.js';
 import { makePlan } from '../pipeline/plan-run.js';
 import { onlyOrgs } from '../pipeline/sync.js';
 import type { Plan } from '../plan/types.js';
+import { failureFields, planFailure, thrownFailure, type RunFailure } from '../pipeline/failure.js';
 import type { ConfigTracker } from './config-tracker.js';
-import { readFailure } from './health.js';
 import { notify, notifyDriftError, writeDriftReport } from './notify.js';
 import type { DaemonParts, DriftReport, RunOutcome, SyncReport } from './types.js';
+
+/** A check that failed for a reason already put in words (the plan's read errors). */
+class RunFailed extends Error {
+  constructor(readonly failure: RunFailure) {
+    super(failure.message);
+  }
+}
 
 /**
  * Apply `desired` only if the fresh plan still has `checksum` (the plan the drift check made);
@@ -50,9 +57,9 @@ export class DriftCheck {
     try {
       const heal = opts.mode === 'apply' && opts.selfHeal;
       const { plan, live } = await makePlan(this.api, onlyOrgs(desired, [org]));
-      const failure = readFailure(plan.errors);
+      const failure = planFailure(plan, live);
       // A check that could not read is an error, never "in sync".
-      if (failure !== undefined) throw new Error(failure);
+      if (failure !== undefined) throw new RunFailed(failure);
       status.liveRead = { ok: true, at };
       metrics.lastDriftSuccess.set(Date.now() / 1000);
       this.lastErrorNotified.delete(org);
@@ -88,7 +95,7 @@ export class DriftCheck {
         error: (error as Error).message,
       };
       void opts.journal?.drifted(runId, status.lastDrift, this.config.revision?.id);
-      await this.failed(org, (error as Error).message, at, log);
+      await this.failed(org, error instanceof RunFailed ? error.failure : thrownFailure(error), at, log);
     }
   }
 
@@ -134,11 +141,13 @@ export class DriftCheck {
   }
 
   /** A drift check that could not read: metric, error log, not ready, one notification per distinct error. */
-  private async failed(org: string, message: string, at: string, log: Logger): Promise<void> {
+  private async failed(org: string, failure: RunFailure, at: string, log: Logger): Promise<void> {
     const { opts, status, metrics } = this.parts;
+    const message = failure.message;
     status.liveRead = { ok: false, at, error: message };
     metrics.driftErrors.inc();
-    log.error({ org, err: message }, 'drift check failed; drift is unknown');
+    const api = failure.endpoint && this.parts.apiUrl ? { apiUrl: this.parts.apiUrl } : {};
+    log.error({ org, ...failureFields(failure), ...api }, `drift check failed; drift is unknown: ${message}`);
     if (!opts.notifyUrl || this.lastErrorNotified.get(org) === message) return;
     try {
       await notifyDriftError(opts.notifyUrl, message);

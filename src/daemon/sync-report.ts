@@ -1,6 +1,7 @@
 import type { ConfigIssue } from '../config/issues.js';
 import type { Logger } from '../log/logger.js';
 import type { ChangeResult } from '../apply/result.js';
+import { applyFailure, failureFields, planFailure } from '../pipeline/failure.js';
 import type { SyncOutcome } from '../pipeline/sync.js';
 import { resourceSummary } from '../plan/format-value.js';
 import type { PlanSummary } from '../plan/types.js';
@@ -14,16 +15,20 @@ export function recordSync(r: SyncReport, parts: DaemonParts, log: Logger): void
   parts.metrics.syncTotal.inc({ result: r.result });
   if (r.result === 'applied' || r.result === 'planned' || r.result === 'no-changes')
     parts.metrics.lastSuccess.set(Date.now() / 1000);
-  log.info(
-    {
-      result: r.result,
-      revision: r.revision,
-      summary: r.summary,
-      applied: r.applied,
-      failed: r.failedChanges,
-    },
-    'sync finished',
-  );
+  const fields = {
+    result: r.result,
+    revision: r.revision,
+    summary: r.summary,
+    applied: r.applied,
+    failed: r.failedChanges,
+  };
+  if (r.error) {
+    // An operator reads why without opening /status: the code, the endpoint or file, the reason.
+    const api = r.error.endpoint && parts.apiUrl ? { apiUrl: parts.apiUrl } : {};
+    log.error({ ...fields, ...failureFields(r.error), ...api }, `sync failed: ${r.error.message}`);
+  } else if (r.result === 'refused')
+    log.warn({ ...fields, reason: r.message }, `sync refused: ${r.message ?? ''}`);
+  else log.info(fields, 'sync finished');
 }
 
 /** The errors of an invalid config, as a sync report carries them. */
@@ -46,11 +51,13 @@ export function outcomeReport(outcome: SyncOutcome, parts: DaemonParts): RunOutc
     for (const [kind, counts] of appliedByKind(outcome.applied.results))
       for (const action of ACTIONS)
         if (counts[action] > 0) parts.metrics.changesApplied.inc({ kind, action }, counts[action]);
+    const error = outcome.result === 'applied' ? undefined : applyFailure(outcome.applied);
     return {
       result: outcome.result === 'applied' ? 'applied' : 'failed',
       summary,
       applied: outcome.applied.applied,
       failedChanges: outcome.applied.failed,
+      ...(error ? { message: error.message, error } : {}),
     };
   }
   switch (outcome.result) {
@@ -62,6 +69,13 @@ export function outcomeReport(outcome: SyncOutcome, parts: DaemonParts): RunOutc
       };
     case 'cancelled':
       return { result: 'refused', summary, message: 'cancelled' };
+    case 'failed': {
+      const error = planFailure(outcome.run.plan, outcome.run.live) ?? {
+        code: 'internal',
+        message: outcome.message ?? 'the sync failed',
+      };
+      return { result: 'failed', summary, message: error.message, error };
+    }
     default:
       return {
         result: outcome.result,

@@ -2,6 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import type { CoordinationStatus, Coordinator } from '../coord/types.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { Plan } from '../plan/types.js';
+import type { RunFailure } from '../pipeline/failure.js';
 import type { LiveRead } from './health.js';
 import type { Metrics } from './metrics.js';
 import type { OrgSyncStatus } from './org-health.js';
@@ -44,11 +45,16 @@ export type SyncReport = {
   applied?: number;
   failedChanges?: number;
   message?: string;
+  /** Why the run failed: the code, the endpoint or file, and `message` again (src/pipeline/failure.ts). */
+  error?: RunFailure;
   issues?: Pick<ConfigIssue, 'file' | 'line' | 'column' | 'path' | 'message' | 'code'>[];
 };
 
 /** What one pass of the sync pipeline adds to a run's report. */
-export type RunOutcome = Pick<SyncReport, 'result' | 'summary' | 'applied' | 'failedChanges' | 'message'>;
+export type RunOutcome = Pick<
+  SyncReport,
+  'result' | 'summary' | 'applied' | 'failedChanges' | 'message' | 'error'
+>;
 
 export type DriftReport = {
   at: string;
@@ -91,4 +97,6 @@ export type DaemonParts = {
   readonly status: DaemonStatus;
   readonly metrics: Metrics;
   readonly coordinator: Coordinator;
+  /** The API's base URL, named in every log line about a failed call. */
+  readonly apiUrl?: string;
 };

@@ -30,6 +30,9 @@ const Certificate = z.union([
     env: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      // The JSON Schema states the rule validate applies (src/secrets/indirect.ts), so editors
+      // warn too; validate keeps its own check for its located `indirect-env-not-allowed` error.
+      .meta({ pattern: '^DOCSYNC_SECRET_[A-Za-z0-9_]+$' })
       .describe('Name of an environment variable holding the PEM; must start with DOCSYNC_SECRET_.'),
   }),
 ]);
@@ -218,7 +221,7 @@ export const samlProviderKind: ListKind<
           label: 'Okta',
           entityID: 'http://www.okta.com/exk123',
           ssoURL: 'https://example.okta.com/app/sso/saml',
-          certificate: { env: 'OKTA_CERT' },
+          certificate: { env: 'DOCSYNC_SECRET_OKTA_CERT' },
           defaultRole: 'read',
         },
       ],

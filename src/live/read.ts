@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
+import { errorCode } from '../errors.js';
 import type { DesiredOrganization, DesiredState } from '../model/desired.js';
 import {
   anyListKinds,
@@ -53,6 +54,10 @@ export async function readLive(
       readOrganization(api, org, tracker).catch((error: unknown) => ({
         id: org.id,
         readError: (error as Error).message,
+        readFailure: {
+          code: errorCode(error) ?? 'live-read-failed',
+          ...(error instanceof ApiError ? { endpoint: `${error.method} ${error.route}` } : {}),
+        },
       })),
     ),
   );

@@ -17,6 +17,8 @@ export type LiveOrganization = LiveLists &
     id: string;
     /** Why this organization's live state could not be read (its plan is an error; others go on). */
     readError?: string;
+    /** The stable code of that error and the endpoint that failed (`GET /orgs/{org}/teams`), for logs. */
+    readFailure?: { code: string; endpoint?: string };
     /** The user the token belongs to (never removed). */
     self?: string | null;
     /** Lists read for export's notes only, by kind key: what the API answers but docsync does not manage. */

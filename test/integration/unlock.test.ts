@@ -19,7 +19,7 @@ it('docsync unlock names the holder, host and age, clears a lock from elsewhere,
       owner: 'docsync apply',
     }),
   );
-  const cleared = await runCli(['unlock', '--org', 'org_u', '--state-dir', state]);
+  const cleared = await runCli(['unlock', '--org', 'org_u', '--state-dir', state, '--yes']);
   expect(cleared.code).toBe(0);
   expect(cleared.stdout).toMatch(/locked by docsync apply \(pid 4242 on build-runner-7, for \d+s\)/);
   expect(cleared.stdout).toContain(file);

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/server.js';
+import { HttpClient, apiBase } from './http.js';
+
+const TOKEN = 'api-url-token-0123456789';
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startEmulator({
+    token: TOKEN,
+    seed: { organizations: [{ id: 'org_u', title: 'U', members: [], spaces: [] }] },
+  });
+});
+afterAll(() => emu.close());
+
+it('--api-url works with or without a trailing /v1 and trailing slashes', async () => {
+  for (const suffix of ['', '/', '/v1', '/v1/', '/v1//']) {
+    const client = new HttpClient({
+      baseUrl: `${emu.url}${suffix}`,
+      token: TOKEN,
+      userAgent: 'test',
+      maxAttempts: 1,
+    });
+    try {
+      const res = await client.send({
+        method: 'GET',
+        path: '/orgs/org_u/teams',
+        route: '/orgs/{org}/teams',
+        expect: [200],
+      });
+      expect(res.status, `--api-url ${emu.url}${suffix}`).toBe(200);
+    } finally {
+      await client.close();
+    }
+  }
+  expect(apiBase('https://api.example.com/gitbook/v1/')).toBe('https://api.example.com/gitbook/v1');
+  expect(apiBase('https://api.example.com/gitbook')).toBe('https://api.example.com/gitbook/v1');
+});

@@ -1,0 +1,81 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { ApiError } from './errors.js';
+import { HttpClient } from './http.js';
+
+const open: { server: Server; sockets: Set<Socket>; client: HttpClient }[] = [];
+afterEach(async () => {
+  for (const { server, sockets, client } of open.splice(0)) {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => server.close(resolve));
+    await client.close();
+  }
+});
+
+/** A server that accepts every connection and never answers, and a client with the default attempts. */
+async function silentServer(timeoutMs: number): Promise<{ client: HttpClient; connections: () => number }> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('data', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new HttpClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: 'retry-token-0123456789',
+    userAgent: 'test',
+    concurrency: 2,
+    timeoutMs,
+    backoffBaseMs: 10,
+  });
+  open.push({ server, sockets, client });
+  return { client, connections: () => connections };
+}
+
+it('a silent server: each request gives up after 3 timed-out attempts, the rest of the command fails at once', async () => {
+  const { client } = await silentServer(300);
+  const started = Date.now();
+  const results = await Promise.allSettled(
+    Array.from({ length: 10 }, (_, i) =>
+      client.send({ method: 'GET', path: `/orgs/o${i}/teams`, route: '/orgs/{org}/teams', expect: [200] }),
+    ),
+  );
+  const elapsed = Date.now() - started;
+  const errors = results.map((r) => (r.status === 'rejected' ? (r.reason as ApiError) : null));
+  expect(errors.every((e) => e instanceof ApiError && e.code === 'timeout')).toBe(true);
+  // Two requests in flight (concurrency 2), three attempts of 300 ms each, then nothing more is tried
+  // (before: each of the ten spent five attempts, about 8 s).
+  expect(elapsed).toBeLessThan(4_000);
+  const gaveUp = errors.filter((e) => !/not sent/.test(e!.message));
+  expect(gaveUp.length).toBeGreaterThanOrEqual(1);
+  expect(gaveUp[0]!.message).toMatch(
+    /^GET \/orgs\/\{org\}\/teams: gave up after 3 attempts in \d+\.\d s: timeout \(no complete answer within 300 ms\)$/,
+  );
+  // The others (queued behind, or between two attempts) say why they were not sent.
+  const notSent = errors.filter((e) => /not sent/.test(e!.message));
+  expect(notSent.length).toBeGreaterThanOrEqual(8);
+  // The eight queued behind the first two never reached the server.
+  expect(notSent.filter((e) => !e!.sent)).toHaveLength(8);
+  for (const e of notSent) {
+    expect(e!.message).toMatch(
+      /failed \(timeout\): not sent: GET \/orgs\/\{org\}\/teams: gave up after 3 attempts/,
+    );
+  }
+});
+
+it('the client tries the API again once as long as giving up took has passed (a daemon keeps one client)', async () => {
+  const { client, connections } = await silentServer(200);
+  const get = { method: 'GET', path: '/orgs/o/teams', route: '/orgs/{org}/teams', expect: [200] } as const;
+  await expect(client.send(get)).rejects.toThrow(/gave up after 3 attempts/);
+  const before = connections();
+  // At once: not sent (a command's later stages fail fast too).
+  await expect(client.send(get)).rejects.toThrow(/not sent/);
+  expect(connections()).toBe(before);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await expect(client.send(get)).rejects.toThrow(/gave up after 3 attempts/);
+  expect(connections()).toBeGreaterThan(before);
+});

@@ -1,0 +1,66 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
+import { main } from './main.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+/** Run the CLI in this process; what it wrote to stdout and stderr. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    const code = await main(['node', 'docsync', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+it('plan against a server that accepts and never answers: a bounded failure, logged at error level on stderr', async () => {
+  const sockets = new Set<Socket>();
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('data', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dir = mkdtempSync(join(tmpdir(), 'docsync-cli-failure-'));
+  writeFileSync(join(dir, 'org.yaml'), 'organization: org_t\nteams:\n  - title: Writers\n');
+  vi.stubEnv('DOCSYNC_TOKEN', 'cli-failure-token-0123456789');
+  const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const started = Date.now();
+    const r = await cli([
+      'plan',
+      '--config',
+      dir,
+      '--api-url',
+      apiUrl,
+      '--timeout',
+      '1',
+      '--log-level',
+      'info',
+    ]);
+    expect(r.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    const failed = r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l['level'] === 50);
+    expect(failed, r.stderr).toBeDefined();
+    expect(failed).toMatchObject({ command: 'plan', code: 'timeout', apiUrl: `${apiUrl}/v1` });
+    expect(failed!['endpoint']).toMatch(/^GET \/orgs\/\{org\}\//);
+    expect(failed!['msg']).toMatch(/plan failed: .*gave up after 3 attempts in \d+\.\d s: timeout/);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

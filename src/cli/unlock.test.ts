@@ -1,0 +1,35 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
+import { lockFile } from '../apply/lock.js';
+import { unlockCommand } from './unlock.js';
+
+afterEach(() => vi.restoreAllMocks());
+
+it('unlock off a terminal removes nothing without --yes, and says so', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'docsync-unlock-notty-'));
+  mkdirSync(join(state, 'locks'));
+  const file = lockFile(state, 'org_n');
+  const holder = {
+    pid: 4242,
+    host: 'build-runner-7',
+    startedAt: new Date().toISOString(),
+    owner: 'docsync apply',
+  };
+  writeFileSync(file, JSON.stringify(holder));
+  const stderr: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));
+  const tty = process.stdin.isTTY;
+  process.stdin.isTTY = false;
+  try {
+    expect(await unlockCommand({ org: 'org_n', stateDir: state, yes: false, force: false })).toBe(1);
+    expect(existsSync(file)).toBe(true);
+    expect(stderr.join('')).toMatch(/not a terminal.*--yes/);
+    expect(await unlockCommand({ org: 'org_n', stateDir: state, yes: true, force: false })).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  } finally {
+    process.stdin.isTTY = tty;
+  }
+});
