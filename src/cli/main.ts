@@ -1,4 +1,4 @@
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/http.js';
 import { buildCommit } from '../build-info.js';
 import { VERSION } from '../version.js';
