@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { buildCommit } from '../build-info.js';
 import { main } from '../cli/main.js';
 import { VERSION } from '../version.js';
+import { inertLog } from './inert-log.js';
 
 /**
  * The GitHub Action (action.yml, `runs.using: node24`): run one docsync command in this process,
@@ -106,7 +107,8 @@ export async function runAction(): Promise<number> {
   setOutput(env, 'exit-code', String(run.code));
   if (command !== 'validate') {
     writeFileSync(report, run.stdout);
-    process.stdout.write(run.stdout);
+    // Live titles are in it: between stop-commands markers, no line of it is a workflow command.
+    process.stdout.write(inertLog(run.stdout));
     setOutput(env, 'report-file', report);
     if (format === 'markdown' && env['GITHUB_STEP_SUMMARY'])
       appendFileSync(env['GITHUB_STEP_SUMMARY'], run.stdout);

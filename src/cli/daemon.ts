@@ -5,7 +5,7 @@ import { createMetrics } from '../daemon/metrics.js';
 import { RunJournal } from '../daemon/runs/journal.js';
 import { RunStore } from '../daemon/runs/run-store.js';
 import { startDaemonServer } from '../daemon/server.js';
-import { registerSecret } from '../log/logger.js';
+import { registerUrlCredentials } from '../secrets/url-credentials.js';
 import { resolveWebhookSecret } from '../daemon/webhook-secret.js';
 import { isLoopback, readUiAuth, type UiAuth } from '../daemon/ui-auth.js';
 import { FolderSource } from '../source/folder-source.js';
@@ -119,15 +119,7 @@ export async function daemonCommand(
       {},
       'webhook disabled: no secret configured (DOCSYNC_WEBHOOK_SECRET_FILE) and no --webhook-insecure',
     );
-  if (opts.repo) {
-    try {
-      const u = new URL(opts.repo);
-      registerSecret(u.password || undefined);
-      if (u.username && u.password) registerSecret(u.username);
-    } catch {
-      // scp-like git URLs carry no credentials in the URL
-    }
-  }
+  if (opts.repo) registerUrlCredentials(opts.repo);
   // History, checkout and daemon lock belong to the source; organization locks stay in the state
   // folder, shared by every writer of this user (a CLI apply waits for the daemon's).
   const ownDir = sourceStateDir(

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -99,5 +99,46 @@ describe('the config folder: nothing is skipped silently', () => {
     }
     expect(printed.join('')).toMatch(/more-teams\.yaml:1:1: error\[config-symlink\]/);
     expect(printed.join('')).toMatch(/notes\.txt:1:1: warning\[not-config\]/);
+  });
+});
+
+describe('the config folder at the repository root: VCS metadata is never config', () => {
+  it.each([
+    ['a file in .git', 'x.yaml', '.git/config'],
+    ['the .git folder', 'y', '.git'],
+    ['a folder in .git', 'hooks', '.git/hooks'],
+    ['a file in another VCS folder', 'z.yaml', '.hg/hgrc.yaml'],
+    ['a file through a folder above it', 'w.yaml', 'inner/../.git/config'],
+  ])('refuses a link to %s, located', async (_name, link, target) => {
+    const root = repo(`vcs-${link}`, {
+      'teams.yaml': TEAMS,
+      '.git/config': 'organization: org_a\nteams:\n  - title: FromGit\n',
+      '.git/hooks/x.yaml': MORE,
+      '.hg/hgrc.yaml': MORE,
+      'inner/keep.txt': 'x',
+    });
+    symlinkSync(target, join(root, link));
+    const result = await loadConfig(root, root);
+    expect(result.desired).toBeNull();
+    const errors = result.issues.filter((i) => i.severity === 'error').map(formatIssue);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${link.replace('.', '\\.')}:1:1: error\\[config-symlink\\] symbolic link to .*, into version control metadata \\(\\.(git|hg)\\)`,
+        ),
+      ),
+    ]);
+  });
+});
+
+describe('a config file past the size limit', () => {
+  it('is refused from its size alone, located, never read (a sparse 3 GiB file)', async () => {
+    const root = repo('huge', { 'config/teams.yaml': TEAMS, 'config/huge.yaml': '' });
+    truncateSync(join(root, 'config/huge.yaml'), 3 * 1024 ** 3);
+    const result = await loadConfig(join(root, 'config'), root);
+    expect(result.desired).toBeNull();
+    expect(result.issues.map(formatIssue)).toEqual([
+      `config/huge.yaml:1:1: error[file-too-large] file is ${3 * 1024 ** 3} bytes; the limit is 1048576 bytes`,
+    ]);
   });
 });

@@ -1,5 +1,5 @@
-import { existsSync, type Dirent, type Stats } from 'node:fs';
-import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
+import { constants, existsSync, type Dirent, type Stats } from 'node:fs';
+import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   findRepositoryRoot,
@@ -23,7 +23,7 @@ import { recordOrigins } from './origins.js';
 import { reservedNameIssues } from './reserved.js';
 import { ConfigFileSchema } from './schema.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
-import { locate, parseYamlFile } from './yaml-file.js';
+import { locate, MAX_FILE_BYTES, parseYamlFile } from './yaml-file.js';
 import { zodToIssues } from './zod-issues.js';
 
 export type LoadResult = {
@@ -121,6 +121,15 @@ export async function scanConfigFolder(dir: string): Promise<ConfigFolder> {
           'error',
           'config-symlink',
           `symbolic link to ${link}, outside the config folder: links are followed only to files inside it`,
+        );
+      // The config folder may be the repository's root: `.git` is inside it, and never config.
+      const vcs = relative(rootReal, real).split(sep).find(isVcsMetadata);
+      if (vcs)
+        return skip(
+          full,
+          'error',
+          'config-symlink',
+          `symbolic link to ${link}, into version control metadata (${vcs}): it is never config`,
         );
     }
     if (target.isDirectory()) {
@@ -448,8 +457,14 @@ export async function loadConfig(
   const readIssues: ConfigIssue[] = [...skippedIssues.filter((i) => i.severity === 'error')];
   for (const file of files) {
     try {
-      entries.push({ file: shown(file), bytes: await readFile(file), path: file });
+      entries.push({ file: shown(file), bytes: await readConfigFile(file), path: file });
     } catch (error) {
+      if (error instanceof ConfigReadError) {
+        readIssues.push(
+          fileIssue(shown(file), { severity: 'error', code: error.code, message: error.message }),
+        );
+        continue;
+      }
       readIssues.push(
         fileIssue(shown(file), {
           severity: 'error',
@@ -481,6 +496,48 @@ export async function loadConfig(
   if (readIssues.length > 0)
     return { desired: null, issues: [...readIssues, ...result.issues, ...warnings], files: result.files };
   return { ...result, issues: [...result.issues, ...warnings] };
+}
+
+class ConfigReadError extends Error {
+  constructor(
+    readonly code: 'file-too-large' | 'not-config',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A config file's bytes, never more than `MAX_FILE_BYTES` of them: the size is checked on the open
+ * handle before reading (and again while reading, in case it grows), and a FIFO or device is
+ * refused without blocking (opened non-blocking, then checked to be a regular file).
+ */
+async function readConfigFile(file: string): Promise<Buffer> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const info = await handle.stat();
+    if (!info.isFile())
+      throw new ConfigReadError(
+        'not-config',
+        'not a regular file (a FIFO, socket or device is never config)',
+      );
+    const tooLarge = (size: string) =>
+      new ConfigReadError('file-too-large', `file is ${size} bytes; the limit is ${MAX_FILE_BYTES} bytes`);
+    if (info.size > MAX_FILE_BYTES) throw tooLarge(String(info.size));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > MAX_FILE_BYTES) throw tooLarge(`more than ${MAX_FILE_BYTES}`);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** An issue about a whole file (or folder) of the config folder. */

@@ -8,9 +8,12 @@ import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
 import { runsAnswer } from './runs/http.js';
 import { maskEmails, maskEmailsDeep } from './mask-emails.js';
-import { authorized, isLoopback, type UiAuth } from './ui-auth.js';
+import { authorized, isLoopback, isLoopbackHostHeader, type UiAuth } from './ui-auth.js';
 import { statusPage } from './ui/route.js';
 import { BodyError, readLimitedBody, verifySignature } from './webhook.js';
+
+/** The header `POST /coordination/release` requires (the preStop hook sends it). */
+export const RELEASE_HEADER = 'x-docsync-release';
 
 export type DaemonServer = { url: string; port: number; close: () => Promise<void> };
 
@@ -65,7 +68,16 @@ export async function startDaemonServer(
       json(res, 401, { error: "credentials required (the ones in the daemon's --ui-auth-file)" });
       return false;
     }
-    if (isLoopback(opts.host) || opts.uiOpen) return true;
+    if (opts.uiOpen) return true;
+    if (isLoopback(opts.host)) {
+      // No credentials: only a request for this host's own name, never one rebound from a web page.
+      if (isLoopbackHostHeader(req.headers.host)) return true;
+      json(res, 403, {
+        error:
+          'refused: the Host header is not a loopback name (127.0.0.1, localhost, [::1]); without --ui-auth-file the page, /status and /api answer only to this host',
+      });
+      return false;
+    }
     json(res, 403, {
       error: `disabled: the daemon listens on ${opts.host} without credentials for the status page and /api; give --ui-auth-file FILE (DOCSYNC_UI_AUTH_FILE) holding a token or user:password, or listen on 127.0.0.1 (--host, DOCSYNC_HOST)`,
     });
@@ -88,6 +100,12 @@ export async function startDaemonServer(
         const from = req.socket.remoteAddress ?? '';
         if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(from))
           return json(res, 403, { error: 'only from this host (loopback)' });
+        // A page in a browser on this host can POST here too, but never without an Origin header
+        // or with a custom header (that needs a CORS preflight, which is never granted).
+        if (req.headers.origin !== undefined || req.headers[RELEASE_HEADER] !== '1')
+          return json(res, 403, {
+            error: `refused: send the header "${RELEASE_HEADER}: 1" and no Origin (browsers cannot)`,
+          });
         await daemon.coordinator.drain(opts.drainTimeoutMs ?? 60_000);
         return json(res, 200, daemon.coordinator.status());
       }

@@ -84,3 +84,15 @@ export function isLoopback(host: string): boolean {
   if (h.startsWith('::ffff:')) return isLoopback(h.slice('::ffff:'.length));
   return isIP(h) === 4 && h.startsWith('127.');
 }
+
+/**
+ * Whether a request's `Host` header names this host's loopback (`127.x`, `localhost`, `[::1]`, with
+ * or without a port). A page on another site can make its own name resolve to 127.0.0.1 (DNS
+ * rebinding); its requests still carry that name as `Host`, so they are told apart by it.
+ */
+export function isLoopbackHostHeader(header: string | undefined): boolean {
+  if (!header) return false;
+  const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/i.exec(header.trim());
+  if (!m) return false;
+  return isLoopback(m[1] ?? m[2] ?? '');
+}

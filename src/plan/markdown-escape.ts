@@ -9,7 +9,14 @@
  * value it holds), text with every ASCII punctuation backslash-escaped and GitHub's references
  * broken by a zero-width space (`mdText`), or HTML text (`htmlText`, inside `<summary>`).
  * Why hand-written: docs/decisions/0024-markdown-escaping.md.
+ *
+ * Each of them redacts its input first (`redact`, the one redaction point): escaping changes a
+ * secret's characters (`a_b` becomes `a\_b`), so a redactor run on the escaped output misses it.
+ * `oneLine` also serves plain text (`plan`'s text output, the Action's log): it leaves no line
+ * break and no control character (ESC, C1, bidi), so data can neither start a line (`::error`)
+ * nor drive a terminal.
  */
+import { redact } from '../secrets/registry.js';
 
 /** Line breaks of every kind: a newline in data must never start a new markdown line. */
 const LINE_BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
@@ -25,9 +32,12 @@ const ZWSP = '&#8203;';
 const codePoint = (c: string): string =>
   `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
-/** One line, nothing hidden: line breaks become ` ↵ `, invisible characters `<U+XXXX>`. */
+/**
+ * One line, nothing hidden, no secret: line breaks become ` ↵ `, control and invisible characters
+ * (C0 with ESC, DEL, C1, bidi, zero-width) `<U+XXXX>`, secrets `[redacted]`.
+ */
 export function oneLine(value: string): string {
-  return value
+  return redact(value)
     .replace(LINE_BREAKS, ' ↵ ')
     .replace(/\t/g, ' ')
     .replace(INVISIBLE, (c) => `<${codePoint(c)}>`);
@@ -72,7 +82,8 @@ export function mdCode(value: string, options: { table?: boolean } = {}): string
  * A fenced code block around text whose values went through `oneLine`: the fence is longer than
  * any backtick run inside, so nothing inside can close it.
  */
-export function mdFence(body: string, info = ''): string {
+export function mdFence(rawBody: string, info = ''): string {
+  const body = redact(rawBody);
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
   return `${fence}${info}\n${body}\n${fence}`;
 }

@@ -1,4 +1,5 @@
 import type { Plan } from './types.js';
+import { oneLine } from './markdown-escape.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { redactText } from './redact.js';
 import { refusalLine } from './safety.js';
@@ -10,16 +11,22 @@ const DIM = '\x1b[2m';
 const PRUNE_OFF = 'policy.prune is false';
 const RESET = '\x1b[0m';
 
-/** Terraform-like text: one block per change, `+ ~ - ↕`, colour only when asked. */
+/**
+ * Terraform-like text: one block per change, `+ ~ - ↕`, colour only when asked. Every data string
+ * passes `oneLine`: no line break or control character from a title reaches a log or a terminal.
+ */
 export function renderText(plan: Plan, options: TextOptions = {}): string {
   const paint = (code: string, text: string) => (options.color ? `${code}${text}${RESET}` : text);
   const out: string[] = [];
-  out.push(options.title ?? `docsync plan for ${plan.organizations.join(', ')}`);
+  out.push(oneLine(options.title ?? `docsync plan for ${plan.organizations.join(', ')}`));
   out.push('');
-  for (const e of plan.errors) out.push(paint(COLORS.delete, `error: ${e.message} [${e.code}]`));
-  for (const w of plan.warnings ?? []) out.push(paint(COLORS.update, `warning: ${w.message}`));
+  for (const e of plan.errors)
+    out.push(paint(COLORS.delete, `error: ${oneLine(e.message)} [${oneLine(e.code)}]`));
+  for (const w of plan.warnings ?? []) out.push(paint(COLORS.update, `warning: ${oneLine(w.message)}`));
   for (const r of plan.refusals ?? [])
-    out.push(paint(COLORS.delete, `This plan will be refused: ${refusalLine(r)} [${r.code}]`));
+    out.push(
+      paint(COLORS.delete, `This plan will be refused: ${oneLine(refusalLine(r))} [${oneLine(r.code)}]`),
+    );
   if (plan.errors.length > 0 || (plan.warnings ?? []).length > 0 || (plan.refusals ?? []).length > 0)
     out.push('');
   if (plan.changes.length === 0)
@@ -32,18 +39,18 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     );
   for (const c of plan.changes) {
     out.push(
-      `${paint(COLORS[c.action], `${SYMBOL[c.action]} ${c.kind}`)} ${c.address} ${paint(DIM, `(${c.id}${c.dependsOn.length ? ` after ${c.dependsOn.join(', ')}` : ''})`)}`,
+      `${paint(COLORS[c.action], `${SYMBOL[c.action]} ${oneLine(c.kind)}`)} ${oneLine(c.address)} ${paint(DIM, `(${oneLine(c.id)}${c.dependsOn.length ? ` after ${oneLine(c.dependsOn.join(', '))}` : ''})`)}`,
     );
-    for (const line of fieldLines(c)) out.push(`    ${line}`);
-    if (c.note) out.push(paint(DIM, `    # ${c.note}`));
+    for (const line of fieldLines(c)) out.push(`    ${oneLine(line)}`);
+    if (c.note) out.push(paint(DIM, `    # ${oneLine(c.note)}`));
   }
   // Grouped by why each is left alone: the words say the truth whatever policy.prune is.
   const reasons = [...new Set(plan.unmanaged.map((u) => u.reason ?? PRUNE_OFF))];
   for (const reason of reasons) {
     out.push('');
-    out.push(`Unmanaged (live, not in the configuration; left alone because ${reason}):`);
+    out.push(`Unmanaged (live, not in the configuration; left alone because ${oneLine(reason)}):`);
     for (const u of plan.unmanaged)
-      if ((u.reason ?? PRUNE_OFF) === reason) out.push(`  ? ${u.kind} ${u.address}`);
+      if ((u.reason ?? PRUNE_OFF) === reason) out.push(`  ? ${oneLine(u.kind)} ${oneLine(u.address)}`);
   }
   // After a failed read there is nothing to count: the errors are the whole story.
   if (plan.changes.length > 0 || plan.errors.length === 0) {

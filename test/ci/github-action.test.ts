@@ -190,6 +190,11 @@ describe('the action (action.yml, node24, dist-action/index.js) run as the runne
     expect(summary).toMatch(/\*\*Plan:\*\* \d+ to create/);
     expect(summary).toBe(readFileSync(o['report-file']!, 'utf8'));
     expect(r.stdout).toContain(summary);
+    // The report is echoed between stop-commands markers: no line of it is a workflow command.
+    const token = /^::stop-commands::([0-9a-f-]{36})$/m.exec(r.stdout)?.[1];
+    expect(token).toBeDefined();
+    expect(r.stdout.indexOf(summary)).toBeGreaterThan(r.stdout.indexOf(`::stop-commands::${token}`));
+    expect(r.stdout.indexOf(`\n::${token}::\n`)).toBeGreaterThan(r.stdout.indexOf(summary));
     expect(r.stdout).toMatch(/created comment \d+ on acme\/docs-config#12/);
     const sticky = gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'));
     expect(sticky).toHaveLength(1);

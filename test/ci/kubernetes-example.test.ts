@@ -25,6 +25,7 @@ describe('the Kubernetes example runs more than one replica safely (decision 21)
     const timeout = Number(args.find((a) => a.startsWith('--timeout='))?.split('=')[1] ?? 30);
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(ttl + timeout);
     expect(container.lifecycle.preStop.exec.command.join(' ')).toContain('/coordination/release');
+    expect(container.lifecycle.preStop.exec.command.join(' ')).toContain("'x-docsync-release':'1'");
     expect(container.readinessProbe.httpGet.path).toBe('/readyz');
     expect(container.livenessProbe.httpGet.path).toBe('/healthz');
   });

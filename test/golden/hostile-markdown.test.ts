@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { stateFromSeed } from '../../src/emulator/seed.js';
 import type { LiveState } from '../../src/model/index.js';
-import { htmlText, mdCode, mdFence, mdText, slackText } from '../../src/plan/markdown-escape.js';
+import { htmlText, mdCode, mdFence, mdText, oneLine, slackText } from '../../src/plan/markdown-escape.js';
+import { registerSecret } from '../../src/secrets/registry.js';
 import { renderMarkdown } from '../../src/plan/render-markdown.js';
+import { renderText } from '../../src/plan/render-text.js';
 import type { Plan } from '../../src/plan/types.js';
 import { planCase } from '../helpers/golden.js';
-import { HOSTILE, injections, shapeOf, tokensOf } from '../helpers/hostile-markdown.js';
+import { HOSTILE, injections, shapeOf, textInjections, tokensOf } from '../helpers/hostile-markdown.js';
 import { liveFromEmulator } from '../helpers/live-model.js';
 
 const base = (() => {
@@ -94,6 +96,28 @@ describe('markdown from hostile live and config data (issue 26, finding 3)', () 
   });
 });
 
+describe('plain text from hostile live and config data', () => {
+  const benign = renderText(planWith('plain').plan);
+
+  it.each(HOSTILE.map((h) => [JSON.stringify(h), h]))(
+    '%s: no line starts a workflow command, no control character, same line count',
+    (_name, hostile) => {
+      const { plan } = planWith(hostile);
+      const text = renderText(plan, { title: `docsync drift for org_${hostile}` });
+      expect(textInjections(text)).toEqual([]);
+      if (hostile.trim() !== '') expect(text.split('\n')).toHaveLength(benign.split('\n').length);
+      // With colour, docsync's own SGR codes are the only escape sequences.
+      // eslint-disable-next-line no-control-regex
+      expect(textInjections(renderText(plan, { color: true }).replace(/\u001b\[[0-9;]*m/g, ''))).toEqual([]);
+    },
+  );
+
+  it('shows control characters as code points', () => {
+    const text = renderText(planWith('a\u001b]8;;b').plan);
+    expect(text).toContain('a<U+001B>]8;;b');
+  });
+});
+
 describe('the escaper', () => {
   it('code spans and fences are longer than any backtick run they hold', () => {
     for (let n = 1; n <= 10; n += 1) {
@@ -123,5 +147,49 @@ describe('the escaper', () => {
   it('HTML and Slack text escape their control characters', () => {
     expect(htmlText('<b>&"\'@x #1')).toBe('&lt;b&gt;&amp;&quot;&#39;@&#8203;x #&#8203;1');
     expect(slackText('<!channel> & <https://e|x>')).toBe('&lt;!channel&gt; &amp; &lt;https://e|x&gt;');
+  });
+});
+
+describe('secrets are redacted before escaping (escaping would hide them from the redactor)', () => {
+  const SECRET = 'gb_api_s3cr3t-token.value';
+  const SLACK_SECRET = 'gb&api<s3cr3t>x';
+  registerSecret(SECRET);
+  registerSecret(SLACK_SECRET);
+  const data = `title ${SECRET} ${SLACK_SECRET} see https://h/x?token=abcd1234 end`;
+  /** What a reader sees: escapes, zero-width breaks and entities undone. */
+  const seen = (out: string) =>
+    out
+      .replace(/&#8203;|\u200b/g, '')
+      .replace(/\\(.)/g, '$1')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+  const leaks = (out: string) => [SECRET, SLACK_SECRET, 'abcd1234'].filter((s) => seen(out).includes(s));
+
+  it.each([
+    ['oneLine', oneLine],
+    ['mdText', mdText],
+    ['mdCode', (v: string) => mdCode(v)],
+    ['mdCode in a table', (v: string) => mdCode(v, { table: true })],
+    ['mdFence', (v: string) => mdFence(v)],
+    ['htmlText', htmlText],
+    ['slackText', slackText],
+  ] as const)('%s', (_name, escape) => {
+    const out = escape(data);
+    expect(leaks(out)).toEqual([]);
+    expect(seen(out)).toContain('[redacted]');
+    expect(seen(out)).toContain('[redacted-url]');
+  });
+
+  it.each([
+    ['markdown', (p: Plan, live: LiveState) => renderMarkdown(p, { live, markOf: () => data })],
+    ['text', (p: Plan) => renderText(p)],
+  ] as const)('in a rendered plan (%s)', (_name, render) => {
+    const { plan, live } = planWith(data);
+    const out = render(plan, live);
+    expect(leaks(out)).toEqual([]);
+    expect(seen(out)).toContain('[redacted]');
   });
 });

@@ -7,8 +7,13 @@ import type { AddressInfo } from 'node:net';
  */
 export type GitHubFault = { status: number; body?: unknown } | { trickleMs: number };
 
-/** A local stand-in for the GitHub REST calls docsync uses: list, create and update issue comments. */
-export async function githubMock(token: string) {
+/**
+ * A local stand-in for the GitHub REST calls docsync uses: who the token is, list, create and
+ * update issue comments. Without `login` the token is an Actions token: `GET /user` answers 403 and
+ * comments are written by `github-actions[bot]`; with it, a personal token of that user.
+ */
+export async function githubMock(token: string, options: { login?: string } = {}) {
+  const author = options.login ?? 'github-actions[bot]';
   const faults: GitHubFault[] = [];
   const comments: { id: number; body: string; user: { login: string } }[] = [
     { id: 1, body: 'LGTM from a human', user: { login: 'alice' } },
@@ -37,6 +42,10 @@ export async function githubMock(token: string) {
         res.end(body === undefined ? '' : JSON.stringify(body));
       };
       if (req.headers.authorization !== `Bearer ${token}`) return send(401, { message: 'Bad credentials' });
+      if (url.pathname === '/user' && req.method === 'GET')
+        return options.login
+          ? send(200, { login: options.login, type: 'User' })
+          : send(403, { message: 'Resource not accessible by integration' });
       let m = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
       if (m && req.method === 'GET') {
         const perPage = Number(url.searchParams.get('per_page') ?? 30);
@@ -47,7 +56,7 @@ export async function githubMock(token: string) {
         const body = JSON.parse(raw).body as string;
         if (body.length > 65_536)
           return send(422, { message: 'body is too long (maximum is 65536 characters)' });
-        const c = { id: (next += 1), body, user: { login: 'github-actions[bot]' } };
+        const c = { id: (next += 1), body, user: { login: author } };
         comments.push(c);
         return send(201, c);
       }

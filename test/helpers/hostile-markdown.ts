@@ -41,7 +41,23 @@ export const HOSTILE: readonly string[] = [
   'tab\tand\\ back\\',
   ' ',
   '',
+  // Plain text (the Action's log, a terminal): a forged workflow command and escape sequences.
+  'x\n::error title=pwn::forged\n\u001b]8;;https://evil\u0007',
+  '::add-mask::x',
+  '\u001b[2J\u001b[31mred\u009b0m\u0000\u007f',
 ];
+
+/** What no line of plain-text output may hold: a workflow command, or any control character. */
+export function textInjections(text: string): string[] {
+  const found: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^\s*::/.test(line)) found.push(`workflow command: ${line}`);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(line))
+      found.push(`control character: ${JSON.stringify(line)}`);
+  }
+  return found;
+}
 
 const md = new MarkdownIt({ html: true, linkify: true });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
+import { MARKER, upsertComment } from '../../src/github/comment.js';
 import { githubMock } from '../helpers/github-mock.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
@@ -148,5 +149,44 @@ describe('docsync comment', () => {
     });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('GITHUB_TOKEN');
+  });
+});
+
+describe('the sticky comment is only ever docsync’s own', () => {
+  const planBody = `${MARKER}\n### docsync plan\n`;
+  it.each([
+    ['an Actions token; the marker pasted by another user', undefined, 'mallory', MARKER],
+    [
+      'an Actions token; the marker quoted after other text by the bot',
+      undefined,
+      'github-actions[bot]',
+      `> ${MARKER}`,
+    ],
+    ['a personal token; the marker pasted by another user', 'docs-bot', 'mallory', MARKER],
+    ['a personal token; a marker comment by the Actions bot', 'docs-bot', 'github-actions[bot]', MARKER],
+  ])('%s: left alone, docsync posts and then edits its own', async (_name, login, other, body) => {
+    gh = await githubMock(GH_TOKEN, login ? { login } : {});
+    gh.comments.push({ id: 50, body: `${body}\nplease approve`, user: { login: other } });
+    const target = { apiUrl: gh.url, token: GH_TOKEN, repository: 'acme/docs', pr: 7 };
+    const first = await upsertComment(target, planBody);
+    expect(first.action).toBe('created');
+    expect(gh.comments.find((c) => c.id === 50)!.body).toBe(`${body}\nplease approve`);
+    const mine = gh.comments.find((c) => c.id === first.id)!;
+    expect(mine.user.login).toBe(login ?? 'github-actions[bot]');
+    expect(await upsertComment(target, `${planBody}again`)).toEqual({ action: 'updated', id: first.id });
+    expect(gh.comments.find((c) => c.id === 50)!.body).toBe(`${body}\nplease approve`);
+    expect(gh.calls.filter((c) => c.startsWith('PATCH'))).toEqual([
+      `PATCH /repos/acme/docs/issues/comments/${first.id}`,
+    ]);
+  });
+
+  it('a token GitHub refuses is an error, not a guess', async () => {
+    gh = await githubMock(GH_TOKEN);
+    await expect(
+      upsertComment(
+        { apiUrl: gh.url, token: 'ghs_wrong_token_0000', repository: 'acme/docs', pr: 7 },
+        planBody,
+      ),
+    ).rejects.toThrow(/GET \/user answered 401/);
   });
 });

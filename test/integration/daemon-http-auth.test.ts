@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Daemon } from '../../src/daemon/daemon.js';
 import { createMetrics } from '../../src/daemon/metrics.js';
 import { startDaemonServer } from '../../src/daemon/server.js';
-import { isLoopback, parseUiAuth, readUiAuth } from '../../src/daemon/ui-auth.js';
+import { isLoopback, isLoopbackHostHeader, parseUiAuth, readUiAuth } from '../../src/daemon/ui-auth.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ROOT } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
@@ -148,5 +149,94 @@ describe('credentials for the page and /api', () => {
       expect(isLoopback(host), host).toBe(true);
     for (const host of ['0.0.0.0', '::', '10.0.0.5', 'example.com', '128.0.0.1'])
       expect(isLoopback(host), host).toBe(false);
+  });
+});
+
+/** A request with any headers, `Host` included (fetch sets its own). */
+function send(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a loopback daemon without credentials, against a web page (DNS rebinding, cross-site POST)', () => {
+  let drained = 0;
+  async function loopbackServer() {
+    const fake = {
+      ready: true,
+      status: { note: 'live' },
+      coordinator: {
+        drain: async () => {
+          drained += 1;
+        },
+        status: () => ({ owned: [] }),
+        session: () => ({ ok: true }),
+      },
+    } as unknown as Daemon;
+    const s = await startDaemonServer(fake, createMetrics(), createLogger('silent'), {
+      port: 0,
+      host: '127.0.0.1',
+    });
+    cleanups.push(() => s.close());
+    return s;
+  }
+
+  it.each([
+    ['127.0.0.1 with its port', (port: number) => `127.0.0.1:${port}`, 200],
+    ['127.1.2.3', () => '127.1.2.3', 200],
+    ['localhost with a port', (port: number) => `localhost:${port}`, 200],
+    ['LOCALHOST', () => 'LOCALHOST', 200],
+    ['[::1] with a port', (port: number) => `[::1]:${port}`, 200],
+    ['a rebound name', (port: number) => `evil.example:${port}`, 403],
+    ['a name ending in localhost', () => 'localhost.evil.example', 403],
+    ['127.0.0.1 as a subdomain', () => '127.0.0.1.evil.example', 403],
+    ['a LAN address', () => '10.0.0.5', 403],
+  ])('Host %s: the page, /status and /api answer or are refused', async (_name, host, expected) => {
+    const s = await loopbackServer();
+    for (const path of ['/status', '/api/runs', '/'])
+      expect((await send(s.url, path, { host: host(s.port) })).status === 403, path).toBe(expected === 403);
+    // Probes answer whatever the name (no data there).
+    expect((await send(s.url, '/healthz', { host: host(s.port) })).status).toBe(200);
+  });
+
+  it.each([
+    ['the header, no Origin', { 'x-docsync-release': '1' }, 200],
+    ['no header (a form post)', {}, 403],
+    ['the header and an Origin', { 'x-docsync-release': '1', origin: 'https://evil.example' }, 403],
+    ['an Origin of this host', { 'x-docsync-release': '1', origin: 'http://127.0.0.1' }, 403],
+    ['a wrong header value', { 'x-docsync-release': 'yes' }, 403],
+  ])('POST /coordination/release with %s', async (_name, headers, expected) => {
+    const s = await loopbackServer();
+    const before = drained;
+    const r = await send(s.url, '/coordination/release', headers as Record<string, string>, 'POST');
+    expect(r.status, r.body).toBe(expected);
+    expect(drained - before).toBe(expected === 200 ? 1 : 0);
+  });
+
+  it('a Host header is loopback only for 127.x, localhost and [::1], with an optional port', () => {
+    for (const h of ['127.0.0.1', '127.0.0.1:8080', 'localhost:1', '[::1]', '[::1]:80'])
+      expect(isLoopbackHostHeader(h), h).toBe(true);
+    for (const h of [
+      undefined,
+      '',
+      '::1',
+      'localhost:',
+      'localhost:8080:1',
+      '[::1',
+      'a@127.0.0.1',
+      '0.0.0.0:80',
+    ])
+      expect(isLoopbackHostHeader(h), String(h)).toBe(false);
   });
 });

@@ -88,7 +88,7 @@ it('a drift check that cannot read is an error everywhere: status, metrics, read
   expect(await metric('docsync_drift_errors_total')).toBe(1);
   const ready = await get('/readyz');
   expect(ready.status).toBe(503);
-  expect(JSON.parse(ready.text).reason).toMatch(/live state cannot be read/);
+  expect(JSON.parse(ready.text).reason).toBe('live state cannot be read (see /status)');
   expect(logs.some((l) => l.level === 50 && /drift check failed/.test(l.msg))).toBe(true);
   expect(notes.some((n) => /drift check failed/.test(JSON.parse(n).text))).toBe(true);
   // The same failure again is counted, but not notified twice.

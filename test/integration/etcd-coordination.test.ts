@@ -261,7 +261,10 @@ describe.skipIf('missing' in etcd)(
       await expectOwners([...alive, 'r4']);
       const stopping = alive.map((id) => replicas.get(id)!);
       // The preStop hook of the Kubernetes example: hand over now, then stop.
-      const released = await fetch(`${stopping[0]!.url}/coordination/release`, { method: 'POST' });
+      const released = await fetch(`${stopping[0]!.url}/coordination/release`, {
+        method: 'POST',
+        headers: { 'x-docsync-release': '1' },
+      });
       expect(released.status).toBe(200);
       expect(((await released.json()) as { owned: string[] }).owned).toEqual([]);
       expect((await fetch(`${stopping[0]!.url}/readyz`)).status).toBe(503);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { notify, notifyDriftError } from '../../src/daemon/notify.js';
 import { buildPlan } from '../../src/plan/build.js';
+import { registerSecret } from '../../src/secrets/registry.js';
 import { runCli } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { githubMock } from '../helpers/github-mock.js';
@@ -113,5 +114,37 @@ describe('Slack notifications (issue 26, finding 3)', () => {
     for (const { text } of bodies) expect(text).not.toMatch(/[<>]/);
     expect(bodies[0]!.text).toContain('(&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;)');
     expect(bodies[1]!.text).toContain('(team "&lt;!here&gt;" failed)');
+  });
+
+  it('carry no secret, even one the escaping changes (`&`, `<`, `>`, `_`, `-`, `.`)', async () => {
+    const secrets = ['gb_api_s3cr3t-token.value', 'gb&api<s3cr3t>x'];
+    for (const secret of secrets) registerSecret(secret);
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d: Buffer) => (raw += d.toString()));
+      req.on('end', () => {
+        bodies.push(raw);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const data = `${secrets.join(' ')} https://h/x?token=abcd1234`;
+      await notify(url, { ...buildPlan([]), organizations: [data] }, `docsync drift ${data}`);
+      await notifyDriftError(url, `read failed: ${data}`);
+    } finally {
+      server.close();
+    }
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) {
+      const text = (JSON.parse(body) as { text: string }).text
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+      for (const leak of [...secrets, 'abcd1234']) expect(text).not.toContain(leak);
+      expect(text).toContain('[redacted]');
+    }
   });
 });

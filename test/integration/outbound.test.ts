@@ -22,7 +22,14 @@ afterEach(async () => {
   await gh?.close();
 });
 
-const target = () => ({ apiUrl: gh.url, token: TOKEN, repository: 'acme/docs', pr: 7 });
+// The login is given: the faults below are meant for the comment calls, not for `GET /user`.
+const target = () => ({
+  apiUrl: gh.url,
+  token: TOKEN,
+  repository: 'acme/docs',
+  pr: 7,
+  login: 'github-actions[bot]',
+});
 
 /** The error a promise rejects with (fails the test when it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<Error> {
