@@ -23,6 +23,8 @@ export type ApiErrorInit = {
   sent: boolean;
   /** A timeout: the deadline the attempt had, in ms (the client's timeout, or less when a write gate cut it). */
   deadlineMs?: number;
+  /** A timeout: when the attempt's deadline fell, on the `performance.now()` clock (its start plus `deadlineMs`). */
+  deadlineAt?: number;
   cause?: unknown;
 };
 
@@ -34,6 +36,7 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
   readonly apiMessage: string | undefined;
   readonly sent: boolean;
   readonly deadlineMs: number | undefined;
+  readonly deadlineAt: number | undefined;
 
   constructor(init: ApiErrorInit) {
     const status = init.status !== undefined ? ` ${init.status}` : '';
@@ -48,6 +51,7 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
     this.apiMessage = init.apiMessage;
     this.sent = init.sent;
     this.deadlineMs = init.deadlineMs;
+    this.deadlineAt = init.deadlineAt;
   }
 
   /** The outcome is unknown: the request may or may not have taken effect. */
