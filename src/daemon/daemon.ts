@@ -79,7 +79,10 @@ export class Daemon {
       configValid: null,
       lastSync: null,
       lastDrift: null,
-      liveRead: null,
+      // The owned organizations' last reads, the worst first (src/daemon/org-health.ts).
+      get liveRead() {
+        return health.liveRead();
+      },
     };
     this.parts = { opts, status: this.status, metrics, coordinator };
     this.config = new ConfigTracker(source, this.parts);
@@ -90,9 +93,10 @@ export class Daemon {
       this.config,
       async (desired, checksum, base, log) => {
         const org = desired.organizations[0]?.id ?? '';
-        return this.record(org, base, await this.pipeline(desired, true, log, checksum), log);
+        return this.record(org, base, await this.pipeline(org, desired, true, log, checksum), log);
       },
       (org) => this.health.seen([org]),
+      (org, error) => this.health.read(org, error),
     );
   }
 
@@ -229,7 +233,7 @@ export class Daemon {
       ...(revision ? { revision: revision.id } : {}),
     };
     try {
-      const outcome = await this.pipeline(onlyOrgs(desired, [org]), this.opts.mode === 'apply', log);
+      const outcome = await this.pipeline(org, onlyOrgs(desired, [org]), this.opts.mode === 'apply', log);
       this.record(org, base, outcome, log);
     } catch (error) {
       recordSync({ ...base, result: 'error', message: (error as Error).message }, this.parts, log);
@@ -260,6 +264,7 @@ export class Daemon {
    * organizations this replica holds; with `expectChecksum`, only the plan the drift check made.
    */
   private pipeline(
+    org: string,
     desired: DesiredState,
     apply: boolean,
     log: Logger,
@@ -280,14 +285,7 @@ export class Daemon {
               release: async () => {},
             },
       ...(expectChecksum !== undefined ? { expectChecksum } : {}),
-      onPlanned: ({ plan }) => {
-        const failure = readFailure(plan.errors);
-        this.status.liveRead = {
-          ok: failure === undefined,
-          at: new Date().toISOString(),
-          ...(failure !== undefined ? { error: failure } : {}),
-        };
-      },
+      onPlanned: ({ plan }) => this.health.read(org, readFailure(plan.errors)),
       applyOptions: {
         logger: log,
         shouldStop: () => this.stopping,

@@ -38,6 +38,8 @@ export class DriftCheck {
     private readonly selfHeal: SelfHeal,
     /** Drift was found in the organization (a change seen, to be applied). */
     private readonly drifted: (org: string) => void = () => {},
+    /** The check's read of the organization ended (an error when it failed): readiness is per organization. */
+    private readonly read: (org: string, error?: string) => void = () => {},
   ) {}
 
   /** Check one organization (a replica checks, and reports, only those it owns). */
@@ -53,7 +55,7 @@ export class DriftCheck {
       const failure = readFailure(plan.errors);
       // A check that could not read is an error, never "in sync".
       if (failure !== undefined) throw new Error(failure);
-      status.liveRead = { ok: true, at };
+      this.read(org);
       metrics.lastDriftSuccess.set(Date.now() / 1000);
       this.lastErrorNotified.delete(org);
       const drifted = plan.changes.length > 0;
@@ -136,7 +138,7 @@ export class DriftCheck {
   /** A drift check that could not read: metric, error log, not ready, one notification per distinct error. */
   private async failed(org: string, message: string, at: string, log: Logger): Promise<void> {
     const { opts, status, metrics } = this.parts;
-    status.liveRead = { ok: false, at, error: message };
+    this.read(org, message);
     metrics.driftErrors.inc();
     log.error({ org, err: message }, 'drift check failed; drift is unknown');
     if (!opts.notifyUrl || this.lastErrorNotified.get(org) === message) return;
