@@ -93,7 +93,8 @@ export class Daemon {
       this.config,
       async (desired, checksum, base, log) => {
         const org = desired.organizations[0]?.id ?? '';
-        return this.record(org, base, await this.pipeline(org, desired, true, log, checksum), log);
+        const outcome = await this.pipeline(org, desired, true, log, this.config.certificates, checksum);
+        return this.record(org, base, outcome, log);
       },
       (org) => this.health.seen([org]),
       (org, error) => this.health.read(org, error),
@@ -224,7 +225,9 @@ export class Daemon {
   }
 
   private async sync(org: string, runId: string, trigger: Trigger, log: Logger): Promise<void> {
-    const { revision, desired } = this.config;
+    // The config and the certificate contents loaded with it, as they are now: a fetch may load
+    // newer ones (and rewrite the checkout) while this sync runs.
+    const { revision, desired, certificates } = this.config;
     if (!desired?.organizations.some((o) => o.id === org)) return;
     const base = {
       runId,
@@ -233,7 +236,13 @@ export class Daemon {
       ...(revision ? { revision: revision.id } : {}),
     };
     try {
-      const outcome = await this.pipeline(org, onlyOrgs(desired, [org]), this.opts.mode === 'apply', log);
+      const outcome = await this.pipeline(
+        org,
+        onlyOrgs(desired, [org]),
+        this.opts.mode === 'apply',
+        log,
+        certificates,
+      );
       this.record(org, base, outcome, log);
     } catch (error) {
       recordSync({ ...base, result: 'error', message: (error as Error).message }, this.parts, log);
@@ -268,6 +277,7 @@ export class Daemon {
     desired: DesiredState,
     apply: boolean,
     log: Logger,
+    certificates: ReadonlyMap<string, string> | undefined,
     expectChecksum?: string,
   ): Promise<SyncOutcome> {
     return runSync({
@@ -290,6 +300,7 @@ export class Daemon {
         logger: log,
         shouldStop: () => this.stopping,
         configRoot: findRepositoryRoot(this.source.configDir),
+        certificates,
       },
     });
   }
