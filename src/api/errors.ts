@@ -25,6 +25,8 @@ export type ApiErrorInit = {
   deadlineMs?: number;
   /** With more than one attempt: how many were made and how long they took together. */
   attempts?: { count: number; elapsedMs: number };
+  /** A timeout: when the attempt's deadline fell, on the `performance.now()` clock (its start plus `deadlineMs`). */
+  deadlineAt?: number;
   cause?: unknown;
 };
 
@@ -49,6 +51,7 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
   readonly sent: boolean;
   readonly deadlineMs: number | undefined;
   readonly attempts: number;
+  readonly deadlineAt: number | undefined;
 
   constructor(init: ApiErrorInit) {
     super(init.code, apiErrorMessage(init), { cause: init.cause });
@@ -59,6 +62,7 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
     this.apiMessage = init.apiMessage;
     this.sent = init.sent;
     this.deadlineMs = init.deadlineMs;
+    this.deadlineAt = init.deadlineAt;
     this.attempts = init.attempts?.count ?? 1;
   }
 
@@ -77,6 +81,7 @@ export class ApiError extends DocsyncError<ApiErrorCode> {
       ...(this.apiMessage !== undefined ? { apiMessage: this.apiMessage } : {}),
       sent: this.sent,
       ...(this.deadlineMs !== undefined ? { deadlineMs: this.deadlineMs } : {}),
+      ...(this.deadlineAt !== undefined ? { deadlineAt: this.deadlineAt } : {}),
     };
   }
 

@@ -281,6 +281,7 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
     }
     const deadline = attemptDeadline(timeoutMs);
+    const deadlineAt = performance.now() + timeoutMs;
     let res: Dispatcher.ResponseData;
     try {
       res = await request(this.agent, this.origin, path, {
@@ -293,7 +294,7 @@ export class HttpClient {
       deadline.clear();
       this.budget.release();
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
-      throw this.transportError(req, error, false, deadline.signal, timeoutMs);
+      throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
     }
     let text: string;
     try {
@@ -311,7 +312,7 @@ export class HttpClient {
           sent: true,
           cause: error,
         });
-      throw this.transportError(req, error, true, deadline.signal, timeoutMs);
+      throw this.transportError(req, error, true, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
     } finally {
       deadline.clear();
     }
@@ -355,7 +356,7 @@ export class HttpClient {
     error: unknown,
     afterHeaders: boolean,
     signal: AbortSignal,
-    deadlineMs: number,
+    deadline: { deadlineMs: number; deadlineAt: number },
   ): ApiError {
     if (signal.aborted && signal.reason instanceof DeadlineError)
       return new ApiError({
@@ -364,7 +365,7 @@ export class HttpClient {
         route: req.route,
         apiMessage: signal.reason.message,
         sent: true,
-        deadlineMs,
+        ...deadline,
         cause: error,
       });
     const code = (error as { code?: string }).code ?? '';
@@ -381,7 +382,7 @@ export class HttpClient {
         ? `cannot connect to ${hostAndPort(this.origin)} (${code})`
         : code || (error as Error).message,
       sent,
-      ...(timeout ? { deadlineMs } : {}),
+      ...(timeout ? deadline : {}),
       cause: error,
     });
   }

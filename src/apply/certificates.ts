@@ -69,12 +69,23 @@ function collect(value: unknown, out: CertificateRef[]): void {
  * Re-read, before a plan runs, every certificate its changes send: with the same confinement as
  * validation (inside `root`, regular file, size-capped, without blocking) and checked against the
  * hash the plan was made with. Failures are remembered and fail the change that needs them.
+ * Contents in `loaded` (read with the config the plan was made from, by hash: the daemon's) are
+ * used as they are, without touching the files: a fetch may be rewriting the checkout meanwhile.
  */
-export async function preloadCertificates(changes: readonly Change[], root?: string): Promise<void> {
+export async function preloadCertificates(
+  changes: readonly Change[],
+  root?: string,
+  loaded?: ReadonlyMap<string, string>,
+): Promise<void> {
   const sources: CertificateRef[] = [];
   for (const change of changes) collect(change.op, sources);
   const ctx = context(root ?? findRepositoryRoot(process.cwd()));
   for (const source of sources) {
+    const known = loaded?.get(source.sha256);
+    if (known !== undefined && certificateHash(known) === source.sha256) {
+      verified.set(source.sha256, known);
+      continue;
+    }
     let content: string | CertificateChangedError;
     try {
       const { value } = await readIndirect(asIndirect(source), ctx);

@@ -23,6 +23,11 @@ export type ApplyOptions = {
   /** Certificate files must lie inside this folder (the config repository); default: the working directory's. */
   configRoot?: string;
   /**
+   * Certificate contents read with the config the plan was made from, by hash (the daemon's
+   * `LoadResult.certificates`): sent without reading the files again.
+   */
+  certificates?: ReadonlyMap<string, string> | undefined;
+  /**
    * The write gate of an organization (its ownership, decision 21): a change starts only while
    * its organization's gate is open, and its writes pass the gate. None: writes are not gated.
    */
@@ -74,7 +79,7 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const started = Date.now();
-  await preloadCertificates(plan.changes, options.configRoot);
+  await preloadCertificates(plan.changes, options.configRoot, options.certificates);
   const produced: Produced = new Map();
   const results = new Map<string, ChangeResult>();
   const byId = new Map(plan.changes.map((c) => [c.id, c]));

@@ -18,11 +18,14 @@ const TICK_MS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * How long an ambiguous creation may still land: a timed-out request for as long as it had (its
- * own deadline, which a write gate may have cut short) plus a margin; a reset connection briefly.
+ * How long, from `now`, an ambiguous creation may still land: a timed-out request until its own
+ * deadline (its start plus the time it had, which a write gate may have cut short) plus a margin,
+ * so a request that used its whole deadline is waited for the margin only; a reset connection
+ * briefly. Without a known deadline (an error made elsewhere), the whole timeout again.
  */
-export function settleMs(api: ApiClient, error: ApiError): number {
+export function settleMs(api: ApiClient, error: ApiError, now = performance.now()): number {
   if (error.code !== 'timeout') return FIRST_LOOK_MS;
+  if (error.deadlineAt !== undefined) return Math.max(0, error.deadlineAt - now) + SETTLE_MARGIN_MS;
   return (error.deadlineMs ?? api.http.timeoutMs) + SETTLE_MARGIN_MS;
 }
 

@@ -30,6 +30,11 @@ export type LoadResult = {
   desired: DesiredState | null;
   issues: ConfigIssue[];
   files: string[];
+  /**
+   * The certificates' contents as this load read them, by hash (only hashes enter the desired
+   * state): an apply of a plan made from this load sends them without reading the files again.
+   */
+  certificates?: ReadonlyMap<string, string>;
 };
 
 const MAX_FILES = 10_000;
@@ -304,6 +309,12 @@ function certificateRef({ source, ctx }: IndirectRequest, value: IndirectValue):
   return { source: 'file', path, sha256: certificateHash(value.value) };
 }
 
+/** Keep the content read for a certificate, by its hash (trimmed, as it is sent). */
+function remember(contents: Map<string, string>, ref: CertificateRef, value: IndirectValue): CertificateRef {
+  contents.set(ref.sha256, value.value.trim());
+  return ref;
+}
+
 function indirectIssue(request: IndirectRequest, error: unknown): ConfigIssue {
   if (!(error instanceof IndirectValueError)) throw error;
   return request.issue(error.message, INDIRECT_CODES[error.code]);
@@ -344,6 +355,7 @@ function finish(
   parsed: Parsed[],
   issues: ConfigIssue[],
   certificates: Map<object, CertificateRef>,
+  contents: ReadonlyMap<string, string>,
 ): LoadResult {
   if (issues.some((i) => i.severity === 'error')) return { desired: null, issues, files };
   const desired = normalize(
@@ -352,7 +364,7 @@ function finish(
   );
   // Plan errors about a config value (an unresolved reference) point at its file, line and column.
   recordOrigins(desired.organizations, parsed);
-  return { desired, issues, files };
+  return { desired, issues, files, certificates: contents };
 }
 
 /**
@@ -366,9 +378,11 @@ export function loadConfigFromBuffers(
 ): LoadResult {
   const { parsed, issues } = parseEntries(entries);
   const map = new Map<object, CertificateRef>();
+  const contents = new Map<string, string>();
   for (const request of indirectRequests(parsed, { ...opts, env })) {
     try {
-      map.set(request.entry, certificateRef(request, readIndirectSync(request.source, request.ctx)));
+      const value = readIndirectSync(request.source, request.ctx);
+      map.set(request.entry, remember(contents, certificateRef(request, value), value));
     } catch (error) {
       issues.push(indirectIssue(request, error));
     }
@@ -378,6 +392,7 @@ export function loadConfigFromBuffers(
     parsed,
     issues,
     map,
+    contents,
   );
 }
 
@@ -388,11 +403,12 @@ export async function loadConfigFromBuffersAsync(
 ): Promise<LoadResult> {
   const { parsed, issues } = parseEntries(entries, opts.cache);
   const map = new Map<object, CertificateRef>();
+  const contents = new Map<string, string>();
   for (const request of indirectRequests(parsed, opts)) {
     try {
       const value = await readIndirect(request.source, request.ctx);
       if (value.path) opts.onIndirectFile?.(value.path);
-      map.set(request.entry, certificateRef(request, value));
+      map.set(request.entry, remember(contents, certificateRef(request, value), value));
     } catch (error) {
       issues.push(indirectIssue(request, error));
     }
@@ -402,6 +418,7 @@ export async function loadConfigFromBuffersAsync(
     parsed,
     issues,
     map,
+    contents,
   );
 }
 

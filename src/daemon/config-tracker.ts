@@ -14,6 +14,8 @@ import type { DaemonParts } from './types.js';
 export class ConfigTracker {
   revision: Revision | null = null;
   desired: DesiredState | null = null;
+  /** The certificates' contents read with `desired`, by hash: applies send these, never re-reading the checkout. */
+  certificates: ReadonlyMap<string, string> | undefined;
   /** The issues of the current revision when its config is invalid. */
   pendingIssues: ConfigIssue[] | null = null;
   /** Files parsed by earlier reloads: a change to one file re-parses only that file. */
@@ -67,6 +69,7 @@ export class ConfigTracker {
     this.parts.status.configValid = true;
     this.pendingIssues = null;
     this.desired = result.desired;
+    this.certificates = result.certificates;
     this.parts.coordinator.manage(result.desired.organizations.map((o) => o.id));
   }
 }

@@ -80,7 +80,10 @@ export class Daemon {
       configValid: null,
       lastSync: null,
       lastDrift: null,
-      liveRead: null,
+      // The owned organizations' last reads, the worst first (src/daemon/org-health.ts).
+      get liveRead() {
+        return health.liveRead();
+      },
     };
     this.parts = { opts, status: this.status, metrics, coordinator, apiUrl: api.http.baseUrl };
     this.config = new ConfigTracker(source, this.parts);
@@ -91,9 +94,11 @@ export class Daemon {
       this.config,
       async (desired, checksum, base, log) => {
         const org = desired.organizations[0]?.id ?? '';
-        return this.record(org, base, await this.pipeline(desired, true, log, checksum), log);
+        const outcome = await this.pipeline(org, desired, true, log, this.config.certificates, checksum);
+        return this.record(org, base, outcome, log);
       },
       (org) => this.health.seen([org]),
+      (org, error) => this.health.read(org, error),
     );
   }
 
@@ -230,7 +235,9 @@ export class Daemon {
   }
 
   private async sync(org: string, runId: string, trigger: Trigger, log: Logger): Promise<void> {
-    const { revision, desired } = this.config;
+    // The config and the certificate contents loaded with it, as they are now: a fetch may load
+    // newer ones (and rewrite the checkout) while this sync runs.
+    const { revision, desired, certificates } = this.config;
     if (!desired?.organizations.some((o) => o.id === org)) return;
     const base = {
       runId,
@@ -239,7 +246,13 @@ export class Daemon {
       ...(revision ? { revision: revision.id } : {}),
     };
     try {
-      const outcome = await this.pipeline(onlyOrgs(desired, [org]), this.opts.mode === 'apply', log);
+      const outcome = await this.pipeline(
+        org,
+        onlyOrgs(desired, [org]),
+        this.opts.mode === 'apply',
+        log,
+        certificates,
+      );
       this.record(org, base, outcome, log);
     } catch (thrown) {
       const error = thrownFailure(thrown);
@@ -271,9 +284,11 @@ export class Daemon {
    * organizations this replica holds; with `expectChecksum`, only the plan the drift check made.
    */
   private pipeline(
+    org: string,
     desired: DesiredState,
     apply: boolean,
     log: Logger,
+    certificates: ReadonlyMap<string, string> | undefined,
     expectChecksum?: string,
   ): Promise<SyncOutcome> {
     return runSync({
@@ -291,18 +306,12 @@ export class Daemon {
               release: async () => {},
             },
       ...(expectChecksum !== undefined ? { expectChecksum } : {}),
-      onPlanned: ({ plan }) => {
-        const failure = readFailure(plan.errors);
-        this.status.liveRead = {
-          ok: failure === undefined,
-          at: new Date().toISOString(),
-          ...(failure !== undefined ? { error: failure } : {}),
-        };
-      },
+      onPlanned: ({ plan }) => this.health.read(org, readFailure(plan.errors)),
       applyOptions: {
         logger: log,
         shouldStop: () => this.stopping,
         configRoot: findRepositoryRoot(this.source.configDir),
+        certificates,
       },
     });
   }

@@ -45,6 +45,8 @@ export class DriftCheck {
     private readonly selfHeal: SelfHeal,
     /** Drift was found in the organization (a change seen, to be applied). */
     private readonly drifted: (org: string) => void = () => {},
+    /** The check's read of the organization ended (an error when it failed): readiness is per organization. */
+    private readonly read: (org: string, error?: string) => void = () => {},
   ) {}
 
   /** Check one organization (a replica checks, and reports, only those it owns). */
@@ -60,7 +62,7 @@ export class DriftCheck {
       const failure = planFailure(plan, live);
       // A check that could not read is an error, never "in sync".
       if (failure !== undefined) throw new RunFailed(failure);
-      status.liveRead = { ok: true, at };
+      this.read(org);
       metrics.lastDriftSuccess.set(Date.now() / 1000);
       this.lastErrorNotified.delete(org);
       const drifted = plan.changes.length > 0;
@@ -144,7 +146,7 @@ export class DriftCheck {
   private async failed(org: string, failure: RunFailure, at: string, log: Logger): Promise<void> {
     const { opts, status, metrics } = this.parts;
     const message = failure.message;
-    status.liveRead = { ok: false, at, error: message };
+    this.read(org, message);
     metrics.driftErrors.inc();
     const api = failure.endpoint && this.parts.apiUrl ? { apiUrl: this.parts.apiUrl } : {};
     log.error({ org, ...failureFields(failure), ...api }, `drift check failed; drift is unknown: ${message}`);

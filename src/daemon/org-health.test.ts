@@ -74,4 +74,28 @@ describe('OrgHealth', () => {
       pendingSince: new Date(9_000).toISOString(),
     });
   });
+
+  it('keeps the last live read per organization: readiness follows the owned ones, in any order', () => {
+    const owned = ['org_a', 'org_b'];
+    const { health, advance } = setup(owned);
+    expect(health.liveRead()).toBeNull();
+    health.read('org_a', 'boom');
+    advance(1000);
+    health.read('org_b');
+    // B's later good read does not hide A's failure.
+    expect(health.liveRead()).toMatchObject({ ok: false, error: 'org_a: boom' });
+    health.read('org_b', 'down');
+    advance(1000);
+    expect(health.liveRead()).toMatchObject({
+      ok: false,
+      error: 'org_b: down (and 1 more organization(s))',
+    });
+    health.read('org_a');
+    health.read('org_b');
+    expect(health.liveRead()).toMatchObject({ ok: true });
+    // An organization this replica no longer owns does not count.
+    health.read('org_a', 'gone');
+    owned.splice(0, 1);
+    expect(health.liveRead()).toMatchObject({ ok: true });
+  });
 });

@@ -1,3 +1,4 @@
+import type { LiveRead } from './health.js';
 import type { Metrics } from './metrics.js';
 import type { SyncReport } from './types.js';
 
@@ -16,6 +17,8 @@ export type OrgSyncStatus = {
   lastResult?: SyncReport['result'];
   /** A change was seen (a new revision, drift, ownership gained) and not yet applied, since then. */
   pendingSince?: string;
+  /** Its last attempt to read live state (a sync or a drift check). */
+  liveRead?: LiveRead;
 };
 
 type Entry = {
@@ -25,6 +28,7 @@ type Entry = {
   lastResult?: SyncReport['result'];
   pending?: number;
   ownedSince?: number;
+  read?: { ok: boolean; at: number; error?: string };
 };
 
 const SUCCESS: ReadonlySet<SyncReport['result']> = new Set(['applied', 'planned', 'no-changes']);
@@ -95,6 +99,38 @@ export class OrgHealth {
     e.inSync = at;
   }
 
+  /** An attempt to read the organization's live state (a sync's plan, a drift check) ended. */
+  read(org: string, error?: string): void {
+    this.entry(org).read = {
+      ok: error === undefined,
+      at: this.now(),
+      ...(error !== undefined ? { error } : {}),
+    };
+  }
+
+  /**
+   * The live reads that decide readiness, over the owned organizations only (one that was never
+   * read counts as fine): the most recent failure among their last reads when any failed, else
+   * the most recent read; null when none was read. Kept per organization, so a read of one never
+   * hides (or invents) another one's failure, whatever order they end in.
+   */
+  liveRead(): LiveRead | null {
+    const reads = this.owned().flatMap((org) => {
+      const read = this.orgs.get(org)?.read;
+      return read ? [{ org, ...read }] : [];
+    });
+    const failed = reads.filter((r) => !r.ok);
+    const latest = (failed.length > 0 ? failed : reads).reduce<(typeof reads)[number] | undefined>(
+      (a, b) => (a === undefined || b.at >= a.at ? b : a),
+      undefined,
+    );
+    if (!latest) return null;
+    const at = new Date(latest.at).toISOString();
+    if (latest.ok) return { ok: true, at };
+    const others = failed.length > 1 ? ` (and ${failed.length - 1} more organization(s))` : '';
+    return { ok: false, at, error: `${latest.org}: ${latest.error ?? 'unknown error'}${others}` };
+  }
+
   /** Owned organizations and when each was last known in sync (or taken over, or the daemon started, if later). */
   private inSyncOfOwned(): [string, number][] {
     return this.owned().map((org) => {
@@ -114,6 +150,11 @@ export class OrgHealth {
         lastSyncAt: iso(e.lastSync),
         lastResult: e.lastResult,
         pendingSince: iso(e.pending),
+        liveRead: e.read && {
+          ok: e.read.ok,
+          at: new Date(e.read.at).toISOString(),
+          ...(e.read.error !== undefined ? { error: e.read.error } : {}),
+        },
       };
       out[org] = {
         owned: owned.has(org),

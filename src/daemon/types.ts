@@ -83,8 +83,12 @@ export type DaemonStatus = {
   configValid: boolean | null;
   lastSync: SyncReport | null;
   lastDrift: DriftReport | null;
-  /** The last attempt to read live state (sync or drift); `/readyz` fails while it failed. */
-  liveRead?: LiveRead | null;
+  /**
+   * The owned organizations' last attempts to read live state (sync or drift), kept per
+   * organization: the most recent failure among them, else the most recent read. `/readyz` fails
+   * while any owned organization's last read failed.
+   */
+  readonly liveRead?: LiveRead | null;
   /** Per organization: when it last synced, was last known in sync, and what is pending (issue 34). */
   readonly organizations?: Record<string, OrgSyncStatus>;
   /** Which organizations this replica writes, among which members (decision 21). */

@@ -147,6 +147,38 @@ describe('the maximum checkout size', () => {
     expect(git(join(source.configDir, '..'), 'rev-parse', 'HEAD')).toBe(first.id);
   });
 
+  it('kills the tree listing as soon as its running total passes the bound', async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: small\n' });
+    const source = new GitSource({
+      url: repo.url,
+      branch: 'main',
+      path: 'config',
+      workDir: state(),
+      maxCheckoutBytes: 1024 * 1024,
+      timeoutMs: 20_000,
+    });
+    await source.refresh();
+    repo.commit({ 'zeros.bin': '\0'.repeat(2 * 1024 * 1024) }, 'big');
+    // A git whose ls-tree, once it listed the tree, goes on as a huge tree's would (30 s more):
+    // only a listing killed as soon as the total passes the bound ends before that.
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = mkdtempSync(join(tmpdir(), 'docsync-slow-ls-tree-'));
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\n"${realGit}" "$@"; s=$?\ncase " $* " in *" ls-tree "*) sleep 30;; esac\nexit $s\n`,
+      { mode: 0o755 },
+    );
+    const path = process.env['PATH'];
+    process.env['PATH'] = `${bin}:${path ?? ''}`;
+    try {
+      const t0 = performance.now();
+      await expect(source.refresh()).rejects.toBeInstanceOf(CheckoutTooLargeError);
+      expect(performance.now() - t0).toBeLessThan(10_000);
+    } finally {
+      process.env['PATH'] = path;
+    }
+  });
+
   it('refuses a repository whose objects pass the bound, on a fresh clone', async () => {
     const repo = makeRepo({
       'config/org.yaml': 'organization: x\n',

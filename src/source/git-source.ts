@@ -241,20 +241,33 @@ export class GitSource implements ConfigSource {
     return { id, subject: subject.join('\n'), ...(date ? { time: date } : {}) };
   }
 
-  /** The bytes of every file of commit `id`, summed from the tree (nothing written yet). */
+  /**
+   * The bytes of every file of commit `id`, summed from the tree as `git ls-tree` lists it
+   * (nothing written yet). Past `maxBytes` the listing is killed at once: a huge tree costs no
+   * more than the bound's worth of output. Returns the total so far (over the bound when cut).
+   */
   private async treeBytes(dir: string, id: string): Promise<number> {
     let total = 0;
     let rest = '';
-    await this.git(['ls-tree', '-r', '-l', '-z', '--full-tree', id], dir, {
-      onStdout: (chunk) => {
-        const records = (rest + chunk.toString('latin1')).split('\0');
-        rest = records.pop() ?? '';
-        for (const record of records) {
-          const size = Number(record.slice(0, record.indexOf('\t')).trim().split(/ +/)[3]);
-          if (Number.isFinite(size)) total += size;
-        }
-      },
-    });
+    const over = new AbortController();
+    try {
+      await this.git(['ls-tree', '-r', '-l', '-z', '--full-tree', id], dir, {
+        signal: AbortSignal.any([this.stopping.signal, over.signal]),
+        onStdout: (chunk) => {
+          if (over.signal.aborted) return;
+          const records = (rest + chunk.toString('latin1')).split('\0');
+          rest = records.pop() ?? '';
+          for (const record of records) {
+            const size = Number(record.slice(0, record.indexOf('\t')).trim().split(/ +/)[3]);
+            if (Number.isFinite(size)) total += size;
+          }
+          if (total > this.maxBytes) over.abort();
+        },
+      });
+    } catch (error) {
+      // Killed for passing the bound (not for a stop): the total says so.
+      if (!over.signal.aborted || this.stopping.signal.aborted) throw error;
+    }
     return total;
   }
 

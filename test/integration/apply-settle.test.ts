@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
+import { ApiError } from '../../src/api/errors.js';
 import type { WriteGate } from '../../src/api/write-gate.js';
 import { applyPlan, type ApplyOptions } from '../../src/apply/run.js';
+import { SETTLE_MARGIN_MS, settleMs } from '../../src/apply/settle.js';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
@@ -77,6 +79,30 @@ describe('settling an ambiguous creation', () => {
       expect(performance.now() - t0).toBeLessThan(3500);
       expect(result).toMatchObject({ status: 'failed', code: 'outcome-unknown' });
       expect(result.message).toMatch(/stopping/);
+    } finally {
+      await api2.close();
+    }
+  });
+  it("an uncut timeout leaves only the margin to wait: the deadline counts from the request's start", async () => {
+    const api2 = client(emu, { timeoutMs: 2000 });
+    try {
+      emu.setFaults({ latencyMs: 5000, latencyMethods: ['POST'] });
+      const error = await api2.http
+        .send({
+          method: 'POST',
+          path: '/orgs/org_t/teams',
+          route: '/orgs/{org}/teams',
+          body: { title: 'T' },
+          expect: [201],
+          create: true,
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).code).toBe('timeout');
+      // The old wait was the whole 2 s timeout again plus the margin, counted from the timeout.
+      const wait = settleMs(api2, error as ApiError);
+      expect(wait).toBeGreaterThanOrEqual(SETTLE_MARGIN_MS);
+      expect(wait).toBeLessThan(SETTLE_MARGIN_MS + 500);
     } finally {
       await api2.close();
     }
