@@ -5,6 +5,7 @@
 // (src/api/undici.ts: the pool and the request API, not the package index).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import process from 'node:process';
 
 const require = createRequire(import.meta.url);
 const Pool = require('undici/lib/dispatcher/pool.js');

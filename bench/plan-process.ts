@@ -66,7 +66,7 @@ export function runCli(
     let stdout = '';
     child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -71,12 +71,13 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(body);
+  // Encoded once: the length and the bytes sent come from the same buffer.
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bytes.length,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 function sendError(res: ServerResponse, status: number, message: string): void {
