@@ -1,8 +1,9 @@
 // The request-heavy organization of issue 33 (bench/heavy-scenario.ts): `docsync plan` as a process
 // against the floor (the same list GETs with bare undici + JSON.parse, bench/floor.mjs), both
 // measured the same way (bench/usage.mjs), and the emulator's own throughput while serving the floor.
-// Standalone: `tsx bench/heavy.ts [sites] [runs] [--cpu-prof] [--emulator-prof]` (profiles land in
-// bench/.prof; --emulator-prof profiles this process, which is the emulator).
+// Standalone: `tsx bench/heavy.ts [sites] [runs] [--cpu-prof] [--floor-prof] [--emulator-prof]`
+// (profiles land in bench/.prof, the floor's in bench/.prof/floor; --emulator-prof profiles this
+// process, which is the emulator).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,12 @@ export type HeavyFigures = { shape: HeavyShape; resources: number; files: number
 export async function measureHeavy(
   shape: HeavyShape,
   runs: number,
-  opts: { nodeFlags?: string[]; waitForQuietMs?: number; profileEmulator?: string } = {},
+  opts: {
+    nodeFlags?: string[];
+    floorFlags?: string[];
+    waitForQuietMs?: number;
+    profileEmulator?: string;
+  } = {},
 ): Promise<HeavyFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'docsync-heavy-'));
   try {
@@ -61,7 +67,7 @@ export async function measureHeavy(
           await session.post('Profiler.start');
         }
         const cpu0 = process.cpuUsage();
-        const floor = await runCli([replay], env, [], join(root, 'bench/floor.mjs'));
+        const floor = await runCli([replay], env, opts.floorFlags ?? [], join(root, 'bench/floor.mjs'));
         const cpu = process.cpuUsage(cpu0);
         if (session) {
           const { profile } = await session.post('Profiler.stop');
@@ -102,7 +108,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     ? join(root, 'bench/.prof', `emulator-${Date.now()}.cpuprofile`)
     : undefined;
   const teams = Math.round((HEAVY_FULL.teams * sites) / HEAVY_FULL.sites);
-  const f = await measureHeavy({ ...HEAVY_FULL, sites, teams }, runs, { nodeFlags: flags, profileEmulator });
+  const floorFlags = process.argv.includes('--floor-prof')
+    ? ['--cpu-prof', '--cpu-prof-dir', join(root, 'bench/.prof/floor')]
+    : [];
+  const f = await measureHeavy({ ...HEAVY_FULL, sites, teams }, runs, {
+    nodeFlags: flags,
+    floorFlags,
+    profileEmulator,
+  });
   for (const r of f.runs)
     console.log(
       `${f.resources} resources, ${r.requests} GETs: docsync CPU ${(r.docsync.cpuMs / 1000).toFixed(2)} s, peak ${r.docsync.peakRssMb.toFixed(0)} MB, wall ${(r.docsync.wallMs / 1000).toFixed(2)} s; floor CPU ${(r.floor.cpuMs / 1000).toFixed(2)} s, wall ${(r.floor.wallMs / 1000).toFixed(2)} s; ratio ${r.ratio.toFixed(2)}×; emulator ${r.emulatorPerCpuSecond.toFixed(0)} req/s per core`,

@@ -1,6 +1,7 @@
-// `npm run bench [-- --quick] [-- --write]`: call counts, rate-limited apply time, `docsync plan` as a
-// process (CPU, peak RSS, wall), in-process diff and plan, reorders. Prints a markdown table; only
-// `--write` (never with `--quick`) rewrites docs/benchmarks.md, with the machine and the date.
+// `npm run bench [-- --quick] [-- --write] [-- --only=heavy,latency]`: call counts, rate-limited apply
+// time, `docsync plan` as a process (CPU, peak RSS, wall), the request-heavy organization against the
+// bare-undici floor, in-process diff and plan, reorders. Prints a markdown table; only `--write`
+// (never with `--quick` or `--only`) rewrites docs/benchmarks.md, with the machine and the date.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -13,12 +14,24 @@ import { startEmulator, type Emulator } from '../src/emulator/server.js';
 import { readLive } from '../src/live/read.js';
 import type { DesiredOrganization, DesiredState } from '../src/model/index.js';
 import { makePlan } from '../src/pipeline/plan-run.js';
+import { measureHeavy, medianRun } from './heavy.js';
+import { HEAVY_FULL, HEAVY_QUICK } from './heavy-scenario.js';
 import { measurePlanProcess, type ProcessFigures } from './plan-process.js';
 
 const quick = process.argv.includes('--quick');
 const write = process.argv.includes('--write');
-if (quick && write) {
-  console.error('--quick never rewrites docs/benchmarks.md: run the full benchmark with --write');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const SECTIONS = ['read', 'write', 'rate', 'process', 'heavy', 'latency', 'cpu', 'reorders'] as const;
+if (only?.some((o) => !(SECTIONS as readonly string[]).includes(o))) {
+  console.error(`--only takes a comma-separated list of: ${SECTIONS.join(', ')}`);
+  process.exit(2);
+}
+const runs = (section: (typeof SECTIONS)[number]) => !only || only.includes(section);
+if ((quick || only) && write) {
+  console.error('--quick and --only never rewrite docs/benchmarks.md: run the full benchmark with --write');
   process.exit(2);
 }
 const TOKEN = 'bench-token';
@@ -303,8 +316,7 @@ function planCpu(): void {
   );
 }
 
-/** 5. `docsync plan` as a process (the built CLI) against the emulator: CPU, peak RSS, wall. */
-async function planProcess(): Promise<void> {
+function buildCli(): void {
   execFileSync(
     process.execPath,
     [
@@ -317,6 +329,10 @@ async function planProcess(): Promise<void> {
       stdio: 'inherit',
     },
   );
+}
+
+/** 5. `docsync plan` as a process (the built CLI) against the emulator: CPU, peak RSS, wall. */
+async function planProcess(): Promise<void> {
   const runs = quick ? 1 : 3;
   const targets: Record<number, { cpuMs: number; rssMb?: number }> = {
     10_000: { cpuMs: 1000 },
@@ -383,16 +399,50 @@ function reorders(): void {
   );
 }
 
+/**
+ * 6. The request-heavy organization of issue 33: `docsync plan` against the floor (the same list
+ * GETs with bare undici and JSON.parse), the ratio of their CPU in the same run, and the emulator's
+ * own throughput while it serves the floor.
+ */
+async function heavyPlan(): Promise<void> {
+  const shape = quick ? HEAVY_QUICK : HEAVY_FULL;
+  const f = await measureHeavy(shape, quick ? 1 : 3, { waitForQuietMs: quick ? 0 : 120_000 });
+  const m = medianRun(f);
+  const name = `${shape.sites} sites × ${shape.sectionsPerSite} sections × ${shape.spacesPerSection} site spaces + ${shape.shareLinksPerSite} share links, ${shape.teams.toLocaleString('en')} teams × ${shape.membersPerTeam} members, ${shape.customFields} fields`;
+  const each = f.runs.map((r) => `${r.ratio.toFixed(2)}×`).join(', ');
+  row(
+    `request-heavy plan against the floor: ${f.resources.toLocaleString('en')} resources (${name}) in ${f.files} files, ${m.requests.toLocaleString('en')} GETs${f.runs.length > 1 ? `, median of ${f.runs.length}` : ''}`,
+    `docsync CPU ${(m.docsync.cpuMs / 1000).toFixed(2)} s, peak RSS ${m.docsync.peakRssMb.toFixed(0)} MB; floor CPU ${(m.floor.cpuMs / 1000).toFixed(2)} s; ratio ${m.ratio.toFixed(2)}×${f.runs.length > 1 ? ` (runs: ${each})` : ''}`,
+    'ratio ≤ 1.5×, peak RSS ≤ 250 MB',
+    m.ratio <= 1.5 && m.docsync.peakRssMb <= 250,
+  );
+  const rates = f.runs.map((r) => r.emulatorPerCpuSecond);
+  const rate = rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)]!;
+  row(
+    "emulator throughput: the same list GETs, per second of the emulator's own CPU (one core)",
+    `${rate.toFixed(0)} requests/s`,
+    '≥ 2,000 requests/s',
+    rate >= 2000,
+  );
+  notes.push(
+    'Request-heavy plan (bench/heavy.ts, bench/heavy-scenario.ts): the organization of issue 33, one config file per site and one for the organization, the live side equal to the config (an empty plan: every request is a list read). The floor (bench/floor.mjs) replays the GETs `docsync plan` made, in its order, with bare undici (a keep-alive pool of 4 connections, 4 in flight) and `JSON.parse`, nothing else; its CPU and peak RSS are measured as the CLI process is (bench/usage.mjs). The ratio of the two CPU times is taken within one run (a ratio is stable on a noisy machine, absolute seconds are not); the row shows the run with the median ratio. Emulator throughput: requests the floor made divided by the CPU time (user + system) the benchmark process — the emulator, nothing else runs there meanwhile — spent while the floor ran.',
+  );
+}
+
 const started = Date.now();
 const loadBefore = loadavg()[0]!;
-await readCost();
-await writeCost();
-await rateLimited('fixed', true);
-await rateLimited('sliding', true);
-await rateLimited('fixed', false);
-await planProcess();
-planCpu();
-reorders();
+if (runs('read')) await readCost();
+if (runs('write')) await writeCost();
+if (runs('rate')) {
+  await rateLimited('fixed', true);
+  await rateLimited('sliding', true);
+  await rateLimited('fixed', false);
+}
+if (runs('process') || runs('heavy')) buildCli();
+if (runs('process')) await planProcess();
+if (runs('heavy')) await heavyPlan();
+if (runs('cpu')) planCpu();
+if (runs('reorders')) reorders();
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node.js ${process.version}, ${process.platform}/${process.arch}; load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
 const table = [
