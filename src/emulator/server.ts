@@ -248,7 +248,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const delayed =
       (faults.latencyMethods === undefined || faults.latencyMethods.includes(method)) &&
       (faults.latencyRate === undefined || random() < faults.latencyRate);
-    const delay = delayed ? faults.latencyMs : 0;
+    const jitter = delayed && faults.latencyJitterMs > 0 ? (random() * 2 - 1) * faults.latencyJitterMs : 0;
+    const delay = delayed ? Math.max(0, faults.latencyMs + jitter) : 0;
     if (delay > 0) await sleep(delay);
     if (req.headers.authorization !== `Bearer ${token}`)
       return finish(401, { message: 'Unauthorized: a valid bearer token is required' });
