@@ -2,9 +2,10 @@
 // time, `docsync plan` as a process (CPU, peak RSS, wall), the request-heavy organization against the
 // bare-undici floor, in-process diff and plan, reorders. Prints a markdown table; only `--write`
 // (never with `--quick` or `--only`) rewrites docs/benchmarks.md, with the machine and the date.
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../src/api/client.js';
 import { lowerBound, type WindowModel } from '../src/api/rate-bound.js';
@@ -15,7 +16,9 @@ import { readLive } from '../src/live/read.js';
 import type { DesiredOrganization, DesiredState } from '../src/model/index.js';
 import { makePlan } from '../src/pipeline/plan-run.js';
 import { measureHeavy, medianRun } from './heavy.js';
-import { HEAVY_FULL, HEAVY_QUICK } from './heavy-scenario.js';
+import { HEAVY_FULL, HEAVY_QUICK, heavyResources, writeHeavyScenario } from './heavy-scenario.js';
+import { writeScenario } from './scenario.js';
+import { loadConfig } from '../src/config/load.js';
 import { measurePlanProcess, type ProcessFigures } from './plan-process.js';
 
 const quick = process.argv.includes('--quick');
@@ -429,6 +432,99 @@ async function heavyPlan(): Promise<void> {
   );
 }
 
+/**
+ * 7. Plan wall time on a realistic API: every answer 100 ms ± 20 ms late, 600 requests per second
+ * (sliding, announced in RateLimit-Policy), concurrency growing from 4 up to 64 as the headers
+ * allow. The bound: the last request cannot start before the rate limit lets it (`lowerBound`) and
+ * its answer comes one (shortest) latency later; nor before the longest chain of reads that must
+ * happen in order (a list's pages one after the other, then the reads below an item) has run, one
+ * latency each. Config loading is not in the time (it is the CPU rows' business).
+ */
+async function latencyPlan(): Promise<void> {
+  const latencyMs = 100;
+  const jitterMs = 20;
+  const limit = 600;
+  const windowMs = 1000;
+  const cases: { name: string; seed: unknown; config: string; chain: number }[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'docsync-latency-'));
+  try {
+    const heavy = quick ? HEAVY_QUICK : HEAVY_FULL;
+    const h = writeHeavyScenario(heavy, join(dir, 'heavy'));
+    // teams: ⌈teams / 1000⌉ pages in order, then a team's members; sites: one page, then a site's lists.
+    cases.push({
+      name: `request-heavy organization (${heavyResources(heavy).toLocaleString('en')} resources)`,
+      seed: h.seed,
+      config: join(dir, 'heavy'),
+      chain: Math.ceil(heavy.teams / 1000) + 1,
+    });
+    const n = quick ? 10_000 : 100_000;
+    const b = writeScenario(n, join(dir, 'bench'));
+    cases.push({
+      name: `benchmark organization (${b.resources.toLocaleString('en')} resources)`,
+      seed: b.seed,
+      config: join(dir, 'bench'),
+      chain: 2,
+    });
+    for (const c of cases) {
+      const faults = {
+        latencyMs,
+        latencyJitterMs: jitterMs,
+        seed: 33,
+        rateLimit: { limit, windowSeconds: windowMs / 1000, model: 'sliding' },
+      };
+      writeFileSync(join(dir, 'seed.json'), JSON.stringify(c.seed));
+      writeFileSync(join(dir, 'faults.json'), JSON.stringify(faults));
+      // The emulator in its own process: in this one it would share the client's thread.
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          fileURLToPath(new URL('./emulator-child.ts', import.meta.url)),
+          join(dir, 'seed.json'),
+          join(dir, 'faults.json'),
+        ],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(out.trim());
+        });
+        child.on('exit', (code) => reject(new Error(`emulator exited ${code}`)));
+      });
+      const { desired } = await loadConfig(c.config);
+      const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: 4, maxConcurrency: 64 });
+      const t0 = Date.now();
+      await makePlan(api, desired!);
+      const ms = Date.now() - t0;
+      await api.close();
+      const log = (await (await fetch(`${url}/_emulator/requests`)).json()) as { status: number }[];
+      const calls = log.filter((r) => r.status !== 429).length;
+      const throttled = log.length - calls;
+      child.stdin.end();
+      await new Promise((resolve) => child.once('exit', resolve));
+      const fastest = latencyMs - jitterMs;
+      const rateBound = lowerBound(calls, { limit, windowMs, model: 'sliding' }) + fastest;
+      const chainBound = c.chain * fastest;
+      const bound = Math.max(rateBound, chainBound);
+      const fixed4 = ((calls / 4) * latencyMs) / 1000;
+      row(
+        `plan wall time at ${latencyMs} ± ${jitterMs} ms latency, ${limit} requests/s: ${c.name}`,
+        `${(ms / 1000).toFixed(1)} s for ${calls} GETs; bound ${(bound / 1000).toFixed(1)} s (${(ms / bound).toFixed(2)}×; rate ${(rateBound / 1000).toFixed(1)} s, chain of ${c.chain} reads ${(chainBound / 1000).toFixed(1)} s); ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s`,
+        '≤ 1.2 × bound, no 429',
+        ms <= 1.2 * bound && throttled === 0,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  notes.push(
+    `Plan wall time on a realistic API: the emulator delays each answer ${latencyMs} ms ± ${jitterMs} ms (uniform, \`latencyJitterMs\`) and allows ${limit} requests per second (sliding, announced in RateLimit-Policy); the client starts at 4 requests in flight and grows to what the limit allows at the latency it sees, up to 64 (\`maxConcurrency\`, decision 27). The bound is the larger of two: the rate limit's (\`lowerBound\` for the GETs made, plus the shortest latency for the last answer) and the longest chain of reads that must happen in order (a list's pages one after the other, then a read below one of its items), each taking at least the shortest latency. Config loading is not in the time.`,
+  );
+}
+
 const started = Date.now();
 const loadBefore = loadavg()[0]!;
 if (runs('read')) await readCost();
@@ -441,6 +537,7 @@ if (runs('rate')) {
 if (runs('process') || runs('heavy')) buildCli();
 if (runs('process')) await planProcess();
 if (runs('heavy')) await heavyPlan();
+if (runs('latency')) await latencyPlan();
 if (runs('cpu')) planCpu();
 if (runs('reorders')) reorders();
 
