@@ -104,6 +104,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const flags = process.argv.includes('--cpu-prof')
     ? ['--cpu-prof', '--cpu-prof-dir', join(root, 'bench/.prof')]
     : [];
+  flags.push(...process.argv.filter((a) => a.startsWith('--node=')).map((a) => a.slice('--node='.length)));
   const profileEmulator = process.argv.includes('--emulator-prof')
     ? join(root, 'bench/.prof', `emulator-${Date.now()}.cpuprofile`)
     : undefined;
