@@ -3,7 +3,7 @@
 // bare-undici floor, in-process diff and plan, reorders. Prints a markdown table; only `--write`
 // (never with `--quick` or `--only`) rewrites docs/benchmarks.md, with the machine and the date.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -575,7 +575,11 @@ ${notes.map((n) => `- ${n}`).join('\n')}
 console.log(`\n${table}\n`);
 console.log(`Machine: ${machine}`);
 if (write) {
-  writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), doc);
+  // Sections written by hand after the generated part (`## …`: the Action's start-up, issue 33's) stay.
+  const file = new URL('../docs/benchmarks.md', import.meta.url);
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const kept = previous.indexOf('\n## ');
+  writeFileSync(file, kept >= 0 ? `${doc}${previous.slice(kept)}` : doc);
   console.log('wrote docs/benchmarks.md');
 } else console.log('docs/benchmarks.md left as is (pass --write to update it)');
 process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;
