@@ -35,36 +35,46 @@ export type ProcessFigures = {
  * wait up to `maxWaitMs` for the 1-minute load average to drop to the number of cores plus one.
  * Returns the load the run starts at (shown beside the figures).
  */
-async function quietMachine(maxWaitMs: number): Promise<number> {
+export async function quietMachine(maxWaitMs: number): Promise<number> {
   const deadline = Date.now() + maxWaitMs;
   while (loadavg()[0]! > cpus().length + 1 && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   return loadavg()[0]!;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function runCli(args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[]): Promise<ProcessRun> {
+/** Run `node [flags] --import bench/usage.mjs <script> ...args` (the built CLI by default); its own CPU and peak RSS. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: string[],
+  script = join(root, 'dist/cli.js'),
+  onStdout?: (text: string) => void,
+): Promise<ProcessRun> {
   const usageFile = join(mkdtempSync(join(tmpdir(), 'docsync-usage-')), 'usage.json');
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [...nodeFlags, '--import', join(root, 'bench/usage.mjs'), join(root, 'dist/cli.js'), ...args],
+      [...nodeFlags, '--import', join(root, 'bench/usage.mjs'), script, ...args],
       {
         env: { ...env, DOCSYNC_BENCH_USAGE: usageFile },
-        stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+        stdio: ['ignore', process.env.BENCH_CHILD_STDOUT && !onStdout ? 'inherit' : 'pipe', 'pipe'],
       },
     );
+    let stdout = '';
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (code !== 0 && code !== 2) {
-        reject(new Error(`docsync plan exited ${code}: ${stderr.slice(-2000)}`));
+        reject(new Error(`${script} exited ${code}: ${stderr.slice(-2000)}`));
         return;
       }
+      onStdout?.(stdout);
       const u = JSON.parse(readFileSync(usageFile, 'utf8')) as {
         userMs: number;
         systemMs: number;

@@ -1,9 +1,11 @@
-// `npm run bench [-- --quick] [-- --write]`: call counts, rate-limited apply time, `docsync plan` as a
-// process (CPU, peak RSS, wall), in-process diff and plan, reorders. Prints a markdown table; only
-// `--write` (never with `--quick`) rewrites docs/benchmarks.md, with the machine and the date.
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+// `npm run bench [-- --quick] [-- --write] [-- --only=heavy,latency]`: call counts, rate-limited apply
+// time, `docsync plan` as a process (CPU, peak RSS, wall), the request-heavy organization against the
+// bare-undici floor, in-process diff and plan, reorders. Prints a markdown table; only `--write`
+// (never with `--quick` or `--only`) rewrites docs/benchmarks.md, with the machine and the date.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../src/api/client.js';
 import { lowerBound, type WindowModel } from '../src/api/rate-bound.js';
@@ -13,12 +15,26 @@ import { startEmulator, type Emulator } from '../src/emulator/server.js';
 import { readLive } from '../src/live/read.js';
 import type { DesiredOrganization, DesiredState } from '../src/model/index.js';
 import { makePlan } from '../src/pipeline/plan-run.js';
+import { measureHeavy, medianRun } from './heavy.js';
+import { HEAVY_FULL, HEAVY_QUICK, heavyResources, writeHeavyScenario } from './heavy-scenario.js';
+import { writeScenario } from './scenario.js';
+import { loadConfig } from '../src/config/load.js';
 import { measurePlanProcess, type ProcessFigures } from './plan-process.js';
 
 const quick = process.argv.includes('--quick');
 const write = process.argv.includes('--write');
-if (quick && write) {
-  console.error('--quick never rewrites docs/benchmarks.md: run the full benchmark with --write');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const SECTIONS = ['read', 'write', 'rate', 'process', 'heavy', 'latency', 'cpu', 'reorders'] as const;
+if (only?.some((o) => !(SECTIONS as readonly string[]).includes(o))) {
+  console.error(`--only takes a comma-separated list of: ${SECTIONS.join(', ')}`);
+  process.exit(2);
+}
+const runs = (section: (typeof SECTIONS)[number]) => !only || only.includes(section);
+if ((quick || only) && write) {
+  console.error('--quick and --only never rewrite docs/benchmarks.md: run the full benchmark with --write');
   process.exit(2);
 }
 const TOKEN = 'bench-token';
@@ -303,8 +319,7 @@ function planCpu(): void {
   );
 }
 
-/** 5. `docsync plan` as a process (the built CLI) against the emulator: CPU, peak RSS, wall. */
-async function planProcess(): Promise<void> {
+function buildCli(): void {
   execFileSync(
     process.execPath,
     [
@@ -317,6 +332,10 @@ async function planProcess(): Promise<void> {
       stdio: 'inherit',
     },
   );
+}
+
+/** 5. `docsync plan` as a process (the built CLI) against the emulator: CPU, peak RSS, wall. */
+async function planProcess(): Promise<void> {
   const runs = quick ? 1 : 3;
   const targets: Record<number, { cpuMs: number; rssMb?: number }> = {
     10_000: { cpuMs: 1000 },
@@ -383,16 +402,144 @@ function reorders(): void {
   );
 }
 
+/**
+ * 6. The request-heavy organization of issue 33: `docsync plan` against the floor (the same list
+ * GETs with bare undici and JSON.parse), the ratio of their CPU in the same run, and the emulator's
+ * own throughput while it serves the floor.
+ */
+async function heavyPlan(): Promise<void> {
+  const shape = quick ? HEAVY_QUICK : HEAVY_FULL;
+  const f = await measureHeavy(shape, quick ? 1 : 3, { waitForQuietMs: quick ? 0 : 120_000 });
+  const m = medianRun(f);
+  const name = `${shape.sites} sites × ${shape.sectionsPerSite} sections × ${shape.spacesPerSection} site spaces + ${shape.shareLinksPerSite} share links, ${shape.teams.toLocaleString('en')} teams × ${shape.membersPerTeam} members, ${shape.customFields} fields`;
+  const each = f.runs.map((r) => `${r.ratio.toFixed(2)}×`).join(', ');
+  row(
+    `request-heavy plan against the floor: ${f.resources.toLocaleString('en')} resources (${name}) in ${f.files} files, ${m.requests.toLocaleString('en')} GETs${f.runs.length > 1 ? `, median of ${f.runs.length}` : ''}`,
+    `docsync CPU ${(m.docsync.cpuMs / 1000).toFixed(2)} s, peak RSS ${m.docsync.peakRssMb.toFixed(0)} MB; floor CPU ${(m.floor.cpuMs / 1000).toFixed(2)} s; ratio ${m.ratio.toFixed(2)}×${f.runs.length > 1 ? ` (runs: ${each})` : ''}`,
+    'ratio ≤ 1.5×, peak RSS ≤ 250 MB',
+    m.ratio <= 1.5 && m.docsync.peakRssMb <= 250,
+  );
+  const rates = f.runs.map((r) => r.emulatorPerCpuSecond);
+  const rate = rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)]!;
+  row(
+    "emulator throughput: the same list GETs, per second of the emulator's own CPU (one core)",
+    `${rate.toFixed(0)} requests/s`,
+    '≥ 2,000 requests/s',
+    rate >= 2000,
+  );
+  notes.push(
+    'Request-heavy plan (bench/heavy.ts, bench/heavy-scenario.ts): the organization of issue 33, one config file per site and one for the organization, the live side equal to the config (an empty plan: every request is a list read). The floor (bench/floor.mjs) replays the GETs `docsync plan` made, in its order, with bare undici (a keep-alive pool of 4 connections, 4 in flight) and `JSON.parse`, nothing else; its CPU and peak RSS are measured as the CLI process is (bench/usage.mjs). The ratio of the two CPU times is taken within one run (a ratio is stable on a noisy machine, absolute seconds are not); the row shows the run with the median ratio. Emulator throughput: requests the floor made divided by the CPU time (user + system) the benchmark process — the emulator, nothing else runs there meanwhile — spent while the floor ran.',
+  );
+}
+
+/**
+ * 7. Plan wall time on a realistic API: every answer 100 ms ± 20 ms late, 600 requests per second
+ * (sliding, announced in RateLimit-Policy), concurrency growing from 4 up to 64 as the headers
+ * allow. The bound: the last request cannot start before the rate limit lets it (`lowerBound`) and
+ * its answer comes one (shortest) latency later; nor before the longest chain of reads that must
+ * happen in order (a list's pages one after the other, then the reads below an item) has run, one
+ * latency each. Config loading is not in the time (it is the CPU rows' business).
+ */
+async function latencyPlan(): Promise<void> {
+  const latencyMs = 100;
+  const jitterMs = 20;
+  const limit = 600;
+  const windowMs = 1000;
+  const cases: { name: string; seed: unknown; config: string; chain: number }[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'docsync-latency-'));
+  try {
+    const heavy = quick ? HEAVY_QUICK : HEAVY_FULL;
+    const h = writeHeavyScenario(heavy, join(dir, 'heavy'));
+    // teams: ⌈teams / 1000⌉ pages in order, then a team's members; sites: one page, then a site's lists.
+    cases.push({
+      name: `request-heavy organization (${heavyResources(heavy).toLocaleString('en')} resources)`,
+      seed: h.seed,
+      config: join(dir, 'heavy'),
+      chain: Math.ceil(heavy.teams / 1000) + 1,
+    });
+    const n = quick ? 10_000 : 100_000;
+    const b = writeScenario(n, join(dir, 'bench'));
+    cases.push({
+      name: `benchmark organization (${b.resources.toLocaleString('en')} resources)`,
+      seed: b.seed,
+      config: join(dir, 'bench'),
+      chain: 2,
+    });
+    for (const c of cases) {
+      const faults = {
+        latencyMs,
+        latencyJitterMs: jitterMs,
+        seed: 33,
+        rateLimit: { limit, windowSeconds: windowMs / 1000, model: 'sliding' },
+      };
+      writeFileSync(join(dir, 'seed.json'), JSON.stringify(c.seed));
+      writeFileSync(join(dir, 'faults.json'), JSON.stringify(faults));
+      // The emulator in its own process: in this one it would share the client's thread.
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          fileURLToPath(new URL('./emulator-child.ts', import.meta.url)),
+          join(dir, 'seed.json'),
+          join(dir, 'faults.json'),
+        ],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(out.trim());
+        });
+        child.on('exit', (code) => reject(new Error(`emulator exited ${code}`)));
+      });
+      const { desired } = await loadConfig(c.config);
+      const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: 4, maxConcurrency: 64 });
+      const t0 = Date.now();
+      await makePlan(api, desired!);
+      const ms = Date.now() - t0;
+      await api.close();
+      const log = (await (await fetch(`${url}/_emulator/requests`)).json()) as { status: number }[];
+      const calls = log.filter((r) => r.status !== 429).length;
+      const throttled = log.length - calls;
+      child.stdin.end();
+      await new Promise((resolve) => child.once('exit', resolve));
+      const fastest = latencyMs - jitterMs;
+      const rateBound = lowerBound(calls, { limit, windowMs, model: 'sliding' }) + fastest;
+      const chainBound = c.chain * fastest;
+      const bound = Math.max(rateBound, chainBound);
+      const fixed4 = ((calls / 4) * latencyMs) / 1000;
+      row(
+        `plan wall time at ${latencyMs} ± ${jitterMs} ms latency, ${limit} requests/s: ${c.name}`,
+        `${(ms / 1000).toFixed(1)} s for ${calls} GETs; bound ${(bound / 1000).toFixed(1)} s (${(ms / bound).toFixed(2)}×; rate ${(rateBound / 1000).toFixed(1)} s, chain of ${c.chain} reads ${(chainBound / 1000).toFixed(1)} s); ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s`,
+        '≤ 1.2 × bound, no 429',
+        ms <= 1.2 * bound && throttled === 0,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  notes.push(
+    `Plan wall time on a realistic API: the emulator delays each answer ${latencyMs} ms ± ${jitterMs} ms (uniform, \`latencyJitterMs\`) and allows ${limit} requests per second (sliding, announced in RateLimit-Policy); the client starts at 4 requests in flight and grows to what the limit allows at the latency it sees, up to 64 (\`maxConcurrency\`, decision 27). The bound is the larger of two: the rate limit's (\`lowerBound\` for the GETs made, plus the shortest latency for the last answer) and the longest chain of reads that must happen in order (a list's pages one after the other, then a read below one of its items), each taking at least the shortest latency. Config loading is not in the time.`,
+  );
+}
+
 const started = Date.now();
 const loadBefore = loadavg()[0]!;
-await readCost();
-await writeCost();
-await rateLimited('fixed', true);
-await rateLimited('sliding', true);
-await rateLimited('fixed', false);
-await planProcess();
-planCpu();
-reorders();
+if (runs('read')) await readCost();
+if (runs('write')) await writeCost();
+if (runs('rate')) {
+  await rateLimited('fixed', true);
+  await rateLimited('sliding', true);
+  await rateLimited('fixed', false);
+}
+if (runs('process') || runs('heavy')) buildCli();
+if (runs('process')) await planProcess();
+if (runs('heavy')) await heavyPlan();
+if (runs('latency')) await latencyPlan();
+if (runs('cpu')) planCpu();
+if (runs('reorders')) reorders();
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node.js ${process.version}, ${process.platform}/${process.arch}; load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
 const table = [
@@ -428,7 +575,11 @@ ${notes.map((n) => `- ${n}`).join('\n')}
 console.log(`\n${table}\n`);
 console.log(`Machine: ${machine}`);
 if (write) {
-  writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), doc);
+  // Sections written by hand after the generated part (`## …`: the Action's start-up, issue 33's) stay.
+  const file = new URL('../docs/benchmarks.md', import.meta.url);
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const kept = previous.indexOf('\n## ');
+  writeFileSync(file, kept >= 0 ? `${doc}${previous.slice(kept)}` : doc);
   console.log('wrote docs/benchmarks.md');
 } else console.log('docs/benchmarks.md left as is (pass --write to update it)');
 process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;

@@ -12,6 +12,8 @@ export type ClientOptions = {
   apiUrl: string;
   token: string;
   concurrency?: number;
+  /** Grow above `concurrency` up to this, as the server's rate limit allows (src/api/http.ts). */
+  maxConcurrency?: number;
   timeoutMs?: number;
   maxAttempts?: number;
   maxResponseBytes?: number;
@@ -48,6 +50,7 @@ export class BaseClient {
       token: options.token,
       userAgent: options.userAgent ?? `docsync/${VERSION}`,
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
       ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),

@@ -22,6 +22,11 @@ export type HttpOptions = {
   token: string;
   userAgent: string;
   concurrency?: number;
+  /**
+   * The most requests in flight: above `concurrency` (the start and the floor), the client grows
+   * to what the server's rate limit allows at the latency it sees (decision 27). Default: `concurrency`.
+   */
+  maxConcurrency?: number;
   /** Total deadline of one attempt (headers and body together), in ms. */
   timeoutMs?: number;
   /** The largest answer accepted, in bytes. */
@@ -85,7 +90,10 @@ export class HttpClient {
   private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
   private readonly basePath: string;
-  private readonly opts: Required<Omit<HttpOptions, 'observer'>> & { observer: HttpObserver };
+  private readonly opts: Required<Omit<HttpOptions, 'observer' | 'maxConcurrency'>> & {
+    observer: HttpObserver;
+    maxConcurrency: number;
+  };
   private closed = false;
   /**
    * Set when a request gave up on a transport failure (network or timeout, retries exhausted):
@@ -100,6 +108,8 @@ export class HttpClient {
    * answer, so an unreachable API is judged by these, not by each request's own attempts.
    */
   private streak: { count: number; timeouts: number; since: number } | undefined;
+  /** Smoothed time of a successful attempt, in ms (for the concurrency the rate limit allows). */
+  private latencyMs = 0;
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -116,6 +126,7 @@ export class HttpClient {
       random: Math.random,
       observer: {},
       ...options,
+      maxConcurrency: Math.max(options.maxConcurrency ?? 0, options.concurrency ?? 4),
     };
     // The token is a secret wherever the client is made, not only where the CLI reads it.
     registerSecret(options.token);
@@ -125,7 +136,7 @@ export class HttpClient {
     this.queue = new PQueue({ concurrency: this.opts.concurrency });
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
-      connections: this.opts.concurrency * 2,
+      connections: this.opts.maxConcurrency * 2,
       // The attempt's deadline covers the connection too; the connect timeout is never longer.
       connectTimeout: Math.min(this.opts.connectTimeoutMs, this.opts.timeoutMs),
       headersTimeout: this.opts.timeoutMs,
@@ -317,6 +328,7 @@ export class HttpClient {
       deadline.clear();
     }
     this.budget.release(res.headers);
+    this.adapt(Date.now() - started);
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
     this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
 
@@ -349,6 +361,25 @@ export class HttpClient {
       apiMessage: apiMessage(text),
       sent: res.statusCode !== 429,
     });
+  }
+
+  /**
+   * Little's law: a server that allows `limit` requests per window is kept busy by limit / window ×
+   * latency requests in flight (a quarter more for jitter), between `concurrency` and
+   * `maxConcurrency`. Without a known limit and window, `concurrency`. The pacer still decides
+   * when each request starts; this only lets enough of them wait for answers at once.
+   */
+  private adapt(ms: number): void {
+    const { concurrency, maxConcurrency } = this.opts;
+    if (maxConcurrency <= concurrency) return;
+    this.latencyMs = this.latencyMs === 0 ? ms : this.latencyMs * 0.8 + ms * 0.2;
+    const { limit, windowMs } = this.budget;
+    const wanted =
+      limit !== null && windowMs !== null && windowMs > 0
+        ? Math.ceil(((limit / windowMs) * this.latencyMs * 5) / 4)
+        : concurrency;
+    const target = Math.min(maxConcurrency, Math.max(concurrency, wanted));
+    if (target !== this.queue.concurrency) this.queue.concurrency = target;
   }
 
   private transportError(

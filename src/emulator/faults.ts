@@ -6,6 +6,8 @@ export const FaultConfig = z.object({
   statuses: z.array(z.number().int().min(400).max(599)).default([500, 502, 503]),
   resetConnections: z.boolean().default(false),
   latencyMs: z.number().min(0).max(120_000).default(0),
+  /** Jitter of the delay: each delayed request waits latencyMs ± up to this much (uniform, never below 0). */
+  latencyJitterMs: z.number().min(0).max(120_000).default(0),
   /** Delay only this fraction of requests (all when absent). */
   latencyRate: z.number().min(0).max(1).optional(),
   /** Delay only requests of these methods (all when absent). */

@@ -1,10 +1,23 @@
 import { badRequest } from './errors.js';
 
-/** Opaque page tokens over a stable order: base64url of the next offset. */
+/**
+ * Opaque page tokens over a stable order: base64url of the next offset. `shape` (the serializer)
+ * runs on the page's items only, not on the whole collection.
+ */
 export function paginate<T>(
   items: readonly T[],
   query: URLSearchParams,
-): { next?: { page: string }; count: number; items: T[] } {
+): { next?: { page: string }; count: number; items: T[] };
+export function paginate<T, U>(
+  items: readonly T[],
+  query: URLSearchParams,
+  shape: (item: T) => U,
+): { next?: { page: string }; count: number; items: U[] };
+export function paginate<T>(
+  items: readonly T[],
+  query: URLSearchParams,
+  shape?: (item: T) => unknown,
+): { next?: { page: string }; count: number; items: unknown[] } {
   const rawLimit = query.get('limit');
   let limit = 50;
   if (rawLimit !== null) {
@@ -24,9 +37,9 @@ export function paginate<T>(
   }
   const slice = items.slice(offset, offset + limit);
   const nextOffset = offset + slice.length;
-  const result: { next?: { page: string }; count: number; items: T[] } = {
+  const result: { next?: { page: string }; count: number; items: unknown[] } = {
     count: items.length,
-    items: slice,
+    items: shape ? slice.map((item) => shape(item)) : slice,
   };
   if (nextOffset < items.length) result.next = { page: Buffer.from(`o:${nextOffset}`).toString('base64url') };
   return result;

@@ -323,8 +323,8 @@ function siteFromSeed(
     const taken = new Set<string>();
     let def: string | null = null;
     for (const ss of list) {
-      const title = spaces.find((x) => x.id === ss.space)?.title ?? ss.space;
-      const path = ss.path ?? uniquePath(slugify(title, 'space'), taken);
+      const title = () => spaces.find((x) => x.id === ss.space)?.title ?? ss.space;
+      const path = ss.path ?? uniquePath(slugify(title(), 'space'), taken);
       taken.add(path);
       const id = ss.id ?? newId('sitesp');
       result.siteSpaces.push({ id, spaceId: ss.space, sectionId, path, condition: ss.condition ?? null });

@@ -71,12 +71,13 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(body);
+  // Encoded once: the length and the bytes sent come from the same buffer.
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bytes.length,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 function sendError(res: ServerResponse, status: number, message: string): void {
@@ -247,7 +248,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const delayed =
       (faults.latencyMethods === undefined || faults.latencyMethods.includes(method)) &&
       (faults.latencyRate === undefined || random() < faults.latencyRate);
-    const delay = delayed ? faults.latencyMs : 0;
+    const jitter = delayed && faults.latencyJitterMs > 0 ? (random() * 2 - 1) * faults.latencyJitterMs : 0;
+    const delay = delayed ? Math.max(0, faults.latencyMs + jitter) : 0;
     if (delay > 0) await sleep(delay);
     if (req.headers.authorization !== `Bearer ${token}`)
       return finish(401, { message: 'Unauthorized: a valid bearer token is required' });

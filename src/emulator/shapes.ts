@@ -1,3 +1,4 @@
+import { spaceIn } from './store.js';
 import type {
   EmuCustomField,
   EmuGroup,
@@ -33,7 +34,8 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     urls: { location: `${baseUrl()}/v1/users/${m.user.id}` },
   });
 
-  const member = (org: EmuOrganization, m: EmuMember) => ({
+  /** `teams`: the member's number of teams, when the caller counted it already (one pass for a page). */
+  const member = (org: EmuOrganization, m: EmuMember, teams?: number) => ({
     object: 'member',
     id: m.user.id,
     role: m.role,
@@ -42,7 +44,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     joinedAt: m.joinedAt,
     sso: false,
     spaces: 0,
-    teams: org.teams.filter((t) => t.members.some((tm) => tm.userId === m.user.id)).length,
+    teams: teams ?? org.teams.filter((t) => t.members.some((tm) => tm.userId === m.user.id)).length,
     ...only({ sites: org.sites.length }),
   });
 
@@ -134,7 +136,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
   });
 
   const siteSpace = (org: EmuOrganization, site: EmuSite, ss: EmuSiteSpace) => {
-    const sp = org.spaces.find((s) => s.id === ss.spaceId);
+    const sp = spaceIn(org, ss.spaceId);
     const section = ss.sectionId ? site.sections.find((s) => s.id === ss.sectionId) : undefined;
     const isDefault = section ? section.defaultSiteSpaceId === ss.id : site.defaultRootSiteSpaceId === ss.id;
     return {

@@ -22,6 +22,36 @@ export function findSite(org: EmuOrganization, siteId: string): EmuSite {
   return site;
 }
 
+/** Per spaces array: the position of each id's first occurrence, and the length it was built at. */
+const spaceIndex = new WeakMap<EmuSpace[], { length: number; at: Map<string, number> }>();
+
+/**
+ * The organization's space with this id (the first, as `find` would), through an index of the
+ * spaces array: a site-space list of a large organization would otherwise scan every space for
+ * every item. State may be changed in place (tests do): a hit is checked against the array, and a
+ * changed length, a stale position or a miss falls back to scanning and rebuilds the index.
+ */
+export function spaceIn(org: EmuOrganization, spaceId: string): EmuSpace | undefined {
+  const spaces = org.spaces;
+  let index = spaceIndex.get(spaces);
+  if (!index || index.length !== spaces.length) index = indexSpaces(spaces);
+  const i = index.at.get(spaceId);
+  if (i !== undefined && spaces[i]?.id === spaceId) return spaces[i];
+  const found = spaces.find((s) => s.id === spaceId);
+  if (found) indexSpaces(spaces);
+  return found;
+}
+
+function indexSpaces(spaces: EmuSpace[]): { length: number; at: Map<string, number> } {
+  const at = new Map<string, number>();
+  spaces.forEach((s, i) => {
+    if (!at.has(s.id)) at.set(s.id, i);
+  });
+  const index = { length: spaces.length, at };
+  spaceIndex.set(spaces, index);
+  return index;
+}
+
 export function findSpaceAnywhere(
   state: EmulatorState,
   spaceId: string,

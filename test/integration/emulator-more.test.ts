@@ -146,4 +146,18 @@ describe('emulator: the current flavor', () => {
         .status,
     ).toBe(201);
   });
+
+  it('jitters the injected latency: each answer waits latencyMs ± latencyJitterMs', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    emu.setFaults({ latencyMs: 60, latencyJitterMs: 40, seed: 5 });
+    const took: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const t0 = performance.now();
+      expect((await call(emu, 'GET', org)).status).toBe(200);
+      took.push(performance.now() - t0);
+    }
+    // Never below latencyMs − jitter; not all the same (a busy machine only adds to some of them).
+    expect(Math.min(...took)).toBeGreaterThanOrEqual(19);
+    expect(Math.max(...took) - Math.min(...took)).toBeGreaterThan(15);
+  });
 });

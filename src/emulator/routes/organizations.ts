@@ -66,10 +66,7 @@ export function registerOrganizations({ state, shapes, router, flavor }: RouteDe
     if (order === 'desc') members.reverse();
     return {
       status: 200,
-      body: paginate(
-        members.map((m) => shapes.member(org, m)),
-        query,
-      ),
+      body: paginate(members, query, (m) => shapes.member(org, m)),
     };
   });
   const findMember = (orgId: string, userId: string) => {

@@ -40,10 +40,7 @@ export function registerSections(deps: RouteDeps): void {
     const { org, site } = siteOf(deps, params);
     return {
       status: 200,
-      body: paginate(
-        site.sections.map((s) => shapes.section(org, site, s)),
-        query,
-      ),
+      body: paginate(site.sections, query, (s) => shapes.section(org, site, s)),
     };
   });
   router.on('POST', base, ({ params, body }) => {

@@ -12,10 +12,7 @@ export function registerShareLinks(deps: RouteDeps): void {
     const { site } = siteOf(deps, params);
     return {
       status: 200,
-      body: paginate(
-        site.shareLinks.map((l) => shapes.shareLink(site, l)),
-        query,
-      ),
+      body: paginate(site.shareLinks, query, (l) => shapes.shareLink(site, l)),
     };
   });
   router.on('POST', base, ({ params, body }) => {

@@ -36,10 +36,7 @@ export function registerSites(deps: RouteDeps): void {
     }
     return {
       status: 200,
-      body: paginate(
-        sites.map((s) => shapes.site(org, s)),
-        query,
-      ),
+      body: paginate(sites, query, (s) => shapes.site(org, s)),
     };
   });
 

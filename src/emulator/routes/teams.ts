@@ -29,7 +29,7 @@ export function registerTeams({ state, shapes, router }: RouteDeps): void {
     if (title) teams = teams.filter((t) => t.title.toLowerCase().includes(title));
     const owner = query.get('owner');
     if (owner) teams = teams.filter((t) => t.members.some((m) => m.userId === owner && m.role === 'owner'));
-    return { status: 200, body: paginate(teams.map(shapes.team), query) };
+    return { status: 200, body: paginate(teams, query, shapes.team) };
   });
   router.on('PUT', base, ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);
@@ -65,10 +65,21 @@ export function registerTeams({ state, shapes, router }: RouteDeps): void {
 
   router.on('GET', `${base}/:teamId/members`, ({ params, query }) => {
     const { org, team: t } = team(params.orgId!, params.teamId!);
+    // How many teams each of this team's members is in: one pass over the teams, not one per member.
+    // A team counts once per member even if it lists the member twice (a seed may).
+    const counts = new Map(t.members.map((tm) => [tm.userId, { n: 0, last: null as EmuTeam | null }]));
+    for (const other of org.teams)
+      for (const tm of other.members) {
+        const c = counts.get(tm.userId);
+        if (c && c.last !== other) {
+          c.n += 1;
+          c.last = other;
+        }
+      }
     const items = t.members.map((tm) => {
       const member = org.members.find((m) => m.user.id === tm.userId)!;
       return {
-        organization: shapes.member(org, member),
+        organization: shapes.member(org, member, counts.get(tm.userId)!.n),
         team: { role: tm.role },
         permissions: { view: true },
       };
