@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import { formatIssue } from '../../src/config/issues.js';
 import { ConfigFileSchema } from '../../src/config/schema.js';
+import { TEST_PEM } from '../helpers/certificates.js';
 import { ROOT } from '../helpers/cli.js';
 
 /** The top-level keys of a config file. */
@@ -42,7 +43,7 @@ function examples(): Example[] {
   return out;
 }
 
-const env = { DOCSYNC_SECRET_OKTA_CERT: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' };
+const env = { DOCSYNC_SECRET_OKTA_CERT: TEST_PEM };
 
 describe('the YAML examples of README.md and docs/ (issue 27)', () => {
   const all = examples();
