@@ -1,25 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { client, withEmulator } from '../../test/helpers/emulator.js';
 import { richSeed } from '../../test/helpers/rich-seed.js';
 import { everything, readScoped } from '../live/read.js';
 import { checkerOf } from './fast-check.js';
-import { parseAnswer } from './parse.js';
+import { observeAnswerSchemas, parseAnswer } from './parse.js';
 import { Page } from './schema.js';
 import { z as zod } from 'zod';
 
 /** The schemas answers are checked with, and a route each was used on. */
 const seen = new Map<z.ZodType, string>();
-vi.mock('./parse.js', async (original) => {
-  const mod = await original<{ parseAnswer: typeof parseAnswer }>();
-  return {
-    ...mod,
-    parseAnswer: (schema: z.ZodType, body: unknown, method: string, route: string) => {
-      seen.set(schema, route);
-      return mod.parseAnswer(schema, body, method, route);
-    },
-  };
-});
 
 type Def = {
   type: string;
@@ -34,15 +24,20 @@ const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.de
 /** Every schema answers were checked with in a full (export) read of a rich organization, both flavors. */
 async function answerSchemas(): Promise<[string, z.ZodType][]> {
   const out = new Map<z.ZodType, string>();
-  for (const flavor of ['seed', 'current'] as const) {
-    const emu = await withEmulator({ seed: richSeed(), flavor });
-    const api = client(emu, { flavor });
-    try {
-      await readScoped(api, 'org_t', everything(['space_1', 'space_2']));
-    } finally {
-      await api.close();
-      await emu.close();
+  observeAnswerSchemas((schema, route) => seen.set(schema, route));
+  try {
+    for (const flavor of ['seed', 'current'] as const) {
+      const emu = await withEmulator({ seed: richSeed(), flavor });
+      const api = client(emu, { flavor });
+      try {
+        await readScoped(api, 'org_t', everything(['space_1', 'space_2']));
+      } finally {
+        await api.close();
+        await emu.close();
+      }
     }
+  } finally {
+    observeAnswerSchemas(undefined);
   }
   for (const [schema, route] of seen) out.set(schema, route);
   return [...out].map(([schema, route]) => [route, schema]);

@@ -2,6 +2,16 @@ import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import { checkerOf } from './fast-check.js';
 
+let observer: ((schema: z.ZodType, route: string) => void) | undefined;
+
+/**
+ * Watch which schemas answers are checked with (the fast check's test compares it with zod on every
+ * one a full read uses); `undefined` stops watching.
+ */
+export function observeAnswerSchemas(fn: ((schema: z.ZodType, route: string) => void) | undefined): void {
+  observer = fn;
+}
+
 /**
  * Parse an answer with a lenient schema; a mismatch is `invalid-response` naming the field.
  * An answer that already has the schema's shape is returned as it is, without zod's copy
@@ -13,6 +23,7 @@ export function parseAnswer<T extends z.ZodType>(
   method: string,
   route: string,
 ): z.infer<T> {
+  observer?.(schema, route);
   if (checkerOf(schema)?.(body)) return body as z.infer<T>;
   const result = schema.safeParse(body);
   if (result.success) return result.data;
