@@ -1,3 +1,5 @@
+import type { Plugin } from 'esbuild';
+
 /** dist-action/index.js in this repository. */
 export const BUNDLE: string;
 /** The commit a bundle names on its first line (undefined: none or unknown). */
@@ -7,4 +9,4 @@ export function bundleAction(options?: { outfile?: string; commit?: string | und
 /** Whether a bundle (default: dist-action/index.js) equals a fresh build from the commit it names. */
 export function checkBundle(file?: string): Promise<{ same: boolean; commit: string | undefined }>;
 /** esbuild plugin: src/'s createRequire(import.meta.url) calls as plain require() (which esbuild bundles). */
-export const inlineCreateRequire: import('esbuild').Plugin;
+export const inlineCreateRequire: Plugin;
