@@ -53,3 +53,22 @@ describe('resourceLine counts resources as the plan does', () => {
     );
   });
 });
+
+describe('the result table prints data on one line, as text', () => {
+  it('a hostile address or message forges no line, no workflow command and no terminal escape', () => {
+    const hostile = 'o/sites/x\n::error title=pwn::forged\n\u001b]8;;https://evil\u0007';
+    const table = renderResultTable({
+      results: [{ ...r('c1', 'create', hostile, 'failed'), message: `failed: ${hostile}` }],
+      applied: 0,
+      failed: 1,
+      skipped: 0,
+      ok: false,
+      durationMs: 5,
+    });
+    expect(table.split('\n').some((l) => l.startsWith('::'))).toBe(false);
+    const control = (c: number) => (c < 0x20 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f);
+    expect([...table].some((ch) => control(ch.codePointAt(0)!))).toBe(false);
+    // Header, rule, one row, blank line, summary line, final newline.
+    expect(table.split('\n')).toHaveLength(6);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Change } from '../model/index.js';
 import { resourceSummary } from '../plan/format-value.js';
+import { oneLine } from '../plan/markdown-escape.js';
 
 export type ChangeStatus = 'applied' | 'failed' | 'skipped';
 
@@ -35,8 +36,9 @@ export function renderResultTable(result: ApplyResult): string {
     r.id,
     r.status + (r.adopted ? ' (adopted)' : ''),
     `${r.action} ${r.kind}`,
-    r.address,
-    r.message ?? '',
+    // Data (live titles, API messages) on one line, control characters shown: no forged line.
+    oneLine(r.address),
+    oneLine(r.message ?? ''),
   ]);
   const header = ['change', 'status', 'action', 'address', 'detail'];
   const widths = header.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((row) => row[i]!.length))));
