@@ -219,7 +219,7 @@ describe('status page', () => {
     expect(text).toContain('webhook');
     expect(text).toContain('b'.repeat(8));
     expect(text).toContain('applied');
-    expect(text).toContain('2 planned, 1 applied, 1 failed');
+    expect(text).toContain('2 changes planned, 1 applied, 1 failed');
     expect(text).toContain('4.5 s');
     expect(text).toMatch(/\+ team org_x\/teams\/Writers applied/);
     expect(text).toMatch(/- share-link org_x\/sites\/Docs\/share-links\/old failed API answered 409/);

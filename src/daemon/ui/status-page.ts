@@ -156,7 +156,7 @@ function lastSyncCard(v: StatusView): Html {
       ${
         r.applied !== undefined
           ? html`<dt>applied</dt>
-              <dd>${r.applied} applied, ${r.failedChanges ?? 0} failed</dd>`
+              <dd>${r.applied} changes applied, ${r.failedChanges ?? 0} failed</dd>`
           : null
       }
     </dl>
@@ -307,7 +307,7 @@ function runsCard(v: StatusView): Html {
                       ? html`<span class="muted">none</span>`
                       : html`<details>
                           <summary>
-                            ${r.counts.planned}
+                            ${r.counts.planned} ${r.counts.planned === 1 ? 'change' : 'changes'}
                             planned${r.type === 'sync' && r.counts.applied + r.counts.failed > 0 ? `, ${r.counts.applied} applied, ${r.counts.failed} failed` : ''}
                           </summary>
                           <ul class="tree">
