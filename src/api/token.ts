@@ -1,5 +1,5 @@
 import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
-import { readSmallFileSync, SmallFileError } from './small-file.js';
+import { BoundedFileError, readBoundedFileSync } from '../secrets/bounded-file.js';
 
 export type TokenErrorCode = 'token-missing' | 'token-file';
 
@@ -22,9 +22,9 @@ const fileError = (message: string) =>
 /** The token file: a regular file of at most `MAX_TOKEN_FILE_BYTES`, read without blocking. */
 function readTokenFile(file: string): string {
   try {
-    return readSmallFileSync(file, MAX_TOKEN_FILE_BYTES).toString('utf8');
+    return readBoundedFileSync(file, MAX_TOKEN_FILE_BYTES).toString('utf8');
   } catch (error) {
-    if (error instanceof SmallFileError) throw fileError(error.message);
+    if (error instanceof BoundedFileError) throw fileError(error.message);
     throw error;
   }
 }

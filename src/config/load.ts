@@ -1,6 +1,7 @@
-import { constants, existsSync, type Dirent, type Stats } from 'node:fs';
-import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { existsSync, type Dirent, type Stats } from 'node:fs';
+import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { BoundedFileError, readBoundedFile } from '../secrets/bounded-file.js';
 import {
   findRepositoryRoot,
   IndirectValueError,
@@ -476,10 +477,8 @@ export async function loadConfig(
     try {
       entries.push({ file: shown(file), bytes: await readConfigFile(file), path: file });
     } catch (error) {
-      if (error instanceof ConfigReadError) {
-        readIssues.push(
-          fileIssue(shown(file), { severity: 'error', code: error.code, message: error.message }),
-        );
+      if (error instanceof BoundedFileError) {
+        readIssues.push(fileIssue(shown(file), { severity: 'error', ...refusedFile(error) }));
         continue;
       }
       readIssues.push(
@@ -515,46 +514,23 @@ export async function loadConfig(
   return { ...result, issues: [...result.issues, ...warnings] };
 }
 
-class ConfigReadError extends Error {
-  constructor(
-    readonly code: 'file-too-large' | 'not-config',
-    message: string,
-  ) {
-    super(message);
+/** A config file's bytes, never more than `MAX_FILE_BYTES` of them (src/secrets/bounded-file.ts). */
+async function readConfigFile(file: string): Promise<Buffer> {
+  try {
+    return await readBoundedFile(file, MAX_FILE_BYTES);
+  } catch (error) {
+    if (!(error instanceof BoundedFileError)) throw error;
+    if (error.reason === 'open' || error.reason === 'read') throw error.cause;
+    throw error;
   }
 }
 
-/**
- * A config file's bytes, never more than `MAX_FILE_BYTES` of them: the size is checked on the open
- * handle before reading (and again while reading, in case it grows), and a FIFO or device is
- * refused without blocking (opened non-blocking, then checked to be a regular file).
- */
-async function readConfigFile(file: string): Promise<Buffer> {
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const info = await handle.stat();
-    if (!info.isFile())
-      throw new ConfigReadError(
-        'not-config',
-        'not a regular file (a FIFO, socket or device is never config)',
-      );
-    const tooLarge = (size: string) =>
-      new ConfigReadError('file-too-large', `file is ${size} bytes; the limit is ${MAX_FILE_BYTES} bytes`);
-    if (info.size > MAX_FILE_BYTES) throw tooLarge(String(info.size));
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.alloc(64 * 1024);
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > MAX_FILE_BYTES) throw tooLarge(`more than ${MAX_FILE_BYTES}`);
-      chunks.push(chunk.subarray(0, bytesRead));
-    }
-    return Buffer.concat(chunks, total);
-  } finally {
-    await handle.close();
-  }
+/** The issue for a config file the bounded reader refused. */
+function refusedFile(error: BoundedFileError): { code: 'file-too-large' | 'not-config'; message: string } {
+  if (error.reason === 'not-regular-file')
+    return { code: 'not-config', message: 'not a regular file (a FIFO, socket or device is never config)' };
+  const size = error.size === undefined ? `more than ${MAX_FILE_BYTES}` : String(error.size);
+  return { code: 'file-too-large', message: `file is ${size} bytes; the limit is ${MAX_FILE_BYTES} bytes` };
 }
 
 /** An issue about a whole file (or folder) of the config folder. */

@@ -1,5 +1,5 @@
 import { AnswerTooLargeError, attemptDeadline, readBoundedText } from '../api/bounded-body.js';
-import { readSmallFileSync, SmallFileError } from '../api/small-file.js';
+import { BoundedFileError, readBoundedFileSync } from '../secrets/bounded-file.js';
 import { Agent, request } from '../api/undici.js';
 import { DocsyncError, type DocsyncErrorOptions } from '../errors.js';
 
@@ -89,9 +89,9 @@ export const MAX_PEM_FILE_BYTES = 1024 * 1024;
 /** A TLS file for etcd: regular, at most 1 MiB, read without blocking; errors name the flag. */
 function readPem(file: string, flag: string): Buffer {
   try {
-    return readSmallFileSync(file, MAX_PEM_FILE_BYTES);
+    return readBoundedFileSync(file, MAX_PEM_FILE_BYTES);
   } catch (error) {
-    if (error instanceof SmallFileError) throw new EtcdError(`${flag} ${file} ${error.message}`);
+    if (error instanceof BoundedFileError) throw new EtcdError(`${flag} ${file} ${error.message}`);
     throw error;
   }
 }

@@ -1,17 +1,7 @@
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
-import type { Stats } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { BoundedFileError, readBoundedFile, readBoundedFileSync } from './bounded-file.js';
 import { registerSecret } from './registry.js';
 import { DocsyncError } from '../errors.js';
 
@@ -86,8 +76,6 @@ export function isVcsMetadata(name: string): boolean {
   return VCS_METADATA.has(name.toLowerCase().replace(/[. ]+$/, '') || name);
 }
 
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
 function isInside(real: string, root: string): boolean {
   const rel = relative(root, real);
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
@@ -97,13 +85,28 @@ function errnoOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? 'error';
 }
 
-function checkStats(written: string, info: Stats, maxBytes: number): void {
-  if (!info.isFile()) throw new IndirectValueError('not-regular-file', `${written} is not a regular file`);
-  if (info.size > maxBytes)
-    throw new IndirectValueError(
-      'too-large',
-      `${written} is larger than the field allows (${info.size} bytes)`,
-    );
+/** The bounded reader's refusal in the field's words (src/secrets/bounded-file.ts reads the file). */
+function boundedFailure(written: string, error: unknown): Error {
+  if (!(error instanceof BoundedFileError)) return readFailed(written, error);
+  switch (error.reason) {
+    case 'not-regular-file':
+      return new IndirectValueError('not-regular-file', `${written} is not a regular file`);
+    case 'too-large':
+      return new IndirectValueError(
+        'too-large',
+        `${written} is larger than the field allows (${error.size} bytes)`,
+      );
+    case 'grew':
+      return new IndirectValueError('too-large', `${written} grew past the field's limit`);
+    default:
+      return readFailed(written, error.cause);
+  }
+}
+
+/** A file's text, once read: registered as a secret, then checked. */
+function textOf(written: string, bytes: Buffer, real: string, ctx: IndirectContext): IndirectValue {
+  registerSecret(bytes.toString('utf8'));
+  return { value: checkText(written, bytes, ctx), path: real };
 }
 
 function checkText(written: string, bytes: Buffer, ctx: IndirectContext): string {
@@ -238,31 +241,13 @@ export async function readIndirect(source: IndirectSource, ctx: IndirectContext)
     }
     checkNoLinks(written, placement, (p) => links.has(p), real);
   }
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let bytes: Buffer;
   try {
-    checkStats(written, await stat(real), maxBytes);
-    handle = await open(real, OPEN_FLAGS);
-    checkStats(written, await handle.stat(), maxBytes);
-    const buffer = Buffer.alloc(maxBytes + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length >= buffer.length) break;
-    }
-    if (length > maxBytes)
-      throw new IndirectValueError('too-large', `${written} grew past the field's limit`);
-    const bytes = buffer.subarray(0, length);
-    registerSecret(bytes.toString('utf8'));
-    const value = checkText(written, bytes, ctx);
-    return { value, path: real };
+    bytes = await readBoundedFile(real, maxBytes, { noFollow: true });
   } catch (error) {
-    if (error instanceof IndirectValueError) throw error;
-    throw readFailed(written, error);
-  } finally {
-    await handle?.close();
+    throw boundedFailure(written, error);
   }
+  return textOf(written, bytes, real, ctx);
 }
 
 /** The same checks, synchronously (loading config from buffers in tests and tools). */
@@ -292,29 +277,11 @@ export function readIndirectSync(source: IndirectSource, ctx: IndirectContext): 
       throw readFailed(written, error);
     }
   }
-  let fd: number | undefined;
+  let bytes: Buffer;
   try {
-    checkStats(written, statSync(real), maxBytes);
-    fd = openSync(real, OPEN_FLAGS);
-    checkStats(written, fstatSync(fd), maxBytes);
-    const buffer = Buffer.alloc(maxBytes + 1);
-    let length = 0;
-    for (;;) {
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length >= buffer.length) break;
-    }
-    if (length > maxBytes)
-      throw new IndirectValueError('too-large', `${written} grew past the field's limit`);
-    const bytes = buffer.subarray(0, length);
-    registerSecret(bytes.toString('utf8'));
-    const value = checkText(written, bytes, ctx);
-    return { value, path: real };
+    bytes = readBoundedFileSync(real, maxBytes, { noFollow: true });
   } catch (error) {
-    if (error instanceof IndirectValueError) throw error;
-    throw readFailed(written, error);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    throw boundedFailure(written, error);
   }
+  return textOf(written, bytes, real, ctx);
 }
