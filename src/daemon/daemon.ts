@@ -4,13 +4,12 @@ import { localDaemonCoordinator, type LocalCoordinator } from '../coord/local.js
 import type { Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
 import type { DesiredState } from '../model/index.js';
-import { configFailure, failureFields, thrownFailure } from '../pipeline/failure.js';
+import { configFailure, failureFields, planFailure, thrownFailure } from '../pipeline/failure.js';
 import { onlyOrgs, runSync, type SyncOutcome } from '../pipeline/sync.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { ConfigSource } from '../source/types.js';
 import { ConfigTracker } from './config-tracker.js';
 import { DriftCheck } from './drift-check.js';
-import { readFailure } from './health.js';
 import type { Metrics } from './metrics.js';
 import { OrgHealth } from './org-health.js';
 import { OrgQueue, type OrgJob } from './org-queue.js';
@@ -306,7 +305,7 @@ export class Daemon {
               release: async () => {},
             },
       ...(expectChecksum !== undefined ? { expectChecksum } : {}),
-      onPlanned: ({ plan }) => this.health.read(org, readFailure(plan.errors)),
+      onPlanned: ({ plan, live }) => this.health.read(org, planFailure(plan, live)?.message),
       applyOptions: {
         logger: log,
         shouldStop: () => this.stopping,

@@ -23,8 +23,3 @@ export function readiness(
   if (liveRead && !liveRead.ok) return { ready: false, reason: 'live state cannot be read (see /status)' };
   return { ready: true };
 }
-
-/** The plan's read errors as one message, or undefined when the read succeeded. */
-export function readFailure(errors: readonly { message: string }[]): string | undefined {
-  return errors.length > 0 ? errors.map((e) => e.message).join('; ') : undefined;
-}
