@@ -97,8 +97,7 @@ export async function startDaemonServer(
       if (path === '/coordination/release') {
         // Kubernetes preStop: hand this replica's organizations over now. Loopback only.
         if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
-        const from = req.socket.remoteAddress ?? '';
-        if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(from))
+        if (!isLoopback(req.socket.remoteAddress ?? ''))
           return json(res, 403, { error: 'only from this host (loopback)' });
         // A page in a browser on this host can POST here too, but never without an Origin header
         // or with a custom header (that needs a CORS preflight, which is never granted).
