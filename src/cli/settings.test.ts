@@ -3,27 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VERSION } from '../version.js';
-import { main } from './main.js';
+import { runMain } from '../../test/helpers/cli.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
 });
 
-/** Run the CLI in this process; what it wrote to stdout and stderr. */
-async function cli(args: string[], env: Record<string, string> = {}) {
-  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    const code = await main(['node', 'docsync', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+const cli = runMain;
 
 function configDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'docsync-settings-'));

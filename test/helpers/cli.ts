@@ -67,3 +67,28 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
+
+/**
+ * Run the CLI in this process (`main`), with `env` stubbed for the call: its exit code and what it
+ * wrote to stdout and stderr. For tests where the process itself (start-up, signals) is not what
+ * is tested: far cheaper than `runCli`.
+ */
+export async function runMain(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { vi } = await import('vitest');
+  const { main } = await import('../../src/cli/main.js');
+  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((stdout += String(c)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((stderr += String(c)), true));
+  try {
+    const code = await main(['node', 'docsync', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
