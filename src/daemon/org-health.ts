@@ -1,25 +1,6 @@
 import type { LiveRead } from './health.js';
 import type { Metrics } from './metrics.js';
-import type { SyncReport } from './types.js';
-
-/** One organization's sync health, as `/status` shows it (`organizations`). */
-export type OrgSyncStatus = {
-  /** This replica owns it now (may write it). */
-  owned: boolean;
-  /** The last sync of it that succeeded (applied, planned, or nothing to do). */
-  lastSuccessAt?: string;
-  /**
-   * The last moment it was known to match the source: a successful sync, or a fetch that found
-   * nothing new while nothing was pending for it. What the alert example watches.
-   */
-  inSyncAt?: string;
-  lastSyncAt?: string;
-  lastResult?: SyncReport['result'];
-  /** A change was seen (a new revision, drift, ownership gained) and not yet applied, since then. */
-  pendingSince?: string;
-  /** Its last attempt to read live state (a sync or a drift check). */
-  liveRead?: LiveRead;
-};
+import type { OrgSyncStatus, SyncReport } from './types.js';
 
 type Entry = {
   lastSuccess?: number;

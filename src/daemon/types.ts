@@ -5,7 +5,6 @@ import type { Plan } from '../plan/types.js';
 import type { RunFailure } from '../pipeline/failure.js';
 import type { LiveRead } from './health.js';
 import type { Metrics } from './metrics.js';
-import type { OrgSyncStatus } from './org-health.js';
 import type { RunJournal } from './runs/journal.js';
 
 export type DaemonMode = 'apply' | 'plan';
@@ -103,4 +102,23 @@ export type DaemonParts = {
   readonly coordinator: Coordinator;
   /** The API's base URL, named in every log line about a failed call. */
   readonly apiUrl?: string;
+};
+
+/** One organization's sync health, as `/status` shows it (`organizations`). */
+export type OrgSyncStatus = {
+  /** This replica owns it now (may write it). */
+  owned: boolean;
+  /** The last sync of it that succeeded (applied, planned, or nothing to do). */
+  lastSuccessAt?: string;
+  /**
+   * The last moment it was known to match the source: a successful sync, or a fetch that found
+   * nothing new while nothing was pending for it. What the alert example watches.
+   */
+  inSyncAt?: string;
+  lastSyncAt?: string;
+  lastResult?: SyncReport['result'];
+  /** A change was seen (a new revision, drift, ownership gained) and not yet applied, since then. */
+  pendingSince?: string;
+  /** Its last attempt to read live state (a sync or a drift check). */
+  liveRead?: LiveRead;
 };

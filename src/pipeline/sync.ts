@@ -3,7 +3,8 @@ import type { ApplyResult } from '../apply/result.js';
 import { applyPlan, type ApplyOptions } from '../apply/run.js';
 import type { Holds } from '../coord/types.js';
 import type { DesiredState } from '../model/index.js';
-import { checkSafety, refusalLine, type SafetyRefusal } from '../plan/safety.js';
+import { checkSafety, refusalLine } from '../plan/safety.js';
+import type { SafetyRefusal } from '../plan/types.js';
 import type { Plan } from '../plan/types.js';
 import { makePlan, type PlanRun } from './plan-run.js';
 

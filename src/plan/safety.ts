@@ -1,22 +1,4 @@
-import type { ErrorCode } from '../errors.js';
-import type { Plan, PlanGuardFacts } from './types.js';
-
-/** The guards a plan is judged by (decision 0005). */
-export type Guard = 'maxDeletes' | 'empty-config' | 'minAdmins';
-
-/**
- * A guard's verdict against a plan, carried by the plan itself (`refusals` in its JSON): what
- * `apply` will refuse, and what overrides it (`--allow-deletes N`; null: nothing does).
- */
-export type SafetyRefusal = {
-  organization: string;
-  guard: Guard;
-  code: Extract<ErrorCode, 'too-many-deletes' | 'deletes-everything' | 'too-few-admins'>;
-  message: string;
-  override: string | null;
-  /** The `--allow-deletes` that lifts this refusal; absent when no flag does. */
-  allowDeletes?: number;
-};
+import type { Plan, PlanGuardFacts, SafetyRefusal } from './types.js';
 
 /**
  * The verdict of every guard on the facts of a plan, before any override: more deletions than an

@@ -1,8 +1,24 @@
 import type { Change, ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
-import type { PlanProblemCode } from '../errors.js';
-import type { SafetyRefusal } from './safety.js';
+import type { ErrorCode, PlanProblemCode } from '../errors.js';
 
 export type PlanSummary = Record<ChangeAction, number>;
+
+/** The guards a plan is judged by (decision 0005). */
+export type Guard = 'maxDeletes' | 'empty-config' | 'minAdmins';
+
+/**
+ * A guard's verdict against a plan, carried by the plan itself (`refusals` in its JSON): what
+ * `apply` will refuse, and what overrides it (`--allow-deletes N`; null: nothing does).
+ */
+export type SafetyRefusal = {
+  organization: string;
+  guard: Guard;
+  code: Extract<ErrorCode, 'too-many-deletes' | 'deletes-everything' | 'too-few-admins'>;
+  message: string;
+  override: string | null;
+  /** The `--allow-deletes` that lifts this refusal; absent when no flag does. */
+  allowDeletes?: number;
+};
 
 /** A problem that stops an organization's plan; `code` is stable (src/errors.ts). */
 export type PlanProblem = {
