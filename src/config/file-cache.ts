@@ -4,7 +4,11 @@ import type { ConfigFile } from './schema.js';
 import type { YamlFile } from './yaml-file.js';
 
 /** What one file gives on its own: parsed and validated, or its problems. */
-export type FileResult = { yaml: YamlFile; config: ConfigFile } | { issues: ConfigIssue[] };
+/**
+ * `base`: a file without `organization`, read only when a file extends it; its issues as an
+ * organization's file, reported when none does.
+ */
+export type FileResult = { yaml: YamlFile; config: ConfigFile; base?: ConfigIssue[] } | { issues: ConfigIssue[] };
 
 /**
  * Parsed and validated files of earlier loads, keyed by the name shown in issues and a hash of the

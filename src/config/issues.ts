@@ -46,7 +46,9 @@ export type ConfigIssueCode =
   | 'indirect-invalid-content'
   | 'config-symlink'
   | 'not-config'
-  | 'reserved-name';
+  | 'reserved-name'
+  | 'invalid-variable'
+  | 'invalid-extends';
 
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.path ? ` ${issue.path}:` : '';

@@ -22,9 +22,11 @@ import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';
 import { recordOrigins } from './origins.js';
 import { reservedNameIssues } from './reserved.js';
-import { ConfigFileSchema } from './schema.js';
+import { applyExtends, diskBases, type Inherited } from './extends.js';
+import { BaseFileSchema, ConfigFileSchema, type ConfigFile } from './schema.js';
+import { expandVariables } from './variables.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
-import { locate, MAX_FILE_BYTES, parseYamlFile } from './yaml-file.js';
+import { locate, MAX_FILE_BYTES, parseYamlFile, type YamlFile } from './yaml-file.js';
 import { zodToIssues } from './zod-issues.js';
 
 export type LoadResult = {
@@ -36,6 +38,8 @@ export type LoadResult = {
    * state): an apply of a plan made from this load sends them without reading the files again.
    */
   certificates?: ReadonlyMap<string, string>;
+  /** Entries that came from base files (`extends`), and the ones a file replaced. */
+  inherited?: Inherited[];
 };
 
 const MAX_FILES = 10_000;
@@ -321,34 +325,80 @@ function indirectIssue(request: IndirectRequest, error: unknown): ConfigIssue {
   return request.issue(error.message, INDIRECT_CODES[error.code]);
 }
 
-/** One file on its own: YAML, then the schema. */
-function parseFile(file: string, bytes: Buffer): FileResult {
+/** One file on its own: YAML, its variables, then the schema (a file without `organization` is a base). */
+function parseFile(file: string, bytes: Buffer, env: NodeJS.ProcessEnv): FileResult {
   const yaml = parseYamlFile(file, bytes);
   if (Array.isArray(yaml)) return { issues: yaml };
   const reserved = reservedNameIssues(yaml);
   if (reserved.length > 0) return { issues: reserved };
-  const result = ConfigFileSchema.safeParse(yaml.value);
+  let value = yaml.value;
+  if (bytes.includes('${')) {
+    const expanded = expandVariables(yaml, env);
+    if (expanded.issues.length > 0) return { issues: expanded.issues };
+    value = expanded.value;
+  }
+  if (isBase(value)) {
+    const base = BaseFileSchema.safeParse(value);
+    if (!base.success) return { issues: zodToIssues(ConfigFileSchema, yaml, ConfigFileSchema.safeParse(value).error!) };
+    // What the file is wrong in when no file extends it: then it is an organization's file without `organization`.
+    const orphan = zodToIssues(ConfigFileSchema, yaml, ConfigFileSchema.safeParse(value).error!).map((i) =>
+      i.path === 'organization'
+        ? { ...i, message: `${i.message} (a file without it is a base, and no file names it in \`extends\`)` }
+        : i,
+    );
+    return { yaml, config: base.data as ConfigFile, base: orphan };
+  }
+  const result = ConfigFileSchema.safeParse(value);
   if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
   return { yaml, config: result.data };
 }
 
+/** A mapping without `organization`: a base that organizations' files extend. */
+function isBase(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !('organization' in value);
+}
+
 function parseEntries(
   entries: { file: string; bytes: Buffer; path?: string }[],
-  cache?: ConfigFileCache,
+  opts: LoadOptions,
 ): {
   parsed: Parsed[];
   issues: ConfigIssue[];
+  inherited: Inherited[];
 } {
+  const env = opts.env ?? process.env;
   const issues: ConfigIssue[] = [];
   const parsed: Parsed[] = [];
+  const bases: (Parsed & { orphan: ConfigIssue[] })[] = [];
+  const cache = opts.cache;
   for (const { file, bytes, path } of entries) {
-    const result = cache ? cache.get(file, bytes, () => parseFile(file, bytes)) : parseFile(file, bytes);
+    const parse = () => parseFile(file, bytes, env);
+    const result = cache ? cache.get(file, bytes, parse) : parse();
     if ('issues' in result) issues.push(...result.issues);
-    else parsed.push({ ...result, path });
+    else if (result.base) bases.push({ yaml: result.yaml, config: result.config, path, orphan: result.base });
+    else parsed.push({ yaml: result.yaml, config: result.config, path });
   }
   cache?.keepOnly(entries.map((e) => e.file));
-  issues.push(...checkSemantics(parsed));
-  return { parsed, issues };
+  const readBase = diskBases(
+    (shown, bytes) => {
+      const result = parseFile(shown, bytes, env);
+      if ('issues' in result) return { issues: result.issues };
+      if (!result.base)
+        return { issues: [baseIssue(result.yaml, 'a base file must not name an organization')] };
+      return { layer: { yaml: result.yaml, config: result.config } };
+    },
+    { env, ...(opts.root ? { root: opts.root } : {}) },
+  );
+  const expanded = applyExtends(parsed, readBase);
+  issues.push(...expanded.issues);
+  const used = new Set(expanded.files.map((f) => f.path).filter((p) => p !== undefined));
+  for (const base of bases) if (base.path === undefined || !used.has(base.path)) issues.push(...base.orphan);
+  issues.push(...checkSemantics(expanded.files));
+  return { parsed: expanded.files, issues, inherited: expanded.inherited };
+}
+
+function baseIssue(yaml: YamlFile, message: string): ConfigIssue {
+  return { severity: 'error', code: 'invalid-extends', file: yaml.file, line: 1, column: 1, path: '', message };
 }
 
 function finish(
@@ -357,6 +407,7 @@ function finish(
   issues: ConfigIssue[],
   certificates: Map<object, CertificateRef>,
   contents: ReadonlyMap<string, string>,
+  inherited: Inherited[],
 ): LoadResult {
   if (issues.some((i) => i.severity === 'error')) return { desired: null, issues, files };
   const desired = normalize(
@@ -365,7 +416,7 @@ function finish(
   );
   // Plan errors about a config value (an unresolved reference) point at its file, line and column.
   recordOrigins(desired.organizations, parsed);
-  return { desired, issues, files, certificates: contents };
+  return { desired, issues, files, certificates: contents, ...(inherited.length > 0 ? { inherited } : {}) };
 }
 
 /**
@@ -377,7 +428,7 @@ export function loadConfigFromBuffers(
   env: NodeJS.ProcessEnv = process.env,
   opts: Omit<LoadOptions, 'env'> = {},
 ): LoadResult {
-  const { parsed, issues } = parseEntries(entries);
+  const { parsed, issues, inherited } = parseEntries(entries, { ...opts, env });
   const map = new Map<object, CertificateRef>();
   const contents = new Map<string, string>();
   for (const request of indirectRequests(parsed, { ...opts, env })) {
@@ -394,6 +445,7 @@ export function loadConfigFromBuffers(
     issues,
     map,
     contents,
+    inherited,
   );
 }
 
@@ -402,7 +454,7 @@ export async function loadConfigFromBuffersAsync(
   entries: { file: string; bytes: Buffer; path?: string }[],
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
-  const { parsed, issues } = parseEntries(entries, opts.cache);
+  const { parsed, issues, inherited } = parseEntries(entries, opts);
   const map = new Map<object, CertificateRef>();
   const contents = new Map<string, string>();
   for (const request of indirectRequests(parsed, opts)) {
@@ -420,6 +472,7 @@ export async function loadConfigFromBuffersAsync(
     issues,
     map,
     contents,
+    inherited,
   );
 }
 

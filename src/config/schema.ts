@@ -42,6 +42,13 @@ export const PolicySchema = z
 export const ConfigFileSchema = z
   .strictObject({
     organization: z.string().min(1).describe('The organization id.'),
+    extends: z
+      .array(z.string().min(1).max(1024))
+      .max(20)
+      .optional()
+      .describe(
+        'Base files (paths relative to this file, inside the repository) whose entries this organization takes; an entry here replaces the base entry with the same identity, and `policy`/`settings` merge key by key. A base file has no `organization`.',
+      ),
     policy: PolicySchema.optional(),
     ...objectKindsShape(),
     ...listKindsShape((k) => k.configBefore === 'collections'),
@@ -53,6 +60,9 @@ export const ConfigFileSchema = z
   .describe('A docsync configuration file (format v1): the desired state of one organization.');
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+/** A base file (named by `extends`): a config file without `organization`, shared by organizations. */
+export const BaseFileSchema = ConfigFileSchema.omit({ organization: true });
 
 type ListKindsShape = {
   [K in (typeof listKinds)[number] as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
