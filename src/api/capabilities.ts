@@ -14,6 +14,7 @@ const SEED: ApiCapabilities = {
   publish: false,
   jsonSchemaId: true,
   deleteAnswers: DELETE_ANSWERS,
+  auditLog: false,
   otherwise: '--api-flavor current',
 };
 
@@ -27,6 +28,7 @@ const CURRENT: ApiCapabilities = {
   publish: true,
   jsonSchemaId: false,
   deleteAnswers: DELETE_ANSWERS,
+  auditLog: true,
   otherwise: '--api-flavor seed',
 };
 

@@ -31,7 +31,7 @@ export async function* paginate<T extends z.ZodType>(
       method: 'GET',
       path,
       route,
-      query: { ...query, limit: PAGE_LIMIT, page },
+      query: { limit: PAGE_LIMIT, ...query, page },
       expect: [200],
     });
     const parsed = parseAnswer(schema, res.body, 'GET', route);

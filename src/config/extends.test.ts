@@ -116,9 +116,9 @@ extends:
     expect(messages.some((m) => /base\/b\.yaml:1 invalid-extends .*extends itself/.test(m))).toBe(true);
     expect(messages.some((m) => /config\/acme\.yaml:4 invalid-extends .*outside/.test(m))).toBe(true);
     expect(messages.some((m) => /config\/acme\.yaml:5 invalid-extends .*symbolic link/i.test(m))).toBe(true);
-    expect(messages.some((m) => /base\/org\.yaml:1 invalid-extends .*must not name an organization/.test(m))).toBe(
-      true,
-    );
+    expect(
+      messages.some((m) => /base\/org\.yaml:1 invalid-extends .*must not name an organization/.test(m)),
+    ).toBe(true);
     expect(messages.some((m) => /config\/acme\.yaml:7 invalid-extends .*cannot be read/.test(m))).toBe(true);
   });
 

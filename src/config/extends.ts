@@ -30,9 +30,11 @@ export type Inherited = {
 };
 
 /** Reads and parses a base file (no `organization`); issues when it cannot. */
-export type ReadBase = (
-  spec: { from: Layered; written: string; at: (string | number)[] },
-) => { layer: Layered; real: string } | ConfigIssue[];
+export type ReadBase = (spec: {
+  from: Layered;
+  written: string;
+  at: (string | number)[];
+}) => { layer: Layered; real: string } | ConfigIssue[];
 
 const MAX_DEPTH = 8;
 

@@ -8,7 +8,8 @@ import type { YamlFile } from './yaml-file.js';
  * `base`: a file without `organization`, read only when a file extends it; its issues as an
  * organization's file, reported when none does.
  */
-export type FileResult = { yaml: YamlFile; config: ConfigFile; base?: ConfigIssue[] } | { issues: ConfigIssue[] };
+export type FileResult =
+  { yaml: YamlFile; config: ConfigFile; base?: ConfigIssue[] } | { issues: ConfigIssue[] };
 
 /**
  * Parsed and validated files of earlier loads, keyed by the name shown in issues and a hash of the

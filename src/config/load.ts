@@ -339,7 +339,8 @@ function parseFile(file: string, bytes: Buffer, env: NodeJS.ProcessEnv): FileRes
   }
   if (isBase(value)) {
     const base = BaseFileSchema.safeParse(value);
-    if (!base.success) return { issues: zodToIssues(ConfigFileSchema, yaml, ConfigFileSchema.safeParse(value).error!) };
+    if (!base.success)
+      return { issues: zodToIssues(ConfigFileSchema, yaml, ConfigFileSchema.safeParse(value).error!) };
     // What the file is wrong in when no file extends it: then it is an organization's file without `organization`.
     const orphan = zodToIssues(ConfigFileSchema, yaml, ConfigFileSchema.safeParse(value).error!).map((i) =>
       i.path === 'organization'
@@ -398,7 +399,15 @@ function parseEntries(
 }
 
 function baseIssue(yaml: YamlFile, message: string): ConfigIssue {
-  return { severity: 'error', code: 'invalid-extends', file: yaml.file, line: 1, column: 1, path: '', message };
+  return {
+    severity: 'error',
+    code: 'invalid-extends',
+    file: yaml.file,
+    line: 1,
+    column: 1,
+    path: '',
+    message,
+  };
 }
 
 function finish(

@@ -40,7 +40,10 @@ export function expandVariables(
     return text.replace(REFERENCE, (whole, escaped: string, name: string) => {
       if (escaped) return whole.slice(1);
       if (secret) {
-        report(path, `variables are not expanded where a secret comes from (\${${name}}): name a file: or env: source`);
+        report(
+          path,
+          `variables are not expanded where a secret comes from (\${${name}}): name a file: or env: source`,
+        );
         return whole;
       }
       if (!NAME.test(name)) {

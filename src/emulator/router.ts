@@ -30,7 +30,7 @@ export class Router {
   match(
     method: string,
     path: string,
-  ): { handler: Handler; params: Record<string, string> } | 'method' | null {
+  ): { handler: Handler; params: Record<string, string>; template: string } | 'method' | null {
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
     let pathMatched = false;
     for (const route of this.routes) {
@@ -48,7 +48,7 @@ export class Router {
       }
       if (!ok) continue;
       pathMatched = true;
-      if (route.method === method) return { handler: route.handler, params };
+      if (route.method === method) return { handler: route.handler, params, template: route.template };
     }
     return pathMatched ? 'method' : null;
   }

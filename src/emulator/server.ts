@@ -15,6 +15,7 @@ import { registerSites } from './routes/sites.js';
 import { registerTeams } from './routes/teams.js';
 import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
+import { findLabel, recordWrite, registerAudit, type ServedWrite } from './audit.js';
 import { makeShapes } from './shapes.js';
 import { emptyState, type EmulatorState } from './state.js';
 
@@ -111,6 +112,29 @@ function isLoopback(address: string | undefined): boolean {
   );
 }
 
+/** What the audit log needs of a write, known before it runs (a deleted object's label). */
+function servedWrite(
+  req: IncomingMessage,
+  method: string,
+  match: { params: Record<string, string>; template: string },
+  state: EmulatorState,
+): Omit<ServedWrite, 'answer'> {
+  const header = req.headers['x-emulator-actor'];
+  const actor = typeof header === 'string' && header.length > 0 ? header : undefined;
+  const parts = match.template.split('/').filter(Boolean);
+  const last = parts[parts.length - 1] ?? '';
+  const org = state.organizations.find((o) => o.id === match.params['orgId']);
+  const id = last.startsWith(':') ? match.params[last.slice(1)] : undefined;
+  const labelBefore = method === 'DELETE' && org && id ? findLabel(org, id) : undefined;
+  return {
+    method,
+    template: match.template,
+    params: match.params,
+    ...(actor ? { actor } : {}),
+    ...(labelBefore ? { labelBefore } : {}),
+  };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Start the API emulator: a real HTTP server implementing api.md under `/v1`. */
@@ -162,6 +186,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerShareLinks(deps);
   registerAdmin(deps);
   registerTranslations(deps);
+  if (flavor === 'current') registerAudit(deps);
 
   const setFaults = (input: unknown) => {
     faults = FaultConfig.parse(input ?? {});
@@ -289,7 +314,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return finish(405, { message: `method ${method} not allowed on ${url.pathname}` });
     try {
       // Handlers check everything before they change anything, so a failed request changes nothing.
+      const write = method !== 'GET' ? servedWrite(req, method, match, state) : undefined;
       const result = match.handler({ params: match.params, query: url.searchParams, body });
+      if (write && result.status < 400) recordWrite(state, { ...write, answer: result.body });
       if (method !== 'GET') persist();
       if (resetAfter) {
         entry.status = -1;

@@ -1,4 +1,5 @@
 import type { CustomFieldValue } from '../model/kinds.js';
+import type { EmuAuditEvent } from './audit.js';
 
 /** The emulator's whole state: plain JSON, so it can be dumped, seeded and persisted as is. */
 export type EmulatorState = {
@@ -151,6 +152,8 @@ export type EmuOrganization = {
   openapi?: EmuOpenApiSpec[];
   saml?: EmuSamlProvider[];
   translations?: EmuTranslation[];
+  /** The audit log, oldest first (src/emulator/audit.ts). */
+  auditEvents?: EmuAuditEvent[];
 };
 
 export function emptyState(): EmulatorState {

@@ -26,5 +26,7 @@ export type ApiCapabilities = {
   /** The answers a delete gives. */
   deleteAnswers: readonly number[];
   /** The flag that selects the other behaviour, for messages (`--api-flavor seed`). */
+  /** The organization's audit log (`GET /orgs/{org}/audit-events`): drift names who changed what. */
+  auditLog: boolean;
   otherwise: string;
 };

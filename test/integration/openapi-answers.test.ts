@@ -231,6 +231,10 @@ async function scenario(): Promise<void> {
   await ask('POST', `${o}/translations/${tr.id}/run`);
   await ask('DELETE', `${o}/translations/${tr.id}`);
   await ask('DELETE', `${o}/members/user_d`);
+  // The audit log records the writes above (src/emulator/audit.ts).
+  const events = await ask('GET', `${o}/audit-events`);
+  await ask('GET', `${o}/audit-events/${events.items[0].id}`);
+  await ask('GET', `${o}/audit-event-actions`);
 }
 
 /** A concrete path for a route template: known ids for every parameter, `unknown` for the last one. */
