@@ -4,7 +4,7 @@ import { localDaemonCoordinator, type LocalCoordinator } from '../coord/local.js
 import type { Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
 import type { DesiredState } from '../model/index.js';
-import { configFailure, failureFields, planFailure, thrownFailure } from '../pipeline/failure.js';
+import { configFailure, failureFields, readFailureOf, thrownFailure } from '../pipeline/failure.js';
 import { onlyOrgs, runSync, type SyncOutcome } from '../pipeline/sync.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { ConfigSource } from '../source/types.js';
@@ -305,7 +305,7 @@ export class Daemon {
               release: async () => {},
             },
       ...(expectChecksum !== undefined ? { expectChecksum } : {}),
-      onPlanned: ({ plan, live }) => this.health.read(org, planFailure(plan, live)?.message),
+      onPlanned: ({ live }) => this.health.read(org, readFailureOf(live, org)),
       applyOptions: {
         logger: log,
         shouldStop: () => this.stopping,

@@ -32,6 +32,14 @@ export function planFailure(plan: Plan, live?: LiveState): RunFailure | undefine
   };
 }
 
+/**
+ * Why an organization's live state could not be read, if it could not: what readiness judges.
+ * A plan error about the config (an unknown reference) is the config's problem, not the API's.
+ */
+export function readFailureOf(live: LiveState, org: string): string | undefined {
+  return live.organizations.find((o) => o.id === org)?.readError;
+}
+
 /** The changes that failed in an apply, or undefined when none did. */
 export function applyFailure(result: ApplyResult): RunFailure | undefined {
   const failed = result.results.filter((r) => r.status === 'failed');
