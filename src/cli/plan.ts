@@ -7,6 +7,8 @@ import type { DesiredState, LiveState } from '../model/index.js';
 import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import { failureFields, planFailure, type RunFailure } from '../pipeline/failure.js';
 import { makePlan, type PlanRun } from '../pipeline/plan-run.js';
+import { readAttributions } from '../live/audit.js';
+import { mergeAttributions } from '../plan/attribution.js';
 import type { Logger } from '../log/logger.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { err, out, progressLine, useColor } from './output.js';
@@ -89,12 +91,33 @@ export async function planCommand(
   return 0;
 }
 
+/** The drift report names who changed each drifted resource (the audit log, when the API has one). */
+async function withAttributions(opts: CommonOptions, plan: Plan): Promise<Plan> {
+  const api = makeApi(opts);
+  try {
+    const byOrg = await Promise.all(
+      plan.organizations.map((org) =>
+        readAttributions(
+          api,
+          org,
+          plan.changes.filter((c) => c.address.startsWith(`${org}/`)),
+        ),
+      ),
+    );
+    return { ...plan, attributions: mergeAttributions(byOrg) };
+  } finally {
+    await api.close();
+  }
+}
+
 /** `docsync drift`: the plan framed as a drift report. 0 in sync, 2 drift, 1 error. */
 export async function driftCommand(opts: CommonOptions & { format: Format; out?: string }): Promise<number> {
   const logger = makeLogger(opts, 'drift');
   const desired = await loadOrReport(opts.config);
   if (!desired) return 1;
-  const { plan, live } = await planWithProgress(opts, desired);
+  const run = await planWithProgress(opts, desired);
+  const { live } = run;
+  const plan = run.plan.changes.length > 0 ? await withAttributions(opts, run.plan) : run.plan;
   const drifted = plan.changes.length > 0;
   const title = drifted
     ? `docsync drift report: live state differs from the configuration (${plan.changes.length} change(s) to converge)`

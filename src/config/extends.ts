@@ -2,6 +2,7 @@ import { dirname, join, normalize as normalizePath, resolve } from 'node:path';
 import type { Document } from 'yaml';
 import { anyListKinds, anyObjectKinds } from '../kinds/registry.js';
 import { findRepositoryRoot, IndirectValueError, readIndirectSync } from '../secrets/indirect.js';
+import type { InheritedEntry } from '../plan/types.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import type { ParsedConfig } from './semantic.js';
@@ -18,16 +19,7 @@ import { locate, MAX_FILE_BYTES, type YamlFile } from './yaml-file.js';
 export type Layered = ParsedConfig & { path?: string | undefined };
 
 /** Where an inherited entry came from, for the plan. */
-export type Inherited = {
-  organization: string;
-  /** The config key and the entry's identity (`teams`, `Platform`). */
-  key: string;
-  identity: string;
-  /** The base file that gives it, as shown in issues. */
-  base: string;
-  /** The file whose entry replaced it, when one did. */
-  overriddenBy?: string;
-};
+export type Inherited = InheritedEntry;
 
 /** Reads and parses a base file (no `organization`); issues when it cannot. */
 export type ReadBase = (spec: {

@@ -20,7 +20,7 @@ import type { DesiredState } from '../model/desired.js';
 import type { ConfigFileCache, FileResult } from './file-cache.js';
 import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';
-import { recordOrigins } from './origins.js';
+import { recordInherited, recordOrigins } from './origins.js';
 import { reservedNameIssues } from './reserved.js';
 import { applyExtends, diskBases, type Inherited } from './extends.js';
 import { BaseFileSchema, ConfigFileSchema, type ConfigFile } from './schema.js';
@@ -425,6 +425,7 @@ function finish(
   );
   // Plan errors about a config value (an unresolved reference) point at its file, line and column.
   recordOrigins(desired.organizations, parsed);
+  recordInherited(desired.organizations, inherited);
   return { desired, issues, files, certificates: contents, ...(inherited.length > 0 ? { inherited } : {}) };
 }
 

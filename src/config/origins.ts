@@ -1,4 +1,5 @@
 import type { DesiredOrganization } from '../model/desired.js';
+import type { InheritedEntry } from '../plan/types.js';
 import type { ParsedConfig } from './semantic.js';
 import { locate, type YamlFile } from './yaml-file.js';
 
@@ -50,4 +51,22 @@ export function locateInConfig(
   }
   const yaml = entry.objects.get(key);
   return yaml ? { file: yaml.file, ...locate(yaml, path, onKey) } : undefined;
+}
+
+/** The entries each organization took from base files (`extends`), kept beside it like its origins. */
+const inheritance = new WeakMap<DesiredOrganization, InheritedEntry[]>();
+
+export function recordInherited(
+  orgs: readonly DesiredOrganization[],
+  entries: readonly InheritedEntry[],
+): void {
+  for (const org of orgs) {
+    const mine = entries.filter((e) => e.organization === org.id);
+    if (mine.length > 0) inheritance.set(org, mine);
+  }
+}
+
+/** What the organization took from base files, when it was loaded here and extends any. */
+export function inheritedOf(org: DesiredOrganization): InheritedEntry[] {
+  return inheritance.get(org) ?? [];
 }

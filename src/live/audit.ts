@@ -28,14 +28,16 @@ export async function readAttributions(
   org: string,
   changes: readonly Change[],
 ): Promise<Attributions> {
-  if (changes.length === 0) return { byChange: {} };
+  const readAt = new Date().toISOString();
+  if (changes.length === 0) return { readAt, byChange: {} };
   if (!client.capabilities.auditLog)
-    return { byChange: {}, unavailable: 'this API has no audit log: who changed what is unknown' };
+    return { readAt, byChange: {}, unavailable: 'this API has no audit log: who changed what is unknown' };
   try {
     const events = await auditEvents(client, org, changes);
-    return { byChange: attribute(changes, events) };
+    return { readAt, byChange: attribute(changes, events) };
   } catch (error) {
     return {
+      readAt,
       byChange: {},
       unavailable: `the audit log could not be read (${(error as { code?: string }).code ?? 'error'}): who changed what is unknown`,
     };

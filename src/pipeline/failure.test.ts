@@ -10,7 +10,11 @@ describe('readFailureOf', () => {
   const live = {
     organizations: [
       { id: 'org_ok' },
-      { id: 'org_down', readError: 'GET /orgs/org_down/teams answered 503', readFailure: { code: 'http-503' } },
+      {
+        id: 'org_down',
+        readError: 'GET /orgs/org_down/teams answered 503',
+        readFailure: { code: 'http-503' },
+      },
     ],
   } as unknown as LiveState;
   it.each([

@@ -5,6 +5,7 @@ import type { DesiredState, LiveState } from '../model/index.js';
 import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';
+import { inheritedOf } from '../config/origins.js';
 
 export type PlanRun = { desired: DesiredState; live: LiveState; plan: Plan };
 
@@ -23,5 +24,7 @@ export async function makePlan(
     if (!problems) return d;
     return { ...d, problems: [...problems, ...d.problems.filter((p) => p.code !== 'unknown-reference')] };
   });
-  return { desired, live, plan: buildPlan(diffs) };
+  const plan = buildPlan(diffs);
+  const inherited = desired.organizations.flatMap(inheritedOf);
+  return { desired, live, plan: inherited.length > 0 ? { ...plan, inherited } : plan };
 }

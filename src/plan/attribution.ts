@@ -13,12 +13,13 @@ export type Attribution = { actor: string; at: string; action: string } | null;
 
 /** What the plan's renderers show beside a drifted change. */
 export type Attributions = {
+  /** When the audit log was read: "3 h ago" is counted from here, so a report renders the same twice. */
+  readAt: string;
   /** By change id. */
   byChange: Record<string, Attribution>;
   /** Why nothing could be attributed (an API without an audit log, a read that failed). */
   unavailable?: string;
 };
-
 
 /**
  * The live ids a change's operation names, most specific last (`site`, then `section`): what an
@@ -88,4 +89,14 @@ function ago(ms: number): string {
   const hours = Math.round(minutes / 60);
   if (hours < 48) return `${hours} h ago`;
   return `${Math.round(hours / 24)} days ago`;
+}
+
+/** The attributions of several organizations' reads, as one (the first reason any was unavailable). */
+export function mergeAttributions(parts: readonly Attributions[]): Attributions {
+  const unavailable = parts.find((p) => p.unavailable)?.unavailable;
+  return {
+    readAt: parts[0]?.readAt ?? new Date(0).toISOString(),
+    byChange: Object.assign({}, ...parts.map((p) => p.byChange)) as Record<string, Attribution>,
+    ...(unavailable ? { unavailable } : {}),
+  };
 }

@@ -21,6 +21,8 @@ export function planDocument(plan: Plan, desired?: DesiredState): Record<string,
     warnings: plan.warnings ?? [],
     ...(plan.duplicates && plan.duplicates.length > 0 ? { duplicates: plan.duplicates } : {}),
     checksum: plan.checksum,
+    ...(plan.inherited && plan.inherited.length > 0 ? { inherited: plan.inherited } : {}),
+    ...(plan.attributions ? { attributions: plan.attributions } : {}),
     ...(desired ? { desired } : {}),
   };
 }

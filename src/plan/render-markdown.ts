@@ -5,6 +5,7 @@ import { htmlText, mdCode, mdFence, mdText, oneLine } from './markdown-escape.js
 import { redactText } from './redact.js';
 import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
+import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -18,10 +19,11 @@ export type MarkdownOptions = {
 };
 
 /** A change in the `diff` block: every value on one line, so no data forges a line of the diff. */
-function block(c: Change, mark?: string): string {
+function block(c: Change, mark: string | undefined, provenance: string[]): string {
   const lines = [`${SYMBOL[c.action]} ${c.kind} ${oneLine(c.address)}${mark ? `  [${oneLine(mark)}]` : ''}`];
   for (const l of fieldLines(c)) lines.push(`    ${oneLine(l)}`);
   if (c.note) lines.push(`    # ${oneLine(c.note)}`);
+  for (const l of provenance) lines.push(`    # ${oneLine(l)}`);
   return lines.join('\n');
 }
 
@@ -47,7 +49,9 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   for (const w of plan.warnings ?? [])
     head.push(`> **Warning** (${mdText(w.organization)}): ${mdText(w.message)}`);
-  if ((plan.warnings ?? []).length > 0) head.push('');
+  const unattributed = provenanceWarning(plan);
+  if (unattributed) head.push(`> **Warning:** ${mdText(unattributed)}`);
+  if ((plan.warnings ?? []).length > 0 || unattributed) head.push('');
   for (const r of plan.refusals ?? [])
     head.push(`> **This plan will be refused:** ${mdText(refusalLine(r))}`);
   if ((plan.refusals ?? []).length > 0) head.push('');
@@ -71,12 +75,17 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
     if (mine.length === 0) continue;
     sections.push(
-      `<details><summary>${htmlText(org)}: ${mine.length} change(s)</summary>\n\n${mdFence(mine.map((c) => block(c, options.markOf?.(c))).join('\n'), 'diff')}\n\n</details>\n`,
+      `<details><summary>${htmlText(org)}: ${mine.length} change(s)</summary>\n\n${mdFence(mine.map((c) => block(c, options.markOf?.(c), changeProvenance(plan, c))).join('\n'), 'diff')}\n\n</details>\n`,
     );
   }
   if (plan.unmanaged.length > 0)
     sections.push(
       `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- ${mdCode(u.kind)} ${mdCode(u.address)}${u.reason ? ` (${mdText(u.reason)})` : ''}`).join('\n')}\n\n</details>\n`,
+    );
+  const inherited = inheritedLines(plan);
+  if (inherited.length > 0)
+    sections.push(
+      `<details><summary>From base files (extends): ${inherited.length} entr${inherited.length === 1 ? 'y' : 'ies'}</summary>\n\n${inherited.map((l) => `- ${mdText(l)}`).join('\n')}\n\n</details>\n`,
     );
   const headText = redactText(head.join('\n'));
   const rest = redactText(sections.join('\n'));

@@ -3,6 +3,7 @@ import { oneLine } from './markdown-escape.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { redactText } from './redact.js';
 import { refusalLine } from './safety.js';
+import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
 
 export type TextOptions = { color?: boolean; title?: string };
 
@@ -23,11 +24,18 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   for (const e of plan.errors)
     out.push(paint(COLORS.delete, `error: ${oneLine(e.message)} [${oneLine(e.code)}]`));
   for (const w of plan.warnings ?? []) out.push(paint(COLORS.update, `warning: ${oneLine(w.message)}`));
+  const unattributed = provenanceWarning(plan);
+  if (unattributed) out.push(paint(COLORS.update, `warning: ${oneLine(unattributed)}`));
   for (const r of plan.refusals ?? [])
     out.push(
       paint(COLORS.delete, `This plan will be refused: ${oneLine(refusalLine(r))} [${oneLine(r.code)}]`),
     );
-  if (plan.errors.length > 0 || (plan.warnings ?? []).length > 0 || (plan.refusals ?? []).length > 0)
+  if (
+    plan.errors.length > 0 ||
+    (plan.warnings ?? []).length > 0 ||
+    (plan.refusals ?? []).length > 0 ||
+    unattributed
+  )
     out.push('');
   if (plan.changes.length === 0)
     out.push(
@@ -43,6 +51,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     );
     for (const line of fieldLines(c)) out.push(`    ${oneLine(line)}`);
     if (c.note) out.push(paint(DIM, `    # ${oneLine(c.note)}`));
+    for (const line of changeProvenance(plan, c)) out.push(paint(DIM, `    # ${oneLine(line)}`));
   }
   // Grouped by why each is left alone: the words say the truth whatever policy.prune is.
   const reasons = [...new Set(plan.unmanaged.map((u) => u.reason ?? PRUNE_OFF))];
@@ -51,6 +60,12 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     out.push(`Unmanaged (live, not in the configuration; left alone because ${oneLine(reason)}):`);
     for (const u of plan.unmanaged)
       if ((u.reason ?? PRUNE_OFF) === reason) out.push(`  ? ${oneLine(u.kind)} ${oneLine(u.address)}`);
+  }
+  const inherited = inheritedLines(plan);
+  if (inherited.length > 0) {
+    out.push('');
+    out.push('From base files (extends):');
+    for (const line of inherited) out.push(`  ${oneLine(line)}`);
   }
   // After a failed read there is nothing to count: the errors are the whole story.
   if (plan.changes.length > 0 || plan.errors.length === 0) {

@@ -1,3 +1,4 @@
+import type { Attributions } from './attribution.js';
 import type { Change, ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
 import type { ErrorCode, PlanProblemCode } from '../errors.js';
 
@@ -61,4 +62,20 @@ export type Plan = {
   refusals: SafetyRefusal[];
   /** sha256 over the changes and the live facts they rely on (ids, before values). */
   checksum: string;
+  /** Entries that came from base files (`extends`, decision 28), and the ones a file replaced. */
+  inherited?: InheritedEntry[];
+  /** Drift reports: who last changed each drifted resource, from the audit log (decision 29). */
+  attributions?: Attributions;
+};
+
+/** An entry an organization took from a base file, or one of a base that a file replaced. */
+export type InheritedEntry = {
+  organization: string;
+  /** The config key and the entry's identity (`teams`, `Platform`). */
+  key: string;
+  identity: string;
+  /** The base file, as issues show it. */
+  base: string;
+  /** The file whose entry replaced the base's, when one did. */
+  overriddenBy?: string;
 };

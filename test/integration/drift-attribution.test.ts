@@ -6,6 +6,10 @@ import { readAttributions } from '../../src/live/audit.js';
 import type { DesiredState } from '../../src/model/index.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { describeAttribution } from '../../src/plan/attribution.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runMain } from '../helpers/cli.js';
 import { baseSeed, client, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 /**
@@ -110,5 +114,21 @@ describe('drift names who changed each drifted resource', () => {
     } finally {
       await seedApi.close();
     }
+  });
+
+  it('docsync drift says it in text, markdown and JSON', async () => {
+    await as(emu, 'user_b', 'PATCH', '/orgs/org_t/members/user_c', { role: 'edit' });
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-drift-'));
+    writeFileSync(join(dir, 'demo.yaml'), config);
+    const env = { DOCSYNC_TOKEN: TOKEN };
+    const base = ['drift', '--config', dir, '--api-url', emu.url, '--api-flavor', 'current'];
+    const text = await runMain(base, env);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toMatch(/# changed by b@example\.com at .* UTC, just now/);
+    const md = await runMain([...base, '-o', 'markdown'], env);
+    expect(md.stdout).toMatch(/# changed by b@example\.com/);
+    const json = JSON.parse((await runMain([...base, '-o', 'json'], env)).stdout);
+    const update = json.changes.find((c: { action: string }) => c.action === 'update');
+    expect(json.attributions.byChange[update.id]).toMatchObject({ actor: 'b@example.com' });
   });
 });
