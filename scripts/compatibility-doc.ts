@@ -94,7 +94,14 @@ function opsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse,
   if ((caps.absent as readonly string[]).includes(name)) return [];
   const ops = kind['ops'] as Record<string, { call: (op: never, r: Resolver, c: typeof caps) => ApiCall }>;
   return Object.entries(ops).map(([type, def]) => {
-    const call = def.call(placeholderOp(type), resolver, caps);
+    let call: ApiCall;
+    try {
+      call = def.call(placeholderOp(type), resolver, caps);
+    } catch (error) {
+      throw new Error(
+        `${name}: the call of ${type} fails with a placeholder operation (its route must depend only on the operation's type and the capabilities): ${(error as Error).message}`,
+      );
+    }
     return { method: call.method, route: call.route, what: type, expect: call.expect };
   });
 }
