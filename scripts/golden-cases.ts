@@ -1,11 +1,11 @@
 /**
  * Writes the inputs of the golden plan cases (desired.yaml, live.json, and options.json or a
- * certificate where a case needs one) under test/fixtures/plans/. Run it with `npm run golden`;
- * the expected outputs are then written by `UPDATE_GOLDEN=1 npx vitest run test/golden` and
- * reviewed in the diff.
+ * certificate where a case needs one) under test/fixtures/plans/. `npm run generate` (or
+ * `npm run golden`) writes them, then the expected outputs (as `UPDATE_GOLDEN=1 npx vitest run
+ * test/golden` does): review them in the diff.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { TEST_PEM, TEST_PEM_2 } from '../test/helpers/certificates.js';
 
 const ROOT = new URL('../test/fixtures/plans/', import.meta.url).pathname;
@@ -823,14 +823,22 @@ const PEM = TEST_PEM;
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-export function writeCases(root = ROOT): number {
+/** Every file of the cases, by path below the fixtures folder (`create-everything/desired.yaml`). */
+export function caseFiles(): Map<string, string> {
+  const files = new Map<string, string>();
   for (const [name, c] of Object.entries(cases)) {
-    const dir = join(root, name);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'desired.yaml'), c.desired);
-    writeFileSync(join(dir, 'live.json'), json(c.live));
-    if (c.options) writeFileSync(join(dir, 'options.json'), json(c.options));
-    if (c.desired.includes('okta.pem')) writeFileSync(join(dir, 'okta.pem'), PEM);
+    files.set(`${name}/desired.yaml`, c.desired);
+    files.set(`${name}/live.json`, json(c.live));
+    if (c.options) files.set(`${name}/options.json`, json(c.options));
+    if (c.desired.includes('okta.pem')) files.set(`${name}/okta.pem`, PEM);
+  }
+  return files;
+}
+
+export function writeCases(root = ROOT): number {
+  for (const [path, text] of caseFiles()) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
   }
   return Object.keys(cases).length;
 }

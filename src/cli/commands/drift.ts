@@ -1,0 +1,21 @@
+import { driftCommand, type Format } from '../plan.js';
+import { common, formatOption, withCommon, type CommandWiring } from './wiring.js';
+
+export const drift: CommandWiring = {
+  name: 'drift',
+  examples: ['docsync drift --config config -o markdown --out drift.md'],
+  wire: (cmd, { setExit }) =>
+    withCommon(cmd)
+      .description('the plan as a drift report (exit 0 in sync, 2 drift, 1 error)')
+      .addOption(formatOption())
+      .option('--out <file>', 'also write the report to a file')
+      .action(async (o: Record<string, unknown>) =>
+        setExit(
+          await driftCommand({
+            ...common(o),
+            format: o['format'] as Format,
+            ...(o['out'] ? { out: String(o['out']) } : {}),
+          }),
+        ),
+      ),
+};

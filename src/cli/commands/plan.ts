@@ -1,0 +1,26 @@
+import { planCommand, type Format } from '../plan.js';
+import { common, formatOption, withCommon, type CommandWiring } from './wiring.js';
+
+export const plan: CommandWiring = {
+  name: 'plan',
+  examples: [
+    'DOCSYNC_TOKEN=... docsync plan --config config',
+    'docsync plan -o json --out plan.json --detailed-exitcode',
+  ],
+  wire: (cmd, { setExit }) =>
+    withCommon(cmd)
+      .description('read live state and print the ordered changes; never writes')
+      .addOption(formatOption())
+      .option('--out <file>', 'also write the JSON plan (for apply --plan)')
+      .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+      .action(async (o: Record<string, unknown>) =>
+        setExit(
+          await planCommand({
+            ...common(o),
+            format: o['format'] as Format,
+            ...(o['out'] ? { out: String(o['out']) } : {}),
+            detailedExitcode: Boolean(o['detailedExitcode']),
+          }),
+        ),
+      ),
+};
