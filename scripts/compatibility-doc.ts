@@ -9,6 +9,7 @@
  * the generated markers is replaced.
  */
 import { readFileSync } from 'node:fs';
+import { AUDIT_READ } from '../src/live/audit.js';
 import { createRequire } from 'node:module';
 import { capabilitiesOf } from '../src/api/capabilities.js';
 import { startEmulator } from '../src/emulator/server.js';
@@ -106,12 +107,16 @@ function opsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse,
   });
 }
 
-/** Every route docsync uses, per flavor, from the kind registry. */
+/** Every route docsync uses, per flavor, from the kind registry (and the audit log's read). */
 export function routeUses(): RouteUse[] {
   return FLAVORS.flatMap((flavor) =>
-    (kindModules as unknown as Record<string, unknown>[]).flatMap((kind) =>
-      [...readsOf(kind, flavor), ...opsOf(kind, flavor)].map((use) => ({ ...use, flavor })),
-    ),
+    (kindModules as unknown as Record<string, unknown>[])
+      .flatMap((kind) =>
+        [...readsOf(kind, flavor), ...opsOf(kind, flavor)].map((use) => ({ ...use, flavor })),
+      )
+      .concat(
+        capabilitiesOf(flavor).auditLog ? [{ ...AUDIT_READ, expect: [...AUDIT_READ.expect], flavor }] : [],
+      ),
   );
 }
 

@@ -6,6 +6,14 @@ import type { Change } from '../model/change.js';
 import { attribute, targetsOf, type AuditEntry, type Attributions } from '../plan/attribution.js';
 
 const ROUTE = '/orgs/{org}/audit-events';
+
+/** The one read of the audit log, for the compatibility table (where `capabilities.auditLog`). */
+export const AUDIT_READ = {
+  method: 'GET',
+  route: ROUTE,
+  what: 'who changed a drifted resource (drift)',
+  expect: [200],
+} as const;
 const Event = z.looseObject({
   occurredAt: z.string(),
   action: z.string(),
