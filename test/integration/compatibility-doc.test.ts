@@ -36,7 +36,7 @@ const shape = (path: string) => shapeOf(path);
  */
 function clientRoutes(): string[] {
   const found = new Set<string>();
-  for (const where of ['../../src/api/', '../../src/kinds/']) {
+  for (const where of ['../../src/api/', '../../src/kinds/', '../../src/live/']) {
     const dir = new URL(where, import.meta.url);
     for (const file of readdirSync(dir, { recursive: true }) as string[]) {
       if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
