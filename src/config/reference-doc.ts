@@ -286,6 +286,31 @@ update instead of being replaced. Sites, teams, share links, section groups, col
 providers and translations; not OpenAPI specs (the API cannot rename a slug). Two live objects
 sharing a key are reported as duplicates and left alone until one is pinned.
 
+**Shared bases (\`extends\`).** Several organizations can share teams, access rules or sections:
+an organization's file lists base files under \`extends\` (paths relative to it, inside the
+repository; no symlinks). A base file is a config file without \`organization\`, and may extend
+other bases. Its entries join the organization as if written in its file; an entry of the file
+with the same identity **replaces the base's entry whole**, and \`policy\`/\`settings\` merge key by
+key, the file winning. Plans list what came from a base and what replaced it (decision 28).
+
+\`\`\`yaml
+# base/teams.yaml
+teams:
+  - title: Platform
+  - title: Support
+# config/acme.yaml
+organization: org_acme
+extends: [../base/teams.yaml]
+teams:
+  - title: Support          # replaces the base's Support
+    members: [{ user: ann@acme.com, role: owner }]
+\`\`\`
+
+**Variables.** \`\${DOCSYNC_VAR_NAME}\` in a string value is replaced with that environment
+variable (\`hostname: docs.\${DOCSYNC_VAR_DOMAIN}\`); an unset one is a located error. Only the
+\`DOCSYNC_VAR_\` namespace is expanded, never in keys and never where a secret comes from
+(\`file:\`/\`env:\` values: secrets use \`DOCSYNC_SECRET_*\`); \`$\${x}\` writes a literal \`\${x}\`.
+
 Input limits: 1 MiB per file, 100 alias expansions, 64 levels of nesting, UTF-8 only, no
 duplicate keys, plain string keys.
 `;
