@@ -23,7 +23,10 @@ export async function writeDriftReport(file: string, plan: Plan, title: string):
  * for one Slack provider with the drift events (decision 28).
  */
 export function daemonNotifier(opts: DaemonOptions, logger: Logger): Notifier {
-  const providers = [...(opts.notifications ?? []), ...(opts.notifyUrl ? [notifyUrlProvider(opts.notifyUrl)] : [])];
+  const providers = [
+    ...(opts.notifications ?? []),
+    ...(opts.notifyUrl ? [notifyUrlProvider(opts.notifyUrl)] : []),
+  ];
   return new Notifier(providers, { logger, reminderMs: opts.reminderMs });
 }
 
@@ -59,7 +62,9 @@ export function syncObservation(
         ...(r.failedChanges !== undefined ? { failed: r.failedChanges } : {}),
       };
     case 'refused':
-      return outcome?.result === 'refused' ? { ...base, kind: 'refused', reason: r.message ?? 'refused' } : undefined;
+      return outcome?.result === 'refused'
+        ? { ...base, kind: 'refused', reason: r.message ?? 'refused' }
+        : undefined;
     case 'no-changes':
       return { org, ...commitOf(status, r.revision), kind: 'in-sync' };
     case 'planned':

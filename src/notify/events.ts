@@ -8,7 +8,14 @@ import type { PlanSummary } from '../plan/types.js';
  * Renderers (one module per provider type) turn an event into a message; texts here are plain
  * text, escaped by the renderer for its format.
  */
-export const EVENT_TYPES = ['applied', 'apply-failed', 'refused', 'drift', 'drift-error', 'recovered'] as const;
+export const EVENT_TYPES = [
+  'applied',
+  'apply-failed',
+  'refused',
+  'drift',
+  'drift-error',
+  'recovered',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Flux's two severities: a provider at `error` receives only error events; at `info`, all. */
@@ -46,7 +53,14 @@ export type NotificationEvent = {
 /** What a daemon run found out about one organization (src/daemon/notify.ts derives it). */
 export type Observation = { org: string; commit?: string } & (
   | { kind: 'applied'; runId: string; counts?: PlanSummary; applied: number }
-  | { kind: 'apply-failed'; counts?: PlanSummary; error: string; code: string; applied?: number; failed?: number }
+  | {
+      kind: 'apply-failed';
+      counts?: PlanSummary;
+      error: string;
+      code: string;
+      applied?: number;
+      failed?: number;
+    }
   | { kind: 'refused'; counts?: PlanSummary; reason: string }
   /** A sync that found nothing to do, or a drift check that found live state as configured. */
   | { kind: 'in-sync' }

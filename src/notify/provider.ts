@@ -18,7 +18,10 @@ export type NotificationProvider = EventFilter & {
 };
 
 /** How a provider type turns an event into one HTTP call; undefined when it has nothing to send. */
-export type Renderer = (provider: NotificationProvider, event: NotificationEvent) => OutboundRequest | undefined;
+export type Renderer = (
+  provider: NotificationProvider,
+  event: NotificationEvent,
+) => OutboundRequest | undefined;
 
 /** Names the call in errors and logs without its URL (webhook URLs carry their key). */
 export const what = (provider: NotificationProvider) => `notification ${provider.name} (${provider.type})`;

@@ -45,7 +45,13 @@ export class NotificationsError extends DocsyncError<'notifications'> {
 /** The `--notify-url` shorthand: one Slack provider with the drift events (what it always did). */
 export function notifyUrlProvider(url: string): NotificationProvider {
   registerSecret(url);
-  return { name: 'notify-url', type: 'slack', address: url, severity: 'info', events: ['drift', 'drift-error'] };
+  return {
+    name: 'notify-url',
+    type: 'slack',
+    address: url,
+    severity: 'info',
+    events: ['drift', 'drift-error'],
+  };
 }
 
 const isHttpUrl = (value: string): boolean => {
@@ -73,9 +79,16 @@ function shapeIssues(p: ProviderSpec, at: (key: string, message: string) => Conf
   if (p.address === undefined && p.addressFile === undefined)
     out.push(at('name', `a ${p.type} provider needs ${p.type === 'github' ? 'address' : 'addressFile'}`));
   if ((p.type === 'slack' || p.type === 'msteams') && p.address !== undefined)
-    out.push(at('address', `a ${p.type} webhook URL is a secret: put it in a file and name it with addressFile`));
+    out.push(
+      at('address', `a ${p.type} webhook URL is a secret: put it in a file and name it with addressFile`),
+    );
   if ((p.type === 'generic-hmac' || p.type === 'github') && p.secretFile === undefined)
-    out.push(at('name', `a ${p.type} provider needs secretFile (${p.type === 'github' ? 'the token' : 'the HMAC key'})`));
+    out.push(
+      at(
+        'name',
+        `a ${p.type} provider needs secretFile (${p.type === 'github' ? 'the token' : 'the HMAC key'})`,
+      ),
+    );
   if ((p.type === 'slack' || p.type === 'msteams') && p.secretFile !== undefined)
     out.push(at('secretFile', `a ${p.type} provider takes no secretFile (its URL is its secret)`));
   if (p.type === 'github' && p.address !== undefined && !githubRepository(p.address))
@@ -83,7 +96,9 @@ function shapeIssues(p: ProviderSpec, at: (key: string, message: string) => Conf
   if (p.type !== 'github' && p.address !== undefined && !isHttpUrl(p.address))
     out.push(at('address', 'expected an http(s) URL'));
   if (p.apiUrl !== undefined && (p.type !== 'github' || !isHttpUrl(p.apiUrl)))
-    out.push(at('apiUrl', p.type === 'github' ? 'expected an http(s) URL' : 'only a github provider takes apiUrl'));
+    out.push(
+      at('apiUrl', p.type === 'github' ? 'expected an http(s) URL' : 'only a github provider takes apiUrl'),
+    );
   return out;
 }
 
@@ -162,7 +177,10 @@ export async function parseNotifications(file: string, bytes: Buffer): Promise<N
   const seen = new Set<string>();
   parsed.data.providers.forEach((p, i) => {
     if (seen.has(p.name))
-      issues.push({ ...issue(['providers', i, 'name'], `a provider named "${p.name}" is given twice`), code: 'duplicate' });
+      issues.push({
+        ...issue(['providers', i, 'name'], `a provider named "${p.name}" is given twice`),
+        code: 'duplicate',
+      });
     seen.add(p.name);
   });
   const providers: NotificationProvider[] = [];

@@ -35,7 +35,12 @@ const target = () => ({
 
 /** What `--notify-url` sends when a drift check cannot read. */
 async function notifyDriftError(url: string, error: string): Promise<void> {
-  const [event] = deriveEvents(undefined, { org: 'org_t', kind: 'drift-error', error, code: 'server' }).events;
+  const [event] = deriveEvents(undefined, {
+    org: 'org_t',
+    kind: 'drift-error',
+    error,
+    code: 'server',
+  }).events;
   await sendEvent(notifyUrlProvider(url), event!);
 }
 

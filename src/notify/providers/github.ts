@@ -48,7 +48,9 @@ export const renderGitHub: Renderer = (provider, event) => {
     body: {
       state: stateOf(event),
       description:
-        description.length > DESCRIPTION_LIMIT ? `${description.slice(0, DESCRIPTION_LIMIT - 1)}…` : description,
+        description.length > DESCRIPTION_LIMIT
+          ? `${description.slice(0, DESCRIPTION_LIMIT - 1)}…`
+          : description,
       context: `docsync/${oneLine(event.org)}`,
     },
   };
