@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { loadNotifications } from '../../src/notify/settings.js';
 import { notifyPolicy } from '../../src/notify/notifier.js';
 import { GitSource } from '../../src/source/git-source.js';
-import { until } from '../helpers/cli.js';
+import { runMain, until } from '../helpers/cli.js';
 import { baseSeed, call, client, withEmulator } from '../helpers/emulator.js';
 import { makeRepo } from '../helpers/git.js';
 import { githubMock } from '../helpers/github-mock.js';
@@ -204,3 +204,33 @@ function factOf(r: Received, title: string): string {
   }[];
   return facts.find((f) => f.title === title)!.value.replace(/\\/g, '');
 }
+
+it('docsync daemon refuses a bad notifications file at start: exit 1, a located line, no secret', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docsync-notify-cli-'));
+  writeFileSync(join(dir, 'teams-url'), 'not a url but teamskeyCLIsecret99\n');
+  writeFileSync(
+    join(dir, 'n.yaml'),
+    'providers:\n  - name: oncall\n    type: msteams\n    addressFile: teams-url\n    severity: warn\n',
+  );
+  const env = {
+    DOCSYNC_NOTIFICATIONS: join(dir, 'n.yaml'),
+    DOCSYNC_TOKEN: 'x-token-1234',
+    DOCSYNC_STATE_DIR: dir,
+  };
+  const result = await runMain(['daemon', '--config', dir, '--port', '0'], env);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain(
+    'the notifications file is invalid (--notifications, DOCSYNC_NOTIFICATIONS)',
+  );
+  expect(result.stderr).toContain(
+    `${join(dir, 'n.yaml')}:5:15: error[invalid-value] providers[0].severity: must be one of "info", "error"`,
+  );
+  writeFileSync(
+    join(dir, 'n.yaml'),
+    'providers:\n  - name: oncall\n    type: msteams\n    addressFile: teams-url\n',
+  );
+  const second = await runMain(['daemon', '--config', dir, '--port', '0'], env);
+  expect(second.code).toBe(1);
+  expect(second.stderr).toContain('providers[0].addressFile: teams-url does not hold an http(s) URL');
+  expect(second.stderr).not.toContain('teamskeyCLIsecret99');
+});
