@@ -72,12 +72,21 @@ export class Notifier {
   }
 
   private enqueue(lane: Lane, events: readonly NotificationEvent[]): Promise<boolean> {
-    const run = lane.tail.then(async () => {
-      let sent = false;
-      for (const event of events) sent = (await this.deliver(lane, event)) || sent;
-      return sent;
-    });
-    lane.tail = run.catch(() => undefined);
+    // Never rejects: a sync's notification is not awaited, and nothing here may fail a run.
+    const run = lane.tail
+      .then(async () => {
+        let sent = false;
+        for (const event of events) sent = (await this.deliver(lane, event)) || sent;
+        return sent;
+      })
+      .catch((error: unknown) => {
+        this.opts.logger.warn(
+          { provider: lane.provider.name, err: (error as Error).message },
+          'notification failed',
+        );
+        return false;
+      });
+    lane.tail = run;
     return run;
   }
 
