@@ -17,6 +17,8 @@ const drift = one(driftOf('c1'));
 const drift2 = one(driftOf('c2'));
 const recovered = one({ org: 'org_a', kind: 'in-sync' }, 'drifted');
 const applied = one({ org: 'org_a', kind: 'applied', runId: 'r', applied: 1 });
+const refused = one({ org: 'org_a', kind: 'refused', reason: 'too many deletions' });
+const driftError = one({ org: 'org_a', kind: 'drift-error', error: 'x', code: 'server' });
 const all: EventFilter = { severity: 'info', events: EVENT_TYPES };
 
 describe('accepts: severity, event types, organizations', () => {
@@ -42,6 +44,24 @@ describe('dedup: once per state, per provider and organization', () => {
       { ...all, events: ['drift'] },
       [drift, recovered, drift],
       ['send', 'filtered', 'send'],
+    ],
+    [
+      'a self-heal the guard refuses at every check: one drift, one refusal',
+      all,
+      [drift, refused, drift, refused],
+      ['send', 'send', 'duplicate', 'duplicate'],
+    ],
+    [
+      'drift, another drift, the first again: all news',
+      all,
+      [drift, drift2, drift],
+      ['send', 'send', 'send'],
+    ],
+    [
+      'the same drift around a drift error is one drift',
+      all,
+      [drift, driftError, drift, driftError],
+      ['send', 'send', 'duplicate', 'duplicate'],
     ],
     [
       'another organization is its own state',

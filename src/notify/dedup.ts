@@ -17,27 +17,31 @@ export function accepts(filter: EventFilter, event: NotificationEvent): boolean 
 type Seen = { fingerprint: string; at: number };
 
 /**
- * Deduplication for one provider, per organization: an event whose fingerprint equals the last
- * state seen for its organization is not sent again. Every event counts as "seen" once it was
- * delivered or filtered out, so a state that changed and came back (drift, recovered, the same
- * drift) is sent again, even to a provider that does not take `recovered`. A failed delivery is
- * not seen: the same event is tried again the next time it occurs. Unchanged drift is sent again
- * after `reminderMs` (`--reminder`).
+ * Deduplication for one provider, per organization and event type: an event whose fingerprint
+ * equals the last one of its type seen for its organization is not sent again, until the
+ * organization recovers (`recovered` forgets what was seen). So a self-heal that a guard refuses
+ * at every check is one `drift` and one `refused`, not two messages per check; another drift is
+ * news; and the same drift after a recovery is news again, even for a provider that does not take
+ * `recovered` (a filtered event counts as seen). A failed delivery is not seen: the event is
+ * tried again the next time it occurs. Unchanged drift is sent again after `reminderMs`
+ * (`--reminder`).
  */
 export class Dedup {
-  private readonly last = new Map<string, Seen>();
+  private readonly last = new Map<string, Map<EventType, Seen>>();
 
   constructor(private readonly reminderMs: number = Number.POSITIVE_INFINITY) {}
 
   /** True when the event tells this provider nothing new. */
   duplicate(event: NotificationEvent, now: number): boolean {
-    const seen = this.last.get(event.org);
+    const seen = this.last.get(event.org)?.get(event.type);
     if (seen?.fingerprint !== event.fingerprint) return false;
     return !(event.type === 'drift' && now - seen.at >= this.reminderMs);
   }
 
   seen(event: NotificationEvent, now: number): void {
-    this.last.set(event.org, { fingerprint: event.fingerprint, at: now });
+    let byType = this.last.get(event.org);
+    if (!byType || event.type === 'recovered') this.last.set(event.org, (byType = new Map()));
+    byType.set(event.type, { fingerprint: event.fingerprint, at: now });
   }
 }
 
