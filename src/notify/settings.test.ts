@@ -106,6 +106,11 @@ describe('the notifications file', () => {
       'FILE:4:14: error[invalid-value] providers[0].address: expected owner/repo or https://github.com/owner/repo',
     ],
     [
+      'a github repository of dots',
+      'providers:\n  - name: a\n    type: github\n    address: a/..\n    secretFile: token\n',
+      'providers[0].address: expected owner/repo',
+    ],
+    [
       'a secret file that is missing',
       'providers:\n  - name: a\n    type: github\n    address: a/b\n    secretFile: nope\n',
       'FILE:5:17: error[invalid-value] providers[0].secretFile: ',

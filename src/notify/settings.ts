@@ -66,7 +66,8 @@ const isHttpUrl = (value: string): boolean => {
 function githubRepository(address: string): string | undefined {
   const path = isHttpUrl(address) ? new URL(address).pathname : address;
   const m = /^\/?([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/.exec(path);
-  return m ? `${m[1]}/${m[2]}` : undefined;
+  if (!m || /^\.+$/.test(m[1]!) || /^\.+$/.test(m[2]!)) return undefined;
+  return `${m[1]}/${m[2]}`;
 }
 
 type Issue = (path: (string | number)[], message: string, key?: boolean) => ConfigIssue;
