@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   // Outbound HTTP that is not the API: PR comments and notifications.
   'github',
   'outbound-failed',
+  'notifications',
   // Credentials and secrets.
   'token-missing',
   'token-file',

@@ -20,6 +20,8 @@ export type OutboundRequest = {
   headers?: Record<string, string>;
   /** Sent as JSON. */
   body?: unknown;
+  /** A JSON body as its exact text, sent byte for byte (when a signature covers it); instead of `body`. */
+  json?: string;
   /**
    * A call that creates something (a new comment): retried only when it never reached the server
    * or was refused with 429, so a lost answer cannot create twice.
@@ -85,13 +87,14 @@ async function attempt(req: OutboundRequest, policy: typeof OUTBOUND_DEFAULTS): 
   try {
     const url = new URL(req.url);
     agent ??= new Agent();
+    const json = req.json ?? (req.body !== undefined ? JSON.stringify(req.body) : undefined);
     res = await request(agent, url.origin, `${url.pathname}${url.search}`, {
       method: req.method,
       headers: {
         ...req.headers,
-        ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
       },
-      ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+      ...(json !== undefined ? { body: json } : {}),
       signal: deadline.signal,
     });
     const text = await readBoundedText(res, policy.maxResponseBytes);

@@ -5,6 +5,8 @@ import { createMetrics } from '../daemon/metrics.js';
 import { RunJournal } from '../daemon/runs/journal.js';
 import { RunStore } from '../daemon/runs/run-store.js';
 import { startDaemonServer } from '../daemon/server.js';
+import { loadNotifications } from '../notify/settings.js';
+import type { NotificationProvider } from '../notify/provider.js';
 import { registerUrlCredentials } from '../secrets/url-credentials.js';
 import { resolveWebhookSecret } from '../daemon/webhook-secret.js';
 import { isLoopback, readUiAuth, type UiAuth } from '../daemon/ui-auth.js';
@@ -47,6 +49,8 @@ export type DaemonCommandOptions = CommonOptions &
     allowDeletes: number;
     driftReport?: string;
     notifyUrl?: string;
+    /** `--notifications FILE` (DOCSYNC_NOTIFICATIONS): the notification providers. */
+    notifications?: string;
     reminder: string;
     stopTimeout: string;
     configGiven: boolean;
@@ -93,6 +97,13 @@ export async function daemonCommand(
       ...(opts.webhookSecret ? { value: opts.webhookSecret } : {}),
       ...(opts.webhookSecretFile ? { file: opts.webhookSecretFile } : {}),
     });
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 1;
+  }
+  let notifications: NotificationProvider[] = [];
+  try {
+    if (opts.notifications) notifications = await loadNotifications(opts.notifications);
   } catch (error) {
     err(`error: ${(error as Error).message}`);
     return 1;
@@ -166,6 +177,7 @@ export async function daemonCommand(
     stateDir: opts.stateDir,
     ...(opts.driftReport ? { driftReport: opts.driftReport } : {}),
     ...(opts.notifyUrl ? { notifyUrl: opts.notifyUrl } : {}),
+    notifications,
     reminderMs: parseDuration(opts.reminder),
     stopTimeoutMs: parseDuration(opts.stopTimeout),
     orgConcurrency,

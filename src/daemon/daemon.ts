@@ -14,6 +14,7 @@ import type { Metrics } from './metrics.js';
 import { OrgHealth } from './org-health.js';
 import { OrgQueue, type OrgJob } from './org-queue.js';
 import { RunQueue } from './run-queue.js';
+import { daemonNotifier } from './notify.js';
 import { Schedule } from './schedule.js';
 import { outcomeReport, recordSync, reportedIssues } from './sync-report.js';
 import type { DaemonOptions, DaemonParts, DaemonStatus, RunOutcome, SyncReport, Trigger } from './types.js';
@@ -84,7 +85,14 @@ export class Daemon {
         return health.liveRead();
       },
     };
-    this.parts = { opts, status: this.status, metrics, coordinator, apiUrl: api.http.baseUrl };
+    this.parts = {
+      opts,
+      status: this.status,
+      metrics,
+      coordinator,
+      apiUrl: api.http.baseUrl,
+      notifier: daemonNotifier(opts, logger),
+    };
     this.config = new ConfigTracker(source, this.parts);
     this.schedule = new Schedule(opts, (kind) => this.trigger(kind));
     this.driftCheck = new DriftCheck(
@@ -154,7 +162,8 @@ export class Daemon {
     await this.schedule.stop();
     const waitMs = this.opts.stopTimeoutMs - Math.min(5000, this.opts.stopTimeoutMs / 4);
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, waitMs)).unref());
-    await Promise.race([this.idle(), timeout]);
+    // Notifications of the last runs go out too, within the same bound.
+    await Promise.race([this.idle().then(() => this.parts.notifier?.idle()), timeout]);
     await this.ownCoordinator?.stop();
     this.logger.info({}, 'daemon stopped');
   }
@@ -255,7 +264,7 @@ export class Daemon {
       this.record(org, base, outcome, log);
     } catch (thrown) {
       const error = thrownFailure(thrown);
-      recordSync({ ...base, result: 'error', message: error.message, error }, this.parts, log);
+      recordSync({ ...base, result: 'error', message: error.message, error }, this.parts, log, { org });
       this.health.finished(org, 'error');
     }
   }
@@ -273,7 +282,7 @@ export class Daemon {
     if (outcome.result !== 'not-owned')
       this.opts.journal?.planned(outcome.run.plan, outcome.run.live, this.config.revision?.id);
     const report = outcomeReport(outcome, this.parts);
-    recordSync({ ...base, ...report }, this.parts, log);
+    recordSync({ ...base, ...report }, this.parts, log, { org, outcome });
     if (outcome.result !== 'not-owned') this.health.finished(org, report.result);
     return report;
   }

@@ -6,7 +6,7 @@ import { onlyOrgs } from '../pipeline/sync.js';
 import type { Plan } from '../plan/types.js';
 import { failureFields, planFailure, thrownFailure, type RunFailure } from '../pipeline/failure.js';
 import type { ConfigTracker } from './config-tracker.js';
-import { notify, notifyDriftError, writeDriftReport } from './notify.js';
+import { commitOf, writeDriftReport } from './notify.js';
 import type { DaemonParts, DriftReport, RunOutcome, SyncReport } from './types.js';
 
 /** A check that failed for a reason already put in words (the plan's read errors). */
@@ -28,14 +28,12 @@ export type SelfHeal = (
 ) => Promise<RunOutcome>;
 
 /**
- * The scheduled drift check: plan without applying, report, notify once per distinct drift (and
- * again after the reminder delay), and self-heal in apply mode. A check that cannot read is an
- * error, never "in sync".
+ * The scheduled drift check: plan without applying, report, notify (the notifier sends each
+ * distinct drift once, and again after the reminder delay), and self-heal in apply mode. A check
+ * that cannot read is an error, never "in sync".
  */
 export class DriftCheck {
   /** Per organization (each is checked in its own run, issue 34). */
-  private readonly lastNotified = new Map<string, { checksum: string; at: number }>();
-  private readonly lastErrorNotified = new Map<string, string>();
   private readonly changes = new Map<string, number>();
 
   constructor(
@@ -64,7 +62,6 @@ export class DriftCheck {
       if (failure !== undefined) throw new RunFailed(failure);
       this.read(org);
       metrics.lastDriftSuccess.set(Date.now() / 1000);
-      this.lastErrorNotified.delete(org);
       const drifted = plan.changes.length > 0;
       if (drifted) this.drifted(org);
       this.changes.set(org, plan.changes.length);
@@ -79,7 +76,7 @@ export class DriftCheck {
         notified: false,
       };
       log.info({ org, drifted, changes: plan.changes.length, summary: plan.summary }, 'drift checked');
-      await this.tell(org, plan, report, log);
+      await this.tell(org, plan, report);
       status.lastDrift = report;
       // The journal's plan and record together, with no await between (organizations run at once).
       opts.journal?.planned(plan, live, this.config.revision?.id);
@@ -101,26 +98,27 @@ export class DriftCheck {
     }
   }
 
-  /** The drift report file, and a notification when the drift is new or the reminder is due. */
-  private async tell(org: string, plan: Plan, report: DriftReport, log: Logger): Promise<void> {
-    const { opts } = this.parts;
+  /** The drift report file, and the notifier (which sends a drift once, and again when the reminder is due). */
+  private async tell(org: string, plan: Plan, report: DriftReport): Promise<void> {
+    const { opts, notifier, status } = this.parts;
     const title = report.drifted
       ? 'docsync drift: live state differs from the configuration'
       : 'docsync drift: in sync';
     if (opts.driftReport) await writeDriftReport(opts.driftReport, plan, title);
-    const last = this.lastNotified.get(org);
-    const changedSinceLast = report.drifted && last?.checksum !== plan.checksum;
-    const reminder = report.drifted && last !== undefined && Date.now() - last.at >= opts.reminderMs;
-    if (opts.notifyUrl && (changedSinceLast || reminder)) {
-      try {
-        await notify(opts.notifyUrl, plan, title);
-        report.notified = true;
-        this.lastNotified.set(org, { checksum: plan.checksum, at: Date.now() });
-      } catch (error) {
-        log.warn({ err: (error as Error).message }, 'drift notification failed');
-      }
-    }
-    if (!report.drifted) this.lastNotified.delete(org);
+    const base = { org, ...commitOf(status, this.config.revision?.id) };
+    report.notified =
+      (await notifier?.observe(
+        report.drifted
+          ? {
+              ...base,
+              kind: 'drift',
+              checksum: plan.checksum,
+              counts: plan.summary,
+              changes: plan.changes.map((c) => ({ action: c.action, kind: c.kind, address: c.address })),
+              healing: opts.mode === 'apply' && opts.selfHeal,
+            }
+          : { ...base, kind: 'in-sync' },
+      )) ?? false;
   }
 
   /** Self-heal applies the plan this check computed, unless live state moved since. */
@@ -144,19 +142,19 @@ export class DriftCheck {
 
   /** A drift check that could not read: metric, error log, not ready, one notification per distinct error. */
   private async failed(org: string, failure: RunFailure, at: string, log: Logger): Promise<void> {
-    const { opts, status, metrics } = this.parts;
+    const { status, metrics } = this.parts;
     const message = failure.message;
     this.read(org, message);
     metrics.driftErrors.inc();
     const api = failure.endpoint && this.parts.apiUrl ? { apiUrl: this.parts.apiUrl } : {};
     log.error({ org, ...failureFields(failure), ...api }, `drift check failed; drift is unknown: ${message}`);
-    if (!opts.notifyUrl || this.lastErrorNotified.get(org) === message) return;
-    try {
-      await notifyDriftError(opts.notifyUrl, message);
-      this.lastErrorNotified.set(org, message);
-      if (status.lastDrift) status.lastDrift.notified = true;
-    } catch (notifyError) {
-      log.warn({ err: (notifyError as Error).message }, 'drift notification failed');
-    }
+    const notified = await this.parts.notifier?.observe({
+      org,
+      ...commitOf(status, this.config.revision?.id),
+      kind: 'drift-error',
+      error: message,
+      code: failure.code,
+    });
+    if (notified && status.lastDrift) status.lastDrift.notified = true;
   }
 }

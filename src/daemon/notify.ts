@@ -1,10 +1,13 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { sendOutbound, type OutboundPolicy } from '../api/outbound.js';
+import type { Logger } from '../log/logger.js';
+import type { Observation } from '../notify/events.js';
+import { Notifier } from '../notify/notifier.js';
+import { notifyUrlProvider } from '../notify/settings.js';
+import type { SyncOutcome } from '../pipeline/sync.js';
 import { renderJson, renderMarkdown, type Plan } from '../plan/index.js';
-import { resourceSummary, summaryLine } from '../plan/format-value.js';
-import { slackText } from '../plan/markdown-escape.js';
-import { redact, redactDeep } from '../secrets/registry.js';
+import { redact } from '../secrets/registry.js';
+import type { DaemonOptions, DaemonStatus, SyncReport } from './types.js';
 
 /** Write the drift report atomically: markdown, or JSON when the file name ends in .json. */
 export async function writeDriftReport(file: string, plan: Plan, title: string): Promise<void> {
@@ -15,40 +18,58 @@ export async function writeDriftReport(file: string, plan: Plan, title: string):
   await rename(tmp, file);
 }
 
-/** Post a Slack-compatible alert that a drift check could not read live state. */
-export async function notifyDriftError(url: string, message: string): Promise<void> {
-  await post(
-    url,
-    redactDeep({
-      text: `docsync drift check failed: live state could not be read, drift is unknown (${slackText(message)})`,
-      error: message,
-    }),
-  );
+/**
+ * The daemon's notifier: the providers of `--notifications`, and `--notify-url` as the shorthand
+ * for one Slack provider with the drift events (decision 29).
+ */
+export function daemonNotifier(opts: DaemonOptions, logger: Logger): Notifier {
+  const providers = [
+    ...(opts.notifications ?? []),
+    ...(opts.notifyUrl ? [notifyUrlProvider(opts.notifyUrl)] : []),
+  ];
+  return new Notifier(providers, { logger, reminderMs: opts.reminderMs });
 }
 
-/** Tests shorten the policy's deadline and backoff. */
-export const notifyPolicy: OutboundPolicy = { timeoutMs: 20_000 };
-
-/** The webhook URL is a secret (Slack's carry their key in the path): errors never name it. */
-async function post(url: string, payload: unknown): Promise<void> {
-  await sendOutbound(
-    { method: 'POST', url, what: 'notify webhook', body: payload },
-    { ...notifyPolicy, secrets: [url] },
-  );
+/** The revision as a commit, when the source is a git repository (a folder's revision is a digest). */
+export function commitOf(status: DaemonStatus, revision: string | undefined): { commit?: string } {
+  return status.source['type'] === 'git' && revision ? { commit: revision } : {};
 }
 
-/** Post a Slack-compatible JSON body (`text`, plus structured fields) to a webhook URL. */
-export async function notify(url: string, plan: Plan, title: string): Promise<void> {
-  // Slack mrkdwn: data is escaped (`<!channel>`, `<url|text>` links); the structured fields stay raw.
-  const text = `${slackText(title)}: ${summaryLine(resourceSummary(plan.changes))} (${plan.organizations.map(slackText).join(', ')})`;
-  await post(
-    url,
-    redactDeep({
-      text,
-      organizations: plan.organizations,
-      summary: plan.summary,
-      checksum: plan.checksum,
-      changes: plan.changes.slice(0, 50).map((c) => ({ action: c.action, kind: c.kind, address: c.address })),
-    }),
-  );
+/**
+ * What a recorded sync tells the notifier about its organization. A refusal that is no guard's
+ * (live state moved since the drift check, a cancelled run) and a replica owning nothing tell
+ * nothing; nor does an invalid config, which belongs to no organization.
+ */
+export function syncObservation(
+  org: string,
+  r: SyncReport,
+  status: DaemonStatus,
+  outcome?: SyncOutcome,
+): Observation | undefined {
+  if (outcome?.result === 'not-owned') return undefined;
+  const base = { org, ...commitOf(status, r.revision), ...(r.summary ? { counts: r.summary } : {}) };
+  switch (r.result) {
+    case 'applied':
+      return { ...base, kind: 'applied', runId: r.runId, applied: r.applied ?? 0 };
+    case 'failed':
+    case 'error':
+      return {
+        ...base,
+        kind: 'apply-failed',
+        error: r.message ?? 'the sync failed',
+        code: r.error?.code ?? 'internal',
+        ...(r.applied !== undefined ? { applied: r.applied } : {}),
+        ...(r.failedChanges !== undefined ? { failed: r.failedChanges } : {}),
+      };
+    case 'refused':
+      return outcome?.result === 'refused'
+        ? { ...base, kind: 'refused', reason: r.message ?? 'refused' }
+        : undefined;
+    case 'no-changes':
+      return { org, ...commitOf(status, r.revision), kind: 'in-sync' };
+    case 'planned':
+      return { org, ...commitOf(status, r.revision), kind: 'planned' };
+    default:
+      return undefined;
+  }
 }

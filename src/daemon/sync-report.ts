@@ -5,11 +5,23 @@ import { applyFailure, failureFields, planFailure } from '../pipeline/failure.js
 import type { SyncOutcome } from '../pipeline/sync.js';
 import { resourceSummary } from '../plan/format-value.js';
 import type { PlanSummary } from '../plan/types.js';
+import { syncObservation } from './notify.js';
 import type { DaemonParts, RunOutcome, SyncReport } from './types.js';
 
-/** A finished sync: the status, the run history, the metrics and the log learn its result. */
-export function recordSync(r: SyncReport, parts: DaemonParts, log: Logger): void {
+/**
+ * A finished sync: the status, the run history, the metrics and the log learn its result, and,
+ * for an organization's run, the notification providers (not awaited: a slow webhook never
+ * holds a run).
+ */
+export function recordSync(
+  r: SyncReport,
+  parts: DaemonParts,
+  log: Logger,
+  run?: { org: string; outcome?: SyncOutcome },
+): void {
   r.finishedAt = new Date().toISOString();
+  const observation = run && syncObservation(run.org, r, parts.status, run.outcome);
+  if (observation) void parts.notifier?.observe(observation);
   parts.status.lastSync = r;
   void parts.opts.journal?.synced(r);
   parts.metrics.syncTotal.inc({ result: r.result });

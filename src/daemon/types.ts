@@ -3,6 +3,8 @@ import type { CoordinationStatus, Coordinator } from '../coord/types.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { Plan } from '../plan/types.js';
 import type { RunFailure } from '../pipeline/failure.js';
+import type { Notifier } from '../notify/notifier.js';
+import type { NotificationProvider } from '../notify/provider.js';
 import type { LiveRead } from './health.js';
 import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
@@ -18,7 +20,10 @@ export type DaemonOptions = {
   allowDeletes: number;
   stateDir: string;
   driftReport?: string;
+  /** The `--notify-url` shorthand: one Slack provider with the drift events. */
   notifyUrl?: string;
+  /** The providers of `--notifications` (src/notify/settings.ts), secrets read. */
+  notifications?: NotificationProvider[];
   /** Notify again about unchanged drift after this long. */
   reminderMs: number;
   stopTimeoutMs: number;
@@ -102,6 +107,8 @@ export type DaemonParts = {
   readonly coordinator: Coordinator;
   /** The API's base URL, named in every log line about a failed call. */
   readonly apiUrl?: string;
+  /** Tells the notification providers what runs found (decision 29). */
+  readonly notifier?: Notifier;
 };
 
 /** One organization's sync health, as `/status` shows it (`organizations`). */

@@ -27,7 +27,7 @@ const PER_TARGET = 25;
 const SCAN_PAGES = 5;
 
 /**
- * Who changed each drifted resource (decision 0029): the organization's audit log, read as little
+ * Who changed each drifted resource (decision 0030): the organization's audit log, read as little
  * as it takes — one small query per drifted resource when there are few, else the newest 500
  * events. Never fails the drift check: a read that fails makes every change "unknown" and says why.
  */

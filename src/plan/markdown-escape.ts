@@ -106,3 +106,11 @@ export function htmlText(value: string): string {
 export function slackText(value: string): string {
   return oneLine(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+/**
+ * Data in a Microsoft Teams Adaptive Card `TextBlock` (its markdown subset): `mdText`, with the
+ * zero-width space as the character itself, since a card shows HTML entities as written.
+ */
+export function cardText(value: string): string {
+  return mdText(value).replaceAll(ZWSP, '\u200b');
+}

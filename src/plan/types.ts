@@ -64,7 +64,7 @@ export type Plan = {
   checksum: string;
   /** Entries that came from base files (`extends`, decision 28), and the ones a file replaced. */
   inherited?: InheritedEntry[];
-  /** Drift reports: who last changed each drifted resource, from the audit log (decision 29). */
+  /** Drift reports: who last changed each drifted resource, from the audit log (decision 30). */
   attributions?: Attributions;
 };
 

@@ -9,7 +9,7 @@ export type GitHubFault = { status: number; body?: unknown } | { trickleMs: numb
 
 /**
  * A local stand-in for the GitHub REST calls docsync uses: who the token is, list, create and
- * update issue comments. Without `login` the token is an Actions token: `GET /user` answers 403 and
+ * update issue comments, create commit statuses. Without `login` the token is an Actions token: `GET /user` answers 403 and
  * comments are written by `github-actions[bot]`; with it, a personal token of that user.
  */
 export async function githubMock(token: string, options: { login?: string } = {}) {
@@ -19,6 +19,8 @@ export async function githubMock(token: string, options: { login?: string } = {}
     { id: 1, body: 'LGTM from a human', user: { login: 'alice' } },
   ];
   const calls: string[] = [];
+  /** Commit statuses created (`POST /repos/{repo}/statuses/{sha}`), in order. */
+  const statuses: { repo: string; sha: string; state: string; description?: string; context?: string }[] = [];
   let next = 100;
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -60,6 +62,15 @@ export async function githubMock(token: string, options: { login?: string } = {}
         comments.push(c);
         return send(201, c);
       }
+      m = /^\/repos\/([^/]+\/[^/]+)\/statuses\/([0-9a-f]{40})$/.exec(url.pathname);
+      if (m && req.method === 'POST') {
+        const body = JSON.parse(raw) as { state: string; description?: string; context?: string };
+        if (!['error', 'failure', 'pending', 'success'].includes(body.state))
+          return send(422, { message: 'Validation Failed' });
+        if ((body.description?.length ?? 0) > 140) return send(422, { message: 'description is too long' });
+        statuses.push({ repo: m[1]!, sha: m[2]!, ...body });
+        return send(201, { id: (next += 1), ...body });
+      }
       m = /^\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
       if (m && req.method === 'PATCH') {
         const c = comments.find((x) => x.id === Number(m![2]));
@@ -77,6 +88,7 @@ export async function githubMock(token: string, options: { login?: string } = {}
   return {
     url,
     comments,
+    statuses,
     calls,
     faults,
     close: () =>

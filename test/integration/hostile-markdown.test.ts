@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
-import { notify, notifyDriftError } from '../../src/daemon/notify.js';
-import { buildPlan } from '../../src/plan/build.js';
+import { deriveEvents, type Observation } from '../../src/notify/events.js';
+import { sendEvent } from '../../src/notify/notifier.js';
+import { notifyUrlProvider } from '../../src/notify/settings.js';
 import { registerSecret } from '../../src/secrets/registry.js';
 import { runCli } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
@@ -90,6 +91,19 @@ describe('hostile titles in live state and config (issue 26, finding 3)', () => 
   });
 });
 
+/** What `--notify-url` sends for a drift of `org`, and for a drift check of it that failed with `error`. */
+async function notify(url: string, org: string): Promise<void> {
+  const counts = { create: 0, update: 0, delete: 0, move: 0 };
+  await slack(url, { org, kind: 'drift', checksum: 'c', counts, changes: [], healing: false });
+}
+async function notifyDriftError(url: string, error: string, org = 'org_t'): Promise<void> {
+  await slack(url, { org, kind: 'drift-error', error, code: 'server' });
+}
+async function slack(url: string, observation: Observation): Promise<void> {
+  for (const event of deriveEvents(undefined, observation).events)
+    await sendEvent(notifyUrlProvider(url), event);
+}
+
 describe('Slack notifications (issue 26, finding 3)', () => {
   it('carry data escaped: no <!channel>, no <url|link> from an organization id or an error', async () => {
     const bodies: { text: string }[] = [];
@@ -104,8 +118,7 @@ describe('Slack notifications (issue 26, finding 3)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
     try {
-      const plan = { ...buildPlan([]), organizations: ['<!channel> & <https://evil.example|click>'] };
-      await notify(url, plan, 'docsync drift');
+      await notify(url, '<!channel> & <https://evil.example|click>');
       await notifyDriftError(url, 'team "<!here>" failed');
     } finally {
       server.close();
@@ -113,7 +126,7 @@ describe('Slack notifications (issue 26, finding 3)', () => {
     expect(bodies).toHaveLength(2);
     for (const { text } of bodies) expect(text).not.toMatch(/[<>]/);
     expect(bodies[0]!.text).toContain('(&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;)');
-    expect(bodies[1]!.text).toContain('(team "&lt;!here&gt;" failed)');
+    expect(bodies[1]!.text).toContain('\nteam "&lt;!here&gt;" failed');
   });
 
   it('carry no secret, even one the escaping changes (`&`, `<`, `>`, `_`, `-`, `.`)', async () => {
@@ -132,8 +145,8 @@ describe('Slack notifications (issue 26, finding 3)', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
     try {
       const data = `${secrets.join(' ')} https://h/x?token=abcd1234`;
-      await notify(url, { ...buildPlan([]), organizations: [data] }, `docsync drift ${data}`);
-      await notifyDriftError(url, `read failed: ${data}`);
+      await notify(url, data);
+      await notifyDriftError(url, `read failed: ${data}`, data);
     } finally {
       server.close();
     }

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOUND_DEFAULTS, OutboundError, sendOutbound } from '../../src/api/outbound.js';
-import { notifyDriftError, notifyPolicy } from '../../src/daemon/notify.js';
+import { deriveEvents } from '../../src/notify/events.js';
+import { notifyPolicy, sendEvent } from '../../src/notify/notifier.js';
+import { notifyUrlProvider } from '../../src/notify/settings.js';
 import { findComment, GitHubError, githubPolicy, upsertComment } from '../../src/github/comment.js';
 import { githubMock } from '../helpers/github-mock.js';
 
@@ -30,6 +32,17 @@ const target = () => ({
   pr: 7,
   login: 'github-actions[bot]',
 });
+
+/** What `--notify-url` sends when a drift check cannot read. */
+async function notifyDriftError(url: string, error: string): Promise<void> {
+  const [event] = deriveEvents(undefined, {
+    org: 'org_t',
+    kind: 'drift-error',
+    error,
+    code: 'server',
+  }).events;
+  await sendEvent(notifyUrlProvider(url), event!);
+}
 
 /** The error a promise rejects with (fails the test when it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -113,7 +126,7 @@ describe('outbound HTTP (PR comments, notifications) goes through the HTTP polic
     const error = await rejection(notifyDriftError(url, 'the API is down'));
     expect(error).toBeInstanceOf(OutboundError);
     expect((error as OutboundError).code).toBe('outbound-failed');
-    expect(error.message).toContain('notify webhook answered 500');
+    expect(error.message).toContain('notification notify-url (slack) answered 500');
     expect(error.message).not.toContain('slackkey');
   });
 

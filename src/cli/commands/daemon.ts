@@ -110,6 +110,13 @@ const reportFlags = (cmd: Command) =>
       }),
     )
     .addOption(
+      setting(
+        '--notifications <file>',
+        'YAML file of notification providers (slack, msteams, generic-hmac, github) and the events each takes',
+        { env: 'DOCSYNC_NOTIFICATIONS' },
+      ),
+    )
+    .addOption(
       setting('--reminder <duration>', 'notify again about unchanged drift after this long', {
         parse: durationText,
         default: '24h',
@@ -157,6 +164,7 @@ const daemonOptions = (o: Record<string, unknown>, cmd: Command) => ({
   allowDeletes: Number(o['allowDeletes']),
   ...(o['driftReport'] ? { driftReport: String(o['driftReport']) } : {}),
   ...(o['notifyUrl'] ? { notifyUrl: String(o['notifyUrl']) } : {}),
+  ...(o['notifications'] ? { notifications: String(o['notifications']) } : {}),
   reminder: String(o['reminder']),
   stopTimeout: String(o['stopTimeout']),
   ui: o['ui'] !== false,
