@@ -4,10 +4,20 @@ import type { DesiredState } from '../model/index.js';
 import { makePlan } from '../pipeline/plan-run.js';
 import { onlyOrgs } from '../pipeline/sync.js';
 import type { Plan } from '../plan/types.js';
+import { whoChanged } from '../plan/attribution.js';
+import { readAttributions } from '../live/audit.js';
+import type { Change } from '../model/change.js';
+import type { ChangeRef } from '../notify/events.js';
 import { failureFields, planFailure, thrownFailure, type RunFailure } from '../pipeline/failure.js';
 import type { ConfigTracker } from './config-tracker.js';
 import { commitOf, writeDriftReport } from './notify.js';
 import type { DaemonParts, DriftReport, RunOutcome, SyncReport } from './types.js';
+
+/** A change as a notification names it, with who last changed it when the audit log says. */
+function changeRef(plan: Plan, c: Change): ChangeRef {
+  const a = plan.attributions?.byChange[c.id];
+  return { action: c.action, kind: c.kind, address: c.address, ...(a ? { changedBy: a.actor } : {}) };
+}
 
 /** A check that failed for a reason already put in words (the plan's read errors). */
 class RunFailed extends Error {
@@ -56,11 +66,18 @@ export class DriftCheck {
     const at = new Date().toISOString();
     try {
       const heal = opts.mode === 'apply' && opts.selfHeal;
-      const { plan, live } = await makePlan(this.api, onlyOrgs(desired, [org]));
-      const failure = planFailure(plan, live);
+      const run = await makePlan(this.api, onlyOrgs(desired, [org]));
+      const { live } = run;
+      const failure = planFailure(run.plan, live);
       // A check that could not read is an error, never "in sync".
       if (failure !== undefined) throw new RunFailed(failure);
       this.read(org);
+      // Who changed what (the audit log): never fails the check; a report says when it is unknown.
+      const plan =
+        run.plan.changes.length > 0
+          ? { ...run.plan, attributions: await readAttributions(this.api, org, run.plan.changes) }
+          : run.plan;
+      const changedBy = whoChanged(plan.attributions);
       metrics.lastDriftSuccess.set(Date.now() / 1000);
       const drifted = plan.changes.length > 0;
       if (drifted) this.drifted(org);
@@ -74,6 +91,7 @@ export class DriftCheck {
         summary: plan.summary,
         corrected: false,
         notified: false,
+        ...(changedBy ? { changedBy } : {}),
       };
       log.info({ org, drifted, changes: plan.changes.length, summary: plan.summary }, 'drift checked');
       await this.tell(org, plan, report);
@@ -114,8 +132,9 @@ export class DriftCheck {
               kind: 'drift',
               checksum: plan.checksum,
               counts: plan.summary,
-              changes: plan.changes.map((c) => ({ action: c.action, kind: c.kind, address: c.address })),
+              changes: plan.changes.map((c) => changeRef(plan, c)),
               healing: opts.mode === 'apply' && opts.selfHeal,
+              ...(report.changedBy ? { who: report.changedBy } : {}),
             }
           : { ...base, kind: 'in-sync' },
       )) ?? false;

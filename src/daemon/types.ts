@@ -69,6 +69,8 @@ export type DriftReport = {
   corrected: boolean;
   notified: boolean;
   error?: string;
+  /** Who changed the drifted resources, from the audit log: `ann@acme.com (2), unknown (1)`. */
+  changedBy?: string;
 };
 
 /** What `/status` shows. */

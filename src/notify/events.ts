@@ -22,7 +22,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const SEVERITIES = ['info', 'error'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export type ChangeRef = { action: string; kind: string; address: string };
+/** A change of an event; `changedBy`: who last changed the drifted resource (the audit log). */
+export type ChangeRef = { action: string; kind: string; address: string; changedBy?: string };
 
 /** Structured facts of an event, for the JSON bodies (Slack's fields, the generic webhook). */
 export type EventDetails = {
@@ -66,7 +67,15 @@ export type Observation = { org: string; commit?: string } & (
   | { kind: 'in-sync' }
   /** Plan mode: changes wait to be applied; the organization could be read and planned. */
   | { kind: 'planned' }
-  | { kind: 'drift'; checksum: string; counts: PlanSummary; changes: ChangeRef[]; healing: boolean }
+  | {
+      kind: 'drift';
+      checksum: string;
+      counts: PlanSummary;
+      changes: ChangeRef[];
+      healing: boolean;
+      /** Who changed the drifted resources, in one line (src/plan/attribution.ts `whoChanged`). */
+      who?: string;
+    }
   | { kind: 'drift-error'; error: string; code: string }
 );
 
@@ -164,7 +173,9 @@ function own(base: Base, o: Observation): { event?: NotificationEvent; next?: Co
           o.healing ? 'info' : 'error',
           {
             summary: `docsync drift: live state differs from the configuration: ${summaryLine(o.counts)}`,
-            message: o.healing ? 'self-heal will apply the plan' : '',
+            message: [o.who ? `changed by ${o.who}` : '', o.healing ? 'self-heal will apply the plan' : '']
+              .filter((m) => m.length > 0)
+              .join('; '),
           },
           [o.checksum],
           { counts: o.counts, checksum: o.checksum, changes: o.changes.slice(0, MAX_CHANGES) },

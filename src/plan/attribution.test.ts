@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../model/change.js';
-import { attribute, describeAttribution, targetsOf, type AuditEntry } from './attribution.js';
+import { attribute, describeAttribution, targetsOf, whoChanged, type AuditEntry } from './attribution.js';
 
 const change = (id: string, address: string, op: Record<string, unknown>): Change =>
   ({ id, action: 'update', kind: 'team', address, before: null, after: null, dependsOn: [], op }) as never;
@@ -66,4 +66,25 @@ describe('describeAttribution', () => {
     ],
     [null, 'changed by: unknown (the audit log has nothing for it)'],
   ])('%j', (a, text) => expect(describeAttribution(a, now)).toBe(text));
+});
+
+describe('whoChanged', () => {
+  const at = '2026-11-25T10:00:00Z';
+  it.each([
+    [undefined, undefined],
+    [{ readAt: at, byChange: {}, unavailable: 'no audit log' }, undefined],
+    [{ readAt: at, byChange: {} }, undefined],
+    [
+      {
+        readAt: at,
+        byChange: {
+          c1: { actor: 'bob@acme.com', at, action: 'a' },
+          c2: null,
+          c3: { actor: 'ann@acme.com', at, action: 'a' },
+          c4: { actor: 'bob@acme.com', at, action: 'a' },
+        },
+      },
+      'bob@acme.com (2), ann@acme.com (1), unknown (1)',
+    ],
+  ])('%j → %s', (a, want) => expect(whoChanged(a)).toBe(want));
 });

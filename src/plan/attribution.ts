@@ -100,3 +100,16 @@ export function mergeAttributions(parts: readonly Attributions[]): Attributions 
     ...(unavailable ? { unavailable } : {}),
   };
 }
+
+/** Who changed a drift, in one line: `ann@acme.com (2), bob@acme.com (1), unknown (1)`; most first. */
+export function whoChanged(a: Attributions | undefined): string | undefined {
+  if (!a || a.unavailable) return undefined;
+  const counts = new Map<string, number>();
+  for (const v of Object.values(a.byChange))
+    counts.set(v?.actor ?? 'unknown', (counts.get(v?.actor ?? 'unknown') ?? 0) + 1);
+  if (counts.size === 0) return undefined;
+  return [...counts]
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    .map(([who, n]) => `${who} (${n})`)
+    .join(', ');
+}

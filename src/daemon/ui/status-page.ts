@@ -203,6 +203,12 @@ function lastDriftCard(v: StatusView): Html {
               <dd>${d.corrected ? 'yes' : 'no'}${d.notified ? ', notified' : ''}</dd>`
           : null
       }
+      ${
+        d.drifted && d.changedBy
+          ? html`<dt>changed by</dt>
+              <dd>${d.changedBy}</dd>`
+          : null
+      }
     </dl>
     ${d.error ? html`<p class="error">The drift check failed: ${d.error}</p>` : null}
   </section>`;
