@@ -1,0 +1,243 @@
+/**
+ * Effective access (issue 29): who can read, edit or administer each site, space and collection,
+ * from the organization's roles, each object's default level (inherited through collections) and
+ * the team and user grants on it and its ancestors. Pure: the same function computes the access
+ * now (live state) and after a plan (live state with the plan's changes), and `diffAccess` puts
+ * the difference in sentences a reviewer reads.
+ *
+ * Semantics (today's API, `DefaultLevel`, `MemberRole`): a default level is what every member of
+ * the organization gets on the object; `inherit` takes the parent collection's, and at the top the
+ * member's own organization role; `null` gives members nothing. A grant gives a team's members or
+ * one user a role on the object and everything below it. An organization admin administers
+ * everything. Guests (no organization role) have only what is granted to them. The strongest wins.
+ */
+
+/** Roles from weakest to strongest (the API's `MemberRole`). */
+export const ROLE_ORDER = ['read', 'comment', 'review', 'edit', 'create', 'admin'] as const;
+export type Role = (typeof ROLE_ORDER)[number];
+const rank = (r: Role | null | undefined): number => (r ? ROLE_ORDER.indexOf(r) : -1);
+
+export type AccessObject = {
+  kind: 'collection' | 'space' | 'site';
+  id: string;
+  title: string;
+  /** The parent collection (collections and spaces). */
+  parent?: string | null;
+  /** `inherit`, a role, or null (members get nothing by default). */
+  defaultLevel: Role | 'inherit' | null;
+};
+
+export type Grant = { object: string; subject: { team: string } | { user: string }; role: Role };
+
+export type AccessModel = {
+  members: { id: string; email: string; role: Role | null }[];
+  teams: { id: string; title: string; members: string[] }[];
+  objects: AccessObject[];
+  grants: Grant[];
+};
+
+/** One user's access to one object, and why. */
+export type Access = { role: Role; via: string };
+
+/**
+ * Per object (by id): every member's access above what the object's default gives all members,
+ * and that default. Members at the default are not listed one by one: an object's row stays small
+ * however large the organization.
+ */
+export type AccessMatrix = {
+  rows: Map<string, AccessRow>;
+  /** Each member's organization role (what `org-role` gives). */
+  orgRoles: Map<string, Role | null>;
+};
+
+/** `base`: what every member gets: a role, their own organization role (`org-role`), or nothing. */
+export type AccessRow = {
+  object: AccessObject;
+  base: Access | 'org-role' | null;
+  users: Map<string, Access>;
+};
+
+/** The access of every member to every object (see `AccessMatrix`). */
+export function effectiveAccess(model: AccessModel): AccessMatrix {
+  const objects = new Map(model.objects.map((o) => [o.id, o]));
+  const teams = new Map(model.teams.map((t) => [t.id, t]));
+  const grantsOn = new Map<string, Grant[]>();
+  for (const g of model.grants) grantsOn.set(g.object, [...(grantsOn.get(g.object) ?? []), g]);
+  const admins = model.members.filter((m) => m.role === 'admin');
+  const defaultCache = new Map<string, Access | 'org-role' | null>();
+
+  /** What every member gets by default: a role with its reason, their own org role, or nothing. */
+  const defaultOf = (id: string, seen = new Set<string>()): Access | 'org-role' | null => {
+    const cached = defaultCache.get(id);
+    if (cached !== undefined) return cached;
+    const o = objects.get(id);
+    let result: Access | 'org-role' | null;
+    if (!o || seen.has(id)) result = null;
+    else if (o.defaultLevel === 'inherit')
+      result = o.parent ? defaultOf(o.parent, new Set([...seen, id])) : 'org-role';
+    else if (o.defaultLevel === null) result = null;
+    else result = { role: o.defaultLevel, via: `default level of ${o.kind} ${o.title}` };
+    defaultCache.set(id, result);
+    return result;
+  };
+
+  const orgRoles = new Map(model.members.map((m) => [m.id, m.role]));
+  const rows = new Map<string, AccessRow>();
+  for (const object of model.objects) {
+    const base = defaultOf(object.id);
+    const users = new Map<string, Access>();
+    const raise = (user: string, access: Access) => {
+      const now = users.get(user);
+      if (!now || rank(access.role) > rank(now.role)) users.set(user, access);
+    };
+    // Grants on the object and its ancestors (a collection's grants reach what it holds).
+    for (let at: AccessObject | undefined = object, depth = 0; at && depth < 64; depth += 1) {
+      for (const g of grantsOn.get(at.id) ?? []) {
+        const where = at === object ? '' : ` on ${at.kind} ${at.title}`;
+        if ('user' in g.subject) raise(g.subject.user, { role: g.role, via: `direct grant${where}` });
+        else {
+          const team = teams.get(g.subject.team);
+          for (const u of team?.members ?? []) raise(u, { role: g.role, via: `team ${team!.title}${where}` });
+        }
+      }
+      at = at.parent ? objects.get(at.parent) : undefined;
+    }
+    for (const a of admins) raise(a.id, { role: 'admin', via: 'organization admin' });
+    // Only what rises above the default is listed.
+    for (const [u, a] of users) if (rank(a.role) <= rank(baseRole(base, orgRoles.get(u)))) users.delete(u);
+    rows.set(object.id, { object, base, users });
+  }
+  return { rows, orgRoles };
+}
+
+/** What the default gives one member: guests (no organization role) get nothing by default. */
+function baseRole(base: AccessRow['base'], orgRole: Role | null | undefined): Role | null {
+  if (!orgRole) return null;
+  return base === 'org-role' ? orgRole : (base?.role ?? null);
+}
+
+/** One user's access to an object from a matrix row (the default when not listed). */
+export function roleOf(row: AccessRow, user: string, orgRoles: Map<string, Role | null>): Access | null {
+  const listed = row.users.get(user);
+  if (listed) return listed;
+  const role = orgRoles.get(user);
+  // Guests (no organization role) have only what is granted to them.
+  if (!role) return null;
+  return row.base === 'org-role' ? { role, via: 'organization role' } : row.base;
+}
+
+/** What every member gets, in words (`read`, `their organization role`, `nothing`). */
+function baseText(base: AccessRow['base'] | undefined): string | null {
+  if (base === undefined || base === null) return null;
+  return base === 'org-role' ? 'their organization role' : base.role;
+}
+
+/** A difference of effective access, as data (the plan's `access`) and as a sentence. */
+export type AccessChange = {
+  /** `ann@acme.com`, or `all members`. */
+  subject: string;
+  /** `space API Reference`. */
+  object: string;
+  /** A role, or (for all members) `their organization role`; null: no access. */
+  before: Role | 'their organization role' | null;
+  after: Role | 'their organization role' | null;
+  /** Why the user has the new access (or had the old one, when it is lost). */
+  via: string;
+};
+
+/** What changes between two matrices, member by member, object by object; sorted for review. */
+export function diffAccess(
+  before: AccessMatrix,
+  after: AccessMatrix,
+  emails: ReadonlyMap<string, string>,
+): AccessChange[] {
+  const out: AccessChange[] = [];
+  const ids = new Set([...before.rows.keys(), ...after.rows.keys()]);
+  const members = new Set([...before.orgRoles.keys(), ...after.orgRoles.keys()]);
+  const roleChanged = [...members].filter((u) => before.orgRoles.get(u) !== after.orgRoles.get(u));
+  for (const id of ids) {
+    const b = before.rows.get(id);
+    const a = after.rows.get(id);
+    const object = describe((a ?? b)!.object);
+    const baseBefore = baseText(b?.base);
+    const baseAfter = baseText(a?.base);
+    const baseChanged = baseBefore !== baseAfter;
+    if (baseChanged)
+      out.push({
+        subject: 'all members',
+        object,
+        before: baseBefore as AccessChange['before'],
+        after: baseAfter as AccessChange['after'],
+        via: viaOf(a?.base ?? b?.base),
+      });
+    // A changed default may change every member; else only those listed and those whose role changed.
+    const users = baseChanged
+      ? members
+      : new Set([...(b?.users.keys() ?? []), ...(a?.users.keys() ?? []), ...roleChanged]);
+    for (const u of users) {
+      const was = b ? roleOf(b, u, before.orgRoles) : null;
+      const is = a ? roleOf(a, u, after.orgRoles) : null;
+      if ((was?.role ?? null) === (is?.role ?? null)) continue;
+      // A member whose change is the default's change is said once, by "all members".
+      if (
+        baseChanged &&
+        !b?.users.has(u) &&
+        !a?.users.has(u) &&
+        a?.base !== 'org-role' &&
+        b?.base !== 'org-role'
+      )
+        continue;
+      out.push({
+        subject: emails.get(u) ?? u,
+        object,
+        before: was?.role ?? null,
+        after: is?.role ?? null,
+        via: (rank(is?.role) >= rank(was?.role) ? is : was)?.via ?? '',
+      });
+    }
+  }
+  return out.sort((x, y) =>
+    x.object < y.object
+      ? -1
+      : x.object > y.object
+        ? 1
+        : x.subject < y.subject
+          ? -1
+          : x.subject > y.subject
+            ? 1
+            : 0,
+  );
+}
+
+function viaOf(base: AccessRow['base'] | undefined): string {
+  if (!base) return 'default level';
+  return base === 'org-role' ? 'default level: inherit' : base.via;
+}
+
+function describe(o: AccessObject): string {
+  return `${o.kind} ${o.title}`;
+}
+
+/** "ann@acme.com gains admin on site Docs (via team Platform)", "all members: edit → read on space API". */
+export function accessSentence(c: AccessChange): string {
+  const via = c.via ? ` (via ${c.via})` : '';
+  if (c.before === null) return `${c.subject} gains ${c.after} on ${c.object}${via}`;
+  if (c.after === null) return `${c.subject} loses ${c.before} on ${c.object}${via}`;
+  return `${c.subject}: ${c.before} → ${c.after} on ${c.object}${via}`;
+}
+
+/** The matrix as rows for audits (`docsync access`): one per object and member above the default. */
+export function accessRows(
+  matrix: AccessMatrix,
+  emails: ReadonlyMap<string, string>,
+): { object: string; subject: string; role: Role; via: string }[] {
+  const rows: { object: string; subject: string; role: Role; via: string }[] = [];
+  for (const { object, base, users } of matrix.rows.values()) {
+    const name = describe(object);
+    if (base && base !== 'org-role')
+      rows.push({ object: name, subject: 'all members', role: base.role, via: base.via });
+    for (const [u, a] of users)
+      rows.push({ object: name, subject: emails.get(u) ?? u, role: a.role, via: a.via });
+  }
+  return rows;
+}
