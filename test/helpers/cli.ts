@@ -68,27 +68,79 @@ export async function until<T>(
   }
 }
 
+/** One in-process run at a time: the environment, stdout/stderr and the TTY flags are the process's own. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** `isTTY` of the three standard streams, as a spawned CLI with pipes sees them (false), for one call. */
+function withoutTty(): () => void {
+  const streams = [process.stdin, process.stdout, process.stderr];
+  const saved = streams.map((s) => Object.getOwnPropertyDescriptor(s, 'isTTY'));
+  for (const s of streams)
+    Object.defineProperty(s, 'isTTY', { value: false, configurable: true, writable: true });
+  return () =>
+    streams.forEach((s, i) => {
+      const d = saved[i];
+      if (d) Object.defineProperty(s, 'isTTY', d);
+      else delete (s as { isTTY?: boolean }).isTTY;
+    });
+}
+
+/** Set `env` (undefined: unset) for one call; the returned function puts the whole environment back. */
+function withEnv(env: Record<string, string | undefined>): () => void {
+  const saved = { ...process.env };
+  for (const [k, v] of Object.entries(env))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  return () => {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  };
+}
+
 /**
- * Run the CLI in this process (`main`), with `env` stubbed for the call: its exit code and what it
- * wrote to stdout and stderr. For tests where the process itself (start-up, signals) is not what
- * is tested: far cheaper than `runCli`.
+ * Run the CLI in this process (`main`), as `runCli` runs it as a process: `env` set for the call
+ * (a value of undefined unsets it), NO_COLOR, no terminal on stdin, stdout or stderr; its exit code
+ * and what it wrote to stdout and stderr. For tests where the process itself (start-up, signals,
+ * exit of the real binary) is not what is tested: far cheaper than `runCli`. Calls run one after
+ * another (each owns the environment and the standard streams while it runs), so `Promise.all`
+ * over several of them is safe; the environment is put back after each call.
  */
-export async function runMain(
+export function runMain(
   args: string[],
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { vi } = await import('vitest');
+  const run = queue.then(() => runMainNow(args, env));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+const text = (c: string | Uint8Array): string => (typeof c === 'string' ? c : Buffer.from(c).toString());
+
+async function runMainNow(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import('../../src/cli/main.js');
-  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
   let stdout = '';
   let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((stdout += String(c)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((stderr += String(c)), true));
+  const write = { out: process.stdout.write, err: process.stderr.write };
+  const restoreEnv = withEnv({ NO_COLOR: '1', ...env });
+  const restoreTty = withoutTty();
+  process.stdout.write = ((c: string | Uint8Array) => (
+    (stdout += text(c)),
+    true
+  )) as typeof process.stdout.write;
+  process.stderr.write = ((c: string | Uint8Array) => (
+    (stderr += text(c)),
+    true
+  )) as typeof process.stderr.write;
   try {
     const code = await main(['node', 'docsync', ...args]);
     return { code, stdout, stderr };
   } finally {
-    out.mockRestore();
-    err.mockRestore();
+    process.stdout.write = write.out;
+    process.stderr.write = write.err;
+    restoreTty();
+    restoreEnv();
   }
 }
