@@ -19,7 +19,11 @@ export type CliResult = {
   signal: NodeJS.Signals | null;
 };
 
-/** Start the real CLI as a process. */
+/**
+ * Start the real CLI as a process: only where the process is what is tested (signals, kill -9, a
+ * terminal, the installed binary's exit codes and streams, the daemon's lifecycle). Anything else
+ * runs the command in-process with `runMain`, a fraction of the CPU.
+ */
 export function spawnCli(
   args: string[],
   env: Record<string, string | undefined> = {},
