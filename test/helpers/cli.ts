@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
@@ -138,10 +139,23 @@ async function runMainNow(
     (stderr += text(c)),
     true
   )) as typeof process.stderr.write;
+  // console.* as Node has it (stdout: log, info, debug; stderr: warn, error): vitest's own
+  // console would not reach the streams above, and a secret printed there would go unseen.
+  const methods = ['log', 'info', 'debug', 'warn', 'error'] as const;
+  const consoleSaved = methods.map((m) => Object.getOwnPropertyDescriptor(console, m));
+  const toOut = (...a: unknown[]) => void (stdout += `${format(...a)}\n`);
+  const toErr = (...a: unknown[]) => void (stderr += `${format(...a)}\n`);
+  // eslint-disable-next-line no-console -- the CLI's console, captured for the call
+  for (const m of methods) console[m] = m === 'warn' || m === 'error' ? toErr : toOut;
   try {
     const code = await main(['node', 'docsync', ...args]);
     return { code, stdout, stderr };
   } finally {
+    methods.forEach((m, i) => {
+      const d = consoleSaved[i];
+      if (d) Object.defineProperty(console, m, d);
+      else delete (console as Partial<Console>)[m];
+    });
     process.stdout.write = write.out;
     process.stderr.write = write.err;
     restoreTty();
