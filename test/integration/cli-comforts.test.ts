@@ -95,16 +95,20 @@ describe('docsync completion', () => {
   it.runIf(has('fish'))("fish's own `complete -C` completes commands and -o values", () => {
     const file = join(mkdtempSync(join(tmpdir(), 'docsync-completion-')), 'docsync.fish');
     writeFileSync(file, completionScript(program(), 'fish'));
-    const ask = (line: string) =>
-      execFileSync('fish', ['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`], {
-        encoding: 'utf8',
-      })
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[0]);
-    expect(ask('docsync comp')).toEqual(['completion']);
-    expect(ask('docsync plan -o ')).toEqual(['json', 'markdown', 'text']);
-    expect(ask('docsync completion ')).toEqual(['bash', 'fish', 'zsh']);
+    // One fish for the three lines (a fish per line cost a process start each).
+    const lines = ['docsync comp', 'docsync plan -o ', 'docsync completion '];
+    const script = [`source ${file}`, ...lines.map((l) => `complete -C ${JSON.stringify(l)}; echo --end--`)];
+    const answers: string[][] = [[]];
+    for (const line of execFileSync('fish', ['--no-config', '-c', script.join('; ')], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean))
+      if (line === '--end--') answers.push([]);
+      else answers.at(-1)!.push(line.split('\t')[0]!);
+    expect(answers.slice(0, 3)).toEqual([
+      ['completion'],
+      ['json', 'markdown', 'text'],
+      ['bash', 'fish', 'zsh'],
+    ]);
   });
 
   it('the CLI prints it; an unknown shell is refused with the choices', async () => {
