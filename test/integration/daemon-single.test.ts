@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { ROOT, runMain } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { startDaemonProcess } from '../helpers/daemon.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
@@ -14,7 +14,7 @@ it('without etcd, a second daemon on the same state folder refuses to start (dec
   const first = await startDaemonProcess(args, env);
   try {
     expect((await first.status()).coordination).toMatchObject({ backend: 'local' });
-    const second = await runMain(['daemon', '--port', '0', '--host', '127.0.0.1', ...args], env);
+    const second = await runCli(['daemon', '--port', '0', '--host', '127.0.0.1', ...args], env);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/locked by docsync daemon \(pid \d+/);
   } finally {
