@@ -2,18 +2,34 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // A worker keeps its module cache from one file to the next: the suite imports src/ once per
     // worker instead of once per file (about a quarter of its CPU). Test files therefore must not
-    // rely on fresh module state (restore what they change, as outbound.test.ts does).
+    // rely on fresh module state (restore what they change, as outbound.test.ts does), and never
+    // use vi.mock (a module mocked for one file would stay mocked for the next).
     isolate: false,
     // Most integration tests wait on processes, sockets and timers rather than the CPU, so more
     // files than cores run at once (vitest's default is cores − 1: one file at a time on 2 cores).
     maxWorkers: 4,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        // `npm run test:unit`: no process, no bundle to build first; seconds.
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'test/golden/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/golden/**'],
+          // Bundles the CLI once for the tests that start it as a process (test/helpers/cli.ts).
+          globalSetup: ['test/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -5,7 +5,7 @@ import { chromium, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
-import { ROOT, runCli, until } from '../helpers/cli.js';
+import { ROOT, runMain, until } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
 import { makeRepo } from '../helpers/git.js';
 
@@ -83,7 +83,7 @@ describe('status page in a browser', () => {
       const state = mkdtempSync(join(tmpdir(), 'docsync-page-'));
       const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state };
       // Deployed: the demo config. Pending: a hostile section title, a site space path, a new team.
-      expect((await runCli(['apply', '--config', join(ROOT, 'config'), '--yes'], env)).code).toBe(0);
+      expect((await runMain(['apply', '--config', join(ROOT, 'config'), '--yes'], env)).code).toBe(0);
       const repo = makeRepo({ 'demo.yaml': demo });
       const sha = repo.commit(
         {

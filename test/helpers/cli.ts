@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
@@ -19,7 +20,11 @@ export type CliResult = {
   signal: NodeJS.Signals | null;
 };
 
-/** Start the real CLI as a process. */
+/**
+ * Start the real CLI as a process: only where the process is what is tested (signals, kill -9, a
+ * terminal, the installed binary's exit codes and streams, the daemon's lifecycle). Anything else
+ * runs the command in-process with `runMain`, a fraction of the CPU.
+ */
 export function spawnCli(
   args: string[],
   env: Record<string, string | undefined> = {},
@@ -68,27 +73,92 @@ export async function until<T>(
   }
 }
 
+/** One in-process run at a time: the environment, stdout/stderr and the TTY flags are the process's own. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** `isTTY` of the three standard streams, as a spawned CLI with pipes sees them (false), for one call. */
+function withoutTty(): () => void {
+  const streams = [process.stdin, process.stdout, process.stderr];
+  const saved = streams.map((s) => Object.getOwnPropertyDescriptor(s, 'isTTY'));
+  for (const s of streams)
+    Object.defineProperty(s, 'isTTY', { value: false, configurable: true, writable: true });
+  return () =>
+    streams.forEach((s, i) => {
+      const d = saved[i];
+      if (d) Object.defineProperty(s, 'isTTY', d);
+      else delete (s as { isTTY?: boolean }).isTTY;
+    });
+}
+
+/** Set `env` (undefined: unset) for one call; the returned function puts the whole environment back. */
+function withEnv(env: Record<string, string | undefined>): () => void {
+  const saved = { ...process.env };
+  for (const [k, v] of Object.entries(env))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  return () => {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  };
+}
+
 /**
- * Run the CLI in this process (`main`), with `env` stubbed for the call: its exit code and what it
- * wrote to stdout and stderr. For tests where the process itself (start-up, signals) is not what
- * is tested: far cheaper than `runCli`.
+ * Run the CLI in this process (`main`), as `runCli` runs it as a process: `env` set for the call
+ * (a value of undefined unsets it), NO_COLOR, no terminal on stdin, stdout or stderr; its exit code
+ * and what it wrote to stdout and stderr. For tests where the process itself (start-up, signals,
+ * exit of the real binary) is not what is tested: far cheaper than `runCli`. Calls run one after
+ * another (each owns the environment and the standard streams while it runs), so `Promise.all`
+ * over several of them is safe; the environment is put back after each call.
  */
-export async function runMain(
+export function runMain(
   args: string[],
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { vi } = await import('vitest');
+  const run = queue.then(() => runMainNow(args, env));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+const text = (c: string | Uint8Array): string => (typeof c === 'string' ? c : Buffer.from(c).toString());
+
+async function runMainNow(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import('../../src/cli/main.js');
-  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
   let stdout = '';
   let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((stdout += String(c)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((stderr += String(c)), true));
+  const write = { out: process.stdout.write, err: process.stderr.write };
+  const restoreEnv = withEnv({ NO_COLOR: '1', ...env });
+  const restoreTty = withoutTty();
+  process.stdout.write = ((c: string | Uint8Array) => (
+    (stdout += text(c)),
+    true
+  )) as typeof process.stdout.write;
+  process.stderr.write = ((c: string | Uint8Array) => (
+    (stderr += text(c)),
+    true
+  )) as typeof process.stderr.write;
+  // console.* as Node has it (stdout: log, info, debug; stderr: warn, error): vitest's own
+  // console would not reach the streams above, and a secret printed there would go unseen.
+  const methods = ['log', 'info', 'debug', 'warn', 'error'] as const;
+  const consoleSaved = methods.map((m) => Object.getOwnPropertyDescriptor(console, m));
+  const toOut = (...a: unknown[]) => void (stdout += `${format(...a)}\n`);
+  const toErr = (...a: unknown[]) => void (stderr += `${format(...a)}\n`);
+  // eslint-disable-next-line no-console -- the CLI's console, captured for the call
+  for (const m of methods) console[m] = m === 'warn' || m === 'error' ? toErr : toOut;
   try {
     const code = await main(['node', 'docsync', ...args]);
     return { code, stdout, stderr };
   } finally {
-    out.mockRestore();
-    err.mockRestore();
+    methods.forEach((m, i) => {
+      const d = consoleSaved[i];
+      if (d) Object.defineProperty(console, m, d);
+      else delete (console as Partial<Console>)[m];
+    });
+    process.stdout.write = write.out;
+    process.stderr.write = write.err;
+    restoreTty();
+    restoreEnv();
   }
 }

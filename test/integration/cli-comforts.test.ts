@@ -5,47 +5,68 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completionScript, commandTree } from '../../src/cli/completion.js';
 import { buildProgram, EXAMPLES } from '../../src/cli/main.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runMain } from '../helpers/cli.js';
 
 const program = () => buildProgram(() => {});
 const has = (cmd: string) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 
-/** Bash's own completion: source the script, set the words, call the function `complete` registered. */
-function bashComplete(words: string[]): string[] {
+/**
+ * Bash's own completion: source the script, set the words, call the function `complete` registered;
+ * one bash for all the word lists (a bash per list cost a process start each).
+ */
+function bashCompleteAll(lists: string[][]): string[][] {
   const file = join(mkdtempSync(join(tmpdir(), 'docsync-completion-')), 'docsync.bash');
   writeFileSync(file, completionScript(program(), 'bash'));
   const script = [
     `source ${JSON.stringify(file)}`,
     `fn=$(complete -p docsync | sed -E 's/.* -F ([^ ]+) docsync$/\\1/')`,
-    `COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')})`,
-    `COMP_CWORD=${words.length - 1}`,
-    '"$fn"',
-    'printf "%s\\n" "${COMPREPLY[@]}"',
+    ...lists.flatMap((words) => [
+      `COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')})`,
+      `COMP_CWORD=${words.length - 1}`,
+      'COMPREPLY=()',
+      '"$fn"',
+      'printf "%s\\n" "${COMPREPLY[@]}" "--end--"',
+    ]),
   ].join('\n');
-  return execFileSync('bash', ['--norc', '-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  const lines = execFileSync('bash', ['--norc', '-c', script], { encoding: 'utf8' }).split('\n');
+  const answers: string[][] = [[]];
+  for (const line of lines)
+    if (line === '--end--') answers.push([]);
+    else if (line) answers.at(-1)!.push(line);
+  return answers.slice(0, lists.length);
 }
 
 describe('docsync completion', () => {
   it('bash: `complete` registers it; commands, flags, -o values and completion shells come from the program', () => {
     const subs = program().commands.map((c) => c.name());
     expect(subs).toEqual(expect.arrayContaining(['plan', 'apply', 'drift', 'completion', 'version']));
-    expect(bashComplete(['docsync', ''])).toEqual(expect.arrayContaining([...subs, '--help', '--version']));
-    expect(bashComplete(['docsync', 'pl'])).toEqual(['plan']);
-    expect(bashComplete(['docsync', 'plan', '--det'])).toEqual(['--detailed-exitcode']);
-    expect(bashComplete(['docsync', 'plan', '-o', ''])).toEqual(['text', 'json', 'markdown']);
-    expect(bashComplete(['docsync', 'drift', '--format', 'j'])).toEqual(['json']);
-    expect(bashComplete(['docsync', 'plan', '--api-flavor', ''])).toEqual(['seed', 'current']);
-    expect(bashComplete(['docsync', 'completion', ''])).toEqual(
-      expect.arrayContaining(['bash', 'zsh', 'fish']),
-    );
+    const tree = commandTree(program()).subs;
+    const [all, pl, det, o, format, flavor, shells, config, ...perCommand] = bashCompleteAll([
+      ['docsync', ''],
+      ['docsync', 'pl'],
+      ['docsync', 'plan', '--det'],
+      ['docsync', 'plan', '-o', ''],
+      ['docsync', 'drift', '--format', 'j'],
+      ['docsync', 'plan', '--api-flavor', ''],
+      ['docsync', 'completion', ''],
+      ['docsync', 'plan', '--config', ''],
+      ...tree.map((sub) => ['docsync', sub.name, '-']),
+    ]);
+    expect(all).toEqual(expect.arrayContaining([...subs, '--help', '--version']));
+    expect(pl).toEqual(['plan']);
+    expect(det).toEqual(['--detailed-exitcode']);
+    expect(o).toEqual(['text', 'json', 'markdown']);
+    expect(format).toEqual(['json']);
+    expect(flavor).toEqual(['seed', 'current']);
+    expect(shells).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
     // A value nobody can list (a folder): nothing from us, so bash falls back to file names (-o default).
-    expect(bashComplete(['docsync', 'plan', '--config', ''])).toEqual([]);
+    expect(config).toEqual([]);
     // Every flag of every command is offered after the command.
-    for (const sub of commandTree(program()).subs) {
-      const offered = bashComplete(['docsync', sub.name, '-']);
+    expect(perCommand).toHaveLength(tree.length);
+    tree.forEach((sub, i) => {
       for (const f of sub.flags)
-        for (const n of [f.long, f.short].filter(Boolean)) expect(offered).toContain(n);
-    }
+        for (const n of [f.long, f.short].filter(Boolean)) expect(perCommand[i], sub.name).toContain(n);
+    });
   });
 
   it('zsh and fish: every command and flag appears in the form the shell reads', () => {
@@ -74,23 +95,27 @@ describe('docsync completion', () => {
   it.runIf(has('fish'))("fish's own `complete -C` completes commands and -o values", () => {
     const file = join(mkdtempSync(join(tmpdir(), 'docsync-completion-')), 'docsync.fish');
     writeFileSync(file, completionScript(program(), 'fish'));
-    const ask = (line: string) =>
-      execFileSync('fish', ['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`], {
-        encoding: 'utf8',
-      })
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[0]);
-    expect(ask('docsync comp')).toEqual(['completion']);
-    expect(ask('docsync plan -o ')).toEqual(['json', 'markdown', 'text']);
-    expect(ask('docsync completion ')).toEqual(['bash', 'fish', 'zsh']);
+    // One fish for the three lines (a fish per line cost a process start each).
+    const lines = ['docsync comp', 'docsync plan -o ', 'docsync completion '];
+    const script = [`source ${file}`, ...lines.map((l) => `complete -C ${JSON.stringify(l)}; echo --end--`)];
+    const answers: string[][] = [[]];
+    for (const line of execFileSync('fish', ['--no-config', '-c', script.join('; ')], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean))
+      if (line === '--end--') answers.push([]);
+      else answers.at(-1)!.push(line.split('\t')[0]!);
+    expect(answers.slice(0, 3)).toEqual([
+      ['completion'],
+      ['json', 'markdown', 'text'],
+      ['bash', 'fish', 'zsh'],
+    ]);
   });
 
   it('the CLI prints it; an unknown shell is refused with the choices', async () => {
-    const ok = await runCli(['completion', 'bash']);
+    const ok = await runMain(['completion', 'bash']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('complete -o default -F _docsync_completion docsync');
-    const bad = await runCli(['completion', 'powershell']);
+    const bad = await runMain(['completion', 'powershell']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(
       /value 'powershell' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish/,
@@ -112,12 +137,12 @@ describe('-o, --help examples, docsync version', () => {
 
   it('`-o json` gives the same JSON as `--format json`', async () => {
     const [short, long] = await Promise.all([
-      runCli(['version', '-o', 'json']),
-      runCli(['version', '--format', 'json']),
+      runMain(['version', '-o', 'json']),
+      runMain(['version', '--format', 'json']),
     ]);
     expect(short.code).toBe(0);
     expect(JSON.parse(short.stdout)).toEqual(JSON.parse(long.stdout));
-    const bad = await runCli(['plan', '-o', 'yaml']);
+    const bad = await runMain(['plan', '-o', 'yaml']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`option '-o, --format <format>' argument 'yaml' is invalid`);
   });
@@ -137,13 +162,13 @@ describe('-o, --help examples, docsync version', () => {
 
   it('version: the version, the commit of this checkout, the API flavor default and where it comes from', async () => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const text = await runCli(['version'], { DOCSYNC_API_FLAVOR: undefined, DOCSYNC_API_URL: undefined });
+    const text = await runMain(['version'], { DOCSYNC_API_FLAVOR: undefined, DOCSYNC_API_URL: undefined });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^docsync 0\.1\.0\n/);
     expect(text.stdout).toContain(`commit:     ${head}\n`);
     expect(text.stdout).toMatch(/api flavor: current \(for https:\/\/api\.gitbook\.com: current for/);
     const json = JSON.parse(
-      (await runCli(['version', '-o', 'json'], { DOCSYNC_API_URL: 'http://127.0.0.1:4010' })).stdout,
+      (await runMain(['version', '-o', 'json'], { DOCSYNC_API_URL: 'http://127.0.0.1:4010' })).stdout,
     );
     expect(json).toMatchObject({
       version: '0.1.0',
@@ -151,7 +176,7 @@ describe('-o, --help examples, docsync version', () => {
       apiFlavor: 'seed',
       apiFlavorFrom: 'api-url',
     });
-    const fromEnv = await runCli(['version'], { DOCSYNC_API_FLAVOR: 'seed' });
+    const fromEnv = await runMain(['version'], { DOCSYNC_API_FLAVOR: 'seed' });
     expect(fromEnv.stdout).toContain('api flavor: seed (from DOCSYNC_API_FLAVOR;');
   });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runCli, runMain } from '../helpers/cli.js';
 
 let emu: Emulator;
 let state: string;
@@ -24,12 +24,12 @@ const config = join(ROOT, 'config');
 
 describe('docsync validate', () => {
   it('exits 0 for the shipped config, 1 with compiler-style errors for a bad one', async () => {
-    const ok = await runCli(['validate', '--config', config]);
+    const ok = await runMain(['validate', '--config', config]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('valid');
     const dir = mkdtempSync(join(tmpdir(), 'docsync-bad-'));
     writeFileSync(join(dir, 'x.yaml'), 'organization: o\nsites:\n  - title: Docs\n    visiblity: public\n');
-    const bad = await runCli(['validate', '--config', dir]);
+    const bad = await runMain(['validate', '--config', dir]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(
       /x\.yaml:4:5: error\[unknown-key\] sites\[0\]\.visiblity: unknown key "visiblity"; did you mean "visibility"\?/,
@@ -41,10 +41,10 @@ describe('docsync plan / drift / apply', () => {
   it('plan prints all formats, never writes, and --detailed-exitcode tells changes apart', async () => {
     // Four read-only commands, independent of each other: run at once.
     const [text, json, md, drift] = await Promise.all([
-      runCli(['plan', '--config', config], env()),
-      runCli(['plan', '--config', config, '--format', 'json', '--detailed-exitcode'], env()),
-      runCli(['plan', '--config', config, '--format', 'markdown'], env()),
-      runCli(['drift', '--config', config], env()),
+      runMain(['plan', '--config', config], env()),
+      runMain(['plan', '--config', config, '--format', 'json', '--detailed-exitcode'], env()),
+      runMain(['plan', '--config', config, '--format', 'markdown'], env()),
+      runMain(['drift', '--config', config], env()),
     ]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('+ site org_demo/sites/Developer Docs');
@@ -71,30 +71,30 @@ describe('docsync plan / drift / apply', () => {
   });
 
   it('apply refuses without --yes when not on a terminal, applies with --yes, then plan shows no changes', async () => {
-    const refused = await runCli(['apply', '--config', config], env());
+    const refused = await runMain(['apply', '--config', config], env());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('pass --yes');
     expect(writes(emu)).toEqual([]);
-    const applied = await runCli(['apply', '--config', config, '--yes'], env());
+    const applied = await runMain(['apply', '--config', config, '--yes'], env());
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(
       /Apply: \d+ resources? .* in (\d+) calls: \1 applied, 0 failed, 0 skipped/,
     );
     const n = Number(/in \d+ calls: (\d+) applied/.exec(applied.stdout)![1]);
     expect(writes(emu)).toHaveLength(n);
-    const again = await runCli(['plan', '--config', config, '--detailed-exitcode'], env());
+    const again = await runMain(['plan', '--config', config, '--detailed-exitcode'], env());
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('No changes');
-    const drift = await runCli(['drift', '--config', config], env());
+    const drift = await runMain(['drift', '--config', config], env());
     expect(drift.code).toBe(0);
-    const noop = await runCli(['apply', '--config', config, '--yes'], env());
+    const noop = await runMain(['apply', '--config', config, '--yes'], env());
     expect(noop.code).toBe(0);
     expect(writes(emu)).toHaveLength(n);
   });
 
   it('apply --plan applies a saved plan, and refuses it once live state changed', async () => {
     const file = join(state, 'plan.json');
-    expect((await runCli(['plan', '--config', config, '--out', file], env())).code).toBe(0);
+    expect((await runMain(['plan', '--config', config, '--out', file], env())).code).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
       formatVersion: 1,
       checksum: expect.any(String),
@@ -102,8 +102,8 @@ describe('docsync plan / drift / apply', () => {
     });
     const stale = join(state, 'stale.json');
     writeFileSync(stale, readFileSync(file));
-    expect((await runCli(['apply', '--plan', file, '--yes'], env())).code).toBe(0);
-    const refused = await runCli(['apply', '--plan', stale, '--yes'], env());
+    expect((await runMain(['apply', '--plan', file, '--yes'], env())).code).toBe(0);
+    const refused = await runMain(['apply', '--plan', stale, '--yes'], env());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('live state changed since this plan was made; plan again');
   });
@@ -115,8 +115,8 @@ describe('docsync plan / drift / apply', () => {
       'organization: org_demo\nteams:\n  - title: New team\nsites:\n  - title: Ref site\n    spaces:\n      - { space: space_apii, path: api }\n',
     );
     const [planned, applied] = await Promise.all([
-      runCli(['plan', '--config', dir], env()),
-      runCli(['apply', '--config', dir, '--yes'], env()),
+      runMain(['plan', '--config', dir], env()),
+      runMain(['apply', '--config', dir, '--yes'], env()),
     ]);
     expect(planned.code).toBe(1);
     expect(planned.stdout).toMatch(
@@ -135,8 +135,8 @@ describe('docsync plan / drift / apply', () => {
     );
     // The plan shows the verdict apply will give, and --detailed-exitcode fails it (issue 27).
     const [planned, json] = await Promise.all([
-      runCli(['plan', '--config', dir, '--detailed-exitcode'], env()),
-      runCli(['plan', '--config', dir, '--format', 'json'], env()),
+      runMain(['plan', '--config', dir, '--detailed-exitcode'], env()),
+      runMain(['plan', '--config', dir, '--format', 'json'], env()),
     ]);
     expect(planned.code).toBe(1);
     expect(planned.stdout).toContain(
@@ -152,12 +152,12 @@ describe('docsync plan / drift / apply', () => {
         override: '--allow-deletes 1',
       },
     ]);
-    const refused = await runCli(['apply', '--config', dir, '--yes'], env());
+    const refused = await runMain(['apply', '--config', dir, '--yes'], env());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('policy.maxDeletes (0)');
     expect(refused.stderr).toContain('--allow-deletes 1');
     expect(writes(emu)).toEqual([]);
-    const allowed = await runCli(['apply', '--config', dir, '--yes', '--allow-deletes', '1'], env());
+    const allowed = await runMain(['apply', '--config', dir, '--yes', '--allow-deletes', '1'], env());
     expect(allowed.code).toBe(0);
     expect(writes(emu).map((w) => w.method)).toEqual(['DELETE']);
   });
@@ -166,13 +166,13 @@ describe('docsync plan / drift / apply', () => {
     const tokenFile = join(state, 'token');
     writeFileSync(tokenFile, `${TOKEN}\n`);
     const [noToken, badFormat, viaFile] = await Promise.all([
-      runCli(['plan', '--config', config], {
+      runMain(['plan', '--config', config], {
         ...env(),
         DOCSYNC_TOKEN: undefined,
         DOCSYNC_TOKEN_FILE: undefined,
       }),
-      runCli(['plan', '--format', 'yaml']),
-      runCli(['plan', '--config', config], {
+      runMain(['plan', '--format', 'yaml']),
+      runMain(['plan', '--config', config], {
         ...env(),
         DOCSYNC_TOKEN: undefined,
         DOCSYNC_TOKEN_FILE: tokenFile,
@@ -185,12 +185,33 @@ describe('docsync plan / drift / apply', () => {
   });
 });
 
+describe('the real binary', () => {
+  it('exits 0, 2 and 1; the plan goes to stdout, logs and errors to stderr', async () => {
+    // The one process-level check of this file: what a shell or CI sees of the installed CLI.
+    const [planned, bad] = await Promise.all([
+      runCli(['plan', '--config', config, '--detailed-exitcode', '--log-level', 'info'], env()),
+      runCli(['plan', '--format', 'yaml']),
+    ]);
+    expect(planned.code).toBe(2);
+    expect(planned.stdout).toContain('+ site org_demo/sites/Developer Docs');
+    expect(planned.stdout).not.toMatch(/^\{/m);
+    expect(planned.stderr).toMatch(/^\{.*"msg":"api flavor"/m);
+    expect(planned.stderr).not.toContain('org_demo/sites/Developer Docs');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain("argument 'yaml' is invalid");
+    const ok = await runCli(['validate', '--config', config]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('valid');
+  });
+});
+
 describe('several organizations', () => {
   it('an organization that cannot be read is reported; the others still plan', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docsync-multi-'));
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(join(config, 'demo.yaml')));
     writeFileSync(join(dir, 'ghost.yaml'), 'organization: org_ghost\nteams:\n  - title: Nobody\n');
-    const res = await runCli(['plan', '--config', dir], env());
+    const res = await runMain(['plan', '--config', dir], env());
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('error: cannot read the live state of org_ghost');
     expect(res.stdout).toContain('+ site org_demo/sites/Developer Docs');

@@ -6,7 +6,7 @@ import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { MARKER, upsertComment } from '../../src/github/comment.js';
 import { githubMock } from '../helpers/github-mock.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runMain } from '../helpers/cli.js';
 
 const GH_TOKEN = 'ghs_testtoken123456';
 let emu: Emulator;
@@ -35,7 +35,7 @@ describe('docsync comment', () => {
     };
     const args = ['comment', '--config', config, '--github-api-url', gh.url];
 
-    const first = await runCli(args, env);
+    const first = await runMain(args, env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/created comment \d+ on acme\/docs#7/);
     expect(gh.comments).toHaveLength(2);
@@ -48,18 +48,18 @@ describe('docsync comment', () => {
       /Site navigation[\s\S]*\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ +Developer Docs \(site\)$/m,
     );
 
-    const second = await runCli([...args, '--pr', '7'], env);
+    const second = await runMain([...args, '--pr', '7'], env);
     expect(second.stdout).toContain(`updated comment ${mine.id}`);
     expect(gh.comments).toHaveLength(2);
     expect(gh.calls.filter((c) => c.startsWith('POST'))).toHaveLength(1);
     expect(gh.calls.filter((c) => c.startsWith('PATCH'))).toHaveLength(1);
 
-    expect((await runCli(['apply', '--config', config, '--yes'], env)).code).toBe(0);
-    const none = await runCli(args, env);
+    expect((await runMain(['apply', '--config', config, '--yes'], env)).code).toBe(0);
+    const none = await runMain(args, env);
     expect(none.code).toBe(0);
     expect(gh.comments[1]!.body).toContain('**No changes.**');
     expect(gh.comments[1]!.body.length).toBeLessThan(200);
-    const skipped = await runCli([...args, '--skip-no-changes'], env);
+    const skipped = await runMain([...args, '--skip-no-changes'], env);
     expect(skipped.stdout).toContain('no comment posted');
 
     // A pull request that adds a team, on an organization that drifted (a team made by hand).
@@ -78,7 +78,7 @@ describe('docsync comment', () => {
         '  - title: Docs Writers\n  - title: New team',
       ),
     );
-    const marked = await runCli(
+    const marked = await runMain(
       ['comment', '--config', pr, '--base-config', config, '--github-api-url', gh.url],
       env,
     );
@@ -117,7 +117,7 @@ describe('docsync comment', () => {
         checksum: 'x',
       }),
     );
-    const res = await runCli(
+    const res = await runMain(
       [
         'comment',
         '--plan-file',
@@ -142,7 +142,7 @@ describe('docsync comment', () => {
   });
 
   it('fails clearly without GitHub settings', async () => {
-    const res = await runCli(['comment', '--plan-file', 'x.json'], {
+    const res = await runMain(['comment', '--plan-file', 'x.json'], {
       GITHUB_TOKEN: '',
       GITHUB_REPOSITORY: '',
       GITHUB_EVENT_PATH: '',

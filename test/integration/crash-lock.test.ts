@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
-import { ROOT, runCli, spawnCli, until } from '../helpers/cli.js';
+import { ROOT, runMain, spawnCli, until } from '../helpers/cli.js';
 import { duplicates } from '../helpers/invariants.js';
 import { rng } from '../helpers/random-state.js';
 
@@ -34,9 +34,9 @@ describe('crash matrix: kill -9 during apply, then apply again', () => {
         child.kill('SIGKILL');
         expect(await exited).toBe('SIGKILL');
         emu.setFaults({});
-        const again = await runCli(['apply', '--config', config, '--yes'], envFor(emu, state));
+        const again = await runMain(['apply', '--config', config, '--yes'], envFor(emu, state));
         expect(again.code, again.stderr).toBe(0);
-        const plan = await runCli(['plan', '--config', config, '--detailed-exitcode'], envFor(emu, state));
+        const plan = await runMain(['plan', '--config', config, '--detailed-exitcode'], envFor(emu, state));
         expect(plan.code, `run ${run} (k=${k}): ${plan.stdout}`).toBe(0);
         expect(duplicates(emu.state())).toEqual([]);
       } finally {
@@ -63,13 +63,13 @@ describe('one writer per organization', () => {
       first.stdout!.on('data', (d: Buffer) => (firstOut += d.toString()));
       const firstDone = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
       await until(() => hold.waiting() >= 1, 60_000, 10);
-      const second = await runCli(['apply', '--config', config, '--yes'], envFor(emu, state));
+      const second = await runMain(['apply', '--config', config, '--yes'], envFor(emu, state));
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(/organization org_demo is locked by docsync apply \(pid \d+/);
       hold.release();
       expect(await firstDone).toBe(0);
       expect(firstOut).toMatch(/0 failed/);
-      const third = await runCli(['apply', '--config', config, '--yes'], envFor(emu, state));
+      const third = await runMain(['apply', '--config', config, '--yes'], envFor(emu, state));
       expect(third.code).toBe(0);
       expect(third.stdout).toContain('No changes');
     } finally {

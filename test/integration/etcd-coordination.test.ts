@@ -7,7 +7,7 @@ import { EtcdClient } from '../../src/coord/etcd-client.js';
 import { rendezvousOwner } from '../../src/coord/rendezvous.js';
 import type { Emulator, RequestLogEntry } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
-import { runCli, until } from '../helpers/cli.js';
+import { runMain, until } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
 import { call, client, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { etcdBinary, startEtcd, type EtcdServer } from '../helpers/etcd.js';
@@ -280,7 +280,7 @@ describe.skipIf('missing' in etcd)(
       const cliConfig = join(dir, 'cli-config');
       mkdirSync(cliConfig);
       writeFileSync(join(cliConfig, 'org_4.yaml'), orgYaml('org_4', 7));
-      const cli = await runCli(
+      const cli = await runMain(
         ['apply', '--yes', '--config', cliConfig, '--lock-wait', '20s', '--etcd-endpoints', server.url],
         { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: join(dir, 'state-cli') },
       );

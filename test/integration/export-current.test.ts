@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { baseSeed, client, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
 
 /**
@@ -52,7 +52,7 @@ afterAll(async () => emu?.close());
 describe('docsync export in the current flavor', () => {
   it('exports an organization with translations; the output plans to zero changes', async () => {
     const out = mkdtempSync(join(tmpdir(), 'docsync-export-current-'));
-    const res = await runCli(['export', '--org', 'org_t', '--out', out, '--api-flavor', 'current'], {
+    const res = await runMain(['export', '--org', 'org_t', '--out', out, '--api-flavor', 'current'], {
       DOCSYNC_API_URL: emu.url,
       DOCSYNC_TOKEN: TOKEN,
     });

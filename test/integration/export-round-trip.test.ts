@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { baseSeed, call, client, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { richSeed } from '../helpers/rich-seed.js';
 
 /**
@@ -133,11 +133,11 @@ describe('export round trip of a state made outside docsync', () => {
     const out = mkdtempSync(join(tmpdir(), 'docsync-rt-'));
     writeFileSync(join(out, 'keep.yaml'), 'organization: org_other\n');
     const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN };
-    const refused = await runCli(['export', '--org', 'org_t', '--out', out], env);
+    const refused = await runMain(['export', '--org', 'org_t', '--out', out], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/not empty.*--force/);
     expect(readdirSync(out)).toEqual(['keep.yaml']);
-    const forced = await runCli(['export', '--org', 'org_t', '--out', out, '--force'], env);
+    const forced = await runMain(['export', '--org', 'org_t', '--out', out, '--force'], env);
     expect(forced.code, forced.stderr).toBe(0);
     expect(readdirSync(out)).toContain('teams.yaml');
   });

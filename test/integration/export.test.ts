@@ -7,7 +7,7 @@ import type { Emulator } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { client, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
 import { richSeed } from '../helpers/rich-seed.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 
 let emu: Emulator;
 afterEach(async () => emu?.close());
@@ -16,7 +16,7 @@ describe('docsync export', () => {
   it('round-trips a richly seeded organization: export, validate, plan → zero changes, and writes nothing', async () => {
     emu = await withEmulator({ seed: richSeed() });
     const out = mkdtempSync(join(tmpdir(), 'docsync-export-'));
-    const res = await runCli(['export', '--org', 'org_t', '--out', out], {
+    const res = await runMain(['export', '--org', 'org_t', '--out', out], {
       DOCSYNC_API_URL: emu.url,
       DOCSYNC_TOKEN: TOKEN,
     });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { startDaemonProcess } from '../helpers/daemon.js';
 import { baseSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
@@ -30,7 +30,7 @@ const env = (extra: Record<string, string | undefined> = {}) => ({
 
 describe('the API flavor of a command', () => {
   it('is seed for an emulator URL, current with --api-flavor; every command states it first, the daemon in /status too', async () => {
-    const plain = await runCli(['plan', '--config', config, '--api-url', emu.url], env());
+    const plain = await runMain(['plan', '--config', config, '--api-url', emu.url], env());
     expect(plain.code).toBe(0);
     expect(firstLog(plain.stderr)).toMatchObject({
       msg: 'api flavor',
@@ -38,7 +38,7 @@ describe('the API flavor of a command', () => {
       apiFlavor: 'seed',
       apiFlavorFrom: 'api-url',
     });
-    const flagged = await runCli(
+    const flagged = await runMain(
       ['drift', '--config', config, '--api-url', emu.url, '--api-flavor', 'current'],
       env({ DOCSYNC_API_FLAVOR: 'seed' }),
     );
@@ -54,7 +54,7 @@ describe('the API flavor of a command', () => {
       ['apply', '--config', config, '--yes', '--state-dir', state],
       ['export', '--org', 'org_t', '--out', join(state, 'export')],
     ]) {
-      const r = await runCli([...args, '--api-url', emu.url], env({ DOCSYNC_API_FLAVOR: 'current' }));
+      const r = await runMain([...args, '--api-url', emu.url], env({ DOCSYNC_API_FLAVOR: 'current' }));
       expect(r.code, r.stderr).toBe(0);
       expect(firstLog(r.stderr)).toMatchObject({
         command: args[0],
@@ -79,7 +79,7 @@ describe('the API flavor of a command', () => {
   it('is current for api.gitbook.com unless DOCSYNC_API_FLAVOR says otherwise (no network: the config is invalid)', async () => {
     const bad = mkdtempSync(join(tmpdir(), 'docsync-flavor-bad-'));
     writeFileSync(join(bad, 'org.yaml'), 'organization: 5\n');
-    const real = await runCli(['plan', '--config', bad], env());
+    const real = await runMain(['plan', '--config', bad], env());
     expect(real.code).toBe(1);
     expect(firstLog(real.stderr)).toMatchObject({
       command: 'plan',
@@ -87,9 +87,9 @@ describe('the API flavor of a command', () => {
       apiFlavor: 'current',
       apiFlavorFrom: 'api-url',
     });
-    const told = await runCli(['plan', '--config', bad], env({ DOCSYNC_API_FLAVOR: 'seed' }));
+    const told = await runMain(['plan', '--config', bad], env({ DOCSYNC_API_FLAVOR: 'seed' }));
     expect(firstLog(told.stderr)).toMatchObject({ apiFlavor: 'seed', apiFlavorFrom: 'env' });
-    const wrong = await runCli(['plan', '--config', bad], env({ DOCSYNC_API_FLAVOR: 'newest' }));
+    const wrong = await runMain(['plan', '--config', bad], env({ DOCSYNC_API_FLAVOR: 'newest' }));
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('DOCSYNC_API_FLAVOR must be seed or current, got "newest"');
   });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { baseSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { TEST_PEM } from '../helpers/certificates.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -32,7 +32,7 @@ it('apply refuses indirect values that would send host secrets, before any netwo
       '',
     ].join('\n'),
   );
-  const result = await runCli(['apply', '--yes', '--config', join(repo, 'config')], {
+  const result = await runMain(['apply', '--yes', '--config', join(repo, 'config')], {
     DOCSYNC_API_URL: emu.url,
     DOCSYNC_TOKEN: TOKEN,
     DOCSYNC_STATE_DIR: join(base, 'state'),
@@ -80,7 +80,7 @@ it('validate refuses VCS metadata, links and non-certificates as certificates, l
       '',
     ].join('\n'),
   );
-  const result = await runCli(['validate', '--config', join(repo, 'config')], {
+  const result = await runMain(['validate', '--config', join(repo, 'config')], {
     DOCSYNC_STATE_DIR: join(base, 'state'),
     DOCSYNC_LOG_LEVEL: 'warn',
   });

@@ -9,7 +9,7 @@ import { deriveEvents, type Observation } from '../../src/notify/events.js';
 import { sendEvent } from '../../src/notify/notifier.js';
 import { notifyUrlProvider } from '../../src/notify/settings.js';
 import { registerSecret } from '../../src/secrets/registry.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { githubMock } from '../helpers/github-mock.js';
 import { HOSTILE, injections, tokensOf } from '../helpers/hostile-markdown.js';
@@ -61,9 +61,9 @@ describe('hostile titles in live state and config (issue 26, finding 3)', () => 
       DOCSYNC_STATE_DIR: dir,
     };
 
-    const plan = await runCli(['plan', '--config', config, '--format', 'markdown'], env);
+    const plan = await runMain(['plan', '--config', config, '--format', 'markdown'], env);
     expect(plan.stderr).not.toMatch(/error/i);
-    const comment = await runCli(['comment', '--config', config, '--github-api-url', gh.url], env);
+    const comment = await runMain(['comment', '--config', config, '--github-api-url', gh.url], env);
     expect(comment.code, comment.stderr).toBe(0);
     const body = gh.comments[1]!.body;
 

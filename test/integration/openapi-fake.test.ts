@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { TOKEN } from '../helpers/emulator.js';
 import { startOfficialFake, type OfficialFake } from '../helpers/openapi-fake.js';
 import { checkRequest, officialVersion } from '../helpers/openapi.js';
@@ -67,7 +67,7 @@ beforeAll(async () => {
 afterAll(async () => fake?.close());
 
 const run = (args: string[]) =>
-  runCli([...args, '--api-url', fake.url, '--api-flavor', 'current'], {
+  runMain([...args, '--api-url', fake.url, '--api-flavor', 'current'], {
     DOCSYNC_TOKEN: TOKEN,
     DOCSYNC_API_URL: undefined,
     DOCSYNC_API_FLAVOR: undefined,

@@ -12,7 +12,7 @@ import { startDaemonServer } from '../../src/daemon/server.js';
 import { createLogger } from '../../src/log/logger.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { client, exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
-import { ROOT, runCli, until } from '../helpers/cli.js';
+import { ROOT, runMain, until } from '../helpers/cli.js';
 import { startDaemonProcess } from '../helpers/daemon.js';
 import { githubMock } from '../helpers/github-mock.js';
 import { rng } from '../helpers/random-state.js';
@@ -34,7 +34,7 @@ describe('dry runs never write', () => {
         [['drift', '--config', config, '--format', 'markdown'], 2],
         [['export', '--org', 'org_demo', '--out', join(state, 'export')], 0],
       ];
-      const results = await Promise.all(commands.map(([args]) => runCli(args, env)));
+      const results = await Promise.all(commands.map(([args]) => runMain(args, env)));
       expect(results.map((r) => r.code)).toEqual(commands.map(([, code]) => code));
       const daemon = await startDaemonProcess(
         ['--config', config, '--mode', 'plan', '--drift-cron', '* * * * * *', '--interval', '1s'],
@@ -106,14 +106,14 @@ describe('hostile configuration', () => {
       'binary.yml': Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]),
     };
     try {
-      // Ten independent processes (five files, two commands each): run at once.
+      // Five files, two commands each.
       const runs = Object.entries(cases).flatMap(([name, bytes]) => {
         const dir = mkdtempSync(join(tmpdir(), 'docsync-hostile-'));
         writeFileSync(join(dir, name), bytes);
         return ['validate', 'plan'].map(async (command) => ({
           name,
           command,
-          res: await runCli([command, '--config', dir], { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN }),
+          res: await runMain([command, '--config', dir], { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN }),
         }));
       });
       for (const { name, command, res } of await Promise.all(runs)) {
@@ -144,7 +144,7 @@ describe('secret canary', () => {
     };
     const outputs: string[] = [];
     const run = async (args: string[], extra: Record<string, string> = {}) => {
-      const res = await runCli(args, { ...env, ...extra });
+      const res = await runMain(args, { ...env, ...extra });
       outputs.push(res.stdout, res.stderr);
       return res;
     };
@@ -153,7 +153,6 @@ describe('secret canary', () => {
       // Now there are share links with secret URLs; read them from the emulator's own answers.
       const links = emu.state().organizations[0]!.sites.flatMap((s) => s.shareLinks.map((l) => l.token));
       expect(links.length).toBeGreaterThan(0);
-      // Read-only commands, independent of each other: run at once.
       await Promise.all([
         run(['validate', '--config', config]),
         run(['plan', '--config', config, '--format', 'json', '--out', join(dir, 'plan.json')]),
@@ -254,12 +253,12 @@ describe('one writer: the daemon and a CLI apply', () => {
     const daemon = await startDaemonProcess(['--config', config, '--mode', 'apply', '--interval', '1h'], env);
     try {
       await until(() => hold.waiting() > 0, 60_000, 20);
-      const cli = await runCli(['apply', '--config', config, '--yes'], env);
+      const cli = await runMain(['apply', '--config', config, '--yes'], env);
       expect(cli.code).toBe(1);
       expect(cli.stderr).toMatch(/organization org_demo is locked by docsync daemon/);
       hold.release();
       await until(async () => (await daemon.status())?.lastSync?.result === 'applied', 60_000);
-      const after = await runCli(['apply', '--config', config, '--yes'], env);
+      const after = await runMain(['apply', '--config', config, '--yes'], env);
       expect(after.code).toBe(0);
       expect(after.stdout).toContain('No changes');
     } finally {

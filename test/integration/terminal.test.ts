@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runMain } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 const config = join(ROOT, 'config');
@@ -23,7 +23,7 @@ describe('terminal output', () => {
 
   it('a refused connection names host and port, and a failed read prints no plan summary', async () => {
     const port = await closedPort();
-    const r = await runCli(['plan', '--config', config], {
+    const r = await runMain(['plan', '--config', config], {
       DOCSYNC_API_URL: `http://127.0.0.1:${port}`,
       DOCSYNC_TOKEN: TOKEN,
       DOCSYNC_LOG_LEVEL: 'warn',
