@@ -20,6 +20,7 @@ import { HEAVY_FULL, HEAVY_QUICK, heavyResources, writeHeavyScenario } from './h
 import { writeScenario } from './scenario.js';
 import { loadConfig } from '../src/config/load.js';
 import { measurePlanProcess, type ProcessFigures } from './plan-process.js';
+import { measureAccess } from './access.js';
 
 const quick = process.argv.includes('--quick');
 const write = process.argv.includes('--write');
@@ -27,7 +28,17 @@ const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
-const SECTIONS = ['read', 'write', 'rate', 'process', 'heavy', 'latency', 'cpu', 'reorders'] as const;
+const SECTIONS = [
+  'read',
+  'write',
+  'rate',
+  'process',
+  'heavy',
+  'latency',
+  'cpu',
+  'reorders',
+  'access',
+] as const;
 if (only?.some((o) => !(SECTIONS as readonly string[]).includes(o))) {
   console.error(`--only takes a comma-separated list of: ${SECTIONS.join(', ')}`);
   process.exit(2);
@@ -540,6 +551,15 @@ if (runs('heavy')) await heavyPlan();
 if (runs('latency')) await latencyPlan();
 if (runs('cpu')) planCpu();
 if (runs('reorders')) reorders();
+if (runs('access')) {
+  const a = measureAccess();
+  row(
+    'effective access, 10,000 spaces × 300 teams (now, after a plan, their difference; in-process)',
+    `${(a.ms / 1000).toFixed(2)} s CPU; ${a.rows} matrix rows, ${a.changes} access change(s)`,
+    '< 1 s',
+    a.ms < 1_000,
+  );
+}
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node.js ${process.version}, ${process.platform}/${process.arch}; load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
 const table = [

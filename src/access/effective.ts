@@ -40,72 +40,97 @@ export type AccessModel = {
 export type Access = { role: Role; via: string };
 
 /**
- * Per object (by id): every member's access above what the object's default gives all members,
- * and that default. Members at the default are not listed one by one: an object's row stays small
+ * Per object (by id): what every member gets by default, and the members granted more (through
+ * teams or directly, on the object or a collection above it). Members at the default are not
+ * listed one by one, and organization admins (admin everywhere) never are: a row stays small
  * however large the organization.
  */
 export type AccessMatrix = {
   rows: Map<string, AccessRow>;
-  /** Each member's organization role (what `org-role` gives). */
+  /** Each member's organization role (what `org-role` gives; `admin` administers everything). */
   orgRoles: Map<string, Role | null>;
 };
 
-/** `base`: what every member gets: a role, their own organization role (`org-role`), or nothing. */
+/**
+ * `base`: what every member gets: a role, their own organization role (`org-role`), or nothing.
+ * `users`: the grants that reach the object (shared between objects that inherit the same ones:
+ * read it through `roleOf`). `sig`: equal signatures, equal access (with equal teams and roles).
+ */
 export type AccessRow = {
   object: AccessObject;
   base: Access | 'org-role' | null;
-  users: Map<string, Access>;
+  users: ReadonlyMap<string, Access>;
+  sig: string;
 };
+
+type Reach = { users: ReadonlyMap<string, Access>; sig: string };
+const NONE: Reach = { users: new Map(), sig: '' };
 
 /** The access of every member to every object (see `AccessMatrix`). */
 export function effectiveAccess(model: AccessModel): AccessMatrix {
   const objects = new Map(model.objects.map((o) => [o.id, o]));
   const teams = new Map(model.teams.map((t) => [t.id, t]));
   const grantsOn = new Map<string, Grant[]>();
-  for (const g of model.grants) grantsOn.set(g.object, [...(grantsOn.get(g.object) ?? []), g]);
-  const admins = model.members.filter((m) => m.role === 'admin');
-  const defaultCache = new Map<string, Access | 'org-role' | null>();
-
+  for (const g of model.grants) {
+    const list = grantsOn.get(g.object);
+    if (list) list.push(g);
+    else grantsOn.set(g.object, [g]);
+  }
+  const defaults = new Map<string, Access | 'org-role' | null>();
   /** What every member gets by default: a role with its reason, their own org role, or nothing. */
-  const defaultOf = (id: string, seen = new Set<string>()): Access | 'org-role' | null => {
-    const cached = defaultCache.get(id);
+  const defaultOf = (id: string, depth = 0): Access | 'org-role' | null => {
+    const cached = defaults.get(id);
     if (cached !== undefined) return cached;
     const o = objects.get(id);
     let result: Access | 'org-role' | null;
-    if (!o || seen.has(id)) result = null;
-    else if (o.defaultLevel === 'inherit')
-      result = o.parent ? defaultOf(o.parent, new Set([...seen, id])) : 'org-role';
+    if (!o || depth > 64) result = null;
+    else if (o.defaultLevel === 'inherit') result = o.parent ? defaultOf(o.parent, depth + 1) : 'org-role';
     else if (o.defaultLevel === null) result = null;
     else result = { role: o.defaultLevel, via: `default level of ${o.kind} ${o.title}` };
-    defaultCache.set(id, result);
+    defaults.set(id, result);
     return result;
+  };
+  /** The grants of `o` over those that reach it from above; `where`: how they read from below. */
+  const withOwn = (o: AccessObject, above: Reach, where: string): Reach => {
+    const own = grantsOn.get(o.id);
+    if (!own) return above;
+    const users = new Map(above.users);
+    let sig = above.sig;
+    for (const g of own) {
+      const raise = (user: string, via: string) => {
+        const now = users.get(user);
+        if (!now || rank(g.role) > rank(now.role)) users.set(user, { role: g.role, via });
+      };
+      if ('user' in g.subject) {
+        raise(g.subject.user, `direct grant${where}`);
+        sig += `|${o.id}:u:${g.subject.user}:${g.role}`;
+      } else {
+        const team = teams.get(g.subject.team);
+        for (const u of team?.members ?? []) raise(u, `team ${team!.title}${where}`);
+        sig += `|${o.id}:t:${g.subject.team}[${team?.members.join(',') ?? ''}]:${g.role}`;
+      }
+    }
+    return { users, sig };
+  };
+  const below = new Map<string, Reach>();
+  /** What a collection's grants (and those above it) give what it holds. */
+  const reachBelow = (id: string | null | undefined, depth = 0): Reach => {
+    if (!id || depth > 64) return NONE;
+    const cached = below.get(id);
+    if (cached) return cached;
+    const o = objects.get(id);
+    const reach = o ? withOwn(o, reachBelow(o.parent, depth + 1), ` on ${o.kind} ${o.title}`) : NONE;
+    below.set(id, reach);
+    return reach;
   };
 
   const orgRoles = new Map(model.members.map((m) => [m.id, m.role]));
   const rows = new Map<string, AccessRow>();
   for (const object of model.objects) {
     const base = defaultOf(object.id);
-    const users = new Map<string, Access>();
-    const raise = (user: string, access: Access) => {
-      const now = users.get(user);
-      if (!now || rank(access.role) > rank(now.role)) users.set(user, access);
-    };
-    // Grants on the object and its ancestors (a collection's grants reach what it holds).
-    for (let at: AccessObject | undefined = object, depth = 0; at && depth < 64; depth += 1) {
-      for (const g of grantsOn.get(at.id) ?? []) {
-        const where = at === object ? '' : ` on ${at.kind} ${at.title}`;
-        if ('user' in g.subject) raise(g.subject.user, { role: g.role, via: `direct grant${where}` });
-        else {
-          const team = teams.get(g.subject.team);
-          for (const u of team?.members ?? []) raise(u, { role: g.role, via: `team ${team!.title}${where}` });
-        }
-      }
-      at = at.parent ? objects.get(at.parent) : undefined;
-    }
-    for (const a of admins) raise(a.id, { role: 'admin', via: 'organization admin' });
-    // Only what rises above the default is listed.
-    for (const [u, a] of users) if (rank(a.role) <= rank(baseRole(base, orgRoles.get(u)))) users.delete(u);
-    rows.set(object.id, { object, base, users });
+    const reach = withOwn(object, reachBelow(object.parent), '');
+    const baseSig = base === null ? '-' : base === 'org-role' ? 'org' : `${base.role}@${base.via}`;
+    rows.set(object.id, { object, base, users: reach.users, sig: `${baseSig}${reach.sig}` });
   }
   return { rows, orgRoles };
 }
@@ -116,14 +141,16 @@ function baseRole(base: AccessRow['base'], orgRole: Role | null | undefined): Ro
   return base === 'org-role' ? orgRole : (base?.role ?? null);
 }
 
-/** One user's access to an object from a matrix row (the default when not listed). */
+/** One user's access to an object from a matrix row: the strongest of admin, the default and grants. */
 export function roleOf(row: AccessRow, user: string, orgRoles: Map<string, Role | null>): Access | null {
-  const listed = row.users.get(user);
-  if (listed) return listed;
   const role = orgRoles.get(user);
+  if (role === 'admin') return { role: 'admin', via: 'organization admin' };
+  const granted = row.users.get(user);
   // Guests (no organization role) have only what is granted to them.
-  if (!role) return null;
-  return row.base === 'org-role' ? { role, via: 'organization role' } : row.base;
+  const base = baseRole(row.base, role);
+  if (granted && rank(granted.role) > rank(base)) return granted;
+  if (!base) return null;
+  return row.base === 'org-role' ? { role: base, via: 'organization role' } : (row.base as Access);
 }
 
 /** What every member gets, in words (`read`, `their organization role`, `nothing`). */
@@ -158,6 +185,7 @@ export function diffAccess(
   for (const id of ids) {
     const b = before.rows.get(id);
     const a = after.rows.get(id);
+    if (a && b && a.sig === b.sig && roleChanged.length === 0) continue;
     const object = describe((a ?? b)!.object);
     const baseBefore = baseText(b?.base);
     const baseAfter = baseText(a?.base);
@@ -232,7 +260,8 @@ export function accessRows(
   emails: ReadonlyMap<string, string>,
 ): { object: string; subject: string; role: Role; via: string }[] {
   const rows: { object: string; subject: string; role: Role; via: string }[] = [];
-  for (const { object, base, users } of matrix.rows.values()) {
+  for (const row of matrix.rows.values()) {
+    const { object, base, users } = row;
     const name = describe(object);
     if (base && base !== 'org-role')
       rows.push({ object: name, subject: 'all members', role: base.role, via: base.via });
