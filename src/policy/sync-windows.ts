@@ -1,3 +1,4 @@
+import type { SyncWindowPolicy } from '../model/desired.js';
 import { lastFired, parseCron } from './cron.js';
 
 /**
@@ -6,15 +7,7 @@ import { lastFired, parseCron } from './cron.js';
  * while one is open; `manualSync: true` lets a manual sync through anyway. Drift is still checked
  * and reported whatever the windows say. Pure: the clock is a parameter.
  */
-export type SyncWindow = {
-  kind: 'allow' | 'deny';
-  schedule: string;
-  /** As written (`1h30m`). */
-  duration: string;
-  durationMs: number;
-  manualSync: boolean;
-  timeZone: string;
-};
+export type SyncWindow = SyncWindowPolicy;
 
 /** One window, evaluated at an instant. */
 export type WindowState = {
