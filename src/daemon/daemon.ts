@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import { localDaemonCoordinator, type LocalCoordinator } from '../coord/local.js';
 import type { Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
-import type { DesiredState } from '../model/index.js';
+import type { DesiredOrganization, DesiredState } from '../model/index.js';
 import { configFailure, failureFields, planFailure, thrownFailure } from '../pipeline/failure.js';
 import { onlyOrgs, runSync, type SyncOutcome } from '../pipeline/sync.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
@@ -11,6 +11,7 @@ import type { ConfigSource } from '../source/types.js';
 import { ConfigTracker } from './config-tracker.js';
 import { DriftCheck } from './drift-check.js';
 import type { Metrics } from './metrics.js';
+import { OrgControls, withControls } from './org-controls.js';
 import { OrgHealth } from './org-health.js';
 import { OrgQueue, type OrgJob } from './org-queue.js';
 import { RunQueue } from './run-queue.js';
@@ -33,6 +34,8 @@ export class Daemon {
   readonly status: DaemonStatus;
   ready = false;
   readonly coordinator: Coordinator;
+  /** Suspensions and sync windows: whether a sync may apply (src/daemon/org-controls.ts). */
+  readonly controls: OrgControls;
   /** Made here when none was given: the daemon holds its state folder's lock itself. */
   private readonly ownCoordinator: LocalCoordinator | undefined;
   private readonly parts: DaemonParts;
@@ -58,6 +61,8 @@ export class Daemon {
     if (opts.coordinator) this.coordinator = opts.coordinator;
     else this.coordinator = this.ownCoordinator = localDaemonCoordinator(opts.stateDir, logger);
     const coordinator = this.coordinator;
+    const controls = (this.controls = opts.controls ?? OrgControls.inMemory());
+    const configured = () => this.config.desired?.organizations ?? [];
     const health = (this.health = new OrgHealth(metrics, () => coordinator.status().owned));
     this.orgs = new OrgQueue(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, (org, job) =>
       this.runOrg(org, job),
@@ -68,7 +73,7 @@ export class Daemon {
         return coordinator.status();
       },
       get organizations() {
-        return health.status();
+        return withControls(health.status(), controls, configured());
       },
       get phase() {
         return phase();
@@ -86,6 +91,12 @@ export class Daemon {
     };
     this.parts = { opts, status: this.status, metrics, coordinator, apiUrl: api.http.baseUrl };
     this.config = new ConfigTracker(source, this.parts);
+    metrics.orgControls.read = () =>
+      Object.entries(withControls({}, controls, configured())).map(([org, s]) => ({
+        org,
+        suspended: s.controls?.suspended ?? false,
+        blocked: s.controls?.applyAllowed === false,
+      }));
     this.schedule = new Schedule(opts, (kind) => this.trigger(kind));
     this.driftCheck = new DriftCheck(
       api,
@@ -93,7 +104,15 @@ export class Daemon {
       this.config,
       async (desired, checksum, base, log) => {
         const org = desired.organizations[0]?.id ?? '';
-        const outcome = await this.pipeline(org, desired, true, log, this.config.certificates, checksum);
+        const outcome = await this.pipeline(
+          org,
+          desired,
+          true,
+          log,
+          this.config.certificates,
+          false,
+          checksum,
+        );
         return this.record(org, base, outcome, log);
       },
       (org) => this.health.seen([org]),
@@ -132,6 +151,16 @@ export class Daemon {
     this.logger.info({ orgs }, 'organizations gained; syncing them');
     this.health.gained(orgs);
     for (const org of orgs) void this.orgs.trigger(org, { sync: 'ownership' });
+  }
+
+  /** The organization's config, as the daemon has it now (undefined: not configured). */
+  configured(org: string): DesiredOrganization | undefined {
+    return this.config.desired?.organizations.find((o) => o.id === org);
+  }
+
+  /** A manual sync of one organization (`POST /api/orgs/{org}/sync`): a sync window's manualSync lets it through. */
+  manualSync(org: string): Promise<void> {
+    return this.orgs.trigger(org, { sync: 'manual' });
   }
 
   /** Another replica received a push: fetch now rather than at the next poll. */
@@ -251,6 +280,7 @@ export class Daemon {
         this.opts.mode === 'apply',
         log,
         certificates,
+        trigger === 'manual',
       );
       this.record(org, base, outcome, log);
     } catch (thrown) {
@@ -288,6 +318,7 @@ export class Daemon {
     apply: boolean,
     log: Logger,
     certificates: ReadonlyMap<string, string> | undefined,
+    manual: boolean,
     expectChecksum?: string,
   ): Promise<SyncOutcome> {
     return runSync({
@@ -306,6 +337,13 @@ export class Daemon {
             },
       ...(expectChecksum !== undefined ? { expectChecksum } : {}),
       onPlanned: ({ plan, live }) => this.health.read(org, planFailure(plan, live)?.message),
+      // Suspended, or a sync window closed: plan, report, apply nothing (drift is still reported).
+      applyBlocked: () =>
+        this.controls.applyBlocked(
+          org,
+          desired.organizations.find((o) => o.id === org),
+          manual,
+        ),
       applyOptions: {
         logger: log,
         shouldStop: () => this.stopping,
