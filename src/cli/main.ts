@@ -24,6 +24,7 @@ import {
 import { errorCode } from '../errors.js';
 import { effectiveLogLevel } from './log-level.js';
 import { completionScript, shells, type Shell } from './completion.js';
+import { addDaemonControlCommands } from './daemon-control.js';
 import { err, out } from './output.js';
 import { driftCommand, planCommand, type Format } from './plan.js';
 
@@ -56,6 +57,8 @@ export const EXAMPLES: Record<string, string[]> = {
   drift: ['docsync drift --config config -o markdown --out drift.md'],
   comment: ['GITHUB_TOKEN=... docsync comment --config config --pr 12 --repository acme/docs-config'],
   unlock: ['docsync unlock --org org_abc'],
+  suspend: ['docsync suspend --org org_abc --daemon http://127.0.0.1:8080'],
+  resume: ['docsync resume --org org_abc --ui-auth-file ui-auth.txt'],
   export: ['docsync export --org org_abc --out ./config'],
   daemon: [
     'docsync daemon --config config --mode plan --port 8080',
@@ -501,6 +504,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (o: { port: number; emulatorPort: number; config?: string; host: string }) =>
       setExit(await demoCommand(o)),
     );
+
+  addDaemonControlCommands(program, setExit);
 
   program
     .command('completion')

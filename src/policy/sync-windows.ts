@@ -105,3 +105,22 @@ export function applyBlocked(verdict: WindowVerdict, manual: boolean): string | 
   if (manual ? verdict.manual : verdict.apply) return undefined;
   return verdict.reason;
 }
+
+/**
+ * Why a manual apply (`docsync apply`) of these organizations may not run now: their sync windows,
+ * as a manual sync (each window's manualSync applies). Suspension is the daemon's: a person
+ * applying by hand is not held by it.
+ */
+export function manualApplyBlocked(
+  organizations: readonly { id: string; policy: { syncWindows?: SyncWindow[] } }[],
+  orgs: readonly string[],
+  now: number,
+): string | undefined {
+  const reasons = organizations
+    .filter((o) => orgs.includes(o.id) && (o.policy.syncWindows?.length ?? 0) > 0)
+    .flatMap((o) => {
+      const why = applyBlocked(windowVerdict(o.policy.syncWindows!, now), true);
+      return why === undefined ? [] : [`${o.id}: ${why}`];
+    });
+  return reasons.length > 0 ? `${reasons.join('; ')} (policy.syncWindows)` : undefined;
+}
