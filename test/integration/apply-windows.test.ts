@@ -19,7 +19,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const apply = (manualSync: boolean) => {
+const cli = (command: string, manualSync: boolean) => {
   writeFileSync(
     join(dir, 'config', 'org.yaml'),
     `organization: org_t
@@ -30,21 +30,37 @@ customFields:
   - { name: a, type: text }
 `,
   );
-  return runMain(['apply', '--config', join(dir, 'config'), '--api-url', emu.url, '--yes'], {
-    DOCSYNC_TOKEN: TOKEN,
-    DOCSYNC_STATE_DIR: join(dir, 'state'),
-  });
+  return runMain(
+    [
+      command,
+      '--config',
+      join(dir, 'config'),
+      '--api-url',
+      emu.url,
+      ...(command === 'apply' ? ['--yes'] : []),
+    ],
+    {
+      DOCSYNC_TOKEN: TOKEN,
+      DOCSYNC_STATE_DIR: join(dir, 'state'),
+    },
+  );
 };
 
-it('apply inside a deny window is refused, and passes with manualSync', async () => {
-  const refused = await apply(false);
+it('apply inside a deny window is refused, and passes with manualSync; plan says so in a note', async () => {
+  const planned = await cli('plan', false);
+  expect(planned.code).toBe(0);
+  expect(planned.stderr).toMatch(
+    /^note: docsync apply would be refused now: apply skipped: org_t: deny window "\* \* \* \* \*"/m,
+  );
+  const refused = await cli('apply', false);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(
     /refused: apply skipped: org_t: deny window "\* \* \* \* \*" \(1h, UTC\) open until .* \(policy\.syncWindows\)/,
   );
   expect(emu.requests().filter((r) => r.method !== 'GET')).toEqual([]);
 
-  const passed = await apply(true);
+  expect((await cli('plan', true)).stderr).not.toContain('note:');
+  const passed = await cli('apply', true);
   expect(passed.code).toBe(0);
   expect(passed.stdout).toContain('verify: converged (re-read customFields)');
   expect(emu.state().organizations[0]!.customFields).toHaveLength(1);
