@@ -74,6 +74,11 @@ export const ERROR_CODES = [
   'too-many-deletes',
   'deletes-everything',
   'too-few-admins',
+  // Daemon controls (`docsync suspend|resume`, `/api/orgs/{org}`).
+  'daemon-unreachable',
+  'daemon-refused',
+  'unknown-organization',
+  'controls-file',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -6,6 +6,8 @@ import type { DesiredState } from '../model/index.js';
 import type { Coordinator } from '../coord/types.js';
 import { runSync } from '../pipeline/sync.js';
 import { refusalLine } from '../plan/safety.js';
+import { manualApplyBlocked } from '../policy/sync-windows.js';
+import { verificationLine } from '../apply/verify.js';
 import { makeCliCoordinator, type CoordinationOptions } from './coordination.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { confirm } from './confirm.js';
@@ -63,6 +65,8 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
       allowDeletes: opts.allowDeletes,
       hold: (orgs) => coord.hold(orgs, opts.lockWait * 1000),
       ...(savedChecksum !== undefined ? { expectChecksum: savedChecksum } : {}),
+      // A person applying is a manual sync: a closed sync window stops it unless its manualSync says otherwise.
+      applyBlocked: (orgs) => manualApplyBlocked(desired.organizations, orgs, Date.now()),
       approve: async (plan) => {
         out(render(plan, opts.format));
         if (opts.yes) return true;
@@ -98,6 +102,10 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
         out(render(outcome.run.plan, opts.format));
         for (const r of outcome.refusals ?? []) err(`refused: ${refusalLine(r)}`);
         return 1;
+      case 'skipped':
+        out(render(outcome.run.plan, opts.format));
+        err(`refused: ${outcome.message ?? 'apply skipped'}`);
+        return 1;
       case 'no-changes':
       case 'planned':
         out(render(outcome.run.plan, opts.format));
@@ -111,6 +119,12 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
         }
         progress.done();
         out(renderResultTable(outcome.applied));
+        if (outcome.verified)
+          out(
+            opts.format === 'json'
+              ? JSON.stringify({ verify: outcome.verified })
+              : verificationLine(outcome.verified),
+          );
         logFailure(logger, 'apply', applyFailure(outcome.applied), opts.apiUrl);
         return outcome.applied.ok ? 0 : 1;
     }

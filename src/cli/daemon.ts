@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import cron from 'node-cron';
 import { Daemon, DEFAULT_ORG_CONCURRENCY, type DaemonMode } from '../daemon/daemon.js';
 import { createMetrics } from '../daemon/metrics.js';
+import { OrgControls } from '../daemon/org-controls.js';
 import { RunJournal } from '../daemon/runs/journal.js';
 import { RunStore } from '../daemon/runs/run-store.js';
 import { startDaemonServer } from '../daemon/server.js';
@@ -167,6 +168,8 @@ export async function daemonCommand(
     return 1;
   }
   const journal = new RunJournal(await RunStore.open(join(ownDir, 'runs.jsonl')), logger);
+  // Suspensions set through the API, kept beside the run history (they survive a restart).
+  const controls = await OrgControls.open(join(ownDir, 'suspended.json'));
   const api = makeApi(opts, metrics.observer, `docsync/${VERSION} (replica ${coordinator.status().replica})`);
   const daemon = new Daemon(source, api, logger, metrics, {
     mode: opts.mode as DaemonMode,
@@ -183,6 +186,7 @@ export async function daemonCommand(
     orgConcurrency,
     journal,
     coordinator,
+    controls,
   });
   hooks.daemon = daemon;
   journal.subjectOf = (revision) =>

@@ -9,6 +9,7 @@ import { failureFields, planFailure, type RunFailure } from '../pipeline/failure
 import { makePlan, type PlanRun } from '../pipeline/plan-run.js';
 import { readAttributions } from '../live/audit.js';
 import { mergeAttributions } from '../plan/attribution.js';
+import { manualApplyBlocked } from '../policy/sync-windows.js';
 import type { Logger } from '../log/logger.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { err, out, progressLine, useColor } from './output.js';
@@ -83,6 +84,12 @@ export async function planCommand(
   );
   out(render(plan, opts.format, undefined, undefined, live));
   if (opts.out) await writeFile(opts.out, redact(renderJson(plan, desired)));
+  // Sync windows are not part of the plan (they depend on the clock): a note, on stderr.
+  const closed =
+    plan.changes.length > 0
+      ? manualApplyBlocked(desired.organizations, plan.organizations, Date.now())
+      : undefined;
+  if (closed !== undefined) err(`note: docsync apply would be refused now: apply skipped: ${closed}`);
   logFailure(logger, 'plan', planFailure(plan, live), opts.apiUrl);
   if (plan.errors.length > 0) return 1;
   // A plan that apply would refuse is not an approvable plan: 1, as an error.

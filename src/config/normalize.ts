@@ -1,9 +1,28 @@
-import type { CertificateRef, DesiredOrganization, DesiredState } from '../model/desired.js';
+import type {
+  CertificateRef,
+  DesiredOrganization,
+  DesiredState,
+  SyncWindowPolicy,
+} from '../model/desired.js';
+import { parseWindowDuration } from '../policy/sync-windows.js';
 import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn, valueIn } from '../kinds/registry.js';
 import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';
 
 export const DEFAULT_MAX_DELETES = 10;
+
+type ConfigSyncWindow = NonNullable<NonNullable<ConfigFile['policy']>['syncWindows']>[number];
+
+function syncWindow(w: ConfigSyncWindow): SyncWindowPolicy {
+  return {
+    kind: w.kind,
+    schedule: w.schedule,
+    duration: w.duration,
+    durationMs: parseWindowDuration(w.duration),
+    manualSync: w.manualSync ?? false,
+    timeZone: w.timeZone ?? 'UTC',
+  };
+}
 
 /**
  * Merge the files of each organization (in file order) into the normalized desired state:
@@ -27,8 +46,10 @@ export function normalize(
         maxDeletes: file.policy.maxDeletes ?? DEFAULT_MAX_DELETES,
         ...(file.policy.pruneMembers !== undefined ? { pruneMembers: file.policy.pruneMembers } : {}),
         ...(file.policy.minAdmins !== undefined ? { minAdmins: file.policy.minAdmins } : {}),
+        ...(file.policy.syncWindows ? { syncWindows: file.policy.syncWindows.map(syncWindow) } : {}),
       };
     }
+    if (file.suspended) org.suspended = true;
     if (file.spaces)
       org.spaces = [
         ...(org.spaces ?? []),

@@ -14,7 +14,21 @@ export const KIND_DOCS: Record<string, KindDoc> = {
   ...Object.fromEntries([...anyObjectKinds, ...anyListKinds].flatMap((kind) => Object.entries(kind.docs))),
   policy: {
     title: 'safety policy',
-    example: { prune: true, maxDeletes: 5 },
+    example: {
+      prune: true,
+      maxDeletes: 5,
+      syncWindows: [
+        { kind: 'deny', schedule: '0 22 * * *', duration: '10h', timeZone: 'Europe/Paris' },
+        { kind: 'deny', schedule: '0 0 * * sat', duration: '2d', manualSync: true },
+      ],
+    },
+  },
+  'policy.syncWindows[]': {
+    title: 'sync windows',
+    identity: 'none: every window counts (any open deny window blocks apply)',
+    notes: [
+      "Argo CD's sync windows: an open `deny` window blocks the daemon's apply; when `allow` windows exist, the daemon applies only while one is open. `manualSync: true` lets a manual sync (`docsync apply`, `POST /api/orgs/{org}/sync`) through. Drift is still checked and reported while apply is blocked; the run record says `apply skipped: …`, and the status page, `/status`, `GET /api/orgs/{org}` and `docsync_org_apply_blocked` show the windows.",
+    ],
   },
   'collections[]': {
     title: 'collections',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { listKinds } from '../kinds/registry.js';
 import { anyListKinds, collectionKind, objectKinds, spaceFacets } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/shapes.js';
+import { SyncWindowSchema } from './sync-windows-schema.js';
 
 /**
  * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).
@@ -34,6 +35,12 @@ export const PolicySchema = z
       .describe(
         'A plan that would leave fewer admins than this (by removing or demoting members) is refused; no flag overrides it. Default 1.',
       ),
+    syncWindows: z
+      .array(SyncWindowSchema)
+      .optional()
+      .describe(
+        "When the daemon may apply (Argo CD's sync windows): an open deny window blocks apply, and when allow windows exist apply runs only inside one; manualSync lets a manual sync through. Drift is still reported. Default: no window, apply any time.",
+      ),
   })
   .describe(
     'Safety policy for this organization. Omitted: prune false, maxDeletes 10, pruneMembers false and minAdmins 1 (the defaults of its keys).',
@@ -48,6 +55,12 @@ export const ConfigFileSchema = z
       .optional()
       .describe(
         'Base files (paths relative to this file, inside the repository) whose entries this organization takes; an entry here replaces the base entry with the same identity, and `policy`/`settings` merge key by key. A base file has no `organization`.',
+      ),
+    suspended: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: the daemon applies nothing to this organization (drift is still checked and reported); `docsync resume` cannot lift it, only the config. Default false.',
       ),
     policy: PolicySchema.optional(),
     ...objectKindsShape(),

@@ -3,14 +3,15 @@ import type { ApiClient } from '../api/client.js';
 import { localDaemonCoordinator, type LocalCoordinator } from '../coord/local.js';
 import type { Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
-import type { DesiredState } from '../model/index.js';
-import { configFailure, failureFields, readFailureOf, thrownFailure } from '../pipeline/failure.js';
+import type { DesiredOrganization, DesiredState } from '../model/index.js';
+import { configFailure, failureFields, planFailure, readFailureOf, thrownFailure } from '../pipeline/failure.js';
 import { onlyOrgs, runSync, type SyncOutcome } from '../pipeline/sync.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
 import type { ConfigSource } from '../source/types.js';
 import { ConfigTracker } from './config-tracker.js';
 import { DriftCheck } from './drift-check.js';
 import type { Metrics } from './metrics.js';
+import { OrgControls, withControls } from './org-controls.js';
 import { OrgHealth } from './org-health.js';
 import { OrgQueue, type OrgJob } from './org-queue.js';
 import { RunQueue } from './run-queue.js';
@@ -34,6 +35,8 @@ export class Daemon {
   readonly status: DaemonStatus;
   ready = false;
   readonly coordinator: Coordinator;
+  /** Suspensions and sync windows: whether a sync may apply (src/daemon/org-controls.ts). */
+  readonly controls: OrgControls;
   /** Made here when none was given: the daemon holds its state folder's lock itself. */
   private readonly ownCoordinator: LocalCoordinator | undefined;
   private readonly parts: DaemonParts;
@@ -59,6 +62,8 @@ export class Daemon {
     if (opts.coordinator) this.coordinator = opts.coordinator;
     else this.coordinator = this.ownCoordinator = localDaemonCoordinator(opts.stateDir, logger);
     const coordinator = this.coordinator;
+    const controls = (this.controls = opts.controls ?? OrgControls.inMemory());
+    const configured = () => this.config.desired?.organizations ?? [];
     const health = (this.health = new OrgHealth(metrics, () => coordinator.status().owned));
     this.orgs = new OrgQueue(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, (org, job) =>
       this.runOrg(org, job),
@@ -69,7 +74,7 @@ export class Daemon {
         return coordinator.status();
       },
       get organizations() {
-        return health.status();
+        return withControls(health.status(), controls, configured());
       },
       get phase() {
         return phase();
@@ -94,6 +99,12 @@ export class Daemon {
       notifier: daemonNotifier(opts, logger),
     };
     this.config = new ConfigTracker(source, this.parts);
+    metrics.orgControls.read = () =>
+      Object.entries(withControls({}, controls, configured())).map(([org, s]) => ({
+        org,
+        suspended: s.controls?.suspended ?? false,
+        blocked: s.controls?.applyAllowed === false,
+      }));
     this.schedule = new Schedule(opts, (kind) => this.trigger(kind));
     this.driftCheck = new DriftCheck(
       api,
@@ -101,7 +112,15 @@ export class Daemon {
       this.config,
       async (desired, checksum, base, log) => {
         const org = desired.organizations[0]?.id ?? '';
-        const outcome = await this.pipeline(org, desired, true, log, this.config.certificates, checksum);
+        const outcome = await this.pipeline(
+          org,
+          desired,
+          true,
+          log,
+          this.config.certificates,
+          false,
+          checksum,
+        );
         return this.record(org, base, outcome, log);
       },
       (org) => this.health.seen([org]),
@@ -140,6 +159,16 @@ export class Daemon {
     this.logger.info({ orgs }, 'organizations gained; syncing them');
     this.health.gained(orgs);
     for (const org of orgs) void this.orgs.trigger(org, { sync: 'ownership' });
+  }
+
+  /** The organization's config, as the daemon has it now (undefined: not configured). */
+  configured(org: string): DesiredOrganization | undefined {
+    return this.config.desired?.organizations.find((o) => o.id === org);
+  }
+
+  /** A manual sync of one organization (`POST /api/orgs/{org}/sync`): a sync window's manualSync lets it through. */
+  manualSync(org: string): Promise<void> {
+    return this.orgs.trigger(org, { sync: 'manual' });
   }
 
   /** Another replica received a push: fetch now rather than at the next poll. */
@@ -260,6 +289,7 @@ export class Daemon {
         this.opts.mode === 'apply',
         log,
         certificates,
+        trigger === 'manual',
       );
       this.record(org, base, outcome, log);
     } catch (thrown) {
@@ -297,6 +327,7 @@ export class Daemon {
     apply: boolean,
     log: Logger,
     certificates: ReadonlyMap<string, string> | undefined,
+    manual: boolean,
     expectChecksum?: string,
   ): Promise<SyncOutcome> {
     return runSync({
@@ -315,6 +346,13 @@ export class Daemon {
             },
       ...(expectChecksum !== undefined ? { expectChecksum } : {}),
       onPlanned: ({ live }) => this.health.read(org, readFailureOf(live, org)),
+      // Suspended, or a sync window closed: plan, report, apply nothing (drift is still reported).
+      applyBlocked: () =>
+        this.controls.applyBlocked(
+          org,
+          desired.organizations.find((o) => o.id === org),
+          manual,
+        ),
       applyOptions: {
         logger: log,
         shouldStop: () => this.stopping,

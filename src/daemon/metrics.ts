@@ -7,6 +7,10 @@ export function createMetrics() {
   const registry = new Registry();
   /** Owned organizations and when each was last known in sync (set by the daemon's OrgHealth). */
   const orgsInSync: { read: () => [string, number][] } = { read: () => [] };
+  /** Configured organizations, suspended or not, apply blocked or not (set by the daemon's OrgControls). */
+  const orgControls: { read: () => { org: string; suspended: boolean; blocked: boolean }[] } = {
+    read: () => [],
+  };
   collectDefaultMetrics({ register: registry });
   const m = {
     registry,
@@ -103,6 +107,32 @@ export function createMetrics() {
       help: 'Failed attempts to take or renew the etcd lease, and leases found expired',
       registers: [registry],
     }),
+    unconvergedRuns: new Counter({
+      name: 'docsync_unconverged_runs_total',
+      help: 'Applies whose re-read of what they changed still found differences (or could not re-read)',
+      registers: [registry],
+    }),
+    orgSuspended: new Gauge({
+      name: 'docsync_org_suspended',
+      help: 'Per configured organization: 1 while suspended (through the API or suspended: true in its config), else 0',
+      labelNames: ['org'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const c of orgControls.read()) this.set({ org: c.org }, c.suspended ? 1 : 0);
+      },
+    }),
+    orgApplyBlocked: new Gauge({
+      name: 'docsync_org_apply_blocked',
+      help: "Per configured organization: 1 while the daemon's automatic apply is blocked (suspended, or by policy.syncWindows), else 0",
+      labelNames: ['org'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const c of orgControls.read()) this.set({ org: c.org }, c.blocked ? 1 : 0);
+      },
+    }),
+    orgControls,
     sourceInfo: new Gauge({
       name: 'docsync_source_info',
       help: 'The config revision in effect',

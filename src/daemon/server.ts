@@ -8,6 +8,7 @@ import type { Metrics } from './metrics.js';
 import type { RunJournal } from './runs/journal.js';
 import { runsAnswer } from './runs/http.js';
 import { maskEmails, maskEmailsDeep } from './mask-emails.js';
+import { orgApiAnswer } from './org-api.js';
 import { authorized, isLoopback, isLoopbackHostHeader, type UiAuth } from './ui-auth.js';
 import { statusPage } from './ui/route.js';
 import { BodyError, readLimitedBody, verifySignature } from './webhook.js';
@@ -158,6 +159,11 @@ export async function startDaemonServer(
         res.writeHead(200, page.headers);
         res.end(opts.showEmails ? redact(page.body) : maskEmails(redact(page.body)));
         return;
+      }
+      const orgAnswer = guarded ? await orgApiAnswer(daemon, req, path) : undefined;
+      if (orgAnswer) {
+        if (req.method === 'POST') logger.info({ path, status: orgAnswer.status }, 'organization control');
+        return json(res, orgAnswer.status, mask(orgAnswer.body));
       }
       if (req.method === 'GET' && opts.journal) {
         const query = new URL(req.url ?? '/', 'http://localhost').searchParams;

@@ -64,15 +64,24 @@ export function outcomeReport(outcome: SyncOutcome, parts: DaemonParts): RunOutc
       for (const action of ACTIONS)
         if (counts[action] > 0) parts.metrics.changesApplied.inc({ kind, action }, counts[action]);
     const error = outcome.result === 'applied' ? undefined : applyFailure(outcome.applied);
+    if (outcome.verified && !outcome.verified.converged) parts.metrics.unconvergedRuns.inc();
     return {
       result: outcome.result === 'applied' ? 'applied' : 'failed',
       summary,
       applied: outcome.applied.applied,
       failedChanges: outcome.applied.failed,
       ...(error ? { message: error.message, error } : {}),
+      ...(outcome.verified ? { verify: outcome.verified } : {}),
     };
   }
   switch (outcome.result) {
+    case 'skipped':
+      // Planned, not applied: what is pending stays pending (a suspension, a closed sync window).
+      return {
+        result: 'planned',
+        summary,
+        ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+      };
     case 'moved':
       return {
         result: 'refused',

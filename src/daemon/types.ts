@@ -2,15 +2,18 @@ import type { ApiClient } from '../api/client.js';
 import type { CoordinationStatus, Coordinator } from '../coord/types.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { Plan } from '../plan/types.js';
+import type { Verification } from '../apply/verify.js';
 import type { RunFailure } from '../pipeline/failure.js';
 import type { Notifier } from '../notify/notifier.js';
 import type { NotificationProvider } from '../notify/provider.js';
 import type { LiveRead } from './health.js';
 import type { Metrics } from './metrics.js';
+import type { OrgControls, OrgControlStatus } from './org-controls.js';
 import type { RunJournal } from './runs/journal.js';
 
 export type DaemonMode = 'apply' | 'plan';
-export type Trigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift' | 'ownership';
+/** `manual`: `POST /api/orgs/{org}/sync` (a sync window's manualSync lets it through). */
+export type Trigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift' | 'ownership' | 'manual';
 
 export type DaemonOptions = {
   mode: DaemonMode;
@@ -36,6 +39,8 @@ export type DaemonOptions = {
    * the daemon holds the state folder's daemon lock from `start` to `stop`.
    */
   coordinator?: Coordinator;
+  /** Suspensions and sync windows (default: suspensions in memory only). */
+  controls?: OrgControls;
 };
 
 export type SyncReport = {
@@ -52,12 +57,14 @@ export type SyncReport = {
   /** Why the run failed: the code, the endpoint or file, and `message` again (src/pipeline/failure.ts). */
   error?: RunFailure;
   issues?: Pick<ConfigIssue, 'file' | 'line' | 'column' | 'path' | 'message' | 'code'>[];
+  /** After an apply that changed something: converged, or the differences that remain (verified apply). */
+  verify?: Verification;
 };
 
 /** What one pass of the sync pipeline adds to a run's report. */
 export type RunOutcome = Pick<
   SyncReport,
-  'result' | 'summary' | 'applied' | 'failedChanges' | 'message' | 'error'
+  'result' | 'summary' | 'applied' | 'failedChanges' | 'message' | 'error' | 'verify'
 >;
 
 export type DriftReport = {
@@ -130,4 +137,6 @@ export type OrgSyncStatus = {
   pendingSince?: string;
   /** Its last attempt to read live state (a sync or a drift check). */
   liveRead?: LiveRead;
+  /** Suspended or not, and what its sync windows say now (configured organizations). */
+  controls?: OrgControlStatus;
 };

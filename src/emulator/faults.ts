@@ -15,6 +15,11 @@ export const FaultConfig = z.object({
   /** Retry-After of injected 429 answers. */
   retryAfterSeconds: z.number().int().min(0).max(3600).default(1),
   methods: z.array(z.string()).optional(),
+  /**
+   * Writes (not GET) whose path contains `path` (all when absent) answer as if they succeeded and
+   * change nothing: an API that loses a write. What verified apply must notice.
+   */
+  ignoreWrites: z.object({ path: z.string().optional() }).nullable().optional(),
   seed: z.number().int().optional(),
   rateLimit: z
     .object({

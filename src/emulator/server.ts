@@ -313,9 +313,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (match === 'method')
       return finish(405, { message: `method ${method} not allowed on ${url.pathname}` });
     try {
+      const ignored =
+        method !== 'GET' &&
+        faults.ignoreWrites != null &&
+        (faults.ignoreWrites.path === undefined || url.pathname.includes(faults.ignoreWrites.path));
+      const before = ignored ? structuredClone(state) : undefined;
       // Handlers check everything before they change anything, so a failed request changes nothing.
       const write = method !== 'GET' ? servedWrite(req, method, match, state) : undefined;
       const result = match.handler({ params: match.params, query: url.searchParams, body });
+      // A lost write: the answer says it happened, the state says it did not.
+      if (before !== undefined) state = before;
       if (write && result.status < 400) recordWrite(state, { ...write, answer: result.body });
       if (method !== 'GET') persist();
       if (resetAfter) {

@@ -16,6 +16,18 @@ export type Policy = {
   pruneMembers?: boolean;
   /** A plan that leaves fewer admins is refused; default 1 (`DEFAULT_MIN_ADMINS`). */
   minAdmins?: number;
+  /** When the daemon may apply (src/policy/sync-windows.ts); absent: any time. */
+  syncWindows?: SyncWindowPolicy[];
+};
+
+/** `policy.syncWindows[]`, normalized: the time zone defaults to UTC, the duration is also in ms. */
+export type SyncWindowPolicy = {
+  kind: 'allow' | 'deny';
+  schedule: string;
+  duration: string;
+  durationMs: number;
+  manualSync: boolean;
+  timeZone: string;
 };
 
 export const DEFAULT_MIN_ADMINS = 1;
@@ -26,6 +38,8 @@ export type DesiredOrganization = DesiredLists &
   DesiredTree & {
     id: string;
     policy: Policy;
+    /** `suspended: true`: the daemon applies nothing to it (drift is still reported). */
+    suspended?: boolean;
   };
 
 /** `id` pins a live resource; `previously` lists earlier names (a rename without an id lookup). */

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { ApplyResult } from '../apply/result.js';
 import { applyPlan, type ApplyOptions } from '../apply/run.js';
+import { verifyApplied, type Verification } from '../apply/verify.js';
 import type { Holds } from '../coord/types.js';
 import type { DesiredState } from '../model/index.js';
 import { checkSafety, refusalLine } from '../plan/safety.js';
@@ -29,16 +30,25 @@ export type SyncRequest = {
   /** The last word before writing (the CLI's confirmation); false cancels. */
   approve?: (plan: Plan) => Promise<boolean>;
   applyOptions?: Omit<ApplyOptions, 'gateFor'>;
+  /**
+   * Why apply may not run now (the organization is suspended, a sync window is closed), for the
+   * organizations held: then the run plans and stops (`skipped`, "apply skipped: …").
+   */
+  applyBlocked?: (orgs: string[]) => string | undefined;
+  /** Re-read what the apply changed and report whether it converged (default true). */
+  verify?: boolean;
 };
 
 export type SyncOutcome =
   | { result: 'not-owned'; orgs: string[] }
   | {
-      result: 'failed' | 'moved' | 'no-changes' | 'planned' | 'refused' | 'cancelled' | 'applied';
+      result: 'failed' | 'moved' | 'no-changes' | 'planned' | 'skipped' | 'refused' | 'cancelled' | 'applied';
       orgs: string[];
       run: PlanRun;
       refusals?: SafetyRefusal[];
       applied?: ApplyResult;
+      /** After an apply that changed something: the re-read's verdict (src/apply/verify.ts). */
+      verified?: Verification;
       message?: string;
     };
 
@@ -62,13 +72,18 @@ export async function runSync(req: SyncRequest): Promise<SyncOutcome> {
       return { ...base, result: 'failed', message: plan.errors.map((e) => e.message).join('; ') };
     if (plan.changes.length === 0) return { ...base, result: 'no-changes' };
     if (!req.apply) return { ...base, result: 'planned' };
+    const blocked = req.applyBlocked?.(orgs);
+    if (blocked !== undefined) return { ...base, result: 'skipped', message: `apply skipped: ${blocked}` };
     // The verdict the plan showed (plan.refusals), less what --allow-deletes overrides.
     const refusals = checkSafety(plan, req.allowDeletes);
     if (refusals.length > 0)
       return { ...base, result: 'refused', refusals, message: refusals.map(refusalLine).join('; ') };
     if (req.approve && !(await req.approve(plan))) return { ...base, result: 'cancelled' };
     const applied = await applyPlan(plan, req.api, { ...req.applyOptions, gateFor: holds.gateFor });
-    return { ...base, result: applied.ok ? 'applied' : 'failed', applied };
+    const result = applied.ok ? 'applied' : 'failed';
+    // Verified while the organizations are still held: no other writer of docsync moves them meanwhile.
+    if (req.verify === false || applied.applied === 0) return { ...base, result, applied };
+    return { ...base, result, applied, verified: await verifyApplied(req.api, run.desired, applied) };
   } finally {
     await holds.release();
   }

@@ -2,6 +2,7 @@ import { apply } from './apply.js';
 import { comment } from './comment.js';
 import { completion } from './completion.js';
 import { daemon } from './daemon.js';
+import { resume, suspend } from './daemon-control.js';
 import { demo } from './demo.js';
 import { drift } from './drift.js';
 import { emulator } from './emulator.js';
@@ -23,6 +24,8 @@ export const COMMANDS: readonly CommandWiring[] = [
   drift,
   comment,
   unlock,
+  suspend,
+  resume,
   exportWiring,
   daemon,
   emulator,

@@ -1,4 +1,5 @@
 import type { ApplyResult } from '../../apply/result.js';
+import type { Verification } from '../../apply/verify.js';
 import type { Logger } from '../../log/logger.js';
 import { redact } from '../../log/logger.js';
 import type { LiveState } from '../../model/index.js';
@@ -22,6 +23,7 @@ export type SyncOutcome = {
   summary?: PlanSummary;
   message?: string;
   issues?: { file: string; line?: number; column?: number; message: string }[];
+  verify?: Verification;
 };
 
 /** What the daemon reports at the end of a drift check (a subset of its `DriftReport`). */
@@ -99,6 +101,8 @@ export class RunJournal {
       result: outcome.result,
       summary: outcome.summary,
       errors,
+      ...(outcome.message && outcome.result === 'planned' ? { note: outcome.message } : {}),
+      ...(outcome.verify ? { verify: outcome.verify } : {}),
     });
   }
 
@@ -127,6 +131,8 @@ export class RunJournal {
     result: RunResult;
     summary: PlanSummary | undefined;
     errors: string[];
+    note?: string;
+    verify?: Verification;
   }): Promise<RunRecord | undefined> {
     const current = this.current;
     this.current = null;
@@ -169,6 +175,8 @@ export class RunJournal {
       changes: all.slice(0, MAX_CHANGES),
       ...(all.length > MAX_CHANGES ? { changesOmitted: all.length - MAX_CHANGES } : {}),
       errors,
+      ...(r.note !== undefined ? { note: clip(r.note) } : {}),
+      ...(r.verify ? { verify: { ...r.verify, remaining: r.verify.remaining.slice(0, MAX_CHANGES) } } : {}),
     };
     try {
       return await this.store.append(record);

@@ -1,9 +1,14 @@
 import type { ChangeStatus } from '../../apply/result.js';
 import type { ChangeAction, ResourceKind } from '../../model/index.js';
 import type { PlanSummary } from '../../plan/types.js';
+import type { Verification } from '../../apply/verify.js';
 
-/** What started a run. `self-heal` is the apply that corrects drift found by the schedule. */
-export type RunTrigger = 'startup' | 'poll' | 'webhook' | 'watch' | 'drift' | 'self-heal' | 'ownership';
+/**
+ * What started a run. `self-heal` is the apply that corrects drift found by the schedule;
+ * `manual` a sync asked for through `POST /api/orgs/{org}/sync`.
+ */
+export type RunTrigger =
+  'startup' | 'poll' | 'webhook' | 'watch' | 'drift' | 'self-heal' | 'ownership' | 'manual';
 
 /** How a run ended: the sync results of `/status`, plus the two outcomes of a drift check. */
 export type RunResult =
@@ -51,6 +56,10 @@ export type RunRecord = {
   changesOmitted?: number;
   /** What went wrong, in words (redacted). */
   errors: string[];
+  /** Why a run planned without applying: "apply skipped: …" (a suspension, a closed sync window). */
+  note?: string;
+  /** After an apply that changed something: converged, or what remains (verified apply). */
+  verify?: Verification;
 };
 
 /** A record without its changes: the list form of `GET /api/runs`. */

@@ -11,6 +11,7 @@ import {
 import type { Daemon } from '../daemon.js';
 import type { PendingPlan } from '../runs/journal.js';
 import type { RunRecord } from '../runs/run-record.js';
+import { controlsCard, runNotes } from './controls-card.js';
 import { ago, duration, html, type Html } from './html.js';
 import { STYLE } from './style.js';
 
@@ -160,7 +161,10 @@ function lastSyncCard(v: StatusView): Html {
           : null
       }
     </dl>
-    ${r.message && r.result !== 'planned' ? html`<p class="error">${r.message}</p>` : null}${
+    ${r.message && r.result !== 'planned' ? html`<p class="error">${r.message}</p>` : null}${runNotes({
+      ...(r.result === 'planned' && r.message ? { note: r.message } : {}),
+      ...(r.verify ? { verify: r.verify } : {}),
+    })}${
       r.issues && r.issues.length > 0
         ? html`<ul class="error">
             ${r.issues.map(
@@ -330,7 +334,7 @@ function runsCard(v: StatusView): Html {
                           </ul>
                         </details>`
                   }
-                  ${r.errors.map((e) => html`<div class="error">${e}</div>`)}
+                  ${r.errors.map((e) => html`<div class="error">${e}</div>`)} ${runNotes(r)}
                 </td>
                 <td data-label="took">${duration(r.durationMs)}</td>
               </tr>`,
@@ -366,7 +370,7 @@ export function renderStatusPage(v: StatusView): string {
               <a href="/api/runs">/api/runs</a> · <a href="/metrics">/metrics</a></span
             >
           </header>
-          <div class="grid">${sourceCard(v)}${lastSyncCard(v)}${lastDriftCard(v)}</div>
+          <div class="grid">${sourceCard(v)}${lastSyncCard(v)}${lastDriftCard(v)}${controlsCard(v)}</div>
           <div style="height:12px"></div>
           ${organizationCards(v)} ${runsCard(v)}
           <footer>Rendered ${v.now.toISOString()}.</footer>
