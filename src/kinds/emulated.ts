@@ -47,7 +47,11 @@ export type Emulated<I extends { id: string }, B, U, S> = {
   /** GET of one item. */
   get?: boolean;
   /** PATCH (or PUT) of one item: the body's schema and how it changes the item (in place). */
-  update?: { method: 'PATCH' | 'PUT'; body: z.ZodType<U>; apply: (item: I, body: U, ctx: EmulatedContext) => void };
+  update?: {
+    method: 'PATCH' | 'PUT';
+    body: z.ZodType<U>;
+    apply: (item: I, body: U, ctx: EmulatedContext) => void;
+  };
   /** DELETE of one item: its answer status (today's API answers 204 for an id that does not exist). */
   delete?: { status: 204 | 205 };
   /** The item in the API's answer shape (the official schema's names, required properties included). */
