@@ -8,7 +8,7 @@ const DELETE_ANSWERS = [202, 204, 205] as const;
 const SEED: ApiCapabilities = {
   ordering: 'move',
   sectionJoinsGroup: 'group-endpoint',
-  absent: [],
+  absent: ['invite-link'],
   readOnly: [],
   agentsContext: true,
   publish: false,

@@ -75,7 +75,7 @@ function registerKind(deps: RouteDeps, e: AnyEmulated): void {
 
   const where = (params: Record<string, string>) => {
     const org = findOrg(deps.state(), params['orgId']!);
-    const site = e.in === 'site' ? findSite(org, params['siteId']!) : undefined;
+    const site = e.in === 'sites' ? findSite(org, params['siteId']!) : undefined;
     const holder = (site ?? org) as unknown as Holder;
     const ctx: EmulatedContext = {
       flavor,
@@ -84,7 +84,7 @@ function registerKind(deps: RouteDeps, e: AnyEmulated): void {
       secret: () => randomBytes(12).toString('hex'),
       org: org.id,
       ...(site ? { site: site.id } : {}),
-      urls: { api: `${deps.baseUrl()}/v1`, app: APP_URL, published: PUBLISHED_URL },
+      urls: { api: `${deps.baseUrl()}/v1`, app: APP_URL, docs: PUBLISHED_URL },
     };
     return { items: listOf(holder, e.store), ctx };
   };
@@ -133,7 +133,7 @@ function registerKind(deps: RouteDeps, e: AnyEmulated): void {
  * items: ids from the seed's counter where an entry has none, so the same seed gives the same state.
  */
 export function seedDeclared(
-  holder: 'organization' | 'site',
+  holder: 'organizations' | 'sites',
   raw: Record<string, unknown>,
   where: { org: string; site?: string },
   newSeedId: (prefix: string) => string,
@@ -152,7 +152,7 @@ export function seedDeclared(
       id: () => newSeedId(e.idPrefix),
       secret: () => randomBytes(12).toString('hex'),
       ...where,
-      urls: { api: '', app: APP_URL, published: PUBLISHED_URL },
+      urls: { api: '', app: APP_URL, docs: PUBLISHED_URL },
     };
     const parsed = entries.map((x, i) => {
       const result = seed.entry.safeParse(x);

@@ -275,7 +275,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
           updatedAt: created,
         })),
         // The lists of declared kinds held by an organization, as each kind's emulator part says.
-        ...seedDeclared('organization', o, { org: o.id }, newId, created),
+        ...seedDeclared('organizations', o, { org: o.id }, newId, created),
       };
     }),
   };
@@ -317,7 +317,7 @@ function siteFromSeed(
     shareLinks: [],
   };
   // The lists of declared kinds held by a site (its share links): as each kind's emulator part says.
-  Object.assign(result, seedDeclared('site', s, { org, site: result.id }, newId, CREATED));
+  Object.assign(result, seedDeclared('sites', s, { org, site: result.id }, newId, CREATED));
   const addSpaces = (list: z.infer<typeof siteSpace>[], sectionId: string | null) => {
     const taken = new Set<string>();
     let def: string | null = null;

@@ -18,8 +18,8 @@ export type EmulatedContext = {
   /** The holder's ids: the organization, and the site for a site's list. */
   org: string;
   site?: string;
-  /** Base URLs: the emulator's API (`http://127.0.0.1:PORT/v1`), its app and published sites. */
-  urls: { api: string; app: string; published: string };
+  /** Base URLs: the emulator's API (`http://127.0.0.1:PORT/v1`), its app, and its docs (where sites are served). */
+  urls: { api: string; app: string; docs: string };
 };
 
 /**
@@ -28,8 +28,8 @@ export type EmulatedContext = {
  * official API's field names: a failure is a 400 naming the field).
  */
 export type Emulated<I extends { id: string }, B, U, S> = {
-  /** Where the items live: a list of each organization or of each site, by name in the state. */
-  in: 'organization' | 'site';
+  /** Where the items live: a list in each organization or in each site of the state. */
+  in: 'organizations' | 'sites';
   /** The list's name in the organization or site of the emulator's state (`shareLinks`). */
   store: string;
   /**

@@ -56,7 +56,7 @@ type Emulated = { id: string; name: string; active: boolean; createdAt: string; 
 const Name = z.string().max(50);
 
 const emulator = emulated({
-  in: 'site',
+  in: 'sites',
   store: 'shareLinks',
   routes: { list: LIST, item: ROUTE },
   noun: 'share link',
@@ -86,7 +86,7 @@ const emulator = emulated({
     createdAt: l.createdAt,
     name: l.name,
     active: l.active,
-    urls: { published: `${ctx.urls.published}/${ctx.site}?share=${l.token}` },
+    urls: { published: `${ctx.urls.docs}/${ctx.site}?share=${l.token}` },
   }),
   seed: {
     entry: z.looseObject({ id: z.string().optional(), name: z.string(), active: z.boolean().default(true) }),

@@ -7,3 +7,6 @@
  * finds the real id again when it runs (`OpDef.locate`). Decision 0028.
  */
 export type Credentials = { fields?: readonly string[]; id?: boolean };
+
+/** A fingerprint as the live model, plans and export carry it (`sha256:3f2a9c0b1d4e`). */
+export const FINGERPRINT = /^sha256:[0-9a-f]{12}$/;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Credentials } from '../model/credentials.js';
+import { FINGERPRINT, type Credentials } from '../model/credentials.js';
 import { registerSecret } from './registry.js';
 
 /**
@@ -13,7 +13,7 @@ export function fingerprint(id: string): string {
   return `sha256:${createHash('sha256').update(id).digest('hex').slice(0, 12)}`;
 }
 
-export const FINGERPRINT = /^sha256:[0-9a-f]{12}$/;
+export { FINGERPRINT };
 
 function valueAt(item: unknown, path: string): unknown {
   let at: unknown = item;
