@@ -64,10 +64,11 @@ function listOf(holder: Holder, store: string): Item[] {
 export function registerDeclared(deps: RouteDeps): void {
   const caps = capabilitiesOf(deps.flavor);
   for (const { kind, emulator } of declaredKinds)
-    if (!caps.absent.includes(kind as never)) registerKind(deps, emulator);
+    if (!caps.absent.includes(kind as never)) serveDeclared(deps, emulator);
 }
 
-function registerKind(deps: RouteDeps, e: AnyEmulated): void {
+/** Serve one declared kind (exported for its test). */
+export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
   const { router, flavor } = deps;
   const param = itemParam(e.routes.item);
   const list = routerTemplate(e.routes.list);

@@ -67,7 +67,7 @@ export type Emulated<I extends { id: string }, B, U, S> = {
 export type AnyEmulated = Emulated<any, any, any, any>;
 
 /** Type a kind's emulator part (infers the item and bodies from its functions and schemas). */
-export function emulated<I extends { id: string }, B, U = never, S = never>(
+export function emulated<I extends { id: string }, B, U = unknown, S = unknown>(
   e: Emulated<I, B, U, S>,
 ): Emulated<I, B, U, S> {
   return e;
