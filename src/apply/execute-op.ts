@@ -18,7 +18,7 @@ export function resolverOf(produced: Produced): Resolver {
 
 /**
  * A resolver that also turns the fingerprints of live objects whose ids are credentials into their
- * ids, from a fresh read of the list the operation declares (decision 0028): a fingerprint that
+ * ids, from a fresh read of the list the operation declares (decision 0031): a fingerprint that
  * names nothing there any more is an error, never a call to a guessed id.
  */
 async function locating(api: ApiClient, op: ChangeOp, produced: Produced): Promise<Resolver> {

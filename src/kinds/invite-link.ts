@@ -11,7 +11,7 @@ import type { ListKind } from './shapes.js';
 
 /**
  * Invite links of an organization (today's API: `/orgs/{id}/link-invites`), by role. Whoever holds
- * an invite's id may join: the id is a credential (decision 0028). The live model, plans and export
+ * an invite's id may join: the id is a credential (decision 0031). The live model, plans and export
  * carry its fingerprint; an update or delete finds the id again from a fresh list when it runs.
  * Not `settings.inviteLinks`, the organization's switch that allows invite links at all.
  */

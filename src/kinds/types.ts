@@ -72,7 +72,7 @@ export type OpDef<O> = {
   /**
    * The operation names a live object by fingerprint (its id is a credential, `Credentials.id`):
    * the list read again when it runs, where the object whose id has that fingerprint is found and
-   * its id used in the call (decision 0028).
+   * its id used in the call (decision 0031).
    */
   locate?: (op: O) => ApiList;
 };
@@ -87,7 +87,7 @@ export type OpDefs<O extends { type: string }> = { [T in O['type']]: OpDef<Extra
 export type KindModule<O extends { type: string }, N extends string = string> = {
   kind: N;
   ops: OpDefs<O>;
-  /** Live fields that are credentials (decision 0028). */
+  /** Live fields that are credentials (decision 0031). */
   credentials?: Credentials;
   /** What the emulator needs to serve the kind (src/kinds/emulated.ts), for a plain list kind. */
   emulator?: AnyEmulated;

@@ -209,7 +209,7 @@ async function readLists(
               const pair = read.secret(answer as never);
               if (pair) secrets.set(...pair);
             }
-          // An id that is a credential reaches the live model as its fingerprint (decision 0028).
+          // An id that is a credential reaches the live model as its fingerprint (decision 0031).
           const items = answers.map((x) => read.live(withoutCredentials(x, kind.credentials) as never));
           const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
           const children = read.children;

@@ -4,7 +4,7 @@
  * they never leave the process in a plan, log, page or export. `fields` are dot paths in an
  * answer item (`urls.published`); `id`: the item's `id` is itself one, so the live model, the plan
  * and export carry its fingerprint (`sha256:` and 12 hex digits) instead, and an operation on it
- * finds the real id again when it runs (`OpDef.locate`). Decision 0028.
+ * finds the real id again when it runs (`OpDef.locate`). decision 0031.
  */
 export type Credentials = { fields?: readonly string[]; id?: boolean };
 

@@ -3,7 +3,7 @@ import { FINGERPRINT, type Credentials } from '../model/credentials.js';
 import { registerSecret } from './registry.js';
 
 /**
- * Credentials a kind declares in its live answers (decision 0028): their values join the one
+ * Credentials a kind declares in its live answers (decision 0031): their values join the one
  * registry of secrets (src/secrets/registry.ts) the moment an answer holding them arrives, and an id
  * that is itself a credential is carried as its fingerprint.
  */

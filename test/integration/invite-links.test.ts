@@ -20,7 +20,7 @@ import { baseSeed, call, client, TOKEN, withEmulator, writes } from '../helpers/
  * Invite links (issue 29) as a list kind of today's API, served by the emulator from the kind's
  * declaration (issue 28): planned, applied and planned again; exported and planned back to zero
  * changes; refused in the seed flavor. An invite's id is its secret: never in a plan, apply output,
- * log or export (decision 0028).
+ * log or export (decision 0031).
  */
 const IDS = {
   read: 'inv_secret_read_7f3a',
