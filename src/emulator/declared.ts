@@ -17,9 +17,12 @@ import { findOrg, findSite, newId, now } from './store.js';
  * schemas (a 400 naming the field), 404 for an unknown id, and only in the flavors whose
  * capabilities have the kind.
  */
-export const declaredKinds: readonly { kind: string; emulator: AnyEmulated }[] = kindModules.flatMap((k) =>
-  k.emulator ? [{ kind: k.kind, emulator: k.emulator }] : [],
-);
+export const declaredKinds: readonly { kind: string; key: string; emulator: AnyEmulated }[] =
+  kindModules.flatMap((k) =>
+    k.emulator
+      ? [{ kind: k.kind, key: (k as { key?: string }).key ?? k.emulator.store, emulator: k.emulator }]
+      : [],
+  );
 
 type Item = { id: string };
 type Holder = Record<string, unknown>;
@@ -130,8 +133,8 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
 }
 
 /**
- * The seed's entries of every declared kind held by one organization or site (`raw[store]`), as
- * items: ids from the seed's counter where an entry has none, so the same seed gives the same state.
+ * The seed's entries of every declared kind held by one organization or site (under the kind's
+ * config key, as a config would list them: `inviteLinks`, `shareLinks`), as items: ids from the seed's counter where an entry has none, so the same seed gives the same state.
  */
 export function seedDeclared(
   holder: 'organizations' | 'sites',
@@ -141,11 +144,11 @@ export function seedDeclared(
   created: string,
 ): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
-  for (const { emulator: e } of declaredKinds) {
+  for (const { key, emulator: e } of declaredKinds) {
     if (e.in !== holder || !e.seed) continue;
-    const entries = raw[e.store];
+    const entries = raw[key];
     if (entries === undefined) continue;
-    if (!Array.isArray(entries)) throw new Error(`seed ${e.store}: must be a list`);
+    if (!Array.isArray(entries)) throw new Error(`seed ${key}: must be a list`);
     const seed = e.seed;
     const ctx: EmulatedContext = {
       flavor: 'seed',
@@ -159,7 +162,7 @@ export function seedDeclared(
       const result = seed.entry.safeParse(x);
       if (!result.success) {
         const issue = result.error.issues[0]!;
-        throw new Error(`seed ${e.store}[${i}].${issue.path.join('.')}: ${issue.message}`);
+        throw new Error(`seed ${key}[${i}].${issue.path.join('.')}: ${issue.message}`);
       }
       return result.data;
     });

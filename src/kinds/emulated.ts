@@ -30,7 +30,7 @@ export type EmulatedContext = {
 export type Emulated<I extends { id: string }, B, U, S> = {
   /** Where the items live: a list in each organization or in each site of the state. */
   in: 'organizations' | 'sites';
-  /** The list's name in the organization or site of the emulator's state (`shareLinks`). */
+  /** The list's name in the organization or site of the emulator's state (`shareLinks`, `linkInvites`). */
   store: string;
   /**
    * The kind's own route templates (`/orgs/{org}/sites/{site}/share-links` and `…/{link}`): the
@@ -56,7 +56,7 @@ export type Emulated<I extends { id: string }, B, U, S> = {
   delete?: { status: 204 | 205 };
   /** The item in the API's answer shape (the official schema's names, required properties included). */
   answer: (item: I, ctx: EmulatedContext) => unknown;
-  /** How a seed entry (the list under the seed's holder, by `store`) becomes an item. */
+  /** How a seed entry (listed under the kind's config key in the seed's organization or site) becomes an item. */
   seed?: { entry: z.ZodType<S>; item: (entry: S, ctx: EmulatedContext) => I };
   /** Special behaviour, small: the order a list answers in (by default, creation order). */
   hooks?: { order?: (items: readonly I[]) => I[] };

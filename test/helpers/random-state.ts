@@ -248,7 +248,7 @@ function randomLiveOrganizationKinds(r: () => number): Record<string, unknown> {
     openapi: shuffle(r, ['billing', 'old-api'])
       .slice(0, Math.floor(r() * 3))
       .map((slug) => ({ slug, source: `https://example.com/${slug}-v1.yaml` })),
-    linkInvites: [{ role: 'comment' }, { role: 'read' }],
+    inviteLinks: [{ role: 'comment' }, { role: 'read' }],
     saml: shuffle(r, ['Azure', 'Legacy IdP'])
       .slice(0, Math.floor(r() * 3))
       .map((label) => ({ label, entityID: `https://idp.example.com/${label.toLowerCase()}/0` })),

@@ -38,7 +38,7 @@ function seed(
   const s = baseSeed(1);
   const o = (s.organizations as Record<string, unknown>[])[0]!;
   o.settings = { inviteLinks: true };
-  o.linkInvites = invites;
+  o.inviteLinks = invites;
   return s;
 }
 

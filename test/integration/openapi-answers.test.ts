@@ -65,7 +65,7 @@ const seed = {
         },
       ],
       openapi: [{ slug: 'petstore', source: 'https://example.com/petstore.yaml' }],
-      linkInvites: [{ id: 'inv_1', role: 'read' }],
+      inviteLinks: [{ id: 'inv_1', role: 'read' }],
       saml: [
         {
           id: 'saml_1',
