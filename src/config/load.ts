@@ -15,6 +15,7 @@ import {
 } from '../secrets/indirect.js';
 import { anyListKinds, listIn } from '../kinds/registry.js';
 import { certificateHash } from '../model/certificate.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
 import type { DesiredState } from '../model/desired.js';
 import type { ConfigFileCache, FileResult } from './file-cache.js';
@@ -22,6 +23,7 @@ import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';
 import { recordOrigins } from './origins.js';
 import { reservedNameIssues } from './reserved.js';
+import { absentKindIssues } from './absent.js';
 import { ConfigFileSchema } from './schema.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
 import { locate, MAX_FILE_BYTES, parseYamlFile } from './yaml-file.js';
@@ -239,6 +241,8 @@ export type LoadOptions = {
   cache?: ConfigFileCache;
   /** Told the real path of every indirect file read (the folder scan's other files are those). */
   onIndirectFile?: (real: string) => void;
+  /** The API the config is checked for: a kind it does not have is an error (`validate`). */
+  capabilities?: ApiCapabilities;
 };
 
 type Parsed = ParsedConfig & { path?: string | undefined };
@@ -414,6 +418,7 @@ export async function loadConfigFromBuffersAsync(
       issues.push(indirectIssue(request, error));
     }
   }
+  if (opts.capabilities) issues.push(...absentKindIssues(parsed, opts.capabilities));
   return finish(
     entries.map((e) => e.file),
     parsed,

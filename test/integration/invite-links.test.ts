@@ -191,6 +191,18 @@ describe('invite links against the emulator (current flavor)', () => {
   });
 });
 
+describe('docsync validate for a named API', () => {
+  it("refuses inviteLinks for the seed flavor at its key, and accepts it for today's API", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-invites-validate-'));
+    writeFileSync(join(dir, 'org.yaml'), CONFIG);
+    const seedRun = await runMain(['validate', '--config', dir], { DOCSYNC_API_FLAVOR: 'seed' });
+    expect(seedRun.code).toBe(1);
+    expect(seedRun.stderr).toMatch(/org\.yaml:6:1\b.*invite links \(inviteLinks\) are not in this API/);
+    const current = await runMain(['validate', '--config', dir], { DOCSYNC_API_FLAVOR: 'current' });
+    expect(current.code, current.stderr).toBe(0);
+  });
+});
+
 describe('an invite id never leaves the process', () => {
   it('plan (text, markdown, JSON), apply output, debug logs and export never hold one', async () => {
     emu = await withEmulator({ seed: seed(), flavor: 'current' });
