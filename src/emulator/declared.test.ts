@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { capabilitiesOf } from '../api/capabilities.js';
 import { emulated } from '../kinds/emulated.js';
-import { declaredKinds, registerDeclared, serveDeclared } from './declared.js';
+import { kindModules } from '../kinds/registry.js';
+import type { Resolver } from '../kinds/types.js';
+import { declaredKinds, registerDeclared, routerTemplate, serveDeclared } from './declared.js';
 import { HttpError } from './errors.js';
 import { Router } from './router.js';
 import { stateFromSeed } from './seed.js';
@@ -105,5 +108,34 @@ describe('a declared kind in the emulator', () => {
     expect(templates('current')).toContain('PATCH /orgs/:orgId/link-invites/:invite');
     expect(templates('seed').some((t) => t.includes('link-invites'))).toBe(false);
     expect(templates('seed')).toContain('DELETE /orgs/:orgId/sites/:siteId/share-links/:link');
+  });
+
+  it("serves every call a declared kind's operations make, at the kind's own routes", () => {
+    const caps = capabilitiesOf('current');
+    const router = new Router();
+    registerDeclared({
+      state: () => stateFromSeed({}),
+      shapes: makeShapes(() => ''),
+      router,
+      flavor: 'current',
+      baseUrl: () => '',
+    });
+    const served = new Set(router.list().map((r) => `${r.method} ${r.template}`));
+    const r: Resolver = { ref: () => 'x', patch: (p) => p, position: () => ({}) };
+    const calls = kindModules
+      .filter((k) => k.emulator)
+      .flatMap((k) =>
+        Object.values(k.ops).map((def) =>
+          (def as { call: (...a: unknown[]) => { method: string; route: string } }).call(
+            { org: 'o' },
+            r,
+            caps,
+          ),
+        ),
+      );
+    expect(calls.length).toBeGreaterThanOrEqual(6);
+    expect(calls.map((c) => `${c.method} ${routerTemplate(c.route)}`).filter((c) => !served.has(c))).toEqual(
+      [],
+    );
   });
 });
