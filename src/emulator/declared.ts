@@ -54,12 +54,12 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown, required = tru
   throw badRequest(`${field}: ${issue.message}`);
 }
 
-/** The list an item lives in, created empty on first use. */
-function listOf(holder: Holder, store: string): Item[] {
+/** The list items live in: created empty by the first write, never by a read. */
+function listOf(holder: Holder, store: string, write: boolean): Item[] {
   const list = holder[store];
   if (Array.isArray(list)) return list as Item[];
   const fresh: Item[] = [];
-  holder[store] = fresh;
+  if (write) holder[store] = fresh;
   return fresh;
 }
 
@@ -77,7 +77,7 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
   const list = routerTemplate(e.routes.list);
   const item = routerTemplate(e.routes.item);
 
-  const where = (params: Record<string, string>) => {
+  const where = (params: Record<string, string>, write = false) => {
     const org = findOrg(deps.state(), params['orgId']!);
     const site = e.in === 'sites' ? findSite(org, params['siteId']!) : undefined;
     const holder = (site ?? org) as unknown as Holder;
@@ -90,7 +90,7 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
       ...(site ? { site: site.id } : {}),
       urls: { api: `${deps.baseUrl()}/v1`, app: APP_URL, docs: PUBLISHED_URL },
     };
-    return { items: listOf(holder, e.store), ctx };
+    return { items: listOf(holder, e.store, write), ctx };
   };
   const find = (items: Item[], id: string) => {
     const found = items.find((x) => x.id === id);
@@ -104,9 +104,9 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
     return { status: 200, body: paginate(ordered(items), query, (x) => e.answer(x, ctx)) };
   });
   router.on('POST', list, ({ params, body }: RouteContext) => {
-    const { items, ctx } = where(params);
+    const { ctx } = where(params);
     const made = e.create.item(parseBody(e.create.body, body), ctx);
-    items.push(made);
+    where(params, true).items.push(made);
     return { status: 201, body: e.answer(made, ctx) };
   });
   if (e.get)
