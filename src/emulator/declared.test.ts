@@ -29,7 +29,7 @@ const notes = emulated({
       if (b.text !== undefined) n.text = b.text;
     },
   },
-  delete: { status: 204 },
+  delete: { status: { seed: 205, current: 204 } },
   answer: (n, ctx) => ({ object: 'note', id: n.id, text: n.text, org: ctx.org }),
   hooks: { order: (items) => [...items].sort((a, b) => a.rank - b.rank) },
 });

@@ -128,7 +128,7 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
       const { items } = where(params);
       // An unknown id is a 404 here; the server answers it 204 in today's flavor ("did not exist").
       items.splice(items.indexOf(find(items, params[param]!)), 1);
-      return { status: del.status };
+      return { status: typeof del.status === 'number' ? del.status : del.status[flavor] };
     });
 }
 

@@ -7,6 +7,8 @@ import type { z } from 'zod';
  * API has it (`caps.absent`) and delete answers. Decision 0020 has the recipe.
  */
 
+type DeleteStatus = 204 | 205;
+
 /** What the emulator gives a declared kind's functions: time, fresh values and where the item is. */
 export type EmulatedContext = {
   flavor: 'seed' | 'current';
@@ -52,8 +54,11 @@ export type Emulated<I extends { id: string }, B, U, S> = {
     body: z.ZodType<U>;
     apply: (item: I, body: U, ctx: EmulatedContext) => void;
   };
-  /** DELETE of one item: its answer status (today's API answers 204 for an id that does not exist). */
-  delete?: { status: 204 | 205 };
+  /**
+   * DELETE of one item: its answer status, or one per flavor (today's API answers 204 for an id
+   * that does not exist, whatever this says).
+   */
+  delete?: { status: DeleteStatus | { seed: DeleteStatus; current: DeleteStatus } };
   /** The item in the API's answer shape (the official schema's names, required properties included). */
   answer: (item: I, ctx: EmulatedContext) => unknown;
   /** How a seed entry (listed under the kind's config key in the seed's organization or site) becomes an item. */
