@@ -19,14 +19,14 @@ export function accessModel(spaces = 10_000, teams = 300): AccessModel {
     role: i < 5 ? ('admin' as const) : i % 7 === 0 ? null : roles[i % 4]!,
   }));
   const collections = Array.from({ length: 200 }, (_, i) => ({
-    kind: 'collection' as const,
+    noun: 'collection' as const,
     id: `c${i}`,
     title: `Collection ${i}`,
     parent: i < 20 ? null : `c${i % 20}`,
     defaultLevel: i % 3 === 0 ? ('inherit' as const) : ('read' as const),
   }));
   const spaceObjects = Array.from({ length: spaces }, (_, i) => ({
-    kind: 'space' as const,
+    noun: 'space' as const,
     id: `s${i}`,
     title: `Space ${i}`,
     parent: `c${i % 200}`,

@@ -18,7 +18,8 @@ export type Role = (typeof ROLE_ORDER)[number];
 const rank = (r: Role | null | undefined): number => (r ? ROLE_ORDER.indexOf(r) : -1);
 
 export type AccessObject = {
-  kind: 'collection' | 'space' | 'site';
+  /** What it is called in a sentence (`space`, `collection`, `site`). */
+  noun: string;
   id: string;
   title: string;
   /** The parent collection (collections and spaces). */
@@ -86,7 +87,7 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
     if (!o || depth > 64) result = null;
     else if (o.defaultLevel === 'inherit') result = o.parent ? defaultOf(o.parent, depth + 1) : 'org-role';
     else if (o.defaultLevel === null) result = null;
-    else result = { role: o.defaultLevel, via: `default level of ${o.kind} ${o.title}` };
+    else result = { role: o.defaultLevel, via: `default level of ${o.noun} ${o.title}` };
     defaults.set(id, result);
     return result;
   };
@@ -119,7 +120,7 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
     const cached = below.get(id);
     if (cached) return cached;
     const o = objects.get(id);
-    const reach = o ? withOwn(o, reachBelow(o.parent, depth + 1), ` on ${o.kind} ${o.title}`) : NONE;
+    const reach = o ? withOwn(o, reachBelow(o.parent, depth + 1), ` on ${o.noun} ${o.title}`) : NONE;
     below.set(id, reach);
     return reach;
   };
@@ -243,7 +244,7 @@ function viaOf(base: AccessRow['base'] | undefined): string {
 }
 
 function describe(o: AccessObject): string {
-  return `${o.kind} ${o.title}`;
+  return `${o.noun} ${o.title}`;
 }
 
 /** "ann@acme.com gains admin on site Docs (via team Platform)", "all members: edit → read on space API". */

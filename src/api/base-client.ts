@@ -7,6 +7,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { ApiCall, ApiList, Params } from '../kinds/types.js';
 import { capabilitiesOf } from './capabilities.js';
 import { listAll } from './paginate.js';
+import { registerCredentials } from '../secrets/credentials.js';
 
 export type ClientOptions = {
   apiUrl: string;
@@ -64,8 +65,8 @@ export class BaseClient {
   }
 
   /** One call a kind declares (src/kinds/): the executor's only way to the API. */
-  request(call: ApiCall): Promise<unknown> {
-    return this.call(
+  async request(call: ApiCall): Promise<unknown> {
+    const answer = await this.call(
       call.method,
       pathOf(call.route, call.params),
       call.route,
@@ -74,17 +75,21 @@ export class BaseClient {
       call.body,
       call.create ?? false,
     );
+    registerCredentials(answer, call.credentials);
+    return answer;
   }
 
   /** Every item of a list a kind declares. */
-  list<T>(list: ApiList<T>): Promise<T[]> {
-    return listAll(
+  async list<T>(list: ApiList<T>): Promise<T[]> {
+    const items = (await listAll(
       this.http,
       pathOf(list.route, list.params),
       list.route,
       list.item,
       list.nested ? { nested: true } : undefined,
-    ) as Promise<T[]>;
+    )) as T[];
+    for (const item of items) registerCredentials(item, list.credentials);
+    return items;
   }
 
   protected async call<T extends z.ZodType>(

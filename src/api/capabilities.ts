@@ -9,7 +9,7 @@ const SEED: ApiCapabilities = {
   ordering: 'move',
   sectionJoinsGroup: 'group-endpoint',
   // api.md has no publish call (`publish: false`): docs/compatibility.md lists its routes as current only.
-  absent: ['site-publication'],
+  absent: ['site-publication', 'invite-link'],
   readOnly: [],
   agentsContext: true,
   publish: false,

@@ -34,6 +34,7 @@ export type ConfigIssueCode =
   | 'pattern'
   | 'duplicate'
   | 'unknown-reference'
+  | 'unsupported-by-api'
   | 'multiple-defaults'
   | 'sections-and-spaces'
   | 'empty-section'

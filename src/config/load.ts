@@ -15,6 +15,7 @@ import {
 } from '../secrets/indirect.js';
 import { anyListKinds, listIn } from '../kinds/registry.js';
 import { certificateHash } from '../model/certificate.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
 import type { DesiredState } from '../model/desired.js';
 import type { ConfigFileCache, FileResult } from './file-cache.js';
@@ -25,6 +26,7 @@ import { reservedNameIssues } from './reserved.js';
 import { applyExtends, diskBases, type Inherited } from './extends.js';
 import { BaseFileSchema, ConfigFileSchema, type ConfigFile } from './schema.js';
 import { expandVariables } from './variables.js';
+import { absentKindIssues } from './absent.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
 import { locate, MAX_FILE_BYTES, parseYamlFile, type YamlFile } from './yaml-file.js';
 import { zodToIssues } from './zod-issues.js';
@@ -243,6 +245,8 @@ export type LoadOptions = {
   cache?: ConfigFileCache;
   /** Told the real path of every indirect file read (the folder scan's other files are those). */
   onIndirectFile?: (real: string) => void;
+  /** The API the config is checked for: a kind it does not have is an error (`validate`). */
+  capabilities?: ApiCapabilities;
 };
 
 type Parsed = ParsedConfig & { path?: string | undefined };
@@ -476,6 +480,7 @@ export async function loadConfigFromBuffersAsync(
       issues.push(indirectIssue(request, error));
     }
   }
+  if (opts.capabilities) issues.push(...absentKindIssues(parsed, opts.capabilities));
   return finish(
     entries.map((e) => e.file),
     parsed,

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { seedDeclared } from './declared.js';
 import type { EmuOrganization, EmuSite, EmulatorState } from './state.js';
 import { slugify, uniquePath } from './store.js';
 
@@ -47,9 +47,6 @@ const site = z.looseObject({
     )
     .default([]),
   siteSpaces: z.array(siteSpace).default([]),
-  shareLinks: z
-    .array(z.looseObject({ id: z.string().optional(), name: z.string(), active: z.boolean().default(true) }))
-    .default([]),
 });
 const organization = z.looseObject({
   id: z.string(),
@@ -182,7 +179,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
   if (isStateDump(input)) return structuredClone(input);
   const seed = Seed.parse(input ?? {});
   const newId = idMaker();
-  const created = '2024-01-01T00:00:00.000Z';
+  const created = CREATED;
   return {
     ...(seed.tokenUser !== undefined ? { tokenUser: seed.tokenUser } : {}),
     organizations: seed.organizations.map((o): EmuOrganization => {
@@ -246,7 +243,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
           createdAt: created,
           updatedAt: created,
         })),
-        sites: o.sites.map((s) => siteFromSeed(s, o.spaces, newId)),
+        sites: o.sites.map((s) => siteFromSeed(o.id, s, o.spaces, newId)),
         defaultContent: o.defaultContent ?? null,
         openapi: o.openapi.map((x) => ({
           id: newId('oas'),
@@ -277,12 +274,18 @@ export function stateFromSeed(input: unknown): EmulatorState {
           createdAt: created,
           updatedAt: created,
         })),
+        // The lists of declared kinds held by an organization, as each kind's emulator part says.
+        ...seedDeclared('organizations', o, { org: o.id }, newId, created),
       };
     }),
   };
 }
 
+/** When everything a seed makes was made. */
+const CREATED = '2024-01-01T00:00:00.000Z';
+
 function siteFromSeed(
+  org: string,
   s: z.infer<typeof site>,
   spaces: { id: string; title: string }[],
   newId: (prefix: string) => string,
@@ -303,7 +306,7 @@ function siteFromSeed(
     agentsContext: s.agentsContext,
     adaptiveContent: s.adaptiveContent ?? { enabled: false },
     proxy: s.proxy ?? null,
-    createdAt: '2024-01-01T00:00:00.000Z',
+    createdAt: CREATED,
     adaptiveSchema: null,
     adaptiveSchemaUpdatedAt: null,
     defaultSectionId: null,
@@ -311,14 +314,10 @@ function siteFromSeed(
     sections: [],
     groups,
     siteSpaces: [],
-    shareLinks: s.shareLinks.map((l) => ({
-      id: l.id ?? newId('sl'),
-      name: l.name,
-      active: l.active,
-      createdAt: '2024-01-01T00:00:00.000Z',
-      token: randomBytes(12).toString('hex'),
-    })),
+    shareLinks: [],
   };
+  // The lists of declared kinds held by a site (its share links): as each kind's emulator part says.
+  Object.assign(result, seedDeclared('sites', s, { org, site: result.id }, newId, CREATED));
   const addSpaces = (list: z.infer<typeof siteSpace>[], sectionId: string | null) => {
     const taken = new Set<string>();
     let def: string | null = null;

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from '
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
+import { registerDeclared } from './declared.js';
 import { HttpError } from './errors.js';
 import { FaultConfig, RateWindow, seededRandom } from './faults.js';
 import { Router } from './router.js';
@@ -9,7 +10,6 @@ import { registerAdmin } from './routes/admin.js';
 import { registerCustomFields } from './routes/custom-fields.js';
 import { registerOrganizations } from './routes/organizations.js';
 import { registerSections } from './routes/sections.js';
-import { registerShareLinks } from './routes/share-links.js';
 import { registerSiteSpaces } from './routes/site-spaces.js';
 import { registerSites } from './routes/sites.js';
 import { registerTeams } from './routes/teams.js';
@@ -183,7 +183,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerSites(deps);
   registerSections(deps);
   registerSiteSpaces(deps);
-  registerShareLinks(deps);
+  registerDeclared(deps);
   registerAdmin(deps);
   registerTranslations(deps);
   if (flavor === 'current') registerAudit(deps);

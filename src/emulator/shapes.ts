@@ -5,7 +5,6 @@ import type {
   EmuMember,
   EmuOrganization,
   EmuSection,
-  EmuShareLink,
   EmuSite,
   EmuSiteSpace,
   EmuSpace,
@@ -19,9 +18,13 @@ import type {
  */
 export type Shapes = ReturnType<typeof makeShapes>;
 
+/** The app's and published sites' base URLs in answers. */
+export const APP_URL = 'https://app.emulator.local';
+export const PUBLISHED_URL = 'https://docs.emulator.local';
+
 export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = 'seed') {
-  const app = 'https://app.emulator.local';
-  const pub = 'https://docs.emulator.local';
+  const app = APP_URL;
+  const pub = PUBLISHED_URL;
   const current = flavor === 'current';
   /** Fields only today's API has: present in `current`, absent in `seed`. */
   const only = <T extends object>(fields: T): T | Record<string, never> => (current ? fields : {});
@@ -217,15 +220,6 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     },
   });
 
-  const shareLink = (site: EmuSite, l: EmuShareLink) => ({
-    object: 'share-link',
-    id: l.id,
-    createdAt: l.createdAt,
-    name: l.name,
-    active: l.active,
-    urls: { published: `${pub}/${site.id}?share=${l.token}` },
-  });
-
   const customField = (org: EmuOrganization, f: EmuCustomField) => ({
     object: 'custom-field',
     id: f.id,
@@ -252,7 +246,6 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     section,
     group,
     site,
-    shareLink,
     customField,
   };
 }

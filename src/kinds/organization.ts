@@ -29,7 +29,12 @@ const Config = z
       .strictObject({ site: z.string().min(1).describe('Title of a site.') })
       .nullable()
       .optional(),
-    inviteLinks: z.boolean().optional(),
+    inviteLinks: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether the organization allows invite links at all (a switch). The links themselves are the top-level inviteLinks list.',
+      ),
     sso: z.boolean().optional(),
     ai: z.boolean().optional(),
   })

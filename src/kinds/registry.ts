@@ -6,6 +6,7 @@ import {
   type LiveCollection,
 } from './collection.js';
 import { customFieldKind, type CustomFieldOp } from './custom-field.js';
+import { inviteLinkKind, type InviteLinkOp } from './invite-link.js';
 import { memberKind, type MemberOp } from './member.js';
 import { openApiSpecKind, type OpenApiSpecOp } from './openapi-spec.js';
 import { organizationKind, type OrganizationOp } from './organization.js';
@@ -37,7 +38,8 @@ export type KindOp =
   | SpaceOp
   | OpenApiSpecOp
   | SamlProviderOp
-  | TranslationOp;
+  | TranslationOp
+  | InviteLinkOp;
 
 /**
  * The kinds that are lists directly under an organization, in the order they are diffed and
@@ -45,6 +47,7 @@ export type KindOp =
  */
 export const listKinds = [
   memberKind,
+  inviteLinkKind,
   openApiSpecKind,
   samlProviderKind,
   translationKind,

@@ -3,8 +3,9 @@ import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.j
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
+import { emulated } from './emulated.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
-import { deleteCall, idOutput } from './types.js';
+import { deleteCall, idOutput, type Credentials } from './types.js';
 import type { SiteListKind } from './shapes.js';
 
 /** Share links of a site, by name (or pinned id). Their URLs are secrets: never read, never in a plan. */
@@ -40,6 +41,64 @@ type Answer = z.infer<typeof Answer>;
 
 const LIST = '/orgs/{org}/sites/{site}/share-links';
 const ROUTE = '/orgs/{org}/sites/{site}/share-links/{link}';
+
+/** A share link's URL opens the site to whoever holds it. */
+const credentials: Credentials = { fields: ['urls.published'] };
+const list = (org: string, site: string) => ({
+  route: LIST,
+  params: { org, site },
+  item: Answer,
+  credentials,
+});
+
+/** The emulator's share link: its token is the secret part of its URL. */
+type Emulated = { id: string; name: string; active: boolean; createdAt: string; token: string };
+const Name = z.string().max(50);
+
+const emulator = emulated({
+  in: 'sites',
+  store: 'shareLinks',
+  routes: { list: LIST, item: ROUTE },
+  noun: 'share link',
+  idPrefix: 'sl',
+  create: {
+    body: z.object({ name: Name }),
+    item: (b, ctx): Emulated => ({
+      id: ctx.id(),
+      name: b.name,
+      active: true,
+      createdAt: ctx.now(),
+      token: ctx.secret(),
+    }),
+  },
+  update: {
+    method: 'PATCH',
+    body: z.object({ name: Name.optional(), active: z.boolean().optional() }),
+    apply: (l, b) => {
+      if (b.name !== undefined) l.name = b.name;
+      if (b.active !== undefined) l.active = b.active;
+    },
+  },
+  delete: { status: 205 },
+  answer: (l, ctx) => ({
+    object: 'share-link',
+    id: l.id,
+    createdAt: l.createdAt,
+    name: l.name,
+    active: l.active,
+    urls: { published: `${ctx.urls.docs}/${ctx.site}?share=${l.token}` },
+  }),
+  seed: {
+    entry: z.looseObject({ id: z.string().optional(), name: z.string(), active: z.boolean().default(true) }),
+    item: (x, ctx): Emulated => ({
+      id: x.id ?? ctx.id(),
+      name: x.name,
+      active: x.active,
+      createdAt: ctx.now(),
+      token: ctx.secret(),
+    }),
+  },
+});
 const address = (site: string, name: string) => `${site}/share-links/${name}`;
 
 /** The API creates share links active. */
@@ -140,8 +199,10 @@ export const shareLinkKind: SiteListKind<
   docs: { 'sites[].shareLinks[]': { title: 'share links', identity: '`name` within the site' } },
   unique: { what: 'share link', key: 'name', pinned: true },
   normalize: (l) => defined({ name: l.name, id: l.id, previously: l.previously, active: l.active }),
+  credentials,
+  emulator,
   read: {
-    list: (org, site) => ({ route: LIST, params: { org, site }, item: Answer }),
+    list,
     live: (l: Answer): LiveShareLink => ({ id: l.id, name: l.name ?? '', active: l.active ?? true }),
   },
   diff,
@@ -159,10 +220,11 @@ export const shareLinkKind: SiteListKind<
         expect: [201],
         answer: Answer,
         create: true,
+        credentials,
       }),
       output: idOutput,
       adopt: {
-        list: (op, r) => ({ route: LIST, params: { org: op.org, site: r.ref(op.site) }, item: Answer }),
+        list: (op, r) => list(op.org, r.ref(op.site)),
         find: (l: Answer, op) => l.name === op.name,
         output: idOutput,
       },
@@ -174,6 +236,7 @@ export const shareLinkKind: SiteListKind<
         params: { org: op.org, site: r.ref(op.site), link: r.ref(op.shareLink) },
         body: r.patch(op.patch),
         expect: [200],
+        credentials,
       }),
     },
     'delete-share-link': {

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import type { CertificateRef } from '../model/desired.js';
+import type { Credentials } from '../model/credentials.js';
+import type { AnyEmulated } from './emulated.js';
 
 /**
  * What a kind module declares, as data. Nothing here calls the API: the executor
@@ -10,6 +12,8 @@ import type { CertificateRef } from '../model/desired.js';
  */
 
 export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type { Credentials };
 
 /** Path parameters, filled into the route template (`/orgs/{org}/sites/{site}`), encoded. */
 export type Params = Record<string, string>;
@@ -25,6 +29,8 @@ export type ApiCall = {
   answer?: z.ZodType;
   /** A creation: not retried blindly after an ambiguous failure (decision 0004). */
   create?: boolean;
+  /** Credentials its answer holds: registered with redaction when it arrives. */
+  credentials?: Credentials;
 };
 
 /** One list read: every page of the route, each item checked by `item`. */
@@ -34,6 +40,8 @@ export type ApiList<T = unknown> = {
   item: z.ZodType<T>;
   /** The list is a tree (`nested=true`). */
   nested?: boolean;
+  /** Credentials its items hold: registered with redaction when they arrive. */
+  credentials?: Credentials;
 };
 
 /** Resolves what a plan names by reference, when the change runs. */
@@ -61,6 +69,12 @@ export type OpDef<O> = {
     find: (item: never, op: O, r: Resolver) => boolean;
     output: (item: never, op: O) => OpOutput;
   };
+  /**
+   * The operation names a live object by fingerprint (its id is a credential, `Credentials.id`):
+   * the list read again when it runs, where the object whose id has that fingerprint is found and
+   * its id used in the call (decision 0031).
+   */
+  locate?: (op: O) => ApiList;
 };
 
 /** Every operation type of a union, with its definition. */
@@ -73,6 +87,10 @@ export type OpDefs<O extends { type: string }> = { [T in O['type']]: OpDef<Extra
 export type KindModule<O extends { type: string }, N extends string = string> = {
   kind: N;
   ops: OpDefs<O>;
+  /** Live fields that are credentials (decision 0031). */
+  credentials?: Credentials;
+  /** What the emulator needs to serve the kind (src/kinds/emulated.ts), for a plain list kind. */
+  emulator?: AnyEmulated;
 };
 
 /** An answer item with an id: the common output of a creation. */

@@ -13,6 +13,7 @@ import {
 import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../model/live.js';
 import { referencesOf } from '../plan/references.js';
+import { withoutCredentials } from '../secrets/credentials.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
@@ -208,7 +209,8 @@ async function readLists(
               const pair = read.secret(answer as never);
               if (pair) secrets.set(...pair);
             }
-          const items = answers.map((x) => read.live(x as never));
+          // An id that is a credential reaches the live model as its fingerprint (decision 0031).
+          const items = answers.map((x) => read.live(withoutCredentials(x, kind.credentials) as never));
           const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
           const children = read.children;
           // Export (no config) reads everything below each item.

@@ -32,6 +32,7 @@ export const KIND_SPELLINGS: Record<string, RegExp> = {
   space:
     /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?<!\[)'space'(?!\])|(?:create|update|delete|move|remove)-space'|spaceKind/,
   'openapi-spec': /openapi|OpenApi|openApi/,
+  'invite-link': /inviteLink|InviteLink|invite-link|link-invites/,
   'saml-provider': /saml|Saml|SAML/,
   translation: /translation|Translation/,
   'site-adaptive-schema': /adaptiveSchema|AdaptiveSchema|adaptive-schema/,

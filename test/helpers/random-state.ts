@@ -124,6 +124,11 @@ export function forCurrentApi(r: () => number, org: DesiredOrganization): Desire
     ...rest,
     ...(org.spaces ? { spaces: org.spaces.map(({ customFields: _values, ...space }) => space) } : {}),
     sites: (org.sites ?? []).map((site) => (r() < 0.6 ? { ...site, published: r() < 0.5 } : site)),
+    // Invite links (today's API only), without drawing from r: the other states stay as they were.
+    inviteLinks:
+      (org.sites?.length ?? 0) % 2 === 0
+        ? [{ role: 'read' }, { role: 'edit', previously: ['comment'] }]
+        : [{ role: 'guest' }],
   };
 }
 
@@ -243,6 +248,7 @@ function randomLiveOrganizationKinds(r: () => number): Record<string, unknown> {
     openapi: shuffle(r, ['billing', 'old-api'])
       .slice(0, Math.floor(r() * 3))
       .map((slug) => ({ slug, source: `https://example.com/${slug}-v1.yaml` })),
+    inviteLinks: [{ role: 'comment' }, { role: 'read' }],
     saml: shuffle(r, ['Azure', 'Legacy IdP'])
       .slice(0, Math.floor(r() * 3))
       .map((label) => ({ label, entityID: `https://idp.example.com/${label.toLowerCase()}/0` })),

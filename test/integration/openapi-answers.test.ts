@@ -65,6 +65,7 @@ const seed = {
         },
       ],
       openapi: [{ slug: 'petstore', source: 'https://example.com/petstore.yaml' }],
+      inviteLinks: [{ id: 'inv_1', role: 'read' }],
       saml: [
         {
           id: 'saml_1',
@@ -197,6 +198,12 @@ async function scenario(): Promise<void> {
   await ask('PUT', `${o}/openapi/orders`, { source: { url: 'https://example.com/orders.json' } });
   await ask('DELETE', `${o}/openapi/orders`);
 
+  await ask('GET', `${o}/link-invites`);
+  await ask('GET', `${o}/link-invites/inv_1`);
+  const invite = await ask('POST', `${o}/link-invites`, { role: 'edit' });
+  await ask('PATCH', `${o}/link-invites/${invite.id}`, { role: null });
+  await ask('DELETE', `${o}/link-invites/${invite.id}`);
+
   await ask('GET', `${o}/saml`);
   await ask('GET', `${o}/saml/saml_1`);
   const saml = await ask('POST', `${o}/saml`, { label: 'Azure', ssoURL: 'https://azure.example.com/sso' });
@@ -252,6 +259,7 @@ function probePath(template: string, unknownLast: boolean): string {
     linkId: 'sl_1',
     slug: 'petstore',
     id: 'saml_1',
+    invite: 'inv_1',
   };
   const names = [...template.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const last = names.at(-1);
