@@ -105,7 +105,7 @@ export type ListKind<
   absent?: (caps: ApiCapabilities) => string;
   export: ListExport<C, L>;
   /** Entries with the live objects they pair with (src/kinds/examples.ts): tests are built from them. */
-  examples?: KindExamples<C>;
+  examples: KindExamples<C>;
 };
 
 /** What a list kind's entry check may report: a problem of a value, or an identity given twice in a scope. */
@@ -160,7 +160,7 @@ export type SiteListKind<
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D[], live: L[]) => void;
   export: (live: L[]) => C[];
   /** Entries with the live objects (seed entries of a site's list) they pair with. */
-  examples?: KindExamples<C>;
+  examples: KindExamples<C>;
 };
 
 /** Any site list kind, as the registry holds them. */
@@ -202,7 +202,7 @@ export type SpaceFacet<
   /** What export writes under the key, when the organization's live state says it is managed. */
   export: (value: D | undefined, org: object) => C | undefined;
   /** Values with the seed fields of a space they pair with. */
-  examples?: KindExamples<C>;
+  examples: KindExamples<C>;
 };
 
 /** Any space facet, as the registry holds them. */
@@ -238,7 +238,7 @@ export type ObjectKind<
     entry: (live: L, ctx: ExportContext) => C;
   };
   /** Values with the seed fields of the organization they pair with. */
-  examples?: KindExamples<C>;
+  examples: KindExamples<C>;
 };
 
 /** Any object kind, as the registry holds them. */
@@ -271,7 +271,7 @@ export type SiteFacet<
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
   export: (live: L | undefined, caps: ApiCapabilities) => C | undefined;
   /** Values with the seed fields of a site they pair with. */
-  examples?: KindExamples<C>;
+  examples: KindExamples<C>;
 };
 
 /** Any site facet, as the registry holds them. */

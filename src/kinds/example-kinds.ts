@@ -1,0 +1,70 @@
+import type { ResourceKind } from '../model/kinds.js';
+import { collectionKind } from './collection.js';
+import type { AnyKindExamples } from './examples.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets } from './registry.js';
+import { siteFacets, siteListKinds } from './site-parts.js';
+
+/**
+ * Every kind's examples with where they go (issue 28): test helpers build configs, emulator seeds,
+ * golden cases and random states from this list without naming a kind.
+ */
+export type ExampleKind = {
+  kind: ResourceKind;
+  /** What holds its entries: the organization, a site or an existing space. */
+  in: 'organization' | 'site' | 'space';
+  /** Its key in the holder, in the config and in the seed alike. */
+  key: string;
+  /**
+   * A list of entries, unique by `identity`; otherwise one value, whose seed fields are merged
+   * into the holder's seed.
+   */
+  list?: { identity: string; creates: boolean };
+  examples: AnyKindExamples;
+};
+
+const creates = (ops: object) => Object.keys(ops).some((type) => type.startsWith('create-'));
+
+/** In the config's order: the organization's lists and objects, its tree, then what sites and spaces hold. */
+export const exampleKinds: readonly ExampleKind[] = [
+  ...anyObjectKinds.map((k): ExampleKind => ({
+    kind: k.kind,
+    in: 'organization',
+    key: k.key,
+    examples: k.examples,
+  })),
+  ...anyListKinds.map((k): ExampleKind => ({
+    kind: k.kind,
+    in: 'organization',
+    key: k.key,
+    list: { identity: k.unique.key, creates: creates(k.ops) },
+    examples: k.examples,
+  })),
+  {
+    kind: collectionKind.kind,
+    in: 'organization',
+    key: 'collections',
+    list: { identity: 'title', creates: true },
+    examples: collectionKind.examples,
+  },
+  {
+    kind: collectionKind.spaces.kind,
+    in: 'organization',
+    key: 'spaces',
+    list: { identity: 'id', creates: false },
+    examples: collectionKind.spaces.examples,
+  },
+  ...siteListKinds.map((k): ExampleKind => ({
+    kind: k.kind,
+    in: 'site',
+    key: k.key,
+    list: { identity: k.unique.key, creates: creates(k.ops) },
+    examples: k.examples,
+  })),
+  ...siteFacets.map((k): ExampleKind => ({ kind: k.kind, in: 'site', key: k.key, examples: k.examples })),
+  ...anySpaceFacets.map((k): ExampleKind => ({
+    kind: k.kind,
+    in: 'space',
+    key: k.key,
+    examples: k.examples,
+  })),
+];
