@@ -10,8 +10,8 @@ import { siteFacets, siteListKinds } from './site-parts.js';
  */
 export type ExampleKind = {
   kind: ResourceKind;
-  /** What holds its entries: the organization, a site or an existing space. */
-  in: 'organization' | 'site' | 'space';
+  /** What holds its entries: the organization, or each entry of its `sites` or `spaces` (an existing space). */
+  in: 'organization' | 'sites' | 'spaces';
   /** Its key in the holder, in the config and in the seed alike. */
   key: string;
   /**
@@ -55,15 +55,15 @@ export const exampleKinds: readonly ExampleKind[] = [
   },
   ...siteListKinds.map((k): ExampleKind => ({
     kind: k.kind,
-    in: 'site',
+    in: 'sites',
     key: k.key,
     list: { identity: k.unique.key, creates: creates(k.ops) },
     examples: k.examples,
   })),
-  ...siteFacets.map((k): ExampleKind => ({ kind: k.kind, in: 'site', key: k.key, examples: k.examples })),
+  ...siteFacets.map((k): ExampleKind => ({ kind: k.kind, in: 'sites', key: k.key, examples: k.examples })),
   ...anySpaceFacets.map((k): ExampleKind => ({
     kind: k.kind,
-    in: 'space',
+    in: 'spaces',
     key: k.key,
     examples: k.examples,
   })),
