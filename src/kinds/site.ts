@@ -353,9 +353,9 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
         changed: { title: 'Handbook', visibility: 'public' },
       },
       {
-        config: { title: 'Guides', basename: 'guides' },
-        seed: { title: 'Guides', basename: 'guides' },
-        changed: { title: 'User guides', previously: ['Guides'], basename: 'guides' },
+        config: { title: 'Manual', basename: 'manual' },
+        seed: { title: 'Manual', basename: 'manual' },
+        changed: { title: 'User manual', previously: ['Manual'], basename: 'manual' },
       },
     ],
     // Sites with a random structure over the test organization's spaces (src/kinds/site-structure.ts).

@@ -267,7 +267,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
     ],
     // Teams of one to three, each with members or not, over the test organization's users.
     random: (r) => ({
-      title: pick(r, ['Writers', 'Reviewers', 'Ops']),
+      title: pick(r, ['Writers', 'Ops', 'Support']),
       ...(r() < 0.7
         ? {
             members: shuffle(r, ['user_a', 'b@example.com', 'user_c', 'd@example.com'])

@@ -185,8 +185,8 @@ export const translationKind: ListKind<
       },
       {
         config: { title: 'German' },
-        seed: { id: 'tr_de', title: 'German' },
-        changed: { title: 'Deutsch', id: 'tr_de' },
+        seed: { title: 'German' },
+        changed: { title: 'Deutsch', previously: ['German'] },
       },
     ],
   } satisfies KindExamples<Config>,
