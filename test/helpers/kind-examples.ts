@@ -157,7 +157,7 @@ function randomEntries(r: Random, ek: ExampleKind): unknown[] {
   const random = ek.examples.random;
   if (!ek.list) return [random && r() < 0.5 ? random(r) : pick(r, pairs)[r() < 0.5 ? 'config' : 'changed']];
   if (random)
-    for (let n = Math.floor(r() * 3); n > 0; n -= 1) {
+    for (let n = 1 + Math.floor(r() * 2); n > 0; n -= 1) {
       const entry = random(r);
       const taken = new Set(entries.flatMap((e) => identityOf(ek, e)));
       if (!identityOf(ek, entry).some((id) => taken.has(id))) entries.push(entry);
