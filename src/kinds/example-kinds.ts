@@ -18,11 +18,18 @@ export type ExampleKind = {
    * A list of entries, unique by `identity`; otherwise one value, whose seed fields are merged
    * into the holder's seed.
    */
-  list?: { identity: string; creates: boolean };
+  list?: { identity: string; creates: boolean; removes: boolean };
   examples: AnyKindExamples;
 };
 
-const creates = (ops: object) => Object.keys(ops).some((type) => type.startsWith('create-'));
+/** Whether its operations create (or delete or remove) an entry: the plan's operation types say. */
+const does = (ops: object, ...verbs: string[]) =>
+  Object.keys(ops).some((type) => verbs.some((verb) => type.startsWith(`${verb}-`)));
+const listOf = (identity: string, ops: object) => ({
+  identity,
+  creates: does(ops, 'create'),
+  removes: does(ops, 'delete', 'remove'),
+});
 
 /** In the config's order: the organization's lists and objects, its tree, then what sites and spaces hold. */
 export const exampleKinds: readonly ExampleKind[] = [
@@ -36,28 +43,28 @@ export const exampleKinds: readonly ExampleKind[] = [
     kind: k.kind,
     in: 'organization',
     key: k.key,
-    list: { identity: k.unique.key, creates: creates(k.ops) },
+    list: listOf(k.unique.key, k.ops),
     examples: k.examples,
   })),
   {
     kind: collectionKind.kind,
     in: 'organization',
     key: 'collections',
-    list: { identity: 'title', creates: true },
+    list: listOf('title', collectionKind.ops),
     examples: collectionKind.examples,
   },
   {
     kind: collectionKind.spaces.kind,
     in: 'organization',
     key: 'spaces',
-    list: { identity: 'id', creates: false },
+    list: listOf('id', collectionKind.spaces.ops),
     examples: collectionKind.spaces.examples,
   },
   ...siteListKinds.map((k): ExampleKind => ({
     kind: k.kind,
     in: 'sites',
     key: k.key,
-    list: { identity: k.unique.key, creates: creates(k.ops) },
+    list: listOf(k.unique.key, k.ops),
     examples: k.examples,
   })),
   ...siteFacets.map((k): ExampleKind => ({ kind: k.kind, in: 'sites', key: k.key, examples: k.examples })),

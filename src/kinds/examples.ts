@@ -37,6 +37,8 @@ export type KindExamples<C, S = SeedEntry> = {
    * field that a space's value names). Merged by identity with what is there.
    */
   needs?: { config: Record<string, unknown[]>; seed: Record<string, unknown[]> };
+  /** What the policy must allow, besides `prune`, for entries to be removed (members: `pruneMembers`). */
+  policy?: Record<string, boolean>;
   /** The API flavor the examples plan against (default `seed`, api.md's): `current` for what only today's API can do. */
   flavor?: 'seed' | 'current';
   /**

@@ -188,5 +188,6 @@ export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, 
         changed: { user: 'user_c', role: null },
       },
     ],
+    policy: { pruneMembers: true },
   } satisfies KindExamples<Config>,
 };

@@ -99,38 +99,50 @@ export function kindsFor(flavor: Flavor): ExampleKind[] {
 
 export type ExampleCase = { config: Obj; seed: Obj; flavor: Flavor };
 
+export type Variant = 'unchanged' | 'update' | 'replace';
+
 /**
- * Two golden cases per kind: `update` plans the first pair changed and the others as they are
- * (one update, nothing else); a list kind's `replace`, with prune, creates the first pair's entry
- * (where the kind creates) and deletes the others. `base` gives the organization's config and seed.
+ * A kind's examples planned one way: `unchanged`, every pair as it is (no change); `update`, the
+ * first pair changed and the others as they are (one update, nothing else); `replace`, with
+ * prune, the first pair's entry created (where the kind creates) and the others deleted (where it
+ * deletes). `base` gives the organization's config and seed.
  */
+export function exampleCase(
+  ek: ExampleKind,
+  variant: Variant,
+  base: () => { config: Obj; seed: Obj },
+): ExampleCase {
+  const pairs: readonly ExamplePair<unknown, Obj>[] = ek.examples.pairs;
+  const [first, ...rest] = pairs;
+  const b = base();
+  const org = (b.seed['organizations'] as Obj[])[0]!;
+  if (variant === 'replace') b.config['policy'] = { prune: true, ...ek.examples.policy };
+  placeNeeds(b.config, ek, 'config');
+  placeNeeds(org, ek, 'seed');
+  placeConfig(
+    b.config,
+    ek,
+    variant === 'unchanged'
+      ? pairs.map((p) => p.config)
+      : variant === 'update'
+        ? [first!.changed, ...rest.map((p) => p.config)]
+        : [first!.config],
+  );
+  placeSeed(
+    org,
+    ek,
+    (variant === 'replace' && ek.list?.creates ? rest : pairs).map((p) => p.seed),
+  );
+  return { config: b.config, seed: b.seed, flavor: ek.examples.flavor ?? 'seed' };
+}
+
+/** The golden cases of every kind: `update`, and a list kind's `replace` where it creates or deletes. */
 export function exampleCases(base: () => { config: Obj; seed: Obj }): Record<string, ExampleCase> {
   const cases: Record<string, ExampleCase> = {};
   for (const ek of exampleKinds) {
-    const flavor = ek.examples.flavor ?? 'seed';
-    const pairs: readonly ExamplePair<unknown, Obj>[] = ek.examples.pairs;
-    const [first, ...rest] = pairs;
-    const build = (config: unknown[], seeds: Obj[], prune: boolean): ExampleCase => {
-      const b = base();
-      const org = (b.seed['organizations'] as Obj[])[0]!;
-      if (prune) b.config['policy'] = { prune: true };
-      placeNeeds(b.config, ek, 'config');
-      placeNeeds(org, ek, 'seed');
-      placeConfig(b.config, ek, config);
-      placeSeed(org, ek, seeds);
-      return { config: b.config, seed: b.seed, flavor };
-    };
-    cases[`kind-${ek.kind}-update`] = build(
-      [first!.changed, ...rest.map((p) => p.config)],
-      pairs.map((p) => p.seed),
-      false,
-    );
-    if (ek.list)
-      cases[`kind-${ek.kind}-replace`] = build(
-        [first!.config],
-        (ek.list.creates ? rest : pairs).map((p) => p.seed),
-        true,
-      );
+    cases[`kind-${ek.kind}-update`] = exampleCase(ek, 'update', base);
+    if (ek.list && (ek.list.creates || ek.list.removes))
+      cases[`kind-${ek.kind}-replace`] = exampleCase(ek, 'replace', base);
   }
   return cases;
 }
