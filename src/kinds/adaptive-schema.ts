@@ -100,7 +100,7 @@ export const adaptiveSchemaKind: SiteFacet<
           properties: {
             unsigned: {
               type: 'object',
-              description: 'Unsigned claims of the visitor',
+              description: 'Unsigned claims of the site visitor.',
               additionalProperties: false,
               properties: { beta: { type: 'boolean', description: 'Beta tester' } },
             },
