@@ -103,7 +103,7 @@ async function writeExpectedPlans(root: string): Promise<string[]> {
   const { renderJson, renderText } = await import('../src/plan/index.js');
   const touched: string[] = [];
   for (const name of cases) {
-    const { plan } = planCase(name);
+    const { plan } = await planCase(name);
     for (const [file, text] of [
       ['expected.txt', renderText(plan)],
       ['expected.json', renderJson(plan)],

@@ -169,3 +169,22 @@ teams:
     expect(result.issues[0]!.message).toMatch(/keys/);
   });
 });
+
+describe('the shipped example (examples/multi-org)', () => {
+  it('loads: two organizations, one base, one override, one variable', async () => {
+    const root = new URL('../../', import.meta.url).pathname;
+    const result = await loadConfig(join(root, 'examples/multi-org/config'), root, {
+      root,
+      env: { DOCSYNC_VAR_GLOBEX_SITE: 'Globex' },
+    });
+    expect(result.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    const [acme, globex] = result.desired!.organizations;
+    expect(acme!.teams!.map((t) => [t.title, t.members?.length ?? 0])).toEqual([
+      ['Platform', 0],
+      ['Support', 1],
+    ]);
+    expect(acme!.policy).toMatchObject({ prune: true, maxDeletes: 2 });
+    expect(globex!.sites![0]!.title).toBe('Globex Docs');
+    expect(globex!.policy).toMatchObject({ prune: true, maxDeletes: 5 });
+  });
+});

@@ -293,18 +293,8 @@ other bases. Its entries join the organization as if written in its file; an ent
 with the same identity **replaces the base's entry whole**, and \`policy\`/\`settings\` merge key by
 key, the file winning. Plans list what came from a base and what replaced it (decision 28).
 
-\`\`\`yaml
-# base/teams.yaml
-teams:
-  - title: Platform
-  - title: Support
-# config/acme.yaml
-organization: org_acme
-extends: [../base/teams.yaml]
-teams:
-  - title: Support          # replaces the base's Support
-    members: [{ user: ann@acme.com, role: owner }]
-\`\`\`
+[examples/multi-org/](../examples/multi-org/) is a working example: two organizations that take
+their teams and policy from one base.
 
 **Variables.** \`\${DOCSYNC_VAR_NAME}\` in a string value is replaced with that environment
 variable (\`hostname: docs.\${DOCSYNC_VAR_DOMAIN}\`); an unset one is a located error. Only the

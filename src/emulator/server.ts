@@ -54,12 +54,19 @@ export type Emulator = {
   routes: () => { method: string; template: string }[];
   setFaults: (faults: unknown) => void;
   /**
+   * One API request answered in this process, without HTTP, faults or the request log (a test's
+   * live model): the status and the JSON body the route answers, as the wire would carry them.
+   */
+  dispatch: (method: string, path: string, query?: URLSearchParams, body?: unknown) => DispatchResult;
+  /**
    * Hold every write (any method but GET) before it is processed until `release()`: a test can
    * keep a writer mid-apply for as long as it needs, whatever the machine's load.
    */
   holdWrites: () => WriteHold;
   close: () => Promise<void>;
 };
+
+export type DispatchResult = { status: number; body?: unknown };
 
 export type WriteHold = { waiting: () => number; release: () => void };
 
@@ -340,6 +347,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   }
 
+  const dispatch = (
+    method: string,
+    path: string,
+    query = new URLSearchParams(),
+    body?: unknown,
+  ): DispatchResult => {
+    const fail = (status: number, message: string) => ({
+      status,
+      body: { error: { code: status, message } },
+    });
+    const match = router.match(method, path);
+    if (match === null) return fail(404, `no route for ${method} /v1${path}`);
+    if (match === 'method') return fail(405, `method ${method} not allowed on /v1${path}`);
+    try {
+      const result = match.handler({ params: match.params, query, body });
+      if (method !== 'GET') persist();
+      return result.body === undefined
+        ? { status: result.status }
+        : { status: result.status, body: JSON.parse(JSON.stringify(result.body)) as unknown };
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404 && method === 'DELETE' && flavor === 'current')
+        return { status: 204 };
+      if (error instanceof HttpError) return fail(error.status, error.message);
+      throw error;
+    }
+  };
+
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator.local');
     const handle = url.pathname.startsWith('/_emulator/')
@@ -372,6 +406,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reset,
     routes: () => router.list(),
     setFaults,
+    dispatch,
     holdWrites: () => {
       let release = () => {};
       const released = new Promise<void>((resolve) => (release = resolve));

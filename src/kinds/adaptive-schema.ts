@@ -4,6 +4,7 @@ import { same } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Ref } from '../model/change.js';
 import type { SiteFacet } from './shapes.js';
+import type { KindExamples } from './examples.js';
 
 /** The JSON Schema of a site's visitor claims: one object, replaced whole. A key of the site entry. */
 
@@ -82,4 +83,30 @@ export const adaptiveSchemaKind: SiteFacet<
       }),
     },
   },
+  examples: {
+    // A site that never had a schema answers the platform's empty one (a seed cannot hold another).
+    pairs: [
+      {
+        config: {
+          $schema: 'http://json-schema.org/draft-07/schema#',
+          type: 'object',
+          properties: {},
+          additionalProperties: false,
+        },
+        seed: {},
+        changed: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            unsigned: {
+              type: 'object',
+              description: 'Unsigned claims of the site visitor.',
+              additionalProperties: false,
+              properties: { beta: { type: 'boolean', description: 'Beta tester' } },
+            },
+          },
+        },
+      },
+    ],
+  } satisfies KindExamples<Config>,
 };

@@ -24,6 +24,7 @@ import {
   type KindModule,
   type LiveReference,
 } from './types.js';
+import type { KindExamples } from './examples.js';
 
 export type { DesiredCollection, LiveCollection } from './collection-diff.js';
 
@@ -246,4 +247,18 @@ export const collectionKind = {
       call: (op, r, caps) => deleteCall(ROUTE, { collection: r.ref(op.collection) }, caps),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { title: 'Product', description: 'Product docs' },
+        seed: { id: 'col_p', title: 'Product', description: 'Product docs' },
+        changed: { title: 'Product', description: 'All products' },
+      },
+      {
+        config: { title: 'APIs' },
+        seed: { id: 'col_a', title: 'APIs' },
+        changed: { title: 'API reference', previously: ['APIs'] },
+      },
+    ],
+  } satisfies KindExamples<z.infer<typeof Config>>,
 } satisfies KindModule<CollectionOp, 'collection'> & Record<string, unknown>;

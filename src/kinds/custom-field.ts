@@ -5,6 +5,7 @@ import type { Patch } from '../model/change.js';
 import { defined } from './fields.js';
 import { deleteCall } from './types.js';
 import type { ListKind } from './shapes.js';
+import type { KindExamples } from './examples.js';
 
 /** Organization custom fields, by name. Everything docsync knows about the kind. */
 
@@ -255,4 +256,18 @@ export const customFieldKind: ListKind<
       call: (op, _r, caps) => deleteCall(ROUTE, { org: op.org, name: op.name }, caps),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { name: 'owner', type: 'text', title: 'Owner' },
+        seed: { name: 'owner', type: 'text', title: 'Owner' },
+        changed: { name: 'owner', type: 'text', title: 'Owning team' },
+      },
+      {
+        config: { name: 'tier', type: 'select:single', options: ['gold', 'silver'] },
+        seed: { name: 'tier', type: 'select:single', options: ['gold', 'silver'] },
+        changed: { name: 'tier', type: 'select:single', options: ['gold', 'silver', 'bronze'] },
+      },
+    ],
+  } satisfies KindExamples<Config>,
 };

@@ -203,4 +203,19 @@ export const inviteLinkKind: ListKind<
       locate: (op) => list(op.org),
     },
   },
+  examples: {
+    flavor: 'current',
+    pairs: [
+      {
+        config: { role: 'read' },
+        seed: { id: 'inv_ex_read', role: 'read' },
+        changed: { role: 'edit', previously: ['read'] },
+      },
+      {
+        config: { role: 'guest' },
+        seed: { id: 'inv_ex_guest', role: null },
+        changed: { role: 'comment', previously: ['guest'] },
+      },
+    ],
+  },
 };

@@ -3,6 +3,7 @@ import { problem, pruneOrList, type DiffContext } from '../diff/context.js';
 import type { MemberRole } from '../model/kinds.js';
 import { Role } from './fields.js';
 import type { ListKind } from './shapes.js';
+import type { KindExamples } from './examples.js';
 
 /** The roles of an organization's members, by user. docsync never invites; it removes only with policy.pruneMembers. */
 
@@ -174,4 +175,19 @@ export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, 
       }),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { user: 'b@example.com', role: 'edit' },
+        seed: { id: 'user_b', email: 'b@example.com', role: 'edit' },
+        changed: { user: 'b@example.com', role: 'admin' },
+      },
+      {
+        config: { user: 'user_c', role: 'read' },
+        seed: { id: 'user_c', email: 'c@example.com', role: 'read' },
+        changed: { user: 'user_c', role: null },
+      },
+    ],
+    policy: { pruneMembers: true },
+  } satisfies KindExamples<Config>,
 };

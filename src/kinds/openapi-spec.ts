@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pruneOrList, type DiffContext } from '../diff/context.js';
 import { deleteCall } from './types.js';
 import type { ListKind } from './shapes.js';
+import type { KindExamples } from './examples.js';
 
 /** OpenAPI specifications of an organization, by slug. Everything docsync knows about the kind. */
 
@@ -136,4 +137,18 @@ export const openApiSpecKind: ListKind<
       call: (op, _r, caps) => deleteCall(ROUTE, { org: op.org, slug: op.slug }, caps),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { slug: 'petstore', source: 'https://example.com/petstore.yaml' },
+        seed: { slug: 'petstore', source: 'https://example.com/petstore.yaml' },
+        changed: { slug: 'petstore', source: 'https://example.com/petstore-v2.yaml' },
+      },
+      {
+        config: { slug: 'billing', source: 'https://example.com/billing.yaml' },
+        seed: { slug: 'billing', source: 'https://example.com/billing.yaml' },
+        changed: { slug: 'billing', source: 'https://example.com/billing-v2.yaml' },
+      },
+    ],
+  } satisfies KindExamples<Config>,
 };

@@ -7,6 +7,7 @@ import type { MemberRole } from '../model/kinds.js';
 import { defined, Role } from './fields.js';
 import type { ExportContext } from './types.js';
 import type { ObjectKind } from './shapes.js';
+import type { KindExamples } from './examples.js';
 
 /** The settings of an organization: one object, updated in place by one call. */
 
@@ -209,4 +210,18 @@ export const organizationKind: ObjectKind<
       }),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { title: 'Acme Docs', defaultRole: 'read', inviteLinks: true },
+        seed: { title: 'Acme Docs', defaultRole: 'read', settings: { inviteLinks: true } },
+        changed: { title: 'Acme', defaultRole: 'edit', inviteLinks: false },
+      },
+      {
+        config: { ai: false, hostname: 'acme-docs' },
+        seed: { hostname: 'acme-docs', settings: { ai: false } },
+        changed: { ai: true, hostname: 'acme-docs' },
+      },
+    ],
+  } satisfies KindExamples<Config>,
 };

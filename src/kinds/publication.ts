@@ -3,6 +3,7 @@ import { problem, type DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Ref } from '../model/change.js';
 import type { SiteFacet } from './shapes.js';
+import type { KindExamples } from './examples.js';
 
 /** Whether a site is published: publish and unpublish calls of today's API. A key of the site entry. */
 
@@ -71,4 +72,9 @@ export const publicationKind: SiteFacet<
     'publish-site': { call: call('/orgs/{org}/sites/{site}/publish') },
     'unpublish-site': { call: call('/orgs/{org}/sites/{site}/unpublish') },
   },
+  examples: {
+    // api.md has no publish call: only today's API changes it.
+    flavor: 'current',
+    pairs: [{ config: true, seed: { published: true }, changed: false }],
+  } satisfies KindExamples<boolean>,
 };

@@ -9,6 +9,7 @@ import type { CertificateRef } from '../model/desired.js';
 import { deleteCall, idOutput, type ExportContext } from './types.js';
 import type { ListKind } from './shapes.js';
 import { dict } from '../model/dict.js';
+import type { KindExamples } from './examples.js';
 
 /** SAML providers of an organization, by label (or pinned id). Everything docsync knows about the kind. */
 
@@ -299,4 +300,18 @@ export const samlProviderKind: ListKind<
       call: (op, r, caps) => deleteCall(ROUTE, { org: op.org, provider: r.ref(op.provider) }, caps),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { label: 'Okta', entityID: 'http://www.okta.com/abc', defaultRole: 'read' },
+        seed: { label: 'Okta', entityID: 'http://www.okta.com/abc', defaultRole: 'read' },
+        changed: { label: 'Okta', entityID: 'http://www.okta.com/abc', defaultRole: 'edit' },
+      },
+      {
+        config: { label: 'Azure', ssoURL: 'https://login.example.com/sso' },
+        seed: { label: 'Azure', ssoURL: 'https://login.example.com/sso' },
+        changed: { label: 'Azure AD', previously: ['Azure'], ssoURL: 'https://login.example.com/sso' },
+      },
+    ],
+  } satisfies KindExamples<Config>,
 };

@@ -4,6 +4,7 @@ import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { ResourceKind } from '../model/kinds.js';
 import type { ContentCheck, IndirectSource } from '../secrets/indirect.js';
+import type { KindExamples } from './examples.js';
 import type {
   ApiCall,
   ApiList,
@@ -103,6 +104,8 @@ export type ListKind<
   /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
   absent?: (caps: ApiCapabilities) => string;
   export: ListExport<C, L>;
+  /** Entries with the live objects they pair with (src/kinds/examples.ts): tests are built from them. */
+  examples: KindExamples<C>;
 };
 
 /** What a list kind's entry check may report: a problem of a value, or an identity given twice in a scope. */
@@ -156,6 +159,8 @@ export type SiteListKind<
   read: { list: (org: string, site: string) => ApiList; live: (item: never) => L };
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D[], live: L[]) => void;
   export: (live: L[]) => C[];
+  /** Entries with the live objects (seed entries of a site's list) they pair with. */
+  examples: KindExamples<C>;
 };
 
 /** Any site list kind, as the registry holds them. */
@@ -196,6 +201,8 @@ export type SpaceFacet<
   diff: (ctx: DiffContext, desired: { id: string; value: D }[], live: Map<string, D>) => void;
   /** What export writes under the key, when the organization's live state says it is managed. */
   export: (value: D | undefined, org: object) => C | undefined;
+  /** Values with the seed fields of a space they pair with. */
+  examples: KindExamples<C>;
 };
 
 /** Any space facet, as the registry holds them. */
@@ -230,6 +237,8 @@ export type ObjectKind<
     header: string;
     entry: (live: L, ctx: ExportContext) => C;
   };
+  /** Values with the seed fields of the organization they pair with. */
+  examples: KindExamples<C>;
 };
 
 /** Any object kind, as the registry holds them. */
@@ -261,6 +270,8 @@ export type SiteFacet<
   /** `live` is undefined when the site is not live yet (it is created by the plan). */
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
   export: (live: L | undefined, caps: ApiCapabilities) => C | undefined;
+  /** Values with the seed fields of a site they pair with. */
+  examples: KindExamples<C>;
 };
 
 /** Any site facet, as the registry holds them. */

@@ -7,6 +7,7 @@ import { emulated } from './emulated.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
 import { deleteCall, idOutput, type Credentials } from './types.js';
 import type { SiteListKind } from './shapes.js';
+import type { KindExamples } from './examples.js';
 
 /** Share links of a site, by name (or pinned id). Their URLs are secrets: never read, never in a plan. */
 
@@ -244,4 +245,18 @@ export const shareLinkKind: SiteListKind<
         deleteCall(ROUTE, { org: op.org, site: r.ref(op.site), link: r.ref(op.shareLink) }, caps),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { name: 'preview', active: false },
+        seed: { name: 'preview', active: false },
+        changed: { name: 'preview', active: true },
+      },
+      {
+        config: { name: 'partner' },
+        seed: { name: 'partner', active: true },
+        changed: { name: 'partner-2026', previously: ['partner'] },
+      },
+    ],
+  } satisfies KindExamples<Config>,
 };

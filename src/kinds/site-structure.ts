@@ -16,6 +16,7 @@ import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { listBelow, type ApiList, type ChildRead, type KindDoc } from './types.js';
 import type { EntryChecks } from './shapes.js';
+import { pick, shuffle, type Random } from './examples.js';
 
 /**
  * A site's structure: its sections, section groups and site spaces (the navigation). Each has its
@@ -375,3 +376,62 @@ export const structureDocs: Record<string, KindDoc> = {
     notes: ['For a site without sections (a site has sections or root site spaces, not both).'],
   },
 };
+
+/** The test organization's spaces (examples): `space_1` … `space_12`. */
+const EXAMPLE_SPACES = Array.from({ length: 12 }, (_, i) => `space_${i + 1}`);
+const EXAMPLE_PATHS = ['a', 'b', 'c', 'd', 'e', 'f'];
+
+/** Random sections (their paths, titles and site spaces, in random order), for the site's examples. */
+function randomSections(r: Random) {
+  const spaces = shuffle(r, EXAMPLE_SPACES).slice(0, 2 + Math.floor(r() * 8));
+  const paths = shuffle(r, EXAMPLE_PATHS).slice(0, 1 + Math.floor(r() * Math.min(4, spaces.length)));
+  const sections = paths.map((path) => ({
+    path,
+    title: `Section ${path.toUpperCase()}${r() < 0.3 ? ' v2' : ''}`,
+    spaces: [] as { space: string; path?: string; default?: boolean }[],
+  }));
+  spaces.forEach((space, i) =>
+    sections[i % sections.length]!.spaces.push({
+      space,
+      ...(r() < 0.5 ? { path: `p-${space.slice(6)}${r() < 0.3 ? 'x' : ''}` } : {}),
+    }),
+  );
+  for (const s of sections) if (r() < 0.4) pick(r, s.spaces).default = true;
+  return sections.filter((s) => s.spaces.length > 0);
+}
+
+/** A random structure of a site's config entry: sections, a default one, icons, groups. */
+export function randomStructure(r: Random) {
+  const sections = randomSections(r);
+  const groupPaths = shuffle(
+    r,
+    sections.map((s) => s.path),
+  );
+  return {
+    sections: sections.map((s, i) => ({
+      ...s,
+      ...(i === 0 && r() < 0.5 ? { default: true } : {}),
+      ...(r() < 0.3 ? { icon: pick(r, ['book', null]) } : {}),
+    })),
+    ...(r() < 0.6
+      ? {
+          sectionGroups: [
+            { title: 'G1', sections: groupPaths.slice(0, 1) },
+            { title: 'G2', sections: groupPaths.slice(1, 2) },
+          ].slice(0, 1 + Math.floor(r() * 2)),
+        }
+      : {}),
+  };
+}
+
+/** A random live structure of a site, as emulator seed fields, over the same paths and spaces. */
+export function randomLiveStructure(r: Random) {
+  return {
+    sections: randomSections(r).map((s) => ({
+      title: s.title,
+      path: s.path,
+      siteSpaces: s.spaces.map((x) => ({ space: x.space, ...(x.path ? { path: x.path } : {}) })),
+    })),
+    sectionGroups: r() < 0.5 ? [{ title: 'G1' }, { title: 'Old group' }] : [],
+  };
+}

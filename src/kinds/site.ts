@@ -22,6 +22,8 @@ import {
 import type { EntryOf } from './site-structure.js';
 import { deleteCall, idOutput, type ExportContext } from './types.js';
 import type { ListKind } from './shapes.js';
+import { pick, type KindExamples } from './examples.js';
+import { randomLiveStructure, randomStructure } from './site-structure.js';
 
 /**
  * Sites of an organization, by title (or pinned id), with everything inside them (site-parts.ts).
@@ -343,4 +345,27 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
       call: (op, r, caps) => deleteCall(ROUTE, { org: op.org, site: r.ref(op.site) }, caps),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { title: 'Handbook', visibility: 'unlisted' },
+        seed: { title: 'Handbook', visibility: 'unlisted' },
+        changed: { title: 'Handbook', visibility: 'public' },
+      },
+      {
+        config: { title: 'Manual', basename: 'manual' },
+        seed: { title: 'Manual', basename: 'manual' },
+        changed: { title: 'User manual', previously: ['Manual'], basename: 'manual' },
+      },
+    ],
+    // Sites with a random structure over the test organization's spaces (src/kinds/site-structure.ts).
+    random: (r) => ({
+      title: pick(r, ['Docs', 'Guides']),
+      ...(r() < 0.5 ? { visibility: pick(r, ['public', 'unlisted', 'share-link'] as const) } : {}),
+      ...(r() < 0.5 ? { basename: pick(r, ['docs', 'help', 'kb']) } : {}),
+      ...(r() < 0.3 ? { proxy: r() < 0.5 ? null : 'company.com/docs' } : {}),
+      ...randomStructure(r),
+    }),
+    randomSeed: (r) => ({ title: pick(r, ['Docs', 'Guides', 'Old']), ...randomLiveStructure(r) }),
+  } satisfies KindExamples<Config>,
 };

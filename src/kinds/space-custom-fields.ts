@@ -7,6 +7,7 @@ import { CustomFieldName, fieldChangeKey } from './custom-field.js';
 import type { ApiCall, KindModule } from './types.js';
 import type { Report, SpaceFacet } from './shapes.js';
 import { dict } from '../model/dict.js';
+import type { KindExamples } from './examples.js';
 
 /** The custom field values of existing spaces: a facet of the space entry (`spaces[].customFields`). */
 
@@ -196,4 +197,28 @@ export const spaceCustomFieldsKind: SpaceFacet<
   export: (values, org) =>
     listIn(org, 'customFields') && values && Object.keys(values).length > 0 ? values : undefined,
   ops,
+  examples: {
+    pairs: [
+      {
+        config: { owner: 'docs', tier: null },
+        seed: { customFields: { owner: 'docs' } },
+        changed: { owner: 'platform', tier: 'gold' },
+      },
+    ],
+    // A value names a field declared in the organization.
+    needs: {
+      config: {
+        customFields: [
+          { name: 'owner', type: 'text' },
+          { name: 'tier', type: 'text' },
+        ],
+      },
+      seed: {
+        customFields: [
+          { name: 'owner', type: 'text' },
+          { name: 'tier', type: 'text' },
+        ],
+      },
+    },
+  } satisfies KindExamples<z.infer<typeof Config>>,
 };

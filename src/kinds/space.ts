@@ -5,6 +5,7 @@ import type { Patch, Ref } from '../model/change.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
 import type { SpaceFacetValues } from './registry.js';
 import type { ApiCall, KindModule, Lookup } from './types.js';
+import type { KindExamples } from './examples.js';
 
 export type SpaceOp =
   | { type: 'update-space'; spaceId: string; patch: Patch }
@@ -129,4 +130,19 @@ export const spaceKind = {
       }),
     },
   },
+  examples: {
+    // Spaces exist beforehand (docsync never creates one): a pair names one of the organization's.
+    pairs: [
+      {
+        config: { id: 'space_1', title: 'Getting started' },
+        seed: { id: 'space_1', title: 'Getting started' },
+        changed: { id: 'space_1', title: 'Start here' },
+      },
+      {
+        config: { id: 'space_2', emoji: '🚀' },
+        seed: { id: 'space_2', title: 'Space 2', emoji: '🚀' },
+        changed: { id: 'space_2', emoji: '📘', editMode: 'locked' },
+      },
+    ],
+  } satisfies KindExamples<z.infer<typeof Config>>,
 } satisfies KindModule<SpaceOp, 'space'> & Record<string, unknown>;

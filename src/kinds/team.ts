@@ -16,6 +16,7 @@ import {
 } from './team-members.js';
 import { deleteCall, idOutput, listBelow } from './types.js';
 import type { ListKind } from './shapes.js';
+import { pick, shuffle, type KindExamples } from './examples.js';
 
 /** Teams of an organization, by title (or pinned id), with their membership when listed. */
 
@@ -251,4 +252,33 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
       call: (op, r, caps) => deleteCall(ROUTE, { org: op.org, team: r.ref(op.team) }, caps),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { title: 'Writers', members: ['a@example.com'] },
+        seed: { title: 'Writers', members: ['user_a'] },
+        changed: { title: 'Writers', members: ['a@example.com', { user: 'user_b', role: 'owner' }] },
+      },
+      {
+        config: { title: 'Reviewers' },
+        seed: { title: 'Reviewers', members: ['user_c'] },
+        changed: { title: 'Editors', previously: ['Reviewers'] },
+      },
+    ],
+    // Teams of one to three, each with members or not, over the test organization's users.
+    random: (r) => ({
+      title: pick(r, ['Writers', 'Ops', 'Support']),
+      ...(r() < 0.7
+        ? {
+            members: shuffle(r, ['user_a', 'b@example.com', 'user_c', 'd@example.com'])
+              .slice(0, Math.floor(r() * 4))
+              .map((user) => ({ user, role: pick(r, ['owner', 'member'] as const) })),
+          }
+        : {}),
+    }),
+    randomSeed: (r) => ({
+      title: pick(r, ['Writers', 'Old team']),
+      members: shuffle(r, ['user_a', 'user_b', 'user_c']).slice(0, Math.floor(r() * 3)),
+    }),
+  } satisfies KindExamples<Config>,
 };

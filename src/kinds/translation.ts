@@ -5,6 +5,7 @@ import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
 import { deleteCall, idOutput, type ExportContext } from './types.js';
 import type { ListKind } from './shapes.js';
+import type { KindExamples } from './examples.js';
 
 /** api.md's translation settings, by title (or pinned id). Everything docsync knows about the kind. */
 
@@ -175,4 +176,18 @@ export const translationKind: ListKind<
       call: (op, r, caps) => deleteCall(ROUTE, { org: op.org, translation: r.ref(op.translation) }, caps),
     },
   },
+  examples: {
+    pairs: [
+      {
+        config: { title: 'French' },
+        seed: { title: 'French' },
+        changed: { title: 'Français', previously: ['French'] },
+      },
+      {
+        config: { title: 'German' },
+        seed: { title: 'German' },
+        changed: { title: 'Deutsch', previously: ['German'] },
+      },
+    ],
+  } satisfies KindExamples<Config>,
 };

@@ -1,12 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { resourceKinds } from '../../src/kinds/registry.js';
-import { KIND_SPELLINGS, kindSpread, withoutComments, withoutProse } from './kind-spread.js';
+import {
+  helpersNamingKinds,
+  KIND_SPELLINGS,
+  kindSpread,
+  withoutComments,
+  withoutProse,
+} from './kind-spread.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** A kind lives in its module (src/kinds/): at most this many source files outside the emulator name it. */
 const LIMIT = 5;
 const SHARED = ['src/kinds/registry.ts', 'src/kinds/types.ts', 'src/kinds/shapes.ts', 'src/kinds/fields.ts'];
+
+/**
+ * Test helpers and scripts that name a kind's spelling, and why. The golden cases, random states,
+ * live model and emulator seeds of tests come from the kinds' examples (src/kinds/examples.ts).
+ */
+const HELPERS_NAMING_KINDS: Record<string, string> = {
+  'test/helpers/openapi.ts': 'the official OpenAPI document of the API, not the openapi-spec kind',
+  'test/helpers/openapi-fake.ts': 'a fake of the official OpenAPI document, not the openapi-spec kind',
+  'scripts/compatibility-doc.ts': 'the official OpenAPI document of the API, not the openapi-spec kind',
+  'scripts/changelog-section.mjs': 'a section of the changelog, not a site section',
+  'scripts/changelog-section.d.mts': 'a section of the changelog, not a site section',
+  'test/helpers/invariants.ts':
+    'not derived yet: the identities of the emulator state that apply must not duplicate',
+  'test/helpers/rich-seed.ts': 'not derived yet: a hand-written seed of every kind for export tests',
+};
 
 describe('one kind, one module', () => {
   const spread = kindSpread(ROOT);
@@ -19,6 +40,13 @@ describe('one kind, one module', () => {
     const modules = spread[kind]!.filter((f) => f.startsWith('src/kinds/') && !SHARED.includes(f));
     expect(modules.length, `${kind}: its module in src/kinds/`).toBeGreaterThan(0);
     expect(spread[kind]!.length, spread[kind]!.join('\n')).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('test helpers and scripts name no kind: they take kinds from the registry', () => {
+    const naming = helpersNamingKinds(ROOT);
+    expect(Object.keys(naming).filter((f) => !(f in HELPERS_NAMING_KINDS))).toEqual([]);
+    // An exception that no longer names a kind is removed from the list.
+    expect(Object.keys(HELPERS_NAMING_KINDS).filter((f) => !(f in naming))).toEqual([]);
   });
 
   it('counts code, not comments or prose', () => {

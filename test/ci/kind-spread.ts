@@ -135,6 +135,24 @@ export function kindSpread(root: string): Record<string, string[]> {
   );
 }
 
+/**
+ * The test helpers and scripts (test/helpers/, scripts/) that name a kind, each with the kinds it
+ * names: they should take kinds from the registry instead (issue 28).
+ */
+export function helpersNamingKinds(root: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const dir of ['test/helpers', 'scripts'])
+    for (const name of readdirSync(join(root, dir))) {
+      if (!/\.(?:ts|mts|mjs)$/.test(name)) continue;
+      const text = withoutProse(readFileSync(join(root, dir, name), 'utf8'));
+      const kinds = Object.entries(KIND_SPELLINGS)
+        .filter(([, re]) => re.test(text))
+        .map(([kind]) => kind);
+      if (kinds.length > 0) out[`${dir}/${name}`] = kinds;
+    }
+  return out;
+}
+
 if (process.argv[1]?.endsWith('kind-spread.ts')) {
   const spread = kindSpread(process.argv[2] ?? process.cwd());
   for (const [kind, files] of Object.entries(spread))

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { stateFromSeed } from '../../src/emulator/seed.js';
 import type { LiveState } from '../../src/model/index.js';
 import { htmlText, mdCode, mdFence, mdText, oneLine, slackText } from '../../src/plan/markdown-escape.js';
 import { registerSecret } from '../../src/secrets/registry.js';
@@ -8,12 +7,8 @@ import { renderText } from '../../src/plan/render-text.js';
 import type { Plan } from '../../src/plan/types.js';
 import { planCase } from '../helpers/golden.js';
 import { HOSTILE, injections, shapeOf, textInjections, tokensOf } from '../helpers/hostile-markdown.js';
-import { liveFromEmulator } from '../helpers/live-model.js';
 
-const base = (() => {
-  const c = planCase('section-create-delete');
-  return { plan: c.plan, live: liveFromEmulator(stateFromSeed(c.seed), c.flavor) };
-})();
+const base = await planCase('section-create-delete');
 const ORG = base.plan.organizations[0]!;
 
 /** The golden plan with `data` in every place live or config data reaches the markdown. */

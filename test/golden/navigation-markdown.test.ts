@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { stateFromSeed } from '../../src/emulator/seed.js';
 import { renderMarkdown } from '../../src/plan/render-markdown.js';
 import { renderNavigation } from '../../src/plan/render-navigation.js';
 import { planCase } from '../helpers/golden.js';
-import { liveFromEmulator } from '../helpers/live-model.js';
-
-function load(name: string) {
-  const c = planCase(name);
-  return { ...c, live: liveFromEmulator(stateFromSeed(c.seed), c.flavor) };
-}
 
 describe('site navigation in the markdown plan', () => {
-  it('shows the navigation now and after the plan, marked, for plans that touch site structure', () => {
-    const { plan, live } = load('section-create-delete');
+  it('shows the navigation now and after the plan, marked, for plans that touch site structure', async () => {
+    const { plan, live } = await planCase('section-create-delete');
     const md = renderMarkdown(plan, { live });
     expect(md).toMatch(/#### Site navigation\n\n\*\*Now\*\*\n\n```\n/);
     expect(md).toMatch(/\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ {3,}\S/m);
@@ -20,10 +13,10 @@ describe('site navigation in the markdown plan', () => {
     expect(renderMarkdown(plan)).not.toContain('Site navigation');
   });
 
-  it('leaves it out for plans that touch no site, collapses it when large, and keeps within the cap', () => {
-    const team = load('team-create-with-members');
+  it('leaves it out for plans that touch no site, collapses it when large, and keeps within the cap', async () => {
+    const team = await planCase('team-create-with-members');
     expect(renderMarkdown(team.plan, { live: team.live })).not.toContain('Site navigation');
-    const big = load('sections-random');
+    const big = await planCase('sections-random');
     const md = renderMarkdown(big.plan, { live: big.live });
     expect(md).toContain('<details><summary>Site navigation: now and after this plan</summary>');
     const full = md.length;
@@ -32,8 +25,8 @@ describe('site navigation in the markdown plan', () => {
     expect(capped).toContain('Site navigation left out');
   });
 
-  it('draws the organizations whose navigation the plan changes, not one with only a share link change', () => {
-    const { plan, live } = load('section-create-delete');
+  it('draws the organizations whose navigation the plan changes, not one with only a share link change', async () => {
+    const { plan, live } = await planCase('section-create-delete');
     const org = live.organizations[0]!;
     const other = { ...org, id: 'org_other' };
     const shareLink = {
@@ -50,8 +43,8 @@ describe('site navigation in the markdown plan', () => {
     expect(nav).not.toContain('org_other');
   });
 
-  it('cannot be broken out of by a title with backticks', () => {
-    const { plan, live } = load('section-create-delete');
+  it('cannot be broken out of by a title with backticks', async () => {
+    const { plan, live } = await planCase('section-create-delete');
     const site = live.organizations[0]!.sites![0]!;
     const evil = {
       ...live,

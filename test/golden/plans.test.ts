@@ -7,14 +7,14 @@ import { cases, planCase } from '../helpers/golden.js';
 /** Golden plans: desired YAML + live state (an emulator seed) → expected text and JSON plan. Regenerate with UPDATE_GOLDEN=1 and review the diff. */
 
 /** The text plan shows the guards' verdict itself ("This plan will be refused: …"). */
-function textOf(plan: ReturnType<typeof planCase>['plan']): string {
+function textOf(plan: Awaited<ReturnType<typeof planCase>>['plan']): string {
   return renderText(plan);
 }
 
 describe('golden plans', () => {
   it('has at least 25 cases', () => expect(cases.length).toBeGreaterThanOrEqual(25));
-  it.each(cases)('%s', (name) => {
-    const { dir, plan } = planCase(name);
+  it.each(cases)('%s', async (name) => {
+    const { dir, plan } = await planCase(name);
     const text = textOf(plan);
     const json = renderJson(plan);
     if (process.env['UPDATE_GOLDEN']) {
@@ -24,7 +24,8 @@ describe('golden plans', () => {
     expect(text).toBe(readFileSync(join(dir, 'expected.txt'), 'utf8'));
     expect(json).toBe(readFileSync(join(dir, 'expected.json'), 'utf8'));
   });
-  it('is deterministic: the same inputs give the same plan and checksum', () => {
-    for (const name of cases) expect(planCase(name).plan.checksum).toBe(planCase(name).plan.checksum);
+  it('is deterministic: the same inputs give the same plan and checksum', async () => {
+    for (const name of cases)
+      expect((await planCase(name)).plan.checksum).toBe((await planCase(name)).plan.checksum);
   });
 });

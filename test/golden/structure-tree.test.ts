@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { stateFromSeed } from '../../src/emulator/seed.js';
 import { renderTreeText } from '../../src/plan/render-tree.js';
 import { STRUCTURE_KINDS, structureTree, type StructureNode } from '../../src/plan/structure-tree.js';
 import { cases, planCase } from '../helpers/golden.js';
-import { liveFromEmulator } from '../helpers/live-model.js';
 
-function load(name: string) {
-  const c = planCase(name);
-  return { ...c, live: liveFromEmulator(stateFromSeed(c.seed), c.flavor) };
-}
+const loaded = new Map<string, Awaited<ReturnType<typeof planCase>>>();
+for (const name of cases) loaded.set(name, await planCase(name));
+const load = (name: string) => loaded.get(name)!;
 
 const sectionsOf = (site: StructureNode): StructureNode[] =>
   site.children.flatMap((n) => (n.kind === 'section-group' ? n.children : n.kind === 'section' ? [n] : []));

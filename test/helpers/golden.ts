@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { diff } from '../../src/diff/diff.js';
-import { stateFromSeed } from '../../src/emulator/seed.js';
 import { buildPlan } from '../../src/plan/index.js';
-import { liveFromEmulator } from './live-model.js';
+import { liveOfSeed } from './live-model.js';
 
 /**
  * Golden plans: desired YAML + live state (an emulator seed) → expected text and JSON plan.
@@ -17,7 +16,7 @@ export const cases = readdirSync(PLANS)
   .filter((d) => existsSync(join(PLANS, d, 'desired.yaml')))
   .sort();
 
-export function planCase(name: string) {
+export async function planCase(name: string) {
   const dir = join(PLANS, name);
   const options = existsSync(join(dir, 'options.json'))
     ? (JSON.parse(readFileSync(join(dir, 'options.json'), 'utf8')) as {
@@ -38,10 +37,7 @@ export function planCase(name: string) {
   );
   if (!loaded.desired) throw new Error(`${name}: invalid desired.yaml: ${JSON.stringify(loaded.issues)}`);
   const seed = JSON.parse(readFileSync(join(dir, 'live.json'), 'utf8')) as unknown;
-  const plan = buildPlan(
-    diff(loaded.desired, liveFromEmulator(stateFromSeed(seed), flavor), {
-      capabilities: capabilitiesOf(flavor),
-    }),
-  );
-  return { dir, desired: loaded.desired, seed, plan, flavor, env: options.env ?? {} };
+  const live = await liveOfSeed(seed, flavor, loaded.desired);
+  const plan = buildPlan(diff(loaded.desired, live, { capabilities: capabilitiesOf(flavor) }));
+  return { dir, desired: loaded.desired, seed, live, plan, flavor, env: options.env ?? {} };
 }

@@ -1,120 +1,68 @@
-import { certificateHash } from '../../src/model/certificate.js';
-import type { LiveOrganization, LiveState } from '../../src/model/index.js';
-import type { LiveSiteSpace } from '../../src/kinds/site-structure.js';
-import type { EmuSite, EmulatorState } from '../../src/emulator/state.js';
+import { ApiClient } from '../../src/api/client.js';
+import { ApiError, codeForStatus } from '../../src/api/errors.js';
+import type { HttpRequest, HttpResponse } from '../../src/api/http.js';
+import { stateFromSeed } from '../../src/emulator/seed.js';
+import type { Emulator } from '../../src/emulator/server.js';
+import { everything, readScoped, scopeOf } from '../../src/live/read.js';
+import type { DesiredState, LiveState } from '../../src/model/index.js';
+import { TOKEN, withEmulator } from './emulator.js';
+
+const cache = new Map<string, LiveState>();
 
 /**
- * The live model of an emulator state, without HTTP: what the live reader would produce.
- * Golden plan tests use it; an integration test checks that reading over HTTP gives the same plan.
+ * The live model of an emulator seed: what the live reader produces, with the kinds' own declared
+ * reads over the emulator's answers, asked in this process (`Emulator.dispatch`, no HTTP); no kind
+ * is mapped here. Everything is read (as export does), but only the spaces `desired` manages get
+ * their one GET each (as a plan does). Golden plan tests use it; an integration test checks that
+ * the reader scoped by the config gives the same plan. The same inputs are read once per process.
  */
-export function liveFromEmulator(state: EmulatorState, flavor: 'seed' | 'current' = 'seed'): LiveState {
-  return {
-    organizations: state.organizations.map((org): LiveOrganization => {
-      const siteSpace = (site: EmuSite, ss: EmuSite['siteSpaces'][number]): LiveSiteSpace => {
-        const section = site.sections.find((s) => s.id === ss.sectionId);
-        return {
-          id: ss.id,
-          space: ss.spaceId,
-          path: ss.path,
-          condition: ss.condition,
-          default: section ? section.defaultSiteSpaceId === ss.id : site.defaultRootSiteSpaceId === ss.id,
-        };
-      };
-      const tokenUser = state.tokenUser ?? org.members.find((m) => m.role === 'admin')?.user.id ?? null;
-      return {
-        id: org.id,
-        settings: {
-          title: org.title,
-          emailDomains: org.emailDomains,
-          hostname: org.hostname,
-          defaultRole: org.defaultRole as never,
-          defaultContent: org.defaultContent ?? null,
-          inviteLinks: org.inviteLinks,
-          sso: org.sso,
-          ai: org.ai,
-        },
-        members: org.members.map((m) => ({ userId: m.user.id, email: m.user.email, role: m.role as never })),
-        self: org.members.some((m) => m.user.id === tokenUser) ? tokenUser : null,
-        collections: org.collections.map((c) => ({
-          id: c.id,
-          title: c.title,
-          description: c.description,
-          defaultLevel: c.defaultLevel as never,
-          parent: c.parent,
-        })),
-        openapi: (org.openapi ?? []).map((x) => ({ slug: x.slug, source: x.source })),
-        saml: (org.saml ?? []).map((p) => ({
-          id: p.id,
-          label: p.label,
-          entityID: p.entityID,
-          ssoURL: p.ssoURL,
-          certificateSha256: p.certificate ? certificateHash(p.certificate) : null,
-          defaultTeam: p.defaultTeam,
-          defaultRole: p.defaultRole as never,
-        })),
-        translations: (org.translations ?? []).flatMap((t) =>
-          t.title === undefined ? [] : [{ id: t.id, title: t.title }],
-        ),
-        customFields: org.customFields.map((f) => ({
-          name: f.name,
-          type: f.type as never,
-          title: f.title,
-          description: f.description,
-          placeholder: f.placeholder,
-          options: f.options,
-        })),
-        spaces: org.spaces.map((s) => ({
-          id: s.id,
-          title: s.title,
-          emoji: s.emoji,
-          editMode: s.editMode as never,
-          defaultLevel: s.defaultLevel as never,
-          parent: s.parent,
-          customFields: { ...s.customFields },
-        })),
-        teams: org.teams.map((t) => ({
-          id: t.id,
-          title: t.title,
-          members: t.members.map((m) => ({
-            userId: m.userId,
-            email: org.members.find((x) => x.user.id === m.userId)?.user.email ?? null,
-            role: m.role,
-          })),
-        })),
-        sites: org.sites.map((site) => ({
-          id: site.id,
-          title: site.title,
-          visibility: site.visibility as never,
-          basename: site.basename,
-          agentsContext: flavor === 'seed' ? site.agentsContext : null,
-          published: site.published,
-          adaptiveSchema: site.adaptiveSchema ?? defaultAdaptiveSchema,
-          adaptiveContent: site.adaptiveContent,
-          proxy: site.proxy,
-          sections: site.sections.map((sec) => ({
-            id: sec.id,
-            path: sec.path,
-            title: sec.title,
-            icon: sec.icon,
-            description: sec.description,
-            condition: sec.condition,
-            default: site.defaultSectionId === sec.id,
-            group: sec.groupId,
-            spaces: site.siteSpaces.filter((ss) => ss.sectionId === sec.id).map((ss) => siteSpace(site, ss)),
-          })),
-          sectionGroups: site.groups.map((g) => ({ id: g.id, title: g.title, icon: g.icon })),
-          spaces: site.siteSpaces.filter((ss) => ss.sectionId === null).map((ss) => siteSpace(site, ss)),
-          shareLinks: site.shareLinks.map((l) => ({ id: l.id, name: l.name, active: l.active })),
-        })),
-      };
-    }),
-  };
+export async function liveOfSeed(
+  seed: unknown,
+  flavor: 'seed' | 'current' = 'seed',
+  desired?: DesiredState,
+): Promise<LiveState> {
+  const key = JSON.stringify([seed, flavor, desired ?? null]);
+  const known = cache.get(key);
+  if (known) return structuredClone(known);
+  const state = stateFromSeed(seed);
+  const emu = await withEmulator({ seed: state, flavor });
+  const api = inProcessClient(emu, flavor);
+  try {
+    const organizations = [];
+    for (const org of state.organizations) {
+      const config = desired?.organizations.find((o) => o.id === org.id);
+      const spaces = config ? scopeOf(config) : { spaceDetails: [], spaceIds: [] };
+      const scope = { ...everything(), spaceDetails: spaces.spaceDetails, spaceIds: spaces.spaceIds };
+      organizations.push(await readScoped(api, org.id, scope));
+    }
+    cache.set(key, { organizations });
+    return structuredClone({ organizations });
+  } finally {
+    await api.close();
+    await emu.close();
+  }
 }
 
-/** What the emulator answers for a site that never had an adaptive schema. */
-const defaultAdaptiveSchema = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  type: 'object',
-  properties: {},
-  additionalProperties: false,
-};
+/** An API client whose requests the emulator answers in this process (the client's own pagination and parsing). */
+function inProcessClient(emu: Emulator, flavor: 'seed' | 'current'): ApiClient {
+  const api = new ApiClient({ apiUrl: emu.url, token: TOKEN, flavor });
+  const send = (req: HttpRequest): Promise<HttpResponse> => {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) query.set(k, String(v));
+    const res = emu.dispatch(req.method, req.path, query, req.body);
+    if (req.expect.includes(res.status)) return Promise.resolve({ status: res.status, body: res.body });
+    const message = (res.body as { error?: { message?: string } } | undefined)?.error?.message;
+    return Promise.reject(
+      new ApiError({
+        code: codeForStatus(res.status),
+        method: req.method,
+        route: req.route,
+        status: res.status,
+        ...(message !== undefined ? { apiMessage: message } : {}),
+        sent: true,
+      }),
+    );
+  };
+  Object.assign(api.http, { send });
+  return api;
+}

@@ -16,7 +16,7 @@ describe('golden cases against the emulator', () => {
   it.each(cases)(
     '%s: the HTTP read gives the golden plan; apply makes one write per change; then no changes',
     async (name) => {
-      const golden = planCase(name);
+      const golden = await planCase(name);
       emu = await withEmulator({ seed: golden.seed, flavor: golden.flavor });
       const api = client(emu, { flavor: golden.flavor });
       for (const [k, v] of Object.entries(golden.env)) process.env[k] = v;

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpRequest, HttpResponse } from '../../src/api/http.js';
+import { applyPlan } from '../../src/apply/run.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { call, withEmulator } from '../helpers/emulator.js';
+import { makePlan } from '../../src/pipeline/plan-run.js';
+import { call, client, withEmulator } from '../helpers/emulator.js';
+import { desiredOf, exampleCase, kindsFor } from '../helpers/kind-examples.js';
 import { checkRequest, checkResponse, officialVersion } from '../helpers/openapi.js';
+import { org } from '../golden/scenarios.js';
 
 /**
  * Every answer of the emulator in `--flavor current` validates against the official response
@@ -244,6 +249,48 @@ async function scenario(): Promise<void> {
   await ask('GET', `${o}/audit-event-actions`);
 }
 
+/**
+ * Every kind's examples against today's API: each kind's `update` and `replace` plans applied
+ * (reads, creations, updates, deletions), every request and answer recorded. A new kind's routes
+ * get their success answers from the examples it declares.
+ */
+async function examples(): Promise<void> {
+  for (const kind of kindsFor('current'))
+    for (const variant of ['update', 'replace'] as const) {
+      const c = exampleCase(kind, variant, () => ({ config: { organization: 'org_g' }, seed: org() }));
+      const own = await withEmulator({ seed: c.seed, flavor: 'current' });
+      const api = client(own, { flavor: 'current' });
+      const send = api.http.send.bind(api.http);
+      Object.assign(api.http, {
+        send: async (req: HttpRequest): Promise<HttpResponse> => {
+          const query = new URLSearchParams();
+          for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) query.set(k, String(v));
+          const path = `${req.path}${query.size > 0 ? `?${query}` : ''}`;
+          const res = await send(req);
+          answers.push({
+            method: req.method,
+            path,
+            status: res.status,
+            body: res.body,
+            request: req.body,
+            probe: false,
+          });
+          return res;
+        },
+      });
+      try {
+        const desired = { organizations: [desiredOf(c.config)] };
+        const { plan } = await makePlan(api, desired);
+        expect(plan.errors, `${kind.kind} ${variant}`).toEqual([]);
+        const result = await applyPlan(plan, api);
+        expect(result.results.filter((r) => r.status !== 'applied')).toEqual([]);
+      } finally {
+        await api.close();
+        await own.close();
+      }
+    }
+}
+
 /** A concrete path for a route template: known ids for every parameter, `unknown` for the last one. */
 function probePath(template: string, unknownLast: boolean): string {
   const known: Record<string, string> = {
@@ -282,10 +329,12 @@ async function probes(): Promise<void> {
   }
 }
 
-const routeRegex = (template: string) => new RegExp(`^${template.replace(/:\w+/g, '[^/]+')}$`);
+/** A route template as a pattern of paths (a list's page query aside). */
+const routeRegex = (template: string) => new RegExp(`^${template.replace(/:\w+/g, '[^/]+')}(?:\\?.*)?$`);
 
 beforeAll(async () => {
   emu = await withEmulator({ seed, flavor: 'current' });
+  await examples();
   await scenario();
   await probes();
 }, 60_000);

@@ -23,7 +23,7 @@ describe('requests of the current flavor against the official OpenAPI document',
     let withQuery = 0;
     const ran: string[] = [];
     for (const name of cases) {
-      const golden = planCase(name);
+      const golden = await planCase(name);
       for (const [k, v] of Object.entries(golden.env)) process.env[k] = v;
       const emu = await withEmulator({ seed: golden.seed, flavor: 'current' });
       const api = client(emu, { flavor: 'current' });
