@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import { opDef } from '../kinds/registry.js';
 import type { OpOutput, Resolver } from '../kinds/types.js';
-import type { ChangeOp } from '../model/index.js';
+import type { ChangeOp } from '../reconcile/index.js';
 import { resolvePatch, resolvePosition, resolveRef, type Produced } from './resolve.js';
 
 export type { OpOutput } from '../kinds/types.js';

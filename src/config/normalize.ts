@@ -1,4 +1,5 @@
-import type { CertificateRef, DesiredOrganization, DesiredState } from '../model/desired.js';
+import type { CertificateRef } from '../model/desired.js';
+import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
 import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn, valueIn } from '../kinds/registry.js';
 import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';

@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import { localDaemonCoordinator, type LocalCoordinator } from '../coord/local.js';
 import type { Coordinator } from '../coord/types.js';
 import type { Logger } from '../log/logger.js';
-import type { DesiredState } from '../model/index.js';
+import type { DesiredState } from '../reconcile/index.js';
 import { configFailure, failureFields, planFailure, thrownFailure } from '../pipeline/failure.js';
 import { onlyOrgs, runSync, type SyncOutcome } from '../pipeline/sync.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import type { Logger } from '../log/logger.js';
-import type { DesiredState } from '../model/index.js';
+import type { DesiredState } from '../reconcile/index.js';
 import { makePlan } from '../pipeline/plan-run.js';
 import { onlyOrgs } from '../pipeline/sync.js';
 import type { Plan } from '../plan/types.js';

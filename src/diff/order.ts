@@ -1,4 +1,4 @@
-import type { ChangeOp, Position, Ref, ResourceKind } from '../model/index.js';
+import type { OpShape, Position, Ref } from '../model/index.js';
 import type { DraftSet } from './draft.js';
 
 /**
@@ -72,11 +72,11 @@ export type Movable = { addr: string; ref: Ref; createKey?: string };
  */
 export function addMoves<T extends Movable>(
   drafts: DraftSet,
-  kind: ResourceKind,
+  kind: string,
   desired: readonly T[],
   current: readonly T[],
   label: (item: T) => string,
-  op: (item: T, position: Position) => ChangeOp,
+  op: (item: T, position: Position) => OpShape,
 ): void {
   let previous: string | undefined;
   for (const move of planMoves(desired, current)) {

@@ -1,4 +1,4 @@
-import type { ChangeOp, ResourceKind } from '../model/index.js';
+import type { OpShape } from '../model/index.js';
 import type { DiffContext } from './context.js';
 import type { DraftSet } from './draft.js';
 
@@ -83,8 +83,8 @@ function orderPathChanges(
 export function keepPathsUnique(
   ctx: DiffContext,
   items: PathItem[],
-  kind: ResourceKind,
-  park: (item: PathItem, path: string) => ChangeOp,
+  kind: string,
+  park: (item: PathItem, path: string) => OpShape,
 ): void {
   for (const message of orderPathChanges(items, ctx.drafts, temporaryPathChange(ctx.drafts, kind, park)))
     ctx.problems.push({ organization: ctx.org, message, code: 'path-conflict' });
@@ -96,8 +96,8 @@ export function keepPathsUnique(
  */
 function temporaryPathChange(
   drafts: DraftSet,
-  kind: ResourceKind,
-  op: (item: PathItem, path: string) => ChangeOp,
+  kind: string,
+  op: (item: PathItem, path: string) => OpShape,
 ): (item: PathItem, path: string) => string {
   return (item, path) => {
     const key = `${item.setKey}:temporary-path`;

@@ -1,6 +1,6 @@
 import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
-import { SET_AFTER_CREATION, type ChangeOp, type Fields, type Ref } from '../model/change.js';
+import { SET_AFTER_CREATION, type Fields, type OpShape, type Ref } from '../model/change.js';
 import type { Renamable } from '../model/desired.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
 import { spaceAddress, type DesiredSpace, type LiveSpace } from './space.js';
@@ -66,7 +66,7 @@ export function diffTree(
     from: string | null,
     to: string | null,
     parent: Parent | undefined,
-    op: (parent: Ref | null) => ChangeOp,
+    op: (parent: Ref | null) => OpShape,
   ): void => {
     const want = parent ? parent.ref : null;
     const wantId = want && 'id' in want ? want.id : want ? 'new' : null;
@@ -176,17 +176,21 @@ export function diffTree(
   }
   // A collection is deleted after what moves out of it; a child collection before its parent.
   for (const draft of drafts.drafts) {
-    if (draft.op.type !== 'delete-collection' || !('id' in draft.op.collection)) continue;
-    const id = draft.op.collection.id;
+    const id = deletedCollection(draft.op);
+    if (id === undefined) continue;
     for (const m of moves) if (m.fromParent === id) drafts.depend(draft.key, m.key);
     for (const child of live.filter((c) => c.parent === id)) {
-      const childDelete = drafts.drafts.find(
-        (x) =>
-          x.op.type === 'delete-collection' && 'id' in x.op.collection && x.op.collection.id === child.id,
-      );
+      const childDelete = drafts.drafts.find((x) => deletedCollection(x.op) === child.id);
       if (childDelete) drafts.depend(draft.key, childDelete.key);
     }
   }
+}
+
+/** The live collection an operation deletes, if it deletes one. */
+function deletedCollection(op: OpShape): string | undefined {
+  if (op.type !== 'delete-collection') return undefined;
+  const ref = op['collection'] as Ref;
+  return 'id' in ref ? ref.id : undefined;
 }
 
 function titleOf(live: LiveCollection[], id: string | null): string | null {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
 import { problem, type DiffContext } from '../diff/context.js';
 import { changedFields } from '../diff/draft.js';
 import type { Patch } from '../model/change.js';

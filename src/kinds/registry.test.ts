@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../api/capabilities.js';
-import type { ChangeOp } from '../model/change.js';
+import type { ChangeOp } from '../reconcile/index.js';
 import { resourceKinds } from './registry.js';
 import { kindModules, opDef } from './registry.js';
 import type { Resolver } from './types.js';

@@ -1,7 +1,7 @@
 import type { Ref } from '../model/index.js';
 import { groupAddress } from './section-group.js';
 import { sectionAddress, type SectionSlot } from './site-section.js';
-import type { DesiredStructure, LiveStructure } from './site-structure.js';
+import type { DesiredStructure, LiveStructure } from './site-structure-model.js';
 import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
 import { SiteSpace } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { liveRef } from '../diff/draft.js';
-import type { DesiredSection, LiveSection } from './site-structure.js';
+import type { DesiredSection, LiveSection } from './site-structure-model.js';
 import { deleteCall, structureMove, type KindModule, type OpOutput } from './types.js';
 
 /** The API's answer for one (lenient: unknown fields allowed). */

@@ -7,7 +7,7 @@ import type {
   LiveSection,
   LiveSiteSpace,
   LiveStructure,
-} from './site-structure.js';
+} from './site-structure-model.js';
 import { pruneOrList, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
 import { pairByIdentity, pruneOrList, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';

@@ -1,5 +1,6 @@
-import type { OrgDiff } from '../diff/draft.js';
-import type { Change, ChangeOp, Ref } from '../model/index.js';
+import type { Ref } from '../model/index.js';
+import type { OrgDiff } from '../reconcile/diff.js';
+import type { Change, ChangeOp } from '../reconcile/index.js';
 import { createHash } from 'node:crypto';
 import { resourceSummary } from './format-value.js';
 import { guardVerdict } from './safety.js';

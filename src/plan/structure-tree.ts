@@ -1,4 +1,4 @@
-import type { Change, LiveState } from '../model/index.js';
+import type { Change, LiveState } from '../reconcile/index.js';
 import type { LiveSite } from '../kinds/site.js';
 import { fieldLines, formatValue } from './format-value.js';
 

@@ -1,4 +1,5 @@
-import type { Change, ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
+import type { ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 import type { ErrorCode, PlanProblemCode } from '../errors.js';
 
 export type PlanSummary = Record<ChangeAction, number>;

@@ -1,5 +1,5 @@
 import { certificateHash } from '../../src/model/certificate.js';
-import type { LiveOrganization, LiveState } from '../../src/model/index.js';
+import type { LiveOrganization, LiveState } from '../../src/reconcile/index.js';
 import type { LiveSiteSpace } from '../../src/kinds/site-structure.js';
 import type { EmuSite, EmulatorState } from '../../src/emulator/state.js';
 

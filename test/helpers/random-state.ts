@@ -1,4 +1,4 @@
-import type { DesiredOrganization } from '../../src/model/index.js';
+import type { DesiredOrganization } from '../../src/reconcile/index.js';
 import type { DesiredSite } from '../../src/kinds/site.js';
 import { memberRoles } from '../../src/model/kinds.js';
 

@@ -1,5 +1,6 @@
 import type { ChangeStatus } from '../../apply/result.js';
-import type { ChangeAction, ResourceKind } from '../../model/index.js';
+import type { ChangeAction } from '../../model/index.js';
+import type { ResourceKind } from '../../reconcile/index.js';
 import type { PlanSummary } from '../../plan/types.js';
 
 /** What started a run. `self-heal` is the apply that corrects drift found by the schedule. */

@@ -1,4 +1,4 @@
-import type { Change } from '../../model/index.js';
+import type { Change } from '../../reconcile/index.js';
 import { fieldLines, resourceSummary, summaryLine } from '../../plan/format-value.js';
 import { refusalLine } from '../../plan/safety.js';
 import {
