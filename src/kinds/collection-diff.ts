@@ -1,9 +1,10 @@
-import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts, type KindDrafts } from '../diff/builder.js';
+import { pairByIdentity, problem, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { SET_AFTER_CREATION, type Fields, type OpShape, type Ref } from '../model/change.js';
 import type { Renamable } from '../model/desired.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
-import { spaceAddress, type DesiredSpace, type LiveSpace } from './space.js';
+import { spaceAddress, type DesiredSpace, type LiveSpace, type SpaceOp } from './space.js';
 
 export type DesiredCollection = Renamable & {
   title: string;
@@ -45,23 +46,23 @@ export function diffTree(
   liveSpaces: LiveSpace[],
 ): void {
   const { drafts, org } = ctx;
+  // The collection's operations are declared in collection.ts, which holds this diff.
+  const collectionDrafts = kindDrafts<OpShape>(ctx, 'collection');
+  const spaceDrafts = kindDrafts<SpaceOp>(ctx, 'space');
   const slots = new Map<string, CollectionSlot>();
   const moves: { key: string; fromParent: string | null }[] = [];
   const updateCollection = (
     slot: CollectionSlot,
     change: { before: Fields | null; after: Fields; deps?: (string | undefined)[]; note?: string },
   ) =>
-    drafts.add({
-      key: `update:${slot.addr}`,
-      action: 'update',
-      kind: 'collection',
+    collectionDrafts.update({
       address: slot.addr,
       ...change,
       op: { type: 'update-collection', collection: slot.ref, patch: change.after },
     });
   /** A collection's or space's move from the collection `from` (an id) into `parent`, if it differs. */
   const move = (
-    kind: 'collection' | 'space',
+    kindDrafts: KindDrafts<OpShape>,
     addr: string,
     from: string | null,
     to: string | null,
@@ -71,11 +72,7 @@ export function diffTree(
     const want = parent ? parent.ref : null;
     const wantId = want && 'id' in want ? want.id : want ? 'new' : null;
     if (wantId === from) return;
-    const key = `move:${addr}`;
-    drafts.add({
-      key,
-      action: 'move',
-      kind,
+    const key = kindDrafts.move({
       address: addr,
       before: { parent: titleOf(live, from) },
       after: { parent: to },
@@ -100,12 +97,8 @@ export function diffTree(
       if (!slot.l) {
         slot.createKey = `create:${slot.addr}`;
         slot.ref = createdRef(slot.createKey);
-        drafts.add({
-          key: slot.createKey,
-          action: 'create',
-          kind: 'collection',
+        collectionDrafts.create({
           address: slot.addr,
-          before: null,
           after: { title: slot.d.title, ...(slot.d.parent ? { parent: slot.d.parent } : {}) },
           deps: [parent?.createKey],
           op: {
@@ -128,7 +121,7 @@ export function diffTree(
       const diff = changedFields(slot.d, slot.l, ['title', 'description', 'defaultLevel']);
       if (diff) updateCollection(slot, diff);
       if (slot.d.parent !== undefined) {
-        move('collection', slot.addr, slot.l.parent, slot.d.parent, parent, (to) => ({
+        move(collectionDrafts, slot.addr, slot.l.parent, slot.d.parent, parent, (to) => ({
           type: 'move-collection',
           collection: slot.ref,
           parent: to,
@@ -137,10 +130,9 @@ export function diffTree(
     }
     for (const l of leftover) {
       const addr = address(org, l.title);
-      pruneOrList(ctx, {
-        key: `delete:${addr}#${l.id}`,
-        kind: 'collection',
+      collectionDrafts.prune({
         address: addr,
+        id: l.id,
         before: { title: l.title },
         op: { type: 'delete-collection', collection: liveRef(l.id) },
       });
@@ -154,10 +146,7 @@ export function diffTree(
     const addr = spaceAddress(org, d.id);
     const diff = changedFields(d, l, ['title', 'emoji', 'editMode', 'defaultLevel']);
     if (diff)
-      drafts.add({
-        key: `update:${addr}`,
-        action: 'update',
-        kind: 'space',
+      spaceDrafts.update({
         address: addr,
         ...diff,
         op: { type: 'update-space', spaceId: d.id, patch: diff.after },
@@ -168,7 +157,7 @@ export function diffTree(
       problem(ctx, `space ${d.id}: no collection titled "${d.parent}"`, 'unknown-reference');
       continue;
     }
-    move('space', addr, l.parent ?? null, d.parent, parent, (to) => ({
+    move(spaceDrafts, addr, l.parent ?? null, d.parent, parent, (to) => ({
       type: 'move-space',
       spaceId: d.id,
       parent: to,

@@ -1,8 +1,9 @@
 import type { Ref } from '../model/index.js';
-import { groupAddress } from './section-group.js';
+import { groupAddress, type GroupMembershipOp, type SectionGroupOp } from './section-group.js';
 import { sectionAddress, type SectionSlot } from './site-section.js';
 import type { DesiredStructure, LiveStructure } from './site-structure-model.js';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts } from '../diff/builder.js';
+import { pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import type { SiteScope } from '../diff/site-scope.js';
@@ -18,7 +19,9 @@ export function diffGroups(
   l: LiveStructure | undefined,
   slots: SectionSlot[],
 ): void {
-  const { drafts, org } = ctx;
+  const { org } = ctx;
+  const groupDrafts = kindDrafts<SectionGroupOp>(ctx, 'site-section-group');
+  const membershipDrafts = kindDrafts<GroupMembershipOp>(ctx, 'section-group-membership');
   const desired = d.sectionGroups ?? [];
   const live = l?.sectionGroups ?? [];
   ctx.managedLive.count += live.length;
@@ -43,12 +46,8 @@ export function diffGroups(
     if (!lg) {
       const key = `create:${addr}`;
       const slot: GroupSlot = { title: dg.title, ref: createdRef(key), addr, createKey: key };
-      drafts.add({
-        key,
-        action: 'create',
-        kind: 'site-section-group',
+      groupDrafts.create({
         address: addr,
-        before: null,
         after: {
           title: dg.title,
           ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
@@ -75,10 +74,7 @@ export function diffGroups(
     // A rename keeps the group and its memberships: one update.
     const diff = changedFields(dg, lg, ['title', 'icon']);
     if (diff)
-      drafts.add({
-        key: `update:${addr}`,
-        action: 'update',
-        kind: 'site-section-group',
+      groupDrafts.update({
         address: addr,
         ...diff,
         op: { type: 'update-section-group', org, site: site.ref, group: slot.ref, patch: diff.after },
@@ -87,10 +83,9 @@ export function diffGroups(
   const deleted = new Map<string, string>();
   for (const lg of leftover) {
     const addr = groupAddress(site.addr, lg.title);
-    const deleteKey = pruneOrList(ctx, {
-      key: `delete:${addr}#${lg.id}`,
-      kind: 'site-section-group',
+    const deleteKey = groupDrafts.prune({
       address: addr,
+      id: lg.id,
       before: { title: lg.title },
       op: { type: 'delete-section-group', org, site: site.ref, group: liveRef(lg.id) },
     });
@@ -110,27 +105,21 @@ export function diffGroups(
     const leaving = have !== null && !deleted.has(have) ? (old?.title ?? have) : null;
     if (want) {
       const addr = sectionAddress(want.addr, s.d.path);
-      drafts.add({
-        key: `create:${addr}`,
-        action: leaving === null ? 'create' : 'update',
-        kind: 'section-group-membership',
+      const join = {
         address: addr,
-        before: leaving === null ? null : { group: leaving },
         after: { group: want.title },
         deps: [s.createKey],
-        op: { type: 'add-group-section', org, site: site.ref, group: want.ref, section: s.ref },
-      });
+        op: { type: 'add-group-section', org, site: site.ref, group: want.ref, section: s.ref } as const,
+      };
+      if (leaving === null) membershipDrafts.create(join);
+      else membershipDrafts.update({ ...join, before: { group: leaving } });
       continue;
     }
     if (leaving === null || !managedIds.has(have!) || membersUnmanaged.has(have!)) continue;
     const addr = sectionAddress(groupAddress(site.addr, leaving), s.d.path);
-    drafts.add({
-      key: `delete:${addr}`,
-      action: 'delete',
-      kind: 'section-group-membership',
+    membershipDrafts.delete({
       address: addr,
       before: { group: leaving },
-      after: null,
       op: { type: 'remove-group-section', org, site: site.ref, group: liveRef(have!), section: s.ref },
     });
   }
@@ -139,9 +128,8 @@ export function diffGroups(
     ...live.map((lg) => groupSlots.find((g) => g.liveId === lg.id)).filter((g): g is GroupSlot => !!g),
     ...groupSlots.filter((g) => !g.liveId),
   ];
-  addMoves(
-    drafts,
-    'site-section-group',
+  addMoves<GroupSlot, SectionGroupOp>(
+    groupDrafts,
     groupSlots,
     current,
     (g) => g.title,
