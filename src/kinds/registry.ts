@@ -91,6 +91,11 @@ export const resourceKinds: readonly ResourceKind[] = registry.map((k) => k.kind
 /** A module typed without its literal name would widen ResourceKind to string: this line then fails to compile. */
 const _namesAreLiterals: string extends ResourceKind ? never : true = true;
 
+/** Kinds whose changes join or part two objects (not counted as deletions of resources). */
+export const relationKinds: ReadonlySet<string> = new Set(
+  kindModules.filter((k) => k.relation).map((k) => k.kind),
+);
+
 const opDefs = Object.fromEntries(kindModules.flatMap((k) => Object.entries(k.ops))) as OpDefs<KindOp>;
 
 /** How an operation of the plan is carried out. */

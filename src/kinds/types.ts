@@ -48,6 +48,11 @@ export type OpDefs<O extends { type: string }> = { [T in O['type']]: OpDef<Extra
 export type KindModule<O extends { type: string }, N extends string = string> = {
   kind: N;
   ops: OpDefs<O>;
+  /**
+   * Its changes join or part two objects (a section and a group) rather than make or remove a
+   * resource: a deletion is not counted against `policy.maxDeletes`.
+   */
+  relation?: boolean;
 };
 
 /** An answer item with an id: the common output of a creation. */
