@@ -1,14 +1,29 @@
 import type { Ref } from '../model/index.js';
 import { groupAddress, type GroupMembershipOp, type SectionGroupOp } from './section-group.js';
 import { sectionAddress, type SectionSlot } from './site-section.js';
-import type { DesiredStructure, LiveStructure } from './site-structure-model.js';
-import { kindDrafts } from '../diff/builder.js';
+import type {
+  DesiredSectionGroup,
+  DesiredStructure,
+  LiveSectionGroup,
+  LiveStructure,
+} from './site-structure-model.js';
+import { kindDrafts, type KindDrafts } from '../diff/builder.js';
 import { pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import type { SiteScope } from '../diff/site-scope.js';
 
 type GroupSlot = { title: string; ref: Ref; addr: string; createKey?: string; liveId?: string };
+
+/** What the groups of a site became: their slots, each section's wanted group, what was deleted. */
+type Groups = {
+  slots: GroupSlot[];
+  wantedGroupOf: Map<SectionSlot, GroupSlot>;
+  /** Live groups whose memberships the config leaves alone (`sections` omitted). */
+  membersUnmanaged: Set<string>;
+  /** Keys of group deletions, by live group id. */
+  deleted: Map<string, string>;
+};
 
 /** Section groups of one site: by title (or pinned id); membership changes are one call per section. */
 export function diffGroups(
@@ -19,16 +34,28 @@ export function diffGroups(
   l: LiveStructure | undefined,
   slots: SectionSlot[],
 ): void {
-  const { org } = ctx;
-  const groupDrafts = kindDrafts<SectionGroupOp>(ctx, 'site-section-group');
-  const membershipDrafts = kindDrafts<GroupMembershipOp>(ctx, 'section-group-membership');
-  const desired = d.sectionGroups ?? [];
   const live = l?.sectionGroups ?? [];
   ctx.managedLive.count += live.length;
+  const groupDrafts = kindDrafts<SectionGroupOp>(ctx, 'site-section-group');
+  const groups = diffSectionGroups(ctx, groupDrafts, site, title, d.sectionGroups ?? [], live, slots);
+  diffMemberships(ctx, site, live, slots, groups);
+  orderGroups(ctx, groupDrafts, site, live, groups.slots);
+}
+
+/** The groups themselves: creations (with their first members), renames, deletions. */
+function diffSectionGroups(
+  ctx: DiffContext,
+  groupDrafts: KindDrafts<SectionGroupOp>,
+  site: SiteScope,
+  title: string,
+  desired: DesiredSectionGroup[],
+  live: LiveSectionGroup[],
+  slots: SectionSlot[],
+): Groups {
+  const { org } = ctx;
   const slotByPath = new Map(slots.map((s) => [s.d.path, s]));
   const groupSlots: GroupSlot[] = [];
   const wantedGroupOf = new Map<SectionSlot, GroupSlot>();
-  // Live groups whose memberships the config leaves alone (`sections` omitted).
   const membersUnmanaged = new Set<string>();
 
   let previousCreate: string | undefined;
@@ -91,10 +118,23 @@ export function diffGroups(
     });
     if (deleteKey) deleted.set(lg.id, deleteKey);
   }
+  return { slots: groupSlots, wantedGroupOf, membersUnmanaged, deleted };
+}
 
-  // Membership of every section the config describes. A section has a single group: joining
-  // another group moves it there in one call. A group the config omits is left alone with its
-  // memberships unless it is pruned (its deletion ends them); so is a group that omits `sections`.
+/**
+ * Membership of every section the config describes. A section has a single group: joining
+ * another group moves it there in one call. A group the config omits is left alone with its
+ * memberships unless it is pruned (its deletion ends them); so is a group that omits `sections`.
+ */
+function diffMemberships(
+  ctx: DiffContext,
+  site: SiteScope,
+  live: LiveSectionGroup[],
+  slots: SectionSlot[],
+  { slots: groupSlots, wantedGroupOf, membersUnmanaged, deleted }: Groups,
+): void {
+  const { org } = ctx;
+  const membershipDrafts = kindDrafts<GroupMembershipOp>(ctx, 'section-group-membership');
   const managedIds = new Set(groupSlots.map((g) => g.liveId).filter((id): id is string => !!id));
   for (const s of slots) {
     const want = wantedGroupOf.get(s);
@@ -123,7 +163,17 @@ export function diffGroups(
       op: { type: 'remove-group-section', org, site: site.ref, group: liveRef(have!), section: s.ref },
     });
   }
+}
 
+/** The groups' order in the site: live groups where they are, new ones last, moved as few as possible. */
+function orderGroups(
+  ctx: DiffContext,
+  groupDrafts: KindDrafts<SectionGroupOp>,
+  site: SiteScope,
+  live: LiveSectionGroup[],
+  groupSlots: GroupSlot[],
+): void {
+  const { org } = ctx;
   const current = [
     ...live.map((lg) => groupSlots.find((g) => g.liveId === lg.id)).filter((g): g is GroupSlot => !!g),
     ...groupSlots.filter((g) => !g.liveId),
