@@ -1,12 +1,13 @@
 import type { Ref } from '../model/index.js';
 import { groupAddress, type GroupMembershipOp, type SectionGroupOp } from './section-group.js';
-import { sectionAddress, type SectionSlot } from './site-section.js';
-import type {
-  DesiredSectionGroup,
-  DesiredStructure,
-  LiveSectionGroup,
-  LiveStructure,
-} from './site-structure-model.js';
+import {
+  sectionAddress,
+  type DesiredSectionGroup,
+  type DesiredStructure,
+  type LiveSectionGroup,
+  type LiveStructure,
+  type SectionSlot,
+} from './site-section.js';
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
 import { pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';

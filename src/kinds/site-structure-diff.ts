@@ -1,13 +1,16 @@
 import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
-import { pairSections, sectionAddress, type SectionOp, type SectionSlot } from './site-section.js';
+import {
+  pairSections,
+  sectionAddress,
+  type DesiredSiteSpace,
+  type DesiredStructure,
+  type LiveSection,
+  type LiveSiteSpace,
+  type LiveStructure,
+  type SectionOp,
+  type SectionSlot,
+} from './site-section.js';
 import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
-import type {
-  DesiredSiteSpace,
-  DesiredStructure,
-  LiveSection,
-  LiveSiteSpace,
-  LiveStructure,
-} from './site-structure-model.js';
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
 import { warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';

@@ -23,7 +23,7 @@ import type {
   LiveSection,
   LiveSiteSpace,
   LiveStructure,
-} from './site-structure-model.js';
+} from './site-section.js';
 
 /**
  * A site's structure: its sections, section groups and site spaces (the navigation). Each has its
@@ -42,7 +42,7 @@ export type {
   LiveSectionGroup,
   LiveSiteSpace,
   LiveStructure,
-} from './site-structure-model.js';
+} from './site-section.js';
 
 const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
 const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');
