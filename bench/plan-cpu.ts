@@ -1,6 +1,6 @@
 // Child process of the benchmark: CPU time of diff + plan for a synthetic model of N resources.
 import { capabilitiesOf } from '../src/api/capabilities.js';
-import { diff } from '../src/diff/diff.js';
+import { diff } from '../src/reconcile/diff.js';
 import { buildPlan } from '../src/plan/build.js';
 import { syntheticModels } from './synthetic.js';
 

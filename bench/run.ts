@@ -13,7 +13,7 @@ import { applyPlan } from '../src/apply/run.js';
 import { planMoves } from '../src/diff/order.js';
 import { startEmulator, type Emulator } from '../src/emulator/server.js';
 import { readLive } from '../src/live/read.js';
-import type { DesiredOrganization, DesiredState } from '../src/model/index.js';
+import type { DesiredOrganization, DesiredState } from '../src/reconcile/index.js';
 import { makePlan } from '../src/pipeline/plan-run.js';
 import { measureHeavy, medianRun } from './heavy.js';
 import { HEAVY_FULL, HEAVY_QUICK, heavyResources, writeHeavyScenario } from './heavy-scenario.js';

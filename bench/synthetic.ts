@@ -1,4 +1,4 @@
-import type { DesiredState, LiveState } from '../src/model/index.js';
+import type { DesiredState, LiveState } from '../src/reconcile/index.js';
 import type { LiveSite } from '../src/kinds/site.js';
 
 /**

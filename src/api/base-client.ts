@@ -4,7 +4,7 @@ import { HttpClient, type HttpMethod, type HttpObserver } from './http.js';
 import { parseAnswer } from './parse.js';
 import type { ApiFlavor } from '../model/kinds.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
-import type { ApiCall, ApiList, Params } from '../kinds/types.js';
+import type { ApiCall, ApiList, Params } from '../model/api-call.js';
 import { capabilitiesOf } from './capabilities.js';
 import { listAll } from './paginate.js';
 import { registerCredentials } from '../secrets/credentials.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { nullish } from '../model/schema.js';
 
 /**
  * Lenient schemas of the API's answers: unknown fields are allowed; the fields docsync uses are
  * checked. Share-link URLs are deliberately not part of any schema, so they never enter the model.
  */
-export const nullish = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
 const pageOf = <T extends z.ZodType>(item: T) =>
   z.looseObject({

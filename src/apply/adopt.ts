@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { opDef } from '../kinds/registry.js';
-import type { ChangeOp } from '../model/index.js';
+import type { ChangeOp } from '../reconcile/index.js';
 import { resolverOf, type OpOutput } from './execute-op.js';
 import type { Produced } from './resolve.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { TEST_PEM, TEST_PEM_2 } from '../../test/helpers/certificates.js';
 import { certificateHash } from '../model/certificate.js';
-import type { Change } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 import type { CertificateRef } from '../model/desired.js';
 import { preloadCertificates, readCertificateSource } from './certificates.js';
 

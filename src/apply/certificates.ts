@@ -1,5 +1,6 @@
 import { CERTIFICATE_MAX, certificateHash, pemCertificateProblem } from '../model/certificate.js';
-import type { CertificateRef, CertificateValue, Change } from '../model/index.js';
+import type { CertificateRef, CertificateValue } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 import {
   findRepositoryRoot,
   IndirectValueError,

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import { opDef } from '../kinds/registry.js';
 import type { ApiCall, OpOutput, Resolver } from '../kinds/types.js';
-import type { ChangeOp } from '../model/index.js';
+import type { ChangeOp } from '../reconcile/index.js';
 import { FINGERPRINT, fingerprint } from '../secrets/credentials.js';
 import { resolvePatch, resolvePosition, resolveRef, UnresolvedRefError, type Produced } from './resolve.js';
 

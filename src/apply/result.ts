@@ -1,4 +1,4 @@
-import type { Change } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 import { resourceSummary } from '../plan/format-value.js';
 import { oneLine } from '../plan/markdown-escape.js';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../api/client.js';
 import { ApiError, type ApiErrorCode } from '../api/errors.js';
 import type { HttpRequest, HttpResponse } from '../api/http.js';
-import type { Change } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 import type { Plan } from '../plan/types.js';
 import { applyPlan } from './run.js';
 

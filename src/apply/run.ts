@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Change } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 import type { Plan } from '../plan/types.js';
 import { withWriteGate, type WriteGate } from '../api/write-gate.js';
 import { findCreated, isCreation } from './adopt.js';

@@ -3,7 +3,7 @@ import type { ApiError } from '../api/errors.js';
 import type { WriteGate } from '../api/write-gate.js';
 import type { Logger } from '../log/logger.js';
 import { DocsyncError } from '../errors.js';
-import type { ChangeOp } from '../model/index.js';
+import type { ChangeOp } from '../reconcile/index.js';
 import { findCreated } from './adopt.js';
 import type { OpOutput } from './execute-op.js';
 import type { Produced } from './resolve.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DesiredOrganization } from '../model/index.js';
+import type { DesiredOrganization } from '../reconcile/index.js';
 import { affectedPart, keyOfAddress, verificationLine } from './verify.js';
 
 describe('what verified apply re-reads', () => {

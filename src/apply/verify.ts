@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { anyListKinds, anyObjectKinds } from '../kinds/registry.js';
-import type { DesiredOrganization, DesiredState } from '../model/index.js';
+import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
 import { makePlan } from '../pipeline/plan-run.js';
 import { planFailure } from '../pipeline/failure.js';
 import { oneLine } from '../plan/markdown-escape.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { DocsyncError } from '../errors.js';
 import { renderResultTable } from '../apply/result.js';
 import { findRepositoryRoot } from '../secrets/indirect.js';
-import type { DesiredState } from '../model/index.js';
+import type { DesiredState } from '../reconcile/index.js';
 import type { Coordinator } from '../coord/types.js';
 import { runSync } from '../pipeline/sync.js';
 import { refusalLine } from '../plan/safety.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { GITHUB_COMMENT_LIMIT, MARKER, upsertComment } from '../github/comment.js';
 import { redact, registerSecret } from '../secrets/registry.js';
-import type { LiveState } from '../model/index.js';
+import type { LiveState } from '../reconcile/index.js';
 import { loadConfig } from '../config/load.js';
 import { markAgainstBase, renderMarkdown, type MarkdownOptions, type Plan } from '../plan/index.js';
 import { touchesStructure } from '../plan/structure-tree.js';

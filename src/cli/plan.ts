@@ -3,7 +3,7 @@ import { apiBase } from '../api/http.js';
 import { redact } from '../secrets/registry.js';
 import { formatIssue } from '../config/issues.js';
 import { loadConfig } from '../config/load.js';
-import type { DesiredState, LiveState } from '../model/index.js';
+import type { DesiredState, LiveState } from '../reconcile/index.js';
 import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import { failureFields, planFailure, type RunFailure } from '../pipeline/failure.js';
 import { makePlan, type PlanRun } from '../pipeline/plan-run.js';

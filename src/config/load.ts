@@ -17,7 +17,7 @@ import { anyListKinds, listIn } from '../kinds/registry.js';
 import { certificateHash } from '../model/certificate.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
-import type { DesiredState } from '../model/desired.js';
+import type { DesiredState } from '../reconcile/index.js';
 import type { ConfigFileCache, FileResult } from './file-cache.js';
 import type { ConfigIssue } from './issues.js';
 import { normalize } from './normalize.js';

@@ -1,10 +1,6 @@
-import type {
-  CertificateRef,
-  DesiredOrganization,
-  DesiredState,
-  SyncWindowPolicy,
-} from '../model/desired.js';
+import type { CertificateRef, SyncWindowPolicy } from '../model/desired.js';
 import { parseWindowDuration } from '../policy/sync-windows.js';
+import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
 import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn, valueIn } from '../kinds/registry.js';
 import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';

@@ -1,4 +1,4 @@
-import type { DesiredOrganization } from '../model/desired.js';
+import type { DesiredOrganization } from '../reconcile/index.js';
 import type { InheritedEntry } from '../plan/types.js';
 import type { ParsedConfig } from './semantic.js';
 import { locate, type YamlFile } from './yaml-file.js';

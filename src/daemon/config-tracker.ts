@@ -3,7 +3,7 @@ import type { ConfigIssue } from '../config/issues.js';
 import { loadConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
 import { configFailure, failureFields } from '../pipeline/failure.js';
-import type { DesiredState } from '../model/index.js';
+import type { DesiredState } from '../reconcile/index.js';
 import type { ConfigSource, Revision } from '../source/types.js';
 import type { DaemonParts } from './types.js';
 

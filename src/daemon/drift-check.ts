@@ -1,12 +1,12 @@
 import type { ApiClient } from '../api/client.js';
 import type { Logger } from '../log/logger.js';
-import type { DesiredState } from '../model/index.js';
+import type { DesiredState } from '../reconcile/index.js';
 import { makePlan } from '../pipeline/plan-run.js';
 import { onlyOrgs } from '../pipeline/sync.js';
 import type { Plan } from '../plan/types.js';
 import { whoChanged } from '../plan/attribution.js';
 import { readAttributions } from '../live/audit.js';
-import type { Change } from '../model/change.js';
+import type { Change } from '../reconcile/index.js';
 import type { ChangeRef } from '../notify/events.js';
 import { failureFields, planFailure, thrownFailure, type RunFailure } from '../pipeline/failure.js';
 import type { ConfigTracker } from './config-tracker.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DesiredOrganization } from '../model/index.js';
+import type { DesiredOrganization } from '../reconcile/index.js';
 import { OrgControls } from './org-controls.js';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DocsyncError } from '../errors.js';
-import type { DesiredOrganization } from '../model/index.js';
+import type { DesiredOrganization } from '../reconcile/index.js';
 import { applyBlocked, windowVerdict, type WindowVerdict } from '../policy/sync-windows.js';
 
 /** Why an organization is suspended: through the API (`docsync suspend`), in its config, or both. */

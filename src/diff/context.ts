@@ -1,5 +1,5 @@
 import type { ApiCapabilities } from '../model/capabilities.js';
-import type { ChangeOp, Duplicate, Fields, Ref, Renamable, ResourceKind, Unmanaged } from '../model/index.js';
+import type { Duplicate, Fields, OpShape, Ref, Renamable, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DiffWarning, DraftSet } from './draft.js';
 import type { DiffProblemCode } from '../errors.js';
 
@@ -114,7 +114,7 @@ function duplicates(ctx: DiffContext, what: string, name: string, candidates: { 
  */
 export function pruneOrList(
   ctx: DiffContext,
-  resource: { key: string; kind: ResourceKind; address: string; before: Fields; op: ChangeOp },
+  resource: { key: string; kind: string; address: string; before: Fields; op: OpShape },
   prune = ctx.prune,
   reason?: string,
 ): string | undefined {

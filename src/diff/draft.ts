@@ -1,28 +1,22 @@
-import type {
-  ChangeAction,
-  ChangeOp,
-  Duplicate,
-  Fields,
-  Ref,
-  ResourceKind,
-  Unmanaged,
-} from '../model/index.js';
+import type { ChangeAction, Duplicate, Fields, OpShape, Ref, Unmanaged } from '../model/index.js';
 import { DocsyncError, type DiffProblemCode } from '../errors.js';
 
 /**
  * A change before the plan numbers it: `key` is unique and stable (it derives from the address),
- * `deps` and `{ change }` references inside `op` name other drafts by key.
+ * `deps` and `{ change }` references inside `op` name other drafts by key. The diff's tools know a
+ * kind by its name and an operation by its `type`; the registry's `ResourceKind` and `ChangeOp`
+ * type the drafts of a whole diff (src/reconcile/diff.ts).
  */
-export type Draft = {
+export type Draft<K extends string = string, O extends OpShape = OpShape> = {
   key: string;
   action: ChangeAction;
-  kind: ResourceKind;
+  kind: K;
   address: string;
   before: Fields | null;
   after: Fields | null;
   deps: string[];
   note?: string;
-  op: ChangeOp;
+  op: O;
 };
 
 export type DiffProblem = {
@@ -34,9 +28,9 @@ export type DiffProblem = {
 };
 export type DiffWarning = { organization: string; message: string };
 
-export type OrgDiff = {
+export type OrgDiff<D extends Draft = Draft> = {
   organization: string;
-  drafts: Draft[];
+  drafts: D[];
   unmanaged: Unmanaged[];
   problems: DiffProblem[];
   /** The prune policy and guard threshold of this organization. */

@@ -1,5 +1,5 @@
-import type { ChangeOp, Position, Ref, ResourceKind } from '../model/index.js';
-import type { DraftSet } from './draft.js';
+import type { OpShape, Position, Ref } from '../model/index.js';
+import type { KindDrafts } from './builder.js';
 
 /**
  * Reordering with the fewest moves. Keep a longest increasing subsequence (LIS) of the current
@@ -70,28 +70,22 @@ export type Movable = { addr: string; ref: Ref; createKey?: string };
  * Add one `move` draft per move of a list, chained in order (each move's reference is valid when
  * it runs). `label` names an item in the plan; `op` builds the API call.
  */
-export function addMoves<T extends Movable>(
-  drafts: DraftSet,
-  kind: ResourceKind,
+export function addMoves<T extends Movable, O extends OpShape>(
+  drafts: KindDrafts<O>,
   desired: readonly T[],
   current: readonly T[],
   label: (item: T) => string,
-  op: (item: T, position: Position) => ChangeOp,
+  op: (item: T, position: Position) => NoInfer<O>,
 ): void {
   let previous: string | undefined;
   for (const move of planMoves(desired, current)) {
     const anchor = (move.before ?? move.after)!;
-    const key = `move:${move.item.addr}`;
-    drafts.add({
-      key,
-      action: 'move',
-      kind,
+    previous = drafts.move({
       address: move.item.addr,
       before: null,
       after: move.before ? { before: label(anchor) } : { after: label(anchor) },
       deps: [move.item.createKey, anchor.createKey, previous],
       op: op(move.item, move.before ? { before: anchor.ref } : { after: anchor.ref }),
     });
-    previous = key;
   }
 }

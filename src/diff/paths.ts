@@ -1,4 +1,5 @@
-import type { ChangeOp, ResourceKind } from '../model/index.js';
+import type { OpShape } from '../model/index.js';
+import type { KindDrafts } from './builder.js';
 import type { DiffContext } from './context.js';
 import type { DraftSet } from './draft.js';
 
@@ -78,39 +79,24 @@ function orderPathChanges(
 
 /**
  * Paths of one scope stay unique while they change (`orderPathChanges`); an item parked on a
- * temporary path gets `park`'s operation. What cannot be ordered is a `path-conflict` problem.
+ * temporary path gets `park`'s operation, a draft of the scope's kind. What cannot be ordered is a
+ * `path-conflict` problem.
  */
-export function keepPathsUnique(
+export function keepPathsUnique<O extends OpShape>(
   ctx: DiffContext,
   items: PathItem[],
-  kind: ResourceKind,
-  park: (item: PathItem, path: string) => ChangeOp,
+  drafts: KindDrafts<O>,
+  park: (item: PathItem, path: string) => NoInfer<O>,
 ): void {
-  for (const message of orderPathChanges(items, ctx.drafts, temporaryPathChange(ctx.drafts, kind, park)))
-    ctx.problems.push({ organization: ctx.org, message, code: 'path-conflict' });
-}
-
-/**
- * A factory for `orderPathChanges`: the extra change that parks an item on a temporary path,
- * addressed like the item's own path change.
- */
-function temporaryPathChange(
-  drafts: DraftSet,
-  kind: ResourceKind,
-  op: (item: PathItem, path: string) => ChangeOp,
-): (item: PathItem, path: string) => string {
-  return (item, path) => {
-    const key = `${item.setKey}:temporary-path`;
-    drafts.add({
-      key,
-      action: 'update',
-      kind,
-      address: drafts.get(item.setKey!)!.address,
+  const temporary = (item: PathItem, path: string): string =>
+    drafts.update({
+      key: `${item.setKey}:temporary-path`,
+      address: ctx.drafts.get(item.setKey!)!.address,
       before: { path: item.livePath },
       after: { path },
       note: 'temporary path, so that paths can be exchanged',
-      op: op(item, path),
+      op: park(item, path),
     });
-    return key;
-  };
+  for (const message of orderPathChanges(items, ctx.drafts, temporary))
+    ctx.problems.push({ organization: ctx.org, message, code: 'path-conflict' });
 }

@@ -2,17 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from './errors.js';
 import { paginate } from './paginate.js';
 import type { RouteDeps } from './routes/context.js';
-import type { EmuOrganization, EmulatorState } from './state.js';
-
-/** One recorded change: the official `AuditEvent` without its `object` and `urls` (added when served). */
-export type EmuAuditEvent = {
-  id: string;
-  occurredAt: string;
-  action: string;
-  actor: { type: 'user'; id: string; label?: string };
-  source: 'api' | 'ui';
-  target: { type: string; id: string; label?: string };
-};
+import type { EmuAuditEvent, EmuOrganization, EmulatorState } from './state.js';
 
 /** A write the emulator served, as the audit log needs it. */
 export type ServedWrite = {

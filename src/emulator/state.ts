@@ -1,5 +1,4 @@
 import type { CustomFieldValue } from '../model/kinds.js';
-import type { EmuAuditEvent } from './audit.js';
 
 /** The emulator's whole state: plain JSON, so it can be dumped, seeded and persisted as is. */
 export type EmulatorState = {
@@ -159,3 +158,13 @@ export type EmuOrganization = {
 export function emptyState(): EmulatorState {
   return { organizations: [] };
 }
+
+/** One recorded change: the official `AuditEvent` without its `object` and `urls` (added when served). */
+export type EmuAuditEvent = {
+  id: string;
+  occurredAt: string;
+  action: string;
+  actor: { type: 'user'; id: string; label?: string };
+  source: 'api' | 'ui';
+  target: { type: string; id: string; label?: string };
+};

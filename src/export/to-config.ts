@@ -11,7 +11,7 @@ import {
 } from '../kinds/registry.js';
 import type { ExportContext } from '../kinds/types.js';
 import type { AnyListKind } from '../kinds/shapes.js';
-import type { LiveOrganization } from '../model/index.js';
+import type { LiveOrganization } from '../reconcile/index.js';
 
 /** One file of an export: its path under the output folder, its YAML text, and warnings. */
 export type ExportFile = { path: string; text: string };

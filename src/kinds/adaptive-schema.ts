@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kindDrafts } from '../diff/builder.js';
 import { problem, type DiffContext } from '../diff/context.js';
 import { same } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
@@ -24,6 +25,7 @@ const ROUTE = '/orgs/{org}/sites/{site}/adaptive-schema';
 
 /** Live: the schema, or null when the site has none; undefined when the site is not live. */
 function diff(ctx: DiffContext, site: SiteScope, siteTitle: string, d: Schema, l: Schema | null | undefined) {
+  const drafts = kindDrafts<AdaptiveSchemaOp>(ctx, 'site-adaptive-schema');
   if (same(d, l ?? null)) return;
   if (!ctx.caps.jsonSchemaId && '$id' in d)
     problem(
@@ -32,10 +34,7 @@ function diff(ctx: DiffContext, site: SiteScope, siteTitle: string, d: Schema, l
       'unsupported-by-api',
     );
   const addr = `${site.addr}/adaptive-schema`;
-  ctx.drafts.add({
-    key: `update:${addr}`,
-    action: 'update',
-    kind: 'site-adaptive-schema',
+  drafts.update({
     address: addr,
     before: l !== undefined ? { jsonSchema: l } : null,
     after: { jsonSchema: d },

@@ -8,14 +8,11 @@ import {
   previously,
   shortTitlePinned,
 } from './fields.js';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
 import type { DiffContext } from '../diff/context.js';
 import type { Patch, Ref } from '../model/change.js';
-import type { DesiredOrganization } from '../model/desired.js';
-import type { LiveOrganization } from '../model/live.js';
-import { diffTree, type LiveCollection } from './collection-diff.js';
-import type { DesiredTree, LiveTree } from './registry.js';
-import { spaceKind, type LiveSpace } from './space.js';
+import { diffTree, type DesiredCollection, type LiveCollection } from './collection-diff.js';
+import { spaceKind, type DesiredSpace, type LiveSpace } from './space.js';
 import {
   deleteCall,
   idOutput,
@@ -27,6 +24,10 @@ import {
 import type { KindExamples } from './examples.js';
 
 export type { DesiredCollection, LiveCollection } from './collection-diff.js';
+
+/** The organization's tree (collections, existing spaces): this module owns its diff. */
+export type DesiredTree = { collections?: DesiredCollection[]; spaces?: DesiredSpace[] };
+export type LiveTree = { collections?: LiveCollection[]; spaces?: LiveSpace[] };
 
 export type CollectionOp =
   | { type: 'create-collection'; org: string; title: string; parent?: Ref }
@@ -119,7 +120,7 @@ const ROUTE = '/collections/{collection}';
 const list = (org: string): ApiList<Answer> => ({ route: LIST, params: { org }, item: Answer, nested: true });
 
 /** The organization's config manages its tree: collections, or an existing space's own fields. */
-const manages = (org: DesiredOrganization): boolean =>
+const manages = (org: DesiredTree): boolean =>
   org.collections !== undefined || (org.spaces ?? []).some((s) => spaceKind.managesFields(s));
 
 /** A collection of spaces, by title (or pinned id), in a tree; it owns the spaces' placement. */
@@ -143,7 +144,7 @@ export const collectionKind = {
   ],
   /** Read when the config manages collections or places a space. */
   read: {
-    wanted: (org: DesiredOrganization) =>
+    wanted: (org: DesiredTree) =>
       org.collections !== undefined || (org.spaces ?? []).some((s) => s.parent !== undefined),
     list,
     live: (c: Answer): LiveCollection => ({
@@ -201,7 +202,7 @@ export const collectionKind = {
       };
     },
   },
-  diff: (ctx: DiffContext, desired: DesiredOrganization, live: LiveOrganization): void => {
+  diff: (ctx: DiffContext, desired: DesiredTree, live: LiveTree): void => {
     if (manages(desired))
       diffTree(ctx, desired.collections, live.collections ?? [], desired.spaces ?? [], live.spaces ?? []);
   },

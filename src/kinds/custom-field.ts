@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts } from '../diff/builder.js';
+import type { DiffContext } from '../diff/context.js';
 import { changedFields } from '../diff/draft.js';
 import type { Patch } from '../model/change.js';
 import { defined } from './fields.js';
@@ -83,7 +84,8 @@ export const fieldChangeKey = (name: string) => `custom-field:${name}`;
 
 /** A type change replaces the field (delete, then create): the API cannot update a type. */
 function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomField[]): void {
-  const { drafts, org } = ctx;
+  const { org } = ctx;
+  const drafts = kindDrafts<CustomFieldOp>(ctx, 'custom-field');
   const liveByName = new Map(live.map((f) => [f.name, f]));
   ctx.managedLive.count += live.length;
   for (const d of desired) {
@@ -98,13 +100,8 @@ function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomF
       options: d.options,
     });
     const create = (deps: string[] = []) => {
-      const key = `create:${addr}`;
-      drafts.add({
-        key,
-        action: 'create',
-        kind: 'custom-field',
+      const key = drafts.create({
         address: addr,
-        before: null,
         after: { ...field },
         deps,
         op: { type: 'create-custom-field', org, field },
@@ -116,26 +113,18 @@ function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomF
       continue;
     }
     if (l.type !== d.type) {
-      const del = drafts.add({
-        key: `delete:${addr}`,
-        action: 'delete',
-        kind: 'custom-field',
+      const del = drafts.delete({
         address: addr,
         before: { type: l.type },
-        after: null,
         note: `replaced: the type changes from ${l.type} to ${d.type}, which the API cannot update; values of this field are lost`,
         op: { type: 'delete-custom-field', org, name: d.name },
       });
-      create([del.key]);
+      create([del]);
       continue;
     }
     const changed = changedFields(d, l, UPDATABLE);
     if (changed) {
-      const key = `update:${addr}`;
-      drafts.add({
-        key,
-        action: 'update',
-        kind: 'custom-field',
+      const key = drafts.update({
         address: addr,
         ...changed,
         op: { type: 'update-custom-field', org, name: d.name, patch: changed.after },
@@ -147,9 +136,7 @@ function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomF
   for (const l of live) {
     if (wanted.has(l.name)) continue;
     const addr = address(org, l.name);
-    pruneOrList(ctx, {
-      key: `delete:${addr}`,
-      kind: 'custom-field',
+    drafts.prune({
       address: addr,
       before: { type: l.type },
       op: { type: 'delete-custom-field', org, name: l.name },

@@ -1,4 +1,3 @@
-import type { ResourceKind } from '../model/kinds.js';
 import { collectionKind } from './collection.js';
 import type { AnyKindExamples } from './examples.js';
 import { anyListKinds, anyObjectKinds, anySpaceFacets } from './registry.js';
@@ -9,7 +8,7 @@ import { siteFacets, siteListKinds } from './site-parts.js';
  * golden cases and random states from this list without naming a kind.
  */
 export type ExampleKind = {
-  kind: ResourceKind;
+  kind: string;
   /** What holds its entries: the organization, or each entry of its `sites` or `spaces` (an existing space). */
   in: 'organization' | 'sites' | 'spaces';
   /** Its key in the holder, in the config and in the seed alike. */

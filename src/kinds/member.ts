@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { problem, pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts } from '../diff/builder.js';
+import { problem, type DiffContext } from '../diff/context.js';
 import type { MemberRole } from '../model/kinds.js';
 import { Role } from './fields.js';
 import type { ListKind } from './shapes.js';
@@ -44,6 +45,7 @@ export const MEMBER_KEPT = {
  * admins the plan leaves are counted for the `policy.minAdmins` guard.
  */
 function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): void {
+  const drafts = kindDrafts<MemberOp>(ctx, 'member');
   const self = ctx.self;
   const matches = (user: string, m: LiveMember) =>
     m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
@@ -63,10 +65,7 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
     if (m.role === d.role) continue;
     roleAfter.set(m, d.role);
     const addr = address(ctx.org, d.user);
-    ctx.drafts.add({
-      key: `update:${addr}`,
-      action: 'update',
-      kind: 'member',
+    drafts.update({
       address: addr,
       before: { role: m.role },
       after: { role: d.role },
@@ -79,11 +78,8 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
     const isSelf = self !== null && m.userId === self;
     const remove = ctx.pruneMembers && self !== null && !isSelf;
     if (remove) roleAfter.delete(m);
-    pruneOrList(
-      ctx,
+    drafts.prune(
       {
-        key: `delete:${addr}`,
-        kind: 'member',
         address: addr,
         before: { role: m.role },
         op: { type: 'remove-member', org: ctx.org, userId: m.userId },

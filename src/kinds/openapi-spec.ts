@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts } from '../diff/builder.js';
+import { type DiffContext } from '../diff/context.js';
 import { deleteCall } from './types.js';
 import type { ListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
@@ -38,26 +39,20 @@ const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 
 /** Created with their source, PUT to change the source; a slug cannot be renamed. */
 function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApiSpec[]): void {
+  const drafts = kindDrafts<OpenApiSpecOp>(ctx, 'openapi-spec');
   ctx.managedLive.count += live.length;
   const bySlug = new Map(live.map((x) => [x.slug, x]));
   for (const d of desired) {
     const addr = address(ctx.org, d.slug);
     const l = bySlug.get(d.slug);
     if (!l)
-      ctx.drafts.add({
-        key: `create:${addr}`,
-        action: 'create',
-        kind: 'openapi-spec',
+      drafts.create({
         address: addr,
-        before: null,
         after: { source: d.source },
         op: { type: 'create-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
       });
     else if (l.source !== d.source)
-      ctx.drafts.add({
-        key: `update:${addr}`,
-        action: 'update',
-        kind: 'openapi-spec',
+      drafts.update({
         address: addr,
         before: { source: l.source },
         after: { source: d.source },
@@ -68,9 +63,7 @@ function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApi
   for (const l of live) {
     if (wanted.has(l.slug)) continue;
     const addr = address(ctx.org, l.slug);
-    pruneOrList(ctx, {
-      key: `delete:${addr}`,
-      kind: 'openapi-spec',
+    drafts.prune({
       address: addr,
       before: { source: l.source },
       op: { type: 'delete-openapi-spec', org: ctx.org, slug: l.slug },

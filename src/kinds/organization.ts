@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
+import { kindDrafts } from '../diff/builder.js';
 import { problem, type DiffContext } from '../diff/context.js';
 import { changedFields } from '../diff/draft.js';
 import type { Patch } from '../model/change.js';
@@ -83,6 +84,7 @@ const ROUTE = '/orgs/{org}';
 
 /** One update with every field that differs; the default content names a site by title. */
 function diff(ctx: DiffContext, d: DesiredOrganizationSettings, l: LiveOrganizationSettings): void {
+  const drafts = kindDrafts<OrganizationOp>(ctx, 'organization');
   const changed = changedFields(d, l, [
     'title',
     'emailDomains',
@@ -121,10 +123,7 @@ function diff(ctx: DiffContext, d: DesiredOrganizationSettings, l: LiveOrganizat
   }
   if (Object.keys(after).length === 0) return;
   const addr = `${ctx.org}/settings`;
-  ctx.drafts.add({
-    key: `update:${addr}`,
-    action: 'update',
-    kind: 'organization',
+  drafts.update({
     address: addr,
     before,
     after,

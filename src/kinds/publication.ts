@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kindDrafts } from '../diff/builder.js';
 import { problem, type DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Ref } from '../model/change.js';
@@ -25,6 +26,7 @@ function diff(
   d: boolean,
   l: boolean | null | undefined,
 ) {
+  const drafts = kindDrafts<PublicationOp>(ctx, 'site-publication');
   const current = l ?? false;
   if (current === d) return;
   if (!ctx.caps.publish) {
@@ -36,10 +38,7 @@ function diff(
     return;
   }
   const addr = `${site.addr}/publication`;
-  ctx.drafts.add({
-    key: `update:${addr}`,
-    action: 'update',
-    kind: 'site-publication',
+  drafts.update({
     address: addr,
     before: { published: current },
     after: { published: d },

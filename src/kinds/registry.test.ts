@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../api/capabilities.js';
-import type { ChangeOp } from '../model/change.js';
+import type { ChangeOp } from '../reconcile/index.js';
 import { resourceKinds } from './registry.js';
-import { kindModules, opDef } from './registry.js';
+import { kindModules, opDef, relationKinds } from './registry.js';
 import type { Resolver } from './types.js';
 
 /** Refs resolve to `<id>`, or `new:<change>` for what a change creates; patches pass through. */
@@ -23,6 +23,12 @@ describe('the kind registry', () => {
     expect(kindModules.map((k) => k.kind).sort()).toEqual([...resourceKinds].sort());
     const types = kindModules.flatMap((k) => Object.keys(k.ops));
     expect(new Set(types).size).toBe(types.length);
+  });
+
+  it('names only its own kinds in the capabilities and as relations (model/ types them as strings)', () => {
+    for (const caps of [seed, current])
+      for (const kind of [...caps.absent, ...caps.readOnly]) expect(resourceKinds).toContain(kind);
+    expect([...relationKinds]).toEqual(['section-group-membership']);
   });
 
   it.each<[string, ChangeOp, string, string, unknown]>([

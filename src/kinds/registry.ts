@@ -1,10 +1,4 @@
-import type { ChangeOp } from '../model/change.js';
-import {
-  collectionKind,
-  type CollectionOp,
-  type DesiredCollection,
-  type LiveCollection,
-} from './collection.js';
+import { collectionKind, type CollectionOp, type DesiredTree, type LiveTree } from './collection.js';
 import { customFieldKind, type CustomFieldOp } from './custom-field.js';
 import { inviteLinkKind, type InviteLinkOp } from './invite-link.js';
 import { memberKind, type MemberOp } from './member.js';
@@ -15,13 +9,14 @@ import { siteFacets, siteListKinds, type SitePartOp } from './site-parts.js';
 import { structureKinds, type StructureOp } from './site-structure.js';
 import { siteKind, type SiteOp } from './site.js';
 import type { VALUE_ISSUE } from './space-custom-fields.js';
-import { spaceCustomFieldsKind, type SpaceCustomFieldsOp } from './space-custom-fields.js';
-import { spaceKind, type DesiredSpace, type LiveSpace, type SpaceOp } from './space.js';
+import type { SpaceCustomFieldsOp } from './space-custom-fields.js';
+import { spaceFacets } from './space-facets.js';
+import { spaceKind, type SpaceOp } from './space.js';
 import { teamMembersKind, type TeamMembersOp } from './team-members.js';
 import { teamKind, type TeamOp } from './team.js';
 import { translationKind, type TranslationOp } from './translation.js';
 import type { KindModule, Lookup, OpDef, OpDefs } from './types.js';
-import type { AnyListKind, AnyObjectKind, AnySpaceFacet, Lists, Optional } from './shapes.js';
+import type { AnyListKind, AnyObjectKind, Lists, Optional } from './shapes.js';
 
 /** Every operation a plan can hold: the union of the kinds' operations (pure data). */
 export type KindOp =
@@ -65,14 +60,7 @@ export type LiveLists = Lists<ListKinds, 'L'>;
 /** The list kinds, loosely typed, for code that handles every one the same way. */
 export const anyListKinds: readonly AnyListKind[] = listKinds;
 
-/** The kinds that are facets of an existing space (a key of its entry). */
-export const spaceFacets = [spaceCustomFieldsKind] as const;
-
-type SpaceFacets = (typeof spaceFacets)[number];
-/** The desired and live space's facets. */
-export type SpaceFacetValues = Optional<SpaceFacets, 'D'>;
-
-export const anySpaceFacets: readonly AnySpaceFacet[] = spaceFacets;
+export { anySpaceFacets, spaceFacets } from './space-facets.js';
 
 /** The kinds that are one object per organization (its settings). */
 export const objectKinds = [organizationKind] as const;
@@ -106,16 +94,20 @@ export const resourceKinds: readonly ResourceKind[] = registry.map((k) => k.kind
 /** A module typed without its literal name would widen ResourceKind to string: this line then fails to compile. */
 const _namesAreLiterals: string extends ResourceKind ? never : true = true;
 
-const opDefs = Object.fromEntries(kindModules.flatMap((k) => Object.entries(k.ops))) as OpDefs<ChangeOp>;
+/** Kinds whose changes join or part two objects (not counted as deletions of resources). */
+export const relationKinds: ReadonlySet<string> = new Set(
+  kindModules.filter((k) => k.relation).map((k) => k.kind),
+);
+
+const opDefs = Object.fromEntries(kindModules.flatMap((k) => Object.entries(k.ops))) as OpDefs<KindOp>;
 
 /** How an operation of the plan is carried out. */
-export function opDef<O extends ChangeOp>(op: O): OpDef<O> {
+export function opDef<O extends KindOp>(op: O): OpDef<O> {
   return (opDefs as Record<string, OpDef<O>>)[op.type]!;
 }
 
 /** The organization's tree (collections, existing spaces): one module owns its diff (collection.ts). */
-export type DesiredTree = { collections?: DesiredCollection[]; spaces?: DesiredSpace[] };
-export type LiveTree = { collections?: LiveCollection[]; spaces?: LiveSpace[] };
+export type { DesiredTree, LiveTree };
 
 /** How references are resolved, by what they name: the list kind whose live list knows the names, if any. */
 export const lookups: readonly { lookup: Lookup; kind?: AnyListKind }[] = [

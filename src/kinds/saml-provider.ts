@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts } from '../diff/builder.js';
+import { pairByIdentity, problem, type DiffContext } from '../diff/context.js';
 import { liveRef, same } from '../diff/draft.js';
 import { CERTIFICATE_MAX, certificateHash, pemCertificateProblem } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
@@ -94,6 +95,7 @@ const shortHash = (sha: string | null) => (sha ? `sha256:${sha.slice(0, 12)}…`
 
 /** The certificate is compared by hash and never shown. */
 function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlProvider[]): void {
+  const drafts = kindDrafts<SamlProviderOp>(ctx, 'saml-provider');
   ctx.managedLive.count += live.length;
   const { pairs, leftover } = pairByIdentity(ctx, 'saml', desired, live, (x) => x.label);
   for (const [d, l] of pairs) {
@@ -140,12 +142,8 @@ function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlPr
       }
     }
     if (!l) {
-      ctx.drafts.add({
-        key: `create:${addr}`,
-        action: 'create',
-        kind: 'saml-provider',
+      drafts.create({
         address: addr,
-        before: null,
         after: { label: d.label, ...after },
         deps,
         op: { type: 'create-saml-provider', org: ctx.org, body: { label: d.label, ...body } },
@@ -153,10 +151,7 @@ function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlPr
       continue;
     }
     if (Object.keys(after).length > 0)
-      ctx.drafts.add({
-        key: `update:${addr}`,
-        action: 'update',
-        kind: 'saml-provider',
+      drafts.update({
         address: addr,
         before,
         after,
@@ -166,10 +161,9 @@ function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlPr
   }
   for (const l of leftover) {
     const addr = address(ctx.org, l.label);
-    pruneOrList(ctx, {
-      key: `delete:${addr}#${l.id}`,
-      kind: 'saml-provider',
+    drafts.prune({
       address: addr,
+      id: l.id,
       before: { label: l.label },
       op: { type: 'delete-saml-provider', org: ctx.org, provider: liveRef(l.id) },
     });

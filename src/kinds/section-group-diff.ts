@@ -1,13 +1,30 @@
 import type { Ref } from '../model/index.js';
-import { groupAddress } from './section-group.js';
-import { sectionAddress, type SectionSlot } from './site-section.js';
-import type { DesiredStructure, LiveStructure } from './site-structure.js';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { groupAddress, type GroupMembershipOp, type SectionGroupOp } from './section-group.js';
+import {
+  sectionAddress,
+  type DesiredSectionGroup,
+  type DesiredStructure,
+  type LiveSectionGroup,
+  type LiveStructure,
+  type SectionSlot,
+} from './site-section.js';
+import { kindDrafts, type KindDrafts } from '../diff/builder.js';
+import { pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import type { SiteScope } from '../diff/site-scope.js';
 
 type GroupSlot = { title: string; ref: Ref; addr: string; createKey?: string; liveId?: string };
+
+/** What the groups of a site became: their slots, each section's wanted group, what was deleted. */
+type Groups = {
+  slots: GroupSlot[];
+  wantedGroupOf: Map<SectionSlot, GroupSlot>;
+  /** Live groups whose memberships the config leaves alone (`sections` omitted). */
+  membersUnmanaged: Set<string>;
+  /** Keys of group deletions, by live group id. */
+  deleted: Map<string, string>;
+};
 
 /** Section groups of one site: by title (or pinned id); membership changes are one call per section. */
 export function diffGroups(
@@ -18,14 +35,28 @@ export function diffGroups(
   l: LiveStructure | undefined,
   slots: SectionSlot[],
 ): void {
-  const { drafts, org } = ctx;
-  const desired = d.sectionGroups ?? [];
   const live = l?.sectionGroups ?? [];
   ctx.managedLive.count += live.length;
+  const groupDrafts = kindDrafts<SectionGroupOp>(ctx, 'site-section-group');
+  const groups = diffSectionGroups(ctx, groupDrafts, site, title, d.sectionGroups ?? [], live, slots);
+  diffMemberships(ctx, site, live, slots, groups);
+  orderGroups(ctx, groupDrafts, site, live, groups.slots);
+}
+
+/** The groups themselves: creations (with their first members), renames, deletions. */
+function diffSectionGroups(
+  ctx: DiffContext,
+  groupDrafts: KindDrafts<SectionGroupOp>,
+  site: SiteScope,
+  title: string,
+  desired: DesiredSectionGroup[],
+  live: LiveSectionGroup[],
+  slots: SectionSlot[],
+): Groups {
+  const { org } = ctx;
   const slotByPath = new Map(slots.map((s) => [s.d.path, s]));
   const groupSlots: GroupSlot[] = [];
   const wantedGroupOf = new Map<SectionSlot, GroupSlot>();
-  // Live groups whose memberships the config leaves alone (`sections` omitted).
   const membersUnmanaged = new Set<string>();
 
   let previousCreate: string | undefined;
@@ -43,12 +74,8 @@ export function diffGroups(
     if (!lg) {
       const key = `create:${addr}`;
       const slot: GroupSlot = { title: dg.title, ref: createdRef(key), addr, createKey: key };
-      drafts.add({
-        key,
-        action: 'create',
-        kind: 'site-section-group',
+      groupDrafts.create({
         address: addr,
-        before: null,
         after: {
           title: dg.title,
           ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
@@ -75,10 +102,7 @@ export function diffGroups(
     // A rename keeps the group and its memberships: one update.
     const diff = changedFields(dg, lg, ['title', 'icon']);
     if (diff)
-      drafts.add({
-        key: `update:${addr}`,
-        action: 'update',
-        kind: 'site-section-group',
+      groupDrafts.update({
         address: addr,
         ...diff,
         op: { type: 'update-section-group', org, site: site.ref, group: slot.ref, patch: diff.after },
@@ -87,19 +111,31 @@ export function diffGroups(
   const deleted = new Map<string, string>();
   for (const lg of leftover) {
     const addr = groupAddress(site.addr, lg.title);
-    const deleteKey = pruneOrList(ctx, {
-      key: `delete:${addr}#${lg.id}`,
-      kind: 'site-section-group',
+    const deleteKey = groupDrafts.prune({
       address: addr,
+      id: lg.id,
       before: { title: lg.title },
       op: { type: 'delete-section-group', org, site: site.ref, group: liveRef(lg.id) },
     });
     if (deleteKey) deleted.set(lg.id, deleteKey);
   }
+  return { slots: groupSlots, wantedGroupOf, membersUnmanaged, deleted };
+}
 
-  // Membership of every section the config describes. A section has a single group: joining
-  // another group moves it there in one call. A group the config omits is left alone with its
-  // memberships unless it is pruned (its deletion ends them); so is a group that omits `sections`.
+/**
+ * Membership of every section the config describes. A section has a single group: joining
+ * another group moves it there in one call. A group the config omits is left alone with its
+ * memberships unless it is pruned (its deletion ends them); so is a group that omits `sections`.
+ */
+function diffMemberships(
+  ctx: DiffContext,
+  site: SiteScope,
+  live: LiveSectionGroup[],
+  slots: SectionSlot[],
+  { slots: groupSlots, wantedGroupOf, membersUnmanaged, deleted }: Groups,
+): void {
+  const { org } = ctx;
+  const membershipDrafts = kindDrafts<GroupMembershipOp>(ctx, 'section-group-membership');
   const managedIds = new Set(groupSlots.map((g) => g.liveId).filter((id): id is string => !!id));
   for (const s of slots) {
     const want = wantedGroupOf.get(s);
@@ -110,38 +146,41 @@ export function diffGroups(
     const leaving = have !== null && !deleted.has(have) ? (old?.title ?? have) : null;
     if (want) {
       const addr = sectionAddress(want.addr, s.d.path);
-      drafts.add({
-        key: `create:${addr}`,
-        action: leaving === null ? 'create' : 'update',
-        kind: 'section-group-membership',
+      const join = {
         address: addr,
-        before: leaving === null ? null : { group: leaving },
         after: { group: want.title },
         deps: [s.createKey],
-        op: { type: 'add-group-section', org, site: site.ref, group: want.ref, section: s.ref },
-      });
+        op: { type: 'add-group-section', org, site: site.ref, group: want.ref, section: s.ref } as const,
+      };
+      if (leaving === null) membershipDrafts.create(join);
+      else membershipDrafts.update({ ...join, before: { group: leaving } });
       continue;
     }
     if (leaving === null || !managedIds.has(have!) || membersUnmanaged.has(have!)) continue;
     const addr = sectionAddress(groupAddress(site.addr, leaving), s.d.path);
-    drafts.add({
-      key: `delete:${addr}`,
-      action: 'delete',
-      kind: 'section-group-membership',
+    membershipDrafts.delete({
       address: addr,
       before: { group: leaving },
-      after: null,
       op: { type: 'remove-group-section', org, site: site.ref, group: liveRef(have!), section: s.ref },
     });
   }
+}
 
+/** The groups' order in the site: live groups where they are, new ones last, moved as few as possible. */
+function orderGroups(
+  ctx: DiffContext,
+  groupDrafts: KindDrafts<SectionGroupOp>,
+  site: SiteScope,
+  live: LiveSectionGroup[],
+  groupSlots: GroupSlot[],
+): void {
+  const { org } = ctx;
   const current = [
     ...live.map((lg) => groupSlots.find((g) => g.liveId === lg.id)).filter((g): g is GroupSlot => !!g),
     ...groupSlots.filter((g) => !g.liveId),
   ];
-  addMoves(
-    drafts,
-    'site-section-group',
+  addMoves<GroupSlot, SectionGroupOp>(
+    groupDrafts,
     groupSlots,
     current,
     (g) => g.title,

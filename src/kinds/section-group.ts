@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { sectionRoute } from './site-section.js';
@@ -130,6 +130,7 @@ const byField = (caps: ApiCapabilities) => caps.sectionJoinsGroup === 'section-f
 /** A section's membership of a group: the group's endpoint (api.md) or the section's field. */
 export const groupMembershipKind: KindModule<GroupMembershipOp, 'section-group-membership'> = {
   kind: 'section-group-membership',
+  relation: true,
   ops: {
     'add-group-section': {
       call: (op, r, caps) =>

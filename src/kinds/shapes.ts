@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
-import type { ResourceKind } from '../model/kinds.js';
 import type { ContentCheck, IndirectSource } from '../secrets/indirect.js';
 import type { KindExamples } from './examples.js';
 import type {
@@ -133,7 +132,7 @@ export type UniqueList = {
 
 /** Any list kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyListKind = ListKind<string, any, any, any, any, ResourceKind>;
+export type AnyListKind = ListKind<string, any, any, any, any, string>;
 
 /**
  * A kind that is a list inside a site, identified within it (share links): like a list kind, with
@@ -165,7 +164,7 @@ export type SiteListKind<
 
 /** Any site list kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySiteListKind = SiteListKind<string, any, any, any, any, ResourceKind>;
+export type AnySiteListKind = SiteListKind<string, any, any, any, any, string>;
 
 /** Report a problem of a config entry at a path below it. */
 export type Report = (path: (string | number)[], code: string, message: string, key?: boolean) => void;
@@ -207,7 +206,7 @@ export type SpaceFacet<
 
 /** Any space facet, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySpaceFacet = SpaceFacet<string, any, any, any, ResourceKind>;
+export type AnySpaceFacet = SpaceFacet<string, any, any, any, string>;
 
 /**
  * A kind that is one object per organization (its settings): a key of a config file, read with
@@ -243,7 +242,7 @@ export type ObjectKind<
 
 /** Any object kind, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyObjectKind = ObjectKind<string, any, any, any, any, ResourceKind>;
+export type AnyObjectKind = ObjectKind<string, any, any, any, any, string>;
 
 /**
  * A kind that is one value of a site, read with its own GET and set with its own call (the
@@ -276,7 +275,7 @@ export type SiteFacet<
 
 /** Any site facet, as the registry holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySiteFacet = SiteFacet<string, any, any, any, any, ResourceKind>;
+export type AnySiteFacet = SiteFacet<string, any, any, any, any, string>;
 
 /** What a kind of any shape declares: its key, config entry (C), desired (D) and live (L) types. */
 type Declared<K> =

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts } from '../diff/builder.js';
+import { pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
@@ -112,7 +113,8 @@ function diff(
   desired: DesiredShareLink[],
   live: LiveShareLink[],
 ): void {
-  const { drafts, org } = ctx;
+  const { org } = ctx;
+  const drafts = kindDrafts<ShareLinkOp>(ctx, 'share-link');
   ctx.managedLive.count += live.length;
   const { pairs, leftover } = pairByIdentity(
     ctx,
@@ -124,22 +126,14 @@ function diff(
   for (const [dl, ll] of pairs) {
     const addr = address(site.addr, dl.name);
     if (!ll) {
-      const key = `create:${addr}`;
-      drafts.add({
-        key,
-        action: 'create',
-        kind: 'share-link',
+      const key = drafts.create({
         address: addr,
-        before: null,
         after: { name: dl.name },
         deps: [site.createKey],
         op: { type: 'create-share-link', org, site: site.ref, name: dl.name },
       });
       if (dl.active !== undefined && dl.active !== CREATED_ACTIVE)
-        drafts.add({
-          key: `update:${addr}`,
-          action: 'update',
-          kind: 'share-link',
+        drafts.update({
           address: addr,
           before: null,
           after: { active: dl.active },
@@ -158,10 +152,7 @@ function diff(
     // A rename keeps the link (and its secret URL): one update.
     const changed = changedFields(dl, ll, ['name', 'active']);
     if (changed)
-      drafts.add({
-        key: `update:${addr}`,
-        action: 'update',
-        kind: 'share-link',
+      drafts.update({
         address: addr,
         ...changed,
         op: {
@@ -175,10 +166,9 @@ function diff(
   }
   for (const ll of leftover) {
     const addr = address(site.addr, ll.name);
-    pruneOrList(ctx, {
-      key: `delete:${addr}#${ll.id}`,
-      kind: 'share-link',
+    drafts.prune({
       address: addr,
+      id: ll.id,
       before: { name: ll.name },
       op: { type: 'delete-share-link', org, site: site.ref, shareLink: liveRef(ll.id) },
     });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
 import { SiteSpace } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { liveRef } from '../diff/draft.js';
-import type { DesiredSection, LiveSection } from './site-structure.js';
+import type { Renamable } from '../model/desired.js';
 import { deleteCall, structureMove, type KindModule, type OpOutput } from './types.js';
 
 /** The API's answer for one (lenient: unknown fields allowed). */
@@ -166,3 +166,58 @@ export function pairSections(
   }
   return { slots, used };
 }
+
+/**
+ * A site's structure as the diff sees it, desired and live: the model the structure's modules
+ * (site-structure.ts, its diff steps, sections and groups) share. Here, beside the sections, so
+ * that site-structure.ts (which includes the diff steps) is imported by none of them.
+ */
+
+export type DesiredSiteSpace = { space: string; path?: string; condition?: string | null; default?: boolean };
+export type DesiredSection = {
+  path: string;
+  /** Omitted: the platform's default on creation (the first space's title), unmanaged afterwards. */
+  title?: string;
+  icon?: string | null;
+  description?: string | null;
+  condition?: string | null;
+  default?: boolean;
+  spaces: DesiredSiteSpace[];
+};
+export type DesiredSectionGroup = Renamable & {
+  title: string;
+  icon?: string | null;
+  /** Paths of the member sections; omitted: the group's memberships are unmanaged. */
+  sections?: string[];
+};
+/** A list that is `undefined` is not managed (desired) or not read (live). */
+export type DesiredStructure = {
+  sections?: DesiredSection[];
+  sectionGroups?: DesiredSectionGroup[];
+  spaces?: DesiredSiteSpace[];
+};
+
+export type LiveSiteSpace = {
+  id: string;
+  space: string;
+  path: string;
+  condition: string | null;
+  default: boolean;
+};
+export type LiveSection = {
+  id: string;
+  path: string;
+  title: string;
+  icon: string | null;
+  description: string | null;
+  condition: string | null;
+  default: boolean;
+  group: string | null;
+  spaces: LiveSiteSpace[];
+};
+export type LiveSectionGroup = { id: string; title: string; icon: string | null };
+export type LiveStructure = {
+  sections?: LiveSection[];
+  sectionGroups?: LiveSectionGroup[];
+  spaces?: LiveSiteSpace[];
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { deleteCall, idOutput, structureMove, type KindModule } from './types.js';
 

@@ -1,14 +1,18 @@
 import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
-import { pairSections, sectionAddress, type SectionSlot } from './site-section.js';
-import { siteSpaceAddress } from './site-space.js';
-import type {
-  DesiredSiteSpace,
-  DesiredStructure,
-  LiveSection,
-  LiveSiteSpace,
-  LiveStructure,
-} from './site-structure.js';
-import { pruneOrList, warn, type DiffContext } from '../diff/context.js';
+import {
+  pairSections,
+  sectionAddress,
+  type DesiredSiteSpace,
+  type DesiredStructure,
+  type LiveSection,
+  type LiveSiteSpace,
+  type LiveStructure,
+  type SectionOp,
+  type SectionSlot,
+} from './site-section.js';
+import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
+import { kindDrafts, type KindDrafts } from '../diff/builder.js';
+import { warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import { keepPathsUnique, type PathItem } from '../diff/paths.js';
@@ -37,6 +41,30 @@ type SpacePlacement = {
 const SECTION_FIELDS = ['title', 'icon', 'description', 'condition', 'path'] as const;
 const SITE_SPACE_FIELDS = ['path', 'condition'] as const;
 
+/** What the steps of one site's structure diff share. */
+type Structure = {
+  ctx: DiffContext;
+  org: string;
+  site: SiteScope;
+  d: DesiredStructure;
+  sections: KindDrafts<SectionOp>;
+  siteSpaces: KindDrafts<SiteSpaceOp>;
+  liveSections: LiveSection[];
+  /** Live sections that a desired one pairs with. */
+  used: Set<LiveSection>;
+  slots: SectionSlot[];
+  /** Spaces that stay in a section the config leaves alone (prune off), by space id. */
+  held: Map<string, LiveSection>;
+  stays: (space: string, ls: LiveSection) => void;
+  /** Keys of section deletions, by live section id. */
+  deletedSections: Map<string, string>;
+  /** Every place site spaces are managed: each section slot, then the site's root (`root`). */
+  containers: Container[];
+  root: Container | null;
+  /** Keys of the drafts that take a live site space out of its place, by its id. */
+  movedOut: Map<string, string>;
+};
+
 /**
  * Sections and site spaces of one site: pairing, creations, updates, deletions, defaults, path
  * conflicts and order. Returns the section slots (the groups diff names sections through them).
@@ -48,11 +76,27 @@ export function diffStructure(
   d: DesiredStructure,
   l: LiveStructure | undefined,
 ): SectionSlot[] {
-  const { drafts, org } = ctx;
+  const s = pairStructure(ctx, site, title, d, l);
+  createAndDeleteSections(s);
+  placeSiteSpaces(s);
+  pruneSiteSpaces(s);
+  const sectionSetKeys = updateSections(s);
+  setSiteDefaults(s);
+  keepStructurePathsUnique(s, sectionSetKeys);
+  orderStructure(s);
+  return s.slots;
+}
+
+/** 1. Pair sections (pairSections, in the section's module), and name the places of site spaces. */
+function pairStructure(
+  ctx: DiffContext,
+  site: SiteScope,
+  title: string,
+  d: DesiredStructure,
+  l: LiveStructure | undefined,
+): Structure {
   const liveSections = d.sections ? (l?.sections ?? []) : [];
   ctx.managedLive.count += liveSections.length;
-
-  // 1. Pair sections (pairSections, in the section's module).
   const paired = pairSections(d.sections ?? [], liveSections, ctx.prune, (path) =>
     sectionAddress(site.addr, path),
   );
@@ -74,21 +118,49 @@ export function diffStructure(
     if (holder) stays(first.space, holder);
     return !holder;
   });
+  const containers: Container[] = slots.map((slot) => ({
+    slot,
+    addr: slot.addr,
+    live: slot.l?.spaces ?? [],
+    placements: [],
+  }));
+  const root: Container | null = d.spaces
+    ? { slot: null, addr: site.addr, live: l?.spaces ?? [], placements: [] }
+    : null;
+  if (root) containers.push(root);
+  return {
+    ctx,
+    org: ctx.org,
+    site,
+    d,
+    sections: kindDrafts<SectionOp>(ctx, 'site-section'),
+    siteSpaces: kindDrafts<SiteSpaceOp>(ctx, 'site-space'),
+    liveSections,
+    used,
+    slots,
+    held,
+    stays,
+    deletedSections: new Map(),
+    containers,
+    root,
+    movedOut: new Map(),
+  };
+}
 
-  // 2. Section creations and deletions. Creations are chained: the API appends what it creates,
-  //    so creating in list order (not concurrently) is what makes the planned order come true.
+/**
+ * 2. Section creations and deletions. Creations are chained: the API appends what it creates,
+ *    so creating in list order (not concurrently) is what makes the planned order come true.
+ */
+function createAndDeleteSections(s: Structure): void {
+  const { org, site } = s;
   let previousCreate: string | undefined;
-  for (const slot of slots) {
+  for (const slot of s.slots) {
     if (slot.l) continue;
     slot.createKey = `create:${slot.addr}`;
     slot.ref = createdRef(slot.createKey);
     const first = slot.d.spaces[0]!;
-    drafts.add({
-      key: slot.createKey,
-      action: 'create',
-      kind: 'site-section',
+    s.sections.create({
       address: slot.addr,
-      before: null,
       after: { ...(slot.d.title !== undefined ? { title: slot.d.title } : {}), space: first.space },
       deps: [site.createKey, previousCreate],
       op: {
@@ -101,159 +173,155 @@ export function diffStructure(
     });
     previousCreate = slot.createKey;
   }
-  const deletedSections = new Map<string, string>();
-  for (const ls of liveSections) {
-    if (used.has(ls)) continue;
-    const addr = sectionAddress(site.addr, ls.path);
-    const deleteKey = pruneOrList(ctx, {
-      key: `delete:${addr}#${ls.id}`,
-      kind: 'site-section',
-      address: addr,
+  for (const ls of s.liveSections) {
+    if (s.used.has(ls)) continue;
+    const deleteKey = s.sections.prune({
+      address: sectionAddress(site.addr, ls.path),
+      id: ls.id,
       before: { title: ls.title },
       op: { type: 'delete-section', org, site: site.ref, section: liveRef(ls.id) },
     });
-    if (deleteKey) deletedSections.set(ls.id, deleteKey);
+    if (deleteKey) s.deletedSections.set(ls.id, deleteKey);
   }
+}
 
-  // 3. Site spaces, across the whole site: a space lives in one place per site.
-  const containers: Container[] = slots.map((slot) => ({
-    slot,
-    addr: slot.addr,
-    live: slot.l?.spaces ?? [],
-    placements: [],
-  }));
-  const root: Container | null = d.spaces
-    ? { slot: null, addr: site.addr, live: l?.spaces ?? [], placements: [] }
-    : null;
-  if (root) containers.push(root);
-  const liveLocation = new Map<string, { ss: LiveSiteSpace; section: LiveSection | null }>();
-  for (const ls of liveSections) for (const ss of ls.spaces) liveLocation.set(ss.space, { ss, section: ls });
-  for (const ss of root?.live ?? []) liveLocation.set(ss.space, { ss, section: null });
-  for (const c of containers) if (c.slot?.l || c === root) ctx.managedLive.count += c.live.length;
+/** Where each space of the site is now: its live site space, and the section holding it (null: the root). */
+type LiveLocation = { ss: LiveSiteSpace; section: LiveSection | null };
 
-  const movedOut = new Map<string, string>();
-  const wantedSpaces = new Set<string>();
-  for (const c of containers)
-    for (const ds of (c.slot ? c.slot.d.spaces : d.spaces) ?? []) wantedSpaces.add(ds.space);
+/** 3. Site spaces, across the whole site: a space lives in one place per site. */
+function placeSiteSpaces(s: Structure): void {
+  const liveLocation = new Map<string, LiveLocation>();
+  for (const ls of s.liveSections)
+    for (const ss of ls.spaces) liveLocation.set(ss.space, { ss, section: ls });
+  for (const ss of s.root?.live ?? []) liveLocation.set(ss.space, { ss, section: null });
+  for (const c of s.containers) if (c.slot?.l || c === s.root) s.ctx.managedLive.count += c.live.length;
 
-  for (const c of containers) {
-    const list = c.slot ? c.slot.d.spaces : (d.spaces ?? []);
+  for (const c of s.containers) {
+    const list = c.slot ? c.slot.d.spaces : (s.d.spaces ?? []);
     let previousInContainer: string | undefined;
     list.forEach((ds, index) => {
-      const addr = siteSpaceAddress(c.addr, ds.space);
       const loc = liveLocation.get(ds.space);
       const here = loc && (c.slot ? loc.section !== null && loc.section === c.slot.l : loc.section === null);
-      if (loc && !here && loc.section && held.get(ds.space) === loc.section) {
-        stays(ds.space, loc.section);
+      if (loc && !here && loc.section && s.held.get(ds.space) === loc.section) {
+        s.stays(ds.space, loc.section);
         return;
       }
-      if (loc && here) {
-        const p: SpacePlacement = { d: ds, container: c, addr, ref: liveRef(loc.ss.id), live: loc.ss };
-        const diff = changedFields(ds, loc.ss, SITE_SPACE_FIELDS);
-        if (diff) {
-          p.updateKey = `update:${addr}`;
-          drafts.add({
-            key: p.updateKey,
-            action: 'update',
-            kind: 'site-space',
-            address: addr,
-            ...diff,
-            op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after },
-          });
-        }
-        c.placements.push(p);
-        return;
-      }
-      // It is elsewhere (or nowhere): take it out of its old place, then create it here.
-      let freed: string | undefined;
-      if (loc) {
-        freed = loc.section ? deletedSections.get(loc.section.id) : undefined;
-        if (!freed) {
-          // Named by the section's final path, as every change inside a renamed section is.
-          const from = loc.section
-            ? (slots.find((s) => s.l === loc.section)?.addr ?? sectionAddress(site.addr, loc.section.path))
-            : site.addr;
-          const oldAddr = siteSpaceAddress(from, ds.space);
-          freed = `delete:${oldAddr}#${loc.ss.id}`;
-          drafts.add({
-            key: freed,
-            action: 'delete',
-            kind: 'site-space',
-            address: oldAddr,
-            before: { path: loc.ss.path },
-            after: null,
-            note: `moves to ${c.addr}: the API cannot move a site space between sections`,
-            op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(loc.ss.id) },
-          });
-          movedOut.set(loc.ss.id, freed);
-        }
-      }
-      const p: SpacePlacement = { d: ds, container: c, addr, ref: { id: '' } };
-      if (c.slot?.createKey && index === 0) {
-        p.createKey = c.slot.createKey;
-        p.ref = createdRef(c.slot.createKey, `siteSpace:${ds.space}`);
-        drafts.depend(c.slot.createKey, freed);
-        previousInContainer = p.createKey;
-      } else {
-        p.createKey = `create:${addr}`;
-        p.ref = createdRef(p.createKey);
-        drafts.add({
-          key: p.createKey,
-          action: 'create',
-          kind: 'site-space',
-          address: addr,
-          before: null,
-          after: { space: ds.space },
-          deps: [site.createKey, c.slot?.createKey, freed, previousInContainer],
-          op: {
-            type: 'create-site-space',
-            org,
-            site: site.ref,
-            spaceId: ds.space,
-            ...(c.slot ? { section: c.slot.ref } : {}),
-          },
-        });
-        previousInContainer = p.createKey;
-      }
-      const follow = fieldsToSet(ds, SITE_SPACE_FIELDS);
-      if (follow) {
-        p.updateKey = `update:${addr}`;
-        drafts.add({
-          key: p.updateKey,
-          action: 'update',
-          kind: 'site-space',
-          address: addr,
-          before: null,
-          after: follow,
-          deps: [p.createKey],
-          note: SET_AFTER_CREATION,
-          op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow },
-        });
-      }
-      c.placements.push(p);
+      if (loc && here) keepSiteSpace(s, c, ds, loc.ss);
+      else previousInContainer = moveSiteSpaceHere(s, c, ds, index, loc, previousInContainer);
     });
   }
-  // Live site spaces of managed places that the config does not want anywhere in the site.
-  for (const c of containers) {
+}
+
+/** A site space already in its place: its fields. */
+function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: LiveSiteSpace): void {
+  const { org, site } = s;
+  const addr = siteSpaceAddress(c.addr, ds.space);
+  const p: SpacePlacement = { d: ds, container: c, addr, ref: liveRef(ss.id), live: ss };
+  const diff = changedFields(ds, ss, SITE_SPACE_FIELDS);
+  if (diff)
+    p.updateKey = s.siteSpaces.update({
+      address: addr,
+      ...diff,
+      op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after },
+    });
+  c.placements.push(p);
+}
+
+/**
+ * A site space elsewhere (or nowhere): take it out of its old place, then create it here (the first
+ * space of a created section comes with the section). Returns the key the next creation waits for.
+ */
+function moveSiteSpaceHere(
+  s: Structure,
+  c: Container,
+  ds: DesiredSiteSpace,
+  index: number,
+  loc: LiveLocation | undefined,
+  previousInContainer: string | undefined,
+): string | undefined {
+  const { org, site } = s;
+  const addr = siteSpaceAddress(c.addr, ds.space);
+  const freed = loc ? freeSiteSpace(s, c, ds, loc) : undefined;
+  const p: SpacePlacement = { d: ds, container: c, addr, ref: { id: '' } };
+  if (c.slot?.createKey && index === 0) {
+    p.createKey = c.slot.createKey;
+    p.ref = createdRef(c.slot.createKey, `siteSpace:${ds.space}`);
+    s.ctx.drafts.depend(c.slot.createKey, freed);
+  } else {
+    p.createKey = s.siteSpaces.create({
+      address: addr,
+      after: { space: ds.space },
+      deps: [site.createKey, c.slot?.createKey, freed, previousInContainer],
+      op: {
+        type: 'create-site-space',
+        org,
+        site: site.ref,
+        spaceId: ds.space,
+        ...(c.slot ? { section: c.slot.ref } : {}),
+      },
+    });
+    p.ref = createdRef(p.createKey);
+  }
+  const follow = fieldsToSet(ds, SITE_SPACE_FIELDS);
+  if (follow)
+    p.updateKey = s.siteSpaces.update({
+      address: addr,
+      before: null,
+      after: follow,
+      deps: [p.createKey],
+      note: SET_AFTER_CREATION,
+      op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow },
+    });
+  c.placements.push(p);
+  return p.createKey;
+}
+
+/** The key of what frees a space's old place: its section's deletion, or its own. */
+function freeSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, loc: LiveLocation): string {
+  const { org, site } = s;
+  const freed = loc.section ? s.deletedSections.get(loc.section.id) : undefined;
+  if (freed) return freed;
+  // Named by the section's final path, as every change inside a renamed section is.
+  const from = loc.section
+    ? (s.slots.find((slot) => slot.l === loc.section)?.addr ?? sectionAddress(site.addr, loc.section.path))
+    : site.addr;
+  const oldAddr = siteSpaceAddress(from, ds.space);
+  const key = s.siteSpaces.delete({
+    key: `delete:${oldAddr}#${loc.ss.id}`,
+    address: oldAddr,
+    before: { path: loc.ss.path },
+    note: `moves to ${c.addr}: the API cannot move a site space between sections`,
+    op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(loc.ss.id) },
+  });
+  s.movedOut.set(loc.ss.id, key);
+  return key;
+}
+
+/** Live site spaces of managed places that the config does not want anywhere in the site. */
+function pruneSiteSpaces(s: Structure): void {
+  const wantedSpaces = new Set<string>();
+  for (const c of s.containers)
+    for (const ds of (c.slot ? c.slot.d.spaces : s.d.spaces) ?? []) wantedSpaces.add(ds.space);
+  for (const c of s.containers) {
     if (c.slot && !c.slot.l) continue;
     for (const ss of c.live) {
       if (wantedSpaces.has(ss.space)) continue;
-      const addr = siteSpaceAddress(c.addr, ss.space);
-      const deleteKey = pruneOrList(ctx, {
-        key: `delete:${addr}#${ss.id}`,
-        kind: 'site-space',
-        address: addr,
+      const deleteKey = s.siteSpaces.prune({
+        address: siteSpaceAddress(c.addr, ss.space),
+        id: ss.id,
         before: { path: ss.path },
-        op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(ss.id) },
+        op: { type: 'delete-site-space', org: s.org, site: s.site.ref, siteSpace: liveRef(ss.id) },
       });
-      if (deleteKey) movedOut.set(ss.id, deleteKey);
+      if (deleteKey) s.movedOut.set(ss.id, deleteKey);
     }
   }
+}
 
-  // 4. Section fields, and each section's default site space.
+/** 4. Section fields, and each section's default site space. Returns the keys of the updates. */
+function updateSections(s: Structure): Map<SectionSlot, string> {
   const sectionSetKeys = new Map<SectionSlot, string>();
-  for (const [index, slot] of slots.entries()) {
-    const mine = containers[index]!.placements;
+  for (const [index, slot] of s.slots.entries()) {
+    const mine = s.containers[index]!.placements;
     const wantDefault = mine.find((p) => p.d.default);
     const liveDefault = slot.l?.spaces.find((ss) => ss.default);
     let diff: { before: Record<string, unknown>; after: Record<string, unknown> } | null;
@@ -274,24 +342,25 @@ export function diffStructure(
       deps.push(wantDefault.createKey);
     }
     if (!diff || Object.keys(diff.after).length === 0) continue;
-    const key = `update:${slot.addr}`;
-    drafts.add({
-      key,
-      action: 'update',
-      kind: 'site-section',
+    const key = s.sections.update({
       address: slot.addr,
       before: slot.l ? diff.before : null,
       after: diff.after,
       deps,
       ...(slot.l ? {} : { note: SET_AFTER_CREATION }),
-      op: { type: 'update-section', org, site: site.ref, section: slot.ref, patch },
+      op: { type: 'update-section', org: s.org, site: s.site.ref, section: slot.ref, patch },
     });
     sectionSetKeys.set(slot, key);
   }
-  // The site's default section and root default site space ride on the site's own update.
-  const defaultSlot = slots.find((s) => s.d.default);
+  return sectionSetKeys;
+}
+
+/** The site's default section and root default site space ride on the site's own update. */
+function setSiteDefaults(s: Structure): void {
+  const { site, root } = s;
+  const defaultSlot = s.slots.find((slot) => slot.d.default);
   if (defaultSlot && (!defaultSlot.l || !defaultSlot.l.default)) {
-    const current = liveSections.find((s) => s.default);
+    const current = s.liveSections.find((ls) => ls.default);
     site.patch.before['defaultSection'] = current?.path ?? null;
     site.patch.after['defaultSection'] = defaultSlot.d.path;
     site.patch.body['defaultSiteSection'] = { $ref: defaultSlot.ref };
@@ -307,8 +376,11 @@ export function diffStructure(
       site.patch.deps.push(want.createKey);
     }
   }
+}
 
-  // 5. Paths stay unique in each scope while they change.
+/** 5. Paths stay unique in each scope while they change. */
+function keepStructurePathsUnique(s: Structure, sectionSetKeys: Map<SectionSlot, string>): void {
+  const { ctx, org, site, slots } = s;
   const sectionItems: PathItem[] = [
     ...slots.map((slot) => ({
       label: slot.addr,
@@ -316,17 +388,17 @@ export function diffStructure(
       wantPath: slot.l && slot.l.path === slot.d.path ? null : slot.d.path,
       ...(sectionSetKeys.get(slot) ? { setKey: sectionSetKeys.get(slot)! } : {}),
     })),
-    ...liveSections
-      .filter((ls) => !used.has(ls))
+    ...s.liveSections
+      .filter((ls) => !s.used.has(ls))
       .map((ls) => ({
         label: sectionAddress(site.addr, ls.path),
         livePath: ls.path,
         wantPath: null,
-        ...(deletedSections.get(ls.id) ? { deleteKey: deletedSections.get(ls.id)! } : {}),
+        ...(s.deletedSections.get(ls.id) ? { deleteKey: s.deletedSections.get(ls.id)! } : {}),
       })),
   ];
-  const slotByLabel = new Map(slots.map((s) => [s.addr, s]));
-  keepPathsUnique(ctx, sectionItems, 'site-section', (item, path) => ({
+  const slotByLabel = new Map(slots.map((slot) => [slot.addr, slot]));
+  keepPathsUnique<SectionOp>(ctx, sectionItems, s.sections, (item, path) => ({
     type: 'update-section',
     org,
     site: site.ref,
@@ -334,7 +406,7 @@ export function diffStructure(
     patch: { path },
   }));
 
-  for (const c of containers) {
+  for (const c of s.containers) {
     const mine = c.placements;
     const byLabel = new Map(mine.map((p) => [p.addr, p]));
     const items: PathItem[] = [
@@ -350,10 +422,10 @@ export function diffStructure(
           label: siteSpaceAddress(c.addr, ss.space),
           livePath: ss.path,
           wantPath: null,
-          ...(movedOut.get(ss.id) ? { deleteKey: movedOut.get(ss.id)! } : {}),
+          ...(s.movedOut.get(ss.id) ? { deleteKey: s.movedOut.get(ss.id)! } : {}),
         })),
     ];
-    keepPathsUnique(ctx, items, 'site-space', (item, path) => ({
+    keepPathsUnique<SiteSpaceOp>(ctx, items, s.siteSpaces, (item, path) => ({
       type: 'update-site-space',
       org,
       site: site.ref,
@@ -361,35 +433,35 @@ export function diffStructure(
       patch: { path },
     }));
   }
+}
 
-  // 6. Order: sections of the site, site spaces of each place.
-  const slotOfLive = new Map(slots.filter((s) => s.l).map((s) => [s.l!, s]));
+/** 6. Order: sections of the site, site spaces of each place. */
+function orderStructure(s: Structure): void {
+  const { org, site, slots } = s;
+  const slotOfLive = new Map(slots.filter((slot) => slot.l).map((slot) => [slot.l!, slot]));
   const currentSections = [
-    ...liveSections.filter((ls) => used.has(ls)).map((ls) => slotOfLive.get(ls)!),
-    ...slots.filter((s) => !s.l),
+    ...s.liveSections.filter((ls) => s.used.has(ls)).map((ls) => slotOfLive.get(ls)!),
+    ...slots.filter((slot) => !slot.l),
   ];
-  addMoves(
-    drafts,
-    'site-section',
+  addMoves<SectionSlot, SectionOp>(
+    s.sections,
     slots,
     currentSections,
-    (s) => s.d.path,
+    (slot) => slot.d.path,
     (item, position) => ({ type: 'move-section', org, site: site.ref, section: item.ref, position }),
   );
-  for (const c of containers) {
+  for (const c of s.containers) {
     const mine = c.placements;
     const current = [
       ...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p),
       ...mine.filter((p) => !p.live),
     ];
-    addMoves(
-      drafts,
-      'site-space',
+    addMoves<SpacePlacement, SiteSpaceOp>(
+      s.siteSpaces,
       mine,
       current,
       (p) => p.d.space,
       (item, position) => ({ type: 'move-site-space', org, site: site.ref, siteSpace: item.ref, position }),
     );
   }
-  return slots;
 }

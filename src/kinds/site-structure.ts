@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
-import type { Renamable } from '../model/desired.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
 import { diffGroups } from './section-group-diff.js';
 import { diffStructure } from './site-structure-diff.js';
@@ -17,6 +16,15 @@ import { SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { listBelow, type ApiList, type ChildRead, type KindDoc } from './types.js';
 import type { EntryChecks } from './shapes.js';
 import { pick, shuffle, type Random } from './examples.js';
+import type {
+  DesiredSection,
+  DesiredSectionGroup,
+  DesiredSiteSpace,
+  DesiredStructure,
+  LiveSection,
+  LiveSiteSpace,
+  LiveStructure,
+} from './site-section.js';
 
 /**
  * A site's structure: its sections, section groups and site spaces (the navigation). Each has its
@@ -26,54 +34,16 @@ import { pick, shuffle, type Random } from './examples.js';
 export const structureKinds = [sectionKind, sectionGroupKind, groupMembershipKind, siteSpaceKind] as const;
 export type StructureOp = SectionOp | SectionGroupOp | GroupMembershipOp | SiteSpaceOp;
 
-export type DesiredSiteSpace = { space: string; path?: string; condition?: string | null; default?: boolean };
-export type DesiredSection = {
-  path: string;
-  /** Omitted: the platform's default on creation (the first space's title), unmanaged afterwards. */
-  title?: string;
-  icon?: string | null;
-  description?: string | null;
-  condition?: string | null;
-  default?: boolean;
-  spaces: DesiredSiteSpace[];
-};
-export type DesiredSectionGroup = Renamable & {
-  title: string;
-  icon?: string | null;
-  /** Paths of the member sections; omitted: the group's memberships are unmanaged. */
-  sections?: string[];
-};
-/** A list that is `undefined` is not managed (desired) or not read (live). */
-export type DesiredStructure = {
-  sections?: DesiredSection[];
-  sectionGroups?: DesiredSectionGroup[];
-  spaces?: DesiredSiteSpace[];
-};
-
-export type LiveSiteSpace = {
-  id: string;
-  space: string;
-  path: string;
-  condition: string | null;
-  default: boolean;
-};
-export type LiveSection = {
-  id: string;
-  path: string;
-  title: string;
-  icon: string | null;
-  description: string | null;
-  condition: string | null;
-  default: boolean;
-  group: string | null;
-  spaces: LiveSiteSpace[];
-};
-export type LiveSectionGroup = { id: string; title: string; icon: string | null };
-export type LiveStructure = {
-  sections?: LiveSection[];
-  sectionGroups?: LiveSectionGroup[];
-  spaces?: LiveSiteSpace[];
-};
+export type {
+  DesiredSection,
+  DesiredSectionGroup,
+  DesiredSiteSpace,
+  DesiredStructure,
+  LiveSection,
+  LiveSectionGroup,
+  LiveSiteSpace,
+  LiveStructure,
+} from './site-section.js';
 
 const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
 const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');

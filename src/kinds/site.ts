@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { nullish } from '../api/schema.js';
-import { pairByIdentity, pruneOrList, warn, type DiffContext } from '../diff/context.js';
+import { nullish } from '../model/schema.js';
+import { kindDrafts } from '../diff/builder.js';
+import { pairByIdentity, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
@@ -171,7 +172,8 @@ function exportSite(l: LiveSite, pinned: boolean, ctx: ExportContext): Config {
 
 /** One site's own fields: its creation or update, which its parts' defaults ride on. */
 function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): void {
-  const { drafts, org } = ctx;
+  const { org } = ctx;
+  const drafts = kindDrafts<SiteOp>(ctx, 'site');
   const addr = siteAddress(org, d.title);
   const createKey = `create:${addr}`;
   ctx.siteRefs.set(d.title, l ? { ref: liveRef(l.id) } : { ref: createdRef(createKey), createKey });
@@ -184,12 +186,8 @@ function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): voi
     patch: { before: {}, after: {}, body: {}, deps: [] },
   };
   if (!l) {
-    drafts.add({
-      key: createKey,
-      action: 'create',
-      kind: 'site',
+    drafts.create({
       address: addr,
-      before: null,
       after: { title: d.title, ...(d.visibility ? { visibility: d.visibility } : {}) },
       op: { type: 'create-site', org, title: d.title, ...(d.visibility ? { visibility: d.visibility } : {}) },
     });
@@ -205,10 +203,7 @@ function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): voi
     for (const side of [site.patch.body, site.patch.after, site.patch.before]) delete side['agentsContext'];
   diffParts(ctx, site, d.title, d, l);
   if (Object.keys(site.patch.after).length > 0)
-    drafts.add({
-      key: `update:${addr}`,
-      action: 'update',
-      kind: 'site',
+    drafts.update({
       address: addr,
       before: l ? site.patch.before : null,
       after: site.patch.after,
@@ -219,15 +214,15 @@ function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): voi
 }
 
 function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
+  const drafts = kindDrafts<SiteOp>(ctx, 'site');
   ctx.managedLive.count += live.length;
   const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
   for (const [d, l] of pairs) diffOne(ctx, d, l);
   for (const l of leftover) {
     const addr = siteAddress(ctx.org, l.title);
-    pruneOrList(ctx, {
-      key: `delete:${addr}#${l.id}`,
-      kind: 'site',
+    drafts.prune({
       address: addr,
+      id: l.id,
       before: { title: l.title },
       op: { type: 'delete-site', org: ctx.org, site: liveRef(l.id) },
     });

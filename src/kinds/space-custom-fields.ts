@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kindDrafts } from '../diff/builder.js';
 import type { DiffContext } from '../diff/context.js';
 import type { CustomFieldValue } from '../model/kinds.js';
 import { same } from '../diff/draft.js';
@@ -106,6 +107,7 @@ function check(values: Values, configs: object[], report: Report): void {
 
 /** One change per space, carrying only the values that differ. */
 function diff(ctx: DiffContext, desired: { id: string; value: Values }[], live: Map<string, Values>): void {
+  const drafts = kindDrafts<SpaceCustomFieldsOp>(ctx, 'space-custom-fields');
   for (const d of desired) {
     const current = live.get(d.id) ?? dict<CustomFieldValue>();
     const before = dict<unknown>();
@@ -124,10 +126,7 @@ function diff(ctx: DiffContext, desired: { id: string; value: Values }[], live: 
     }
     if (Object.keys(after).length === 0) continue;
     const addr = address(ctx.org, d.id);
-    ctx.drafts.add({
-      key: `update:${addr}`,
-      action: 'update',
-      kind: 'space-custom-fields',
+    drafts.update({
       address: addr,
       before,
       after,

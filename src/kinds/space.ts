@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DefaultLevel, Level, parentTitle } from './fields.js';
-import { nullish } from '../api/schema.js';
+import { nullish } from '../model/schema.js';
 import type { Patch, Ref } from '../model/change.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
-import type { SpaceFacetValues } from './registry.js';
+import type { SpaceFacetValues } from './space-facets.js';
 import type { ApiCall, KindModule, Lookup } from './types.js';
 import type { KindExamples } from './examples.js';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kindDrafts } from '../diff/builder.js';
 import type { DiffContext } from '../diff/context.js';
 import type { Ref } from '../model/change.js';
 import { teamRoles, type TeamRole } from '../model/kinds.js';
@@ -62,6 +63,7 @@ export function diffTeamMembers(
   desired: DesiredTeamMember[],
   live: LiveTeamMember[],
 ): void {
+  const drafts = kindDrafts<TeamMembersOp>(ctx, 'team-members');
   const matches = (user: string, m: LiveTeamMember) =>
     m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
   const add: string[] = [];
@@ -95,10 +97,7 @@ export function diffTeamMembers(
   }
   if (add.length === 0 && remove.length === 0 && Object.keys(memberships).length === 0) return;
   const addr = `${teamAddr}/members`;
-  ctx.drafts.add({
-    key: `update:${addr}`,
-    action: 'update',
-    kind: 'team-members',
+  drafts.update({
     address: addr,
     before,
     after,

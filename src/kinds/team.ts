@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts } from '../diff/builder.js';
+import { pairByIdentity, type DiffContext } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously, shortTitlePinned } from './fields.js';
@@ -63,7 +64,8 @@ const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 
 /** A team's whole membership difference is one change. Other kinds name teams by title (`ctx.teamRefs`). */
 function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
-  const { drafts, org } = ctx;
+  const { org } = ctx;
+  const drafts = kindDrafts<TeamOp>(ctx, 'team');
   ctx.managedLive.count += live.length;
   const { pairs, leftover } = pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
@@ -75,13 +77,8 @@ function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void 
       l ? { ref: liveRef(l.id) } : { ref: createdRef(`create:${addr}`), createKey: `create:${addr}` },
     );
     if (!l) {
-      createKey = `create:${addr}`;
-      drafts.add({
-        key: createKey,
-        action: 'create',
-        kind: 'team',
+      createKey = drafts.create({
         address: addr,
-        before: null,
         after: { title: d.title },
         op: { type: 'create-team', org, title: d.title },
       });
@@ -89,10 +86,7 @@ function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void 
     } else {
       ref = liveRef(l.id);
       if (l.title !== d.title)
-        drafts.add({
-          key: `update:${addr}`,
-          action: 'update',
-          kind: 'team',
+        drafts.update({
           address: addr,
           before: { title: l.title },
           after: { title: d.title },
@@ -103,10 +97,9 @@ function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void 
   }
   for (const l of leftover) {
     const addr = address(org, l.title);
-    pruneOrList(ctx, {
-      key: `delete:${addr}#${l.id}`,
-      kind: 'team',
+    drafts.prune({
       address: addr,
+      id: l.id,
       before: { title: l.title },
       op: { type: 'delete-team', org, team: liveRef(l.id) },
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { kindDrafts } from '../diff/builder.js';
+import { pairByIdentity, type DiffContext } from '../diff/context.js';
 import { liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
@@ -40,25 +41,19 @@ const ROUTE = '/orgs/{org}/translations/{translation}';
 const address = (org: string, title: string) => `${org}/translations/${title}`;
 
 function diff(ctx: DiffContext, desired: DesiredTranslation[], live: LiveTranslation[]): void {
+  const drafts = kindDrafts<TranslationOp>(ctx, 'translation');
   ctx.managedLive.count += live.length;
   const { pairs, leftover } = pairByIdentity(ctx, 'translation', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.title);
     if (!l)
-      ctx.drafts.add({
-        key: `create:${addr}`,
-        action: 'create',
-        kind: 'translation',
+      drafts.create({
         address: addr,
-        before: null,
         after: { title: d.title },
         op: { type: 'create-translation', org: ctx.org, title: d.title },
       });
     else if (l.title !== d.title)
-      ctx.drafts.add({
-        key: `update:${addr}`,
-        action: 'update',
-        kind: 'translation',
+      drafts.update({
         address: addr,
         before: { title: l.title },
         after: { title: d.title },
@@ -67,10 +62,9 @@ function diff(ctx: DiffContext, desired: DesiredTranslation[], live: LiveTransla
   }
   for (const l of leftover) {
     const addr = address(ctx.org, l.title);
-    pruneOrList(ctx, {
-      key: `delete:${addr}#${l.id}`,
-      kind: 'translation',
+    drafts.prune({
       address: addr,
+      id: l.id,
       before: { title: l.title },
       op: { type: 'delete-translation', org: ctx.org, translation: liveRef(l.id) },
     });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { ApiCall, ApiList, Params } from '../model/api-call.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import type { CertificateRef } from '../model/desired.js';
@@ -11,38 +11,8 @@ import type { AnyEmulated } from './emulated.js';
  * turn these declarations into requests. Decision 0020 says how to add a kind.
  */
 
-export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
+export type { ApiCall, ApiList, HttpVerb, Params } from '../model/api-call.js';
 export type { Credentials };
-
-/** Path parameters, filled into the route template (`/orgs/{org}/sites/{site}`), encoded. */
-export type Params = Record<string, string>;
-
-/** One API call: the route template, its parameters, the body and the answers accepted. */
-export type ApiCall = {
-  method: HttpVerb;
-  route: string;
-  params: Params;
-  body?: unknown;
-  expect: readonly number[];
-  /** The answer's schema, when the change needs something from it (a created id). */
-  answer?: z.ZodType;
-  /** A creation: not retried blindly after an ambiguous failure (decision 0004). */
-  create?: boolean;
-  /** Credentials its answer holds: registered with redaction when it arrives. */
-  credentials?: Credentials;
-};
-
-/** One list read: every page of the route, each item checked by `item`. */
-export type ApiList<T = unknown> = {
-  route: string;
-  params: Params;
-  item: z.ZodType<T>;
-  /** The list is a tree (`nested=true`). */
-  nested?: boolean;
-  /** Credentials its items hold: registered with redaction when they arrive. */
-  credentials?: Credentials;
-};
 
 /** Resolves what a plan names by reference, when the change runs. */
 export type Resolver = {
@@ -91,6 +61,11 @@ export type KindModule<O extends { type: string }, N extends string = string> = 
   credentials?: Credentials;
   /** What the emulator needs to serve the kind (src/kinds/emulated.ts), for a plain list kind. */
   emulator?: AnyEmulated;
+  /**
+   * Its changes join or part two objects (a section and a group) rather than make or remove a
+   * resource: a deletion is not counted against `policy.maxDeletes`.
+   */
+  relation?: boolean;
 };
 
 /** An answer item with an id: the common output of a creation. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { pathOf } from '../api/base-client.js';
 import { paginate } from '../api/paginate.js';
-import type { Change } from '../model/change.js';
+import type { Change } from '../reconcile/index.js';
 import { attribute, targetsOf, type AuditEntry, type Attributions } from '../plan/attribution.js';
 
 const ROUTE = '/orgs/{org}/audit-events';

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { errorCode } from '../errors.js';
-import type { DesiredOrganization, DesiredState } from '../model/desired.js';
+import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
 import {
   anyListKinds,
   anyObjectKinds,
@@ -11,7 +11,7 @@ import {
   valueIn,
 } from '../kinds/registry.js';
 import type { ChildRead } from '../kinds/types.js';
-import type { LiveOrganization, LiveState } from '../model/live.js';
+import type { LiveOrganization, LiveState } from '../reconcile/index.js';
 import { referencesOf } from '../plan/references.js';
 import { withoutCredentials } from '../secrets/credentials.js';
 

@@ -3,20 +3,18 @@
  * apply and export ask these questions; none of them names a flavor. The values come from
  * `src/api/capabilities.ts` (built from the flavor a command speaks) and are passed in.
  */
-import type { ResourceKind } from './kinds.js';
-
 export type ApiCapabilities = {
   /** How an item of a site's structure is ordered: one sort call, or a move call per kind. */
   ordering: 'sort-structure' | 'move';
   /** How a section joins a group: a field of the section, or the group's membership endpoint. */
   sectionJoinsGroup: 'section-field' | 'group-endpoint';
-  /** Kinds the API does not have: a config that manages one is refused. */
-  absent: readonly ResourceKind[];
+  /** Kinds the API does not have (their names in the plan): a config that manages one is refused. */
+  absent: readonly string[];
   /**
    * Kinds whose route answers a different resource here, read (for export's notes) but not
    * managed: today's translations where api.md has translation settings.
    */
-  readOnly: readonly ResourceKind[];
+  readOnly: readonly string[];
   /** A site has `agentsContext`. */
   agentsContext: boolean;
   /** A site can be published and unpublished. */

@@ -1,6 +1,4 @@
-import type { KindOp } from '../kinds/registry.js';
 import type { CertificateRef } from './desired.js';
-import type { ChangeAction, ResourceKind } from './kinds.js';
 
 /**
  * A reference to a live object: either an id known at plan time, or the object that an earlier
@@ -23,36 +21,21 @@ export type Fields = Record<string, unknown>;
 export type Patch = Record<string, unknown>;
 
 /**
- * The single API call a change makes. Pure data: the plan holds it, only `apply` executes it.
- * Each kind declares its own operations (src/kinds/).
+ * What every operation of a plan is: pure data named by its `type`. Each kind declares its own
+ * (src/kinds/); the registry's union of them is `ChangeOp` (src/reconcile/change.ts).
  */
-export type ChangeOp = KindOp;
+export type OpShape = { type: string; [field: string]: unknown };
 
 /** The note of an update that sets what a creation call cannot take (decision 0002). */
 export const SET_AFTER_CREATION = 'set after creation';
-
-/** One reviewed step of a plan: exactly one API call. */
-export type Change = {
-  id: string;
-  action: ChangeAction;
-  kind: ResourceKind;
-  address: string;
-  /** Changed fields only, as they are now (null for a creation). */
-  before: Fields | null;
-  /** Changed fields only, as they will be (null for a deletion). */
-  after: Fields | null;
-  dependsOn: string[];
-  /** Why a change exists when that is not obvious (a follow-up after creation, a temporary path). */
-  note?: string;
-  op: ChangeOp;
-};
 
 /** Two or more live objects that share the key of one desired entry: left alone until one is pinned. */
 export type Duplicate = { organization: string; kind: string; name: string; ids: string[] };
 
 /** A live resource of a managed kind that the config does not describe. */
 export type Unmanaged = {
-  kind: ResourceKind;
+  /** The kind's name in the plan (src/kinds/registry.ts). */
+  kind: string;
   address: string;
   /** Why it is left alone, when not because `policy.prune` is false. */
   reason?: string;

@@ -1,14 +1,4 @@
-import type { DesiredLists, DesiredObjects, DesiredTree } from '../kinds/registry.js';
-
-/**
- * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
- * (the config omitted it); `null` means "clear it" where the API allows clearing.
- * A list that is `undefined` means the whole kind is unmanaged in that scope.
- */
-export type DesiredState = {
-  organizations: DesiredOrganization[];
-};
-
+/** An organization's policy: what a plan may delete (config key `policy`). */
 export type Policy = {
   prune: boolean;
   maxDeletes: number;
@@ -31,16 +21,6 @@ export type SyncWindowPolicy = {
 };
 
 export const DEFAULT_MIN_ADMINS = 1;
-
-/** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
-export type DesiredOrganization = DesiredLists &
-  DesiredObjects &
-  DesiredTree & {
-    id: string;
-    policy: Policy;
-    /** `suspended: true`: the daemon applies nothing to it (drift is still reported). */
-    suspended?: boolean;
-  };
 
 /** `id` pins a live resource; `previously` lists earlier names (a rename without an id lookup). */
 export type Renamable = { id?: string; previously?: string[] };

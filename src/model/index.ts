@@ -1,4 +1,3 @@
 export * from './kinds.js';
 export * from './desired.js';
-export * from './live.js';
 export * from './change.js';

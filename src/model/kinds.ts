@@ -1,8 +1,3 @@
-import type { ResourceKind as RegisteredKind } from '../kinds/registry.js';
-
-/** Every kind of resource docsync manages: each module names its own (src/kinds/registry.ts). */
-export type ResourceKind = RegisteredKind;
-
 export type ChangeAction = 'create' | 'update' | 'delete' | 'move';
 
 export const visibilities = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;

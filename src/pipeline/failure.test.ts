@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveState } from '../model/index.js';
+import type { LiveState } from '../reconcile/index.js';
 import { readFailureOf } from './failure.js';
 
 /**

@@ -2,7 +2,7 @@ import type { ApplyResult } from '../apply/result.js';
 import type { ConfigIssue } from '../config/issues.js';
 import { errorCode } from '../errors.js';
 import type { Plan } from '../plan/types.js';
-import type { LiveState } from '../model/index.js';
+import type { LiveState } from '../reconcile/index.js';
 
 /**
  * Why a run failed, in the one shape every report uses: the error's stable `code`, the place

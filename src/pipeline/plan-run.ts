@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
-import { diff } from '../diff/diff.js';
+import { diff } from '../reconcile/diff.js';
 import { readLive, type ReadProgress } from '../live/read.js';
-import type { DesiredState, LiveState } from '../model/index.js';
+import type { DesiredState, LiveState } from '../reconcile/index.js';
 import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';

@@ -4,7 +4,7 @@ import { locateInConfig } from '../config/origins.js';
 import type { DiffProblem } from '../diff/draft.js';
 import { listIn, lookups } from '../kinds/registry.js';
 import type { Lookup } from '../kinds/types.js';
-import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../model/index.js';
+import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../reconcile/index.js';
 import {
   provenByLive,
   referencesOf,

@@ -3,7 +3,7 @@ import type { ApplyResult } from '../apply/result.js';
 import { applyPlan, type ApplyOptions } from '../apply/run.js';
 import { verifyApplied, type Verification } from '../apply/verify.js';
 import type { Holds } from '../coord/types.js';
-import type { DesiredState } from '../model/index.js';
+import type { DesiredState } from '../reconcile/index.js';
 import { checkSafety, refusalLine } from '../plan/safety.js';
 import type { SafetyRefusal } from '../plan/types.js';
 import type { Plan } from '../plan/types.js';

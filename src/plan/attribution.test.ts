@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Change } from '../model/change.js';
+import type { Change } from '../reconcile/index.js';
 import { attribute, describeAttribution, targetsOf, whoChanged, type AuditEntry } from './attribution.js';
 
 const change = (id: string, address: string, op: Record<string, unknown>): Change =>

@@ -1,4 +1,4 @@
-import type { Change } from '../model/change.js';
+import type { Change } from '../reconcile/index.js';
 
 /** One audit event, as much of it as attribution needs (the API's `AuditEvent`). */
 export type AuditEntry = {

@@ -1,5 +1,7 @@
-import type { OrgDiff } from '../diff/draft.js';
-import type { Change, ChangeOp, Ref } from '../model/index.js';
+import type { Ref } from '../model/index.js';
+import { relationKinds } from '../kinds/registry.js';
+import type { OrgDiff } from '../reconcile/diff.js';
+import type { Change, ChangeOp } from '../reconcile/index.js';
 import { createHash } from 'node:crypto';
 import { resourceSummary } from './format-value.js';
 import { guardVerdict } from './safety.js';
@@ -143,9 +145,6 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
   return finish(diffs, changes, errors);
 }
 
-/** Kinds whose deletion ends a relation, not a resource: not counted against policy.maxDeletes. */
-const RELATIONS: ReadonlySet<string> = new Set(['section-group-membership']);
-
 function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Plan {
   // Resources, counted as every other place counts them (text, markdown, apply, daemon, history).
   const summary: PlanSummary = resourceSummary(changes);
@@ -160,7 +159,8 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
   const guards = diffs.map((d) => ({
     organization: d.organization,
     deletes: changes.filter(
-      (c) => c.action === 'delete' && !RELATIONS.has(c.kind) && c.address.startsWith(`${d.organization}/`),
+      (c) =>
+        c.action === 'delete' && !relationKinds.has(c.kind) && c.address.startsWith(`${d.organization}/`),
     ).length,
     creates: changes.filter((c) => c.action === 'create' && c.address.startsWith(`${d.organization}/`))
       .length,

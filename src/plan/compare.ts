@@ -1,4 +1,4 @@
-import type { Change } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 import { canonicalJson } from './checksum.js';
 import type { Plan } from './types.js';
 

@@ -1,4 +1,5 @@
-import { SET_AFTER_CREATION, type Change } from '../model/index.js';
+import { SET_AFTER_CREATION } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 
 export const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', delete: '-', move: '↕' };
 

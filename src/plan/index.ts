@@ -5,5 +5,5 @@ export * from './render-text.js';
 export * from './render-markdown.js';
 export * from './render-json.js';
 export * from './checksum.js';
-export * from './redact.js';
+export * from '../model/redact.js';
 export * from './compare.js';

@@ -1,4 +1,4 @@
-import type { Change } from '../model/change.js';
+import type { Change } from '../reconcile/index.js';
 import { describeAttribution } from './attribution.js';
 import type { InheritedEntry, Plan } from './types.js';
 

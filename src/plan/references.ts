@@ -9,7 +9,7 @@ import {
 } from '../kinds/registry.js';
 import type { EntryReference, Lookup } from '../kinds/types.js';
 import { didYouMean } from '../model/did-you-mean.js';
-import type { DesiredOrganization, LiveOrganization } from '../model/index.js';
+import type { DesiredOrganization, LiveOrganization } from '../reconcile/index.js';
 
 /**
  * Plan-time resolution (issue 27): every value of the config that names a live object is checked

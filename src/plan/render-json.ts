@@ -1,5 +1,5 @@
-import type { DesiredState } from '../model/index.js';
-import { redactText } from './redact.js';
+import type { DesiredState } from '../reconcile/index.js';
+import { redactText } from '../model/redact.js';
 import type { Plan } from './types.js';
 
 /** The machine form of CONTRACT.md section 3 (plus checksum, errors and, for saved plans, the desired state). */

@@ -1,8 +1,8 @@
-import type { Change, LiveState } from '../model/index.js';
+import type { Change, LiveState } from '../reconcile/index.js';
 import type { Plan } from './types.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { htmlText, mdCode, mdFence, mdText, oneLine } from './markdown-escape.js';
-import { redactText } from './redact.js';
+import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';

@@ -1,4 +1,4 @@
-import type { Change, LiveState } from '../model/index.js';
+import type { Change, LiveState } from '../reconcile/index.js';
 import { mdFence } from './markdown-escape.js';
 import { renderTreeText } from './render-tree.js';
 import { structureTree, touchesStructure } from './structure-tree.js';

@@ -1,7 +1,7 @@
 import type { Plan } from './types.js';
 import { oneLine } from './markdown-escape.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
-import { redactText } from './redact.js';
+import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
 

@@ -1,5 +1,6 @@
 import type { Attributions } from './attribution.js';
-import type { Change, ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
+import type { ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
 import type { ErrorCode, PlanProblemCode } from '../errors.js';
 
 export type PlanSummary = Record<ChangeAction, number>;

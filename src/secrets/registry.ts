@@ -1,4 +1,4 @@
-import { redactText } from '../plan/redact.js';
+import { redactText } from '../model/redact.js';
 
 /**
  * The one registry of every secret docsync holds: the API token, the webhook secret, credentials

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveState } from '../../src/model/index.js';
+import type { LiveState } from '../../src/reconcile/index.js';
 import { htmlText, mdCode, mdFence, mdText, oneLine, slackText } from '../../src/plan/markdown-escape.js';
 import { registerSecret } from '../../src/secrets/registry.js';
 import { renderMarkdown } from '../../src/plan/render-markdown.js';

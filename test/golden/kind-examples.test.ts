@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
-import { diff } from '../../src/diff/diff.js';
+import { diff } from '../../src/reconcile/diff.js';
 import { exampleKinds } from '../../src/kinds/example-kinds.js';
 import { resourceKinds } from '../../src/kinds/registry.js';
 import { buildPlan } from '../../src/plan/index.js';

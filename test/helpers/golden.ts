@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
-import { diff } from '../../src/diff/diff.js';
+import { diff } from '../../src/reconcile/diff.js';
 import { buildPlan } from '../../src/plan/index.js';
 import { liveOfSeed } from './live-model.js';
 

@@ -3,7 +3,7 @@ import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import { exampleKinds, type ExampleKind } from '../../src/kinds/example-kinds.js';
 import { pick, shuffle, type ExamplePair, type Random } from '../../src/kinds/examples.js';
-import type { DesiredOrganization } from '../../src/model/index.js';
+import type { DesiredOrganization } from '../../src/reconcile/index.js';
 
 /**
  * Configs and emulator seeds built from the kinds' examples (src/kinds/example-kinds.ts): the

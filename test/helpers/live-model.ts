@@ -4,7 +4,7 @@ import type { HttpRequest, HttpResponse } from '../../src/api/http.js';
 import { stateFromSeed } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { everything, readScoped, scopeOf } from '../../src/live/read.js';
-import type { DesiredState, LiveState } from '../../src/model/index.js';
+import type { DesiredState, LiveState } from '../../src/reconcile/index.js';
 import { TOKEN, withEmulator } from './emulator.js';
 
 const cache = new Map<string, LiveState>();

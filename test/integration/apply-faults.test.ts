@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/run.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import type { DesiredState } from '../../src/model/index.js';
+import type { DesiredState } from '../../src/reconcile/index.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import type { Plan } from '../../src/plan/types.js';
 import { client, withEmulator } from '../helpers/emulator.js';

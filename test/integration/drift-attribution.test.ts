@@ -3,7 +3,7 @@ import type { ApiClient } from '../../src/api/client.js';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { readAttributions } from '../../src/live/audit.js';
-import type { DesiredState } from '../../src/model/index.js';
+import type { DesiredState } from '../../src/reconcile/index.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { describeAttribution } from '../../src/plan/attribution.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';

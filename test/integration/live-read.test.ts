@@ -5,7 +5,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { readLive, readOrganization } from '../../src/live/read.js';
-import type { DesiredState } from '../../src/model/index.js';
+import type { DesiredState } from '../../src/reconcile/index.js';
 import { baseSeed, client, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { teamKind } from '../../src/kinds/team.js';
 

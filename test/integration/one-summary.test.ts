@@ -13,7 +13,7 @@ import { appliedByKind, outcomeReport } from '../../src/daemon/sync-report.js';
 import { renderStatusPage } from '../../src/daemon/ui/status-page.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { createLogger } from '../../src/log/logger.js';
-import type { DesiredState } from '../../src/model/index.js';
+import type { DesiredState } from '../../src/reconcile/index.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { runSync } from '../../src/pipeline/sync.js';
 import { renderJson, renderMarkdown, renderText, type PlanSummary } from '../../src/plan/index.js';

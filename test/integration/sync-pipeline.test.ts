@@ -4,7 +4,7 @@ import type { WriteGate } from '../../src/api/write-gate.js';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import type { Holds } from '../../src/coord/types.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import type { DesiredState } from '../../src/model/index.js';
+import type { DesiredState } from '../../src/reconcile/index.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { runSync } from '../../src/pipeline/sync.js';
 import { baseSeed, call, client, withEmulator } from '../helpers/emulator.js';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import type { DesiredState } from '../../src/model/index.js';
+import type { DesiredState } from '../../src/reconcile/index.js';
 import { runSync } from '../../src/pipeline/sync.js';
 import { runMain } from '../helpers/cli.js';
 import { baseSeed, call, client, TOKEN, withEmulator } from '../helpers/emulator.js';

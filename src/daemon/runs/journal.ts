@@ -2,7 +2,7 @@ import type { ApplyResult } from '../../apply/result.js';
 import type { Verification } from '../../apply/verify.js';
 import type { Logger } from '../../log/logger.js';
 import { redact } from '../../log/logger.js';
-import type { LiveState } from '../../model/index.js';
+import type { LiveState } from '../../reconcile/index.js';
 import { fieldLines } from '../../plan/format-value.js';
 import type { Plan, PlanSummary } from '../../plan/types.js';
 import type { RunChange, RunRecord, RunResult, RunTrigger } from './run-record.js';

@@ -1,5 +1,6 @@
 import type { ChangeStatus } from '../../apply/result.js';
-import type { ChangeAction, ResourceKind } from '../../model/index.js';
+import type { ChangeAction } from '../../model/index.js';
+import type { ResourceKind } from '../../reconcile/index.js';
 import type { PlanSummary } from '../../plan/types.js';
 import type { Verification } from '../../apply/verify.js';
 

@@ -1,5 +1,5 @@
 import type { Verification } from '../../apply/verify.js';
-import type { StatusView } from './status-page.js';
+import type { StatusView } from './view.js';
 import { html, type Html } from './html.js';
 
 /**

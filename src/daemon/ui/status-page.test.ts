@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SET_AFTER_CREATION, type LiveState } from '../../model/index.js';
+import { SET_AFTER_CREATION } from '../../model/index.js';
+import type { LiveState } from '../../reconcile/index.js';
 import { buildPlan } from '../../plan/build.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { renderStatusPage, type StatusView } from './status-page.js';

@@ -1,4 +1,4 @@
-import type { Change } from '../../model/index.js';
+import type { Change } from '../../reconcile/index.js';
 import { fieldLines, resourceSummary, summaryLine } from '../../plan/format-value.js';
 import { refusalLine } from '../../plan/safety.js';
 import {
@@ -8,22 +8,12 @@ import {
   type StructureNode,
   type TreeMark,
 } from '../../plan/structure-tree.js';
-import type { Daemon } from '../daemon.js';
-import type { PendingPlan } from '../runs/journal.js';
-import type { RunRecord } from '../runs/run-record.js';
+import type { StatusView } from './view.js';
 import { controlsCard, runNotes } from './controls-card.js';
 import { ago, duration, html, type Html } from './html.js';
 import { STYLE } from './style.js';
 
-export type StatusView = {
-  status: Daemon['status'];
-  ready: boolean;
-  pending: PendingPlan | null;
-  /** Newest first. */
-  runs: RunRecord[];
-  now: Date;
-  refreshSeconds: number;
-};
+export type { StatusView };
 
 const MARK_CLASS: Record<TreeMark, string> = { '+': 'm-add', '~': 'm-mod', '-': 'm-del', '↕': 'm-mov' };
 const ACTION_MARK: Record<Change['action'], TreeMark> = { create: '+', update: '~', delete: '-', move: '↕' };

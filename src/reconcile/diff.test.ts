@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffProblemCode } from '../errors.js';
-import type { ApiFlavor, DesiredOrganization, LiveOrganization } from '../model/index.js';
+import type { ApiFlavor } from '../model/index.js';
+import type { DesiredOrganization, LiveOrganization } from './index.js';
 import type { LiveSite } from '../kinds/site.js';
 import { diffOrganization } from './diff.js';
 import { capabilitiesOf } from '../api/capabilities.js';

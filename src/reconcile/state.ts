@@ -1,4 +1,31 @@
-import type { LiveLists, LiveObjects, LiveTree } from '../kinds/registry.js';
+import type { Policy } from '../model/desired.js';
+import type {
+  DesiredLists,
+  DesiredObjects,
+  DesiredTree,
+  LiveLists,
+  LiveObjects,
+  LiveTree,
+} from '../kinds/registry.js';
+
+/**
+ * Desired state: what the YAML says, normalized. A field that is `undefined` is not managed
+ * (the config omitted it); `null` means "clear it" where the API allows clearing.
+ * A list that is `undefined` means the whole kind is unmanaged in that scope.
+ */
+export type DesiredState = {
+  organizations: DesiredOrganization[];
+};
+
+/** The lists and objects of the kinds (src/kinds/registry.ts) come from their modules. */
+export type DesiredOrganization = DesiredLists &
+  DesiredObjects &
+  DesiredTree & {
+    id: string;
+    policy: Policy;
+    /** `suspended: true`: the daemon applies nothing to it (drift is still reported). */
+    suspended?: boolean;
+  };
 
 /**
  * Live state: what the API says, normalized into the same vocabulary as the desired state.
@@ -10,7 +37,7 @@ export type LiveState = {
   organizations: LiveOrganization[];
 };
 
-/** The lists of list kinds (src/kinds/registry.ts) come from their modules. */
+/** The lists and objects of the kinds (src/kinds/registry.ts) come from their modules. */
 export type LiveOrganization = LiveLists &
   LiveObjects &
   LiveTree & {

@@ -1,13 +1,7 @@
 import type { ApiCapabilities } from '../model/capabilities.js';
-import {
-  DEFAULT_MIN_ADMINS,
-  type DesiredOrganization,
-  type DesiredState,
-  type LiveOrganization,
-  type LiveState,
-} from '../model/index.js';
-import { problem, type DiffContext } from './context.js';
-import { DraftSet, liveRef, type OrgDiff } from './draft.js';
+import { DEFAULT_MIN_ADMINS } from '../model/index.js';
+import { problem, type DiffContext } from '../diff/context.js';
+import { DraftSet, liveRef, type Draft, type OrgDiff as AnyOrgDiff } from '../diff/draft.js';
 import {
   anyListKinds,
   anyObjectKinds,
@@ -17,6 +11,11 @@ import {
   valueIn,
 } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/shapes.js';
+import type { ChangeOp, ResourceKind } from './change.js';
+import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from './state.js';
+
+/** The diff of one organization: its drafts name the registry's kinds and operations. */
+export type OrgDiff = AnyOrgDiff<Draft<ResourceKind, ChangeOp>>;
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
 export type DiffOptions = { capabilities: ApiCapabilities };
@@ -84,7 +83,8 @@ export function diffOrganization(
   diffListKinds(ctx, desired, live, undefined);
   return {
     organization: desired.id,
-    drafts: ctx.drafts.drafts,
+    // Each kind adds drafts of its own name and operations only (src/diff/builder.ts types them).
+    drafts: ctx.drafts.drafts as OrgDiff['drafts'],
     unmanaged: ctx.unmanaged,
     problems: ctx.problems,
     policy: desired.policy,

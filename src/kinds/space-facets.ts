@@ -1,0 +1,11 @@
+import { spaceCustomFieldsKind } from './space-custom-fields.js';
+import type { AnySpaceFacet, Optional } from './shapes.js';
+
+/** The kinds that are facets of an existing space (a key of its entry), in the registry's order. */
+export const spaceFacets = [spaceCustomFieldsKind] as const;
+
+type SpaceFacets = (typeof spaceFacets)[number];
+/** The desired and live space's facets. */
+export type SpaceFacetValues = Optional<SpaceFacets, 'D'>;
+
+export const anySpaceFacets: readonly AnySpaceFacet[] = spaceFacets;
