@@ -19,6 +19,7 @@ import type { CertificateRef } from '../model/desired.js';
 import type { DesiredState } from '../model/desired.js';
 import type { ConfigFileCache, FileResult } from './file-cache.js';
 import type { ConfigIssue } from './issues.js';
+import { extractEntryControls, rememberEntryControls } from './entry-controls.js';
 import { normalize } from './normalize.js';
 import { recordOrigins } from './origins.js';
 import { reservedNameIssues } from './reserved.js';
@@ -327,8 +328,11 @@ function parseFile(file: string, bytes: Buffer): FileResult {
   if (Array.isArray(yaml)) return { issues: yaml };
   const reserved = reservedNameIssues(yaml);
   if (reserved.length > 0) return { issues: reserved };
-  const result = ConfigFileSchema.safeParse(yaml.value);
+  const entry = extractEntryControls(yaml);
+  if (entry.issues.length > 0) return { issues: entry.issues };
+  const result = ConfigFileSchema.safeParse(entry.value);
   if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
+  rememberEntryControls(result.data, entry.controls);
   return { yaml, config: result.data };
 }
 

@@ -2,8 +2,10 @@ import type { CertificateRef, DesiredOrganization, DesiredState } from '../model
 import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn, valueIn } from '../kinds/registry.js';
 import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';
+import { entryControlsOf } from './entry-controls.js';
+import { normalizePolicy } from './policy.js';
 
-export const DEFAULT_MAX_DELETES = 10;
+export { DEFAULT_MAX_DELETES } from './policy.js';
 
 /**
  * Merge the files of each organization (in file order) into the normalized desired state:
@@ -18,17 +20,10 @@ export function normalize(
   for (const file of files) {
     let org = orgs.get(file.organization);
     if (!org) {
-      org = { id: file.organization, policy: { prune: false, maxDeletes: DEFAULT_MAX_DELETES } };
+      org = { id: file.organization, policy: normalizePolicy(undefined) };
       orgs.set(file.organization, org);
     }
-    if (file.policy) {
-      org.policy = {
-        prune: file.policy.prune ?? false,
-        maxDeletes: file.policy.maxDeletes ?? DEFAULT_MAX_DELETES,
-        ...(file.policy.pruneMembers !== undefined ? { pruneMembers: file.policy.pruneMembers } : {}),
-        ...(file.policy.minAdmins !== undefined ? { minAdmins: file.policy.minAdmins } : {}),
-      };
-    }
+    if (file.policy) org.policy = normalizePolicy(file.policy);
     if (file.spaces)
       org.spaces = [
         ...(org.spaces ?? []),
@@ -76,6 +71,14 @@ export function normalize(
         ...entries.map((entry) => kind.normalize(entry, { certificates })),
       ];
     }
+  }
+  // Entries' `ignore` and `protect` (any file of the organization) join the policy's rules.
+  for (const file of files) {
+    const entry = entryControlsOf(file);
+    const org = orgs.get(file.organization);
+    if (!entry || !org) continue;
+    if (entry.ignore.length > 0) org.policy.ignore = [...(org.policy.ignore ?? []), ...entry.ignore];
+    if (entry.protect.length > 0) org.policy.protect = [...(org.policy.protect ?? []), ...entry.protect];
   }
   return { organizations: [...orgs.values()] };
 }

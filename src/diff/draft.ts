@@ -3,6 +3,7 @@ import type {
   ChangeOp,
   Duplicate,
   Fields,
+  Policy,
   Ref,
   ResourceKind,
   Unmanaged,
@@ -39,10 +40,12 @@ export type OrgDiff = {
   drafts: Draft[];
   unmanaged: Unmanaged[];
   problems: DiffProblem[];
-  /** The prune policy and guard threshold of this organization. */
-  policy: { prune: boolean; maxDeletes: number };
+  /** The organization's policy: prune, and what the plan's guards and controls read. */
+  policy: Policy;
   /** How many live resources of managed kinds there are (for the "delete everything" guard). */
   managedLiveCount: number;
+  /** The same, per kind (the populations of per-kind ratio thresholds). */
+  managedLiveByKind?: Record<string, number>;
   /** Things the plan leaves alone that the user should know about. */
   warnings: DiffWarning[];
   /** Admins the plan leaves and the floor (`policy.minAdmins`), when members are managed. */

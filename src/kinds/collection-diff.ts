@@ -1,4 +1,4 @@
-import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pairByIdentity, problem, pruneOrList } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { SET_AFTER_CREATION, type ChangeOp, type Fields, type Ref } from '../model/change.js';
 import type { Renamable } from '../model/desired.js';
@@ -85,7 +85,7 @@ export function diffTree(
     moves.push({ key, fromParent: from });
   };
   if (desired) {
-    ctx.managedLive.count += live.length;
+    countLive(ctx, 'collection', live.length);
     const { pairs, leftover } = pairByIdentity(ctx, 'collection', desired, live, (x) => x.title);
     for (const [d, l] of pairs) {
       const addr = address(org, d.title);

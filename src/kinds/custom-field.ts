@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pruneOrList } from '../diff/context.js';
 import { changedFields } from '../diff/draft.js';
 import type { Patch } from '../model/change.js';
 import { defined } from './fields.js';
@@ -84,7 +84,7 @@ export const fieldChangeKey = (name: string) => `custom-field:${name}`;
 function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomField[]): void {
   const { drafts, org } = ctx;
   const liveByName = new Map(live.map((f) => [f.name, f]));
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'custom-field', live.length);
   for (const d of desired) {
     const addr = address(org, d.name);
     const l = liveByName.get(d.name);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pruneOrList } from '../diff/context.js';
 import { deleteCall } from './types.js';
 import type { ListKind } from './shapes.js';
 
@@ -37,7 +37,7 @@ const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 
 /** Created with their source, PUT to change the source; a slug cannot be renamed. */
 function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApiSpec[]): void {
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'openapi-spec', live.length);
   const bySlug = new Map(live.map((x) => [x.slug, x]));
   for (const d of desired) {
     const addr = address(ctx.org, d.slug);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pairByIdentity, problem, pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pairByIdentity, problem, pruneOrList } from '../diff/context.js';
 import { liveRef, same } from '../diff/draft.js';
 import { CERTIFICATE_MAX, certificateHash, pemCertificateProblem } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
@@ -93,7 +93,7 @@ const shortHash = (sha: string | null) => (sha ? `sha256:${sha.slice(0, 12)}…`
 
 /** The certificate is compared by hash and never shown. */
 function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlProvider[]): void {
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'saml-provider', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'saml', desired, live, (x) => x.label);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.label);

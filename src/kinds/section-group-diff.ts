@@ -2,7 +2,7 @@ import type { Ref } from '../model/index.js';
 import { groupAddress } from './section-group.js';
 import { sectionAddress, type SectionSlot } from './site-section.js';
 import type { DesiredStructure, LiveStructure } from './site-structure.js';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pairByIdentity, pruneOrList } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import type { SiteScope } from '../diff/site-scope.js';
@@ -21,7 +21,7 @@ export function diffGroups(
   const { drafts, org } = ctx;
   const desired = d.sectionGroups ?? [];
   const live = l?.sectionGroups ?? [];
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'site-section-group', live.length);
   const slotByPath = new Map(slots.map((s) => [s.d.path, s]));
   const groupSlots: GroupSlot[] = [];
   const wantedGroupOf = new Map<SectionSlot, GroupSlot>();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pairByIdentity, pruneOrList } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
@@ -53,7 +53,7 @@ function diff(
   live: LiveShareLink[],
 ): void {
   const { drafts, org } = ctx;
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'share-link', live.length);
   const { pairs, leftover } = pairByIdentity(
     ctx,
     `site "${siteTitle}": share link`,

@@ -8,7 +8,7 @@ import type {
   LiveSiteSpace,
   LiveStructure,
 } from './site-structure.js';
-import { pruneOrList, warn, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pruneOrList, warn } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import { keepPathsUnique, type PathItem } from '../diff/paths.js';
@@ -50,7 +50,7 @@ export function diffStructure(
 ): SectionSlot[] {
   const { drafts, org } = ctx;
   const liveSections = d.sections ? (l?.sections ?? []) : [];
-  ctx.managedLive.count += liveSections.length;
+  countLive(ctx, 'site-section', liveSections.length);
 
   // 1. Pair sections (pairSections, in the section's module).
   const paired = pairSections(d.sections ?? [], liveSections, ctx.prune, (path) =>
@@ -129,7 +129,7 @@ export function diffStructure(
   const liveLocation = new Map<string, { ss: LiveSiteSpace; section: LiveSection | null }>();
   for (const ls of liveSections) for (const ss of ls.spaces) liveLocation.set(ss.space, { ss, section: ls });
   for (const ss of root?.live ?? []) liveLocation.set(ss.space, { ss, section: null });
-  for (const c of containers) if (c.slot?.l || c === root) ctx.managedLive.count += c.live.length;
+  for (const c of containers) if (c.slot?.l || c === root) countLive(ctx, 'site-space', c.live.length);
 
   const movedOut = new Map<string, string>();
   const wantedSpaces = new Set<string>();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nullish } from '../api/schema.js';
-import { pairByIdentity, pruneOrList, warn, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pairByIdentity, pruneOrList, warn } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
@@ -217,7 +217,7 @@ function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): voi
 }
 
 function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'site', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
   for (const [d, l] of pairs) diffOne(ctx, d, l);
   for (const l of leftover) {

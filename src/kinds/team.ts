@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pairByIdentity, pruneOrList } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously, shortTitlePinned } from './fields.js';
@@ -63,7 +63,7 @@ const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 /** A team's whole membership difference is one change. Other kinds name teams by title (`ctx.teamRefs`). */
 function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
   const { drafts, org } = ctx;
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'team', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address(org, d.title);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext, pairByIdentity, pruneOrList } from '../diff/context.js';
 import { liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
@@ -39,7 +39,7 @@ const ROUTE = '/orgs/{org}/translations/{translation}';
 const address = (org: string, title: string) => `${org}/translations/${title}`;
 
 function diff(ctx: DiffContext, desired: DesiredTranslation[], live: LiveTranslation[]): void {
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'translation', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'translation', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.title);
