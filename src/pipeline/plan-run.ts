@@ -23,5 +23,5 @@ export async function makePlan(
     if (!problems) return d;
     return { ...d, problems: [...problems, ...d.problems.filter((p) => p.code !== 'unknown-reference')] };
   });
-  return { desired, live, plan: buildPlan(diffs) };
+  return { desired, live, plan: buildPlan(diffs, desired.targets ? { targets: desired.targets } : {}) };
 }

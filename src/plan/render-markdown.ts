@@ -5,6 +5,7 @@ import { htmlText, mdCode, mdFence, mdText, oneLine } from './markdown-escape.js
 import { redactText } from './redact.js';
 import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
+import { IGNORED_HEADING, ignoredLine, partialLine } from './render-controls.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -41,6 +42,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const head: string[] = [];
   head.push(`### ${options.title ?? 'docsync plan'}`);
   head.push('');
+  const partial = partialLine(plan);
+  if (partial) head.push(`> **${mdText(partial)}**`, '');
   if (plan.errors.length > 0) {
     for (const e of plan.errors) head.push(`> **Error** (${mdText(e.organization)}): ${mdText(e.message)}`);
     head.push('');
@@ -74,6 +77,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       `<details><summary>${htmlText(org)}: ${mine.length} change(s)</summary>\n\n${mdFence(mine.map((c) => block(c, options.markOf?.(c))).join('\n'), 'diff')}\n\n</details>\n`,
     );
   }
+  const ignored = plan.ignored ?? [];
+  if (ignored.length > 0)
+    sections.push(
+      `<details><summary>${htmlText(IGNORED_HEADING)} ${ignored.length} resource(s)</summary>\n\n${ignored.map((i) => `- ${mdText(ignoredLine(i))}`).join('\n')}\n\n</details>\n`,
+    );
   if (plan.unmanaged.length > 0)
     sections.push(
       `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- ${mdCode(u.kind)} ${mdCode(u.address)}${u.reason ? ` (${mdText(u.reason)})` : ''}`).join('\n')}\n\n</details>\n`,
