@@ -11,6 +11,7 @@ import {
   type CommonOptions,
 } from './context.js';
 import { coordinationOptions, withCoordination } from './coordination-flags.js';
+import { controlOptions, withControls } from './controls.js';
 import {
   boolean,
   dropEmptyEnv,
@@ -186,7 +187,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(configOption())
     .action(async (o: { config: string }) => setExit(await validateCommand(o)));
 
-  withCommon(program.command('plan'))
+  withControls(withCommon(program.command('plan')))
     .description('read live state and print the ordered changes; never writes')
     .addOption(formatOption())
     .option('--out <file>', 'also write the JSON plan (for apply --plan)')
@@ -195,6 +196,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       setExit(
         await planCommand({
           ...common(o),
+          ...controlOptions(o),
           format: o['format'] as Format,
           ...(o['out'] ? { out: String(o['out']) } : {}),
           detailedExitcode: Boolean(o['detailedExitcode']),
@@ -202,7 +204,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ),
     );
 
-  withCoordination(withCommon(program.command('apply')))
+  withControls(withCoordination(withCommon(program.command('apply'))), true)
     .description('plan, then apply; asks for confirmation on a TTY unless --yes')
     .option('--yes', 'apply without asking')
     .option('--allow-deletes <n>', 'allow a plan with up to N deletions past the guards', wholeNumber(0), 0)
@@ -219,6 +221,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       setExit(
         await applyCommand({
           ...common(o),
+          ...controlOptions(o),
           ...coordinationOptions(o),
           yes: Boolean(o['yes']),
           allowDeletes: Number(o['allowDeletes']),
@@ -229,7 +232,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ),
     );
 
-  withCommon(program.command('drift'))
+  withControls(withCommon(program.command('drift')))
     .description('the plan as a drift report (exit 0 in sync, 2 drift, 1 error)')
     .addOption(formatOption())
     .option('--out <file>', 'also write the report to a file')
@@ -237,6 +240,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       setExit(
         await driftCommand({
           ...common(o),
+          ...controlOptions(o),
           format: o['format'] as Format,
           ...(o['out'] ? { out: String(o['out']) } : {}),
         }),

@@ -18,6 +18,8 @@ export type SyncRequest = {
   /** false: stop after the plan (plan mode). */
   apply: boolean;
   allowDeletes: number;
+  /** `--allow-updates`: lifts a `policy.maxUpdates` refusal of up to this many updates. */
+  allowUpdates?: number;
   /** Take the organizations' ownership before the live read; released when the run ends. */
   hold: (orgs: string[]) => Promise<Holds>;
   /**
@@ -62,8 +64,8 @@ export async function runSync(req: SyncRequest): Promise<SyncOutcome> {
       return { ...base, result: 'failed', message: plan.errors.map((e) => e.message).join('; ') };
     if (plan.changes.length === 0) return { ...base, result: 'no-changes' };
     if (!req.apply) return { ...base, result: 'planned' };
-    // The verdict the plan showed (plan.refusals), less what --allow-deletes overrides.
-    const refusals = checkSafety(plan, req.allowDeletes);
+    // The verdict the plan showed (plan.refusals), less what --allow-deletes/--allow-updates override.
+    const refusals = checkSafety(plan, req.allowDeletes, req.allowUpdates ?? 0);
     if (refusals.length > 0)
       return { ...base, result: 'refused', refusals, message: refusals.map(refusalLine).join('; ') };
     if (req.approve && !(await req.approve(plan))) return { ...base, result: 'cancelled' };
