@@ -5,7 +5,7 @@ import { htmlText, mdCode, mdFence, mdText, oneLine } from './markdown-escape.js
 import { redactText } from './redact.js';
 import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
-import { IGNORED_HEADING, ignoredLine, partialLine } from './render-controls.js';
+import { IGNORED_HEADING } from './render-controls.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -42,8 +42,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const head: string[] = [];
   head.push(`### ${options.title ?? 'docsync plan'}`);
   head.push('');
-  const partial = partialLine(plan);
-  if (partial) head.push(`> **${mdText(partial)}**`, '');
+  if (plan.partial)
+    head.push(
+      `> **Partial plan:** only ${plan.partial.targets.map((t) => mdCode(`--target ${t}`)).join(', ')} and what they depend on; nothing else is planned, nor pruned.`,
+      '',
+    );
   if (plan.errors.length > 0) {
     for (const e of plan.errors) head.push(`> **Error** (${mdText(e.organization)}): ${mdText(e.message)}`);
     head.push('');
@@ -80,7 +83,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const ignored = plan.ignored ?? [];
   if (ignored.length > 0)
     sections.push(
-      `<details><summary>${htmlText(IGNORED_HEADING)} ${ignored.length} resource(s)</summary>\n\n${ignored.map((i) => `- ${mdText(ignoredLine(i))}`).join('\n')}\n\n</details>\n`,
+      `<details><summary>${htmlText(IGNORED_HEADING)} ${ignored.length} resource(s)</summary>\n\n${ignored.map((i) => `- ${mdCode(i.kind)} ${mdCode(i.address)}: ${mdText(i.fields.join(', '))} (${mdText(i.rules.join(', '))})`).join('\n')}\n\n</details>\n`,
     );
   if (plan.unmanaged.length > 0)
     sections.push(
