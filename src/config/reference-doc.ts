@@ -286,6 +286,11 @@ update instead of being replaced. Sites, teams, share links, section groups, col
 providers and translations; not OpenAPI specs (the API cannot rename a slug). Two live objects
 sharing a key are reported as duplicates and left alone until one is pinned.
 
+**Controls on any entry.** Besides its keys, any entry of a list (a site, a section, a team, a site
+space…) may say \`ignore: [field, …]\` (those fields are not compared or written after creation)
+and \`protect: true\` (no plan deletes or replaces it). They are the entry's own form of
+\`policy.ignore\` and \`policy.protect\`: see [\`policy\`](#policy-safety-policy).
+
 Input limits: 1 MiB per file, 100 alias expansions, 64 levels of nesting, UTF-8 only, no
 duplicate keys, plain string keys.
 `;

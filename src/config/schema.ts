@@ -29,20 +29,11 @@ function thresholds(what: string) {
   return z.union([
     ThresholdValue,
     z
-      .strictObject(
-        Object.fromEntries(
-          ['default', ...resourceKinds].map((k) => [k, ThresholdValue.optional()]),
-        ) as Record<'default' | (typeof resourceKinds)[number], z.ZodOptional<typeof ThresholdValue>>,
-      )
-      .describe(`Per kind: \`default\` for the organization, and a ${what} per kind name (\`team: 2\`).`),
+      .partialRecord(z.enum(['default', ...resourceKinds]), ThresholdValue)
+      .describe(`\`default\` for the organization, and a ${what} per kind name (\`team: 2\`).`),
   ]);
 }
 
-/**
- * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).
- * The JSON Schema in `schema/docsync.schema.json` is generated from it (`npm run schema`).
- * Limits are api.md's.
- */
 export const PolicySchema = z
   .strictObject({
     prune: z
