@@ -35,6 +35,13 @@ export const KIND_DOCS: Record<string, KindDoc> = {
       ],
     },
   },
+  'policy.ignore[]': {
+    title: 'ignored fields',
+    identity: 'none: every rule that matches applies',
+    notes: [
+      'Each rule names a `kind`, an `address` glob, or both; every rule that matches a resource adds its `fields`.',
+    ],
+  },
   'collections[]': {
     title: 'collections',
     identity: '`title`',
