@@ -173,14 +173,16 @@ function applyControls(
   const out = diffs.map((d): ControlledDiff => {
     if (d.problems.length > 0) return d;
     const kept = applyIgnore(d.organization, d.drafts, d.policy.ignore ?? []);
+    const warnings = [...d.warnings, ...kept.warnings];
     if (!targets) {
       ignored.push(...kept.ignored);
-      return { ...d, drafts: kept.drafts };
+      return { ...d, drafts: kept.drafts, warnings };
     }
     const chosen = selectTargets(d.organization, kept.drafts, targets);
     ignored.push(...kept.ignored.filter((i) => matchesTarget(targets, i.address)));
     return {
       ...d,
+      warnings,
       drafts: chosen.drafts,
       problems: chosen.problems,
       unmanaged: d.unmanaged.filter((u) => matchesTarget(targets, u.address)),

@@ -77,6 +77,28 @@ describe('applyIgnore: ignored fields are neither compared nor written after cre
     expect(out.ignored.map(({ address, fields, rules }) => ({ address, fields, rules }))).toEqual(ignored);
   });
 
+  it('a field the call names differently stays planned while other fields change, with a warning', () => {
+    const site = draft({
+      key: 'u',
+      kind: 'site',
+      address: 'org_a/sites/Docs',
+      before: { defaultSection: 'a', title: 'A' },
+      after: { defaultSection: 'b', title: 'B' },
+      op: op({ type: 'update-site', patch: { defaultSiteSection: { $ref: { id: 's' } }, title: 'B' } }),
+    });
+    const out = applyIgnore('org_a', [site], [{ kind: 'site', fields: ['defaultSection'], rule: 'r' }]);
+    expect(out.drafts[0]!.after).toEqual({ defaultSection: 'b', title: 'B' });
+    expect(out.ignored).toEqual([]);
+    expect(out.warnings[0]!.message).toContain('defaultSection cannot be ignored');
+    // Alone, it is ignored: the whole update goes.
+    const alone = applyIgnore(
+      'org_a',
+      [site],
+      [{ kind: 'site', fields: ['defaultSection', 'title'], rule: 'r' }],
+    );
+    expect(alone.drafts).toEqual([]);
+  });
+
   it('a field the call carries at its top level is left out too', () => {
     const team = draft({
       key: 'u',

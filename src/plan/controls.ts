@@ -9,7 +9,7 @@ import {
   type Threshold,
   type Thresholds,
 } from '../model/index.js';
-import type { PlanProblem } from './types.js';
+import type { PlanProblem, PlanWarning } from './types.js';
 
 /**
  * The operator's controls on a plan (issue 31), applied to an organization's drafts before they
@@ -47,6 +47,15 @@ function omitFromOp(op: ChangeOp, drop: ReadonlySet<string>): ChangeOp {
   return out as ChangeOp;
 }
 
+/** Whether the operation carries `field` by name, at its top level or one level down (`patch`). */
+function carries(op: ChangeOp, field: string): boolean {
+  return Object.entries(op).some(
+    ([key, value]) =>
+      key === field ||
+      (value !== null && typeof value === 'object' && !Array.isArray(value) && field in value),
+  );
+}
+
 function rulesFor(rules: readonly IgnoreRule[], draft: Draft): IgnoreRule[] {
   return rules.filter(
     (r) =>
@@ -64,8 +73,9 @@ export function applyIgnore(
   organization: string,
   drafts: readonly Draft[],
   rules: readonly IgnoreRule[],
-): { drafts: Draft[]; ignored: IgnoredDifference[] } {
-  if (rules.length === 0) return { drafts: [...drafts], ignored: [] };
+): { drafts: Draft[]; ignored: IgnoredDifference[]; warnings: PlanWarning[] } {
+  const warnings: PlanWarning[] = [];
+  if (rules.length === 0) return { drafts: [...drafts], ignored: [], warnings };
   const ignored = new Map<string, IgnoredDifference>();
   const kept: Draft[] = [];
   for (const draft of drafts) {
@@ -75,7 +85,17 @@ export function applyIgnore(
       continue;
     }
     const matching = rulesFor(rules, draft);
-    const drop = new Set(matching.flatMap((r) => r.fields).filter((f) => f in after));
+    let drop = new Set(matching.flatMap((r) => r.fields).filter((f) => f in after));
+    // A field the call does not carry by its name cannot be taken out of it: it stays planned
+    // (and the plan says so), unless nothing else is left of the update.
+    const uncarried = [...drop].filter((f) => !carries(draft.op, f));
+    if (uncarried.length > 0 && Object.keys(after).some((k) => !drop.has(k))) {
+      drop = new Set([...drop].filter((f) => !uncarried.includes(f)));
+      warnings.push({
+        organization,
+        message: `${draft.address}: ${uncarried.join(', ')} cannot be ignored while other fields of it change (the API call names ${uncarried.length === 1 ? 'it' : 'them'} differently); planned as configured`,
+      });
+    }
     if (drop.size === 0) {
       kept.push(draft);
       continue;
@@ -95,7 +115,7 @@ export function applyIgnore(
     if (Object.keys(rest).length === 0) continue;
     kept.push({ ...draft, before: omit(draft.before, drop), after: rest, op: omitFromOp(draft.op, drop) });
   }
-  return { drafts: kept, ignored: [...ignored.values()] };
+  return { drafts: kept, ignored: [...ignored.values()], warnings };
 }
 
 /** The keys of drafts an op names by `{ change: key }` (what it needs created first). */
