@@ -40,6 +40,29 @@ sites:
   });
 
   it.each([
+    ['customFields: [{ name: owner, type: text, title: Owner, protect: true }]', 'custom-fields/owner'],
+    ['teams: [{ title: Writers, protect: true }]', 'teams/Writers'],
+    ['collections: [{ title: Product, protect: true }]', 'collections/Product'],
+    ['spaces: [{ id: space_1, title: Guides, protect: true }]', 'spaces/space_1'],
+    [
+      'sites: [{ title: Docs, shareLinks: [{ name: preview, active: true, protect: true }] }]',
+      'sites/Docs/share-links/preview',
+    ],
+    [
+      'sites: [{ title: Docs, sections: [{ path: a, spaces: [{ space: s1, path: v1 }] }], sectionGroups: [{ title: G, sections: [a], protect: true }] }]',
+      'sites/Docs/section-groups/G',
+    ],
+    [
+      'sites: [{ title: Docs, spaces: [{ space: space_2, path: h, protect: true }] }]',
+      'sites/Docs/spaces/space_2',
+    ],
+  ])('the entry of %s is addressed as the plan addresses it', (yaml, address) => {
+    const r = load(`organization: org_a\n${yaml}\n`);
+    expect(r.issues).toEqual([]);
+    expect(r.desired!.organizations[0]!.policy.protect?.map((p) => p.address)).toEqual([address]);
+  });
+
+  it.each([
     ['maxDeletes: 3', { maxDeletes: 3 }],
     ['maxDeletes: "5%"', { maxDeletes: 10, deletes: { all: { percent: 5 } } }],
     [

@@ -18,7 +18,7 @@ const IDENTITY_BY_LIST: Record<string, (nested: boolean) => string> = {
   sections: () => 'path',
   spaces: (nested) => (nested ? 'space' : 'id'),
 };
-const IDENTITY = ['title', 'name', 'slug', 'label', 'user', 'email', 'source', 'role', 'id'];
+const IDENTITY = ['name', 'slug', 'label', 'title', 'user', 'email', 'source', 'role', 'id'];
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

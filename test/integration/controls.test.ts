@@ -129,6 +129,24 @@ teams:
   });
 });
 
+describe('protect on an entry', () => {
+  it('a replacement of an entry marked protect: true is refused, naming the entry', async () => {
+    seed([]);
+    write('organization: org_t\ncustomFields:\n  - { name: owner, type: text, title: Owner }\n');
+    expect((await apply()).code).toBe(0);
+    write(
+      'organization: org_t\ncustomFields:\n  - { name: owner, type: number, title: Owner, protect: true }\n',
+    );
+    const plan = await cli('plan');
+    expect(plan.stdout).toContain(
+      'org_t: the plan deletes org_t/custom-fields/owner, which customFields[0].protect: "custom-fields/owner" protects',
+    );
+    const before = writes().length;
+    expect((await apply('--allow-deletes', '5')).code).toBe(1);
+    expect(writes().length).toBe(before);
+  });
+});
+
 describe('ratio thresholds', () => {
   const twelve = Array.from({ length: 12 }, (_, i) => `T${String(i + 1).padStart(2, '0')}`);
 
