@@ -173,7 +173,7 @@ function applyControls(
   const out = diffs.map((d): ControlledDiff => {
     if (d.problems.length > 0) return d;
     const kept = applyIgnore(d.organization, d.drafts, d.policy.ignore ?? []);
-    const warnings = [...d.warnings, ...kept.warnings];
+    const warnings = [...(d.warnings ?? []), ...kept.warnings];
     if (!targets) {
       ignored.push(...kept.ignored);
       return { ...d, drafts: kept.drafts, warnings };
