@@ -195,7 +195,11 @@ function applyControls(
 function countsOf(changes: readonly Change[]): Counts {
   const counts: Counts = { deletes: 0, updates: 0, deletesByKind: {}, updatesByKind: {} };
   const byKind = new Map<string, Change[]>();
-  for (const c of changes) byKind.set(c.kind, [...(byKind.get(c.kind) ?? []), c]);
+  for (const c of changes) {
+    const list = byKind.get(c.kind);
+    if (list) list.push(c);
+    else byKind.set(c.kind, [c]);
+  }
   for (const [kind, list] of byKind) {
     const deletes = RELATIONS.has(kind) ? 0 : list.filter((c) => c.action === 'delete').length;
     // Updates counted as the summary counts them (a creation's follow-up is not one).

@@ -149,7 +149,8 @@ export function selectTargets(
   const problems: PlanProblem[] = [];
   const queue = drafts.filter((d) => matchesTarget(targets, d.address));
   for (const d of queue) chosen.add(d.key);
-  for (let d = queue.shift(); d; d = queue.shift()) {
+  for (let i = 0; i < queue.length; i += 1) {
+    const d = queue[i]!;
     const needs = new Set(d.deps);
     opRefs(d.op, needs);
     for (const key of needs) {
