@@ -13,17 +13,22 @@ export type EntryControls = { ignore: IgnoreRule[]; protect: ProtectRule[] };
 
 const controls = new WeakMap<ConfigFile, EntryControls>();
 
-/** Identity keys that are not the first of `IDENTITY` (a section is named by its path, a site space by its space). */
-const IDENTITY_BY_LIST: Record<string, (nested: boolean) => string> = {
-  sections: () => 'path',
-  spaces: (nested) => (nested ? 'space' : 'id'),
-};
+/**
+ * How an entry is named in its address: by the singular of its list when it has such a key (a site
+ * space, `spaces[].space`); a section by its path; an existing space by its id; else by the first
+ * of `IDENTITY` it has (a custom field by `name`, a site by `title`).
+ */
+const IDENTITY_BY_LIST: Record<string, string> = { sections: 'path', spaces: 'id' };
 const IDENTITY = ['name', 'slug', 'label', 'title', 'user', 'email', 'source', 'role', 'id'];
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-function identityOf(list: string, entry: Record<string, unknown>, nested: boolean): string | undefined {
-  const key = IDENTITY_BY_LIST[list]?.(nested) ?? IDENTITY.find((k) => typeof entry[k] === 'string');
+function identityOf(list: string, entry: Record<string, unknown>): string | undefined {
+  const singular = list.endsWith('s') ? list.slice(0, -1) : list;
+  const key =
+    typeof entry[singular] === 'string'
+      ? singular
+      : (IDENTITY_BY_LIST[list] ?? IDENTITY.find((k) => typeof entry[k] === 'string'));
   const value = key === undefined ? undefined : entry[key];
   return typeof value === 'string' ? value : undefined;
 }
@@ -95,7 +100,7 @@ export function extractEntryControls(yaml: YamlFile): {
     let copy: unknown[] | undefined;
     list.forEach((entry, i) => {
       if (!isEntry(entry)) return;
-      const id = identityOf(key, entry, parent !== '');
+      const id = identityOf(key, entry);
       const address = `${parent === '' ? '' : `${parent}/`}${kebab(key)}/${id ?? `[${i}]`}`;
       const next = walkEntry(entry, [...path, i], address);
       if (next !== entry) (copy ??= [...list])[i] = next;

@@ -30,7 +30,7 @@ export const KIND_DOCS: Record<string, KindDoc> = {
       maxUpdates: '30%',
       protect: ['sites/Developer Docs', 'teams/*'],
       ignore: [
-        { kind: 'site-section', fields: ['icon'] },
+        { kind: 'share-link', fields: ['active'] },
         { address: 'sites/Developer Docs/**', fields: ['description'] },
       ],
     },

@@ -92,7 +92,7 @@ export const PolicySchema = z
       ),
   })
   .describe(
-    'Safety policy for this organization. Omitted: prune false, maxDeletes 10, no maxUpdates, pruneMembers false and minAdmins 1 (the defaults of its keys).',
+    'Safety policy for this organization. Omitted: prune false, maxDeletes 10, pruneMembers false and minAdmins 1 (the defaults of its keys); no maxUpdates, protect or ignore.',
   );
 
 export const ConfigFileSchema = z
