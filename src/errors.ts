@@ -71,9 +71,12 @@ export const ERROR_CODES = [
   'duplicate-change-key',
   // Plan problems and the safety guard.
   'dependency-cycle',
+  'outside-targets',
   'too-many-deletes',
   'deletes-everything',
   'too-few-admins',
+  'too-many-updates',
+  'protected-resource',
   // Daemon controls (`docsync suspend|resume`, `/api/orgs/{org}`).
   'daemon-unreachable',
   'daemon-refused',
@@ -96,7 +99,7 @@ export type DiffProblemCode = Extract<
 >;
 
 /** Codes of problems that stop a plan (the diff's, plus the plan's own). */
-export type PlanProblemCode = DiffProblemCode | 'dependency-cycle';
+export type PlanProblemCode = DiffProblemCode | 'dependency-cycle' | 'outside-targets';
 
 export type DocsyncErrorOptions = { cause?: unknown; details?: Record<string, unknown> };
 

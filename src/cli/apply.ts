@@ -10,13 +10,15 @@ import { manualApplyBlocked } from '../policy/sync-windows.js';
 import { verificationLine } from '../apply/verify.js';
 import { makeCliCoordinator, type CoordinationOptions } from './coordination.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
+import { targeted, type ControlOptions } from './controls.js';
 import { confirm } from './confirm.js';
 import { err, out, progressLine } from './output.js';
 import { logFailure, loadOrReport, render, type Format } from './plan.js';
 import { applyFailure, planFailure } from '../pipeline/failure.js';
 
 export type ApplyCommandOptions = CommonOptions &
-  CoordinationOptions & {
+  CoordinationOptions &
+  ControlOptions & {
     yes?: boolean;
     allowDeletes: number;
     format: Format;
@@ -46,11 +48,17 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
   let desired: DesiredState | null;
   let savedChecksum: string | undefined;
   if (opts.plan) {
+    if (opts.targets)
+      throw new DocsyncError(
+        'invalid-option',
+        '--target goes with plan --out: a saved plan keeps its targets',
+      );
     const saved = await readSavedPlan(opts.plan);
     desired = saved.desired;
     savedChecksum = saved.checksum;
   } else desired = await loadOrReport(opts.config);
   if (!desired) return 1;
+  desired = targeted(desired, opts.targets);
 
   const api = makeApi(opts);
   let coordinator: Coordinator | undefined;
@@ -63,6 +71,7 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
       desired,
       apply: true,
       allowDeletes: opts.allowDeletes,
+      allowUpdates: opts.allowUpdates ?? 0,
       hold: (orgs) => coord.hold(orgs, opts.lockWait * 1000),
       ...(savedChecksum !== undefined ? { expectChecksum: savedChecksum } : {}),
       // A person applying is a manual sync: a closed sync window stops it unless its manualSync says otherwise.

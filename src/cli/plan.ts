@@ -12,6 +12,7 @@ import { mergeAttributions } from '../plan/attribution.js';
 import { manualApplyBlocked } from '../policy/sync-windows.js';
 import type { Logger } from '../log/logger.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
+import { targeted, type ControlOptions } from './controls.js';
 import { err, out, progressLine, useColor } from './output.js';
 
 export type Format = 'text' | 'json' | 'markdown';
@@ -72,11 +73,12 @@ export async function planWithProgress(opts: CommonOptions, desired: DesiredStat
 
 /** `docsync plan`: read live state, print the ordered changes; never writes. */
 export async function planCommand(
-  opts: CommonOptions & { format: Format; out?: string; detailedExitcode?: boolean },
+  opts: CommonOptions & ControlOptions & { format: Format; out?: string; detailedExitcode?: boolean },
 ): Promise<number> {
   const logger = makeLogger(opts, 'plan');
-  const desired = await loadOrReport(opts.config);
-  if (!desired) return 1;
+  const loaded = await loadOrReport(opts.config);
+  if (!loaded) return 1;
+  const desired = targeted(loaded, opts.targets);
   const { plan, live } = await planWithProgress(opts, desired);
   logger.info(
     { organizations: plan.organizations, summary: plan.summary, checksum: plan.checksum },
@@ -118,10 +120,13 @@ async function withAttributions(opts: CommonOptions, plan: Plan): Promise<Plan> 
 }
 
 /** `docsync drift`: the plan framed as a drift report. 0 in sync, 2 drift, 1 error. */
-export async function driftCommand(opts: CommonOptions & { format: Format; out?: string }): Promise<number> {
+export async function driftCommand(
+  opts: CommonOptions & ControlOptions & { format: Format; out?: string },
+): Promise<number> {
   const logger = makeLogger(opts, 'drift');
-  const desired = await loadOrReport(opts.config);
-  if (!desired) return 1;
+  const loaded = await loadOrReport(opts.config);
+  if (!loaded) return 1;
+  const desired = targeted(loaded, opts.targets);
   const run = await planWithProgress(opts, desired);
   const { live } = run;
   const plan = run.plan.changes.length > 0 ? await withAttributions(opts, run.plan) : run.plan;

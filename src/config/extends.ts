@@ -3,6 +3,7 @@ import type { Document } from 'yaml';
 import { anyListKinds, anyObjectKinds } from '../kinds/registry.js';
 import { findRepositoryRoot, IndirectValueError, readIndirectSync } from '../secrets/indirect.js';
 import type { InheritedEntry } from '../plan/types.js';
+import { entryControlsOf, rememberEntryControls } from './entry-controls.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import type { ParsedConfig } from './semantic.js';
@@ -150,6 +151,9 @@ function merge(layers: Layered[], org: string, inherited: Inherited[]): Layered[
       for (const [id, from] of mine) seen.set(id, from);
       config[key] = kept;
     }
+    // Entry controls (`ignore`, `protect` on an entry) are kept beside the config: they follow its copy.
+    const controls = entryControlsOf(layer.config);
+    if (controls) rememberEntryControls(config as ConfigFile, controls);
     result.unshift({ ...layer, config: config as ConfigFile, yaml: without(layer.yaml, removed) });
   }
   mergeObjects(result);

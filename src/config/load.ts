@@ -20,6 +20,7 @@ import type { CertificateRef } from '../model/desired.js';
 import type { DesiredState } from '../reconcile/index.js';
 import type { ConfigFileCache, FileResult } from './file-cache.js';
 import type { ConfigIssue } from './issues.js';
+import { extractEntryControls, rememberEntryControls } from './entry-controls.js';
 import { normalize } from './normalize.js';
 import { recordInherited, recordOrigins } from './origins.js';
 import { reservedNameIssues } from './reserved.js';
@@ -341,6 +342,9 @@ function parseFile(file: string, bytes: Buffer, env: NodeJS.ProcessEnv): FileRes
     if (expanded.issues.length > 0) return { issues: expanded.issues };
     value = expanded.value;
   }
+  const entry = extractEntryControls(yaml, value);
+  if (entry.issues.length > 0) return { issues: entry.issues };
+  value = entry.value;
   if (isBase(value)) {
     const base = BaseFileSchema.safeParse(value);
     if (!base.success)
@@ -351,10 +355,13 @@ function parseFile(file: string, bytes: Buffer, env: NodeJS.ProcessEnv): FileRes
         ? { ...i, message: `${i.message} (a file without it is a base, and no file names it in \`extends\`)` }
         : i,
     );
+    rememberEntryControls(base.data as ConfigFile, entry.controls);
     return { yaml, config: base.data as ConfigFile, base: orphan };
   }
   const result = ConfigFileSchema.safeParse(value);
   if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
+  rememberEntryControls(result.data, entry.controls);
+  rememberEntryControls(result.data, entry.controls);
   return { yaml, config: result.data };
 }
 

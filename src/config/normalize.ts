@@ -4,8 +4,10 @@ import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
 import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn, valueIn } from '../kinds/registry.js';
 import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';
+import { entryControlsOf } from './entry-controls.js';
+import { normalizePolicy } from './policy.js';
 
-export const DEFAULT_MAX_DELETES = 10;
+export { DEFAULT_MAX_DELETES } from './policy.js';
 
 type ConfigSyncWindow = NonNullable<NonNullable<ConfigFile['policy']>['syncWindows']>[number];
 
@@ -33,18 +35,14 @@ export function normalize(
   for (const file of files) {
     let org = orgs.get(file.organization);
     if (!org) {
-      org = { id: file.organization, policy: { prune: false, maxDeletes: DEFAULT_MAX_DELETES } };
+      org = { id: file.organization, policy: normalizePolicy(undefined) };
       orgs.set(file.organization, org);
     }
-    if (file.policy) {
+    if (file.policy)
       org.policy = {
-        prune: file.policy.prune ?? false,
-        maxDeletes: file.policy.maxDeletes ?? DEFAULT_MAX_DELETES,
-        ...(file.policy.pruneMembers !== undefined ? { pruneMembers: file.policy.pruneMembers } : {}),
-        ...(file.policy.minAdmins !== undefined ? { minAdmins: file.policy.minAdmins } : {}),
+        ...normalizePolicy(file.policy),
         ...(file.policy.syncWindows ? { syncWindows: file.policy.syncWindows.map(syncWindow) } : {}),
       };
-    }
     if (file.suspended) org.suspended = true;
     if (file.spaces)
       org.spaces = [
@@ -93,6 +91,14 @@ export function normalize(
         ...entries.map((entry) => kind.normalize(entry, { certificates })),
       ];
     }
+  }
+  // Entries' `ignore` and `protect` (any file of the organization) join the policy's rules.
+  for (const file of files) {
+    const entry = entryControlsOf(file);
+    const org = orgs.get(file.organization);
+    if (!entry || !org) continue;
+    if (entry.ignore.length > 0) org.policy.ignore = [...(org.policy.ignore ?? []), ...entry.ignore];
+    if (entry.protect.length > 0) org.policy.protect = [...(org.policy.protect ?? []), ...entry.protect];
   }
   return { organizations: [...orgs.values()] };
 }

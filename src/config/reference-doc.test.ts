@@ -26,7 +26,9 @@ describe('docs/configuration.md', () => {
     const schema = configJsonSchema() as { properties: Record<string, unknown> };
     for (const key of Object.keys(schema.properties)) expect(doc).toContain(`| \`${key}\` |`);
     expect(doc).toMatch(/\| `organization` \| string \| non-empty \| \*\*required\*\* \|/);
-    expect(doc).toMatch(/\| `maxDeletes` \| integer \| ≥ 0 \| optional; default 10 \|/);
+    expect(doc).toMatch(
+      /\| `maxDeletes` \| integer or string or map: name → integer or string \| ≥ 0; pattern [^|]+ \| optional; default 10 \|/,
+    );
     expect(doc).toMatch(/\| `options` \| list of strings \| 1–50 items; each 1–40 characters \| optional/);
     // spaces[].customFields is optional (it was documented as required).
     expect(doc).toMatch(/\| `customFields` \| map: name → [^|]+\| [^|]*\| optional; omitted: not managed \|/);

@@ -301,6 +301,11 @@ variable (\`hostname: docs.\${DOCSYNC_VAR_DOMAIN}\`); an unset one is a located 
 \`DOCSYNC_VAR_\` namespace is expanded, never in keys and never where a secret comes from
 (\`file:\`/\`env:\` values: secrets use \`DOCSYNC_SECRET_*\`); \`$\${x}\` writes a literal \`\${x}\`.
 
+**Controls on any entry.** Besides its keys, any entry of a list (a site, a section, a team, a site
+space…) may say \`ignore: [field, …]\` (those fields are not compared or written after creation)
+and \`protect: true\` (no plan deletes or replaces it). They are the entry's own form of
+\`policy.ignore\` and \`policy.protect\`: see [\`policy\`](#policy-safety-policy).
+
 Input limits: 1 MiB per file, 100 alias expansions, 64 levels of nesting, UTF-8 only, no
 duplicate keys, plain string keys.
 `;

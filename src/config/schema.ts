@@ -1,26 +1,82 @@
 import { z } from 'zod';
 import type { listKinds } from '../kinds/registry.js';
-import { anyListKinds, collectionKind, objectKinds, spaceFacets } from '../kinds/registry.js';
+import { anyListKinds, collectionKind, objectKinds, resourceKinds, spaceFacets } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/shapes.js';
 import { SyncWindowSchema } from './sync-windows-schema.js';
+import { addressGlobProblem } from '../model/address-glob.js';
 
-/**
- * The docsync configuration format, version 1: one schema, strict (unknown keys are errors).
- * The JSON Schema in `schema/docsync.schema.json` is generated from it (`npm run schema`).
- * Limits are api.md's.
- */
+/** An address or glob (`sites/Docs/**`); the organization prefix is optional. */
+const AddressGlob = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = addressGlobProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe(
+    'An address or glob: `*` within a segment, `**` for any number of segments; the organization prefix is optional.',
+  );
+
+/** A count, or a percentage of the managed live resources (`"5%"`). */
+const ThresholdValue = z.union([
+  z.number().int().min(0),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?%$/, 'expected a count such as 10 or a percentage such as "5%"')
+    .refine((v) => Number.parseFloat(v) <= 100, 'expected a percentage from 0% to 100%'),
+]);
+
+/** A threshold for the organization, or one per kind with a `default`. */
+function thresholds(what: string) {
+  return z.union([
+    ThresholdValue,
+    z
+      .partialRecord(z.enum(['default', ...resourceKinds]), ThresholdValue)
+      .describe(`\`default\` for the organization, and a ${what} per kind name (\`team: 2\`).`),
+  ]);
+}
+
 export const PolicySchema = z
   .strictObject({
     prune: z
       .boolean()
       .optional()
       .describe('Delete live resources of managed kinds that the config omits. Default false.'),
-    maxDeletes: z
-      .number()
-      .int()
-      .min(0)
+    maxDeletes: thresholds('limit of deletions')
       .optional()
-      .describe('A plan with more deletions is refused unless --allow-deletes N. Default 10.'),
+      .describe(
+        'A plan with more deletions is refused unless --allow-deletes N. A count (10), a percentage of the managed live resources ("5%", applied from 10 of them up; below, the count 10 applies), or per kind ({ default: "5%", team: 2 }). Default 10.',
+      ),
+    maxUpdates: thresholds('limit of updates')
+      .optional()
+      .describe(
+        'A plan with more updates is refused unless --allow-updates N. A count, a percentage of the managed live resources ("30%", applied from 10 of them up), or per kind. Default: no limit.',
+      ),
+    protect: z
+      .array(AddressGlob)
+      .optional()
+      .describe(
+        'Resources no plan may delete or replace, even once their entry is removed from the config: addresses or globs ("sites/Developer Docs", "teams/*"). No flag overrides it.',
+      ),
+    ignore: z
+      .array(
+        z
+          .strictObject({
+            kind: z.enum(resourceKinds).optional().describe('The kind of resource the rule applies to.'),
+            address: AddressGlob.optional().describe('Only resources whose address matches this glob.'),
+            fields: z
+              .array(z.string().min(1))
+              .min(1)
+              .describe('Fields neither compared nor written after creation (a creation still sends them).'),
+          })
+          .refine(
+            (r) => r.kind !== undefined || r.address !== undefined,
+            'expected a kind, an address, or both',
+          ),
+      )
+      .optional()
+      .describe(
+        'Fields docsync leaves alone after creation, for a kind and/or an address glob; the plan lists the live differences it ignored.',
+      ),
     pruneMembers: z
       .boolean()
       .optional()
@@ -43,7 +99,7 @@ export const PolicySchema = z
       ),
   })
   .describe(
-    'Safety policy for this organization. Omitted: prune false, maxDeletes 10, pruneMembers false and minAdmins 1 (the defaults of its keys).',
+    'Safety policy for this organization. Omitted: prune false, maxDeletes 10, pruneMembers false and minAdmins 1 (the defaults of its keys); no maxUpdates, protect or ignore.',
   );
 
 export const ConfigFileSchema = z

@@ -16,8 +16,8 @@ export type DiffContext = {
   minAdmins: number;
   /** Admins before and after the plan, when the members kind is diffed (for the minAdmins guard). */
   admins?: { before: number; after: number };
-  /** Live resources of managed kinds seen (for the "delete everything" guard). */
-  managedLive: { count: number };
+  /** Live resources of managed kinds seen (the "delete everything" guard), and per kind (ratio thresholds). */
+  managedLive: { count: number; byKind?: Record<string, number> };
   /**
    * Keys of drafts that other kinds' changes depend on (a field created, replaced or updated before
    * its values are set), by a key the depending kind knows (`custom-field:<name>`).
@@ -34,6 +34,13 @@ export type DiffContext = {
   /** Live objects that share the key of a desired one (left alone, named in the plan). */
   duplicates: Duplicate[];
 };
+
+/** `count` live resources of a managed kind were seen (the populations of the thresholds). */
+export function countLive(ctx: DiffContext, kind: string, count: number): void {
+  ctx.managedLive.count += count;
+  const byKind = (ctx.managedLive.byKind ??= {});
+  byKind[kind] = (byKind[kind] ?? 0) + count;
+}
 
 export function warn(ctx: DiffContext, message: string): void {
   ctx.warnings.push({ organization: ctx.org, message });

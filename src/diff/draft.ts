@@ -1,3 +1,4 @@
+import type { Policy } from '../model/desired.js';
 import type { ChangeAction, Duplicate, Fields, OpShape, Ref, Unmanaged } from '../model/index.js';
 import { DocsyncError, type DiffProblemCode } from '../errors.js';
 
@@ -33,10 +34,12 @@ export type OrgDiff<D extends Draft = Draft> = {
   drafts: D[];
   unmanaged: Unmanaged[];
   problems: DiffProblem[];
-  /** The prune policy and guard threshold of this organization. */
-  policy: { prune: boolean; maxDeletes: number };
+  /** The organization's policy: prune, and what the plan's guards and controls read. */
+  policy: Policy;
   /** How many live resources of managed kinds there are (for the "delete everything" guard). */
   managedLiveCount: number;
+  /** The same, per kind (ratio thresholds per kind). */
+  managedLiveByKind?: Record<string, number>;
   /** Things the plan leaves alone that the user should know about. */
   warnings: DiffWarning[];
   /** Admins the plan leaves and the floor (`policy.minAdmins`), when members are managed. */

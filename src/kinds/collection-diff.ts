@@ -1,5 +1,5 @@
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
-import { pairByIdentity, problem, type DiffContext } from '../diff/context.js';
+import { countLive, pairByIdentity, problem, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { SET_AFTER_CREATION, type Fields, type OpShape, type Ref } from '../model/change.js';
 import type { Renamable } from '../model/desired.js';
@@ -111,7 +111,7 @@ function move(
 /** Collections by title (or pinned id), parents first: creations, updates, moves, deletions. */
 function diffCollections(t: Tree, desired: DesiredCollection[]): void {
   const { ctx, org, live, slots } = t;
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'collection', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'collection', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address(org, d.title);

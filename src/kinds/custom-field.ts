@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import type { DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext } from '../diff/context.js';
 import { changedFields } from '../diff/draft.js';
 import type { Patch } from '../model/change.js';
 import { defined } from './fields.js';
@@ -87,7 +87,7 @@ function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomF
   const { org } = ctx;
   const drafts = kindDrafts<CustomFieldOp>(ctx, 'custom-field');
   const liveByName = new Map(live.map((f) => [f.name, f]));
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'custom-field', live.length);
   for (const d of desired) {
     const addr = address(org, d.name);
     const l = liveByName.get(d.name);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
+import { countLive, pairByIdentity, pruneOrList, type DiffContext } from '../diff/context.js';
 import { liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { FINGERPRINT } from '../model/credentials.js';
@@ -59,7 +59,7 @@ const configRole = (role: MemberRole | null | undefined): ConfigRole => role ?? 
 
 function diff(ctx: DiffContext, desired: DesiredInviteLink[], live: LiveInviteLink[]): void {
   const { org } = ctx;
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'invite-link', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'invite link', desired, live, (x) => x.role);
   for (const [d, l] of pairs) {
     const addr = address(org, d.role);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import { type DiffContext } from '../diff/context.js';
+import { countLive, type DiffContext } from '../diff/context.js';
 import { deleteCall } from './types.js';
 import type { ListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
@@ -40,7 +40,7 @@ const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 /** Created with their source, PUT to change the source; a slug cannot be renamed. */
 function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApiSpec[]): void {
   const drafts = kindDrafts<OpenApiSpecOp>(ctx, 'openapi-spec');
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'openapi-spec', live.length);
   const bySlug = new Map(live.map((x) => [x.slug, x]));
   for (const d of desired) {
     const addr = address(ctx.org, d.slug);

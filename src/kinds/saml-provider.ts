@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import { pairByIdentity, problem, type DiffContext } from '../diff/context.js';
+import { countLive, pairByIdentity, problem, type DiffContext } from '../diff/context.js';
 import { liveRef, same } from '../diff/draft.js';
 import { CERTIFICATE_MAX, certificateHash, pemCertificateProblem } from '../model/certificate.js';
 import type { Patch, Ref } from '../model/change.js';
@@ -96,7 +96,7 @@ const shortHash = (sha: string | null) => (sha ? `sha256:${sha.slice(0, 12)}…`
 /** The certificate is compared by hash and never shown. */
 function diff(ctx: DiffContext, desired: DesiredSamlProvider[], live: LiveSamlProvider[]): void {
   const drafts = kindDrafts<SamlProviderOp>(ctx, 'saml-provider');
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'saml-provider', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'saml', desired, live, (x) => x.label);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.label);

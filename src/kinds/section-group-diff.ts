@@ -9,7 +9,7 @@ import {
   type SectionSlot,
 } from './site-section.js';
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
-import { pairByIdentity, type DiffContext } from '../diff/context.js';
+import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import type { SiteScope } from '../diff/site-scope.js';
@@ -36,7 +36,7 @@ export function diffGroups(
   slots: SectionSlot[],
 ): void {
   const live = l?.sectionGroups ?? [];
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'site-section-group', live.length);
   const groupDrafts = kindDrafts<SectionGroupOp>(ctx, 'site-section-group');
   const groups = diffSectionGroups(ctx, groupDrafts, site, title, d.sectionGroups ?? [], live, slots);
   diffMemberships(ctx, site, live, slots, groups);

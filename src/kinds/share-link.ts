@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import { pairByIdentity, type DiffContext } from '../diff/context.js';
+import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
@@ -115,7 +115,7 @@ function diff(
 ): void {
   const { org } = ctx;
   const drafts = kindDrafts<ShareLinkOp>(ctx, 'share-link');
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'share-link', live.length);
   const { pairs, leftover } = pairByIdentity(
     ctx,
     `site "${siteTitle}": share link`,

@@ -12,7 +12,7 @@ import {
 } from './site-section.js';
 import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
-import { warn, type DiffContext } from '../diff/context.js';
+import { countLive, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import { keepPathsUnique, type PathItem } from '../diff/paths.js';
@@ -96,7 +96,7 @@ function pairStructure(
   l: LiveStructure | undefined,
 ): Structure {
   const liveSections = d.sections ? (l?.sections ?? []) : [];
-  ctx.managedLive.count += liveSections.length;
+  countLive(ctx, 'site-section', liveSections.length);
   const paired = pairSections(d.sections ?? [], liveSections, ctx.prune, (path) =>
     sectionAddress(site.addr, path),
   );
@@ -194,7 +194,7 @@ function placeSiteSpaces(s: Structure): void {
   for (const ls of s.liveSections)
     for (const ss of ls.spaces) liveLocation.set(ss.space, { ss, section: ls });
   for (const ss of s.root?.live ?? []) liveLocation.set(ss.space, { ss, section: null });
-  for (const c of s.containers) if (c.slot?.l || c === s.root) s.ctx.managedLive.count += c.live.length;
+  for (const c of s.containers) if (c.slot?.l || c === s.root) countLive(s.ctx, 'site-space', c.live.length);
 
   for (const c of s.containers) {
     const list = c.slot ? c.slot.d.spaces : (s.d.spaces ?? []);

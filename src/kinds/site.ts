@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nullish } from '../model/schema.js';
 import { kindDrafts } from '../diff/builder.js';
-import { pairByIdentity, warn, type DiffContext } from '../diff/context.js';
+import { countLive, pairByIdentity, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
@@ -215,7 +215,7 @@ function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): voi
 
 function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
   const drafts = kindDrafts<SiteOp>(ctx, 'site');
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'site', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
   for (const [d, l] of pairs) diffOne(ctx, d, l);
   for (const l of leftover) {

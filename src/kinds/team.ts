@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import { pairByIdentity, type DiffContext } from '../diff/context.js';
+import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously, shortTitlePinned } from './fields.js';
@@ -66,7 +66,7 @@ const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
   const { org } = ctx;
   const drafts = kindDrafts<TeamOp>(ctx, 'team');
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'team', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address(org, d.title);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import { pairByIdentity, type DiffContext } from '../diff/context.js';
+import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
@@ -42,7 +42,7 @@ const address = (org: string, title: string) => `${org}/translations/${title}`;
 
 function diff(ctx: DiffContext, desired: DesiredTranslation[], live: LiveTranslation[]): void {
   const drafts = kindDrafts<TranslationOp>(ctx, 'translation');
-  ctx.managedLive.count += live.length;
+  countLive(ctx, 'translation', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'translation', desired, live, (x) => x.title);
   for (const [d, l] of pairs) {
     const addr = address(ctx.org, d.title);

@@ -1,3 +1,21 @@
+/** A threshold: a count, or a percentage of the managed live resources of its scope. */
+export type Threshold = { count: number } | { percent: number };
+
+/** A threshold for the organization (`all`) and per kind (`kinds`). */
+export type Thresholds = { all?: Threshold; kinds?: Record<string, Threshold> };
+
+/** Fields docsync leaves alone after creation, for the resources that `address` (a glob) or `kind` names. */
+export type IgnoreRule = {
+  fields: string[];
+  kind?: string;
+  address?: string;
+  /** Where the rule was written (`policy.ignore[0]`, `sites[0].sections[1].ignore`). */
+  rule: string;
+};
+
+/** Resources a plan may never delete or replace: an address glob, and where it was written. */
+export type ProtectRule = { address: string; rule: string };
+
 /** An organization's policy: what a plan may delete (config key `policy`). */
 export type Policy = {
   prune: boolean;
@@ -6,6 +24,15 @@ export type Policy = {
   pruneMembers?: boolean;
   /** A plan that leaves fewer admins is refused; default 1 (`DEFAULT_MIN_ADMINS`). */
   minAdmins?: number;
+  /**
+   * Ratio and per-kind thresholds (`policy.maxDeletes: "5%"`, `{ default, <kind> }`); `maxDeletes`
+   * stays the count that applies when no percentage does (below the minimum population).
+   */
+  deletes?: Thresholds;
+  /** `policy.maxUpdates`: none by default. */
+  updates?: Thresholds;
+  protect?: ProtectRule[];
+  ignore?: IgnoreRule[];
   /** When the daemon may apply (src/policy/sync-windows.ts); absent: any time. */
   syncWindows?: SyncWindowPolicy[];
 };

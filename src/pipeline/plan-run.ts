@@ -24,7 +24,7 @@ export async function makePlan(
     if (!problems) return d;
     return { ...d, problems: [...problems, ...d.problems.filter((p) => p.code !== 'unknown-reference')] };
   });
-  const plan = buildPlan(diffs);
+  const plan = buildPlan(diffs, desired.targets ? { targets: desired.targets } : {});
   const inherited = desired.organizations.flatMap(inheritedOf);
   return { desired, live, plan: inherited.length > 0 ? { ...plan, inherited } : plan };
 }

@@ -19,6 +19,8 @@ export type SyncRequest = {
   /** false: stop after the plan (plan mode). */
   apply: boolean;
   allowDeletes: number;
+  /** `--allow-updates`: lifts a `policy.maxUpdates` refusal of up to this many updates. */
+  allowUpdates?: number;
   /** Take the organizations' ownership before the live read; released when the run ends. */
   hold: (orgs: string[]) => Promise<Holds>;
   /**
@@ -74,8 +76,8 @@ export async function runSync(req: SyncRequest): Promise<SyncOutcome> {
     if (!req.apply) return { ...base, result: 'planned' };
     const blocked = req.applyBlocked?.(orgs);
     if (blocked !== undefined) return { ...base, result: 'skipped', message: `apply skipped: ${blocked}` };
-    // The verdict the plan showed (plan.refusals), less what --allow-deletes overrides.
-    const refusals = checkSafety(plan, req.allowDeletes);
+    // The verdict the plan showed (plan.refusals), less what --allow-deletes/--allow-updates override.
+    const refusals = checkSafety(plan, req.allowDeletes, req.allowUpdates ?? 0);
     if (refusals.length > 0)
       return { ...base, result: 'refused', refusals, message: refusals.map(refusalLine).join('; ') };
     if (req.approve && !(await req.approve(plan))) return { ...base, result: 'cancelled' };

@@ -5,7 +5,16 @@ import type { Change, ChangeOp } from '../reconcile/index.js';
 import { createHash } from 'node:crypto';
 import { resourceSummary } from './format-value.js';
 import { guardVerdict } from './safety.js';
-import type { Plan, PlanProblem, PlanSummary } from './types.js';
+import {
+  applyIgnore,
+  limitChecks,
+  matchesTarget,
+  protectedDeletes,
+  selectTargets,
+  type Counts,
+  type IgnoredDifference,
+} from './controls.js';
+import type { Plan, PlanGuardFacts, PlanProblem, PlanSummary } from './types.js';
 
 /** A binary min-heap of numbers (emission indices): the stable tie-break of the topological sort. */
 class MinHeap {
@@ -84,8 +93,14 @@ function renameOp(op: ChangeOp, ids: Map<string, string>): ChangeOp {
  * by the order the diff emitted them, so the same inputs always give the same plan), number
  * them c1..cN, and compute the summary and checksum.
  */
-export function buildPlan(diffs: OrgDiff[]): Plan {
+export type BuildOptions = {
+  /** `--target` patterns: a partial plan of the matching resources and what they depend on. */
+  targets?: readonly string[];
+};
+
+export function buildPlan(input: OrgDiff[], options: BuildOptions = {}): Plan {
   const errors: PlanProblem[] = [];
+  const { diffs, ignored } = applyControls(input, options.targets);
   const drafts = diffs.flatMap((d) => {
     if (d.problems.length === 0) return d.drafts;
     errors.push(...d.problems);
@@ -120,7 +135,7 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
       code: 'dependency-cycle',
       message: `dependency cycle between changes: ${stuck.slice(0, 5).join(', ')}`,
     });
-    return finish(diffs, [], errors);
+    return finish(diffs, [], errors, ignored, options.targets);
   }
   const position = new Map(order.map((i, n) => [drafts[i]!.key, n]));
   const ids = new Map(order.map((i, n) => [drafts[i]!.key, `c${n + 1}`]));
@@ -142,10 +157,70 @@ export function buildPlan(diffs: OrgDiff[]): Plan {
       op: renameOp(d.op, ids),
     };
   });
-  return finish(diffs, changes, errors);
+  return finish(diffs, changes, errors, ignored, options.targets);
 }
 
-function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Plan {
+/** An organization's diff under the controls (a partial plan may add a problem of its own). */
+type ControlledDiff = Omit<OrgDiff, 'problems'> & { problems: PlanProblem[] };
+
+/**
+ * Each organization's drafts under its ignore rules, then (a partial plan) only the targeted ones
+ * and what they depend on; its unmanaged resources likewise only those targeted.
+ */
+function applyControls(
+  diffs: OrgDiff[],
+  targets: readonly string[] | undefined,
+): { diffs: ControlledDiff[]; ignored: IgnoredDifference[] } {
+  const ignored: IgnoredDifference[] = [];
+  const out = diffs.map((d): ControlledDiff => {
+    if (d.problems.length > 0) return d;
+    const kept = applyIgnore(d.organization, d.drafts, d.policy.ignore ?? []);
+    const warnings = [...(d.warnings ?? []), ...kept.warnings];
+    if (!targets) {
+      ignored.push(...kept.ignored);
+      return { ...d, drafts: kept.drafts, warnings };
+    }
+    const chosen = selectTargets(d.organization, kept.drafts, targets);
+    ignored.push(...kept.ignored.filter((i) => matchesTarget(targets, i.address)));
+    return {
+      ...d,
+      warnings,
+      drafts: chosen.drafts,
+      problems: chosen.problems,
+      unmanaged: d.unmanaged.filter((u) => matchesTarget(targets, u.address)),
+    };
+  });
+  return { diffs: out, ignored };
+}
+
+/** What the guards count of one organization's changes: deletions and updates, per kind too. */
+function countsOf(changes: readonly Change[]): Counts {
+  const counts: Counts = { deletes: 0, updates: 0, deletesByKind: {}, updatesByKind: {} };
+  const byKind = new Map<string, Change[]>();
+  for (const c of changes) {
+    const list = byKind.get(c.kind);
+    if (list) list.push(c);
+    else byKind.set(c.kind, [c]);
+  }
+  for (const [kind, list] of byKind) {
+    const deletes = relationKinds.has(kind) ? 0 : list.filter((c) => c.action === 'delete').length;
+    // Updates counted as the summary counts them (a creation's follow-up is not one).
+    const updates = resourceSummary(list).update;
+    if (deletes > 0) counts.deletesByKind[kind] = deletes;
+    if (updates > 0) counts.updatesByKind[kind] = updates;
+    counts.deletes += deletes;
+    counts.updates += updates;
+  }
+  return counts;
+}
+
+function finish(
+  diffs: ControlledDiff[],
+  changes: Change[],
+  errors: PlanProblem[],
+  ignored: IgnoredDifference[],
+  targets: readonly string[] | undefined,
+): Plan {
   // Resources, counted as every other place counts them (text, markdown, apply, daemon, history).
   const summary: PlanSummary = resourceSummary(changes);
   // The diff builds every object in a fixed key order, so JSON.stringify is canonical here; the
@@ -156,18 +231,26 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
       .update(JSON.stringify([c.id, c.action, c.kind, c.address, c.before, c.after, c.dependsOn, c.op]))
       .update('\n');
   const checksum = hash.digest('hex');
-  const guards = diffs.map((d) => ({
-    organization: d.organization,
-    deletes: changes.filter(
-      (c) =>
-        c.action === 'delete' && !relationKinds.has(c.kind) && c.address.startsWith(`${d.organization}/`),
-    ).length,
-    creates: changes.filter((c) => c.action === 'create' && c.address.startsWith(`${d.organization}/`))
-      .length,
-    maxDeletes: d.policy.maxDeletes,
-    managedLive: d.managedLiveCount,
-    ...(d.admins ? { admins: d.admins } : {}),
-  }));
+  const guards = diffs.map((d): PlanGuardFacts => {
+    const mine = changes.filter((c) => c.address.startsWith(`${d.organization}/`));
+    const counts = countsOf(mine);
+    const population = { all: d.managedLiveCount, byKind: d.managedLiveByKind ?? {} };
+    const ratio = d.policy.deletes !== undefined || d.policy.updates !== undefined;
+    const prot = protectedDeletes(
+      d.policy,
+      mine.filter((c) => c.action === 'delete' && !relationKinds.has(c.kind)),
+    );
+    return {
+      organization: d.organization,
+      deletes: counts.deletes,
+      creates: mine.filter((c) => c.action === 'create').length,
+      maxDeletes: d.policy.maxDeletes,
+      managedLive: d.managedLiveCount,
+      ...(d.admins ? { admins: d.admins } : {}),
+      ...(ratio ? { limits: limitChecks(d.policy, counts, population) } : {}),
+      ...(prot.length > 0 ? { protected: prot } : {}),
+    };
+  });
   return {
     formatVersion: 1,
     organizations: diffs.map((d) => d.organization),
@@ -179,6 +262,8 @@ function finish(diffs: OrgDiff[], changes: Change[], errors: PlanProblem[]): Pla
     duplicates: diffs.flatMap((d) => d.duplicates ?? []),
     guards,
     refusals: guardVerdict(guards),
+    ...(ignored.length > 0 ? { ignored } : {}),
+    ...(targets ? { partial: { targets: [...targets] } } : {}),
     checksum,
   };
 }

@@ -6,6 +6,7 @@ import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
+import { IGNORED_HEADING } from './render-controls.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -43,6 +44,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const head: string[] = [];
   head.push(`### ${options.title ?? 'docsync plan'}`);
   head.push('');
+  if (plan.partial)
+    head.push(
+      `> **Partial plan:** only ${plan.partial.targets.map((t) => mdCode(`--target ${t}`)).join(', ')} and what they depend on; nothing else is planned, nor pruned.`,
+      '',
+    );
   if (plan.errors.length > 0) {
     for (const e of plan.errors) head.push(`> **Error** (${mdText(e.organization)}): ${mdText(e.message)}`);
     head.push('');
@@ -78,6 +84,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       `<details><summary>${htmlText(org)}: ${mine.length} change(s)</summary>\n\n${mdFence(mine.map((c) => block(c, options.markOf?.(c), changeProvenance(plan, c))).join('\n'), 'diff')}\n\n</details>\n`,
     );
   }
+  const ignored = plan.ignored ?? [];
+  if (ignored.length > 0)
+    sections.push(
+      `<details><summary>${htmlText(IGNORED_HEADING)} ${ignored.length} resource(s)</summary>\n\n${ignored.map((i) => `- ${mdCode(i.kind)} ${mdCode(i.address)}: ${mdText(i.fields.join(', '))} (${mdText(i.rules.join(', '))})`).join('\n')}\n\n</details>\n`,
+    );
   if (plan.unmanaged.length > 0)
     sections.push(
       `<details><summary>Unmanaged: ${plan.unmanaged.length} live resource(s) not in the configuration</summary>\n\n${plan.unmanaged.map((u) => `- ${mdCode(u.kind)} ${mdCode(u.address)}${u.reason ? ` (${mdText(u.reason)})` : ''}`).join('\n')}\n\n</details>\n`,

@@ -4,6 +4,7 @@ import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value
 import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
+import { IGNORED_HEADING, ignoredLine, partialLine } from './render-controls.js';
 
 export type TextOptions = { color?: boolean; title?: string };
 
@@ -21,6 +22,8 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   const out: string[] = [];
   out.push(oneLine(options.title ?? `docsync plan for ${plan.organizations.join(', ')}`));
   out.push('');
+  const partial = partialLine(plan);
+  if (partial) out.push(paint(COLORS.move, oneLine(partial)), '');
   for (const e of plan.errors)
     out.push(paint(COLORS.delete, `error: ${oneLine(e.message)} [${oneLine(e.code)}]`));
   for (const w of plan.warnings ?? []) out.push(paint(COLORS.update, `warning: ${oneLine(w.message)}`));
@@ -52,6 +55,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     for (const line of fieldLines(c)) out.push(`    ${oneLine(line)}`);
     if (c.note) out.push(paint(DIM, `    # ${oneLine(c.note)}`));
     for (const line of changeProvenance(plan, c)) out.push(paint(DIM, `    # ${oneLine(line)}`));
+  }
+  if ((plan.ignored ?? []).length > 0) {
+    out.push('', IGNORED_HEADING);
+    for (const i of plan.ignored ?? []) out.push(`  ~ ${oneLine(ignoredLine(i))}`);
   }
   // Grouped by why each is left alone: the words say the truth whatever policy.prune is.
   const reasons = [...new Set(plan.unmanaged.map((u) => u.reason ?? PRUNE_OFF))];

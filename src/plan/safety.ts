@@ -1,3 +1,4 @@
+import type { LimitCheck } from './controls.js';
 import type { Plan, PlanGuardFacts, SafetyRefusal } from './types.js';
 
 /**
@@ -9,7 +10,22 @@ import type { Plan, PlanGuardFacts, SafetyRefusal } from './types.js';
 export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[] {
   const refusals: SafetyRefusal[] = [];
   for (const g of guards) {
-    if (g.deletes > 0 && g.deletes > g.maxDeletes)
+    for (const p of g.protected ?? [])
+      refusals.push({
+        organization: g.organization,
+        guard: 'protect',
+        code: 'protected-resource',
+        message: `${g.organization}: the plan deletes ${p.address}, which ${p.rule} protects (remove the rule to allow it)`,
+        override: null,
+      });
+    const tooMany = (g.limits ?? [])
+      .filter((l) => l.counted > 0 && l.counted > l.limit)
+      .map((l) => limitRefusal(g, l));
+    refusals.push(...tooMany);
+    const deletesRefused = g.limits
+      ? tooMany.some((r) => r.guard === 'maxDeletes')
+      : g.deletes > 0 && g.deletes > g.maxDeletes;
+    if (!g.limits && deletesRefused)
       refusals.push({
         organization: g.organization,
         guard: 'maxDeletes',
@@ -18,7 +34,13 @@ export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[]
         override: `--allow-deletes ${g.deletes}`,
         allowDeletes: g.deletes,
       });
-    else if (g.deletes > 0 && g.managedLive > 0 && g.deletes >= g.managedLive && g.creates === 0)
+    else if (
+      !deletesRefused &&
+      g.deletes > 0 &&
+      g.managedLive > 0 &&
+      g.deletes >= g.managedLive &&
+      g.creates === 0
+    )
       refusals.push({
         organization: g.organization,
         guard: 'empty-config',
@@ -41,10 +63,27 @@ export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[]
   return refusals;
 }
 
-/** The refusals that still hold when `--allow-deletes` is `allowDeletes`. */
-export function checkSafety(plan: Pick<Plan, 'guards'>, allowDeletes = 0): SafetyRefusal[] {
+/** A threshold exceeded: "deletes 3 team resources, more than policy.maxDeletes.team (2)". */
+function limitRefusal(g: PlanGuardFacts, l: LimitCheck): SafetyRefusal {
+  const deletes = l.guard === 'maxDeletes';
+  const what = `${l.counted} ${l.scope === 'all' ? '' : `${l.scope} `}${l.counted === 1 ? 'resource' : 'resources'}`;
+  const flag = deletes ? '--allow-deletes' : '--allow-updates';
+  return {
+    organization: g.organization,
+    guard: l.guard,
+    code: deletes ? 'too-many-deletes' : 'too-many-updates',
+    message: `${g.organization}: the plan ${deletes ? 'deletes' : 'updates'} ${what}, more than ${l.rule}`,
+    override: `${flag} ${l.counted}`,
+    ...(deletes ? { allowDeletes: l.counted } : { allowUpdates: l.counted }),
+  };
+}
+
+/** The refusals that still hold with `--allow-deletes allowDeletes` and `--allow-updates allowUpdates`. */
+export function checkSafety(plan: Pick<Plan, 'guards'>, allowDeletes = 0, allowUpdates = 0): SafetyRefusal[] {
   return guardVerdict(plan.guards).filter(
-    (r) => r.allowDeletes === undefined || allowDeletes < r.allowDeletes,
+    (r) =>
+      (r.allowDeletes === undefined || allowDeletes < r.allowDeletes) &&
+      (r.allowUpdates === undefined || allowUpdates < r.allowUpdates),
   );
 }
 

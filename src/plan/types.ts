@@ -6,7 +6,7 @@ import type { ErrorCode, PlanProblemCode } from '../errors.js';
 export type PlanSummary = Record<ChangeAction, number>;
 
 /** The guards a plan is judged by (decision 0005). */
-export type Guard = 'maxDeletes' | 'empty-config' | 'minAdmins';
+export type Guard = 'maxDeletes' | 'maxUpdates' | 'protect' | 'empty-config' | 'minAdmins';
 
 /**
  * A guard's verdict against a plan, carried by the plan itself (`refusals` in its JSON): what
@@ -15,11 +15,16 @@ export type Guard = 'maxDeletes' | 'empty-config' | 'minAdmins';
 export type SafetyRefusal = {
   organization: string;
   guard: Guard;
-  code: Extract<ErrorCode, 'too-many-deletes' | 'deletes-everything' | 'too-few-admins'>;
+  code: Extract<
+    ErrorCode,
+    'too-many-deletes' | 'deletes-everything' | 'too-few-admins' | 'too-many-updates' | 'protected-resource'
+  >;
   message: string;
   override: string | null;
   /** The `--allow-deletes` that lifts this refusal; absent when no flag does. */
   allowDeletes?: number;
+  /** The `--allow-updates` that lifts this refusal. */
+  allowUpdates?: number;
 };
 
 /** A problem that stops an organization's plan; `code` is stable (src/errors.ts). */
@@ -43,6 +48,13 @@ export type PlanGuardFacts = {
   managedLive: number;
   /** Admins after the plan and the floor (`policy.minAdmins`), when members are managed. */
   admins?: { before: number; after: number; min: number };
+  /**
+   * Every threshold (`policy.maxDeletes`, `policy.maxUpdates`, per kind) against what the plan
+   * does; when present, it judges deletions instead of `maxDeletes`.
+   */
+  limits?: LimitCheck[];
+  /** Deletions (or replacements) of protected resources, and the rule protecting each. */
+  protected?: { address: string; kind: string; rule: string }[];
 };
 
 /** The reviewed, serializable result of planning. Only `apply` turns it into API calls. */
@@ -61,6 +73,10 @@ export type Plan = {
   guards: PlanGuardFacts[];
   /** What `apply` will refuse, before any `--allow-deletes`: the guards' verdict on `guards`. */
   refusals: SafetyRefusal[];
+  /** Live differences the plan leaves alone because of ignore rules (one per resource). */
+  ignored?: IgnoredDifference[];
+  /** A `--target` plan: only the targeted resources and what they depend on. */
+  partial?: { targets: string[] };
   /** sha256 over the changes and the live facts they rely on (ids, before values). */
   checksum: string;
   /** Entries that came from base files (`extends`, decision 28), and the ones a file replaced. */
@@ -79,4 +95,25 @@ export type InheritedEntry = {
   base: string;
   /** The file whose entry replaced the base's, when one did. */
   overriddenBy?: string;
+};
+
+/** A live difference a plan left alone (`ignore`), one per resource. */
+export type IgnoredDifference = {
+  organization: string;
+  kind: string;
+  address: string;
+  fields: string[];
+  /** The rules that ignored them (`policy.ignore[0]`, `sites[0].sections[1].ignore`). */
+  rules: string[];
+};
+
+/** One threshold checked against a plan (`policy.maxDeletes`/`maxUpdates`). */
+export type LimitCheck = {
+  guard: 'maxDeletes' | 'maxUpdates';
+  /** `all` for the organization, else a kind. */
+  scope: string;
+  counted: number;
+  limit: number;
+  /** How the limit came about, for the message: `policy.maxDeletes.team (2)`. */
+  rule: string;
 };

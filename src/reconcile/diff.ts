@@ -89,6 +89,8 @@ export function diffOrganization(
     problems: ctx.problems,
     policy: desired.policy,
     managedLiveCount: ctx.managedLive.count,
+    ...(ctx.managedLive.byKind ? { managedLiveByKind: ctx.managedLive.byKind } : {}),
+    ...(ctx.managedLive.byKind ? { managedLiveByKind: ctx.managedLive.byKind } : {}),
     warnings: ctx.warnings,
     duplicates: ctx.duplicates,
     ...(ctx.admins ? { admins: { ...ctx.admins, min: ctx.minAdmins } } : {}),

@@ -15,6 +15,11 @@ import type {
  */
 export type DesiredState = {
   organizations: DesiredOrganization[];
+  /**
+   * `--target` patterns: the plan holds only the changes of matching resources and what they
+   * depend on (a partial plan). Kept here so that a saved plan applies with the same targets.
+   */
+  targets?: string[];
 };
 
 /** The lists and objects of the kinds (src/kinds/registry.ts) come from their modules. */

@@ -1,3 +1,4 @@
+import { controlOptions, withControls } from '../controls.js';
 import { coordinationOptions, withCoordination } from '../coordination-flags.js';
 import type { Format } from '../plan.js';
 import { duration, setting, wholeNumber } from '../settings.js';
@@ -9,7 +10,7 @@ export const apply: CommandWiring = {
   name: 'apply',
   examples: ['docsync apply --config config', 'docsync apply --plan plan.json --yes'],
   wire: (cmd, { setExit }) =>
-    withCoordination(withCommon(cmd))
+    withControls(withCoordination(withCommon(cmd)), true)
       .description('plan, then apply; asks for confirmation on a TTY unless --yes')
       .option('--yes', 'apply without asking')
       .option('--allow-deletes <n>', 'allow a plan with up to N deletions past the guards', wholeNumber(0), 0)
@@ -30,6 +31,7 @@ export const apply: CommandWiring = {
         setExit(
           await applyCommand({
             ...common(o),
+            ...controlOptions(o),
             ...coordinationOptions(o),
             yes: Boolean(o['yes']),
             allowDeletes: Number(o['allowDeletes']),

@@ -1,3 +1,4 @@
+import { controlOptions, withControls } from '../controls.js';
 import { driftCommand, type Format } from '../plan.js';
 import { common, formatOption, withCommon, type CommandWiring } from './wiring.js';
 
@@ -5,7 +6,7 @@ export const drift: CommandWiring = {
   name: 'drift',
   examples: ['docsync drift --config config -o markdown --out drift.md'],
   wire: (cmd, { setExit }) =>
-    withCommon(cmd)
+    withControls(withCommon(cmd))
       .description('the plan as a drift report (exit 0 in sync, 2 drift, 1 error)')
       .addOption(formatOption())
       .option('--out <file>', 'also write the report to a file')
@@ -13,6 +14,7 @@ export const drift: CommandWiring = {
         setExit(
           await driftCommand({
             ...common(o),
+            ...controlOptions(o),
             format: o['format'] as Format,
             ...(o['out'] ? { out: String(o['out']) } : {}),
           }),

@@ -1,3 +1,4 @@
+import { controlOptions, withControls } from '../controls.js';
 import { planCommand, type Format } from '../plan.js';
 import { common, formatOption, withCommon, type CommandWiring } from './wiring.js';
 
@@ -8,7 +9,7 @@ export const plan: CommandWiring = {
     'docsync plan -o json --out plan.json --detailed-exitcode',
   ],
   wire: (cmd, { setExit }) =>
-    withCommon(cmd)
+    withControls(withCommon(cmd))
       .description('read live state and print the ordered changes; never writes')
       .addOption(formatOption())
       .option('--out <file>', 'also write the JSON plan (for apply --plan)')
@@ -17,6 +18,7 @@ export const plan: CommandWiring = {
         setExit(
           await planCommand({
             ...common(o),
+            ...controlOptions(o),
             format: o['format'] as Format,
             ...(o['out'] ? { out: String(o['out']) } : {}),
             detailedExitcode: Boolean(o['detailedExitcode']),
