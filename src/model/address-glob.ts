@@ -3,7 +3,7 @@
  * at `/`; in a pattern `*` matches any run of characters inside one segment, `**` (a whole
  * segment) any number of segments, zero included, and every other character is itself. The
  * organization prefix is optional: `sites/Docs/**` and `org_abc/sites/Docs/**` name the same
- * resources of `org_abc`. Hand-written (decision 0028): titles are matched literally, where
+ * resources of `org_abc`. Hand-written (decision 0033): titles are matched literally, where
  * picomatch or minimatch would read `(`, `[`, `{`, `!` or `+` in a title as glob syntax.
  */
 export type AddressMatcher = (address: string) => boolean;
