@@ -126,6 +126,9 @@ export class Generator {
       case 'email':
         candidates.push(`user${n}@example.com`);
         break;
+      case 'uuid':
+        candidates.push(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`);
+        break;
       case 'emoji':
         candidates.push('1f4da');
         break;
