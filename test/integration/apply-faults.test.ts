@@ -69,7 +69,7 @@ const faultCases: FaultCase[] = [
 ];
 
 describe('apply under faults', () => {
-  it.each(faultCases)(
+  it.concurrent.each(faultCases)(
     '%s: converges with no duplicates and no unplanned deletion',
     async (_name, faults, how) => {
       const random = rng(7);
