@@ -7,7 +7,7 @@ import type { Coordinator } from '../coord/types.js';
 import { runSync } from '../pipeline/sync.js';
 import { refusalLine } from '../plan/safety.js';
 import { manualApplyBlocked } from '../policy/sync-windows.js';
-import { verificationLine } from '../apply/verify.js';
+import { verificationLine } from '../pipeline/verify.js';
 import { makeCliCoordinator, type CoordinationOptions } from './coordination.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { targeted, type ControlOptions } from './controls.js';

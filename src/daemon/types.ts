@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import type { CoordinationStatus, Coordinator } from '../coord/types.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { Plan } from '../plan/types.js';
-import type { Verification } from '../apply/verify.js';
+import type { Verification } from '../pipeline/verify.js';
 import type { RunFailure } from '../pipeline/failure.js';
 import type { Notifier } from '../notify/notifier.js';
 import type { NotificationProvider } from '../notify/provider.js';

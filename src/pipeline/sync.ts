@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { ApplyResult } from '../apply/result.js';
 import { applyPlan, type ApplyOptions } from '../apply/run.js';
-import { verifyApplied, type Verification } from '../apply/verify.js';
+import { verifyApplied, type Verification } from './verify.js';
 import type { Holds } from '../coord/types.js';
 import type { DesiredState } from '../reconcile/index.js';
 import { checkSafety, refusalLine } from '../plan/safety.js';
@@ -49,7 +49,7 @@ export type SyncOutcome =
       run: PlanRun;
       refusals?: SafetyRefusal[];
       applied?: ApplyResult;
-      /** After an apply that changed something: the re-read's verdict (src/apply/verify.ts). */
+      /** After an apply that changed something: the re-read's verdict (src/pipeline/verify.ts). */
       verified?: Verification;
       message?: string;
     };

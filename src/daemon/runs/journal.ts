@@ -1,5 +1,5 @@
 import type { ApplyResult } from '../../apply/result.js';
-import type { Verification } from '../../apply/verify.js';
+import type { Verification } from '../../pipeline/verify.js';
 import type { Logger } from '../../log/logger.js';
 import { redact } from '../../log/logger.js';
 import type { LiveState } from '../../reconcile/index.js';

@@ -2,7 +2,7 @@ import type { ChangeStatus } from '../../apply/result.js';
 import type { ChangeAction } from '../../model/index.js';
 import type { ResourceKind } from '../../reconcile/index.js';
 import type { PlanSummary } from '../../plan/types.js';
-import type { Verification } from '../../apply/verify.js';
+import type { Verification } from '../../pipeline/verify.js';
 
 /**
  * What started a run. `self-heal` is the apply that corrects drift found by the schedule;

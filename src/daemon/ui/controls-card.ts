@@ -1,4 +1,4 @@
-import type { Verification } from '../../apply/verify.js';
+import type { Verification } from '../../pipeline/verify.js';
 import type { StatusView } from './view.js';
 import { html, type Html } from './html.js';
 

@@ -1,10 +1,10 @@
 import type { ApiClient } from '../api/client.js';
 import { anyListKinds, anyObjectKinds } from '../kinds/registry.js';
 import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
-import { makePlan } from '../pipeline/plan-run.js';
-import { planFailure } from '../pipeline/failure.js';
+import { makePlan } from './plan-run.js';
+import { planFailure } from './failure.js';
 import { oneLine } from '../plan/markdown-escape.js';
-import type { ApplyResult } from './result.js';
+import type { ApplyResult } from '../apply/result.js';
 
 /** What a re-read after apply found: converged, or the differences that remain. */
 export type Verification = {
