@@ -93,8 +93,12 @@ function opsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse,
   const caps = capabilitiesOf(flavor);
   const name = String(kind['kind']);
   if ((caps.absent as readonly string[]).includes(name)) return [];
-  const ops = kind['ops'] as Record<string, { call: (op: never, r: Resolver, c: typeof caps) => ApiCall }>;
-  return Object.entries(ops).map(([type, def]) => {
+  const ops = kind['ops'] as Record<
+    string,
+    { call: (op: never, r: Resolver, c: typeof caps) => ApiCall; needs?: 'invites' }
+  >;
+  return Object.entries(ops).flatMap(([type, def]) => {
+    if (def.needs && !caps[def.needs]) return [];
     let call: ApiCall;
     try {
       call = def.call(placeholderOp(type), resolver, caps);
@@ -103,7 +107,7 @@ function opsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse,
         `${name}: the call of ${type} fails with a placeholder operation (its route must depend only on the operation's type and the capabilities): ${(error as Error).message}`,
       );
     }
-    return { method: call.method, route: call.route, what: type, expect: call.expect };
+    return [{ method: call.method, route: call.route, what: type, expect: call.expect }];
   });
 }
 

@@ -16,6 +16,7 @@ const SEED: ApiCapabilities = {
   jsonSchemaId: true,
   deleteAnswers: DELETE_ANSWERS,
   auditLog: false,
+  invites: false,
   otherwise: '--api-flavor current',
 };
 
@@ -30,6 +31,7 @@ const CURRENT: ApiCapabilities = {
   jsonSchemaId: false,
   deleteAnswers: DELETE_ANSWERS,
   auditLog: true,
+  invites: true,
   otherwise: '--api-flavor seed',
 };
 

@@ -15,6 +15,7 @@ import { registerSites } from './routes/sites.js';
 import { registerTeams } from './routes/teams.js';
 import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
+import { registerInvites } from './routes/invites.js';
 import { findLabel, recordWrite, registerAudit, type ServedWrite } from './audit.js';
 import { makeShapes } from './shapes.js';
 import { emptyState, type EmulatorState } from './state.js';
@@ -194,6 +195,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerAdmin(deps);
   registerTranslations(deps);
   if (flavor === 'current') registerAudit(deps);
+  if (flavor === 'current') registerInvites(deps);
 
   const setFaults = (input: unknown) => {
     faults = FaultConfig.parse(input ?? {});

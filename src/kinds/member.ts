@@ -6,17 +6,37 @@ import { Role } from './fields.js';
 import type { ListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
 
-/** The roles of an organization's members, by user. docsync never invites; it removes only with policy.pruneMembers. */
+/**
+ * The roles of an organization's members, by user; a listed e-mail that is not a member is invited
+ * (today's API: one call for all of a plan's invitations). Members are removed only with
+ * `policy.pruneMembers`.
+ */
 
 export type MemberOp =
   | { type: 'update-member'; org: string; userId: string; role: string | null }
-  | { type: 'remove-member'; org: string; userId: string };
+  | { type: 'remove-member'; org: string; userId: string }
+  | { type: 'invite-members'; org: string; invites: { email: string; role: string | null }[] };
 
-const Config = z.strictObject({
-  user: z.string().min(1).describe('User id or e-mail of an organization member.'),
-  role: Role.nullable().describe('Role in the organization; null for guest.'),
-});
-type Config = z.infer<typeof Config>;
+/** `email` is the same as `user`, said of someone who may not be a member yet (CONTRACT section 6). */
+const Config = z
+  .strictObject({
+    user: z.string().min(1).optional().describe('User id or e-mail of an organization member.'),
+    email: z
+      .email()
+      .max(320)
+      .optional()
+      .describe(
+        "E-mail of a member, or of someone to invite with `role` (today's API) when not a member yet.",
+      ),
+    role: Role.nullable().describe('Role in the organization; null for guest.'),
+  })
+  .refine((m) => (m.user === undefined) !== (m.email === undefined), {
+    message: 'give either user or email, not both',
+  })
+  .transform((m) => ({ user: (m.user ?? m.email)!, role: m.role }));
+type Config = z.output<typeof Config>;
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export type DesiredMember = { user: string; role: MemberRole | null };
 export type LiveMember = { userId: string; email: string | null; role: MemberRole | null };
@@ -51,8 +71,13 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
     m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
   const kept = new Set<LiveMember>();
   const roleAfter = new Map<LiveMember, MemberRole | null>(live.map((m) => [m, m.role]));
+  const invites: { email: string; role: MemberRole | null }[] = [];
   for (const d of desired) {
     const m = live.find((x) => matches(d.user, x));
+    if (!m && EMAIL.test(d.user) && ctx.caps.invites) {
+      invites.push({ email: d.user, role: d.role });
+      continue;
+    }
     if (!m) {
       problem(
         ctx,
@@ -72,6 +97,13 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
       op: { type: 'update-member', org: ctx.org, userId: m.userId, role: d.role },
     });
   }
+  if (invites.length > 0)
+    drafts.create({
+      address: `${ctx.org}/members/invitations`,
+      after: { invite: invites.map((i) => `${i.email} (${i.role ?? 'guest'})`) },
+      note: 'one call for every invitation; the API lists no pending invitation, so one not yet accepted is sent again by the next apply',
+      op: { type: 'invite-members', org: ctx.org, invites },
+    });
   for (const m of live) {
     if (kept.has(m)) continue;
     const addr = address(ctx.org, m.email ?? m.userId);
@@ -102,7 +134,7 @@ function diff(ctx: DiffContext, desired: DesiredMember[], live: LiveMember[]): v
 
 /** What the reference says about members; member.test.ts holds the behaviour to these words. */
 export const MEMBER_NOTES = [
-  'docsync sets the roles of the listed members; it never invites anyone (a listed e-mail that is not a member is a plan error).',
+  "docsync sets the roles of the listed members. With today's API, a listed e-mail (`email:`, or an e-mail under `user:`) that is not a member is invited with its role, all of a plan's invitations in one call; the API lists no pending invitation, so one not yet accepted is sent again by the next apply. With api.md's API, which cannot invite, it is a plan error.",
   'Members not listed are left alone, even with `policy.prune: true`: they are removed only with `policy.pruneMembers: true`.',
   "The token's own user is never removed, and a plan that would leave fewer admins than `policy.minAdmins` (default 1) is refused.",
 ];
@@ -122,6 +154,7 @@ export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, 
       example: [
         { user: 'alice@example.com', role: 'admin' },
         { user: 'bob@example.com', role: 'edit' },
+        { email: 'new.writer@example.com', role: 'edit' },
       ],
     },
   },
@@ -152,6 +185,16 @@ export const memberKind: ListKind<'members', Config, DesiredMember, LiveMember, 
     entries: (live) => live?.map((m) => ({ user: m.email ?? m.userId, role: m.role })),
   },
   ops: {
+    'invite-members': {
+      needs: 'invites',
+      call: (op) => ({
+        method: 'POST',
+        route: '/orgs/{org}/invites',
+        params: { org: op.org },
+        body: { emails: op.invites.map((i) => ({ email: i.email, role: i.role })) },
+        expect: [200],
+      }),
+    },
     'update-member': {
       call: (op) => ({
         method: 'PATCH',

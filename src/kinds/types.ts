@@ -28,6 +28,8 @@ export type OpOutput = Record<string, string>;
 /** How one operation of the plan becomes one API call. */
 export type OpDef<O> = {
   call: (op: O, r: Resolver, caps: ApiCapabilities) => ApiCall;
+  /** The API behaviour the operation needs (`invites`): a flavor without it never plans the operation. */
+  needs?: 'invites';
   /** Ids a creation yields from its answer. */
   output?: (answer: never, op: O) => OpOutput;
   /**

@@ -26,5 +26,7 @@ export type ApiCapabilities = {
   /** The flag that selects the other behaviour, for messages (`--api-flavor seed`). */
   /** The organization's audit log (`GET /orgs/{org}/audit-events`): drift names who changed what. */
   auditLog: boolean;
+  /** Invitations by e-mail (`POST /orgs/{org}/invites`): a listed e-mail that is not a member is invited. */
+  invites: boolean;
   otherwise: string;
 };

@@ -243,6 +243,7 @@ async function scenario(): Promise<void> {
   await ask('POST', `${o}/translations/${tr.id}/run`);
   await ask('DELETE', `${o}/translations/${tr.id}`);
   await ask('DELETE', `${o}/members/user_d`);
+  await ask('POST', `${o}/invites`, { emails: [{ email: 'invitee@example.com', role: 'read' }] });
   // The audit log records the writes above (src/emulator/audit.ts).
   const events = await ask('GET', `${o}/audit-events`);
   await ask('GET', `${o}/audit-events/${events.items[0].id}`);
