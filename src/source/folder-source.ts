@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { watch } from 'chokidar';
-import { listConfigFiles } from '../config/load.js';
+import { listConfigFiles } from '../config/config-folder.js';
 import type { ConfigSource, Revision } from './types.js';
 
 /**
