@@ -13,7 +13,7 @@ import { AUDIT_READ } from '../src/live/audit.js';
 import { createRequire } from 'node:module';
 import { capabilitiesOf } from '../src/api/capabilities.js';
 import { startEmulator } from '../src/emulator/server.js';
-import { kindModules } from '../src/kinds/registry.js';
+import { absentHere, kindModules } from '../src/kinds/registry.js';
 import type { ApiCall, ApiList, HttpVerb, LiveRead, Resolver } from '../src/kinds/types.js';
 import type { ApiFlavor } from '../src/model/kinds.js';
 
@@ -56,7 +56,7 @@ type ChildReadLike = {
 function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse, 'flavor'>[] {
   const caps = capabilitiesOf(flavor);
   const name = String(kind['kind']);
-  const absent = (caps.absent as readonly string[]).includes(name);
+  const absent = absentHere(kind, caps);
   const readOnlyHere = (caps.readOnly as readonly string[]).includes(name);
   const uses: Omit<RouteUse, 'flavor'>[] = [];
   const listed = (route: string, what: string) => uses.push({ method: 'GET', route, what, expect: [200] });
@@ -92,7 +92,7 @@ function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUs
 function opsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse, 'flavor'>[] {
   const caps = capabilitiesOf(flavor);
   const name = String(kind['kind']);
-  if ((caps.absent as readonly string[]).includes(name)) return [];
+  if (absentHere(kind, caps)) return [];
   const ops = kind['ops'] as Record<string, { call: (op: never, r: Resolver, c: typeof caps) => ApiCall }>;
   return Object.entries(ops).map(([type, def]) => {
     let call: ApiCall;

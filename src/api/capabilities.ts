@@ -8,8 +8,7 @@ const DELETE_ANSWERS = [202, 204, 205] as const;
 const SEED: ApiCapabilities = {
   ordering: 'move',
   sectionJoinsGroup: 'group-endpoint',
-  // api.md has no publish call (`publish: false`): docs/compatibility.md lists its routes as current only.
-  absent: ['site-publication', 'invite-link'],
+  flavor: 'seed',
   readOnly: [],
   agentsContext: true,
   publish: false,
@@ -23,7 +22,7 @@ const SEED: ApiCapabilities = {
 const CURRENT: ApiCapabilities = {
   ordering: 'sort-structure',
   sectionJoinsGroup: 'section-field',
-  absent: ['custom-field', 'space-custom-fields', 'translation'],
+  flavor: 'current',
   readOnly: ['translation'],
   agentsContext: false,
   publish: true,

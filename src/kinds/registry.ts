@@ -14,7 +14,8 @@ import { spaceKind } from './space.js';
 import { teamMembersKind } from './team-members.js';
 import { teamKind } from './team.js';
 import { translationKind } from './translation.js';
-import type { KindModule, Lookup, OpDef, OpDefs } from './types.js';
+import type { ApiFlavor } from '../model/kinds.js';
+import { absentHere, type KindModule, type Lookup, type OpDef, type OpDefs } from './types.js';
 import type { AnyListKind, AnyObjectKind, Lists, Optional } from './shapes.js';
 
 /**
@@ -84,6 +85,12 @@ export type ResourceKind = (typeof registry)[number]['kind'];
 export const resourceKinds: readonly ResourceKind[] = registry.map((k) => k.kind);
 /** A module typed without its literal name would widen ResourceKind to string: this line then fails to compile. */
 const _namesAreLiterals: string extends ResourceKind ? never : true = true;
+
+/** The kinds a flavor of the API does not have (each module's `absentIn`). */
+export function absentKinds(flavor: ApiFlavor): ReadonlySet<ResourceKind> {
+  return new Set(kindModules.filter((k) => absentHere(k, { flavor })).map((k) => k.kind as ResourceKind));
+}
+export { absentHere };
 
 /** Kinds whose changes join or part two objects (not counted as deletions of resources). */
 export const relationKinds: ReadonlySet<string> = new Set(

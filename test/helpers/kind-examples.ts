@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import { exampleKinds, type ExampleKind } from '../../src/kinds/example-kinds.js';
+import { absentKinds } from '../../src/kinds/registry.js';
 import { pick, shuffle, type ExamplePair, type Random } from '../../src/kinds/examples.js';
 import type { DesiredOrganization } from '../../src/reconcile/index.js';
 
@@ -91,7 +92,7 @@ export function kindsFor(flavor: Flavor): ExampleKind[] {
   const caps = capabilitiesOf(flavor);
   return exampleKinds.filter(
     (ek) =>
-      !caps.absent.includes(ek.kind) &&
+      !absentKinds(flavor).has(ek.kind as never) &&
       !caps.readOnly.includes(ek.kind) &&
       (ek.examples.flavor ?? flavor) === flavor,
   );
