@@ -15,7 +15,7 @@ import { teamMembersKind } from './team-members.js';
 import { teamKind } from './team.js';
 import { translationKind } from './translation.js';
 import type { ApiFlavor } from '../model/kinds.js';
-import { absentHere, type KindModule, type Lookup, type OpDef, type OpDefs } from './types.js';
+import { absentHere, readOnlyHere, type KindModule, type Lookup, type OpDef, type OpDefs } from './types.js';
 import type { AnyListKind, AnyObjectKind, Lists, Optional } from './shapes.js';
 
 /**
@@ -90,7 +90,12 @@ const _namesAreLiterals: string extends ResourceKind ? never : true = true;
 export function absentKinds(flavor: ApiFlavor): ReadonlySet<ResourceKind> {
   return new Set(kindModules.filter((k) => absentHere(k, { flavor })).map((k) => k.kind as ResourceKind));
 }
-export { absentHere };
+export { absentHere, readOnlyHere };
+
+/** The kinds whose route answers a different resource in a flavor (each module's `readOnlyIn`). */
+export function readOnlyKinds(flavor: ApiFlavor): ReadonlySet<ResourceKind> {
+  return new Set(kindModules.filter((k) => readOnlyHere(k, { flavor })).map((k) => k.kind as ResourceKind));
+}
 
 /** Kinds whose changes join or part two objects (not counted as deletions of resources). */
 export const relationKinds: ReadonlySet<string> = new Set(

@@ -36,7 +36,7 @@ const TodayAnswer = z.looseObject({
 });
 type Today = { id: string; sourceSpace: string; sourceLanguage: string; language: string };
 
-/** Today's API has a different translation resource (read for export's notes, not managed). */
+/** Today's API has a different translation resource: read for export's notes, not managed. */
 const ABSENT_IN = ['current'] as const;
 const LIST = '/orgs/{org}/translations';
 const ROUTE = '/orgs/{org}/translations/{translation}';
@@ -137,6 +137,7 @@ export const translationKind: ListKind<
     },
   ],
   absentIn: ABSENT_IN,
+  readOnlyIn: ABSENT_IN,
   absent: (caps) =>
     `translations by title are api.md's translation settings; the current API has a different translation resource (use ${caps.otherwise})`,
   diff,

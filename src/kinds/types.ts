@@ -72,6 +72,11 @@ export type KindModule<O extends { type: string }, N extends string = string> = 
    * skips it, and a config that manages it is refused (with the module's `absent` message).
    */
   absentIn?: readonly ApiFlavor[];
+  /**
+   * The API flavors where the kind's route answers a different resource: its `readOnly` reads run
+   * there (for export's notes), nothing is managed (today's translations).
+   */
+  readOnlyIn?: readonly ApiFlavor[];
 };
 
 /** Whether the API these capabilities describe lacks the kind (its module's `absentIn`). */
@@ -79,6 +84,12 @@ export const absentHere = (
   kind: { absentIn?: readonly ApiFlavor[] },
   caps: Pick<ApiCapabilities, 'flavor'>,
 ) => kind.absentIn?.includes(caps.flavor) ?? false;
+
+/** Whether the kind's route answers a different resource in the API these capabilities describe (`readOnlyIn`). */
+export const readOnlyHere = (
+  kind: { readOnlyIn?: readonly ApiFlavor[] },
+  caps: Pick<ApiCapabilities, 'flavor'>,
+) => kind.readOnlyIn?.includes(caps.flavor) ?? false;
 
 /** An answer item with an id: the common output of a creation. */
 export const idOutput = (answer: { id: string }): OpOutput => ({ id: answer.id });

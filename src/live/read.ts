@@ -4,6 +4,7 @@ import { errorCode } from '../errors.js';
 import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
 import {
   absentHere,
+  readOnlyHere,
   anyListKinds,
   anyObjectKinds,
   anySpaceFacets,
@@ -199,7 +200,7 @@ async function readLists(
     .flatMap((kind) =>
       kind.reads
         .filter((read) =>
-          read.readOnly ? api.capabilities.readOnly.includes(kind.kind) : !absentHere(kind, api.capabilities),
+          read.readOnly ? readOnlyHere(kind, api.capabilities) : !absentHere(kind, api.capabilities),
         )
         .map(async (read) => {
           const answers = await t(api.list(read.list(orgId)));

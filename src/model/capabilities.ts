@@ -15,11 +15,6 @@ export type ApiCapabilities = {
    * declares that itself (`absentIn` in its module); the registry answers it (`absentHere`).
    */
   flavor: ApiFlavor;
-  /**
-   * Kinds whose route answers a different resource here, read (for export's notes) but not
-   * managed: today's translations where api.md has translation settings.
-   */
-  readOnly: readonly string[];
   /** A site has `agentsContext`. */
   agentsContext: boolean;
   /** A site can be published and unpublished. */
