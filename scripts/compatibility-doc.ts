@@ -13,7 +13,7 @@ import { AUDIT_READ } from '../src/live/audit.js';
 import { createRequire } from 'node:module';
 import { capabilitiesOf } from '../src/api/capabilities.js';
 import { startEmulator } from '../src/emulator/server.js';
-import { kindModules } from '../src/kinds/registry.js';
+import { absentHere, kindModules, readOnlyHere } from '../src/kinds/registry.js';
 import type { ApiCall, ApiList, HttpVerb, LiveRead, Resolver } from '../src/kinds/types.js';
 import type { ApiFlavor } from '../src/model/kinds.js';
 
@@ -56,15 +56,15 @@ type ChildReadLike = {
 function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse, 'flavor'>[] {
   const caps = capabilitiesOf(flavor);
   const name = String(kind['kind']);
-  const absent = (caps.absent as readonly string[]).includes(name);
-  const readOnlyHere = (caps.readOnly as readonly string[]).includes(name);
+  const absent = absentHere(kind, caps);
+  const readOnlyInFlavor = readOnlyHere(kind, caps);
   const uses: Omit<RouteUse, 'flavor'>[] = [];
   const listed = (route: string, what: string) => uses.push({ method: 'GET', route, what, expect: [200] });
   const called = (call: ApiCall, what: string) =>
     uses.push({ method: call.method, route: call.route, what, expect: call.expect });
   const reads = (kind['reads'] ?? []) as LiveRead<unknown>[];
   for (const read of reads) {
-    if (read.readOnly ? !readOnlyHere : absent) continue;
+    if (read.readOnly ? !readOnlyInFlavor : absent) continue;
     listed(read.list('x').route, read.readOnly ? `read ${name} (not managed here)` : `read ${name}`);
     for (const child of (read.children?.reads ?? []) as readonly ChildReadLike[]) {
       if (child.list) listed(child.list('x', anything as never).route, `${BELOW}${name}`);
@@ -92,7 +92,7 @@ function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUs
 function opsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse, 'flavor'>[] {
   const caps = capabilitiesOf(flavor);
   const name = String(kind['kind']);
-  if ((caps.absent as readonly string[]).includes(name)) return [];
+  if (absentHere(kind, caps)) return [];
   const ops = kind['ops'] as Record<
     string,
     { call: (op: never, r: Resolver, c: typeof caps) => ApiCall; needs?: 'invites' }

@@ -8,9 +8,7 @@ const DELETE_ANSWERS = [202, 204, 205] as const;
 const SEED: ApiCapabilities = {
   ordering: 'move',
   sectionJoinsGroup: 'group-endpoint',
-  // api.md has no publish call (`publish: false`): docs/compatibility.md lists its routes as current only.
-  absent: ['site-publication', 'invite-link'],
-  readOnly: [],
+  flavor: 'seed',
   agentsContext: true,
   publish: false,
   jsonSchemaId: true,
@@ -24,8 +22,7 @@ const SEED: ApiCapabilities = {
 const CURRENT: ApiCapabilities = {
   ordering: 'sort-structure',
   sectionJoinsGroup: 'section-field',
-  absent: ['custom-field', 'space-custom-fields', 'translation'],
-  readOnly: ['translation'],
+  flavor: 'current',
   agentsContext: false,
   publish: true,
   jsonSchemaId: false,

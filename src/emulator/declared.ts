@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { capabilitiesOf } from '../api/capabilities.js';
 import type { AnyEmulated, EmulatedContext } from '../kinds/emulated.js';
-import { kindModules } from '../kinds/registry.js';
+import { absentHere, kindModules } from '../kinds/registry.js';
+import type { ApiFlavor } from '../model/kinds.js';
 import { badRequest, notFound } from './errors.js';
 import { paginate } from './paginate.js';
 import type { RouteDeps } from './routes/context.js';
@@ -17,12 +18,23 @@ import { findOrg, findSite, newId, now } from './store.js';
  * schemas (a 400 naming the field), 404 for an unknown id, and only in the flavors whose
  * capabilities have the kind.
  */
-export const declaredKinds: readonly { kind: string; key: string; emulator: AnyEmulated }[] =
-  kindModules.flatMap((k) =>
-    k.emulator
-      ? [{ kind: k.kind, key: (k as { key?: string }).key ?? k.emulator.store, emulator: k.emulator }]
-      : [],
-  );
+export const declaredKinds: readonly {
+  kind: string;
+  key: string;
+  emulator: AnyEmulated;
+  absentIn?: readonly ApiFlavor[];
+}[] = kindModules.flatMap((k) =>
+  k.emulator
+    ? [
+        {
+          kind: k.kind,
+          key: (k as { key?: string }).key ?? k.emulator.store,
+          emulator: k.emulator,
+          absentIn: k.absentIn,
+        },
+      ]
+    : [],
+);
 
 type Item = { id: string };
 type Holder = Record<string, unknown>;
@@ -66,8 +78,7 @@ function listOf(holder: Holder, store: string, write: boolean): Item[] {
 /** Register the routes of every declared kind the flavor has. */
 export function registerDeclared(deps: RouteDeps): void {
   const caps = capabilitiesOf(deps.flavor);
-  for (const { kind, emulator } of declaredKinds)
-    if (!caps.absent.includes(kind as never)) serveDeclared(deps, emulator);
+  for (const kind of declaredKinds) if (!absentHere(kind, caps)) serveDeclared(deps, kind.emulator);
 }
 
 /** Serve one declared kind (exported for its test). */

@@ -196,6 +196,7 @@ export const customFieldKind: ListKind<
       }),
     },
   ],
+  absentIn: ['current'],
   absent: (caps) =>
     `custom fields are not part of the current API (--api-flavor current); remove customFields or use ${caps.otherwise}`,
   diff,

@@ -4,7 +4,7 @@ import type { z } from 'zod';
  * What the emulator needs to serve a plain list kind, declared in the kind's own module (its
  * `emulator` part): pure data and pure functions. `src/emulator/declared.ts` registers every kind
  * that declares one: its store, routes, pagination, request validation, 404s, the flavors where the
- * API has it (`caps.absent`) and delete answers. Decision 0020 has the recipe.
+ * API has it (the kind's `absentIn`) and delete answers. Decision 0020 has the recipe.
  */
 
 type DeleteStatus = 204 | 205;

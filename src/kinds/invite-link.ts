@@ -157,6 +157,7 @@ export const inviteLinkKind: ListKind<
   emulator,
   reads: [{ list, live: (x: Answer): LiveInviteLink => ({ id: x.id, role: configRole(x.role) }) }],
   diff,
+  absentIn: ['seed'],
   absent: (caps) =>
     `invite links (inviteLinks) are not in this API: api.md has no link invites; remove inviteLinks or use ${caps.otherwise}`,
   export: {

@@ -59,6 +59,8 @@ export const publicationKind: SiteFacet<
 > = {
   kind: 'site-publication',
   key: 'published',
+  // api.md has no publish call (`publish: false`): docs/compatibility.md lists its routes as current only.
+  absentIn: ['seed'],
   config: z.boolean(),
   describe: 'Published or not (current API: publish/unpublish).',
   docs: {},

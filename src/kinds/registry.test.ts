@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../api/capabilities.js';
 import type { ChangeOp } from '../reconcile/index.js';
 import { resourceKinds } from './registry.js';
-import { kindModules, opDef, relationKinds } from './registry.js';
+import { absentKinds, kindModules, opDef, readOnlyKinds, relationKinds } from './registry.js';
 import type { Resolver } from './types.js';
 
 /** Refs resolve to `<id>`, or `new:<change>` for what a change creates; patches pass through. */
@@ -25,10 +25,22 @@ describe('the kind registry', () => {
     expect(new Set(types).size).toBe(types.length);
   });
 
-  it('names only its own kinds in the capabilities and as relations (model/ types them as strings)', () => {
-    for (const caps of [seed, current])
-      for (const kind of [...caps.absent, ...caps.readOnly]) expect(resourceKinds).toContain(kind);
+  it('names its relations (model/ types them as strings)', () => {
     expect([...relationKinds]).toEqual(['section-group-membership']);
+  });
+
+  it('knows which kinds a flavor lacks from the modules themselves (absentIn), not from the capabilities', () => {
+    expect([...absentKinds('seed')].sort()).toEqual(['invite-link', 'site-publication']);
+    expect([...absentKinds('current')].sort()).toEqual([
+      'custom-field',
+      'space-custom-fields',
+      'translation',
+    ]);
+    expect([...readOnlyKinds('current')]).toEqual(['translation']);
+    expect([...readOnlyKinds('seed')]).toEqual([]);
+    // The capabilities name no kind: the modules declare where they are absent or read-only.
+    expect(Object.keys(seed)).not.toContain('absent');
+    expect(Object.keys(current)).not.toContain('readOnly');
   });
 
   it.each<[string, ChangeOp, string, string, unknown]>([

@@ -1,40 +1,22 @@
-import { collectionKind, type CollectionOp, type DesiredTree, type LiveTree } from './collection.js';
-import { customFieldKind, type CustomFieldOp } from './custom-field.js';
-import { inviteLinkKind, type InviteLinkOp } from './invite-link.js';
-import { memberKind, type MemberOp } from './member.js';
-import { openApiSpecKind, type OpenApiSpecOp } from './openapi-spec.js';
-import { organizationKind, type OrganizationOp } from './organization.js';
-import { samlProviderKind, type SamlProviderOp } from './saml-provider.js';
-import { siteFacets, siteListKinds, type SitePartOp } from './site-parts.js';
-import { structureKinds, type StructureOp } from './site-structure.js';
-import { siteKind, type SiteOp } from './site.js';
+import { collectionKind, type DesiredTree, type LiveTree } from './collection.js';
+import { customFieldKind } from './custom-field.js';
+import { inviteLinkKind } from './invite-link.js';
+import { memberKind } from './member.js';
+import { openApiSpecKind } from './openapi-spec.js';
+import { organizationKind } from './organization.js';
+import { samlProviderKind } from './saml-provider.js';
+import { siteFacets, siteListKinds } from './site-parts.js';
+import { structureKinds } from './site-structure.js';
+import { siteKind } from './site.js';
 import type { VALUE_ISSUE } from './space-custom-fields.js';
-import type { SpaceCustomFieldsOp } from './space-custom-fields.js';
 import { spaceFacets } from './space-facets.js';
-import { spaceKind, type SpaceOp } from './space.js';
-import { teamMembersKind, type TeamMembersOp } from './team-members.js';
-import { teamKind, type TeamOp } from './team.js';
-import { translationKind, type TranslationOp } from './translation.js';
-import type { KindModule, Lookup, OpDef, OpDefs } from './types.js';
+import { spaceKind } from './space.js';
+import { teamMembersKind } from './team-members.js';
+import { teamKind } from './team.js';
+import { translationKind } from './translation.js';
+import type { ApiFlavor } from '../model/kinds.js';
+import { absentHere, readOnlyHere, type KindModule, type Lookup, type OpDef, type OpDefs } from './types.js';
 import type { AnyListKind, AnyObjectKind, Lists, Optional } from './shapes.js';
-
-/** Every operation a plan can hold: the union of the kinds' operations (pure data). */
-export type KindOp =
-  | SiteOp
-  | StructureOp
-  | SitePartOp
-  | CustomFieldOp
-  | SpaceCustomFieldsOp
-  | TeamOp
-  | TeamMembersOp
-  | OrganizationOp
-  | MemberOp
-  | CollectionOp
-  | SpaceOp
-  | OpenApiSpecOp
-  | SamlProviderOp
-  | TranslationOp
-  | InviteLinkOp;
 
 /**
  * The kinds that are lists directly under an organization, in the order they are diffed and
@@ -88,11 +70,32 @@ const registry = [
 
 export const kindModules = registry as readonly KindModule<never>[];
 
+/** The operations a module declares: the union its `ops` are typed over (each op's `call` takes one). */
+type OpOf<K> = K extends { ops: infer D }
+  ? { [T in keyof D]: D[T] extends { call: (op: infer O, ...rest: never[]) => unknown } ? O : never }[keyof D]
+  : never;
+
+/** Every operation a plan can hold: the union of the registered kinds' operations (pure data). */
+export type KindOp = OpOf<(typeof registry)[number]>;
+/** A module whose operations were not inferred would widen the plan's operation types: this fails to compile. */
+const _opsAreLiterals: string extends KindOp['type'] ? never : true = true;
+
 /** Every kind of resource docsync manages: the plan JSON carries these names (each module's `kind`). */
 export type ResourceKind = (typeof registry)[number]['kind'];
 export const resourceKinds: readonly ResourceKind[] = registry.map((k) => k.kind);
 /** A module typed without its literal name would widen ResourceKind to string: this line then fails to compile. */
 const _namesAreLiterals: string extends ResourceKind ? never : true = true;
+
+/** The kinds a flavor of the API does not have (each module's `absentIn`). */
+export function absentKinds(flavor: ApiFlavor): ReadonlySet<ResourceKind> {
+  return new Set(kindModules.filter((k) => absentHere(k, { flavor })).map((k) => k.kind as ResourceKind));
+}
+export { absentHere, readOnlyHere };
+
+/** The kinds whose route answers a different resource in a flavor (each module's `readOnlyIn`). */
+export function readOnlyKinds(flavor: ApiFlavor): ReadonlySet<ResourceKind> {
+  return new Set(kindModules.filter((k) => readOnlyHere(k, { flavor })).map((k) => k.kind as ResourceKind));
+}
 
 /** Kinds whose changes join or part two objects (not counted as deletions of resources). */
 export const relationKinds: ReadonlySet<string> = new Set(

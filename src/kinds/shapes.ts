@@ -100,7 +100,7 @@ export type ListKind<
   lookup?: Lookup;
   /** Checks of one entry that its schema cannot express. */
   check?: (entry: C, on: EntryChecks) => void;
-  /** Why a config cannot manage the kind where the API does not have it (`caps.absent`). */
+  /** Why a config cannot manage the kind where the API does not have it (its `absentIn` flavors). */
   absent?: (caps: ApiCapabilities) => string;
   export: ListExport<C, L>;
   /** Entries with the live objects they pair with (src/kinds/examples.ts): tests are built from them. */
@@ -190,7 +190,7 @@ export type SpaceFacet<
   normalize: (entry: C) => D;
   /** Checks of one space's value against the organization's whole config (every file). */
   check: (value: C, configs: object[], report: Report) => void;
-  /** Why a config cannot manage the facet where the API does not have it (`caps.absent`). */
+  /** Why a config cannot manage the facet where the API does not have it (its `absentIn` flavors). */
   absent: (caps: ApiCapabilities) => string;
   /** Read for one space: one GET. */
   read: (space: string) => ApiCall;

@@ -176,6 +176,7 @@ export const spaceCustomFieldsKind: SpaceFacet<
           onKey: true,
         })),
   check,
+  absentIn: ['current'],
   absent: (caps) =>
     `custom fields are not part of the current API (--api-flavor current); remove customFields or use ${caps.otherwise}`,
   read: (space): ApiCall => ({

@@ -4,7 +4,7 @@ import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js'
 import { liveRef } from '../diff/draft.js';
 import type { Ref } from '../model/change.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
-import { deleteCall, idOutput, type ExportContext } from './types.js';
+import { absentHere, deleteCall, idOutput, type ExportContext } from './types.js';
 import type { ListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
 
@@ -36,6 +36,8 @@ const TodayAnswer = z.looseObject({
 });
 type Today = { id: string; sourceSpace: string; sourceLanguage: string; language: string };
 
+/** Today's API has a different translation resource: read for export's notes, not managed. */
+const ABSENT_IN = ['current'] as const;
 const LIST = '/orgs/{org}/translations';
 const ROUTE = '/orgs/{org}/translations/{translation}';
 const address = (org: string, title: string) => `${org}/translations/${title}`;
@@ -73,7 +75,7 @@ function diff(ctx: DiffContext, desired: DesiredTranslation[], live: LiveTransla
 
 function exportEntries(live: LiveTranslation[] | undefined, ctx: ExportContext): Config[] | undefined {
   if (!live) return undefined;
-  if (ctx.caps.absent.includes('translation')) {
+  if (absentHere({ absentIn: ABSENT_IN }, ctx.caps)) {
     if (live.length > 0)
       ctx.warnings.push(
         "translations are left out: today's API has a different translation resource that docsync does not manage (--api-flavor current)",
@@ -134,6 +136,8 @@ export const translationKind: ListKind<
       }),
     },
   ],
+  absentIn: ABSENT_IN,
+  readOnlyIn: ABSENT_IN,
   absent: (caps) =>
     `translations by title are api.md's translation settings; the current API has a different translation resource (use ${caps.otherwise})`,
   diff,

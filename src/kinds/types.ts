@@ -2,6 +2,7 @@ import type { ApiCall, ApiList, Params } from '../model/api-call.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import type { CertificateRef } from '../model/desired.js';
+import type { ApiFlavor } from '../model/kinds.js';
 import type { Credentials } from '../model/credentials.js';
 import type { AnyEmulated } from './emulated.js';
 
@@ -68,7 +69,29 @@ export type KindModule<O extends { type: string }, N extends string = string> = 
    * resource: a deletion is not counted against `policy.maxDeletes`.
    */
   relation?: boolean;
+  /**
+   * The API flavors that do not have the kind: their emulator does not serve it, the live read
+   * skips it, and a config that manages it is refused (with the module's `absent` message).
+   */
+  absentIn?: readonly ApiFlavor[];
+  /**
+   * The API flavors where the kind's route answers a different resource: its `readOnly` reads run
+   * there (for export's notes), nothing is managed (today's translations).
+   */
+  readOnlyIn?: readonly ApiFlavor[];
 };
+
+/** Whether the API these capabilities describe lacks the kind (its module's `absentIn`). */
+export const absentHere = (
+  kind: { absentIn?: readonly ApiFlavor[] },
+  caps: Pick<ApiCapabilities, 'flavor'>,
+) => kind.absentIn?.includes(caps.flavor) ?? false;
+
+/** Whether the kind's route answers a different resource in the API these capabilities describe (`readOnlyIn`). */
+export const readOnlyHere = (
+  kind: { readOnlyIn?: readonly ApiFlavor[] },
+  caps: Pick<ApiCapabilities, 'flavor'>,
+) => kind.readOnlyIn?.includes(caps.flavor) ?? false;
 
 /** An answer item with an id: the common output of a creation. */
 export const idOutput = (answer: { id: string }): OpOutput => ({ id: answer.id });

@@ -3,6 +3,8 @@ import { ApiError } from '../api/errors.js';
 import { errorCode } from '../errors.js';
 import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
 import {
+  absentHere,
+  readOnlyHere,
   anyListKinds,
   anyObjectKinds,
   anySpaceFacets,
@@ -198,9 +200,7 @@ async function readLists(
     .flatMap((kind) =>
       kind.reads
         .filter((read) =>
-          read.readOnly
-            ? api.capabilities.readOnly.includes(kind.kind)
-            : !api.capabilities.absent.includes(kind.kind),
+          read.readOnly ? readOnlyHere(kind, api.capabilities) : !absentHere(kind, api.capabilities),
         )
         .map(async (read) => {
           const answers = await t(api.list(read.list(orgId)));
@@ -234,7 +234,7 @@ async function readLists(
 
 /** The facets of the named spaces (their custom field values), where the API has them: one GET each. */
 async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise<LiveOrganization['spaces']> {
-  const facets = anySpaceFacets.filter((f) => !api.capabilities.absent.includes(f.kind));
+  const facets = anySpaceFacets.filter((f) => !absentHere(f, api.capabilities));
   if (ids.length === 0 || facets.length === 0) return undefined;
   const spaces = await Promise.all(
     ids.map((id) =>

@@ -1,3 +1,5 @@
+import type { ApiFlavor } from './kinds.js';
+
 /**
  * What the target API can do, where api.md and today's service differ. Diff, plan, live read,
  * apply and export ask these questions; none of them names a flavor. The values come from
@@ -8,13 +10,11 @@ export type ApiCapabilities = {
   ordering: 'sort-structure' | 'move';
   /** How a section joins a group: a field of the section, or the group's membership endpoint. */
   sectionJoinsGroup: 'section-field' | 'group-endpoint';
-  /** Kinds the API does not have (their names in the plan): a config that manages one is refused. */
-  absent: readonly string[];
   /**
-   * Kinds whose route answers a different resource here, read (for export's notes) but not
-   * managed: today's translations where api.md has translation settings.
+   * The flavor these capabilities describe, for one question only: which kinds it lacks. A kind
+   * declares that itself (`absentIn` in its module); the registry answers it (`absentHere`).
    */
-  readOnly: readonly string[];
+  flavor: ApiFlavor;
   /** A site has `agentsContext`. */
   agentsContext: boolean;
   /** A site can be published and unpublished. */

@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { locateInConfig } from '../config/origins.js';
 import type { DiffProblem } from '../diff/draft.js';
-import { listIn, lookups } from '../kinds/registry.js';
+import { absentHere, listIn, lookups } from '../kinds/registry.js';
 import type { Lookup } from '../kinds/types.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../reconcile/index.js';
 import {
@@ -70,7 +70,7 @@ async function readKnown(
   await Promise.all(
     lookups
       .filter(({ lookup }) => check.some((r) => r.target === lookup.target))
-      .filter(({ kind }) => !kind || !api.capabilities.absent.includes(kind.kind))
+      .filter(({ kind }) => !kind || !absentHere(kind, api.capabilities))
       .map(async ({ lookup, kind }) => {
         const ids = [...new Set(check.filter((r) => r.target === lookup.target).map((r) => r.id))];
         const names = [...(proven.get(lookup.target) ?? [])];

@@ -3,6 +3,7 @@ import { DEFAULT_MIN_ADMINS } from '../model/index.js';
 import { problem, type DiffContext } from '../diff/context.js';
 import { DraftSet, liveRef, type Draft, type OrgDiff as AnyOrgDiff } from '../diff/draft.js';
 import {
+  absentHere,
   anyListKinds,
   anyObjectKinds,
   anySpaceFacets,
@@ -45,10 +46,10 @@ export function diffOrganization(
   // Kinds the API does not have cannot be managed (each reason once).
   const absent = new Set<string>();
   for (const kind of anyListKinds)
-    if (kind.absent && ctx.caps.absent.includes(kind.kind) && listIn(desired, kind.key))
+    if (kind.absent && absentHere(kind, ctx.caps) && listIn(desired, kind.key))
       absent.add(kind.absent(ctx.caps));
   for (const facet of anySpaceFacets)
-    if (ctx.caps.absent.includes(facet.kind) && desired.spaces?.some((s) => valueIn(s, facet.key)))
+    if (absentHere(facet, ctx.caps) && desired.spaces?.some((s) => valueIn(s, facet.key)))
       absent.add(facet.absent(ctx.caps));
   for (const reason of absent) problem(ctx, reason, 'unsupported-by-api');
   if (live.readError !== undefined) {

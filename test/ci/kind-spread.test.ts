@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resourceKinds } from '../../src/kinds/registry.js';
 import {
+  EXPLICIT_SPELLINGS,
   helpersNamingKinds,
   KIND_SPELLINGS,
   kindSpread,
@@ -32,8 +33,9 @@ const HELPERS_NAMING_KINDS: Record<string, string> = {
 describe('one kind, one module', () => {
   const spread = kindSpread(ROOT);
 
-  it('has spellings for every kind of the plan', () => {
+  it('has spellings for every kind of the plan, derived from its module unless it needs more', () => {
     expect(Object.keys(KIND_SPELLINGS).sort()).toEqual([...resourceKinds].sort());
+    expect(Object.keys(EXPLICIT_SPELLINGS).filter((k) => !resourceKinds.includes(k as never))).toEqual([]);
   });
 
   it.each(Object.keys(KIND_SPELLINGS))('%s is named in at most five source files', (kind) => {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { kindModules } from '../../src/kinds/registry.js';
 
 /**
  * How many non-test source files under src/ (the emulator aside) name each kind. A kind is
@@ -11,33 +12,72 @@ import { join, relative } from 'node:path';
  * a parent's segment in a child's route (`/sites/{site}/share-links` names the share link), nor a
  * site space's `space` key in a path or index (`[..., 'space']`, `after['space']`).
  */
-export const KIND_SPELLINGS: Record<string, RegExp> = {
+
+/** A kind's module, as far as its spellings go. */
+type Spelled = { kind: string; key?: unknown; emulator?: { routes: { list: string } } };
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const camel = (kebab: string) => kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * The spellings a kind gets from its module alone: its kebab name (`invite-link`, which also finds
+ * `invite-links` and `create-invite-link`), its camel and Pascal forms (`inviteLink`,
+ * `DesiredInviteLink`), its config key (`openapi`) and the last segment of its declared list route
+ * (`/link-invites`). A new kind needs no entry here.
+ */
+export function defaultSpelling(module: Spelled): RegExp {
+  const name = camel(module.kind);
+  const parts = [escape(module.kind), name, name[0]!.toUpperCase() + name.slice(1)];
+  if (typeof module.key === 'string') parts.push(escape(module.key));
+  const segment = module.emulator?.routes.list
+    .split('/')
+    .filter((s) => s && !s.startsWith('{'))
+    .pop();
+  if (segment) parts.push(escape(`/${segment}`));
+  return new RegExp([...new Set(parts)].join('|'));
+}
+
+/**
+ * Kinds whose default spelling is wrong or too narrow, each with why: one-word kinds (a plain word
+ * of many files), kinds the code calls by a shorter name, and names two kinds share.
+ */
+export const EXPLICIT_SPELLINGS: Record<string, RegExp> = {
+  // a one-word kind: `site` is a parameter and a word of many files; its typed names, operations and route count
   site: /(?<![A-Za-z])(?:Desired|Live)?Site(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)site'|\/sites\b(?!\/\{site\}\/)|siteKind/,
+  // the code says `Section`, not `SiteSection` (a section group's name is not a section)
   'site-section':
     /(?<!Group)Section(?:s)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)section'|site-section'|\/sections\b|sectionKind/,
+  // the code says `SectionGroup`; `section-group-membership` is another kind
   'site-section-group': /sectionGroup|SectionGroup|section-group(?!-membership)/,
+  // the code says `GroupMembership` and `group-section`
   'section-group-membership': /group-section'|section-group-membership|GroupMembership|groupMembership/,
-  'site-space': /siteSpace|SiteSpace|site-space/,
+  // `'share-link'` is also a site's visibility value, not the kind
   'share-link': /shareLink|ShareLink|share-links|-share-link/,
+  // its key `customFields` is also a space's facet key (`space-custom-fields`)
   'custom-field':
     /(?<!space-)custom-field(?!s')|(?<![A-Za-z])(?:Desired|Live)?CustomField(?:s|Op|Kind|Schema|Type|Value)?(?![A-Za-z])|customField(?!Value)/,
+  // its key `customFields` is also the custom field kind's list
   'space-custom-fields': /space-custom-fields|SpaceCustomFields|spaceCustomFields/,
-  team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)team'|\/teams\b|teamKind/,
-  'team-members': /team-members|TeamMembers?(?![a-z])|teamMembers/,
+  // every file names an organization; the kind is the settings object
   organization:
     /update-organization|OrganizationOp|organizationKind|SettingsSchema|DesiredSettings|LiveSettings/,
+  // a one-word kind: `members` are also a team's and a coordination group's
   member:
     /(?<![A-Za-z])(?:Desired|Live)?Member(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:update|remove)-member'|memberKind/,
+  // a one-word kind: the default also finds the config tree's `collections` key, walked by loader and export
   collection: /Collection|(?:'|(?:create|update|delete|move|remove)-)collection'|\/collections\b/,
+  // a one-word kind: `space` is a site space's key and a word of many files
   space:
     /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?<!\[)'space'(?!\])|(?:create|update|delete|move|remove)-space'|spaceKind/,
-  'openapi-spec': /openapi|OpenApi|openApi/,
-  'invite-link': /inviteLink|InviteLink|invite-link|link-invites/,
-  'saml-provider': /saml|Saml|SAML/,
-  translation: /translation|Translation/,
-  'site-adaptive-schema': /adaptiveSchema|AdaptiveSchema|adaptive-schema/,
+  // a one-word kind: `team` is a word of notification providers and access
+  team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)team'|\/teams\b|teamKind/,
+  // the code says publish, published, publication
   'site-publication': /publish|Publish|publication|Publication/,
 };
+
+export const KIND_SPELLINGS: Record<string, RegExp> = Object.fromEntries(
+  (kindModules as readonly Spelled[]).map((m) => [m.kind, EXPLICIT_SPELLINGS[m.kind] ?? defaultSpelling(m)]),
+);
 
 /** The code of a file without its comments (a `//` inside a string, such as a URL, is kept). */
 export function withoutComments(text: string): string {

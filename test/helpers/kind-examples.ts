@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
-import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
 import { exampleKinds, type ExampleKind } from '../../src/kinds/example-kinds.js';
+import { absentKinds, readOnlyKinds } from '../../src/kinds/registry.js';
 import { pick, shuffle, type ExamplePair, type Random } from '../../src/kinds/examples.js';
 import type { DesiredOrganization } from '../../src/reconcile/index.js';
 
@@ -88,11 +88,12 @@ function placeNeeds(org: Obj, ek: ExampleKind, side: 'config' | 'seed'): void {
 
 /** The kinds whose examples plan against `flavor`: present and writable there, and not meant for another. */
 export function kindsFor(flavor: Flavor): ExampleKind[] {
-  const caps = capabilitiesOf(flavor);
+  const absent = absentKinds(flavor);
+  const readOnly = readOnlyKinds(flavor);
   return exampleKinds.filter(
     (ek) =>
-      !caps.absent.includes(ek.kind) &&
-      !caps.readOnly.includes(ek.kind) &&
+      !absent.has(ek.kind as never) &&
+      !readOnly.has(ek.kind as never) &&
       (ek.examples.flavor ?? flavor) === flavor,
   );
 }
