@@ -22,5 +22,6 @@ export default defineConfig({
     // Bundles the CLI once for the tests that start it as a process (test/helpers/cli.ts): about
     // a second of esbuild.
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/cpu-per-file.ts'],
   },
 });
