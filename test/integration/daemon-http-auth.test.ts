@@ -85,8 +85,13 @@ describe("the daemon's HTTP surface (issue 26, finding 5)", () => {
       expect((await get(`${daemon.url}${path}`, bearer)).status, path).toBe(200);
     }
     expect((await get(`${daemon.url}/healthz`)).status).toBe(200);
+    // The members show once the first sync read them: expect.poll's default 1 s is too short on
+    // a loaded machine (the daemon's start and first sync then take seconds).
     await expect
-      .poll(async () => (await (await get(`${daemon.url}/`, bearer)).text()).includes('alice@example.com'))
+      .poll(async () => (await (await get(`${daemon.url}/`, bearer)).text()).includes('alice@example.com'), {
+        timeout: 30_000,
+        interval: 100,
+      })
       .toBe(true);
     expect(daemon.stdout() + daemon.stderr()).not.toContain('ui-token-0123456789');
   }, 60_000);
