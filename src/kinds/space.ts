@@ -52,6 +52,15 @@ const Config = z.strictObject({
 });
 
 const ROUTE = '/spaces/{space}';
+
+/** One space: the read of an existing space, and how a reference to one is proven. */
+const getSpace = (space: string): ApiCall => ({
+  method: 'GET',
+  route: ROUTE,
+  params: { space },
+  expect: [200],
+  answer: Answer,
+});
 export const spaceAddress = (org: string, space: string) => `${org}/spaces/${space}`;
 
 /**
@@ -72,24 +81,10 @@ export const spaceKind = {
   lookup: {
     target: 'space',
     noun: 'space',
-    get: {
-      call: (space: string): ApiCall => ({
-        method: 'GET',
-        route: ROUTE,
-        params: { space },
-        expect: [200],
-        answer: Answer,
-      }),
-    },
+    get: { call: getSpace },
   } satisfies Lookup,
   read: {
-    call: (space: string): ApiCall => ({
-      method: 'GET',
-      route: ROUTE,
-      params: { space },
-      expect: [200],
-      answer: Answer,
-    }),
+    call: getSpace,
     live: (s: Answer): LiveSpace => ({
       id: s.id,
       title: s.title,
