@@ -23,9 +23,8 @@ type Path = (string | number)[];
 export function expandVariables(
   yaml: YamlFile,
   env: NodeJS.ProcessEnv,
-): { value: unknown; issues: ConfigIssue[]; used: string[] } {
+): { value: unknown; issues: ConfigIssue[] } {
   const issues: ConfigIssue[] = [];
-  const used = new Set<string>();
   const report = (path: Path, message: string, key = false) =>
     issues.push({
       severity: 'error',
@@ -58,7 +57,6 @@ export function expandVariables(
         report(path, `variable ${name} is not set`);
         return whole;
       }
-      used.add(name);
       return value;
     });
   };
@@ -82,5 +80,5 @@ export function expandVariables(
     return copy ?? value;
   };
   const value = walk(yaml.value, [], false);
-  return { value, issues, used: [...used] };
+  return { value, issues };
 }

@@ -328,7 +328,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         (faults.ignoreWrites.path === undefined || url.pathname.includes(faults.ignoreWrites.path));
       const before = ignored ? structuredClone(state) : undefined;
       // Handlers check everything before they change anything, so a failed request changes nothing.
-      const write = method !== 'GET' ? servedWrite(req, method, match, state) : undefined;
+      // The audit log is today's API's (GET …/audit-events): api.md's emulator keeps none.
+      const write =
+        method !== 'GET' && flavor === 'current' ? servedWrite(req, method, match, state) : undefined;
       const result = match.handler({ params: match.params, query: url.searchParams, body });
       // A lost write: the answer says it happened, the state says it did not.
       if (before !== undefined) state = before;
