@@ -21,15 +21,5 @@ export const emulator: CommandWiring = {
           .choices(['seed', 'current'])
           .default('seed'),
       )
-      .action(
-        async (o: {
-          flavor: 'seed' | 'current';
-          port: number;
-          host: string;
-          seed?: string;
-          data?: string;
-          token: string;
-          rateLimit?: string;
-        }) => setExit(await emulatorCommand(o)),
-      ),
+      .action(async (o: Parameters<typeof emulatorCommand>[0]) => setExit(await emulatorCommand(o))),
 };
