@@ -4,7 +4,7 @@ import type { DesiredState } from '../reconcile/index.js';
 import { makePlan } from '../pipeline/plan-run.js';
 import { onlyOrgs } from '../pipeline/sync.js';
 import type { Plan } from '../plan/types.js';
-import { whoChanged } from '../plan/attribution.js';
+import { whoChanged, type Attributions } from '../plan/attribution.js';
 import { readAttributions } from '../live/audit.js';
 import type { Change } from '../reconcile/index.js';
 import type { ChangeRef } from '../notify/events.js';
@@ -45,6 +45,8 @@ export type SelfHeal = (
 export class DriftCheck {
   /** Per organization (each is checked in its own run, issue 34). */
   private readonly changes = new Map<string, number>();
+  /** Who changed the last drift seen, per organization: the same drift (checksum) is not read again. */
+  private readonly named = new Map<string, { checksum: string; attributions: Attributions }>();
 
   constructor(
     private readonly api: ApiClient,
@@ -75,7 +77,7 @@ export class DriftCheck {
       // Who changed what (the audit log): never fails the check; a report says when it is unknown.
       const plan =
         run.plan.changes.length > 0
-          ? { ...run.plan, attributions: await readAttributions(this.api, org, run.plan.changes) }
+          ? { ...run.plan, attributions: await this.attributions(org, run.plan) }
           : run.plan;
       const changedBy = whoChanged(plan.attributions);
       metrics.lastDriftSuccess.set(Date.now() / 1000);
@@ -114,6 +116,15 @@ export class DriftCheck {
       void opts.journal?.drifted(runId, status.lastDrift, this.config.revision?.id);
       await this.failed(org, error instanceof RunFailed ? error.failure : thrownFailure(error), at, log);
     }
+  }
+
+  /** Who changed the drifted resources: read from the audit log once per distinct drift. */
+  private async attributions(org: string, plan: Plan): Promise<Attributions> {
+    const known = this.named.get(org);
+    if (known && known.checksum === plan.checksum) return known.attributions;
+    const attributions = await readAttributions(this.api, org, plan.changes);
+    if (!attributions.unavailable) this.named.set(org, { checksum: plan.checksum, attributions });
+    return attributions;
   }
 
   /** The drift report file, and the notifier (which sends a drift once, and again when the reminder is due). */
