@@ -172,6 +172,7 @@ function applyControls(
   targets: readonly string[] | undefined,
 ): { diffs: ControlledDiff[]; ignored: IgnoredDifference[] } {
   const ignored: IgnoredDifference[] = [];
+  const matched = new Set<string>();
   const out = diffs.map((d): ControlledDiff => {
     if (d.problems.length > 0) return d;
     const kept = applyIgnore(d.organization, d.drafts, d.policy.ignore ?? []);
@@ -180,6 +181,9 @@ function applyControls(
       ignored.push(...kept.ignored);
       return { ...d, drafts: kept.drafts, warnings };
     }
+    for (const t of targets)
+      if ([...kept.drafts, ...kept.ignored, ...d.unmanaged].some((x) => matchesTarget([t], x.address)))
+        matched.add(t);
     const chosen = selectTargets(d.organization, kept.drafts, targets);
     ignored.push(...kept.ignored.filter((i) => matchesTarget(targets, i.address)));
     return {
@@ -190,6 +194,16 @@ function applyControls(
       unmanaged: d.unmanaged.filter((u) => matchesTarget(targets, u.address)),
     };
   });
+  const first = out.find((d) => d.problems.length === 0);
+  for (const t of targets ?? [])
+    if (first && !matched.has(t))
+      first.warnings = [
+        ...(first.warnings ?? []),
+        {
+          organization: first.organization,
+          message: `--target ${t} matches no planned change: nothing to do there, or not an address (docsync plan without --target lists them)`,
+        },
+      ];
   return { diffs: out, ignored };
 }
 

@@ -236,6 +236,13 @@ ${SITE()}`);
     expect((await cli('plan', '--format', 'markdown', '--target', 'teams/Writers')).stdout).toContain(
       '> **Partial plan:** only `--target teams/Writers` and what they depend on',
     );
+    // A target that matches nothing (a typo) says so rather than planning nothing in silence.
+    const typo = await cli('plan', '--target', 'teams/Writer', '--target', 'teams/Writers');
+    expect(typo.code, typo.stderr).toBe(0);
+    expect(typo.stdout + typo.stderr).toContain(
+      '--target teams/Writer matches no planned change: nothing to do there, or not an address (docsync plan without --target lists them)',
+    );
+    expect(typo.stdout + typo.stderr).not.toContain('--target teams/Writers matches');
 
     // A saved partial plan applies only itself.
     const saved = join(dir, '..', `${dir.split('/').pop()}-plan.json`);
