@@ -269,6 +269,8 @@ export type SiteFacet<
   /** `live` is undefined when the site is not live yet (it is created by the plan). */
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
   export: (live: L | undefined, caps: ApiCapabilities) => C | undefined;
+  /** Why a config cannot manage the facet where the API does not have it (its `absentIn` flavors). */
+  absent?: (caps: ApiCapabilities) => string;
   /** Values with the seed fields of a site they pair with. */
   examples: KindExamples<C>;
 };

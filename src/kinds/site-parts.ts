@@ -6,6 +6,8 @@ import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js'
 import { listIn, valueIn } from './list-in.js';
 import { publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
+import { siteAgentSettingsKind, type SiteAgentSettingsOp } from './site-agent-settings.js';
+import { siteCustomizationKind, type SiteCustomizationOp } from './site-customization.js';
 import {
   checkStructure,
   diffSiteStructure,
@@ -26,12 +28,18 @@ import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Opti
  * inside it (share links) and its structure (site-structure.ts). The site module (site.ts)
  * includes every one named here in its config, normalization, checks, reads, export and diff.
  */
-export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
+export const siteFacets = [
+  publicationKind,
+  adaptiveSchemaKind,
+  siteCustomizationKind,
+  siteAgentSettingsKind,
+] as const;
 export const siteListKinds = [shareLinkKind] as const;
 /** The operations of a site's parts besides its structure. */
-export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp;
+export type SitePartOp =
+  PublicationOp | AdaptiveSchemaOp | SiteCustomizationOp | SiteAgentSettingsOp | ShareLinkOp;
 
-const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
+export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 
 type Facets = (typeof siteFacets)[number];
@@ -111,6 +119,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
               wanted: manages(f.key),
               call: (org: string, site: L) => read.call(org, site.id),
               attach: (site: L, answer) => ({ ...site, [f.key]: read.live(answer as never) }),
+              absentIn: f.absentIn,
             }),
           ]
         : [];

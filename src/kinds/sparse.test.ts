@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   changeFields,
   mergeSparse,
+  nonDefault,
   sparseChanges,
   sparseLeaves,
   valueAtPath,
@@ -136,5 +137,31 @@ describe('changeFields', () => {
       before: { 'styling.primaryColor.light': '#346DDB' },
       after: { 'styling.primaryColor.light': '#0055FF' },
     });
+  });
+});
+
+describe('nonDefault', () => {
+  const defaults = {
+    styling: { theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' } },
+    favicon: {},
+  };
+  it.each([
+    [
+      'all default: nothing',
+      { styling: { theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' } }, favicon: {} },
+      {},
+    ],
+    [
+      'one deep key differs: only it',
+      { styling: { theme: 'clean', primaryColor: { light: '#000000', dark: '#346DDB' } }, favicon: {} },
+      { styling: { primaryColor: { light: '#000000' } } },
+    ],
+    ['a key the defaults lack', { title: 'Docs', favicon: {} }, { title: 'Docs' }],
+    ['an atomic value whole', { favicon: { emoji: '1f600' } }, { favicon: { emoji: '1f600' } }],
+  ])('%s', (_, doc, want) => {
+    const out = nonDefault(doc, defaults, new Set(['favicon']));
+    expect(out).toEqual(want);
+    // What export writes plans no change against the same document.
+    expect(sparseChanges(out, doc, new Set(['favicon']))).toEqual([]);
   });
 });

@@ -1,4 +1,8 @@
+import { kindDrafts } from '../diff/builder.js';
+import { warn, type DiffContext } from '../diff/context.js';
 import { same } from '../diff/draft.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import type { OpShape } from '../model/index.js';
 import { dict } from '../model/dict.js';
 
 /**
@@ -98,4 +102,54 @@ export function changeFields(changes: readonly SparseChange[]): {
     after[c.path] = c.after;
   }
   return { before, after };
+}
+
+/**
+ * The keys of a document that differ from the defaults, as a sparse document of plain objects
+ * (what export writes: planned against the same live document, it changes nothing).
+ */
+export function nonDefault(
+  doc: SparseDoc,
+  defaults: SparseDoc,
+  atomic: ReadonlySet<string> = new Set(),
+): SparseDoc {
+  const kept = sparseLeaves(doc, atomic).filter(
+    ({ path, value }) => !same(value, valueAtPath(defaults, path)),
+  );
+  const out = kept.reduce<SparseDoc>(
+    (acc, { path, value }) => withValueAt(acc, path, value),
+    dict<unknown>(),
+  );
+  return JSON.parse(JSON.stringify(out)) as SparseDoc;
+}
+
+/**
+ * A site's sparse document diffed (its customization, its agent settings): one update of the
+ * changed keys, whose operation sends the live document with the config's keys set. `live` is
+ * undefined for a site this plan creates: its document does not exist yet, so it is planned on the
+ * next plan (a warning says so).
+ */
+export function diffSparseFacet<O extends OpShape>(
+  ctx: DiffContext,
+  facet: { kind: string; key: string; what: string; atomic: ReadonlySet<string> },
+  site: SiteScope,
+  siteTitle: string,
+  desired: SparseDoc,
+  live: SparseDoc | null | undefined,
+  op: (document: SparseDoc) => O,
+): void {
+  if (live === undefined) {
+    if (Object.keys(desired).length > 0)
+      warn(ctx, `site "${siteTitle}": its ${facet.what} is planned once the site exists (the next plan)`);
+    return;
+  }
+  const current = live ?? {};
+  const changes = sparseChanges(desired, current, facet.atomic);
+  if (changes.length === 0) return;
+  kindDrafts<O>(ctx, facet.kind).update({
+    address: `${site.addr}/${facet.key}`,
+    ...changeFields(changes),
+    deps: [site.createKey],
+    op: op(mergeSparse(current, desired, facet.atomic)),
+  });
 }
