@@ -2,12 +2,14 @@ import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
+import type { CertificateRef } from '../model/desired.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import { listIn, valueIn } from './list-in.js';
 import { publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
 import { siteAgentSettingsKind, type SiteAgentSettingsOp } from './site-agent-settings.js';
 import { siteCustomizationKind, type SiteCustomizationOp } from './site-customization.js';
+import { siteVisitorAuthKind, type SiteVisitorAuthOp } from './site-visitor-auth.js';
 import {
   checkStructure,
   diffSiteStructure,
@@ -32,12 +34,18 @@ export const siteFacets = [
   publicationKind,
   adaptiveSchemaKind,
   siteCustomizationKind,
+  siteVisitorAuthKind,
   siteAgentSettingsKind,
 ] as const;
 export const siteListKinds = [shareLinkKind] as const;
 /** The operations of a site's parts besides its structure. */
 export type SitePartOp =
-  PublicationOp | AdaptiveSchemaOp | SiteCustomizationOp | SiteAgentSettingsOp | ShareLinkOp;
+  | PublicationOp
+  | AdaptiveSchemaOp
+  | SiteCustomizationOp
+  | SiteVisitorAuthOp
+  | SiteAgentSettingsOp
+  | ShareLinkOp;
 
 export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
@@ -65,12 +73,12 @@ export const partsShape = {
   ...structureShape,
 } as PartsShape;
 
-export function normalizeParts(entry: PartsConfig): DesiredSiteParts {
+export function normalizeParts(entry: PartsConfig, indirect?: CertificateRef): DesiredSiteParts {
   // Facets, then lists, then the structure: the order of the desired state (and of a plan's JSON).
   const parts: Record<string, unknown> = {};
   for (const f of anySiteFacets) {
     const value = valueIn(entry, f.key);
-    if (value !== undefined) parts[f.key] = f.normalize(value);
+    if (value !== undefined) parts[f.key] = f.normalize(value, indirect);
   }
   for (const kind of anySiteListKinds) {
     const list = listIn(entry, kind.key);
