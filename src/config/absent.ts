@@ -1,4 +1,4 @@
-import { absentHere, anyListKinds, listIn } from '../kinds/registry.js';
+import { absentHere, anyListKinds, anySiteFacets, listIn, valueIn } from '../kinds/registry.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { ConfigIssue } from './issues.js';
 import type { ParsedConfig } from './semantic.js';
@@ -24,5 +24,20 @@ export function absentKindIssues(parsed: readonly ParsedConfig[], caps: ApiCapab
         message: kind.absent(caps),
       });
     }
+  for (const { yaml, config } of parsed)
+    (listIn(config, 'sites') ?? []).forEach((site, i) => {
+      for (const facet of anySiteFacets) {
+        if (!facet.absent || !absentHere(facet, caps) || valueIn(site as object, facet.key) === undefined)
+          continue;
+        issues.push({
+          severity: 'error',
+          code: 'unsupported-by-api',
+          file: yaml.file,
+          ...locate(yaml, ['sites', i, facet.key], true),
+          path: `sites[${i}].${facet.key}`,
+          message: facet.absent(caps),
+        });
+      }
+    });
   return issues;
 }

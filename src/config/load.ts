@@ -81,7 +81,8 @@ function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[
       listIn(config, kind.key)?.forEach((entry, i) => {
         const source = indirect.source(entry as never);
         if (!source) return;
-        const at = [kind.key, i, indirect.key, 'file' in source ? 'file' : 'env'];
+        const under = indirect.under === undefined ? [] : [indirect.under];
+        const at = [kind.key, i, indirect.key, ...under, 'file' in source ? 'file' : 'env'];
         out.push({
           entry: entry as object,
           source,
@@ -97,7 +98,7 @@ function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[
             code,
             file: yaml.file,
             ...locate(yaml, at, true),
-            path: `${kind.key}[${i}].${indirect.key}`,
+            path: [`${kind.key}[${i}]`, indirect.key, ...under].join('.'),
             message,
           }),
         });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { seedDeclared } from './declared.js';
+import { siteFaceFromSeed } from './site-face-seed.js';
 import type { EmuOrganization, EmuSite, EmulatorState } from './state.js';
 import { slugify, uniquePath } from './store.js';
 
@@ -318,6 +319,8 @@ function siteFromSeed(
   };
   // The lists of declared kinds held by a site (its share links): as each kind's emulator part says.
   Object.assign(result, seedDeclared('sites', s, { org, site: result.id }, newId, CREATED));
+  // Its face (today's API): the keys a seed gives, over the defaults of a new site.
+  Object.assign(result, siteFaceFromSeed(s));
   const addSpaces = (list: z.infer<typeof siteSpace>[], sectionId: string | null) => {
     const taken = new Set<string>();
     let def: string | null = null;

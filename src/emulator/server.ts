@@ -12,6 +12,7 @@ import { registerOrganizations } from './routes/organizations.js';
 import { registerSections } from './routes/sections.js';
 import { registerSiteSpaces } from './routes/site-spaces.js';
 import { registerSites } from './routes/sites.js';
+import { registerSiteFace } from './routes/site-face.js';
 import { registerTeams } from './routes/teams.js';
 import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
@@ -189,6 +190,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerTeams(deps);
   if (flavor === 'seed') registerCustomFields(deps);
   registerSites(deps);
+  registerSiteFace(deps);
   registerSections(deps);
   registerSiteSpaces(deps);
   registerDeclared(deps);

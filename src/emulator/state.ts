@@ -129,6 +129,18 @@ export type EmuSite = {
   groups: EmuGroup[];
   siteSpaces: EmuSiteSpace[];
   shareLinks: EmuShareLink[];
+  /** Today's API: the site's face (src/emulator/routes/site-face.ts); absent: the defaults, made on first read. */
+  customization?: { document: Record<string, unknown>; updatedAt: string | null };
+  agentSettings?: { settings: Record<string, unknown>; updatedAt: string };
+  publishingAuth?: EmuPublishingAuth;
+};
+
+/** A site's visitor authentication: its backend, URLs and the private key it signs with. */
+export type EmuPublishingAuth = {
+  backend: 'custom' | 'integration';
+  privateKey: string;
+  fallbackURL: string | null;
+  logoutURL: string | null;
 };
 
 export type EmuOrganization = {

@@ -30,7 +30,13 @@ describe('the kind registry', () => {
   });
 
   it('knows which kinds a flavor lacks from the modules themselves (absentIn), not from the capabilities', () => {
-    expect([...absentKinds('seed')].sort()).toEqual(['invite-link', 'site-publication']);
+    expect([...absentKinds('seed')].sort()).toEqual([
+      'invite-link',
+      'site-agent-settings',
+      'site-customization',
+      'site-publication',
+      'site-visitor-auth',
+    ]);
     expect([...absentKinds('current')].sort()).toEqual([
       'custom-field',
       'space-custom-fields',

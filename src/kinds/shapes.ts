@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
+import type { CertificateRef } from '../model/desired.js';
 import type { ContentCheck, IndirectSource } from '../secrets/indirect.js';
 import type { KindExamples } from './examples.js';
 import type {
@@ -69,6 +70,8 @@ export type ListKind<
    */
   indirect?: {
     key: string & keyof C;
+    /** The value's key below `key`, when it is nested (a site's `visitorAuth.privateKey`). */
+    under?: string;
     source: (entry: C) => IndirectSource | undefined;
     maxChars: number;
     content: ContentCheck;
@@ -261,7 +264,8 @@ export type SiteFacet<
   config: z.ZodType<C>;
   describe: string;
   docs: Record<string, KindDoc>;
-  normalize: (entry: C) => D;
+  /** `indirect`: the site's value read from a file or a variable (its `indirect`), when it has one. */
+  normalize: (entry: C, indirect?: CertificateRef) => D;
   /** Its own GET, or a field of the site's own answer. */
   read:
     | { call: (org: string, site: string) => ApiCall; live: (answer: never) => L }
@@ -269,6 +273,8 @@ export type SiteFacet<
   /** `live` is undefined when the site is not live yet (it is created by the plan). */
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
   export: (live: L | undefined, caps: ApiCapabilities) => C | undefined;
+  /** Why a config cannot manage the facet where the API does not have it (its `absentIn` flavors). */
+  absent?: (caps: ApiCapabilities) => string;
   /** Values with the seed fields of a site they pair with. */
   examples: KindExamples<C>;
 };

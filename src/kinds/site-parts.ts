@@ -2,10 +2,14 @@ import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
+import type { CertificateRef } from '../model/desired.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import { listIn, valueIn } from './list-in.js';
 import { publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
+import { siteAgentSettingsKind, type SiteAgentSettingsOp } from './site-agent-settings.js';
+import { siteCustomizationKind, type SiteCustomizationOp } from './site-customization.js';
+import { siteVisitorAuthKind, type SiteVisitorAuthOp } from './site-visitor-auth.js';
 import {
   checkStructure,
   diffSiteStructure,
@@ -26,12 +30,24 @@ import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Opti
  * inside it (share links) and its structure (site-structure.ts). The site module (site.ts)
  * includes every one named here in its config, normalization, checks, reads, export and diff.
  */
-export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
+export const siteFacets = [
+  publicationKind,
+  adaptiveSchemaKind,
+  siteCustomizationKind,
+  siteVisitorAuthKind,
+  siteAgentSettingsKind,
+] as const;
 export const siteListKinds = [shareLinkKind] as const;
 /** The operations of a site's parts besides its structure. */
-export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp;
+export type SitePartOp =
+  | PublicationOp
+  | AdaptiveSchemaOp
+  | SiteCustomizationOp
+  | SiteVisitorAuthOp
+  | SiteAgentSettingsOp
+  | ShareLinkOp;
 
-const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
+export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 
 type Facets = (typeof siteFacets)[number];
@@ -57,12 +73,12 @@ export const partsShape = {
   ...structureShape,
 } as PartsShape;
 
-export function normalizeParts(entry: PartsConfig): DesiredSiteParts {
+export function normalizeParts(entry: PartsConfig, indirect?: CertificateRef): DesiredSiteParts {
   // Facets, then lists, then the structure: the order of the desired state (and of a plan's JSON).
   const parts: Record<string, unknown> = {};
   for (const f of anySiteFacets) {
     const value = valueIn(entry, f.key);
-    if (value !== undefined) parts[f.key] = f.normalize(value);
+    if (value !== undefined) parts[f.key] = f.normalize(value, indirect);
   }
   for (const kind of anySiteListKinds) {
     const list = listIn(entry, kind.key);
@@ -111,6 +127,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
               wanted: manages(f.key),
               call: (org: string, site: L) => read.call(org, site.id),
               attach: (site: L, answer) => ({ ...site, [f.key]: read.live(answer as never) }),
+              absentIn: f.absentIn,
             }),
           ]
         : [];

@@ -21,7 +21,8 @@ import {
   type LiveSiteParts,
 } from './site-parts.js';
 import type { EntryOf } from './site-structure.js';
-import { deleteCall, idOutput, type ExportContext } from './types.js';
+import { deleteCall, idOutput, type ExportContext, type NormalizeExtras } from './types.js';
+import { PRIVATE_KEY_MAX, privateKeyProblem } from './site-visitor-auth.js';
 import type { ListKind } from './shapes.js';
 import { pick, type KindExamples } from './examples.js';
 import { randomLiveStructure, randomStructure } from './site-structure.js';
@@ -143,7 +144,7 @@ function pairing(desired: DesiredSite[]): EntryOf<LiveSite, DesiredSite> {
   return (s) => byId.get(s.id) ?? byTitle.get(s.title) ?? byEarlier.get(s.title);
 }
 
-function normalize(s: Config): DesiredSite {
+function normalize(s: Config, extras: NormalizeExtras): DesiredSite {
   return defined({
     title: s.title,
     id: s.id,
@@ -153,7 +154,7 @@ function normalize(s: Config): DesiredSite {
     agentsContext: s.agentsContext,
     adaptiveContent: s.adaptiveContent,
     proxy: s.proxy,
-    ...normalizeParts(s),
+    ...normalizeParts(s, extras.certificates.get(s)),
   }) as DesiredSite;
 }
 
@@ -254,6 +255,14 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
   },
   unique: { what: 'site', key: 'title', pinned: true },
   check: checkParts,
+  // A site's visitor authentication may name the private key it expects (never sent: compared by fingerprint).
+  indirect: {
+    key: 'visitorAuth',
+    under: 'privateKey',
+    source: (s) => s.visitorAuth?.privateKey,
+    maxChars: PRIVATE_KEY_MAX,
+    content: privateKeyProblem,
+  },
   normalize,
   references: (site: DesiredSite) => [
     ...(site.sections ?? []).flatMap((section, j) =>

@@ -183,6 +183,8 @@ export type ExportContext = {
 export type ChildRead<L, W> = {
   wanted(item: L, wants: W): boolean;
   attach(item: L, answer: never): L;
+  /** The API flavors without it (a facet only today's API has): never read there. */
+  absentIn?: readonly ApiFlavor[];
 } & ({ list(org: string, item: L): ApiList } | { call(org: string, item: L): ApiCall });
 
 /** The reads below each item of a list, and what they need to know of the config's entries. */
@@ -205,6 +207,7 @@ export function callBelow<L, W>(read: {
   wanted: (item: L, wants: W) => boolean;
   call: (org: string, item: L) => ApiCall;
   attach: (item: L, answer: unknown) => L;
+  absentIn?: readonly ApiFlavor[] | undefined;
 }): ChildRead<L, W> {
   return read;
 }

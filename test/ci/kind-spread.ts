@@ -71,8 +71,8 @@ export const EXPLICIT_SPELLINGS: Record<string, RegExp> = {
     /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?<!\[)'space'(?!\])|(?:create|update|delete|move|remove)-space'|spaceKind/,
   // a one-word kind: `team` is a word of notification providers and access
   team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)team'|\/teams\b|teamKind/,
-  // the code says publish, published, publication
-  'site-publication': /publish|Publish|publication|Publication/,
+  // the code says publish, published, publication (not `publishing`: the visitor auth's route, `…/publishing/auth`)
+  'site-publication': /publish(?!ing)|Publish(?!ing)|publication|Publication/,
 };
 
 export const KIND_SPELLINGS: Record<string, RegExp> = Object.fromEntries(

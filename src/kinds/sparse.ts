@@ -1,0 +1,155 @@
+import { kindDrafts } from '../diff/builder.js';
+import { warn, type DiffContext } from '../diff/context.js';
+import { same } from '../diff/draft.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import type { OpShape } from '../model/index.js';
+import { dict } from '../model/dict.js';
+
+/**
+ * Documents managed sparsely (a site's customization, its agent settings): the config gives some
+ * keys of a document the API replaces whole; only those keys (their deep paths) are compared and
+ * written, the rest of the live document is kept as it is. Pure: the plan computes the document
+ * to send from the live one and the config (decision 0037).
+ */
+
+export type SparseDoc = Record<string, unknown>;
+
+/** One key the config gives, at its deep path (`styling.primaryColor.light`), and its value. */
+export type SparseLeaf = { path: string[]; value: unknown };
+
+/** One managed key whose live value differs (`before` is null where the live document lacks it). */
+export type SparseChange = { path: string; before: unknown; after: unknown };
+
+const isPlain = (v: unknown): v is SparseDoc => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The keys a sparse value gives, at their deep paths. An object is walked into, unless it is empty
+ * or its path is `atomic` (a value replaced whole: a favicon, which is one of several shapes);
+ * anything else (a string, a number, null, a list) is one key.
+ */
+export function sparseLeaves(doc: SparseDoc, atomic: ReadonlySet<string> = new Set()): SparseLeaf[] {
+  const out: SparseLeaf[] = [];
+  const walk = (value: SparseDoc, prefix: string[]) => {
+    for (const [key, v] of Object.entries(value)) {
+      const path = [...prefix, key];
+      if (isPlain(v) && Object.keys(v).length > 0 && !atomic.has(path.join('.'))) walk(v, path);
+      else out.push({ path, value: v });
+    }
+  };
+  walk(doc, []);
+  return out;
+}
+
+/** The value at a deep path (undefined where the document lacks it). */
+export function valueAtPath(doc: unknown, path: readonly string[]): unknown {
+  let at: unknown = doc;
+  for (const key of path) {
+    if (!isPlain(at) || !Object.prototype.hasOwnProperty.call(at, key)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
+/** A copy of an object as a prototype-less one (keys from API data stay ordinary keys). */
+function copyOf(value: unknown): SparseDoc {
+  const out = dict<unknown>();
+  if (isPlain(value)) for (const [k, v] of Object.entries(value)) out[k] = v;
+  return out;
+}
+
+/** The document with the value set at a deep path (copied along the path; the input is unchanged). */
+export function withValueAt(doc: SparseDoc, path: readonly string[], value: unknown): SparseDoc {
+  const [key, ...rest] = path;
+  if (key === undefined) return doc;
+  const out = copyOf(doc);
+  out[key] = rest.length === 0 ? value : withValueAt(copyOf(doc[key]), rest, value);
+  return out;
+}
+
+/** The managed keys whose live value differs, in the config's order. */
+export function sparseChanges(
+  desired: SparseDoc,
+  live: SparseDoc | null | undefined,
+  atomic: ReadonlySet<string> = new Set(),
+): SparseChange[] {
+  return sparseLeaves(desired, atomic).flatMap(({ path, value }) => {
+    const current = valueAtPath(live ?? {}, path);
+    return same(value, current) ? [] : [{ path: path.join('.'), before: current ?? null, after: value }];
+  });
+}
+
+/** The live document with the config's keys set: what a replacing call sends. */
+export function mergeSparse(
+  live: SparseDoc,
+  desired: SparseDoc,
+  atomic: ReadonlySet<string> = new Set(),
+): SparseDoc {
+  return sparseLeaves(desired, atomic).reduce((doc, { path, value }) => withValueAt(doc, path, value), live);
+}
+
+/**
+ * The plan's fields of a sparse update: `before` and `after` keyed by the changed paths only
+ * (`styling.primaryColor.light: "#346DDB" → "#0055FF"`), never the whole documents.
+ */
+export function changeFields(changes: readonly SparseChange[]): {
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+} {
+  const before = dict<unknown>();
+  const after = dict<unknown>();
+  for (const c of changes) {
+    before[c.path] = c.before;
+    after[c.path] = c.after;
+  }
+  return { before, after };
+}
+
+/**
+ * The keys of a document that differ from the defaults, as a sparse document of plain objects
+ * (what export writes: planned against the same live document, it changes nothing).
+ */
+export function nonDefault(
+  doc: SparseDoc,
+  defaults: SparseDoc,
+  atomic: ReadonlySet<string> = new Set(),
+): SparseDoc {
+  const kept = sparseLeaves(doc, atomic).filter(
+    ({ path, value }) => !same(value, valueAtPath(defaults, path)),
+  );
+  const out = kept.reduce<SparseDoc>(
+    (acc, { path, value }) => withValueAt(acc, path, value),
+    dict<unknown>(),
+  );
+  return JSON.parse(JSON.stringify(out)) as SparseDoc;
+}
+
+/**
+ * A site's sparse document diffed (its customization, its agent settings): one update of the
+ * changed keys, whose operation sends the live document with the config's keys set. `live` is
+ * undefined for a site this plan creates: its document does not exist yet, so it is planned on the
+ * next plan (a warning says so).
+ */
+export function diffSparseFacet<O extends OpShape>(
+  ctx: DiffContext,
+  facet: { kind: string; key: string; what: string; atomic: ReadonlySet<string> },
+  site: SiteScope,
+  siteTitle: string,
+  desired: SparseDoc,
+  live: SparseDoc | null | undefined,
+  op: (document: SparseDoc) => O,
+): void {
+  if (live === undefined) {
+    if (Object.keys(desired).length > 0)
+      warn(ctx, `site "${siteTitle}": its ${facet.what} is planned once the site exists (the next plan)`);
+    return;
+  }
+  const current = live ?? {};
+  const changes = sparseChanges(desired, current, facet.atomic);
+  if (changes.length === 0) return;
+  kindDrafts<O>(ctx, facet.kind).update({
+    address: `${site.addr}/${facet.key}`,
+    ...changeFields(changes),
+    deps: [site.createKey],
+    op: op(mergeSparse(current, desired, facet.atomic)),
+  });
+}
