@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { client, exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
 import { ROOT, runMain, until } from '../helpers/cli.js';
-import { startDaemonProcess } from '../helpers/daemon.js';
+import { startDaemonInProcess } from '../helpers/daemon.js';
 import { githubMock } from '../helpers/github-mock.js';
 import { rng } from '../helpers/random-state.js';
 
@@ -36,7 +36,7 @@ describe('dry runs never write', () => {
       ];
       const results = await Promise.all(commands.map(([args]) => runMain(args, env)));
       expect(results.map((r) => r.code)).toEqual(commands.map(([, code]) => code));
-      const daemon = await startDaemonProcess(
+      const daemon = await startDaemonInProcess(
         ['--config', config, '--mode', 'plan', '--drift-cron', '* * * * * *', '--interval', '1s'],
         env,
       );
@@ -44,8 +44,7 @@ describe('dry runs never write', () => {
         const s = await daemon.status().catch(() => null);
         return s?.lastSync?.result === 'planned' && s?.lastDrift?.drifted === true;
       }, 30_000);
-      daemon.child.kill('SIGTERM');
-      await daemon.exit;
+      await daemon.stop();
       expect(emu.requests().length).toBeGreaterThan(10);
       expect(writes(emu)).toEqual([]);
     } finally {
@@ -162,7 +161,7 @@ describe('secret canary', () => {
         run(['comment', '--config', config, '--pr', '1', '--github-api-url', gh.url]),
         run(['plan', '--config', config], { DOCSYNC_TOKEN: `${CANARY}-wrong` }),
       ]);
-      const daemon = await startDaemonProcess(
+      const daemon = await startDaemonInProcess(
         [
           '--config',
           config,
@@ -182,8 +181,7 @@ describe('secret canary', () => {
         await (await fetch(`${daemon.url}/status`)).text(),
         await (await fetch(`${daemon.url}/metrics`)).text(),
       );
-      daemon.child.kill('SIGTERM');
-      await daemon.exit;
+      await daemon.stop();
       outputs.push(daemon.stdout(), daemon.stderr());
       const files = (d: string): string[] =>
         readdirSync(d).flatMap((f) =>
@@ -250,7 +248,10 @@ describe('one writer: the daemon and a CLI apply', () => {
     // The daemon's first write waits until released: the CLI's apply runs while the daemon
     // certainly holds the organization, however slowly this machine starts processes.
     const hold = emu.holdWrites();
-    const daemon = await startDaemonProcess(['--config', config, '--mode', 'apply', '--interval', '1h'], env);
+    const daemon = await startDaemonInProcess(
+      ['--config', config, '--mode', 'apply', '--interval', '1h'],
+      env,
+    );
     try {
       await until(() => hold.waiting() > 0, 60_000, 20);
       const cli = await runMain(['apply', '--config', config, '--yes'], env);
@@ -263,8 +264,7 @@ describe('one writer: the daemon and a CLI apply', () => {
       expect(after.stdout).toContain('No changes');
     } finally {
       hold.release();
-      daemon.child.kill('SIGTERM');
-      await daemon.exit;
+      await daemon.stop();
       await emu.close();
     }
   }, 90_000);
