@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { client, exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
 import { ROOT, runMain, until } from '../helpers/cli.js';
-import { startDaemonInProcess } from '../helpers/daemon.js';
+import { startDaemonInProcess, startDaemonProcess } from '../helpers/daemon.js';
 import { githubMock } from '../helpers/github-mock.js';
 import { rng } from '../helpers/random-state.js';
 
@@ -161,7 +161,9 @@ describe('secret canary', () => {
         run(['comment', '--config', config, '--pr', '1', '--github-api-url', gh.url]),
         run(['plan', '--config', config], { DOCSYNC_TOKEN: `${CANARY}-wrong` }),
       ]);
-      const daemon = await startDaemonInProcess(
+      // A process: its secret registry starts empty (in this one, the commands above filled it),
+      // so the daemon must register the token, the webhook secret and the share links itself.
+      const daemon = await startDaemonProcess(
         [
           '--config',
           config,
@@ -181,7 +183,8 @@ describe('secret canary', () => {
         await (await fetch(`${daemon.url}/status`)).text(),
         await (await fetch(`${daemon.url}/metrics`)).text(),
       );
-      await daemon.stop();
+      daemon.child.kill('SIGTERM');
+      await daemon.exit;
       outputs.push(daemon.stdout(), daemon.stderr());
       const files = (d: string): string[] =>
         readdirSync(d).flatMap((f) =>
@@ -248,10 +251,8 @@ describe('one writer: the daemon and a CLI apply', () => {
     // The daemon's first write waits until released: the CLI's apply runs while the daemon
     // certainly holds the organization, however slowly this machine starts processes.
     const hold = emu.holdWrites();
-    const daemon = await startDaemonInProcess(
-      ['--config', config, '--mode', 'apply', '--interval', '1h'],
-      env,
-    );
+    // Two processes: the daemon's lock names a live process other than the CLI's.
+    const daemon = await startDaemonProcess(['--config', config, '--mode', 'apply', '--interval', '1h'], env);
     try {
       await until(() => hold.waiting() > 0, 60_000, 20);
       const cli = await runMain(['apply', '--config', config, '--yes'], env);
@@ -264,7 +265,8 @@ describe('one writer: the daemon and a CLI apply', () => {
       expect(after.stdout).toContain('No changes');
     } finally {
       hold.release();
-      await daemon.stop();
+      daemon.child.kill('SIGTERM');
+      await daemon.exit;
       await emu.close();
     }
   }, 90_000);
