@@ -150,8 +150,10 @@ export function flavorOptions(
 export function makeLogger(
   opts: Pick<CommonOptions, 'logLevel'> & Partial<CommonOptions>,
   command?: string,
+  /** Where the log goes (default: stderr). */
+  to?: NodeJS.WritableStream,
 ): Logger {
-  const logger = createLogger(opts.logLevel);
+  const logger = createLogger(opts.logLevel, to);
   if (command && opts.apiFlavor)
     logger.info(
       {

@@ -19,7 +19,8 @@ import { makeDaemonCoordinator, type CoordinationOptions } from './coordination.
 import { VERSION } from '../version.js';
 import { parseDuration } from './duration.js';
 import { untilSignal } from './emulator.js';
-import { err, out } from './output.js';
+import { outputTo } from './output.js';
+import type { CommandRun } from './commands/wiring.js';
 
 export type DaemonCommandOptions = CommonOptions &
   CoordinationOptions & {
@@ -59,12 +60,13 @@ export type DaemonCommandOptions = CommonOptions &
     ui?: boolean;
   };
 
-/** `docsync daemon`: run until SIGTERM/SIGINT, then exit 0. */
-export async function daemonCommand(
-  opts: DaemonCommandOptions,
-  ready?: (url: string) => void,
-): Promise<number> {
-  const logger = makeLogger(opts, 'daemon');
+/** How the daemon runs inside a program that is more than the daemon (src/cli/commands/wiring.ts). */
+export type DaemonRun = CommandRun;
+
+/** `docsync daemon`: run until SIGTERM/SIGINT (or `run.stop`), then exit 0. */
+export async function daemonCommand(opts: DaemonCommandOptions, run: DaemonRun = {}): Promise<number> {
+  const { out, err } = outputTo(run.stdout, run.stderr);
+  const logger = makeLogger(opts, 'daemon', run.stderr);
   if (opts.mode !== 'apply' && opts.mode !== 'plan') {
     err(`error: --mode must be apply or plan, got "${opts.mode}"`);
     return 1;
@@ -187,6 +189,7 @@ export async function daemonCommand(
     journal,
     coordinator,
     controls,
+    env: { ...process.env },
   });
   hooks.daemon = daemon;
   journal.subjectOf = (revision) =>
@@ -204,29 +207,34 @@ export async function daemonCommand(
     drainTimeoutMs: parseDuration(opts.stopTimeout),
   });
   logger.info({ url: server.url }, 'daemon http server listening');
-  ready?.(server.url);
+  run.ready?.(server.url);
   out(
     `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git${uiAuth ? ' (page, /status, /api: credentials of --ui-auth-file)' : isLoopback(opts.host) ? '' : opts.uiOpen ? ' (page, /status, /api: open, demo data only)' : ' (page, /status, /api: disabled beyond loopback without --ui-auth-file)'}`,
   );
   await daemon.start();
-  const signal = await untilSignal();
+  const signal = await untilSignal(run.stop);
   logger.info({ signal }, 'stopping');
-  exitAfter(parseDuration(opts.stopTimeout), logger);
-  await daemon.stop();
-  // Release every organization at once (the lease's keys go with it): other replicas take over now.
-  await coordinator.stop();
-  await journal.store.flush();
-  await server.close();
-  await api.close();
+  const lastResort = run.stop ? undefined : exitAfter(parseDuration(opts.stopTimeout), logger);
+  try {
+    await daemon.stop();
+    // Release every organization at once (the lease's keys go with it): other replicas take over now.
+    await coordinator.stop();
+    await journal.store.flush();
+    await server.close();
+    await api.close();
+  } finally {
+    clearTimeout(lastResort);
+  }
   return 0;
 }
 
 /**
  * The last guarantee of --stop-timeout: if anything still holds the process (a request or a child
- * that ignores its stop), exit anyway once the timeout has passed. Unref'd: a clean stop exits earlier.
+ * that ignores its stop), exit anyway once the timeout has passed. Unref'd, and cleared by a clean
+ * stop, which returns earlier.
  */
-function exitAfter(ms: number, logger: ReturnType<typeof makeLogger>): void {
-  setTimeout(() => {
+function exitAfter(ms: number, logger: ReturnType<typeof makeLogger>): NodeJS.Timeout {
+  return setTimeout(() => {
     logger.warn({ stopTimeoutMs: ms }, 'stop timeout passed; exiting');
     process.exit(0);
   }, ms).unref();

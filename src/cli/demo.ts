@@ -80,22 +80,24 @@ export async function demoCommand(opts: {
       stopTimeout: '20s',
       configGiven: true,
     },
-    (listening) => {
-      const url = browsable(listening);
-      out(`page:     ${url}/ (open it in a browser: deployed, pending, last runs)`);
-      out(`status:   ${url}/status`);
-      out(`metrics:  ${url}/metrics`);
-      out('');
-      out('Try these (each line works as pasted):');
-      out(`curl -s ${url}/status`);
-      out(
-        `DOCSYNC_API_URL=${emulator.url} DOCSYNC_TOKEN=${DEMO_TOKEN} npx docsync plan --config ${quote(configArg)}`,
-      );
-      out('Make drift by hand; the next drift check (every minute) removes the team again:');
-      out(
-        `curl -s -X PUT --oauth2-bearer ${DEMO_TOKEN} -H 'content-type: application/json' -d '{"title":"Made by hand"}' ${emulator.url}/v1/orgs/org_demo/teams`,
-      );
-      out('');
+    {
+      ready: (listening) => {
+        const url = browsable(listening);
+        out(`page:     ${url}/ (open it in a browser: deployed, pending, last runs)`);
+        out(`status:   ${url}/status`);
+        out(`metrics:  ${url}/metrics`);
+        out('');
+        out('Try these (each line works as pasted):');
+        out(`curl -s ${url}/status`);
+        out(
+          `DOCSYNC_API_URL=${emulator.url} DOCSYNC_TOKEN=${DEMO_TOKEN} npx docsync plan --config ${quote(configArg)}`,
+        );
+        out('Make drift by hand; the next drift check (every minute) removes the team again:');
+        out(
+          `curl -s -X PUT --oauth2-bearer ${DEMO_TOKEN} -H 'content-type: application/json' -d '{"title":"Made by hand"}' ${emulator.url}/v1/orgs/org_demo/teams`,
+        );
+        out('');
+      },
     },
   );
   await emulator.close();

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { errorCode } from '../errors.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
-import type { SetExit } from './commands/wiring.js';
+import type { CommandRun, SetExit } from './commands/wiring.js';
 import { effectiveLogLevel } from './log-level.js';
 import { err } from './output.js';
 import { dropEmptyEnv } from './settings.js';
@@ -49,11 +49,11 @@ function bareProgram(): Command {
 }
 
 /** The commander program: every command of `COMMANDS` (src/cli/commands/), wired in order. */
-export function buildProgram(setExit: SetExit): Command {
+export function buildProgram(setExit: SetExit, run?: CommandRun): Command {
   const program = bareProgram();
   for (const command of COMMANDS) {
     const cmd = program.command(command.name);
-    command.wire(cmd, { setExit, program });
+    command.wire(cmd, { setExit, program, ...(run ? { run } : {}) });
     addExamples(cmd, command.examples);
   }
   program.addHelpText(
@@ -71,11 +71,12 @@ function debugging(argv: readonly string[]): boolean {
   return level === 'debug' || level === 'trace';
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** The CLI; `run`: how a long-running command runs inside a program that is more than it (the tests). */
+export async function main(argv: string[], run?: CommandRun): Promise<number> {
   let code = 0;
   try {
     dropEmptyEnv();
-    const program = buildProgram((c) => (code = c));
+    const program = buildProgram((c) => (code = c), run);
     await program.parseAsync(argv);
   } catch (error) {
     const e = error as { code?: string; exitCode?: number; message?: string; stack?: string };

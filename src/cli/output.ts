@@ -9,6 +9,18 @@ export function err(text: string): void {
   process.stderr.write(redact(text.endsWith('\n') ? text : `${text}\n`));
 }
 
+/** `out` and `err` writing to the given streams (a command run inside another program writes where it says). */
+export function outputTo(
+  stdout?: NodeJS.WritableStream,
+  stderr?: NodeJS.WritableStream,
+): { out: (text: string) => void; err: (text: string) => void } {
+  const line = (text: string) => redact(text.endsWith('\n') ? text : `${text}\n`);
+  return {
+    out: stdout ? (text) => void stdout.write(line(text)) : out,
+    err: stderr ? (text) => void stderr.write(line(text)) : err,
+  };
+}
+
 export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
   return stream.isTTY === true && !('NO_COLOR' in process.env) && process.env['TERM'] !== 'dumb';
 }

@@ -51,7 +51,11 @@ export class ConfigTracker {
   }
 
   private async load(revision: Revision, log: Logger): Promise<void> {
-    const result = await loadConfig(this.source.configDir, undefined, { cache: this.configCache });
+    const env = this.parts.opts.env;
+    const result = await loadConfig(this.source.configDir, undefined, {
+      cache: this.configCache,
+      ...(env ? { env } : {}),
+    });
     if (!result.desired) {
       this.parts.status.configValid = false;
       this.pendingIssues = result.issues;

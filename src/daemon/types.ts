@@ -41,6 +41,11 @@ export type DaemonOptions = {
   coordinator?: Coordinator;
   /** Suspensions and sync windows (default: suspensions in memory only). */
   controls?: OrgControls;
+  /**
+   * The environment config files read `${VAR}` from (default: the process's at each load). The
+   * command passes its own at start: a daemon run inside another program keeps what it started with.
+   */
+  env?: NodeJS.ProcessEnv;
 };
 
 export type SyncReport = {

@@ -1,4 +1,5 @@
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,38 @@ describe('git source', () => {
     const missing = source(`file://${join(workDir, 'no-such-repo')}`, workDir);
     await expect(missing.refresh()).rejects.toThrow(/^git: /);
     expect(existsSync(missing.configDir)).toBe(false);
+  });
+
+  it('an unchanged branch is not fetched again: one ls-remote, the same revision; a new commit is fetched', async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
+    const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
+    const src = source(repo.url, workDir);
+    const first = await src.refresh();
+    const fetchHead = join(workDir, checkoutKey(repo.url, 'main'), '.git', 'FETCH_HEAD');
+    const index = join(workDir, checkoutKey(repo.url, 'main'), '.git', 'index');
+    // Back-dated, so that a fetch or a checkout (which rewrite them) would show in the times.
+    const past = Math.floor(Date.now() / 1000) - 60;
+    for (const f of [fetchHead, index]) utimesSync(f, past, past);
+    const again = await src.refresh();
+    expect(again).toEqual(first);
+    expect(statSync(fetchHead).mtimeMs / 1000).toBe(past);
+    expect(statSync(index).mtimeMs / 1000).toBe(past);
+    const second = repo.commit({ 'config/org.yaml': 'organization: org_b\n' }, 'second');
+    expect((await src.refresh()).id).toBe(second);
+    expect(readFileSync(join(src.configDir, 'org.yaml'), 'utf8')).toContain('org_b');
+    expect(statSync(fetchHead).mtimeMs / 1000).toBeGreaterThan(past);
+    // The checkout's remote pointed elsewhere between two polls: verified again, cloned over.
+    const other = makeRepo({ 'config/org.yaml': 'organization: org_other\n' });
+    const checkout = join(workDir, checkoutKey(repo.url, 'main'));
+    execFileSync('git', ['config', 'remote.origin.url', other.url], { cwd: checkout });
+    expect((await src.refresh()).id).toBe(second);
+    expect(readFileSync(join(src.configDir, 'org.yaml'), 'utf8')).toContain('org_b');
+    expect(execFileSync('git', ['config', 'remote.origin.url'], { cwd: checkout, encoding: 'utf8' })).toBe(
+      `${repo.url}\n`,
+    );
+    // A fresh source (a restarted daemon) fetches and checks out, whatever the checkout holds.
+    const restarted = source(repo.url, workDir);
+    expect((await restarted.refresh()).id).toBe(second);
   });
 
   it("keeps connect and low-speed limits in git's environment (the operator's own values win)", () => {

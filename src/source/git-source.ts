@@ -96,7 +96,9 @@ const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  * checked to be that very commit. A tag or branch named `origin/main` on the remote can therefore
  * never be what is checked out. Before use, the checkout is verified (remote URL, refspec, no tags,
  * branch); one that does not match is fetched again from scratch. The object store and the working
- * tree are bounded (`maxCheckoutBytes`). A failed fetch throws: the daemon keeps the last good
+ * tree are bounded (`maxCheckoutBytes`). A poll first asks the remote where the branch is
+ * (`git ls-remote`): still at the commit checked out, nothing is fetched or checked out (an idle
+ * poll costs a daemon one git command, not seven). A failed fetch throws: the daemon keeps the last good
  * revision of this same source, never another repository's files.
  */
 export class GitSource implements ConfigSource {
@@ -105,6 +107,10 @@ export class GitSource implements ConfigSource {
   private readonly checkout: string;
   private readonly stopping = new AbortController();
   private readonly maxBytes: number;
+  /** The revision this source last checked out: an unchanged branch is not fetched again. */
+  private current: Revision | undefined;
+  /** `.git/config` and `.git/HEAD` as they were when last verified: unchanged, not read again. */
+  private verifiedStamp: string | undefined;
 
   constructor(private readonly opts: GitSourceOptions) {
     this.checkout = join(opts.workDir, checkoutKey(opts.url, opts.branch));
@@ -134,8 +140,30 @@ export class GitSource implements ConfigSource {
     });
   }
 
-  /** The checkout is this source's, set up by this version: origin, refspec, no tags, branch. */
+  /** When and how `.git/config` and `.git/HEAD` were last written (inode, size, time). */
+  private async stamp(): Promise<string | undefined> {
+    try {
+      const files = await Promise.all(['config', 'HEAD'].map((f) => stat(join(this.checkout, '.git', f))));
+      return files.map((f) => `${f.ino}:${f.size}:${f.mtimeMs}:${f.ctimeMs}`).join(' ');
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The checkout is this source's, set up by this version: origin, refspec, no tags, branch.
+   * Read again only when `.git/config` or `.git/HEAD` changed since the last verification.
+   */
   private async verified(): Promise<boolean> {
+    const stamp = await this.stamp();
+    if (stamp !== undefined && stamp === this.verifiedStamp) return true;
+    this.verifiedStamp = undefined;
+    if (!(await this.verifiedNow())) return false;
+    this.verifiedStamp = stamp;
+    return true;
+  }
+
+  private async verifiedNow(): Promise<boolean> {
     if (!existsSync(join(this.checkout, '.git'))) return false;
     try {
       const head = await readFile(join(this.checkout, '.git', 'HEAD'), 'utf8');
@@ -271,13 +299,32 @@ export class GitSource implements ConfigSource {
     return total;
   }
 
+  /**
+   * The commit the remote's branch is at (`git ls-remote`, the exact ref only), or undefined when
+   * it names none: what a poll asks first, a fraction of a fetch and a checkout.
+   */
+  private async remoteHead(): Promise<string | undefined> {
+    const ref = `refs/heads/${this.opts.branch}`;
+    const listed = await this.git(['ls-remote', '--heads', '--', 'origin', ref]);
+    const ids = listed
+      .split('\n')
+      .map((line) => line.split('\t'))
+      .filter(([id, name]) => name === ref && OBJECT_ID.test(id ?? ''))
+      .map(([id]) => id!);
+    return ids.length === 1 ? ids[0] : undefined;
+  }
+
   async refresh(): Promise<Revision> {
     try {
       const problem = branchNameProblem(this.opts.branch);
       if (problem) throw new GitError(`--branch "${this.opts.branch}" ${problem}`);
       await mkdir(this.opts.workDir, { recursive: true });
-      if (!(await this.verified())) return await this.clone();
-      return await this.checkOut(this.checkout, await this.fetch(this.checkout), false);
+      if (!(await this.verified())) return (this.current = await this.clone());
+      // An idle poll: the branch is still at the commit this source checked out, so there is
+      // nothing to fetch and nothing to check out (a changed config always changes the commit).
+      const known = this.current;
+      if (known && (await this.remoteHead()) === known.id) return known;
+      return (this.current = await this.checkOut(this.checkout, await this.fetch(this.checkout), false));
     } catch (error) {
       if (error instanceof CheckoutTooLargeError) throw error;
       throw new GitError(`git: ${scrubGitMessage((error as Error).message)}`);

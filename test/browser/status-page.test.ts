@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { ROOT, runMain, until } from '../helpers/cli.js';
-import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
+import { startDaemonInProcess, type InProcessDaemon } from '../helpers/daemon.js';
 import { makeRepo } from '../helpers/git.js';
 
 /**
@@ -61,12 +61,9 @@ async function layoutProblems(page: Page): Promise<string[]> {
 }
 
 let emu: Emulator | undefined;
-let daemon: DaemonProcess | undefined;
+let daemon: InProcessDaemon | undefined;
 afterAll(async () => {
-  if (daemon && daemon.child.exitCode === null) {
-    daemon.child.kill('SIGKILL');
-    await daemon.exit;
-  }
+  await daemon?.stop();
   await emu?.close();
 });
 
@@ -97,7 +94,7 @@ describe('status page in a browser', () => {
         },
         HOSTILE_SUBJECT,
       );
-      daemon = await startDaemonProcess(
+      daemon = await startDaemonInProcess(
         [
           '--repo',
           repo.url,

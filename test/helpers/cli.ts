@@ -114,23 +114,37 @@ export function runMain(
   args: string[],
   env: Record<string, string | undefined> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const run = queue.then(() => runMainNow(args, env));
+  return inProcess(env, () => runMainNow(args));
+}
+
+/**
+ * Run `fn` with `env` set (undefined: unset), NO_COLOR and no terminal on the standard streams, as
+ * a spawned CLI with pipes has them; one call at a time with `runMain` (each owns the environment
+ * while it runs), the environment put back after it.
+ */
+export function inProcess<T>(env: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+  const run = queue.then(async () => {
+    const restoreEnv = withEnv({ NO_COLOR: '1', ...env });
+    const restoreTty = withoutTty();
+    try {
+      return await fn();
+    } finally {
+      restoreTty();
+      restoreEnv();
+    }
+  });
   queue = run.catch(() => undefined);
   return run;
 }
 
-const text = (c: string | Uint8Array): string => (typeof c === 'string' ? c : Buffer.from(c).toString());
+export const text = (c: string | Uint8Array): string =>
+  typeof c === 'string' ? c : Buffer.from(c).toString();
 
-async function runMainNow(
-  args: string[],
-  env: Record<string, string | undefined>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runMainNow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import('../../src/cli/main.js');
   let stdout = '';
   let stderr = '';
   const write = { out: process.stdout.write, err: process.stderr.write };
-  const restoreEnv = withEnv({ NO_COLOR: '1', ...env });
-  const restoreTty = withoutTty();
   process.stdout.write = ((c: string | Uint8Array) => (
     (stdout += text(c)),
     true
@@ -158,7 +172,5 @@ async function runMainNow(
     });
     process.stdout.write = write.out;
     process.stderr.write = write.err;
-    restoreTty();
-    restoreEnv();
   }
 }

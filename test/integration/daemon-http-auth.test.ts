@@ -9,7 +9,7 @@ import { startDaemonServer } from '../../src/daemon/server.js';
 import { isLoopback, isLoopbackHostHeader, parseUiAuth, readUiAuth } from '../../src/daemon/ui-auth.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ROOT } from '../helpers/cli.js';
-import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
+import { startDaemonInProcess, type InProcessDaemon } from '../helpers/daemon.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import type { Emulator } from '../../src/emulator/server.js';
 
@@ -27,13 +27,12 @@ async function daemonOn(args: string[], extraEnv: Record<string, string | undefi
     emu = undefined;
   });
   const env = { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_STATE_DIR: state, ...extraEnv };
-  const daemon: DaemonProcess = await startDaemonProcess(
+  const daemon: InProcessDaemon = await startDaemonInProcess(
     ['--config', join(ROOT, 'config'), '--mode', 'plan', '--interval', '1h', ...args],
     env,
   );
   cleanups.push(async () => {
-    daemon.child.kill('SIGTERM');
-    await daemon.exit;
+    await daemon.stop();
   });
   return { daemon, state };
 }

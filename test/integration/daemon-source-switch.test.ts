@@ -5,16 +5,13 @@ import { afterEach, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { baseSeed, call, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
 import { until } from '../helpers/cli.js';
-import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
+import { startDaemonInProcess, type InProcessDaemon } from '../helpers/daemon.js';
 import { makeRepo } from '../helpers/git.js';
 
 let emu: Emulator | undefined;
-let running: DaemonProcess | undefined;
+let running: InProcessDaemon | undefined;
 afterEach(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill('SIGKILL');
-    await running.exit;
-  }
+  await running?.stop();
   await emu?.close();
 });
 
@@ -28,14 +25,13 @@ it('a daemon restarted with another repository on the same state folder applies 
       .map((t) => t.title)
       .sort();
   const daemon = async (repo: string) => {
-    running = await startDaemonProcess(
+    running = await startDaemonInProcess(
       ['--repo', repo, '--mode', 'apply', '--interval', '1h', '--state-dir', state, '--stop-timeout', '5s'],
       { DOCSYNC_API_URL: emu!.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_LOG_LEVEL: 'warn' },
     );
     await until(async () => (await running!.status()).lastSync, 40_000);
     const status = await running.status();
-    running.child.kill('SIGTERM');
-    expect(await running.exit).toBe(0);
+    expect(await running.stop()).toBe(0);
     return status;
   };
 

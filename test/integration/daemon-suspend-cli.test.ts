@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runMain, until } from '../helpers/cli.js';
-import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
+import { startDaemonInProcess, type InProcessDaemon } from '../helpers/daemon.js';
 import { baseSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 /** A port nothing listens on. */
@@ -24,7 +24,7 @@ async function closedPort(): Promise<number> {
 it('suspends and resumes an organization of a running daemon, across a restart', async () => {
   const emu = await withEmulator({ seed: baseSeed(1) });
   const dir = mkdtempSync(join(tmpdir(), 'docsync-suspend-cli-'));
-  const daemons: DaemonProcess[] = [];
+  const daemons: InProcessDaemon[] = [];
   try {
     mkdirSync(join(dir, 'config'));
     writeFileSync(
@@ -45,12 +45,12 @@ it('suspends and resumes an organization of a running daemon, across a restart',
       authFile,
     ];
     const start = async () => {
-      const d = await startDaemonProcess(args, env);
+      const d = await startDaemonInProcess(args, env);
       daemons.push(d);
       return d;
     };
     const authorization = `Basic ${Buffer.from('ops:s3cret-ui-pass').toString('base64')}`;
-    const org = async (d: DaemonProcess) =>
+    const org = async (d: InProcessDaemon) =>
       (await fetch(`${d.url}/api/orgs/org_t`, { headers: { authorization } })).json() as Promise<{
         controls?: { suspended: boolean };
       }>;
@@ -84,8 +84,7 @@ it('suspends and resumes an organization of a running daemon, across a restart',
     );
     expect(suspended.code).toBe(0);
 
-    first.child.kill('SIGTERM');
-    await first.exit;
+    await first.stop();
     const second = await start();
     await until(async () => (await org(second)).controls !== undefined, 30_000);
     expect((await org(second)).controls).toMatchObject({ suspended: true });
@@ -106,8 +105,7 @@ it('suspends and resumes an organization of a running daemon, across a restart',
     }
   } finally {
     for (const d of daemons) {
-      d.child.kill('SIGTERM');
-      await d.exit;
+      await d.stop();
     }
     await emu.close();
     rmSync(dir, { recursive: true, force: true });

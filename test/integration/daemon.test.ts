@@ -7,21 +7,18 @@ import { sign } from '../../src/daemon/webhook.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { call, exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
 import { ROOT, until } from '../helpers/cli.js';
-import { postDeclaring, startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
+import { postDeclaring, startDaemonInProcess, type InProcessDaemon } from '../helpers/daemon.js';
 import { makeRepo } from '../helpers/git.js';
 
 const demoConfig = readFileSync(join(ROOT, 'config', 'demo.yaml'), 'utf8');
 const SECRET = 'hook-secret-123';
 
-type Running = DaemonProcess;
+type Running = InProcessDaemon;
 
 let running: Running | undefined;
 let emu: Emulator | undefined;
 afterEach(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill('SIGKILL');
-    await running.exit;
-  }
+  await running?.stop();
   running = undefined;
   await emu?.close();
   emu = undefined;
@@ -29,7 +26,7 @@ afterEach(async () => {
 
 async function startDaemon(args: string[]): Promise<Running> {
   const state = mkdtempSync(join(tmpdir(), 'docsync-daemon-'));
-  return startDaemonProcess(['--state-dir', state, ...args], {
+  return startDaemonInProcess(['--state-dir', state, ...args], {
     DOCSYNC_API_URL: emu!.url,
     DOCSYNC_TOKEN: TOKEN,
     DOCSYNC_LOG_LEVEL: 'info',
@@ -41,7 +38,7 @@ const teams = async () =>
   (await call(emu!, 'GET', '/orgs/org_demo/teams')).body.items.map((t: any) => t.title).sort();
 
 describe('docsync daemon', () => {
-  it('syncs from git: first sync converges, commits are applied on poll, webhooks sync at once, invalid configs apply nothing, SIGTERM exits 0', async () => {
+  it('syncs from git: first sync converges, commits are applied on poll, webhooks sync at once, invalid configs apply nothing, a stop returns 0', async () => {
     emu = await withEmulator({ seed: exampleSeed() });
     const repo = makeRepo({ 'docs/config/demo.yaml': demoConfig });
     // Writes wait until released: the daemon is certainly not ready before its first sync.
@@ -55,8 +52,7 @@ describe('docsync daemon', () => {
       'docs/config',
       '--mode',
       'apply',
-      // Each poll costs the daemon about 0.2 s of CPU (git fetch, a read of the organization):
-      // 3 s rather than 1 s keeps the suite's CPU down; the commit below still waits for a poll.
+      // A poll of an unchanged branch is one `git ls-remote`; the commit below still waits for one.
       '--interval',
       '3s',
       '--webhook-secret',
@@ -157,8 +153,7 @@ describe('docsync daemon', () => {
     expect(metrics).toContain(`docsync_source_info{revision="${fixed}"} 1`);
     expect(metrics).toContain('docsync_last_success_timestamp_seconds');
 
-    running.child.kill('SIGTERM');
-    expect(await running.exit).toBe(0);
+    expect(await running.stop()).toBe(0);
     expect(running.stderr()).not.toContain(TOKEN);
   }, 180_000);
 
@@ -223,8 +218,7 @@ describe('docsync daemon', () => {
     expect((await fetch(`${running.url}/api/runs?limit=0`)).status).toBe(400);
     expect((await fetch(`${running.url}/api/runs?cursor=abc`)).status).toBe(400);
     expect((await fetch(`${running.url}/api/runs/nope`)).status).toBe(404);
-    running.child.kill('SIGTERM');
-    expect(await running.exit).toBe(0);
+    expect(await running.stop()).toBe(0);
 
     running = await startDaemon([
       '--repo',
@@ -250,8 +244,7 @@ describe('docsync daemon', () => {
     expect(metrics).toMatch(/docsync_drift_changes [1-9]/);
     // The history of the first process survived the restart.
     expect((await fetch(`${running.url}/api/runs/${heal.id}`)).status).toBe(200);
-    running.child.kill('SIGTERM');
-    expect(await running.exit).toBe(0);
+    expect(await running.stop()).toBe(0);
   }, 180_000);
 
   it('watches a local folder with --config; --ui=false turns the status page off', async () => {
@@ -269,8 +262,7 @@ describe('docsync daemon', () => {
       demoConfig.replace('  - title: Docs Writers', '  - title: Docs Writers\n  - title: Watched'),
     );
     await until(async () => (await teams()).includes('Watched'), 40_000);
-    running.child.kill('SIGTERM');
-    expect(await running.exit).toBe(0);
+    expect(await running.stop()).toBe(0);
   }, 150_000);
 });
 
@@ -320,8 +312,7 @@ describe('drift notifications', () => {
       await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift two' });
       await until(() => received.length >= 2, 40_000);
       expect(received[1].summary).toMatchObject({ delete: 2 });
-      running.child.kill('SIGTERM');
-      expect(await running.exit).toBe(0);
+      expect(await running.stop()).toBe(0);
     } finally {
       await new Promise<void>((r) => hook.close(() => r()));
     }

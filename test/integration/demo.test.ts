@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, runCli, spawnCli, until } from '../helpers/cli.js';
+import { ROOT, runMain, spawnCli, until } from '../helpers/cli.js';
 
 const sh = promisify(execFile);
 const cliCommand = () =>
@@ -25,13 +25,13 @@ describe('npm start (docsync demo)', () => {
     await new Promise<void>((r) => busy!.listen(0, '127.0.0.1', () => r()));
     const port = (busy.address() as { port: number }).port;
     const state = mkdtempSync(join(tmpdir(), 'docsync-demo-'));
-    const daemonPort = await runCli(['demo', '--port', String(port), '--emulator-port', '0'], {
+    const daemonPort = await runMain(['demo', '--port', String(port), '--emulator-port', '0'], {
       DOCSYNC_STATE_DIR: state,
     });
     expect(daemonPort.code).toBe(1);
     expect(daemonPort.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
     expect(daemonPort.stderr).toContain(`npm start -- --port ${port + 1}`);
-    const emulatorPort = await runCli(['demo', '--port', '0', '--emulator-port', String(port)], {
+    const emulatorPort = await runMain(['demo', '--port', '0', '--emulator-port', String(port)], {
       DOCSYNC_STATE_DIR: state,
     });
     expect(emulatorPort.code).toBe(1);

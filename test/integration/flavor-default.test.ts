@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { runMain } from '../helpers/cli.js';
-import { startDaemonProcess } from '../helpers/daemon.js';
+import { startDaemonInProcess } from '../helpers/daemon.js';
 import { baseSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 /**
@@ -63,7 +63,7 @@ describe('the API flavor of a command', () => {
       });
     }
     // The daemon: its first log line and /status.
-    const daemon = await startDaemonProcess(
+    const daemon = await startDaemonInProcess(
       ['--config', config, '--mode', 'plan', '--interval', '1h', '--state-dir', state, '--api-url', emu.url],
       env({ DOCSYNC_API_FLAVOR: 'current', DOCSYNC_LOG_LEVEL: 'info' }),
     );
@@ -71,8 +71,7 @@ describe('the API flavor of a command', () => {
       expect((await daemon.status()).api).toEqual({ flavor: 'current' });
       expect(firstLog(daemon.stderr())).toMatchObject({ command: 'daemon', apiFlavor: 'current' });
     } finally {
-      daemon.child.kill('SIGTERM');
-      await daemon.exit;
+      await daemon.stop();
     }
   });
 

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { client, exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
 import { ROOT, runMain, until } from '../helpers/cli.js';
-import { startDaemonProcess } from '../helpers/daemon.js';
+import { startDaemonInProcess, startDaemonProcess } from '../helpers/daemon.js';
 import { githubMock } from '../helpers/github-mock.js';
 import { rng } from '../helpers/random-state.js';
 
@@ -36,7 +36,7 @@ describe('dry runs never write', () => {
       ];
       const results = await Promise.all(commands.map(([args]) => runMain(args, env)));
       expect(results.map((r) => r.code)).toEqual(commands.map(([, code]) => code));
-      const daemon = await startDaemonProcess(
+      const daemon = await startDaemonInProcess(
         ['--config', config, '--mode', 'plan', '--drift-cron', '* * * * * *', '--interval', '1s'],
         env,
       );
@@ -44,8 +44,7 @@ describe('dry runs never write', () => {
         const s = await daemon.status().catch(() => null);
         return s?.lastSync?.result === 'planned' && s?.lastDrift?.drifted === true;
       }, 30_000);
-      daemon.child.kill('SIGTERM');
-      await daemon.exit;
+      await daemon.stop();
       expect(emu.requests().length).toBeGreaterThan(10);
       expect(writes(emu)).toEqual([]);
     } finally {
@@ -162,6 +161,8 @@ describe('secret canary', () => {
         run(['comment', '--config', config, '--pr', '1', '--github-api-url', gh.url]),
         run(['plan', '--config', config], { DOCSYNC_TOKEN: `${CANARY}-wrong` }),
       ]);
+      // A process: its secret registry starts empty (in this one, the commands above filled it),
+      // so the daemon must register the token, the webhook secret and the share links itself.
       const daemon = await startDaemonProcess(
         [
           '--config',
@@ -250,6 +251,7 @@ describe('one writer: the daemon and a CLI apply', () => {
     // The daemon's first write waits until released: the CLI's apply runs while the daemon
     // certainly holds the organization, however slowly this machine starts processes.
     const hold = emu.holdWrites();
+    // Two processes: the daemon's lock names a live process other than the CLI's.
     const daemon = await startDaemonProcess(['--config', config, '--mode', 'apply', '--interval', '1h'], env);
     try {
       await until(() => hold.waiting() > 0, 60_000, 20);

@@ -177,10 +177,10 @@ export const daemon: CommandWiring = {
     'docsync daemon --config config --mode plan --port 8080',
     'docsync daemon --repo https://github.com/acme/docs-config.git --branch main --mode apply',
   ],
-  wire: (cmd, { setExit }) =>
+  wire: (cmd, { setExit, run }) =>
     reportFlags(httpFlags(scheduleFlags(sourceFlags(withCoordination(withCommon(cmd))))))
       .description('the long-running worker: watch the config, sync, report drift (until SIGTERM/SIGINT)')
       .action(async (o: Record<string, unknown>, c: Command) =>
-        setExit(await daemonCommand(daemonOptions(o, c))),
+        setExit(await daemonCommand(daemonOptions(o, c), run)),
       ),
 };

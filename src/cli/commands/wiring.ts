@@ -14,6 +14,23 @@ import { httpUrl, LOG_LEVELS, setting, wholeNumber } from '../settings.js';
 export type SetExit = (code: number) => void;
 
 /**
+ * A command run inside a program that is more than the command (the demo, the tests): told when
+ * it listens, stopped by that program, writing where it says. The daemon heeds it.
+ */
+export type CommandRun = {
+  /** Called with the command's HTTP address once it listens. */
+  ready?: (url: string) => void;
+  /**
+   * Stop as on SIGTERM when this aborts. Then the process's own signals are not listened to, and
+   * a stop that outlasts --stop-timeout never exits the process (it is not the command's).
+   */
+  stop?: AbortSignal;
+  /** Where its lines and its log go (default: the process's stdout and stderr). */
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+};
+
+/**
  * One command's wiring: its flags, help and action on the commander program. Adding a command is
  * one file exporting one of these and one line in `COMMANDS` (src/cli/commands/index.ts).
  */
@@ -23,7 +40,7 @@ export type CommandWiring = {
   /** Shown at the end of its `--help`; each line works as pasted. */
   examples: readonly string[];
   /** Declares the description, flags and action on `cmd`, the command the program made for `name`. */
-  wire: (cmd: Command, run: { setExit: SetExit; program: Command }) => void;
+  wire: (cmd: Command, run: { setExit: SetExit; program: Command; run?: CommandRun }) => void;
 };
 
 /**
