@@ -17,6 +17,7 @@ import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
 import { registerInvites } from './routes/invites.js';
 import { findLabel, recordWrite, registerAudit, type ServedWrite } from './audit.js';
+import { jsonBytes } from './json-bytes.js';
 import { Memo } from './memo.js';
 import { makeShapes } from './shapes.js';
 import { emptyState, type EmulatorState } from './state.js';
@@ -82,7 +83,7 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
     return;
   }
   // Encoded once: the length and the bytes sent come from the same buffer.
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  const bytes = jsonBytes(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': bytes.length,
