@@ -90,7 +90,7 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
 
   const where = (params: Record<string, string>, write = false) => {
     const org = findOrg(deps.state(), params['orgId']!);
-    const site = e.in === 'sites' ? findSite(org, params['siteId']!) : undefined;
+    const site = e.in === 'sites' ? findSite(org, params['siteId']!, deps.memo) : undefined;
     const holder = (site ?? org) as unknown as Holder;
     const ctx: EmulatedContext = {
       flavor,

@@ -18,6 +18,8 @@ import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
 import { registerInvites } from './routes/invites.js';
 import { findLabel, recordWrite, registerAudit, type ServedWrite } from './audit.js';
+import { jsonBytes } from './json-bytes.js';
+import { Memo } from './memo.js';
 import { makeShapes } from './shapes.js';
 import { emptyState, type EmulatorState } from './state.js';
 
@@ -82,7 +84,7 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
     return;
   }
   // Encoded once: the length and the bytes sent come from the same buffer.
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  const bytes = jsonBytes(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': bytes.length,
@@ -179,7 +181,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const router = new Router();
   const flavor = options.flavor ?? 'seed';
+  const memo = new Memo();
   const deps = {
+    memo,
     state: () => state,
     shapes: makeShapes(() => baseUrl, flavor),
     router,
@@ -214,6 +218,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const reset = (seed?: unknown) => {
     state = seed === undefined || seed === null ? emptyState() : stateFromSeed(seed);
+    memo.handedOut(false);
     log = [];
     persist();
   };
@@ -328,15 +333,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         method !== 'GET' &&
         faults.ignoreWrites != null &&
         (faults.ignoreWrites.path === undefined || url.pathname.includes(faults.ignoreWrites.path));
-      const before = ignored ? structuredClone(state) : undefined;
-      // Handlers check everything before they change anything, so a failed request changes nothing.
-      // The audit log is today's API's (GET …/audit-events): api.md's emulator keeps none.
-      const write =
-        method !== 'GET' && flavor === 'current' ? servedWrite(req, method, match, state) : undefined;
-      const result = match.handler({ params: match.params, query: url.searchParams, body });
-      // A lost write: the answer says it happened, the state says it did not.
-      if (before !== undefined) state = before;
-      if (write && result.status < 400) recordWrite(state, { ...write, answer: result.body });
+      const serve = () => {
+        const before = ignored ? structuredClone(state) : undefined;
+        // Handlers check everything before they change anything, so a failed request changes nothing.
+        // The audit log is today's API's (GET …/audit-events): api.md's emulator keeps none.
+        const write =
+          method !== 'GET' && flavor === 'current' ? servedWrite(req, method, match, state) : undefined;
+        const answer = match.handler({ params: match.params, query: url.searchParams, body });
+        // A lost write: the answer says it happened, the state says it did not.
+        if (before !== undefined) state = before;
+        if (write && answer.status < 400) recordWrite(state, { ...write, answer: answer.body });
+        return answer;
+      };
+      const result = method === 'GET' ? serve() : memo.write(serve);
       if (method !== 'GET') persist();
       if (resetAfter) {
         entry.status = -1;
@@ -367,7 +376,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (match === null) return fail(404, `no route for ${method} /v1${path}`);
     if (match === 'method') return fail(405, `method ${method} not allowed on /v1${path}`);
     try {
-      const result = match.handler({ params: match.params, query, body });
+      const serve = () => match.handler({ params: match.params, query, body });
+      const result = method === 'GET' ? serve() : memo.write(serve);
       if (method !== 'GET') persist();
       return result.body === undefined
         ? { status: result.status }
@@ -407,7 +417,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   return {
     url: baseUrl,
     port: address.port,
-    state: () => state,
+    // The caller may change the live state in place from now on: nothing derived is kept any more.
+    state: () => {
+      memo.handedOut(true);
+      return state;
+    },
     requests: () => log,
     reset,
     routes: () => router.list(),

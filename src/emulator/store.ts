@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { notFound } from './errors.js';
+import { findKeyed, type Memo } from './memo.js';
 import type { EmuOrganization, EmuSite, EmuSpace, EmulatorState } from './state.js';
 
 export function newId(prefix: string): string {
@@ -16,8 +17,8 @@ export function findOrg(state: EmulatorState, orgId: string): EmuOrganization {
   return org;
 }
 
-export function findSite(org: EmuOrganization, siteId: string): EmuSite {
-  const site = org.sites.find((s) => s.id === siteId);
+export function findSite(org: EmuOrganization, siteId: string, memo?: Memo): EmuSite {
+  const site = findKeyed(memo, org.sites, 'id', idOf, siteId);
   if (!site) throw notFound(`site ${siteId} not found`);
   return site;
 }
@@ -63,8 +64,11 @@ export function findSpaceAnywhere(
   throw notFound(`space ${spaceId} not found`);
 }
 
-export function findById<T extends { id: string }>(items: T[], id: string, what: string): T {
-  const item = items.find((i) => i.id === id);
+const idOf = (item: { id: string }) => item.id;
+
+/** The item with this id (the first, as `find` would); through an index when a memo is given. */
+export function findById<T extends { id: string }>(items: T[], id: string, what: string, memo?: Memo): T {
+  const item = findKeyed(memo, items, 'id', idOf, id);
   if (!item) throw notFound(`${what} ${id} not found`);
   return item;
 }

@@ -1,3 +1,4 @@
+import type { Memo } from '../memo.js';
 import type { Router } from '../router.js';
 import type { Shapes } from '../shapes.js';
 import type { EmulatorState } from '../state.js';
@@ -10,4 +11,6 @@ export type RouteDeps = {
   flavor: 'seed' | 'current';
   /** The emulator's own URL (`http://127.0.0.1:PORT`), for absolute `urls.location`. */
   baseUrl: () => string;
+  /** Indexes of the state kept between writes (src/emulator/memo.ts); none: every lookup scans. */
+  memo?: Memo;
 };

@@ -9,7 +9,7 @@ export function siteOf(
   params: Record<string, string>,
 ): { org: EmuOrganization; site: EmuSite } {
   const org = findOrg(deps.state(), params.orgId!);
-  return { org, site: findSite(org, params.siteId!) };
+  return { org, site: findSite(org, params.siteId!, deps.memo) };
 }
 
 /** Parse a move body: exactly one of `before`/`after`, a reference of the given type and key. */

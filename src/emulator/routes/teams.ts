@@ -1,6 +1,7 @@
 import { badRequest, notFound } from '../errors.js';
 import { paginate } from '../paginate.js';
 import type { EmuOrganization, EmuTeam } from '../state.js';
+import { findKeyed } from '../memo.js';
 import { findById, findOrg, newId, now } from '../store.js';
 import { asBody, optEnum, optStringArray, reqString } from '../validate.js';
 import type { RouteDeps } from './context.js';
@@ -15,11 +16,32 @@ function resolveUser(org: EmuOrganization, ref: string, field: string): string {
   return member.user.id;
 }
 
-export function registerTeams({ state, shapes, router }: RouteDeps): void {
+/**
+ * How many teams each user (or each of `only`) is in: one pass over the teams. A team counts once
+ * per member even if it lists the member twice (a seed may).
+ */
+function teamsPerUser(teams: readonly EmuTeam[], only?: readonly string[]): Map<string, number> {
+  const counts = new Map(only?.map((u) => [u, { n: 0, last: null as EmuTeam | null }]));
+  for (const t of teams)
+    for (const tm of t.members) {
+      let c = counts.get(tm.userId);
+      if (!c) {
+        if (only) continue;
+        counts.set(tm.userId, (c = { n: 0, last: null }));
+      }
+      if (c.last !== t) {
+        c.n += 1;
+        c.last = t;
+      }
+    }
+  return new Map([...counts].map(([u, c]) => [u, c.n]));
+}
+
+export function registerTeams({ state, shapes, router, memo }: RouteDeps): void {
   const base = '/orgs/:orgId/teams';
   const team = (orgId: string, teamId: string): { org: EmuOrganization; team: EmuTeam } => {
     const org = findOrg(state(), orgId);
-    return { org, team: findById(org.teams, teamId, 'team') };
+    return { org, team: findById(org.teams, teamId, 'team', memo) };
   };
 
   router.on('GET', base, ({ params, query }) => {
@@ -65,21 +87,18 @@ export function registerTeams({ state, shapes, router }: RouteDeps): void {
 
   router.on('GET', `${base}/:teamId/members`, ({ params, query }) => {
     const { org, team: t } = team(params.orgId!, params.teamId!);
-    // How many teams each of this team's members is in: one pass over the teams, not one per member.
-    // A team counts once per member even if it lists the member twice (a seed may).
-    const counts = new Map(t.members.map((tm) => [tm.userId, { n: 0, last: null as EmuTeam | null }]));
-    for (const other of org.teams)
-      for (const tm of other.members) {
-        const c = counts.get(tm.userId);
-        if (c && c.last !== other) {
-          c.n += 1;
-          c.last = other;
-        }
-      }
+    // Each member's number of teams: every user's remembered between writes, else this team's
+    // members' counted in one pass over the teams.
+    const counts = memo?.active
+      ? memo.of(org.teams, 'teamsPerUser', () => teamsPerUser(org.teams))
+      : teamsPerUser(
+          org.teams,
+          t.members.map((tm) => tm.userId),
+        );
     const items = t.members.map((tm) => {
-      const member = org.members.find((m) => m.user.id === tm.userId)!;
+      const member = findKeyed(memo, org.members, 'user.id', (m) => m.user.id, tm.userId)!;
       return {
-        organization: shapes.member(org, member, counts.get(tm.userId)!.n),
+        organization: shapes.member(org, member, counts.get(tm.userId) ?? 0),
         team: { role: tm.role },
         permissions: { view: true },
       };
