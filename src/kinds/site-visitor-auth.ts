@@ -26,6 +26,7 @@ export type SiteVisitorAuthOp =
   | { type: 'regenerate-visitor-auth-key'; org: string; site: Ref };
 
 const ROUTE = '/orgs/{org}/sites/{site}/publishing/auth';
+const REGENERATE = '/orgs/{org}/sites/{site}/publishing/auth/regenerate';
 const credentials: Credentials = { fields: ['privateKey'] };
 
 /** The limit of a private key read from a file or a variable, in characters. */
@@ -113,7 +114,7 @@ const FIELDS = ['backend', 'fallbackURL', 'logoutURL'] as const;
 function call(op: SiteVisitorAuthOp, r: { ref: (x: Ref) => string }, method: 'PATCH' | 'POST'): ApiCall {
   return {
     method,
-    route: method === 'PATCH' ? ROUTE : `${ROUTE}/regenerate`,
+    route: method === 'PATCH' ? ROUTE : REGENERATE,
     params: { org: op.org, site: r.ref(op.site) },
     ...(op.type === 'update-visitor-auth' ? { body: op.patch } : {}),
     expect: [200],
