@@ -74,20 +74,14 @@ function liveSettings(answer: z.infer<typeof Answer>): SparseDoc {
   return settings;
 }
 
-function diff(
-  ctx: DiffContext,
-  site: SiteScope,
-  siteTitle: string,
-  d: Config,
-  l: SparseDoc | null | undefined,
-) {
+function diff(ctx: DiffContext, site: SiteScope, _title: string, d: Config, l: SparseDoc | null | undefined) {
   const facet = {
     kind: 'site-agent-settings',
     key: 'agent-settings',
-    what: 'agent settings',
     atomic: ATOMIC,
+    defaults: AGENT_SETTINGS_DEFAULTS,
   };
-  diffSparseFacet<SiteAgentSettingsOp>(ctx, facet, site, siteTitle, d, l, (settings) => ({
+  diffSparseFacet<SiteAgentSettingsOp>(ctx, facet, site, d, l, (settings) => ({
     type: 'set-site-agent-settings',
     org: ctx.org,
     site: site.ref,

@@ -233,20 +233,14 @@ function liveDocument(answer: z.infer<typeof Answer>): SparseDoc {
 }
 
 /** Live: the document; undefined when the site is not live yet (this plan creates it). */
-function diff(
-  ctx: DiffContext,
-  site: SiteScope,
-  siteTitle: string,
-  d: Config,
-  l: SparseDoc | null | undefined,
-) {
+function diff(ctx: DiffContext, site: SiteScope, _title: string, d: Config, l: SparseDoc | null | undefined) {
   const facet = {
     kind: 'site-customization',
     key: 'customization',
-    what: 'customization',
     atomic: CUSTOMIZATION_ATOMIC,
+    defaults: CUSTOMIZATION_DEFAULTS,
   };
-  diffSparseFacet<SiteCustomizationOp>(ctx, facet, site, siteTitle, d, l, (document) => ({
+  diffSparseFacet<SiteCustomizationOp>(ctx, facet, site, d, l, (document) => ({
     type: 'set-site-customization',
     org: ctx.org,
     site: site.ref,
@@ -279,7 +273,7 @@ export const siteCustomizationKind: SiteFacet<
         'Only the keys given are managed: the plan compares them one by one and shows each changed key by its path (`styling.primaryColor.light: "#346DDB" → "#0055FF"`); every other key of the live document stays as it is.',
         'The API replaces the whole document: the plan computes it from the live one and the config, and apply sends exactly that. A saved plan refuses to apply once the live document moved.',
         'Lists (`header.links`, `footer.groups`, `socialAccounts`, `ai.suggestions`) and `favicon`, fonts and links to content are replaced whole.',
-        'A site this plan creates gets its customization on the next plan (the document exists once the site does).',
+        'For a site this plan creates, the document sent is the defaults of a new site (below) with the keys given, after the creation.',
         'Export writes the keys that differ from the defaults of a new site.',
       ],
       example: {

@@ -131,37 +131,30 @@ function diff(
   l: LiveVisitorAuth | null | undefined,
 ) {
   const drafts = kindDrafts<SiteVisitorAuthOp>(ctx, 'site-visitor-auth');
-  if (!l) {
-    // Its settings exist once the site does (a site this plan creates).
-    if (Object.keys(d).length > 0)
-      warn(
-        ctx,
-        `site "${siteTitle}": its visitor authentication is planned once the site exists (the next plan)`,
-      );
-    return;
-  }
   const before = dict<unknown>();
   const after = dict<unknown>();
   for (const key of FIELDS) {
-    if (d[key] === undefined || same(d[key], l[key])) continue;
-    before[key] = l[key];
+    if (d[key] === undefined || (l && same(d[key], l[key]))) continue;
+    if (l) before[key] = l[key];
     after[key] = d[key];
   }
   const addr = `${site.addr}/visitor-auth`;
   if (Object.keys(after).length > 0)
     drafts.update({
       address: addr,
-      before,
+      before: l ? before : null,
       after,
       deps: [site.createKey],
-      // The API requires the backend in every update.
+      // The API requires the backend in every update (a new site's is custom).
       op: {
         type: 'update-visitor-auth',
         org: ctx.org,
         site: site.ref,
-        patch: { backend: l.backend, ...after },
+        patch: { backend: l?.backend ?? 'custom', ...after },
       },
     });
+  // A site this plan creates has no key yet: nothing to compare or regenerate.
+  if (!l) return;
   const regenerating = d.regenerate !== undefined && d.regenerate === l.privateKey;
   if (regenerating)
     drafts.update({
