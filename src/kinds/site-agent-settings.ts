@@ -5,7 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
 import type { SiteFacet } from './shapes.js';
-import { diffSparseFacet, nonDefault, type SparseDoc } from './sparse.js';
+import { diffSparseFacet, nestedDocs, nonDefault, type SparseDoc } from './sparse.js';
 
 /**
  * A site's agent (AI) settings (today's API: `GET`/`PUT /orgs/{org}/sites/{site}/agent-settings`),
@@ -27,11 +27,12 @@ const ROUTE = '/orgs/{org}/sites/{site}/agent-settings';
 const ATOMIC: ReadonlySet<string> = new Set(['editing.customInstructions']);
 
 /** A GitBook document (`JSONDocument` of the official document): the API checks its nodes. */
-const JsonDocument = z.looseObject({
-  object: z.literal('document'),
-  data: z.record(z.string(), z.unknown()),
-  nodes: z.array(z.unknown()),
-});
+const JsonDocument = z
+  .record(z.string(), z.unknown())
+  .refine(
+    (v) => v['object'] === 'document' && Array.isArray(v['nodes']),
+    'must be a document ({ object: document, data: {}, nodes: [...] })',
+  );
 
 const Config = z
   .strictObject({
@@ -114,9 +115,10 @@ export const siteAgentSettingsKind: SiteFacet<
         'Only the keys given are managed, as for `customization`: the plan shows each changed key by its path, and apply sends the live settings with those keys set.',
         '`editing.customInstructions` is one document, replaced whole.',
         'Export writes the keys that differ from the defaults of a new site.',
+        'For example `agentSettings: { scans: { topics: never }, findings: { changeRequests: always } }`.',
       ],
-      example: { scans: { topics: 'never' }, findings: { changeRequests: 'always' } },
     },
+    ...nestedDocs('sites[].agentSettings', Config),
   },
   normalize: (c) => c,
   read: {

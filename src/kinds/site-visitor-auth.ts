@@ -199,13 +199,10 @@ export const siteVisitorAuthKind: SiteFacet<
         '`privateKey: { env: DOCSYNC_SECRET_… }` (or `{ file: … }`, confined as SAML certificates are) says which key your backend signs with: a different live key is a warning naming both fingerprints ("secret changed"); the API cannot set a key, so nothing is planned for it.',
         '`regenerate: sha256:…` asks for a new key: the plan regenerates it while the live key has that fingerprint (one `POST …/publishing/auth/regenerate`), then the new key has another and nothing more is planned. Copy the fingerprint from a plan.',
         'Export writes the backend and URLs when they are not the defaults (custom, none), never the key.',
+        'For example `visitorAuth: { backend: custom, fallbackURL: https://example.com/login, privateKey: { env: DOCSYNC_SECRET_DOCS_VA_KEY } }`.',
       ],
-      example: {
-        backend: 'custom',
-        fallbackURL: 'https://example.com/login',
-        privateKey: { env: 'DOCSYNC_SECRET_DOCS_VA_KEY' },
-      },
     },
+    'sites[].visitorAuth.privateKey': { title: 'the private key your backend signs with (never shown)' },
   },
   normalize: (c, indirect) => {
     const out: DesiredVisitorAuth = {};

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
 import type { DiffContext } from '../diff/context.js';
 import { same } from '../diff/draft.js';
@@ -149,4 +150,22 @@ export function diffSparseFacet<O extends OpShape>(
     deps: [site.createKey],
     op: op(mergeSparse(current, desired, facet.atomic)),
   });
+}
+
+/**
+ * The reference's entries for the objects nested in a sparse document's schema (each documented
+ * under its path, `sites[].customization.styling`), named by their key.
+ */
+export function nestedDocs(prefix: string, schema: z.ZodType): Record<string, { title: string }> {
+  const out: Record<string, { title: string }> = {};
+  const walk = (at: string, s: z.ZodType) => {
+    const inner = s instanceof z.ZodOptional || s instanceof z.ZodNullable ? (s.unwrap() as z.ZodType) : s;
+    if (inner !== s) return walk(at, inner);
+    if (!(s instanceof z.ZodObject)) return;
+    if (at !== prefix) out[at] = { title: at.slice(at.lastIndexOf('.') + 1) };
+    for (const [key, child] of Object.entries(s.shape as Record<string, z.ZodType>))
+      walk(`${at}.${key}`, child);
+  };
+  walk(prefix, schema);
+  return out;
 }
