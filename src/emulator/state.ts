@@ -105,6 +105,8 @@ export type EmuSiteSpace = {
   sectionId: string | null;
   path: string;
   condition: string | null;
+  /** Today's API: the keys this site space overrides in the site's customization. */
+  customization?: Record<string, unknown>;
 };
 
 export type EmuShareLink = { id: string; name: string; active: boolean; createdAt: string; token: string };

@@ -5,7 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
 import type { SiteFacet } from './shapes.js';
-import { diffSparseFacet, nonDefault, type SparseDoc } from './sparse.js';
+import { diffSparseFacet, nestedDocs, nonDefault, type SparseDoc } from './sparse.js';
 
 /**
  * A site's agent (AI) settings (today's API: `GET`/`PUT /orgs/{org}/sites/{site}/agent-settings`),
@@ -27,11 +27,12 @@ const ROUTE = '/orgs/{org}/sites/{site}/agent-settings';
 const ATOMIC: ReadonlySet<string> = new Set(['editing.customInstructions']);
 
 /** A GitBook document (`JSONDocument` of the official document): the API checks its nodes. */
-const JsonDocument = z.looseObject({
-  object: z.literal('document'),
-  data: z.record(z.string(), z.unknown()),
-  nodes: z.array(z.unknown()),
-});
+const JsonDocument = z
+  .record(z.string(), z.unknown())
+  .refine(
+    (v) => v['object'] === 'document' && Array.isArray(v['nodes']),
+    'must be a document ({ object: document, data: {}, nodes: [...] })',
+  );
 
 const Config = z
   .strictObject({
@@ -74,20 +75,14 @@ function liveSettings(answer: z.infer<typeof Answer>): SparseDoc {
   return settings;
 }
 
-function diff(
-  ctx: DiffContext,
-  site: SiteScope,
-  siteTitle: string,
-  d: Config,
-  l: SparseDoc | null | undefined,
-) {
+function diff(ctx: DiffContext, site: SiteScope, _title: string, d: Config, l: SparseDoc | null | undefined) {
   const facet = {
     kind: 'site-agent-settings',
     key: 'agent-settings',
-    what: 'agent settings',
     atomic: ATOMIC,
+    defaults: AGENT_SETTINGS_DEFAULTS,
   };
-  diffSparseFacet<SiteAgentSettingsOp>(ctx, facet, site, siteTitle, d, l, (settings) => ({
+  diffSparseFacet<SiteAgentSettingsOp>(ctx, facet, site, d, l, (settings) => ({
     type: 'set-site-agent-settings',
     org: ctx.org,
     site: site.ref,
@@ -120,9 +115,10 @@ export const siteAgentSettingsKind: SiteFacet<
         'Only the keys given are managed, as for `customization`: the plan shows each changed key by its path, and apply sends the live settings with those keys set.',
         '`editing.customInstructions` is one document, replaced whole.',
         'Export writes the keys that differ from the defaults of a new site.',
+        'For example `agentSettings: { scans: { topics: never }, findings: { changeRequests: always } }`.',
       ],
-      example: { scans: { topics: 'never' }, findings: { changeRequests: 'always' } },
     },
+    ...nestedDocs('sites[].agentSettings', Config),
   },
   normalize: (c) => c,
   read: {

@@ -5,7 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
 import type { SiteFacet } from './shapes.js';
-import { diffSparseFacet, nonDefault, type SparseDoc } from './sparse.js';
+import { diffSparseFacet, nestedDocs, nonDefault, type SparseDoc } from './sparse.js';
 
 /**
  * A site's customization (today's API: `GET`/`PUT /orgs/{org}/sites/{site}/customization`), managed
@@ -44,9 +44,17 @@ const languages = [
   'lt', 'lv', 'et', 'sl',
 ] as const; // prettier-ignore
 const localized = (max: number) => z.partialRecord(z.enum(languages), z.string().max(max));
-/** A link or a reference to content (`ContentRef`): the API checks its shape. */
-const ContentRef = z.looseObject({ kind: z.string().min(1) });
-const ContentLink = z.looseObject({ title: z.string().max(64), to: ContentRef });
+/**
+ * A value docsync passes on whole and the API checks in full (a reference to content, a link, a
+ * font definition, a list's item): an object holding `keys`.
+ */
+const opaque = (what: string, keys: readonly string[]) =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((v) => keys.every((k) => v[k] !== undefined), `must be ${what} (with ${keys.join(', ')})`)
+    .describe(`${what[0]!.toUpperCase()}${what.slice(1)}, passed on whole: the API checks it.`);
+const ContentRef = opaque('a reference to content (`ContentRef`: `{ kind: url, url }`…)', ['kind']);
+const ContentLink = opaque('a link (`{ title, to }`)', ['title', 'to']);
 const fonts = [
   'ABCFavorit', 'Inter', 'Roboto', 'RobotoSlab', 'OpenSans', 'SourceSansPro', 'Lato', 'Ubuntu', 'Raleway',
   'Merriweather', 'Overpass', 'NotoSans', 'IBMPlexSerif', 'Poppins', 'FiraSans',
@@ -54,7 +62,7 @@ const fonts = [
 const monospaceFonts = [
   'FiraCode', 'IBMPlexMono', 'JetBrainsMono', 'SourceCodePro', 'RobotoMono', 'SpaceMono', 'DMMono', 'Inconsolata',
 ] as const; // prettier-ignore
-const FontDefinition = z.looseObject({ id: z.string(), custom: z.boolean() });
+const FontDefinition = opaque('a font definition', ['id', 'custom', 'fontFamily', 'fontFaces']);
 const CodeTheme = z
   .string()
   .min(1)
@@ -92,11 +100,11 @@ const Styling = z.strictObject({
   search: z.enum(['prominent', 'subtle']).optional(),
 });
 
-const Favicon = z.union([
-  z.strictObject({ icon: z.strictObject({ light: Url, dark: Url }) }),
-  z.strictObject({ emoji: z.string().min(1).max(50) }),
-  z.strictObject({}),
-]);
+/** `{ icon: { light, dark } }`, `{ emoji }` or `{}`; replaced whole. */
+const Favicon = z.record(z.string(), z.unknown()).refine((v) => {
+  const keys = Object.keys(v);
+  return keys.length === 0 || (keys.length === 1 && (keys[0] === 'icon' || keys[0] === 'emoji'));
+}, 'must be { icon: { light, dark } }, { emoji } or {}');
 
 const Config = z
   .strictObject({
@@ -118,7 +126,7 @@ const Config = z
         logo: themed(Url).optional(),
         primaryLink: ContentRef.optional().describe('A content reference; replaced whole.'),
         links: z
-          .array(z.looseObject({ title: z.string(), to: ContentRef.nullable(), links: z.array(ContentLink) }))
+          .array(opaque('a header link (`{ title, to, links }`)', ['title', 'links']))
           .optional()
           .describe('The header links, replaced as a whole list.'),
       })
@@ -127,7 +135,7 @@ const Config = z
       .strictObject({
         logo: themed(Url).optional(),
         groups: z
-          .array(z.looseObject({ title: z.string(), links: z.array(ContentLink) }))
+          .array(opaque('a footer group (`{ title, links }`)', ['title', 'links']))
           .optional()
           .describe('The footer groups, replaced as a whole list.'),
         copyright: z.string().max(512).optional(),
@@ -170,7 +178,7 @@ const Config = z
     privacyPolicy: z.strictObject({ url: Url.optional() }).optional(),
     socialPreview: z.strictObject({ url: Url.optional() }).optional(),
     socialAccounts: z
-      .array(z.looseObject({ platform: z.string(), handle: z.string().min(1).max(128) }))
+      .array(opaque('a social account (`{ platform, handle, display }`)', ['platform', 'handle']))
       .max(10)
       .optional()
       .describe('Replaced as a whole list.'),
@@ -233,20 +241,14 @@ function liveDocument(answer: z.infer<typeof Answer>): SparseDoc {
 }
 
 /** Live: the document; undefined when the site is not live yet (this plan creates it). */
-function diff(
-  ctx: DiffContext,
-  site: SiteScope,
-  siteTitle: string,
-  d: Config,
-  l: SparseDoc | null | undefined,
-) {
+function diff(ctx: DiffContext, site: SiteScope, _title: string, d: Config, l: SparseDoc | null | undefined) {
   const facet = {
     kind: 'site-customization',
     key: 'customization',
-    what: 'customization',
     atomic: CUSTOMIZATION_ATOMIC,
+    defaults: CUSTOMIZATION_DEFAULTS,
   };
-  diffSparseFacet<SiteCustomizationOp>(ctx, facet, site, siteTitle, d, l, (document) => ({
+  diffSparseFacet<SiteCustomizationOp>(ctx, facet, site, d, l, (document) => ({
     type: 'set-site-customization',
     org: ctx.org,
     site: site.ref,
@@ -279,14 +281,12 @@ export const siteCustomizationKind: SiteFacet<
         'Only the keys given are managed: the plan compares them one by one and shows each changed key by its path (`styling.primaryColor.light: "#346DDB" → "#0055FF"`); every other key of the live document stays as it is.',
         'The API replaces the whole document: the plan computes it from the live one and the config, and apply sends exactly that. A saved plan refuses to apply once the live document moved.',
         'Lists (`header.links`, `footer.groups`, `socialAccounts`, `ai.suggestions`) and `favicon`, fonts and links to content are replaced whole.',
-        'A site this plan creates gets its customization on the next plan (the document exists once the site does).',
+        'For a site this plan creates, the document sent is the defaults of a new site with the keys given, after the creation.',
         'Export writes the keys that differ from the defaults of a new site.',
+        'For example `customization: { styling: { theme: bold, primaryColor: { light: "#0055FF" } }, trademark: { enabled: false } }` manages those three keys.',
       ],
-      example: {
-        styling: { theme: 'bold', primaryColor: { light: '#0055FF' } },
-        trademark: { enabled: false },
-      },
     },
+    ...nestedDocs('sites[].customization', Config),
   },
   normalize: (c) => c,
   read: {

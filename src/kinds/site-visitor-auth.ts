@@ -26,6 +26,7 @@ export type SiteVisitorAuthOp =
   | { type: 'regenerate-visitor-auth-key'; org: string; site: Ref };
 
 const ROUTE = '/orgs/{org}/sites/{site}/publishing/auth';
+const REGENERATE = '/orgs/{org}/sites/{site}/publishing/auth/regenerate';
 const credentials: Credentials = { fields: ['privateKey'] };
 
 /** The limit of a private key read from a file or a variable, in characters. */
@@ -113,7 +114,7 @@ const FIELDS = ['backend', 'fallbackURL', 'logoutURL'] as const;
 function call(op: SiteVisitorAuthOp, r: { ref: (x: Ref) => string }, method: 'PATCH' | 'POST'): ApiCall {
   return {
     method,
-    route: method === 'PATCH' ? ROUTE : `${ROUTE}/regenerate`,
+    route: method === 'PATCH' ? ROUTE : REGENERATE,
     params: { org: op.org, site: r.ref(op.site) },
     ...(op.type === 'update-visitor-auth' ? { body: op.patch } : {}),
     expect: [200],
@@ -130,37 +131,30 @@ function diff(
   l: LiveVisitorAuth | null | undefined,
 ) {
   const drafts = kindDrafts<SiteVisitorAuthOp>(ctx, 'site-visitor-auth');
-  if (!l) {
-    // Its settings exist once the site does (a site this plan creates).
-    if (Object.keys(d).length > 0)
-      warn(
-        ctx,
-        `site "${siteTitle}": its visitor authentication is planned once the site exists (the next plan)`,
-      );
-    return;
-  }
   const before = dict<unknown>();
   const after = dict<unknown>();
   for (const key of FIELDS) {
-    if (d[key] === undefined || same(d[key], l[key])) continue;
-    before[key] = l[key];
+    if (d[key] === undefined || (l && same(d[key], l[key]))) continue;
+    if (l) before[key] = l[key];
     after[key] = d[key];
   }
   const addr = `${site.addr}/visitor-auth`;
   if (Object.keys(after).length > 0)
     drafts.update({
       address: addr,
-      before,
+      before: l ? before : null,
       after,
       deps: [site.createKey],
-      // The API requires the backend in every update.
+      // The API requires the backend in every update (a new site's is custom).
       op: {
         type: 'update-visitor-auth',
         org: ctx.org,
         site: site.ref,
-        patch: { backend: l.backend, ...after },
+        patch: { backend: l?.backend ?? 'custom', ...after },
       },
     });
+  // A site this plan creates has no key yet: nothing to compare or regenerate.
+  if (!l) return;
   const regenerating = d.regenerate !== undefined && d.regenerate === l.privateKey;
   if (regenerating)
     drafts.update({
@@ -205,13 +199,10 @@ export const siteVisitorAuthKind: SiteFacet<
         '`privateKey: { env: DOCSYNC_SECRET_… }` (or `{ file: … }`, confined as SAML certificates are) says which key your backend signs with: a different live key is a warning naming both fingerprints ("secret changed"); the API cannot set a key, so nothing is planned for it.',
         '`regenerate: sha256:…` asks for a new key: the plan regenerates it while the live key has that fingerprint (one `POST …/publishing/auth/regenerate`), then the new key has another and nothing more is planned. Copy the fingerprint from a plan.',
         'Export writes the backend and URLs when they are not the defaults (custom, none), never the key.',
+        'For example `visitorAuth: { backend: custom, fallbackURL: https://example.com/login, privateKey: { env: DOCSYNC_SECRET_DOCS_VA_KEY } }`.',
       ],
-      example: {
-        backend: 'custom',
-        fallbackURL: 'https://example.com/login',
-        privateKey: { env: 'DOCSYNC_SECRET_DOCS_VA_KEY' },
-      },
     },
+    'sites[].visitorAuth.privateKey': { title: 'the private key your backend signs with (never shown)' },
   },
   normalize: (c, indirect) => {
     const out: DesiredVisitorAuth = {};

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import { warn, type DiffContext } from '../diff/context.js';
+import type { DiffContext } from '../diff/context.js';
 import { same } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { OpShape } from '../model/index.js';
@@ -126,30 +127,45 @@ export function nonDefault(
 /**
  * A site's sparse document diffed (its customization, its agent settings): one update of the
  * changed keys, whose operation sends the live document with the config's keys set. `live` is
- * undefined for a site this plan creates: its document does not exist yet, so it is planned on the
- * next plan (a warning says so).
+ * undefined for a site this plan creates: its document is then the facet's `defaults` (those of a
+ * new site), so the plan shows the keys that differ from them and sends the defaults with the
+ * config's keys set, after the site's creation.
  */
 export function diffSparseFacet<O extends OpShape>(
   ctx: DiffContext,
-  facet: { kind: string; key: string; what: string; atomic: ReadonlySet<string> },
+  facet: { kind: string; key: string; atomic: ReadonlySet<string>; defaults: SparseDoc },
   site: SiteScope,
-  siteTitle: string,
   desired: SparseDoc,
   live: SparseDoc | null | undefined,
   op: (document: SparseDoc) => O,
 ): void {
-  if (live === undefined) {
-    if (Object.keys(desired).length > 0)
-      warn(ctx, `site "${siteTitle}": its ${facet.what} is planned once the site exists (the next plan)`);
-    return;
-  }
-  const current = live ?? {};
+  const current = live === undefined ? facet.defaults : (live ?? {});
   const changes = sparseChanges(desired, current, facet.atomic);
   if (changes.length === 0) return;
+  const { before, after } = changeFields(changes);
   kindDrafts<O>(ctx, facet.kind).update({
     address: `${site.addr}/${facet.key}`,
-    ...changeFields(changes),
+    before: live === undefined ? null : before,
+    after,
     deps: [site.createKey],
     op: op(mergeSparse(current, desired, facet.atomic)),
   });
+}
+
+/**
+ * The reference's entries for the objects nested in a sparse document's schema (each documented
+ * under its path, `sites[].customization.styling`), named by their key.
+ */
+export function nestedDocs(prefix: string, schema: z.ZodType): Record<string, { title: string }> {
+  const out: Record<string, { title: string }> = {};
+  const walk = (at: string, s: z.ZodType) => {
+    const inner = s instanceof z.ZodOptional || s instanceof z.ZodNullable ? (s.unwrap() as z.ZodType) : s;
+    if (inner !== s) return walk(at, inner);
+    if (!(s instanceof z.ZodObject)) return;
+    if (at !== prefix) out[at] = { title: at.slice(at.lastIndexOf('.') + 1) };
+    for (const [key, child] of Object.entries(s.shape as Record<string, z.ZodType>))
+      walk(`${at}.${key}`, child);
+  };
+  walk(prefix, schema);
+  return out;
 }

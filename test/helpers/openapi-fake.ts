@@ -140,6 +140,8 @@ export class Generator {
     }
     const id = `${name.replace(/[^a-zA-Z0-9]/g, '').toLowerCase() || 'x'}${n}`;
     candidates.push(id, `${id}-a`, `example${n}.com/docs`, `https://example.com/${id}`, `a${n}`);
+    // A color (`Color`) and a hostname (`…/hostname`): tried only when nothing before matches the pattern.
+    candidates.push('#346DDB', `docs${n}.example.com`);
     const min = schema.minLength ?? 0;
     const max = schema.maxLength ?? Infinity;
     const pattern = schema.pattern ? new RegExp(schema.pattern) : null;

@@ -125,19 +125,24 @@ describe('customization, sparse (current flavor)', () => {
     expect(r.issues[0]!.message).toContain('must be a color such as #346DDB');
   });
 
-  it('a site this plan creates gets its customization on the next plan, with a warning', () =>
+  it('a site this plan creates: the defaults of a new site with the keys given, sent after its creation', () =>
     withApi({}, async (api) => {
-      const text = `organization: org_t\nsites:\n  - title: Docs\n  - title: Handbook\n${CUSTOMIZATION}`;
+      const text = `organization: org_t\nsites:\n  - title: Docs\n  - title: Handbook\n${CUSTOMIZATION}    visitorAuth: { logoutURL: "https://example.com/out" }\n`;
       const { plan } = await makePlan(api, desired(text));
-      expect(plan.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['create org_t/sites/Handbook']);
-      expect(plan.warnings.map((w) => w.message)).toContain(
-        'site "Handbook": its customization is planned once the site exists (the next plan)',
-      );
-      expect((await applyPlan(plan, api)).ok).toBe(true);
-      const next = (await makePlan(api, desired(text))).plan;
-      expect(next.changes.map((c) => `${c.action} ${c.address}`)).toEqual([
-        'update org_t/sites/Handbook/customization',
+      expect(plan.changes.map((c) => [c.action, c.address, c.before, c.after, c.dependsOn.length])).toEqual([
+        ['create', 'org_t/sites/Handbook', null, { title: 'Handbook' }, 0],
+        [
+          'update',
+          'org_t/sites/Handbook/customization',
+          null,
+          { 'styling.primaryColor.light': '#0055FF', 'trademark.enabled': false },
+          1,
+        ],
+        ['update', 'org_t/sites/Handbook/visitor-auth', null, { logoutURL: 'https://example.com/out' }, 1],
       ]);
+      expect((await applyPlan(plan, api)).ok).toBe(true);
+      // Converged in one apply.
+      expect((await makePlan(api, desired(text))).plan.changes).toEqual([]);
     }));
 });
 

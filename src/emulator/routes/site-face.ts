@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { AGENT_SETTINGS_DEFAULTS, siteAgentSettingsKind } from '../../kinds/site-agent-settings.js';
-import { CUSTOMIZATION_DEFAULTS, siteCustomizationKind } from '../../kinds/site-customization.js';
+import {
+  CUSTOMIZATION_ATOMIC,
+  CUSTOMIZATION_DEFAULTS,
+  siteCustomizationKind,
+} from '../../kinds/site-customization.js';
 import { parseBody } from '../declared.js';
 import { badRequest } from '../errors.js';
 import type { EmuPublishingAuth, EmuSite } from '../state.js';
-import { now } from '../store.js';
+import { findById, now } from '../store.js';
+import { mergeSparse } from '../../kinds/sparse.js';
 import { asBody, optEnum, optString } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { siteOf } from './site-helpers.js';
@@ -94,6 +99,34 @@ function checkAgentSettings(body: unknown): Record<string, unknown> {
   return settings;
 }
 
+/** The keys a site space may override (the official PATCH body's); null resets one. */
+const OVERRIDES = new Set([
+  'title',
+  'localizedTitle',
+  'styling',
+  'internationalization',
+  'favicon',
+  'announcement',
+  'header',
+  'footer',
+  'themes',
+  'feedback',
+  'externalLinks',
+  'pagination',
+  'trademark',
+  'privacyPolicy',
+  'socialPreview',
+]);
+
+function checkOverrides(body: unknown): Record<string, unknown> {
+  const b = asBody(body, true);
+  for (const key of Object.keys(b))
+    if (!OVERRIDES.has(key)) throw badRequest(`${key}: cannot be overridden by a site space`);
+  const values = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== null));
+  parseBody(siteCustomizationKind.config, values);
+  return b;
+}
+
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
 
 export function registerSiteFace(deps: RouteDeps): void {
@@ -114,6 +147,39 @@ export function registerSiteFace(deps: RouteDeps): void {
     const document = checkCustomization(body);
     site.customization = { document, updatedAt: now() };
     return { status: 200, body: customizationAnswer(site.customization) };
+  });
+
+  // A site space's overrides: its GET answers the site's customization with them set; PATCH sets
+  // keys (null removes an override); DELETE removes them all.
+  const space = `${base}/site-spaces/:siteSpaceId/customization`;
+  router.on('GET', space, ({ params }) => {
+    const { site } = siteOf(deps, params);
+    const ss = findById(site.siteSpaces, params.siteSpaceId!, 'site space');
+    const c = customizationOf(site);
+    const document = mergeSparse(c.document, ss.customization ?? {}, CUSTOMIZATION_ATOMIC);
+    return { status: 200, body: customizationAnswer({ document, updatedAt: c.updatedAt }) };
+  });
+  router.on('PATCH', space, ({ params, body }) => {
+    const { site } = siteOf(deps, params);
+    const ss = findById(site.siteSpaces, params.siteSpaceId!, 'site space');
+    const overrides = checkOverrides(body);
+    let next = ss.customization ?? {};
+    for (const [key, value] of Object.entries(overrides))
+      if (value === null) {
+        const { [key]: _gone, ...rest } = next;
+        next = rest;
+      } else next = mergeSparse(next, { [key]: value }, CUSTOMIZATION_ATOMIC);
+    ss.customization = JSON.parse(JSON.stringify(next)) as Record<string, unknown>;
+    const c = customizationOf(site);
+    const document = mergeSparse(c.document, ss.customization, CUSTOMIZATION_ATOMIC);
+    return { status: 200, body: customizationAnswer({ document, updatedAt: now() }) };
+  });
+  router.on('DELETE', space, ({ params }) => {
+    const { site } = siteOf(deps, params);
+    const ss = findById(site.siteSpaces, params.siteSpaceId!, 'site space');
+    if (!ss.customization) return { status: 204 };
+    delete ss.customization;
+    return { status: 205 };
   });
 
   const agentAnswer = (site: EmuSite, orgId: string) => {
