@@ -114,6 +114,11 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** Whether the request has a body to read (RFC 9112 6.3: a length or a transfer coding). */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+}
+
 function isLoopback(address: string | undefined): boolean {
   return (
     address === '127.0.0.1' ||
@@ -277,7 +282,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     let raw = '';
     let bodyError: HttpError | null = null;
     try {
-      raw = await readBody(req);
+      // A request without a body (every GET) has nothing to wait for: no listeners, no extra tick.
+      if (hasBody(req)) raw = await readBody(req);
     } catch (error) {
       bodyError = error instanceof HttpError ? error : new HttpError(400, 'request body could not be read');
     }
