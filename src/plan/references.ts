@@ -82,8 +82,13 @@ export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
   return proven;
 }
 
+/** The lookups by target (asked once per name of every live entry: a map, not a search). */
+let lookupByTarget: Map<string, Lookup> | undefined;
+
 export const lookupOf = (target: string): Lookup | undefined =>
-  lookups.find((l) => l.lookup.target === target)?.lookup;
+  (lookupByTarget ??= new Map(lookups.map((l) => [l.lookup.target, l.lookup] as const).reverse())).get(
+    target,
+  );
 
 const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
 
