@@ -27,8 +27,21 @@ export type Known = Map<string, { names: string[] }>;
 
 export type UnresolvedReference = ConfigReference & { message: string };
 
+/**
+ * The references of each organization already listed (the live read's scope and plan-time
+ * resolution both ask; a large config has one per site space): a desired organization is not
+ * changed once loaded.
+ */
+const listed = new WeakMap<DesiredOrganization, readonly ConfigReference[]>();
+
 /** Every reference of one organization, in config order. */
-export function referencesOf(org: DesiredOrganization): ConfigReference[] {
+export function referencesOf(org: DesiredOrganization): readonly ConfigReference[] {
+  let refs = listed.get(org);
+  if (!refs) listed.set(org, (refs = listReferences(org)));
+  return refs;
+}
+
+function listReferences(org: DesiredOrganization): ConfigReference[] {
   const out: ConfigReference[] = [];
   for (const kind of anyListKinds) {
     if (!kind.references) continue;
