@@ -14,7 +14,7 @@ import {
 } from '../kinds/registry.js';
 import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../reconcile/index.js';
-import { referencesOf } from '../plan/references.js';
+import { referenceTargets } from '../plan/references.js';
 import { withoutCredentials } from '../secrets/credentials.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
@@ -86,7 +86,7 @@ export type ReadScope = {
 export function scopeOf(org: DesiredOrganization): ReadScope {
   // A kind the config names by title but does not manage (a SAML default team) is read too (only
   // its list): the diff needs the ids.
-  const named = new Set(referencesOf(org).map((r) => r.target));
+  const named = referenceTargets(org);
   return {
     objects: anyObjectKinds.filter((k) => valueIn(org, k.key) !== undefined).map((k) => k.key),
     collections: collectionKind.read.wanted(org),

@@ -28,20 +28,33 @@ export type Known = Map<string, { names: string[] }>;
 export type UnresolvedReference = ConfigReference & { message: string };
 
 /**
- * The references of each organization already listed (the live read's scope and plan-time
- * resolution both ask; a large config has one per site space): a desired organization is not
- * changed once loaded.
+ * The targets the organization's references name (what the live read's scope needs): without
+ * building each reference's located copy, which a large config has one of per site space.
  */
-const listed = new WeakMap<DesiredOrganization, readonly ConfigReference[]>();
-
-/** Every reference of one organization, in config order. */
-export function referencesOf(org: DesiredOrganization): readonly ConfigReference[] {
-  let refs = listed.get(org);
-  if (!refs) listed.set(org, (refs = listReferences(org)));
-  return refs;
+export function referenceTargets(org: DesiredOrganization): Set<string> {
+  const targets = new Set<string>();
+  for (const kind of anyListKinds) {
+    if (!kind.references) continue;
+    for (const entry of listIn(org, kind.key) ?? [])
+      for (const r of kind.references(entry, org as never)) targets.add(r.target);
+  }
+  for (const kind of anyObjectKinds) {
+    const value = valueIn(org, kind.key);
+    if (value === undefined || !kind.references) continue;
+    for (const r of kind.references(value)) targets.add(r.target);
+  }
+  for (const r of collectionKind.references(org)) targets.add(r.target);
+  for (const space of org.spaces ?? [])
+    for (const facet of anySpaceFacets) {
+      const value = valueIn(space, facet.key);
+      if (value === undefined || !facet.references) continue;
+      for (const r of facet.references(value, space.id, org as never)) targets.add(r.target);
+    }
+  return targets;
 }
 
-function listReferences(org: DesiredOrganization): ConfigReference[] {
+/** Every reference of one organization, in config order. */
+export function referencesOf(org: DesiredOrganization): ConfigReference[] {
   const out: ConfigReference[] = [];
   for (const kind of anyListKinds) {
     if (!kind.references) continue;
