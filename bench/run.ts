@@ -508,11 +508,28 @@ async function latencyPlan(): Promise<void> {
       const { desired } = await loadConfig(c.config);
       const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: 4, maxConcurrency: 64 });
       const t0 = Date.now();
+      const cpu0 = process.cpuUsage();
       await makePlan(api, desired!);
       const ms = Date.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      const cpuMs = (cpu.user + cpu.system) / 1000;
       await api.close();
-      const log = (await (await fetch(`${url}/_emulator/requests`)).json()) as { status: number }[];
+      const log = (await (await fetch(`${url}/_emulator/requests`)).json()) as {
+        status: number;
+        at: string;
+        finishedAt?: string;
+      }[];
       const calls = log.filter((r) => r.status !== 429).length;
+      // When the last answer left the emulator, and the most requests it held at once.
+      const lastAnswer = Math.max(...log.map((r) => Date.parse(r.finishedAt ?? r.at))) - t0;
+      const edges = log.flatMap((r) => [
+        [Date.parse(r.at), 1],
+        [Date.parse(r.finishedAt ?? r.at), -1],
+      ]);
+      edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+      let inFlight = 0;
+      let mostInFlight = 0;
+      for (const [, d] of edges) mostInFlight = Math.max(mostInFlight, (inFlight += d!));
       const throttled = log.length - calls;
       child.stdin.end();
       await new Promise((resolve) => child.once('exit', resolve));
@@ -523,7 +540,7 @@ async function latencyPlan(): Promise<void> {
       const fixed4 = ((calls / 4) * latencyMs) / 1000;
       row(
         `plan wall time at ${latencyMs} ± ${jitterMs} ms latency, ${limit} requests/s: ${c.name}`,
-        `${(ms / 1000).toFixed(1)} s for ${calls} GETs; bound ${(bound / 1000).toFixed(1)} s (${(ms / bound).toFixed(2)}×; rate ${(rateBound / 1000).toFixed(1)} s, chain of ${c.chain} reads ${(chainBound / 1000).toFixed(1)} s); ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s`,
+        `${(ms / 1000).toFixed(1)} s for ${calls} GETs; bound ${(bound / 1000).toFixed(1)} s (${(ms / bound).toFixed(2)}×; rate ${(rateBound / 1000).toFixed(1)} s, chain of ${c.chain} reads ${(chainBound / 1000).toFixed(1)} s); last answer at ${(lastAnswer / 1000).toFixed(1)} s, at most ${mostInFlight} in flight, client CPU ${(cpuMs / 1000).toFixed(1)} s; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s`,
         '≤ 1.2 × bound, no 429',
         ms <= 1.2 * bound && throttled === 0,
       );

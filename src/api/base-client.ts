@@ -6,7 +6,7 @@ import type { ApiFlavor } from '../model/kinds.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { ApiCall, ApiList, Params } from '../model/api-call.js';
 import { capabilitiesOf } from './capabilities.js';
-import { listAll } from './paginate.js';
+import { listAll, pages } from './paginate.js';
 import { registerCredentials } from '../secrets/credentials.js';
 
 export type ClientOptions = {
@@ -90,6 +90,19 @@ export class BaseClient {
     )) as T[];
     for (const item of items) registerCredentials(item, list.credentials);
     return items;
+  }
+
+  /**
+   * Every item of a list, handed over page by page as each page arrives (`onPage`), so that the
+   * reads below a page's items start before the next page is read (decision 39).
+   */
+  async listPages<T>(list: ApiList<T>, onPage: (items: T[]) => void): Promise<void> {
+    const path = pathOf(list.route, list.params);
+    const query = list.nested ? { nested: true } : undefined;
+    for await (const page of pages(this.http, path, list.route, list.item, query)) {
+      for (const item of page as T[]) registerCredentials(item, list.credentials);
+      onPage(page as T[]);
+    }
   }
 
   protected async call<T extends z.ZodType>(

@@ -1,6 +1,12 @@
 import PQueue from 'p-queue';
 import type { Dispatcher } from 'undici';
-import { AnswerTooLargeError, attemptDeadline, DeadlineError, readBoundedText } from './bounded-body.js';
+import {
+  AnswerTooLargeError,
+  DeadlineError,
+  readBoundedText,
+  requestDeadline,
+  type DeadlineSignal,
+} from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
 import { RateBudget } from './rate-limit.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
@@ -59,6 +65,8 @@ export type HttpRequest = {
    * failures surface to the caller (apply re-reads and adopts).
    */
   create?: boolean;
+  /** Queued ahead of requests of a lower priority (default 0): a list's next page (decision 39). */
+  priority?: number;
 };
 
 export type HttpResponse = { status: number; body: unknown };
@@ -167,7 +175,10 @@ export class HttpClient {
   send(req: HttpRequest): Promise<HttpResponse> {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
-    return this.queue.add(() => this.withRetries(req, gate)) as Promise<HttpResponse>;
+    const run = () => this.withRetries(req, gate);
+    return (
+      req.priority ? this.queue.add(run, { priority: req.priority }) : this.queue.add(run)
+    ) as Promise<HttpResponse>;
   }
 
   /** Wait for every queued call, then close connections. */
@@ -277,10 +288,15 @@ export class HttpClient {
       throw error;
     }
     const started = Date.now();
-    const search = new URLSearchParams();
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) search.set(k, String(v));
-    const qs = search.toString();
-    const path = `${this.basePath}${req.path}${qs ? `?${qs}` : ''}`;
+    let path = `${this.basePath}${req.path}`;
+    let sep = '?';
+    if (req.query)
+      for (const k in req.query) {
+        const v = req.query[k];
+        if (v === undefined) continue;
+        path += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+        sep = '&';
+      }
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.opts.token}`,
       'user-agent': this.opts.userAgent,
@@ -291,7 +307,7 @@ export class HttpClient {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    const deadline = attemptDeadline(timeoutMs);
+    const deadline = requestDeadline(timeoutMs);
     const deadlineAt = performance.now() + timeoutMs;
     let res: Dispatcher.ResponseData;
     try {
@@ -299,7 +315,8 @@ export class HttpClient {
         method: req.method,
         headers,
         body,
-        signal: deadline.signal,
+        // undici takes any object with addEventListener as a signal.
+        signal: deadline.signal as unknown as AbortSignal,
       });
     } catch (error) {
       deadline.clear();
@@ -386,7 +403,7 @@ export class HttpClient {
     req: HttpRequest,
     error: unknown,
     afterHeaders: boolean,
-    signal: AbortSignal,
+    signal: DeadlineSignal,
     deadline: { deadlineMs: number; deadlineAt: number },
   ): ApiError {
     if (signal.aborted && signal.reason instanceof DeadlineError)

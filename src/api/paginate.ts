@@ -9,17 +9,17 @@ export const PAGE_LIMIT = 1000;
 const MAX_EMPTY_PAGES = 3;
 
 /**
- * Iterate every item of a list endpoint, page by page (`next.page`, `limit=1000`).
+ * Iterate the pages of a list endpoint (`next.page`, `limit=1000`), each page's items as one array.
  * Bounded: a page token seen twice, empty pages that keep pointing onward, or more than the
  * client's `maxPages` pages are errors naming the endpoint, never an endless loop.
  */
-export async function* paginate<T extends z.ZodType>(
+export async function* pages<T extends z.ZodType>(
   http: HttpClient,
   path: string,
   route: string,
   item: T,
   query: Record<string, string | number | boolean | undefined> = {},
-): AsyncGenerator<z.infer<T>> {
+): AsyncGenerator<z.infer<T>[]> {
   const schema = Page(item);
   const seen = new Set<string>();
   let page: string | undefined;
@@ -33,9 +33,11 @@ export async function* paginate<T extends z.ZodType>(
       route,
       query: { limit: PAGE_LIMIT, ...query, page },
       expect: [200],
+      // A list's next page is on the path of every read below its items: it goes first.
+      ...(page !== undefined ? { priority: 1 } : {}),
     });
     const parsed = parseAnswer(schema, res.body, 'GET', route);
-    for (const it of parsed.items) yield it as z.infer<T>;
+    yield parsed.items as z.infer<T>[];
     const next = parsed.next?.page;
     if (!next) return;
     if (seen.has(next))
@@ -50,6 +52,18 @@ export async function* paginate<T extends z.ZodType>(
   }
 }
 
+/** Every item of a list endpoint, one at a time (see `pages`). */
+export async function* paginate<T extends z.ZodType>(
+  http: HttpClient,
+  path: string,
+  route: string,
+  item: T,
+  query: Record<string, string | number | boolean | undefined> = {},
+): AsyncGenerator<z.infer<T>> {
+  for await (const page of pages(http, path, route, item, query)) yield* page;
+}
+
+/** Every item of a list endpoint: a one-page list is its page's own array (no copy, no step per item). */
 export async function listAll<T extends z.ZodType>(
   http: HttpClient,
   path: string,
@@ -57,7 +71,10 @@ export async function listAll<T extends z.ZodType>(
   item: T,
   query?: Record<string, string | number | boolean | undefined>,
 ): Promise<z.infer<T>[]> {
-  const out: z.infer<T>[] = [];
-  for await (const it of paginate(http, path, route, item, query)) out.push(it);
-  return out;
+  let out: z.infer<T>[] | undefined;
+  for await (const page of pages(http, path, route, item, query)) {
+    if (out === undefined) out = page;
+    else for (const it of page) out.push(it);
+  }
+  return out ?? [];
 }

@@ -65,13 +65,17 @@ export function extractEntryControls(
         .slice(1),
       message,
     });
+  // The entry's path and address are built only when needed (a rule, an issue, or lists below
+  // it): most entries (a site space) have neither (decision 39).
   const walkEntry = (
     entry: Record<string, unknown>,
-    path: Path,
-    address: string,
+    pathOf: () => Path,
+    addressOf: () => string,
   ): Record<string, unknown> => {
     let copy: Record<string, unknown> | undefined;
     if ('ignore' in entry || 'protect' in entry) {
+      const path = pathOf();
+      const address = addressOf();
       const { ignore, protect, ...rest } = entry;
       copy = rest;
       const rule = path
@@ -93,22 +97,28 @@ export function extractEntryControls(
       }
     }
     const source = copy ?? entry;
-    for (const [key, value] of Object.entries(source)) {
+    for (const key of Object.keys(source)) {
+      const value = source[key];
       if (!Array.isArray(value)) continue;
-      const next = walkList(value, [...path, key], key, address);
+      const next = walkList(value, [...pathOf(), key], key, addressOf());
       if (next !== value) (copy ??= { ...entry })[key] = next;
     }
     return copy ?? entry;
   };
   const walkList = (list: unknown[], path: Path, key: string, parent: string): unknown[] => {
     let copy: unknown[] | undefined;
-    list.forEach((entry, i) => {
-      if (!isEntry(entry)) return;
-      const id = identityOf(key, entry);
-      const address = `${parent === '' ? '' : `${parent}/`}${kebab(key)}/${id ?? `[${i}]`}`;
-      const next = walkEntry(entry, [...path, i], address);
+    const prefix = `${parent === '' ? '' : `${parent}/`}${kebab(key)}/`;
+    for (let i = 0; i < list.length; i += 1) {
+      const entry = list[i];
+      if (!isEntry(entry)) continue;
+      let address: string | undefined;
+      const next = walkEntry(
+        entry,
+        () => [...path, i],
+        () => (address ??= `${prefix}${identityOf(key, entry) ?? `[${i}]`}`),
+      );
       if (next !== entry) (copy ??= [...list])[i] = next;
-    });
+    }
     return copy ?? list;
   };
   if (!isEntry(root)) return { value: root, controls: out, issues };

@@ -25,22 +25,37 @@ export function reservedNameIssues(yaml: YamlFile): ConfigIssue[] {
       path: formatPath(path),
       message,
     });
-  const walk = (value: unknown, path: (string | number)[], inList: boolean): void => {
+  // One path, pushed and popped as the walk goes; copied only for a report (most files have none).
+  const path: (string | number)[] = [];
+  const walk = (value: unknown, inList: boolean): void => {
     if (Array.isArray(value)) {
-      value.forEach((item, i) => walk(item, [...path, i], true));
+      for (let i = 0; i < value.length; i += 1) {
+        path.push(i);
+        walk(value[i], true);
+        path.pop();
+      }
       return;
     }
     if (value === null || typeof value !== 'object') return;
     for (const key of Object.keys(value)) {
       const child = (value as Record<string, unknown>)[key];
-      const at = [...path, key];
+      path.push(key);
       if (isReservedKey(key))
-        report(at, true, `"${key}" may not be used as a key: it names an object's prototype machinery`);
+        report(
+          [...path],
+          true,
+          `"${key}" may not be used as a key: it names an object's prototype machinery`,
+        );
       else if (inList && NAMING_KEYS.has(key) && typeof child === 'string' && isReservedKey(child))
-        report(at, false, `"${child}" may not be used as a ${key}: it names an object's prototype machinery`);
-      walk(child, at, false);
+        report(
+          [...path],
+          false,
+          `"${child}" may not be used as a ${key}: it names an object's prototype machinery`,
+        );
+      walk(child, false);
+      path.pop();
     }
   };
-  walk(yaml.value, [], false);
+  walk(yaml.value, false);
   return issues;
 }

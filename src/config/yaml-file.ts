@@ -65,7 +65,17 @@ function withLazyPositions(file: string, text: string, value: unknown): YamlFile
     }
     return full;
   };
-  return {
+  const located: YamlFile = {
+    file,
+    value: undefined,
+    get doc() {
+      return positions().doc;
+    },
+    get lines() {
+      return positions().lines;
+    },
+  };
+  const yaml: YamlFile = {
     file,
     value,
     get doc() {
@@ -75,6 +85,19 @@ function withLazyPositions(file: string, text: string, value: unknown): YamlFile
       return positions().lines;
     },
   };
+  locators.set(yaml, located);
+  return yaml;
+}
+
+const locators = new WeakMap<YamlFile, YamlFile>();
+
+/**
+ * The file as locating needs it (its positions, computed on first use), without its parsed value:
+ * what outlives loading (config/origins.ts keeps one per file for a plan's lifetime) need not
+ * hold a second copy of the whole config (decision 39).
+ */
+export function locatorOf(yaml: YamlFile): YamlFile {
+  return locators.get(yaml) ?? yaml;
 }
 
 /** The full parser, with source positions and located errors. */

@@ -38,6 +38,8 @@ export function longestIncreasingSubsequence(seq: readonly number[]): number[] {
  * which are left where they are) in their current order.
  */
 export function planMoves<T>(desired: readonly T[], current: readonly T[]): Move<T>[] {
+  // Already in order (most lists of most plans): nothing to build.
+  if (sameOrder(desired, current)) return [];
   const position = new Map<T, number>();
   current.forEach((item, i) => position.set(item, i));
   const seq = desired.map((item) => position.get(item) ?? Number.MAX_SAFE_INTEGER);
@@ -61,6 +63,12 @@ export function planMoves<T>(desired: readonly T[], current: readonly T[]): Move
     }
   }
   return moves;
+}
+
+function sameOrder<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** What a list's items need for their moves to become drafts. */

@@ -28,6 +28,9 @@ function orderPathChanges(
   makeTemporary: (item: PathItem, temporaryPath: string) => string,
 ): string[] {
   const problems: string[] = [];
+  // No path changes (most scopes of most plans): nothing to order, nothing to conflict.
+  if (!items.some((item) => item.wantPath !== null && item.wantPath !== item.livePath && item.setKey))
+    return problems;
   const holder = new Map<string, PathItem>();
   for (const item of items) if (item.livePath !== null) holder.set(item.livePath, item);
   const next = new Map<PathItem, PathItem>();

@@ -14,7 +14,7 @@ import {
 } from '../kinds/registry.js';
 import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../reconcile/index.js';
-import { referencesOf } from '../plan/references.js';
+import { referenceTargets } from '../plan/references.js';
 import { withoutCredentials } from '../secrets/credentials.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
@@ -86,7 +86,7 @@ export type ReadScope = {
 export function scopeOf(org: DesiredOrganization): ReadScope {
   // A kind the config names by title but does not manage (a SAML default team) is read too (only
   // its list): the diff needs the ids.
-  const named = new Set(referencesOf(org).map((r) => r.target));
+  const named = referenceTargets(org);
   return {
     objects: anyObjectKinds.filter((k) => valueIn(org, k.key) !== undefined).map((k) => k.key),
     collections: collectionKind.read.wanted(org),
@@ -203,26 +203,45 @@ async function readLists(
           read.readOnly ? readOnlyHere(kind, api.capabilities) : !absentHere(kind, api.capabilities),
         )
         .map(async (read) => {
-          const answers = await t(api.list(read.list(orgId)));
-          if (secrets && read.secret)
-            for (const answer of answers) {
-              const pair = read.secret(answer as never);
-              if (pair) secrets.set(...pair);
-            }
-          // An id that is a credential reaches the live model as its fingerprint (decision 0031).
-          const items = answers.map((x) => read.live(withoutCredentials(x, kind.credentials) as never));
           const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
           const children = read.children;
           // Export (no config) reads everything below each item.
           const wants = children && desired ? children.prepare(desired as never[]) : undefined;
-          const full = children
-            ? await Promise.all(
-                items.map((item) =>
-                  readChildren(api, orgId, item, children.reads, desired ? { wants } : undefined, t),
-                ),
-              )
-            : items;
-          return { key: kind.key, readOnly: read.readOnly, items: full };
+          const items: unknown[] = [];
+          const below: Promise<unknown>[] = [];
+          // Each page's items are mapped, and the reads below them started, as the page arrives:
+          // the next page and those reads go on at once (decision 39).
+          await t(
+            api.listPages(read.list(orgId), (answers) => {
+              for (const answer of answers) {
+                if (secrets && read.secret) {
+                  const pair = read.secret(answer as never);
+                  if (pair) secrets.set(...pair);
+                }
+                // An id that is a credential reaches the live model as its fingerprint (decision 0031).
+                const item = read.live(withoutCredentials(answer, kind.credentials) as never);
+                if (!children) items.push(item);
+                else {
+                  const full = readChildren(
+                    api,
+                    orgId,
+                    item,
+                    children.reads,
+                    desired ? { wants } : undefined,
+                    t,
+                  );
+                  // Judged below, once the list is read; until then a failure is not unhandled.
+                  full.catch(() => undefined);
+                  below.push(full);
+                }
+              }
+            }),
+          );
+          return {
+            key: kind.key,
+            readOnly: read.readOnly,
+            items: children ? await Promise.all(below) : items,
+          };
         }),
     );
   const result: Partial<LiveOrganization> = {};

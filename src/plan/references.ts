@@ -27,6 +27,32 @@ export type Known = Map<string, { names: string[] }>;
 
 export type UnresolvedReference = ConfigReference & { message: string };
 
+/**
+ * The targets the organization's references name (what the live read's scope needs): without
+ * building each reference's located copy, which a large config has one of per site space.
+ */
+export function referenceTargets(org: DesiredOrganization): Set<string> {
+  const targets = new Set<string>();
+  for (const kind of anyListKinds) {
+    if (!kind.references) continue;
+    for (const entry of listIn(org, kind.key) ?? [])
+      for (const r of kind.references(entry, org as never)) targets.add(r.target);
+  }
+  for (const kind of anyObjectKinds) {
+    const value = valueIn(org, kind.key);
+    if (value === undefined || !kind.references) continue;
+    for (const r of kind.references(value)) targets.add(r.target);
+  }
+  for (const r of collectionKind.references(org)) targets.add(r.target);
+  for (const space of org.spaces ?? [])
+    for (const facet of anySpaceFacets) {
+      const value = valueIn(space, facet.key);
+      if (value === undefined || !facet.references) continue;
+      for (const r of facet.references(value, space.id, org as never)) targets.add(r.target);
+    }
+  return targets;
+}
+
 /** Every reference of one organization, in config order. */
 export function referencesOf(org: DesiredOrganization): ConfigReference[] {
   const out: ConfigReference[] = [];
@@ -82,8 +108,13 @@ export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
   return proven;
 }
 
+/** The lookups by target (asked once per name of every live entry: a map, not a search). */
+let lookupByTarget: Map<string, Lookup> | undefined;
+
 export const lookupOf = (target: string): Lookup | undefined =>
-  lookups.find((l) => l.lookup.target === target)?.lookup;
+  (lookupByTarget ??= new Map(lookups.map((l) => [l.lookup.target, l.lookup] as const).reverse())).get(
+    target,
+  );
 
 const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
 

@@ -41,6 +41,24 @@ describe('live read', () => {
     expect(requests.every((r) => r.query.includes('limit=1000'))).toBe(true);
   });
 
+  it("starts the reads below a page's items as that page arrives, not after the whole list", async () => {
+    emu = await withEmulator({ seed: bigSeed(2500) });
+    // Every answer 50 ms late: the third teams page cannot be asked for before the second arrived.
+    emu.setFaults({ latencyMs: 50 });
+    api = client(emu);
+    const live = await readLive(api, {
+      organizations: [{ id: 'org_t', policy, teams: [{ title: 'Team 0', members: [] }] }],
+    });
+    expect(live.organizations[0]!.teams!.find((t) => t.title === 'Team 0')!.members).toHaveLength(1);
+    const paths = emu.requests().map((r) => r.path);
+    const members = paths.findIndex((p) => p.endsWith('/members'));
+    const lastPage = paths.lastIndexOf('/v1/orgs/org_t/teams');
+    expect(paths.filter((p) => p === '/v1/orgs/org_t/teams')).toHaveLength(3);
+    // Team 0 is on the first page: its members are read while the later pages are.
+    expect(members).toBeGreaterThanOrEqual(0);
+    expect(members).toBeLessThan(lastPage);
+  });
+
   it('costs exactly one request per list page plus one per named space', async () => {
     const seed = baseSeed();
     const o = (seed.organizations as any[])[0];
