@@ -238,6 +238,8 @@ export type EntryReference = {
   holder: string;
   /** Point at the key of the last step (a name), not at its value. */
   onKey?: boolean;
+  /** The diff needs the id of what it names: the list of its lookup's kind is read with the live state. */
+  read?: boolean;
 };
 
 /** A live entry's own references (a site's site spaces name spaces): what the live read proves exists. */
