@@ -4,7 +4,7 @@ import { problem, warn, type DiffContext } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
 import type { OpShape, Ref } from '../model/change.js';
 import { memberRoles } from '../model/kinds.js';
-import { grantSubject, type DesiredGrant, type GrantRole, type GrantTarget, type LiveGrant } from '../model/grants.js';
+import { GRANTS_KEY, grantSubject, type DesiredGrant, type GrantRole, type GrantTarget, type LiveGrant } from '../model/grants.js';
 import type { ApiCall, ApiList, EntryReference, OpDefs, Resolver } from './types.js';
 
 /**
@@ -323,3 +323,11 @@ export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void
 /** The reference of an object that may be created by the plan (its creation's key), or is live. */
 export const holderRef = (liveId: string | undefined, createKey: string | undefined): Ref =>
   liveId !== undefined ? liveRef(liveId) : createdRef(createKey ?? '');
+
+/** Whether a config manages any grants (`access:` of a space, collection or site): the token's user is read then. */
+export const holdsGrants = (org: {
+  spaces?: readonly object[];
+  collections?: readonly object[];
+  sites?: readonly object[];
+}): boolean =>
+  [org.spaces, org.collections, org.sites].some((list) => list?.some((e) => GRANTS_KEY in e && (e as Record<string, unknown>)[GRANTS_KEY] !== undefined));

@@ -6,6 +6,7 @@ import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js'
 import { listIn, valueIn } from './list-in.js';
 import { publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
+import { siteGrantKind, type SiteGrantOp } from './site-grant.js';
 import {
   checkStructure,
   diffSiteStructure,
@@ -18,7 +19,7 @@ import {
   type EntryOf,
   type LiveStructure,
 } from './site-structure.js';
-import { callBelow, listBelow, type ChildRead, type KindDoc } from './types.js';
+import { callBelow, listBelow, type ChildRead, type EntryReference, type KindDoc } from './types.js';
 import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Optional } from './shapes.js';
 
 /**
@@ -26,10 +27,10 @@ import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Opti
  * inside it (share links) and its structure (site-structure.ts). The site module (site.ts)
  * includes every one named here in its config, normalization, checks, reads, export and diff.
  */
-export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
+export const siteFacets = [publicationKind, adaptiveSchemaKind, siteGrantKind] as const;
 export const siteListKinds = [shareLinkKind] as const;
 /** The operations of a site's parts besides its structure. */
-export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp;
+export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp | SiteGrantOp;
 
 const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
@@ -77,6 +78,16 @@ export function checkParts(entry: PartsConfig, on: EntryChecks): void {
   on.nested(anySiteListKinds);
 }
 
+/** What the parts of a site entry name (a grant's team or member), below the entry. */
+export function partsReferences(entry: DesiredSiteParts, title: string): EntryReference[] {
+  return anySiteFacets.flatMap((f) => {
+    const value = valueIn(entry, f.key);
+    return value === undefined || !f.references
+      ? []
+      : f.references(value, title).map((r) => ({ ...r, path: [f.key, ...r.path] }));
+  });
+}
+
 /** The parts the site's own answer carries (its publication). */
 export function partsFromSite(answer: Record<string, unknown>): Record<string, unknown> {
   const parts: Record<string, unknown> = {};
@@ -105,6 +116,18 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
     ),
     ...anySiteFacets.flatMap((f) => {
       const read = f.read;
+      if ('lists' in read)
+        return read.lists('', '').map((_, i) =>
+          listBelow({
+            wanted: manages(f.key),
+            list: (org: string, site: L) => read.lists(org, site.id)[i]!,
+            // Each list makes a part of the value: the parts are joined.
+            attach: (site: L, items: unknown[]) => ({
+              ...site,
+              [f.key]: [...((valueIn(site, f.key) as unknown[] | undefined) ?? []), ...(read.live(items as never[]) as unknown[])],
+            }),
+          }),
+        );
       return 'call' in read
         ? [
             callBelow({

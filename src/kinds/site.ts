@@ -16,6 +16,7 @@ import {
   partReads,
   partsDocs,
   partsFromSite,
+  partsReferences,
   partsShape,
   type DesiredSiteParts,
   type LiveSiteParts,
@@ -256,6 +257,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
   check: checkParts,
   normalize,
   references: (site: DesiredSite) => [
+    ...partsReferences(site, site.title),
     ...(site.sections ?? []).flatMap((section, j) =>
       section.spaces.map((s, k) => ({
         target: 'space',
