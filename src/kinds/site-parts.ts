@@ -120,6 +120,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
         return read.lists('', '').map((_, i) =>
           listBelow({
             wanted: manages(f.key),
+            ...(f.absentIn ? { absentIn: f.absentIn } : {}),
             list: (org: string, site: L) => read.lists(org, site.id)[i]!,
             // Each list makes a part of the value: the parts are joined.
             attach: (site: L, items: unknown[]) => ({
