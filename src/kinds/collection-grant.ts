@@ -10,6 +10,7 @@ import {
   grantLists,
   grantOps,
   grantReferences,
+  grantRoutes,
   liveGrants,
   normalizeAccess,
   type GrantOp,
@@ -25,12 +26,13 @@ import type { KindExamples } from './examples.js';
 
 export type CollectionGrantOp = GrantOp<'collection'>;
 
+const ROUTES = grantRoutes('/collections/{holder}/permissions');
+
 /** The live collection a desired one pairs with: by pinned id, title, or an earlier title. */
 const pairOf = (d: DesiredCollection, live: readonly LiveCollection[]): LiveCollection | undefined =>
   d.id !== undefined
     ? live.find((l) => l.id === d.id)
-    : (live.find((l) => l.title === d.title) ??
-      live.find((l) => (d.previously ?? []).includes(l.title)));
+    : (live.find((l) => l.title === d.title) ?? live.find((l) => (d.previously ?? []).includes(l.title)));
 
 export const collectionGrantKind = {
   kind: 'collection-grant',
@@ -48,7 +50,7 @@ export const collectionGrantKind = {
   wanted: (desired: readonly DesiredCollection[] | undefined, l: LiveCollection): boolean =>
     desired === undefined || desired.some((d) => d.access !== undefined && pairOf(d, [l]) === l),
   read: {
-    lists: (collection: string) => grantLists('collection', '', collection),
+    lists: (collection: string) => grantLists(ROUTES, '', collection),
     live: (answers: unknown[][]): LiveGrant[] => liveGrants(answers),
   },
   /** After the tree's diff: a created collection is known by its creation's key. */
@@ -71,7 +73,7 @@ export const collectionGrantKind = {
     }
   },
   export: (live: LiveGrant[] | undefined) => (live && live.length > 0 ? exportAccess(live) : undefined),
-  ops: grantOps('collection'),
+  ops: grantOps('collection', ROUTES),
   examples: {
     flavor: 'current',
     pairs: [

@@ -191,7 +191,9 @@ export const collectionKind = {
                 ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '')
                   ? { parent: collectionTitle(c.parent) }
                   : {}),
-                ...(collectionGrantKind.export(c.access) ? { access: collectionGrantKind.export(c.access) } : {}),
+                ...(collectionGrantKind.export(c.access)
+                  ? { access: collectionGrantKind.export(c.access) }
+                  : {}),
               })),
             }
           : {}),

@@ -4,8 +4,15 @@ import { problem, warn, type DiffContext } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
 import type { OpShape, Ref } from '../model/change.js';
 import { memberRoles } from '../model/kinds.js';
-import { GRANTS_KEY, grantSubject, type DesiredGrant, type GrantRole, type GrantTarget, type LiveGrant } from '../model/grants.js';
-import type { ApiCall, ApiList, EntryReference, OpDefs, Resolver } from './types.js';
+import {
+  GRANTS_KEY,
+  grantSubject,
+  type DesiredGrant,
+  type GrantRole,
+  type GrantTarget,
+  type LiveGrant,
+} from '../model/grants.js';
+import type { ApiList, EntryReference, OpDef, OpDefs, Resolver } from './types.js';
 
 /**
  * Grants (issue 29, decision 0034): what the three grant kinds share (`space-grant`,
@@ -107,32 +114,27 @@ const UserAnswer = z.looseObject({
 type TeamAnswer = { team: { id: string; title?: string | null }; permission?: GrantRole | null };
 type UserAnswer = { user: { id: string; email?: string | null }; permission?: GrantRole | null };
 
-/** The routes of a target's grants: `{holder}` names the object, `{org}` the organization (sites). */
-export const grantRoutes = (target: GrantTarget) => {
-  const base =
-    target === 'space'
-      ? '/spaces/{holder}/permissions'
-      : target === 'collection'
-        ? '/collections/{holder}/permissions'
-        : '/orgs/{org}/sites/{holder}/permissions';
-  return {
-    invite: base,
-    teams: `${base}/teams`,
-    team: `${base}/teams/{team}`,
-    users: `${base}/users`,
-    user: `${base}/users/{user}`,
-    aggregate: `${base}/aggregate`,
-  };
-};
+/**
+ * The routes of an object's grants, from the base its kind declares (`/spaces/{holder}/permissions`):
+ * `{holder}` names the object, `{org}` the organization where the route has it (a site's).
+ */
+export type GrantRoutes = ReturnType<typeof grantRoutes>;
+export const grantRoutes = (base: string) => ({
+  invite: base,
+  teams: `${base}/teams`,
+  team: `${base}/teams/{team}`,
+  users: `${base}/users`,
+  user: `${base}/users/{user}`,
+  aggregate: `${base}/aggregate`,
+});
 
 /** The route parameters of an object's grants (a site's routes name its organization too). */
-const holderParams = (target: GrantTarget, org: string, holder: string): Record<string, string> =>
-  target === 'site' ? { org, holder } : { holder };
+const holderParams = (routes: GrantRoutes, org: string, holder: string): Record<string, string> =>
+  routes.invite.includes('{org}') ? { org, holder } : { holder };
 
-/** The two lists that hold one object's grants. */
-export function grantLists(target: GrantTarget, org: string, holder: string): [ApiList, ApiList] {
-  const routes = grantRoutes(target);
-  const params = holderParams(target, org, holder);
+/** The two lists that hold one object's grants: its teams' and its users'. */
+export function grantLists(routes: GrantRoutes, org: string, holder: string): [ApiList, ApiList] {
+  const params = holderParams(routes, org, holder);
   return [
     { route: routes.teams, params, item: TeamAnswer },
     { route: routes.users, params, item: UserAnswer },
@@ -147,8 +149,10 @@ export function liveGrants(answers: unknown[][]): LiveGrantEntry[] {
   const out: LiveGrantEntry[] = [];
   for (const item of answers.flat() as (TeamAnswer | UserAnswer)[]) {
     if (!item.permission) continue;
-    if ('team' in item) out.push({ team: item.team.id, role: item.permission, name: item.team.title ?? null });
-    else out.push({ member: item.user.id, role: item.permission, name: item.user.email?.toLowerCase() ?? null });
+    if ('team' in item)
+      out.push({ team: item.team.id, role: item.permission, name: item.team.title ?? null });
+    else
+      out.push({ member: item.user.id, role: item.permission, name: item.user.email?.toLowerCase() ?? null });
   }
   return out;
 }
@@ -172,28 +176,42 @@ export type GrantOp<T extends GrantTarget> =
 /** Any target's grant operation, as the calls below read it. */
 type AnyGrantOp = { org: string; holder: Ref; subject: GrantSubject; role?: GrantRole };
 
-/** The API calls of a target's grant operations. */
-export function grantOps<T extends GrantTarget>(target: T): OpDefs<GrantOp<T>> {
-  const routes = grantRoutes(target);
+/** The API calls of a target's grant operations (`target` names them: `create-space-grant`…). */
+export function grantOps<T extends GrantTarget>(target: T, routes: GrantRoutes): OpDefs<GrantOp<T>> {
   const one = (op: AnyGrantOp, r: Resolver) => {
-    const params = holderParams(target, op.org, r.ref(op.holder));
+    const params = holderParams(routes, op.org, r.ref(op.holder));
     return 'team' in op.subject
       ? { route: routes.team, params: { ...params, team: r.ref(op.subject.team) } }
       : { route: routes.user, params: { ...params, user: op.subject.user } };
   };
-  const defs: Record<string, { call: (op: AnyGrantOp, r: Resolver) => ApiCall }> = {
-    // Setting a role is idempotent: sent again after an ambiguous failure, it changes nothing.
+  /** The list the grant's subject is in, and whether an item is that grant with that role. */
+  const listOf = (op: AnyGrantOp, r: Resolver): ApiList => {
+    const [teams, users] = grantLists(routes, op.org, r.ref(op.holder));
+    return 'team' in op.subject ? teams : users;
+  };
+  const isGrant = (item: TeamAnswer | UserAnswer, op: AnyGrantOp, r: Resolver): boolean =>
+    item.permission === op.role &&
+    ('team' in op.subject
+      ? 'team' in item && item.team.id === r.ref(op.subject.team)
+      : 'user' in item && item.user.id === op.subject.user);
+  const defs: Record<string, OpDef<AnyGrantOp>> = {
+    // Setting a role is idempotent; after an ambiguous failure the list says whether it was set.
     [`create-${target}-grant`]: {
       call: (op, r) => ({
         method: 'POST',
         route: routes.invite,
-        params: holderParams(target, op.org, r.ref(op.holder)),
+        params: holderParams(routes, op.org, r.ref(op.holder)),
         body:
           'team' in op.subject
             ? { role: op.role, teams: [r.ref(op.subject.team)] }
             : { role: op.role, users: [op.subject.user] },
         expect: [204],
       }),
+      adopt: {
+        list: listOf,
+        find: (item: TeamAnswer | UserAnswer, op, r) => isGrant(item, op, r),
+        output: () => ({}),
+      },
     },
     [`update-${target}-grant`]: {
       call: (op, r) => ({ method: 'PATCH', ...one(op, r), body: { role: op.role }, expect: [204] }),
@@ -259,7 +277,9 @@ export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void
         continue;
       }
       const teamAddr = `${ctx.org}/teams/${d.team}`;
-      if (ctx.drafts.drafts.some((x) => x.action === 'delete' && x.address === teamAddr && x.kind === 'team')) {
+      if (
+        ctx.drafts.drafts.some((x) => x.action === 'delete' && x.address === teamAddr && x.kind === 'team')
+      ) {
         problem(
           ctx,
           `${h.label}: team "${d.team}" is deleted by this plan (not in teams); keep it or remove its grant`,
@@ -330,4 +350,6 @@ export const holdsGrants = (org: {
   collections?: readonly object[];
   sites?: readonly object[];
 }): boolean =>
-  [org.spaces, org.collections, org.sites].some((list) => list?.some((e) => GRANTS_KEY in e && (e as Record<string, unknown>)[GRANTS_KEY] !== undefined));
+  [org.spaces, org.collections, org.sites].some((list) =>
+    list?.some((e) => GRANTS_KEY in e && (e as Record<string, unknown>)[GRANTS_KEY] !== undefined),
+  );

@@ -9,6 +9,7 @@ import {
   grantLists,
   grantOps,
   grantReferences,
+  grantRoutes,
   liveGrants,
   normalizeAccess,
   type GrantOp,
@@ -19,6 +20,8 @@ import type { KindExamples } from './examples.js';
 /** The grants of a site: a key of its entry (`sites[].access`), today's API only. */
 
 export type SiteGrantOp = GrantOp<'site'>;
+
+const ROUTES = grantRoutes('/orgs/{org}/sites/{holder}/permissions');
 
 export const siteGrantKind: SiteFacet<
   'access',
@@ -46,7 +49,10 @@ export const siteGrantKind: SiteFacet<
   absentIn: ['seed'],
   absent: (caps) =>
     `grants (access) are not in this API (--api-flavor ${caps.flavor}): remove sites[].access or use --api-flavor current`,
-  read: { lists: (org, site) => grantLists('site', org, site), live: (items: unknown[]) => liveGrants([items]) },
+  read: {
+    lists: (org, site) => grantLists(ROUTES, org, site),
+    live: (items: unknown[]) => liveGrants([items]),
+  },
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired, live) =>
     diffGrants(ctx, 'site-grant', {
       target: 'site',
@@ -58,7 +64,7 @@ export const siteGrantKind: SiteFacet<
       live: live ?? [],
     }),
   export: (live) => (live && live.length > 0 ? exportAccess(live) : undefined),
-  ops: grantOps('site'),
+  ops: grantOps('site', ROUTES),
   examples: {
     flavor: 'current',
     pairs: [

@@ -125,7 +125,10 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
             // Each list makes a part of the value: the parts are joined.
             attach: (site: L, items: unknown[]) => ({
               ...site,
-              [f.key]: [...((valueIn(site, f.key) as unknown[] | undefined) ?? []), ...(read.live(items as never[]) as unknown[])],
+              [f.key]: [
+                ...((valueIn(site, f.key) as unknown[] | undefined) ?? []),
+                ...(read.live(items as never[]) as unknown[]),
+              ],
             }),
           }),
         );

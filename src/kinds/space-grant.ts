@@ -9,6 +9,7 @@ import {
   grantLists,
   grantOps,
   grantReferences,
+  grantRoutes,
   liveGrants,
   normalizeAccess,
   type GrantOp,
@@ -20,64 +21,67 @@ import type { KindExamples } from './examples.js';
 
 export type SpaceGrantOp = GrantOp<'space'>;
 
-export const spaceGrantKind: SpaceFacet<'access', AccessConfig, DesiredGrant[], SpaceGrantOp, 'space-grant'> = {
-  kind: 'space-grant',
-  key: 'access',
-  config: AccessConfig,
-  describe: ACCESS_DESCRIBE,
-  doc: {
-    note: 'Grants (`access`, today’s API): each team (by title) or member (by e-mail) listed gets its role on the space; one listed with another role is changed; a live grant the list omits is revoked when pruning, except the token’s own. Two lists are read per space whose `access` is given (team and user grants).',
-    example: [{ team: 'Docs Writers', role: 'edit' }],
-  },
-  normalize: normalizeAccess,
-  check: () => undefined,
-  needsSelf: true,
-  diffPhase: 'last',
-  references: (grants, space) => grantReferences(grants, `space ${space}`),
-  absentIn: ['seed'],
-  absent: (caps) =>
-    `grants (access) are not in this API (--api-flavor ${caps.flavor}): remove spaces[].access or use --api-flavor current`,
-  read: (space) => ({ lists: grantLists('space', '', space) }),
-  live: (answers: unknown[][]) => liveGrants(answers),
-  diff: (ctx: DiffContext, desired, live) => {
-    for (const d of desired)
-      diffGrants(ctx, 'space-grant', {
-        target: 'space',
-        label: `space ${d.id}`,
-        ref: liveRef(d.id),
-        address: `${ctx.org}/spaces/${d.id}`,
-        desired: d.value,
-        live: live.get(d.id) ?? [],
-      });
-  },
-  export: (grants) => (grants && grants.length > 0 ? exportAccess(grants) : undefined),
-  ops: grantOps('space'),
-  examples: {
-    flavor: 'current',
-    pairs: [
-      {
-        config: [
-          { team: 'Docs Writers', role: 'edit' },
-          { member: 'ann@example.com', role: 'read' },
-        ],
-        seed: {
-          access: [
+const ROUTES = grantRoutes('/spaces/{holder}/permissions');
+
+export const spaceGrantKind: SpaceFacet<'access', AccessConfig, DesiredGrant[], SpaceGrantOp, 'space-grant'> =
+  {
+    kind: 'space-grant',
+    key: 'access',
+    config: AccessConfig,
+    describe: ACCESS_DESCRIBE,
+    doc: {
+      note: 'Grants (`access`, today’s API): each team (by title) or member (by e-mail) listed gets its role on the space; one listed with another role is changed; a live grant the list omits is revoked when pruning, except the token’s own. Two lists are read per space whose `access` is given (team and user grants).',
+      example: [{ team: 'Docs Writers', role: 'edit' }],
+    },
+    normalize: normalizeAccess,
+    check: () => undefined,
+    needsSelf: true,
+    diffPhase: 'last',
+    references: (grants, space) => grantReferences(grants, `space ${space}`),
+    absentIn: ['seed'],
+    absent: (caps) =>
+      `grants (access) are not in this API (--api-flavor ${caps.flavor}): remove spaces[].access or use --api-flavor current`,
+    read: (space) => ({ lists: grantLists(ROUTES, '', space) }),
+    live: (answers: unknown[][]) => liveGrants(answers),
+    diff: (ctx: DiffContext, desired, live) => {
+      for (const d of desired)
+        diffGrants(ctx, 'space-grant', {
+          target: 'space',
+          label: `space ${d.id}`,
+          ref: liveRef(d.id),
+          address: `${ctx.org}/spaces/${d.id}`,
+          desired: d.value,
+          live: live.get(d.id) ?? [],
+        });
+    },
+    export: (grants) => (grants && grants.length > 0 ? exportAccess(grants) : undefined),
+    ops: grantOps('space', ROUTES),
+    examples: {
+      flavor: 'current',
+      pairs: [
+        {
+          config: [
             { team: 'Docs Writers', role: 'edit' },
             { member: 'ann@example.com', role: 'read' },
           ],
+          seed: {
+            access: [
+              { team: 'Docs Writers', role: 'edit' },
+              { member: 'ann@example.com', role: 'read' },
+            ],
+          },
+          changed: [
+            { team: 'Docs Writers', role: 'admin' },
+            { member: 'ann@example.com', role: 'read' },
+          ],
         },
-        changed: [
-          { team: 'Docs Writers', role: 'admin' },
-          { member: 'ann@example.com', role: 'read' },
-        ],
+      ],
+      needs: {
+        config: {},
+        seed: {
+          teams: [{ title: 'Docs Writers' }],
+          members: [{ id: 'user_ann', email: 'ann@example.com', role: 'read' }],
+        },
       },
-    ],
-    needs: {
-      config: {},
-      seed: {
-        teams: [{ title: 'Docs Writers' }],
-        members: [{ id: 'user_ann', email: 'ann@example.com', role: 'read' }],
-      },
-    },
-  } satisfies KindExamples<AccessConfig>,
-};
+    } satisfies KindExamples<AccessConfig>,
+  };

@@ -195,14 +195,14 @@ async function readAdministration(
   const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
   if (self !== undefined) result.self = self?.id ?? null;
   if (collections)
-    result.collections = await readCollectionGrants(api, collections.map(collectionKind.read.live), scope, t);
+    result.collections = await readTreeGrants(api, collections.map(collectionKind.read.live), scope, t);
   return { org: result, spaceDetails: details.length > 0 ? details : undefined };
 }
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
 
 /** The grants of the collections the config's `access` names (all, for export): two lists each. */
-async function readCollectionGrants(
+async function readTreeGrants(
   api: ApiClient,
   collections: NonNullable<LiveOrganization['collections']>,
   scope: ReadScope,
@@ -214,7 +214,10 @@ async function readCollectionGrants(
   return Promise.all(
     collections.map(async (c) =>
       grants.wanted(desired, c)
-        ? { ...c, access: grants.read.live(await Promise.all(grants.read.lists(c.id).map((l) => t(api.list(l))))) }
+        ? {
+            ...c,
+            access: grants.read.live(await Promise.all(grants.read.lists(c.id).map((l) => t(api.list(l))))),
+          }
         : c,
     ),
   );

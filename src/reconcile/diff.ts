@@ -73,7 +73,8 @@ export function diffOrganization(
   }
   diffListKinds(ctx, desired, live, 'first');
   diffSpaceFacets(ctx, desired, live, undefined);
-  diffListKinds(ctx, desired, live, 'before-settings');  for (const kind of anyObjectKinds) {
+  diffListKinds(ctx, desired, live, 'before-settings');
+  for (const kind of anyObjectKinds) {
     const wanted = valueIn(desired, kind.key);
     const found = valueIn(live, kind.key);
     if (wanted !== undefined && found !== undefined) kind.diff(ctx, wanted, found);

@@ -97,9 +97,17 @@ export function registerPermissions({ state, shapes, router }: RouteDeps): void 
     const s = findSite(org, id);
     return { org, id, access: s.access ?? [], set: (a) => (s.access = a) };
   };
-  const families: { base: string; holder: (p: Record<string, string | undefined>) => Holder; site: boolean }[] = [
+  const families: {
+    base: string;
+    holder: (p: Record<string, string | undefined>) => Holder;
+    site: boolean;
+  }[] = [
     { base: '/spaces/:spaceId/permissions', holder: (p) => space(p['spaceId']!), site: false },
-    { base: '/collections/:collectionId/permissions', holder: (p) => collection(p['collectionId']!), site: false },
+    {
+      base: '/collections/:collectionId/permissions',
+      holder: (p) => collection(p['collectionId']!),
+      site: false,
+    },
     {
       base: '/orgs/:orgId/sites/:siteId/permissions',
       holder: (p) => site(p['orgId']!, p['siteId']!),
@@ -131,13 +139,15 @@ function registerFamily(
     const teams = list('teams');
     const users = list('users');
     if (teams.length === 0 && users.length === 0) throw badRequest('teams or users: one is required');
-    for (const t of teams) if (!h.org.teams.some((x) => x.id === t)) throw badRequest(`teams: team ${t} not found`);
+    for (const t of teams)
+      if (!h.org.teams.some((x) => x.id === t)) throw badRequest(`teams: team ${t} not found`);
     for (const u of users)
       if (!memberOf(h.org, u)) throw badRequest(`users: ${u} is not a member of the organization`);
-    const access = h.access.filter(
-      (g) => !('team' in g ? teams.includes(g.team) : users.includes(g.user)),
+    const access = h.access.filter((g) => !('team' in g ? teams.includes(g.team) : users.includes(g.user)));
+    access.push(
+      ...teams.map((team) => ({ team, role: role! })),
+      ...users.map((user) => ({ user, role: role! })),
     );
-    access.push(...teams.map((team) => ({ team, role: role! })), ...users.map((user) => ({ user, role: role! })));
     h.set(access);
     return { status: 204 };
   });
@@ -162,7 +172,8 @@ function registerFamily(
     ['users/:userId', 'user'],
   ] as const) {
     const param = key === 'team' ? 'teamId' : 'userId';
-    const find = (h: Holder, id: string) => h.access.find((g) => key in g && (g as Record<string, string>)[key] === id);
+    const find = (h: Holder, id: string) =>
+      h.access.find((g) => key in g && (g as Record<string, string>)[key] === id);
     router.on('PATCH', `${f.base}/${path}`, ({ params, body }) => {
       const h = f.holder(params);
       const role = optEnum(asBody(body, true), 'role', roles, { required: true, nullable: !f.site });
