@@ -7,6 +7,7 @@ import { openApiSpecKind } from './openapi-spec.js';
 import { organizationKind } from './organization.js';
 import { samlProviderKind } from './saml-provider.js';
 import { siteFacets, siteListKinds } from './site-parts.js';
+export { anySiteFacets } from './site-parts.js';
 import { structureKinds } from './site-structure.js';
 import { siteKind } from './site.js';
 import type { VALUE_ISSUE } from './space-custom-fields.js';

@@ -32,7 +32,7 @@ export const siteListKinds = [shareLinkKind] as const;
 /** The operations of a site's parts besides its structure. */
 export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp | SiteGrantOp;
 
-const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
+export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 
 type Facets = (typeof siteFacets)[number];

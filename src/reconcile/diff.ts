@@ -6,6 +6,7 @@ import {
   absentHere,
   anyListKinds,
   anyObjectKinds,
+  anySiteFacets,
   anySpaceFacets,
   collectionKind,
   listIn,
@@ -57,6 +58,16 @@ export function diffOrganization(
       absent.add(kind.absent(ctx.caps));
   for (const facet of anySpaceFacets)
     if (absentHere(facet, ctx.caps) && desired.spaces?.some((s) => valueIn(s, facet.key)))
+      absent.add(facet.absent(ctx.caps));
+  const grants = collectionKind.grants;
+  if (absentHere(grants, ctx.caps) && desired.collections?.some((c) => c.access !== undefined))
+    absent.add(grants.absent(ctx.caps));
+  for (const facet of anySiteFacets)
+    if (
+      facet.absent &&
+      absentHere(facet, ctx.caps) &&
+      desired.sites?.some((s) => valueIn(s, facet.key) !== undefined)
+    )
       absent.add(facet.absent(ctx.caps));
   for (const reason of absent) problem(ctx, reason, 'unsupported-by-api');
   if (live.readError !== undefined) {
