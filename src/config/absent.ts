@@ -50,5 +50,6 @@ export function absentKindIssues(parsed: readonly ParsedConfig[], caps: ApiCapab
             refuse(yaml, [holder, i, facet.key], facet as Absent);
       });
   }
-  return issues;
+  // In file order, as a compiler reports them.
+  return issues.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
 }

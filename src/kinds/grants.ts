@@ -246,7 +246,7 @@ export type GrantHolder = {
 /** The key of the change that sets a team's members (they join before the team's grants). */
 const teamMembersKey = (ctx: DiffContext, title: string): string | undefined => {
   const addr = `${ctx.org}/teams/${title}`;
-  return ctx.drafts.drafts.find((d) => d.address === addr && d.kind === 'team-members')?.key;
+  return ctx.drafts.drafts.find((d) => d.kind === 'team-members' && d.address.startsWith(`${addr}/`))?.key;
 };
 
 /**
