@@ -73,12 +73,21 @@ function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUs
   }
   if (!absent) {
     const read = kind['read'] as
-      | ((...args: string[]) => ApiCall)
-      | { call?: (...args: string[]) => ApiCall; list?: (...args: string[]) => ApiList }
+      | ((...args: string[]) => ApiCall | { lists: ApiList[] })
+      | {
+          call?: (...args: string[]) => ApiCall;
+          list?: (...args: string[]) => ApiList;
+          lists?: (...args: string[]) => ApiList[];
+        }
       | undefined;
-    if (typeof read === 'function') called(read('x', 'x'), `read ${name}`);
-    else if (read?.call) called(read.call('x', 'x'), `read ${name}`);
+    const each = (lists: ApiList[]) => lists.forEach((l) => listed(l.route, `read ${name}`));
+    if (typeof read === 'function') {
+      const r = read('x', 'x');
+      if ('lists' in r) each(r.lists);
+      else called(r, `read ${name}`);
+    } else if (read?.call) called(read.call('x', 'x'), `read ${name}`);
     else if (read?.list) listed(read.list('x', 'x').route, `read ${name}`);
+    else if (read?.lists) each(read.lists('x', 'x'));
     const lookup = kind['lookup'] as { noun: string; get?: { call: (id: string) => ApiCall } } | undefined;
     if (lookup?.get) called(lookup.get.call('x'), `look up a ${lookup.noun} the config names`);
     // The API client's own call (src/api/client.ts): the user the token belongs to.

@@ -57,6 +57,12 @@ export type GrantEntry = { team?: string; member?: string; role: GrantRole };
 const subjectOf = (e: GrantEntry): string =>
   e.team !== undefined ? `team:${e.team}` : `member:${(e.member ?? '').toLowerCase()}`;
 
+/** A config entry's subject (`team:Platform`, `member:ann@acme.com`), as grant addresses name it. */
+export const grantEntrySubject = (entry: Record<string, unknown>): string | undefined =>
+  typeof entry['team'] === 'string' || typeof entry['member'] === 'string'
+    ? subjectOf(entry as GrantEntry)
+    : undefined;
+
 /** An `access:` list: each subject once. */
 export const AccessConfig: z.ZodType<GrantEntry[]> = z
   .array(GrantEntry)
