@@ -10,10 +10,10 @@ import {
   grantLists,
   grantOps,
   grantReferences,
-  grantRoutes,
   liveGrants,
   normalizeAccess,
   type GrantOp,
+  type GrantRoutes,
 } from './grants.js';
 import type { EntryReference, KindModule } from './types.js';
 import type { KindExamples } from './examples.js';
@@ -26,7 +26,13 @@ import type { KindExamples } from './examples.js';
 
 export type CollectionGrantOp = GrantOp<'collection'>;
 
-const ROUTES = grantRoutes('/collections/{holder}/permissions');
+const ROUTES: GrantRoutes = {
+  invite: '/collections/{holder}/permissions',
+  teams: '/collections/{holder}/permissions/teams',
+  team: '/collections/{holder}/permissions/teams/{team}',
+  users: '/collections/{holder}/permissions/users',
+  user: '/collections/{holder}/permissions/users/{user}',
+};
 
 /** The live collection a desired one pairs with: by pinned id, title, or an earlier title. */
 const pairOf = (d: DesiredCollection, live: readonly LiveCollection[]): LiveCollection | undefined =>

@@ -12,7 +12,7 @@ import {
   type GrantTarget,
   type LiveGrant,
 } from '../model/grants.js';
-import type { ApiList, EntryReference, OpDef, OpDefs, Resolver } from './types.js';
+import type { ApiCall, ApiList, EntryReference, OpDef, OpDefs, Resolver } from './types.js';
 
 /**
  * Grants (issue 29, decision 0034): what the three grant kinds share (`space-grant`,
@@ -121,18 +121,10 @@ type TeamAnswer = { team: { id: string; title?: string | null }; permission?: Gr
 type UserAnswer = { user: { id: string; email?: string | null }; permission?: GrantRole | null };
 
 /**
- * The routes of an object's grants, from the base its kind declares (`/spaces/{holder}/permissions`):
+ * The routes of an object's grants, written out by its kind (`/spaces/{holder}/permissions`…):
  * `{holder}` names the object, `{org}` the organization where the route has it (a site's).
  */
-export type GrantRoutes = ReturnType<typeof grantRoutes>;
-export const grantRoutes = (base: string) => ({
-  invite: base,
-  teams: `${base}/teams`,
-  team: `${base}/teams/{team}`,
-  users: `${base}/users`,
-  user: `${base}/users/{user}`,
-  aggregate: `${base}/aggregate`,
-});
+export type GrantRoutes = { invite: string; teams: string; team: string; users: string; user: string };
 
 /** The route parameters of an object's grants (a site's routes name its organization too). */
 const holderParams = (routes: GrantRoutes, org: string, holder: string): Record<string, string> =>
@@ -176,19 +168,30 @@ export type GrantSubject = { team: Ref } | { user: string };
 /** A target's grant operations (`create-space-grant`…): data, as the plan holds them. */
 export type GrantOp<T extends GrantTarget> =
   | { type: `create-${T}-grant`; org: string; holder: Ref; subject: GrantSubject; role: GrantRole }
-  | { type: `update-${T}-grant`; org: string; holder: Ref; subject: GrantSubject; role: GrantRole }
-  | { type: `delete-${T}-grant`; org: string; holder: Ref; subject: GrantSubject };
+  | {
+      type: `update-${T}-${GrantSubjectKind}-grant`;
+      org: string;
+      holder: Ref;
+      subject: GrantSubject;
+      role: GrantRole;
+    }
+  | { type: `delete-${T}-${GrantSubjectKind}-grant`; org: string; holder: Ref; subject: GrantSubject };
+
+/** A grant's subject in its change and delete operations' types (their routes differ). */
+export type GrantSubjectKind = 'team' | 'member';
+const subjectKind = (s: GrantSubject): GrantSubjectKind => ('team' in s ? 'team' : 'member');
 
 /** Any target's grant operation, as the calls below read it. */
 type AnyGrantOp = { org: string; holder: Ref; subject: GrantSubject; role?: GrantRole };
 
 /** The API calls of a target's grant operations (`target` names them: `create-space-grant`…). */
 export function grantOps<T extends GrantTarget>(target: T, routes: GrantRoutes): OpDefs<GrantOp<T>> {
-  const one = (op: AnyGrantOp, r: Resolver) => {
+  /** One grant's route: the operation's type says the subject's kind (a team's, a member's). */
+  const one = (kind: GrantSubjectKind) => (op: AnyGrantOp, r: Resolver) => {
     const params = holderParams(routes, op.org, r.ref(op.holder));
-    return 'team' in op.subject
-      ? { route: routes.team, params: { ...params, team: r.ref(op.subject.team) } }
-      : { route: routes.user, params: { ...params, user: op.subject.user } };
+    return kind === 'team'
+      ? { route: routes.team, params: { ...params, team: r.ref((op.subject as { team: Ref }).team) } }
+      : { route: routes.user, params: { ...params, user: (op.subject as { user: string }).user } };
   };
   /** The list the grant's subject is in, and whether an item is that grant with that role. */
   const listOf = (op: AnyGrantOp, r: Resolver): ApiList => {
@@ -219,12 +222,31 @@ export function grantOps<T extends GrantTarget>(target: T, routes: GrantRoutes):
         output: () => ({}),
       },
     },
-    [`update-${target}-grant`]: {
-      call: (op, r) => ({ method: 'PATCH', ...one(op, r), body: { role: op.role }, expect: [204] }),
-    },
-    [`delete-${target}-grant`]: {
-      call: (op, r) => ({ method: 'DELETE', ...one(op, r), expect: [204, 205] }),
-    },
+    ...Object.fromEntries(
+      (['team', 'member'] as const).flatMap((kind) => [
+        [
+          `update-${target}-${kind}-grant`,
+          {
+            call: (op: AnyGrantOp, r: Resolver): ApiCall => ({
+              method: 'PATCH',
+              ...one(kind)(op, r),
+              body: { role: op.role },
+              expect: [204],
+            }),
+          },
+        ],
+        [
+          `delete-${target}-${kind}-grant`,
+          {
+            call: (op: AnyGrantOp, r: Resolver): ApiCall => ({
+              method: 'DELETE',
+              ...one(kind)(op, r),
+              expect: [204, 205],
+            }),
+          },
+        ],
+      ]),
+    ),
   };
   return defs as unknown as OpDefs<GrantOp<T>>;
 }
@@ -263,7 +285,8 @@ const teamMembersKey = (ctx: DiffContext, title: string): string | undefined => 
 export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void {
   // The three targets' operations differ only in their type's middle word.
   const drafts = kindDrafts<OpShape>(ctx, kind);
-  const type = (verb: 'create' | 'update' | 'delete') => `${verb}-${h.target}-grant`;
+  const type = (verb: 'create' | 'update' | 'delete', subject: GrantSubject) =>
+    verb === 'create' ? `create-${h.target}-grant` : `${verb}-${h.target}-${subjectKind(subject)}-grant`;
   /** A live grant's address names its subject as people do (a team's title, a user's e-mail). */
   const subjectName = (g: LiveGrant) => {
     const name = (g as Partial<LiveGrantEntry>).name ?? null;
@@ -315,7 +338,7 @@ export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void
         address,
         after: { role: d.role },
         deps,
-        op: { type: type('create'), ...base, role: d.role },
+        op: { type: type('create', subject), ...base, role: d.role },
       });
     else if (live.role !== d.role)
       drafts.update({
@@ -323,7 +346,7 @@ export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void
         before: { role: live.role },
         after: { role: d.role },
         deps,
-        op: { type: type('update'), ...base, role: d.role },
+        op: { type: type('update', subject), ...base, role: d.role },
       });
   }
   for (const l of h.live) {
@@ -338,7 +361,7 @@ export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void
       {
         address: `${h.address}/access/${subjectName(l)}`,
         before: { role: l.role },
-        op: { type: type('delete'), org: ctx.org, holder: h.ref, subject },
+        op: { type: type('delete', subject), org: ctx.org, holder: h.ref, subject },
       },
       keep ? false : ctx.prune,
       self ? SELF_KEPT.self : unknownSelf ? SELF_KEPT.unknown : undefined,

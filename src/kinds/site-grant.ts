@@ -9,10 +9,10 @@ import {
   grantLists,
   grantOps,
   grantReferences,
-  grantRoutes,
   liveGrants,
   normalizeAccess,
   type GrantOp,
+  type GrantRoutes,
 } from './grants.js';
 import type { SiteFacet } from './shapes.js';
 import type { KindExamples } from './examples.js';
@@ -21,7 +21,13 @@ import type { KindExamples } from './examples.js';
 
 export type SiteGrantOp = GrantOp<'site'>;
 
-const ROUTES = grantRoutes('/orgs/{org}/sites/{holder}/permissions');
+const ROUTES: GrantRoutes = {
+  invite: '/orgs/{org}/sites/{holder}/permissions',
+  teams: '/orgs/{org}/sites/{holder}/permissions/teams',
+  team: '/orgs/{org}/sites/{holder}/permissions/teams/{team}',
+  users: '/orgs/{org}/sites/{holder}/permissions/users',
+  user: '/orgs/{org}/sites/{holder}/permissions/users/{user}',
+};
 
 export const siteGrantKind: SiteFacet<
   'access',

@@ -9,10 +9,10 @@ import {
   grantLists,
   grantOps,
   grantReferences,
-  grantRoutes,
   liveGrants,
   normalizeAccess,
   type GrantOp,
+  type GrantRoutes,
 } from './grants.js';
 import type { SpaceFacet } from './shapes.js';
 import type { KindExamples } from './examples.js';
@@ -21,7 +21,13 @@ import type { KindExamples } from './examples.js';
 
 export type SpaceGrantOp = GrantOp<'space'>;
 
-const ROUTES = grantRoutes('/spaces/{holder}/permissions');
+const ROUTES: GrantRoutes = {
+  invite: '/spaces/{holder}/permissions',
+  teams: '/spaces/{holder}/permissions/teams',
+  team: '/spaces/{holder}/permissions/teams/{team}',
+  users: '/spaces/{holder}/permissions/users',
+  user: '/spaces/{holder}/permissions/users/{user}',
+};
 
 export const spaceGrantKind: SpaceFacet<'access', AccessConfig, DesiredGrant[], SpaceGrantOp, 'space-grant'> =
   {
