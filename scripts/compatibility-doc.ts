@@ -48,9 +48,9 @@ const placeholderOp = (type: string): never =>
 const resolver: Resolver = { ref: () => 'x', patch: () => ({}), position: () => ({}) };
 
 type ChildReadLike = {
+  absentIn?: readonly ApiFlavor[];
   list?: (org: string, item: never) => ApiList;
   call?: (org: string, item: never) => ApiCall;
-  absentIn?: readonly ApiFlavor[];
 };
 
 /** The reads a kind module declares, whatever its shape (list kind, object, facet, space). */
@@ -68,19 +68,28 @@ function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUs
     if (read.readOnly ? !readOnlyInFlavor : absent) continue;
     listed(read.list('x').route, read.readOnly ? `read ${name} (not managed here)` : `read ${name}`);
     for (const child of (read.children?.reads ?? []) as readonly ChildReadLike[]) {
-      if (child.absentIn?.includes(flavor)) continue;
+      if (absentHere(child, caps)) continue;
       if (child.list) listed(child.list('x', anything as never).route, `${BELOW}${name}`);
       if (child.call) called(child.call('x', anything as never), `${BELOW}${name}`);
     }
   }
   if (!absent) {
     const read = kind['read'] as
-      | ((...args: string[]) => ApiCall)
-      | { call?: (...args: string[]) => ApiCall; list?: (...args: string[]) => ApiList }
+      | ((...args: string[]) => ApiCall | { lists: ApiList[] })
+      | {
+          call?: (...args: string[]) => ApiCall;
+          list?: (...args: string[]) => ApiList;
+          lists?: (...args: string[]) => ApiList[];
+        }
       | undefined;
-    if (typeof read === 'function') called(read('x', 'x'), `read ${name}`);
-    else if (read?.call) called(read.call('x', 'x'), `read ${name}`);
+    const each = (lists: ApiList[]) => lists.forEach((l) => listed(l.route, `read ${name}`));
+    if (typeof read === 'function') {
+      const r = read('x', 'x');
+      if ('lists' in r) each(r.lists);
+      else called(r, `read ${name}`);
+    } else if (read?.call) called(read.call('x', 'x'), `read ${name}`);
     else if (read?.list) listed(read.list('x', 'x').route, `read ${name}`);
+    else if (read?.lists) each(read.lists('x', 'x'));
     const lookup = kind['lookup'] as { noun: string; get?: { call: (id: string) => ApiCall } } | undefined;
     if (lookup?.get) called(lookup.get.call('x'), `look up a ${lookup.noun} the config names`);
     // The API client's own call (src/api/client.ts): the user the token belongs to.

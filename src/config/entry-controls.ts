@@ -1,4 +1,6 @@
 import type { IgnoreRule, ProtectRule } from '../model/desired.js';
+import { grantEntrySubject } from '../kinds/grants.js';
+import { GRANTS_KEY } from '../model/grants.js';
 import type { ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -24,6 +26,8 @@ const IDENTITY = ['name', 'slug', 'label', 'title', 'user', 'email', 'source', '
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 function identityOf(list: string, entry: Record<string, unknown>): string | undefined {
+  // A grant is named by its subject, as its changes' addresses are (`access/team:Platform`).
+  if (list === GRANTS_KEY) return grantEntrySubject(entry);
   const singular = list.endsWith('s') ? list.slice(0, -1) : list;
   const key =
     typeof entry[singular] === 'string'

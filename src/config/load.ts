@@ -271,6 +271,7 @@ export function loadConfigFromBuffers(
       issues.push(indirectIssue(request, error));
     }
   }
+  if (opts.capabilities) issues.push(...absentKindIssues(parsed, opts.capabilities));
   return finish(
     entries.map((e) => e.file),
     parsed,

@@ -1,7 +1,14 @@
 import type { CertificateRef, SyncWindowPolicy } from '../model/desired.js';
 import { parseWindowDuration } from '../policy/sync-windows.js';
 import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
-import { anyListKinds, anyObjectKinds, anySpaceFacets, listIn, valueIn } from '../kinds/registry.js';
+import {
+  anyListKinds,
+  anyObjectKinds,
+  anySpaceFacets,
+  collectionKind,
+  listIn,
+  valueIn,
+} from '../kinds/registry.js';
 import { defined } from '../kinds/fields.js';
 import type { ConfigFile } from './schema.js';
 import { entryControlsOf } from './entry-controls.js';
@@ -79,6 +86,7 @@ export function normalize(
             description: c.description,
             defaultLevel: c.defaultLevel,
             parent: c.parent,
+            access: c.access === undefined ? undefined : collectionKind.grants.normalize(c.access),
           }),
         ),
       ];

@@ -1,4 +1,4 @@
-import { anyListKinds, anyObjectKinds, anySpaceFacets } from '../kinds/registry.js';
+import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind } from '../kinds/registry.js';
 import type { KindDoc } from '../kinds/types.js';
 
 /**
@@ -56,7 +56,19 @@ export const KIND_DOCS: Record<string, KindDoc> = {
   'collections[]': {
     title: 'collections',
     identity: '`title`',
-    example: [{ title: 'Product' }, { title: 'APIs', parent: 'Product', defaultLevel: 'read' }],
+    notes: [collectionKind.grants.note],
+    example: [
+      { title: 'Product', access: [{ team: 'Docs Writers', role: 'admin' }] },
+      { title: 'APIs', parent: 'Product', defaultLevel: 'read' },
+    ],
+  },
+  'collections[].access[]': {
+    title: 'collection grants',
+    identity: '`team` (title) or `member` (e-mail) within the collection',
+  },
+  'spaces[].access[]': {
+    title: 'space grants',
+    identity: '`team` (title) or `member` (e-mail) within the space',
   },
   'spaces[]': {
     title: 'existing spaces',

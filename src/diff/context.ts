@@ -25,6 +25,8 @@ export type DiffContext = {
   dependedOn: Map<string, string>;
   /** The user the token belongs to (never removed), when a kind that needs it was read. */
   self: string | null;
+  /** Members' user ids by e-mail in lower case, when the members list was read (a grant names a user). */
+  userIds?: Map<string, string>;
   /** How to reference each site and team of the organization, by title (for settings and SAML). */
   siteRefs: Map<string, { ref: Ref; createKey?: string }>;
   teamRefs: Map<string, { ref: Ref; createKey?: string }>;

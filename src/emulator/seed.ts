@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { seedDeclared } from './declared.js';
 import { siteFaceFromSeed } from './site-face-seed.js';
-import type { EmuOrganization, EmuSite, EmulatorState } from './state.js';
+import type { EmuGrant, EmuOrganization, EmuSite, EmulatorState } from './state.js';
+import { grantsFromSeed } from './routes/permissions.js';
 import { slugify, uniquePath } from './store.js';
 
 /**
@@ -181,7 +182,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
   const seed = Seed.parse(input ?? {});
   const newId = idMaker();
   const created = CREATED;
-  return {
+  const state: EmulatorState = {
     ...(seed.tokenUser !== undefined ? { tokenUser: seed.tokenUser } : {}),
     organizations: seed.organizations.map((o): EmuOrganization => {
       const members = o.members.map((m, i) => ({
@@ -280,6 +281,23 @@ export function stateFromSeed(input: unknown): EmulatorState {
       };
     }),
   };
+  // Grants name teams and members: set once the organization holds them.
+  state.organizations.forEach((org, i) => seedGrants(org, seed.organizations[i]!));
+  return state;
+}
+
+/** The `access:` lists of a seed's spaces, collections and sites (today's API's grants). */
+function seedGrants(org: EmuOrganization, o: z.infer<typeof organization>): void {
+  const holders: [{ id: string; access?: EmuGrant[] }[], Record<string, unknown>[]][] = [
+    [org.spaces, o.spaces],
+    [org.collections, o.collections],
+    [org.sites, o.sites],
+  ];
+  for (const [made, seeded] of holders)
+    seeded.forEach((entry, i) => {
+      const access = grantsFromSeed(org, entry['access']);
+      if (access && made[i]) made[i].access = access;
+    });
 }
 
 /** When everything a seed makes was made. */

@@ -17,6 +17,7 @@ import { registerTeams } from './routes/teams.js';
 import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
 import { registerInvites } from './routes/invites.js';
+import { registerPermissions } from './routes/permissions.js';
 import { findLabel, recordWrite, registerAudit, type ServedWrite } from './audit.js';
 import { jsonBytes } from './json-bytes.js';
 import { Memo } from './memo.js';
@@ -207,6 +208,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerTranslations(deps);
   if (flavor === 'current') registerAudit(deps);
   if (flavor === 'current') registerInvites(deps);
+  if (flavor === 'current') registerPermissions(deps);
 
   const setFaults = (input: unknown) => {
     faults = FaultConfig.parse(input ?? {});

@@ -52,7 +52,12 @@ export type EmuCollection = {
   description: string | null;
   parent: string | null;
   defaultLevel: string | null;
+  /** Grants (today's API): team and user roles on it (src/emulator/routes/permissions.ts). */
+  access?: EmuGrant[];
 };
+
+/** A team's or a user's role on a space, a collection or a site. */
+export type EmuGrant = { team: string; role: string } | { user: string; role: string };
 
 export type EmuSpace = {
   id: string;
@@ -65,6 +70,7 @@ export type EmuSpace = {
   createdAt: string;
   updatedAt: string;
   customFields: Record<string, Exclude<CustomFieldValue, null>>;
+  access?: EmuGrant[];
 };
 
 export type EmuTeam = {
@@ -131,6 +137,7 @@ export type EmuSite = {
   groups: EmuGroup[];
   siteSpaces: EmuSiteSpace[];
   shareLinks: EmuShareLink[];
+  access?: EmuGrant[];
   /** Today's API: the site's face (src/emulator/routes/site-face.ts); absent: the defaults, made on first read. */
   customization?: { document: Record<string, unknown>; updatedAt: string | null };
   agentSettings?: { settings: Record<string, unknown>; updatedAt: string };

@@ -4,6 +4,7 @@ import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.j
 import { SET_AFTER_CREATION, type Fields, type OpShape, type Ref } from '../model/change.js';
 import type { Renamable } from '../model/desired.js';
 import type { DefaultLevel as AccessLevel } from '../model/kinds.js';
+import type { DesiredGrant, LiveGrant } from '../model/grants.js';
 import { spaceAddress, type DesiredSpace, type LiveSpace, type SpaceOp } from './space.js';
 
 export type DesiredCollection = Renamable & {
@@ -12,6 +13,8 @@ export type DesiredCollection = Renamable & {
   defaultLevel?: AccessLevel;
   /** Title of the parent collection, or null for the top level. */
   parent?: string | null;
+  /** Grants (collection-grant.ts); undefined: not managed. */
+  access?: DesiredGrant[];
 };
 
 export type LiveCollection = {
@@ -20,6 +23,8 @@ export type LiveCollection = {
   description: string | null;
   defaultLevel: AccessLevel;
   parent: string | null;
+  /** Grants, when read. */
+  access?: LiveGrant[];
 };
 
 /** How a change names a collection: its reference, and the draft creating it (if new). */

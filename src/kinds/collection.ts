@@ -22,6 +22,7 @@ import {
   type LiveReference,
 } from './types.js';
 import type { KindExamples } from './examples.js';
+import { collectionGrantKind } from './collection-grant.js';
 
 export type { DesiredCollection, LiveCollection } from './collection-diff.js';
 
@@ -58,6 +59,7 @@ const Config = z
     description: z.string().max(100).optional(),
     defaultLevel: DefaultLevel.optional(),
     parent: parentTitle('Title of the parent collection, or null for the top level.'),
+    access: collectionGrantKind.config.optional().describe(collectionGrantKind.describe),
   })
   .superRefine(shortTitlePinned(1, 'collection'));
 
@@ -129,15 +131,21 @@ export const collectionKind = {
   config: Config,
   /** The spaces of the tree: their own fields, place and read (src/kinds/space.ts). */
   spaces: spaceKind,
+  /** The collections' grants (src/kinds/collection-grant.ts): read, diffed and exported with them. */
+  grants: collectionGrantKind,
   checks: treeChecks,
   /** A `spaces[]` entry names an existing space by id (resolved when planning). */
-  references: (org: DesiredTree): EntryReference[] =>
-    (org.spaces ?? []).map((s, i) => ({
+  references: (org: DesiredTree): EntryReference[] => [
+    ...(org.collections ?? []).flatMap((c, i) =>
+      collectionGrantKind.references(c).map((r) => ({ ...r, path: ['collections', i, 'access', ...r.path] })),
+    ),
+    ...(org.spaces ?? []).map((s, i) => ({
       target: 'space',
       id: s.id,
       path: ['spaces', i, 'id'],
       holder: `spaces[${i}]`,
     })),
+  ],
   /** The spaces the live read found (their own fields or facets). */
   liveReferences: (live: LiveTree): LiveReference[] => [
     { target: 'space', names: (live.spaces ?? []).map((s) => s.id) },
@@ -183,6 +191,9 @@ export const collectionKind = {
                 ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '')
                   ? { parent: collectionTitle(c.parent) }
                   : {}),
+                ...(collectionGrantKind.export(c.access)
+                  ? { access: collectionGrantKind.export(c.access) }
+                  : {}),
               })),
             }
           : {}),
@@ -205,6 +216,8 @@ export const collectionKind = {
   diff: (ctx: DiffContext, desired: DesiredTree, live: LiveTree): void => {
     if (manages(desired))
       diffTree(ctx, desired.collections, live.collections ?? [], desired.spaces ?? [], live.spaces ?? []);
+    // Grants after the tree: a collection it creates is granted after its creation.
+    if (desired.collections) collectionGrantKind.diff(ctx, desired.collections, live.collections ?? []);
   },
   ops: {
     'create-collection': {

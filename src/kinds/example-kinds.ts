@@ -9,8 +9,8 @@ import { siteFacets, siteListKinds } from './site-parts.js';
  */
 export type ExampleKind = {
   kind: string;
-  /** What holds its entries: the organization, or each entry of its `sites` or `spaces` (an existing space). */
-  in: 'organization' | 'sites' | 'spaces';
+  /** What holds its entries: the organization, or each entry of its `sites`, `collections` or `spaces` (an existing space). */
+  in: 'organization' | 'sites' | 'collections' | 'spaces';
   /** Its key in the holder, in the config and in the seed alike. */
   key: string;
   /**
@@ -58,6 +58,12 @@ export const exampleKinds: readonly ExampleKind[] = [
     key: 'spaces',
     list: listOf('id', collectionKind.spaces.ops),
     examples: collectionKind.spaces.examples,
+  },
+  {
+    kind: collectionKind.grants.kind,
+    in: 'collections',
+    key: collectionKind.grants.key,
+    examples: collectionKind.grants.examples,
   },
   ...siteListKinds.map((k): ExampleKind => ({
     kind: k.kind,

@@ -31,11 +31,14 @@ describe('the kind registry', () => {
 
   it('knows which kinds a flavor lacks from the modules themselves (absentIn), not from the capabilities', () => {
     expect([...absentKinds('seed')].sort()).toEqual([
+      'collection-grant',
       'invite-link',
       'site-agent-settings',
       'site-customization',
+      'site-grant',
       'site-publication',
       'site-visitor-auth',
+      'space-grant',
     ]);
     expect([...absentKinds('current')].sort()).toEqual([
       'custom-field',

@@ -1,4 +1,5 @@
 import { collectionKind, type DesiredTree, type LiveTree } from './collection.js';
+import { collectionGrantKind } from './collection-grant.js';
 import { customFieldKind } from './custom-field.js';
 import { inviteLinkKind } from './invite-link.js';
 import { memberKind } from './member.js';
@@ -64,6 +65,7 @@ const registry = [
   teamMembersKind,
   ...objectKinds,
   collectionKind,
+  collectionGrantKind,
   spaceKind,
   ...listKinds,
   ...siteFacets,

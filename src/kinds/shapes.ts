@@ -195,8 +195,12 @@ export type SpaceFacet<
   check: (value: C, configs: object[], report: Report) => void;
   /** Why a config cannot manage the facet where the API does not have it (its `absentIn` flavors). */
   absent: (caps: ApiCapabilities) => string;
-  /** Read for one space: one GET. */
-  read: (space: string) => ApiCall;
+  /** Read for one space: one GET, or lists (every page of each; `live` gets their items, in order). */
+  read: (space: string) => ApiCall | { lists: ApiList[] };
+  /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
+  needsSelf?: boolean;
+  /** Diffed after every other kind (it names teams the plan may create); by default, right after the first ones. */
+  diffPhase?: 'last';
   /** Values that name live objects (resolved when planning); `org` is the whole desired organization. */
   references?: (value: D, space: string, org: never) => EntryReference[];
   live: (answer: never) => D;
@@ -266,15 +270,21 @@ export type SiteFacet<
   docs: Record<string, KindDoc>;
   /** `indirect`: the site's value read from a file or a variable (its `indirect`), when it has one. */
   normalize: (entry: C, indirect?: CertificateRef) => D;
-  /** Its own GET, or a field of the site's own answer. */
+  /**
+   * Its own GET, lists (every page of each; `live` makes a part of the value of each list's items,
+   * and the parts are joined: a value that is a list), or a field of the site's own answer.
+   */
   read:
     | { call: (org: string, site: string) => ApiCall; live: (answer: never) => L }
+    | { lists: (org: string, site: string) => ApiList[]; live: (items: never[]) => L }
     | { fromSite: (site: Record<string, unknown>) => L | undefined };
+  /** Values that name live objects (resolved when planning). */
+  references?: (value: D, siteTitle: string) => EntryReference[];
+  /** Why a config cannot manage the facet where the API does not have it (its `absentIn` flavors). */
+  absent?: (caps: ApiCapabilities) => string;
   /** `live` is undefined when the site is not live yet (it is created by the plan). */
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D, live: L | undefined) => void;
   export: (live: L | undefined, caps: ApiCapabilities) => C | undefined;
-  /** Why a config cannot manage the facet where the API does not have it (its `absentIn` flavors). */
-  absent?: (caps: ApiCapabilities) => string;
   /** Values with the seed fields of a site they pair with. */
   examples: KindExamples<C>;
 };

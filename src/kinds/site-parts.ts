@@ -10,6 +10,7 @@ import { shareLinkKind, type ShareLinkOp } from './share-link.js';
 import { siteAgentSettingsKind, type SiteAgentSettingsOp } from './site-agent-settings.js';
 import { siteCustomizationKind, type SiteCustomizationOp } from './site-customization.js';
 import { siteVisitorAuthKind, type SiteVisitorAuthOp } from './site-visitor-auth.js';
+import { siteGrantKind, type SiteGrantOp } from './site-grant.js';
 import {
   checkStructure,
   diffSiteStructure,
@@ -22,7 +23,7 @@ import {
   type EntryOf,
   type LiveStructure,
 } from './site-structure.js';
-import { callBelow, listBelow, type ChildRead, type KindDoc } from './types.js';
+import { callBelow, listBelow, type ChildRead, type EntryReference, type KindDoc } from './types.js';
 import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Optional } from './shapes.js';
 
 /**
@@ -36,6 +37,7 @@ export const siteFacets = [
   siteCustomizationKind,
   siteVisitorAuthKind,
   siteAgentSettingsKind,
+  siteGrantKind,
 ] as const;
 export const siteListKinds = [shareLinkKind] as const;
 /** The operations of a site's parts besides its structure. */
@@ -45,7 +47,8 @@ export type SitePartOp =
   | SiteCustomizationOp
   | SiteVisitorAuthOp
   | SiteAgentSettingsOp
-  | ShareLinkOp;
+  | ShareLinkOp
+  | SiteGrantOp;
 
 export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
@@ -93,6 +96,16 @@ export function checkParts(entry: PartsConfig, on: EntryChecks): void {
   on.nested(anySiteListKinds);
 }
 
+/** What the parts of a site entry name (a grant's team or member), below the entry. */
+export function partsReferences(entry: DesiredSiteParts, title: string): EntryReference[] {
+  return anySiteFacets.flatMap((f) => {
+    const value = valueIn(entry, f.key);
+    return value === undefined || !f.references
+      ? []
+      : f.references(value, title).map((r) => ({ ...r, path: [f.key, ...r.path] }));
+  });
+}
+
 /** The parts the site's own answer carries (its publication). */
 export function partsFromSite(answer: Record<string, unknown>): Record<string, unknown> {
   const parts: Record<string, unknown> = {};
@@ -121,6 +134,22 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
     ),
     ...anySiteFacets.flatMap((f) => {
       const read = f.read;
+      if ('lists' in read)
+        return read.lists('', '').map((_, i) =>
+          listBelow({
+            wanted: manages(f.key),
+            ...(f.absentIn ? { absentIn: f.absentIn } : {}),
+            list: (org: string, site: L) => read.lists(org, site.id)[i]!,
+            // Each list makes a part of the value: the parts are joined.
+            attach: (site: L, items: unknown[]) => ({
+              ...site,
+              [f.key]: [
+                ...((valueIn(site, f.key) as unknown[] | undefined) ?? []),
+                ...(read.live(items as never[]) as unknown[]),
+              ],
+            }),
+          }),
+        );
       return 'call' in read
         ? [
             callBelow({

@@ -16,6 +16,7 @@ import {
   partReads,
   partsDocs,
   partsFromSite,
+  partsReferences,
   partsShape,
   type DesiredSiteParts,
   type LiveSiteParts,
@@ -265,6 +266,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
   },
   normalize,
   references: (site: DesiredSite) => [
+    ...partsReferences(site, site.title),
     ...(site.sections ?? []).flatMap((section, j) =>
       section.spaces.map((s, k) => ({
         target: 'space',

@@ -1,8 +1,9 @@
 import { spaceCustomFieldsKind } from './space-custom-fields.js';
+import { spaceGrantKind } from './space-grant.js';
 import type { AnySpaceFacet, Optional } from './shapes.js';
 
 /** The kinds that are facets of an existing space (a key of its entry), in the registry's order. */
-export const spaceFacets = [spaceCustomFieldsKind] as const;
+export const spaceFacets = [spaceCustomFieldsKind, spaceGrantKind] as const;
 
 type SpaceFacets = (typeof spaceFacets)[number];
 /** The desired and live space's facets. */

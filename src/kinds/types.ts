@@ -182,9 +182,9 @@ export type ExportContext = {
  */
 export type ChildRead<L, W> = {
   wanted(item: L, wants: W): boolean;
-  attach(item: L, answer: never): L;
-  /** The API flavors without it (a facet only today's API has): never read there. */
+  /** The API flavors that do not have it (its kind's `absentIn`): not read there. */
   absentIn?: readonly ApiFlavor[];
+  attach(item: L, answer: never): L;
 } & ({ list(org: string, item: L): ApiList } | { call(org: string, item: L): ApiCall });
 
 /** The reads below each item of a list, and what they need to know of the config's entries. */
@@ -196,6 +196,7 @@ export type ChildReads<L, W> = {
 /** A list read below each item: every page, each answer checked by the list's item schema. */
 export function listBelow<L, W, A>(read: {
   wanted: (item: L, wants: W) => boolean;
+  absentIn?: readonly ApiFlavor[];
   list: (org: string, item: L) => ApiList<A>;
   attach: (item: L, items: A[]) => L;
 }): ChildRead<L, W> {
@@ -241,6 +242,8 @@ export type EntryReference = {
   holder: string;
   /** Point at the key of the last step (a name), not at its value. */
   onKey?: boolean;
+  /** The diff needs the id of what it names: the list of its lookup's kind is read with the live state. */
+  read?: boolean;
 };
 
 /** A live entry's own references (a site's site spaces name spaces): what the live read proves exists. */

@@ -16,6 +16,7 @@ import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../reconcile/index.js';
 import { referenceTargets } from '../plan/references.js';
 import { withoutCredentials } from '../secrets/credentials.js';
+import { holdsGrants } from '../kinds/grants.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
@@ -78,6 +79,8 @@ export type ReadScope = {
   spaceDetails: string[];
   /** Spaces whose facets (custom field values) are managed: one GET each per facet. */
   spaceIds: string[];
+  /** Read the user the token belongs to (a kind that must never remove its access is managed). */
+  self?: boolean;
   /** The config the scope comes from (undefined for export: read everything below the lists too). */
   desired?: DesiredOrganization;
 };
@@ -86,7 +89,7 @@ export type ReadScope = {
 export function scopeOf(org: DesiredOrganization): ReadScope {
   // A kind the config names by title but does not manage (a SAML default team) is read too (only
   // its list): the diff needs the ids.
-  const named = referenceTargets(org);
+  const { named, needed } = referenceTargets(org);
   return {
     objects: anyObjectKinds.filter((k) => valueIn(org, k.key) !== undefined).map((k) => k.key),
     collections: collectionKind.read.wanted(org),
@@ -94,15 +97,22 @@ export function scopeOf(org: DesiredOrganization): ReadScope {
       .filter(
         (k) =>
           listIn(org, k.key) !== undefined ||
-          (k.lookup?.readWhenNamed === true && named.has(k.lookup.target)),
+          (k.lookup?.readWhenNamed === true && named.has(k.lookup.target)) ||
+          (k.lookup !== undefined && needed.has(k.lookup.target)),
       )
       .map((k) => k.key),
+    self: needsSelf(org),
     spaceDetails: (org.spaces ?? []).filter(collectionKind.spaces.managesFields).map((s) => s.id),
     spaceIds: (org.spaces ?? [])
       .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
       .map((s) => s.id),
     desired: org,
   };
+}
+
+/** Whether a facet that must never remove the token's own access is managed (grants). */
+function needsSelf(org: DesiredOrganization): boolean {
+  return holdsGrants(org);
 }
 
 /** The scope of `docsync export`: every kind, every site and team. */
@@ -164,7 +174,7 @@ async function readAdministration(
         ]),
     ),
     // The user the token belongs to, for the kinds that must never remove it.
-    anyListKinds.some((k) => k.needsSelf && scope.lists.includes(k.key))
+    scope.self || anyListKinds.some((k) => k.needsSelf && scope.lists.includes(k.key))
       ? t(api.currentUser()).catch(() => null)
       : undefined,
     scope.collections ? t(api.list(collectionKind.read.list(orgId))) : undefined,
@@ -181,11 +191,34 @@ async function readAdministration(
   ]);
   const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
   if (self !== undefined) result.self = self?.id ?? null;
-  if (collections) result.collections = collections.map(collectionKind.read.live);
+  if (collections)
+    result.collections = await readTreeGrants(api, collections.map(collectionKind.read.live), scope, t);
   return { org: result, spaceDetails: details.length > 0 ? details : undefined };
 }
 
 type Track = <T>(p: Promise<T>) => Promise<T>;
+
+/** The grants of the collections the config's `access` names (all, for export): two lists each. */
+async function readTreeGrants(
+  api: ApiClient,
+  collections: NonNullable<LiveOrganization['collections']>,
+  scope: ReadScope,
+  t: Track,
+): Promise<NonNullable<LiveOrganization['collections']>> {
+  const grants = collectionKind.grants;
+  if (absentHere(grants, api.capabilities)) return collections;
+  const desired = scope.desired ? (scope.desired.collections ?? []) : undefined;
+  return Promise.all(
+    collections.map(async (c) =>
+      grants.wanted(desired, c)
+        ? {
+            ...c,
+            access: grants.read.live(await Promise.all(grants.read.lists(c.id).map((l) => t(api.list(l))))),
+          }
+        : c,
+    ),
+  );
+}
 
 /** The list kinds in scope, each read as its module declares, where the API has it. */
 async function readLists(
@@ -259,7 +292,14 @@ async function readSpaceFacets(api: ApiClient, ids: string[], t: Track): Promise
     ids.map((id) =>
       orMissing(
         Promise.all(
-          facets.map(async (f) => [f.key, f.live((await t(api.request(f.read(id)))) as never)] as const),
+          facets.map(async (f) => {
+            const read = f.read(id);
+            const answer =
+              'lists' in read
+                ? await Promise.all(read.lists.map((list) => t(api.list(list))))
+                : await t(api.request(read));
+            return [f.key, f.live(answer as never)] as const;
+          }),
         ).then(
           (values) =>
             ({ id, ...Object.fromEntries(values) }) as NonNullable<LiveOrganization['spaces']>[number],

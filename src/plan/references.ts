@@ -28,29 +28,36 @@ export type Known = Map<string, { names: string[] }>;
 export type UnresolvedReference = ConfigReference & { message: string };
 
 /**
- * The targets the organization's references name (what the live read's scope needs): without
- * building each reference's located copy, which a large config has one of per site space.
+ * The targets the organization's references name (what the live read's scope needs), and those
+ * whose list must be read for the ids (`read`): without building each reference's located copy,
+ * which a large config has one of per site space.
  */
-export function referenceTargets(org: DesiredOrganization): Set<string> {
-  const targets = new Set<string>();
+export function referenceTargets(org: DesiredOrganization): { named: Set<string>; needed: Set<string> } {
+  const named = new Set<string>();
+  // A kind whose diff needs the ids of what it names (a grant's member by e-mail): that list too.
+  const needed = new Set<string>();
+  const add = (r: ConfigReference) => {
+    named.add(r.target);
+    if (r.read) needed.add(r.target);
+  };
   for (const kind of anyListKinds) {
     if (!kind.references) continue;
     for (const entry of listIn(org, kind.key) ?? [])
-      for (const r of kind.references(entry, org as never)) targets.add(r.target);
+      for (const r of kind.references(entry, org as never)) add(r);
   }
   for (const kind of anyObjectKinds) {
     const value = valueIn(org, kind.key);
     if (value === undefined || !kind.references) continue;
-    for (const r of kind.references(value)) targets.add(r.target);
+    for (const r of kind.references(value)) add(r);
   }
-  for (const r of collectionKind.references(org)) targets.add(r.target);
+  for (const r of collectionKind.references(org)) add(r);
   for (const space of org.spaces ?? [])
     for (const facet of anySpaceFacets) {
       const value = valueIn(space, facet.key);
       if (value === undefined || !facet.references) continue;
-      for (const r of facet.references(value, space.id, org as never)) targets.add(r.target);
+      for (const r of facet.references(value, space.id, org as never)) add(r);
     }
-  return targets;
+  return { named, needed };
 }
 
 /** Every reference of one organization, in config order. */

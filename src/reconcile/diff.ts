@@ -38,6 +38,13 @@ export function diffOrganization(
     managedLive: { count: 0 },
     dependedOn: new Map(),
     self: live.self ?? null,
+    ...(live.members
+      ? {
+          userIds: new Map(
+            live.members.flatMap((m) => (m.email ? [[m.email.toLowerCase(), m.userId] as const] : [])),
+          ),
+        }
+      : {}),
     siteRefs: new Map((live.sites ?? []).map((s) => [s.title, { ref: liveRef(s.id) }])),
     teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
     caps: options.capabilities,
@@ -52,6 +59,9 @@ export function diffOrganization(
   for (const facet of anySpaceFacets)
     if (absentHere(facet, ctx.caps) && desired.spaces?.some((s) => valueIn(s, facet.key)))
       absent.add(facet.absent(ctx.caps));
+  const grants = collectionKind.grants;
+  if (absentHere(grants, ctx.caps) && desired.collections?.some((c) => c.access !== undefined))
+    absent.add(grants.absent(ctx.caps));
   for (const facet of anySiteFacets)
     if (
       facet.absent &&
@@ -73,14 +83,7 @@ export function diffOrganization(
     };
   }
   diffListKinds(ctx, desired, live, 'first');
-  for (const facet of anySpaceFacets) {
-    const wanted = (desired.spaces ?? []).flatMap((s) => {
-      const value = valueIn(s, facet.key);
-      return value === undefined ? [] : [{ id: s.id, value }];
-    });
-    const found = new Map((live.spaces ?? []).map((s) => [s.id, valueIn(s, facet.key)]));
-    if (wanted.length > 0) facet.diff(ctx, wanted, found);
-  }
+  diffSpaceFacets(ctx, desired, live, undefined);
   diffListKinds(ctx, desired, live, 'before-settings');
   for (const kind of anyObjectKinds) {
     const wanted = valueIn(desired, kind.key);
@@ -90,6 +93,7 @@ export function diffOrganization(
   diffListKinds(ctx, desired, live, 'after-settings');
   collectionKind.diff(ctx, desired, live);
   diffListKinds(ctx, desired, live, undefined);
+  diffSpaceFacets(ctx, desired, live, 'last');
   return {
     organization: desired.id,
     // Each kind adds drafts of its own name and operations only (src/diff/builder.ts types them).
@@ -116,6 +120,24 @@ function diffListKinds(
   for (const kind of anyListKinds) {
     const wanted = listIn(desired, kind.key);
     if (wanted && kind.diffPhase === phase) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
+  }
+}
+
+/** The facets of existing spaces diffed in this phase (custom field values; grants, last). */
+function diffSpaceFacets(
+  ctx: DiffContext,
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+  phase: 'last' | undefined,
+): void {
+  for (const facet of anySpaceFacets) {
+    if (facet.diffPhase !== phase) continue;
+    const wanted = (desired.spaces ?? []).flatMap((s) => {
+      const value = valueIn(s, facet.key);
+      return value === undefined ? [] : [{ id: s.id, value }];
+    });
+    const found = new Map((live.spaces ?? []).map((s) => [s.id, valueIn(s, facet.key)]));
+    if (wanted.length > 0) facet.diff(ctx, wanted, found);
   }
 }
 

@@ -30,6 +30,22 @@ const HELPERS_NAMING_KINDS: Record<string, string> = {
   'test/helpers/rich-seed.ts': 'not derived yet: a hand-written seed of every kind for export tests',
 };
 
+/**
+ * Files whose subject is a relation to other kinds, not counted for them, and why: a grant gives a
+ * team or a member a role on a space, a collection or a site (decision 0034), so the grant types
+ * and kinds name those objects and subjects by design.
+ */
+const GRANT_FILES = [
+  'src/model/grants.ts',
+  'src/kinds/grants.ts',
+  'src/kinds/space-grant.ts',
+  'src/kinds/collection-grant.ts',
+  'src/kinds/site-grant.ts',
+];
+const ABOUT_OTHERS: Record<string, string[]> = Object.fromEntries(
+  GRANT_FILES.map((f) => [f, ['space', 'collection', 'site', 'team', 'member']]),
+);
+
 describe('one kind, one module', () => {
   const spread = kindSpread(ROOT);
 
@@ -41,7 +57,8 @@ describe('one kind, one module', () => {
   it.each(Object.keys(KIND_SPELLINGS))('%s is named in at most five source files', (kind) => {
     const modules = spread[kind]!.filter((f) => f.startsWith('src/kinds/') && !SHARED.includes(f));
     expect(modules.length, `${kind}: its module in src/kinds/`).toBeGreaterThan(0);
-    expect(spread[kind]!.length, spread[kind]!.join('\n')).toBeLessThanOrEqual(LIMIT);
+    const counted = spread[kind]!.filter((f) => !(ABOUT_OTHERS[f] ?? []).includes(kind));
+    expect(counted.length, counted.join('\n')).toBeLessThanOrEqual(LIMIT);
   });
 
   it('test helpers and scripts name no kind: they take kinds from the registry', () => {

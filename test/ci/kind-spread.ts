@@ -73,6 +73,10 @@ export const EXPLICIT_SPELLINGS: Record<string, RegExp> = {
   team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)team'|\/teams\b|teamKind/,
   // the code says publish, published, publication (not `publishing`: the visitor auth's route, `…/publishing/auth`)
   'site-publication': /publish(?!ing)|Publish(?!ing)|publication|Publication/,
+  // the grant kinds share their config key `access` (also the effective-access code's word): their names only
+  'space-grant': /space-grant|spaceGrant|SpaceGrant/,
+  'collection-grant': /collection-grant|collectionGrant|CollectionGrant/,
+  'site-grant': /site-grant|siteGrant|SiteGrant/,
 };
 
 export const KIND_SPELLINGS: Record<string, RegExp> = Object.fromEntries(

@@ -17,6 +17,7 @@ type Flavor = 'seed' | 'current';
 const HOST = {
   sites: { config: { title: 'Docs' }, seed: { id: 'site_1', title: 'Docs', visibility: 'public' } },
   spaces: { config: { id: 'space_1' }, seed: { id: 'space_1', title: 'Space 1' } },
+  collections: { config: { title: 'Guides' }, seed: { id: 'col_g', title: 'Guides' } },
 };
 
 const listOf = (holder: Obj, key: string): unknown[] => {
@@ -48,7 +49,8 @@ function holderOf(org: Obj, ek: ExampleKind, side: 'config' | 'seed'): Obj {
   if (ek.in === 'organization') return org;
   const host = HOST[ek.in][side];
   const list = listOf(org, ek.in);
-  const found = sameEntry(list, host, side === 'config' && ek.in === 'sites' ? 'title' : 'id');
+  const byTitle = side === 'config' && (ek.in === 'sites' || ek.in === 'collections');
+  const found = sameEntry(list, host, byTitle ? 'title' : 'id');
   if (found) return found;
   const added = structuredClone(host) as Obj;
   list.push(added);

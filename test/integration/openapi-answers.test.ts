@@ -209,6 +209,20 @@ async function scenario(): Promise<void> {
   await ask('DELETE', `${s}/share-links/${link.id}`);
   await ask('DELETE', s);
 
+  // Grants of a space, a collection and a site (issue 29).
+  for (const base of ['/spaces/space_1', '/collections/col_1', `${o}/sites/site_1`]) {
+    const p = `${base}/permissions`;
+    await ask('POST', p, { role: 'edit', teams: ['team_1'] });
+    await ask('POST', p, { role: 'read', users: ['user_c'] });
+    await ask('GET', `${p}/teams`);
+    await ask('GET', `${p}/users`);
+    await ask('PATCH', `${p}/teams/team_1`, { role: 'admin' });
+    await ask('PATCH', `${p}/users/user_c`, { role: 'comment' });
+    await ask('GET', `${p}/aggregate`);
+    await ask('DELETE', `${p}/teams/team_1`);
+    await ask('DELETE', `${p}/users/user_c`);
+  }
+
   await ask('GET', `${o}/openapi`);
   await ask('GET', `${o}/openapi/petstore`);
   await ask('POST', `${o}/openapi`, { slug: 'Users-API', source: { url: 'https://example.com/users.json' } });
