@@ -13,15 +13,18 @@ export type GrantRole = MemberRole;
 /** The objects that take grants. */
 export type GrantTarget = 'space' | 'collection' | 'site';
 
-/** A desired grant: the team by title, the user by e-mail (normalized to lower case). */
-export type DesiredGrant = { team: string; role: GrantRole } | { user: string; role: GrantRole };
+/**
+ * A desired grant: the team by title, the member by e-mail (normalized to lower case). The config
+ * key is `member:` (CONTRACT section 6: `{ member: ann@example.com, role: read }`), not `user:`.
+ */
+export type DesiredGrant = { team: string; role: GrantRole } | { member: string; role: GrantRole };
 
-/** A live grant: the team or the user by id. */
-export type LiveGrant = { team: string; role: GrantRole } | { user: string; role: GrantRole };
+/** A live grant: the team or the member (the API's user) by id. */
+export type LiveGrant = { team: string; role: GrantRole } | { member: string; role: GrantRole };
 
 /** The key of the grants in a space's, collection's and site's desired and live entries. */
 export const GRANTS_KEY = 'access';
 
-/** The subject of a grant, for messages and identity (`team:Platform`, `user:ann@acme.com`). */
+/** The subject of a grant, for messages and identity (`team:Platform`, `member:ann@acme.com`). */
 export const grantSubject = (g: DesiredGrant | LiveGrant): string =>
-  'team' in g ? `team:${g.team}` : `user:${g.user}`;
+  'team' in g ? `team:${g.team}` : `member:${g.member}`;
