@@ -121,10 +121,7 @@ export function plannedAccessModel(desired: DesiredOrganization, live: LiveOrgan
   const now = liveAccessModel(live, desired);
   const prune = desired.policy.prune;
   const members = plannedMembers(desired, live, now);
-  const memberId = (user: string): string => {
-    const lower = user.toLowerCase();
-    return members.find((m) => m.id === user || m.email.toLowerCase() === lower)?.id ?? user;
-  };
+  const memberId = memberLookup(members);
 
   const teams = desired.teams
     ? (() => {
@@ -228,10 +225,12 @@ function plannedMembers(
   if (!desired.members) return now.members;
   const out = new Map(now.members.map((m) => [m.id, m]));
   const listed = new Set<string>();
+  const idOf = memberLookup(now.members);
   for (const d of desired.members) {
     const lower = d.user.toLowerCase();
-    const m = now.members.find((x) => x.id === d.user || x.email.toLowerCase() === lower);
-    const id = m?.id ?? `${NEW.member}${lower}`;
+    const found = idOf(d.user);
+    const m = out.get(found);
+    const id = m ? found : `${NEW.member}${lower}`;
     listed.add(id);
     out.set(id, { id, email: m?.email ?? lower, role: d.role });
   }
@@ -239,6 +238,13 @@ function plannedMembers(
   if (desired.policy.pruneMembers && self !== null)
     for (const m of now.members) if (!listed.has(m.id) && m.id !== self) out.delete(m.id);
   return [...out.values()];
+}
+
+/** A member's id by id or e-mail (any case); what names no member is returned as it is. */
+function memberLookup(members: AccessModel['members']): (user: string) => string {
+  const ids = new Set(members.map((m) => m.id));
+  const byEmail = new Map(members.map((m) => [m.email.toLowerCase(), m.id]));
+  return (user) => (ids.has(user) ? user : (byEmail.get(user.toLowerCase()) ?? user));
 }
 
 /** The e-mail of every member of either model, by id (for the sentences). */
