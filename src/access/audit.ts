@@ -18,7 +18,8 @@ export type AuditRow = {
 
 export function auditRows(matrix: AccessMatrix, emails: ReadonlyMap<string, string>): AuditRow[] {
   const rows: AuditRow[] = [];
-  for (const { object, base, teams, users } of matrix.rows.values()) {
+  for (const { object, base, users } of matrix.rows.values()) {
+    const teams = matrix.teamsOf(object.id);
     const on = { objectKind: object.noun, objectId: object.id, object: object.title };
     if (base !== null)
       rows.push({

@@ -52,6 +52,11 @@ export type AccessMatrix = {
   orgRoles: Map<string, Role | null>;
   /** Each team's title, by id (for the teams' sentences). */
   teamTitles: Map<string, string>;
+  /**
+   * The teams granted a role on an object or a collection above it (by object id): the strongest,
+   * and where. Computed when asked (only the rows a difference or an audit shows need it).
+   */
+  teamsOf: (object: string) => ReadonlyMap<string, Access>;
 };
 
 /**
@@ -63,13 +68,18 @@ export type AccessRow = {
   object: AccessObject;
   base: Access | 'org-role' | null;
   users: ReadonlyMap<string, Access>;
-  /** The teams granted a role on the object or a collection above it: the strongest, and where. */
-  teams: ReadonlyMap<string, Access>;
   sig: string;
 };
 
-type Reach = { users: ReadonlyMap<string, Access>; teams: ReadonlyMap<string, Access>; sig: string };
-const NONE: Reach = { users: new Map(), teams: new Map(), sig: '' };
+type Reach = { users: ReadonlyMap<string, Access>; sig: string };
+const NONE: Reach = { users: new Map(), sig: '' };
+const NO_TEAMS: ReadonlyMap<string, Access> = new Map();
+
+/** Keep the stronger of a role already in `map` and `role`. */
+function raiseIn(map: Map<string, Access>, key: string, role: Role, via: string): void {
+  const now = map.get(key);
+  if (!now || rank(role) > rank(now.role)) map.set(key, { role, via });
+}
 
 /** The access of every member to every object (see `AccessMatrix`). */
 export function effectiveAccess(model: AccessModel): AccessMatrix {
@@ -100,24 +110,18 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
     const own = grantsOn.get(o.id);
     if (!own) return above;
     const users = new Map(above.users);
-    const teamRoles = new Map(above.teams);
     let sig = above.sig;
-    const raiseIn = (map: Map<string, Access>, key: string, role: Role, via: string) => {
-      const now = map.get(key);
-      if (!now || rank(role) > rank(now.role)) map.set(key, { role, via });
-    };
     for (const g of own) {
       if ('user' in g.subject) {
         raiseIn(users, g.subject.user, g.role, `direct grant${where}`);
         sig += `|${o.id}:u:${g.subject.user}:${g.role}`;
       } else {
         const team = teams.get(g.subject.team);
-        raiseIn(teamRoles, g.subject.team, g.role, where ? `grant${where}` : 'direct grant');
         for (const u of team?.members ?? []) raiseIn(users, u, g.role, `team ${team!.title}${where}`);
         sig += `|${o.id}:t:${g.subject.team}[${team?.members.join(',') ?? ''}]:${g.role}`;
       }
     }
-    return { users, teams: teamRoles, sig };
+    return { users, sig };
   };
   const below = new Map<string, Reach>();
   /** What a collection's grants (and those above it) give what it holds. */
@@ -141,11 +145,33 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
       object,
       base,
       users: reach.users,
-      teams: reach.teams,
       sig: `${baseSig}${reach.sig}`,
     });
   }
-  return { rows, orgRoles, teamTitles: new Map(model.teams.map((t) => [t.id, t.title])) };
+  /** The teams' grants on `o` over those from above (as `withOwn` does for members). */
+  const teamsWith = (o: AccessObject, above: ReadonlyMap<string, Access>, where: string) => {
+    const own = grantsOn.get(o.id)?.filter((g) => 'team' in g.subject);
+    if (!own?.length) return above;
+    const map = new Map(above);
+    for (const g of own)
+      raiseIn(map, (g.subject as { team: string }).team, g.role, where ? `grant${where}` : 'direct grant');
+    return map;
+  };
+  const teamsBelowCache = new Map<string, ReadonlyMap<string, Access>>();
+  const teamsBelow = (id: string | null | undefined, depth = 0): ReadonlyMap<string, Access> => {
+    if (!id || depth > 64) return NO_TEAMS;
+    const cached = teamsBelowCache.get(id);
+    if (cached) return cached;
+    const o = objects.get(id);
+    const map = o ? teamsWith(o, teamsBelow(o.parent, depth + 1), ` on ${o.noun} ${o.title}`) : NO_TEAMS;
+    teamsBelowCache.set(id, map);
+    return map;
+  };
+  const teamsOf = (id: string): ReadonlyMap<string, Access> => {
+    const o = objects.get(id);
+    return o ? teamsWith(o, teamsBelow(o.parent), '') : NO_TEAMS;
+  };
+  return { rows, orgRoles, teamTitles: new Map(model.teams.map((t) => [t.id, t.title])), teamsOf };
 }
 
 /** What the default gives one member: guests (no organization role) get nothing by default. */
@@ -235,9 +261,11 @@ export function diffAccess(
         after: baseAfter as AccessChange['after'],
         via: viaOf(a?.base ?? b?.base),
       });
-    for (const team of new Set([...(b?.teams.keys() ?? []), ...(a?.teams.keys() ?? [])])) {
-      const was = b?.teams.get(team);
-      const is = a?.teams.get(team);
+    const teamsBefore = b ? before.teamsOf(id) : NO_TEAMS;
+    const teamsAfter = a ? after.teamsOf(id) : NO_TEAMS;
+    for (const team of new Set([...teamsBefore.keys(), ...teamsAfter.keys()])) {
+      const was = teamsBefore.get(team);
+      const is = teamsAfter.get(team);
       if ((was?.role ?? null) === (is?.role ?? null)) continue;
       const title = after.teamTitles.get(team) ?? before.teamTitles.get(team) ?? team;
       out.push({
