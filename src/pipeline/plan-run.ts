@@ -6,7 +6,7 @@ import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';
 import { inheritedOf } from '../config/origins.js';
-import { withAccess } from '../access/plan-access.js';
+import { withAccess } from './plan-access.js';
 
 export type PlanRun = { desired: DesiredState; live: LiveState; plan: Plan };
 

@@ -1,7 +1,7 @@
 import type { DesiredState, LiveState } from '../reconcile/state.js';
 import type { Plan, PlanAccessChange } from '../plan/types.js';
-import { diffAccess, effectiveAccess } from './effective.js';
-import { accessModels, emailsOf } from './model.js';
+import { diffAccess, effectiveAccess } from '../access/effective.js';
+import { accessModels, emailsOf } from '../access/model.js';
 
 /**
  * The plan with its effective-access difference (`plan.access`, decision 35): per organization
