@@ -102,17 +102,20 @@ function pair<D extends Renamable & { title: string }, L extends { id: string; t
   live: readonly L[],
 ): { pairs: [D, L | undefined][]; leftover: L[] } {
   const used = new Set<L>();
+  const byId = new Map(live.map((l) => [l.id, l]));
+  const byTitle = new Map<string, L[]>();
+  for (const l of live) byTitle.set(l.title, [...(byTitle.get(l.title) ?? []), l]);
+  /** The first live object of these titles not yet paired. */
+  const free = (titles: readonly string[]) =>
+    titles.flatMap((t) => byTitle.get(t) ?? []).find((l) => !used.has(l));
   const take = (l: L | undefined) => {
     if (l) used.add(l);
     return l;
   };
   const found = new Map<D, L | undefined>();
-  for (const d of desired) if (d.id) found.set(d, take(live.find((l) => l.id === d.id)));
-  for (const d of desired)
-    if (!d.id) found.set(d, take(live.find((l) => !used.has(l) && l.title === d.title)));
-  for (const d of desired)
-    if (!d.id && !found.get(d))
-      found.set(d, take(live.find((l) => !used.has(l) && (d.previously ?? []).includes(l.title))));
+  for (const d of desired) if (d.id) found.set(d, take(byId.get(d.id)));
+  for (const d of desired) if (!d.id) found.set(d, take(free([d.title])));
+  for (const d of desired) if (!d.id && !found.get(d)) found.set(d, take(free(d.previously ?? [])));
   return { pairs: desired.map((d) => [d, found.get(d)]), leftover: live.filter((l) => !used.has(l)) };
 }
 
@@ -126,14 +129,16 @@ export function plannedAccessModel(desired: DesiredOrganization, live: LiveOrgan
   const teams = desired.teams
     ? (() => {
         const { pairs, leftover } = pair(desired.teams, live.teams ?? []);
-        const kept = prune ? [] : now.teams.filter((t) => leftover.some((l) => l.id === t.id));
+        const liveTeams = new Map(now.teams.map((t) => [t.id, t]));
+        const omitted = new Set(leftover.map((l) => l.id));
+        const kept = prune ? [] : now.teams.filter((t) => omitted.has(t.id));
         return [
           ...pairs.map(([d, l]) => ({
             id: l?.id ?? `${NEW.team}${d.title}`,
             title: d.title,
             members: d.members
               ? d.members.map((m) => memberId(m.user))
-              : (now.teams.find((t) => t.id === l?.id)?.members ?? []),
+              : ((l && liveTeams.get(l.id)?.members) ?? []),
           })),
           ...kept,
         ];
