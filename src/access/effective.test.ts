@@ -66,8 +66,11 @@ describe('diffAccess: the review sentences', () => {
       'a team grant lowered',
       model({ grants: [{ object: 'c_product', subject: { team: 't_platform' }, role: 'read' }] }),
       [
-        'ann@acme.com: edit → read on collection Product (via team Platform)',
-        'ann@acme.com: edit → read on space API Reference (via team Platform on collection Product)',
+        'Team Platform: edit → read on collection Product (via direct grant)',
+        // Read is what every member gets here: the reason after the plan is the default level.
+        'ann@acme.com: edit → read on collection Product (via default level of collection Product)',
+        'Team Platform: edit → read on space API Reference (via grant on collection Product)',
+        'ann@acme.com: edit → read on space API Reference (via default level of collection Product)',
       ],
     ],
     [
@@ -94,11 +97,11 @@ describe('diffAccess: the review sentences', () => {
       }),
       [
         'all members: their organization role → read on space Handbook (via default level of space Handbook)',
-        'bob@acme.com: edit → read on space Handbook (via organization role)',
+        'bob@acme.com: edit → read on space Handbook (via default level of space Handbook)',
       ],
     ],
   ])('%s', (_what, after, sentences) => {
-    const got = diffAccess(before, effectiveAccess(after), emails).map(accessSentence);
+    const got = diffAccess(before, effectiveAccess(after), emails).map((c) => accessSentence(c));
     expect(got).toEqual(sentences);
   });
   it('no change, no sentence', () =>

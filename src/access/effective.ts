@@ -50,6 +50,13 @@ export type AccessMatrix = {
   rows: Map<string, AccessRow>;
   /** Each member's organization role (what `org-role` gives; `admin` administers everything). */
   orgRoles: Map<string, Role | null>;
+  /** Each team's title, by id (for the teams' sentences). */
+  teamTitles: Map<string, string>;
+  /**
+   * The teams granted a role on an object or a collection above it (by object id): the strongest,
+   * and where. Computed when asked (only the rows a difference or an audit shows need it).
+   */
+  teamsOf: (object: string) => ReadonlyMap<string, Access>;
 };
 
 /**
@@ -66,6 +73,13 @@ export type AccessRow = {
 
 type Reach = { users: ReadonlyMap<string, Access>; sig: string };
 const NONE: Reach = { users: new Map(), sig: '' };
+const NO_TEAMS: ReadonlyMap<string, Access> = new Map();
+
+/** Keep the stronger of a role already in `map` and `role`. */
+function raiseIn(map: Map<string, Access>, key: string, role: Role, via: string): void {
+  const now = map.get(key);
+  if (!now || rank(role) > rank(now.role)) map.set(key, { role, via });
+}
 
 /** The access of every member to every object (see `AccessMatrix`). */
 export function effectiveAccess(model: AccessModel): AccessMatrix {
@@ -98,16 +112,12 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
     const users = new Map(above.users);
     let sig = above.sig;
     for (const g of own) {
-      const raise = (user: string, via: string) => {
-        const now = users.get(user);
-        if (!now || rank(g.role) > rank(now.role)) users.set(user, { role: g.role, via });
-      };
       if ('user' in g.subject) {
-        raise(g.subject.user, `direct grant${where}`);
+        raiseIn(users, g.subject.user, g.role, `direct grant${where}`);
         sig += `|${o.id}:u:${g.subject.user}:${g.role}`;
       } else {
         const team = teams.get(g.subject.team);
-        for (const u of team?.members ?? []) raise(u, `team ${team!.title}${where}`);
+        for (const u of team?.members ?? []) raiseIn(users, u, g.role, `team ${team!.title}${where}`);
         sig += `|${o.id}:t:${g.subject.team}[${team?.members.join(',') ?? ''}]:${g.role}`;
       }
     }
@@ -131,9 +141,37 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
     const base = defaultOf(object.id);
     const reach = withOwn(object, reachBelow(object.parent), '');
     const baseSig = base === null ? '-' : base === 'org-role' ? 'org' : `${base.role}@${base.via}`;
-    rows.set(object.id, { object, base, users: reach.users, sig: `${baseSig}${reach.sig}` });
+    rows.set(object.id, {
+      object,
+      base,
+      users: reach.users,
+      sig: `${baseSig}${reach.sig}`,
+    });
   }
-  return { rows, orgRoles };
+  /** The teams' grants on `o` over those from above (as `withOwn` does for members). */
+  const teamsWith = (o: AccessObject, above: ReadonlyMap<string, Access>, where: string) => {
+    const own = grantsOn.get(o.id)?.filter((g) => 'team' in g.subject);
+    if (!own?.length) return above;
+    const map = new Map(above);
+    for (const g of own)
+      raiseIn(map, (g.subject as { team: string }).team, g.role, where ? `grant${where}` : 'direct grant');
+    return map;
+  };
+  const teamsBelowCache = new Map<string, ReadonlyMap<string, Access>>();
+  const teamsBelow = (id: string | null | undefined, depth = 0): ReadonlyMap<string, Access> => {
+    if (!id || depth > 64) return NO_TEAMS;
+    const cached = teamsBelowCache.get(id);
+    if (cached) return cached;
+    const o = objects.get(id);
+    const map = o ? teamsWith(o, teamsBelow(o.parent, depth + 1), ` on ${o.noun} ${o.title}`) : NO_TEAMS;
+    teamsBelowCache.set(id, map);
+    return map;
+  };
+  const teamsOf = (id: string): ReadonlyMap<string, Access> => {
+    const o = objects.get(id);
+    return o ? teamsWith(o, teamsBelow(o.parent), '') : NO_TEAMS;
+  };
+  return { rows, orgRoles, teamTitles: new Map(model.teams.map((t) => [t.id, t.title])), teamsOf };
 }
 
 /** What the default gives one member: guests (no organization role) get nothing by default. */
@@ -160,20 +198,42 @@ function baseText(base: AccessRow['base'] | undefined): string | null {
   return base === 'org-role' ? 'their organization role' : base.role;
 }
 
+/** Who a difference is about: every member (a default level), a team, or one member. */
+export type SubjectKind = 'all' | 'team' | 'member';
+
 /** A difference of effective access, as data (the plan's `access`) and as a sentence. */
 export type AccessChange = {
-  /** `ann@acme.com`, or `all members`. */
+  /** `ann@acme.com`, `Team Support`, or `all members`. */
   subject: string;
+  subjectKind: SubjectKind;
   /** `space API Reference`. */
   object: string;
+  /** The object's noun and title apart (`space`, `API Reference`), for renderers. */
+  objectKind: string;
+  objectTitle: string;
   /** A role, or (for all members) `their organization role`; null: no access. */
   before: Role | 'their organization role' | null;
   after: Role | 'their organization role' | null;
-  /** Why the user has the new access (or had the old one, when it is lost). */
+  /** Why the subject has its access after the plan (or had it, when it is lost). */
   via: string;
 };
 
-/** What changes between two matrices, member by member, object by object; sorted for review. */
+const SUBJECT_ORDER: Record<SubjectKind, number> = { all: 0, team: 1, member: 2 };
+
+/** Review order: by object, then all members, teams, members; each by name. */
+function byReviewOrder(x: AccessChange, y: AccessChange): number {
+  const cmp = (p: string, q: string) => (p < q ? -1 : p > q ? 1 : 0);
+  return (
+    cmp(x.object, y.object) ||
+    SUBJECT_ORDER[x.subjectKind] - SUBJECT_ORDER[y.subjectKind] ||
+    cmp(x.subject, y.subject)
+  );
+}
+
+/**
+ * What changes between two matrices, object by object: the default every member gets, each team's
+ * granted role, and each member's effective role; sorted for review (`byReviewOrder`).
+ */
 export function diffAccess(
   before: AccessMatrix,
   after: AccessMatrix,
@@ -187,18 +247,36 @@ export function diffAccess(
     const b = before.rows.get(id);
     const a = after.rows.get(id);
     if (a && b && a.sig === b.sig && roleChanged.length === 0) continue;
-    const object = describe((a ?? b)!.object);
+    const o = (a ?? b)!.object;
+    const on = { object: describe(o), objectKind: o.noun, objectTitle: o.title };
     const baseBefore = baseText(b?.base);
     const baseAfter = baseText(a?.base);
     const baseChanged = baseBefore !== baseAfter;
     if (baseChanged)
       out.push({
         subject: 'all members',
-        object,
+        subjectKind: 'all',
+        ...on,
         before: baseBefore as AccessChange['before'],
         after: baseAfter as AccessChange['after'],
         via: viaOf(a?.base ?? b?.base),
       });
+    const teamsBefore = b ? before.teamsOf(id) : NO_TEAMS;
+    const teamsAfter = a ? after.teamsOf(id) : NO_TEAMS;
+    for (const team of new Set([...teamsBefore.keys(), ...teamsAfter.keys()])) {
+      const was = teamsBefore.get(team);
+      const is = teamsAfter.get(team);
+      if ((was?.role ?? null) === (is?.role ?? null)) continue;
+      const title = after.teamTitles.get(team) ?? before.teamTitles.get(team) ?? team;
+      out.push({
+        subject: `Team ${title}`,
+        subjectKind: 'team',
+        ...on,
+        before: was?.role ?? null,
+        after: is?.role ?? null,
+        via: (is ?? was)!.via,
+      });
+    }
     // A changed default may change every member; else only those listed and those whose role changed.
     const users = baseChanged
       ? members
@@ -218,24 +296,15 @@ export function diffAccess(
         continue;
       out.push({
         subject: emails.get(u) ?? u,
-        object,
+        subjectKind: 'member',
+        ...on,
         before: was?.role ?? null,
         after: is?.role ?? null,
-        via: (rank(is?.role) >= rank(was?.role) ? is : was)?.via ?? '',
+        via: (is ?? was)?.via ?? '',
       });
     }
   }
-  return out.sort((x, y) =>
-    x.object < y.object
-      ? -1
-      : x.object > y.object
-        ? 1
-        : x.subject < y.subject
-          ? -1
-          : x.subject > y.subject
-            ? 1
-            : 0,
-  );
+  return out.sort(byReviewOrder);
 }
 
 function viaOf(base: AccessRow['base'] | undefined): string {
@@ -247,12 +316,25 @@ function describe(o: AccessObject): string {
   return `${o.noun} ${o.title}`;
 }
 
-/** "ann@acme.com gains admin on site Docs (via team Platform)", "all members: edit → read on space API". */
-export function accessSentence(c: AccessChange): string {
-  const via = c.via ? ` (via ${c.via})` : '';
-  if (c.before === null) return `${c.subject} gains ${c.after} on ${c.object}${via}`;
-  if (c.after === null) return `${c.subject} loses ${c.before} on ${c.object}${via}`;
-  return `${c.subject}: ${c.before} → ${c.after} on ${c.object}${via}`;
+/** How a sentence's parts are written: plain text, or markdown (data escaped, titles in italics). */
+export type SentenceStyle = { text: (data: string) => string; title: (title: string) => string };
+const PLAIN: SentenceStyle = { text: (s) => s, title: (s) => s };
+
+/**
+ * "ann@acme.com gains admin on site Docs (via team Platform)", "Team Support: edit → read on space
+ * API Reference (via direct grant)". Every piece of data goes through `style` (the renderers pass
+ * `oneLine` or the markdown escaper); the words around them are docsync's own.
+ */
+export function accessSentence(c: AccessChange, style: SentenceStyle = PLAIN): string {
+  const t = style.text;
+  const on = `${c.objectKind} ${style.title(c.objectTitle)}`;
+  const via = c.via ? ` (via ${t(c.via)})` : '';
+  const subject = t(c.subject);
+  if (c.subjectKind === 'all')
+    return `${subject}: ${t(c.before ?? 'nothing')} → ${t(c.after ?? 'nothing')} on ${on}${via}`;
+  if (c.before === null) return `${subject} gains ${t(c.after ?? '')} on ${on}${via}`;
+  if (c.after === null) return `${subject} loses ${t(c.before)} on ${on}${via}`;
+  return `${subject}: ${t(c.before)} → ${t(c.after)} on ${on}${via}`;
 }
 
 /** The matrix as rows for audits (`docsync access`): one per object and member above the default. */

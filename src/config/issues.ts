@@ -49,7 +49,8 @@ export type ConfigIssueCode =
   | 'not-config'
   | 'reserved-name'
   | 'invalid-variable'
-  | 'invalid-extends';
+  | 'invalid-extends'
+  | 'access-rule';
 
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.path ? ` ${issue.path}:` : '';

@@ -29,6 +29,7 @@ import { BaseFileSchema, ConfigFileSchema, type ConfigFile } from './schema.js';
 import { expandVariables } from './variables.js';
 import { absentKindIssues } from './absent.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
+import { checkAccessRuleIssues } from './access-rules.js';
 import { locate, MAX_FILE_BYTES, parseYamlFile, type YamlFile } from './yaml-file.js';
 import { zodToIssues } from './zod-issues.js';
 
@@ -217,6 +218,7 @@ function parseEntries(
   const used = new Set(expanded.files.map((f) => f.path).filter((p) => p !== undefined));
   for (const base of bases) if (base.path === undefined || !used.has(base.path)) issues.push(...base.orphan);
   issues.push(...checkSemantics(expanded.files));
+  issues.push(...checkAccessRuleIssues(expanded.files));
   return { parsed: expanded.files, issues, inherited: expanded.inherited };
 }
 

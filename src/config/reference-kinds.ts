@@ -1,5 +1,6 @@
 import { anyListKinds, anyObjectKinds, anySpaceFacets, collectionKind } from '../kinds/registry.js';
 import type { KindDoc } from '../kinds/types.js';
+import { ACCESS_RULES, RULE_TEXT } from '../access/rules.js';
 
 /**
  * What the configuration reference (docs/configuration.md) says about each kind beyond its keys:
@@ -37,6 +38,12 @@ export const KIND_DOCS: Record<string, KindDoc> = {
         { kind: 'deny', schedule: '0 22 * * *', duration: '10h', timeZone: 'Europe/Paris' },
         { kind: 'deny', schedule: '0 0 * * sat', duration: '2d', manualSync: true },
       ],
+      rules: [
+        { rule: 'requireAdminTeam' },
+        { rule: 'teamsOnly' },
+        { rule: 'noEditForGuests' },
+        { rule: 'maxAdmins', max: 2 },
+      ],
     },
   },
   'policy.ignore[]': {
@@ -51,6 +58,15 @@ export const KIND_DOCS: Record<string, KindDoc> = {
     identity: 'none: every window counts (any open deny window blocks apply)',
     notes: [
       "Argo CD's sync windows: an open `deny` window blocks the daemon's apply; when `allow` windows exist, the daemon applies only while one is open. `manualSync: true` lets a manual sync (`docsync apply`, `POST /api/orgs/{org}/sync`) through. Drift is still checked and reported while apply is blocked; the run record says `apply skipped: …`, and the status page, `/status`, `GET /api/orgs/{org}` and `docsync_org_apply_blocked` show the windows.",
+    ],
+  },
+  'policy.rules[]': {
+    title: 'access rules',
+    identity: 'none: every rule applies',
+    notes: [
+      "Checked offline by `validate` and `plan` (before any network call) against the `access` lists of `spaces`, `collections` and `sites` in all of the organization's files; each violation is an error at the entry or grant that breaks the rule, naming the rule and where it is written, for example `config/org.yaml:11:9: error[access-rule] spaces[0].access[1]: space space_api grants admin to member ann@acme.com; only teams may be granted (rule teamsOnly: policy.rules[0] at config/org.yaml:4:7)`.",
+      ...ACCESS_RULES.map((r) => `\`${r}\`: ${RULE_TEXT[r]}.`),
+      "The config alone is judged: a space's collection is the one its `parent` names, guests are the `members` listed with role null, a team's members are those its `members` lists. What the config does not say (grants of objects without an `access` list, members it does not list) is not known offline; `docsync access` shows the live truth.",
     ],
   },
   'collections[]': {

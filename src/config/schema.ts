@@ -4,6 +4,33 @@ import { anyListKinds, collectionKind, objectKinds, resourceKinds, spaceFacets }
 import type { AnyListKind } from '../kinds/shapes.js';
 import { SyncWindowSchema } from './sync-windows-schema.js';
 import { addressGlobProblem } from '../model/address-glob.js';
+import { ACCESS_RULES, RULE_TEXT } from '../access/rules.js';
+
+/** One access rule of `policy.rules` (src/access/rules.ts): its name, and `max` for `maxAdmins`. */
+const AccessRuleSchema = z
+  .strictObject({
+    rule: z.enum(ACCESS_RULES).describe(ACCESS_RULES.map((r) => `\`${r}\`: ${RULE_TEXT[r]}.`).join(' ')),
+    max: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('For `maxAdmins` (required there): the most admin grants.'),
+  })
+  .superRefine((r, ctx) => {
+    if (r.rule === 'maxAdmins' && r.max === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['max'],
+        message: 'maxAdmins needs max (the most admin grants per object)',
+      });
+    if (r.rule !== 'maxAdmins' && r.max !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['max'],
+        message: `${r.rule} takes no max (only maxAdmins does)`,
+      });
+  });
 
 /** An address or glob (`sites/Docs/**`); the organization prefix is optional. */
 const AddressGlob = z
@@ -90,6 +117,12 @@ export const PolicySchema = z
       .optional()
       .describe(
         'A plan that would leave fewer admins than this (by removing or demoting members) is refused; no flag overrides it. Default 1.',
+      ),
+    rules: z
+      .array(AccessRuleSchema)
+      .optional()
+      .describe(
+        'Access rules checked offline by `validate` and `plan` against the `access` lists of spaces, collections and sites: each violation is an error at the entry or grant, naming the rule. Default: none.',
       ),
     syncWindows: z
       .array(SyncWindowSchema)

@@ -6,6 +6,7 @@ import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';
 import { inheritedOf } from '../config/origins.js';
+import { withAccess } from './plan-access.js';
 
 export type PlanRun = { desired: DesiredState; live: LiveState; plan: Plan };
 
@@ -24,7 +25,11 @@ export async function makePlan(
     if (!problems) return d;
     return { ...d, problems: [...problems, ...d.problems.filter((p) => p.code !== 'unknown-reference')] };
   });
-  const plan = buildPlan(diffs, desired.targets ? { targets: desired.targets } : {});
+  const plan = withAccess(
+    buildPlan(diffs, desired.targets ? { targets: desired.targets } : {}),
+    desired,
+    live,
+  );
   const inherited = desired.organizations.flatMap(inheritedOf);
   return { desired, live, plan: inherited.length > 0 ? { ...plan, inherited } : plan };
 }

@@ -25,6 +25,7 @@ export function planDocument(plan: Plan, desired?: DesiredState): Record<string,
     checksum: plan.checksum,
     ...(plan.inherited && plan.inherited.length > 0 ? { inherited: plan.inherited } : {}),
     ...(plan.attributions ? { attributions: plan.attributions } : {}),
+    ...(plan.access && plan.access.length > 0 ? { access: plan.access } : {}),
     ...(desired ? { desired } : {}),
   };
 }

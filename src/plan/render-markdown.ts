@@ -7,6 +7,7 @@ import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
 import { IGNORED_HEADING } from './render-controls.js';
+import { accessMarkdown, accessSummaryLine } from './render-access.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -67,6 +68,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     head.push('**No changes** for the rest. Resolve the duplicates above to manage them.');
   else if (plan.changes.length === 0) head.push('**No changes.** Live state matches the configuration.');
   else head.push(`**Plan:** ${summaryLine(resourceSummary(plan.changes))}.`);
+  if ((plan.access ?? []).length > 0)
+    head.push('', `**Effective access:** ${accessSummaryLine(plan.access ?? [])} (details below).`);
   head.push('');
   head.push('| organization | create | update | delete | move |');
   head.push('|---|---:|---:|---:|---:|');
@@ -84,6 +87,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       `<details><summary>${htmlText(org)}: ${mine.length} change(s)</summary>\n\n${mdFence(mine.map((c) => block(c, options.markOf?.(c), changeProvenance(plan, c))).join('\n'), 'diff')}\n\n</details>\n`,
     );
   }
+  const access = accessMarkdown(plan);
+  if (access) sections.push(access);
   const ignored = plan.ignored ?? [];
   if (ignored.length > 0)
     sections.push(

@@ -5,6 +5,7 @@ import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
 import { IGNORED_HEADING, ignoredLine, partialLine } from './render-controls.js';
+import { accessTextLines } from './render-access.js';
 
 export type TextOptions = { color?: boolean; title?: string };
 
@@ -56,6 +57,8 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     if (c.note) out.push(paint(DIM, `    # ${oneLine(c.note)}`));
     for (const line of changeProvenance(plan, c)) out.push(paint(DIM, `    # ${oneLine(line)}`));
   }
+  const access = accessTextLines(plan);
+  if (access.length > 0) out.push('', ...access);
   if ((plan.ignored ?? []).length > 0) {
     out.push('', IGNORED_HEADING);
     for (const i of plan.ignored ?? []) out.push(`  ~ ${oneLine(ignoredLine(i))}`);

@@ -1,4 +1,5 @@
 import type { Attributions } from './attribution.js';
+import type { AccessChange } from '../access/effective.js';
 import type { ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
 import type { Change } from '../reconcile/index.js';
 import type { ErrorCode, PlanProblemCode } from '../errors.js';
@@ -83,7 +84,12 @@ export type Plan = {
   inherited?: InheritedEntry[];
   /** Drift reports: who last changed each drifted resource, from the audit log (decision 30). */
   attributions?: Attributions;
+  /** Who can read, edit or administer what, now and after the plan: the difference (decision 35). */
+  access?: PlanAccessChange[];
 };
+
+/** One difference of effective access, of one organization (the plan JSON's `access`). */
+export type PlanAccessChange = AccessChange & { organization: string };
 
 /** An entry an organization took from a base file, or one of a base that a file replaced. */
 export type InheritedEntry = {

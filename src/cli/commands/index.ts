@@ -1,3 +1,4 @@
+import { access } from './access.js';
 import { apply } from './apply.js';
 import { comment } from './comment.js';
 import { completion } from './completion.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandWiring[] = [
   suspend,
   resume,
   exportWiring,
+  access,
   daemon,
   emulator,
   demo,
