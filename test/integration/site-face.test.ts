@@ -257,6 +257,29 @@ describe('visitor authentication (current flavor)', () => {
   });
 });
 
+describe('the expected key read from a file', () => {
+  it('is compared by fingerprint; a file that holds anything but one key is a located error that never quotes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-siteface-keyfile-'));
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, 'va.key'), `${LIVE_KEY}\n`);
+    writeFileSync(join(dir, 'bad.key'), 'two words\n');
+    const text = (file: string) => config(`    visitorAuth:\n      privateKey: { file: ${file} }\n`);
+    writeFileSync(join(dir, 'org.yaml'), text('va.key'));
+    const good = await loadConfig(dir);
+    expect(good.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(JSON.stringify(good.desired)).toContain(fingerprint(LIVE_KEY));
+    expect(JSON.stringify(good.desired)).not.toContain(LIVE_KEY);
+    writeFileSync(join(dir, 'org.yaml'), text('bad.key'));
+    const bad = await loadConfig(dir);
+    expect(
+      bad.issues
+        .filter((i) => i.severity === 'error')
+        .map((i) => `${i.code} ${i.line}:${i.column} ${i.path}`),
+    ).toEqual(['indirect-invalid-content 5:21 sites[0].visitorAuth.privateKey']);
+    expect(JSON.stringify(bad.issues)).not.toContain('two words');
+  });
+});
+
 describe('export round trips (current flavor)', () => {
   it('writes only what is not a new site’s default (never the key), and plans the export to zero changes', () =>
     withApi(
