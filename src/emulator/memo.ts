@@ -1,6 +1,7 @@
 /**
  * Values derived from the emulator's state (an index of the teams by id, each user's number of
- * teams…), each remembered until the state may have changed (docs/decisions/0040-emulator-memo.md).
+ * teams…), each remembered until the state may have changed
+ * (docs/decisions/0040-emulator-throughput.md).
  *
  * The state changes through the emulator's own writes, each of which runs inside `write()`: while
  * it runs nothing is remembered (a handler may change what it has just looked up) and when it ends
