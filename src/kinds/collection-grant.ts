@@ -89,7 +89,7 @@ export const collectionGrantKind = {
         changed: [{ team: 'Docs Writers', role: 'review' }],
       },
     ],
-    needs: { config: {}, seed: { teams: [{ title: 'Docs Writers' }] } },
+    needs: { config: { teams: [{ title: 'Docs Writers' }] }, seed: { teams: [{ title: 'Docs Writers' }] } },
   } satisfies KindExamples<AccessConfig>,
 } satisfies KindModule<CollectionGrantOp, 'collection-grant'> & Record<string, unknown>;
 

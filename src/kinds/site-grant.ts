@@ -80,6 +80,6 @@ export const siteGrantKind: SiteFacet<
         changed: [{ team: 'Docs Writers', role: 'edit' }],
       },
     ],
-    needs: { config: {}, seed: { teams: [{ title: 'Docs Writers' }] } },
+    needs: { config: { teams: [{ title: 'Docs Writers' }] }, seed: { teams: [{ title: 'Docs Writers' }] } },
   } satisfies KindExamples<AccessConfig>,
 };

@@ -83,7 +83,8 @@ export const spaceGrantKind: SpaceFacet<'access', AccessConfig, DesiredGrant[], 
         },
       ],
       needs: {
-        config: {},
+        // The team is declared (a random config that manages teams keeps it); the member is looked up.
+        config: { teams: [{ title: 'Docs Writers' }] },
         seed: {
           teams: [{ title: 'Docs Writers' }],
           members: [{ id: 'user_ann', email: 'ann@example.com', role: 'read' }],

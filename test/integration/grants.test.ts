@@ -142,6 +142,47 @@ describe('grants against the emulator (current flavor)', () => {
     }
   });
 
+  it('reads two lists per object whose access is managed, and the token user, teams and members once', async () => {
+    emu = await withEmulator({ seed: seed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const text = `organization: org_t
+collections:
+  - title: Product
+    access: [{ team: Platform, role: read }]
+spaces:
+  - id: space_1
+    access: [{ member: c@example.com, role: read }]
+  - id: space_2
+sites:
+  - title: Docs
+    access: [{ team: Platform, role: read }]
+`;
+      const before = emu.requests().length;
+      await makePlan(api, desired(text));
+      const reads = emu
+        .requests()
+        .slice(before)
+        .map((r) => `${r.method} ${r.path.replace(/\?.*$/, '')}`);
+      const grantReads = reads.filter((r) => r.includes('/permissions/'));
+      expect(grantReads.sort()).toEqual([
+        'GET /v1/collections/col_1/permissions/teams',
+        'GET /v1/collections/col_1/permissions/users',
+        'GET /v1/orgs/org_t/sites/site_1/permissions/teams',
+        'GET /v1/orgs/org_t/sites/site_1/permissions/users',
+        'GET /v1/spaces/space_1/permissions/teams',
+        'GET /v1/spaces/space_1/permissions/users',
+      ]);
+      for (const once of ['GET /v1/user', 'GET /v1/orgs/org_t/teams', 'GET /v1/orgs/org_t/members'])
+        expect(
+          reads.filter((r) => r === once),
+          once,
+        ).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('grants a team the same plan creates after its creation and its members', async () => {
     emu = await withEmulator({ seed: seed(), flavor: 'current' });
     const api = client(emu, { flavor: 'current' });
