@@ -76,9 +76,9 @@ const NONE: Reach = { users: new Map(), sig: '' };
 const NO_TEAMS: ReadonlyMap<string, Access> = new Map();
 
 /** Keep the stronger of a role already in `map` and `role`. */
-function raiseIn(map: Map<string, Access>, key: string, role: Role, via: string): void {
+function raiseIn(map: Map<string, Access>, key: string, access: Access): void {
   const now = map.get(key);
-  if (!now || rank(role) > rank(now.role)) map.set(key, { role, via });
+  if (!now || rank(access.role) > rank(now.role)) map.set(key, access);
 }
 
 /** The access of every member to every object (see `AccessMatrix`). */
@@ -113,11 +113,13 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
     let sig = above.sig;
     for (const g of own) {
       if ('user' in g.subject) {
-        raiseIn(users, g.subject.user, g.role, `direct grant${where}`);
+        raiseIn(users, g.subject.user, { role: g.role, via: `direct grant${where}` });
         sig += `|${o.id}:u:${g.subject.user}:${g.role}`;
       } else {
         const team = teams.get(g.subject.team);
-        for (const u of team?.members ?? []) raiseIn(users, u, g.role, `team ${team!.title}${where}`);
+        // One (immutable) access for every member of the team.
+        const access = team ? { role: g.role, via: `team ${team.title}${where}` } : undefined;
+        for (const u of team?.members ?? []) raiseIn(users, u, access!);
         sig += `|${o.id}:t:${g.subject.team}[${team?.members.join(',') ?? ''}]:${g.role}`;
       }
     }
@@ -154,7 +156,10 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
     if (!own?.length) return above;
     const map = new Map(above);
     for (const g of own)
-      raiseIn(map, (g.subject as { team: string }).team, g.role, where ? `grant${where}` : 'direct grant');
+      raiseIn(map, (g.subject as { team: string }).team, {
+        role: g.role,
+        via: where ? `grant${where}` : 'direct grant',
+      });
     return map;
   };
   const teamsBelowCache = new Map<string, ReadonlyMap<string, Access>>();
