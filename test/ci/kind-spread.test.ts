@@ -42,8 +42,22 @@ const GRANT_FILES = [
   'src/kinds/collection-grant.ts',
   'src/kinds/site-grant.ts',
 ];
+/**
+ * The effective-access computation (decision 0035) is a view across kinds by definition: who can
+ * do what on which space, collection and site, through which team; so are the access rules and the
+ * `docsync access` command that print and judge it.
+ */
+const ACCESS_FILES = [
+  'src/access/aggregate.ts',
+  'src/access/audit.ts',
+  'src/access/effective.ts',
+  'src/access/model.ts',
+  'src/access/rules.ts',
+  'src/config/access-rules.ts',
+  'src/cli/access.ts',
+];
 const ABOUT_OTHERS: Record<string, string[]> = Object.fromEntries(
-  GRANT_FILES.map((f) => [f, ['space', 'collection', 'site', 'team', 'member']]),
+  [...GRANT_FILES, ...ACCESS_FILES].map((f) => [f, ['space', 'collection', 'site', 'team', 'member']]),
 );
 
 describe('one kind, one module', () => {
