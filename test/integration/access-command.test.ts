@@ -62,15 +62,20 @@ describe('docsync access', () => {
     );
   });
 
-  it("today's API: says once when it serves no permissions/aggregate to check against", async () => {
+  it("today's API: the matrix is checked against the API's permissions/aggregate answers", async () => {
+    const aggregates = () => emu.requests().filter((x) => x.path.includes('/permissions/aggregate')).length;
+    const before = aggregates();
     const r = await runMain(['access', '--org', 'org_t', '-o', 'json', '--api-flavor', 'current'], env());
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning: org_t: the API serves no permissions/aggregate here');
+    // One aggregate read per object read (the collection and its space), and the emulator agrees.
+    expect(aggregates() - before).toBe(2);
+    expect(r.stderr).not.toContain('warning');
     const skipped = await runMain(
       ['access', '--org', 'org_t', '--no-aggregate', '--api-flavor', 'current'],
       env(),
     );
     expect(skipped.stderr).not.toContain('aggregate');
+    expect(aggregates() - before).toBe(2);
   });
 
   it('exits 1 on an unknown organization, a bad format, or no config without --org', async () => {
