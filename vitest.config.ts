@@ -23,8 +23,5 @@ export default defineConfig({
     // a second of esbuild.
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/cpu-per-file.ts'],
-    // GitHub's workflow parser imports its JSON schemas without `with { type: 'json' }`, which
-    // Node refuses: transformed by vitest instead, so scripts/check-actions.ts runs in-process.
-    server: { deps: { inline: ['@actions/workflow-parser'] } },
   },
 });

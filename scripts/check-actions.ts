@@ -99,24 +99,16 @@ export async function checkActions(root: string): Promise<{ files: string[]; pro
   return { files: [...workflows, ...(action ? [action] : [])].map((f) => relative(root, f)), problems };
 }
 
-/** What the script prints for `roots` (one line per problem, then a count per root) and its exit code. */
-export async function checkActionsReport(roots: string[]): Promise<{ output: string; code: number }> {
-  let output = '';
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const roots =
+    process.argv.length > 2 ? process.argv.slice(2) : [fileURLToPath(new URL('..', import.meta.url))];
   let failed = false;
   for (const root of roots) {
     const { files, problems } = await checkActions(root);
     for (const p of problems)
-      output += `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${p.message}\n`;
-    output += `${root}: ${files.length} GitHub Actions files checked, ${problems.length} problem(s)\n`;
+      console.log(`${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ${p.message}`);
+    console.log(`${root}: ${files.length} GitHub Actions files checked, ${problems.length} problem(s)`);
     failed ||= problems.length > 0 || files.length === 0;
   }
-  return { output, code: failed ? 1 : 0 };
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const roots =
-    process.argv.length > 2 ? process.argv.slice(2) : [fileURLToPath(new URL('..', import.meta.url))];
-  const { output, code } = await checkActionsReport(roots);
-  process.stdout.write(output);
-  process.exitCode = code;
+  process.exitCode = failed ? 1 : 0;
 }

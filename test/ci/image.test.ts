@@ -143,7 +143,7 @@ describe('the image (Dockerfile)', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     try {
       // The daemon's own line comes after the demo's (page, status, ...): wait for both.
-      await until(() => /^page: +http:/m.test(stdout) && /^docsync daemon /m.test(stdout), 30_000);
+      await until(() => /^page: +http:/m.test(stdout) && /^docsync daemon /m.test(stdout), 60_000);
       expect(stdout).toMatch(/docsync daemon \(apply mode\) on http:\/\/0\.0\.0\.0:\d+/);
       expect(stdout).toContain(`config:   ${join(app, 'config')}`);
       const page = /^page: +(http:\/\/127\.0\.0\.1:\d+\/) /m.exec(stdout);
@@ -166,11 +166,11 @@ describe('the image (Dockerfile)', () => {
     let stdout = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     try {
-      await until(() => /^docsync daemon /m.test(stdout), 30_000);
+      await until(() => /^docsync daemon /m.test(stdout), 60_000);
       expect(stdout).toMatch(/docsync daemon \(apply mode\) on http:\/\/127\.0\.0\.1:\d+/);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('close', r));
     }
-  }, 60_000);
+  }, 90_000);
 });

@@ -48,4 +48,4 @@ it('a daemon restarted with another repository on the same state folder applies 
   const b = makeRepo({ 'org.yaml': config('From B') });
   expect((await daemon(b.url)).lastSync.result).toBe('applied');
   expect(await teams()).toEqual(['From A', 'From B']);
-});
+}, 120_000);
