@@ -95,9 +95,20 @@ export type EmuSection = {
   icon: string | null;
   groupId: string | null;
   defaultSiteSpaceId: string | null;
+  /** Today's API only (absent: false, none). */
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
 };
 
-export type EmuGroup = { id: string; title: string; icon: string | null };
+export type EmuGroup = {
+  id: string;
+  title: string;
+  icon: string | null;
+  /** Today's API only (absent: false, none). */
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+};
 
 export type EmuSiteSpace = {
   id: string;
@@ -105,6 +116,10 @@ export type EmuSiteSpace = {
   sectionId: string | null;
   path: string;
   condition: string | null;
+  /** Today's API only (absent: false, null). */
+  draft?: boolean;
+  hidden?: boolean;
+  pageId?: string | null;
 };
 
 export type EmuShareLink = { id: string; name: string; active: boolean; createdAt: string; token: string };
@@ -125,6 +140,8 @@ export type EmuSite = {
   adaptiveSchemaUpdatedAt: string | null;
   defaultSectionId: string | null;
   defaultRootSiteSpaceId: string | null;
+  /** Today's API only (absent: null). */
+  defaultLevel?: string | null;
   sections: EmuSection[];
   groups: EmuGroup[];
   siteSpaces: EmuSiteSpace[];

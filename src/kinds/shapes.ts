@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
+import type { ApiFlavor } from '../model/kinds.js';
 import type { ContentCheck, IndirectSource } from '../secrets/indirect.js';
 import type { KindExamples } from './examples.js';
 import type {
@@ -102,6 +103,12 @@ export type ListKind<
   check?: (entry: C, on: EntryChecks) => void;
   /** Why a config cannot manage the kind where the API does not have it (its `absentIn` flavors). */
   absent?: (caps: ApiCapabilities) => string;
+  /**
+   * Keys of an entry that some flavors of the API lack (a site's `sections[].draft` in api.md), as
+   * paths below the entry (`[]` steps into each item of a list): a config that gives one is refused
+   * at validation, at the key (src/config/absent.ts).
+   */
+  absentKeys?: { in: readonly ApiFlavor[]; paths: readonly string[] };
   export: ListExport<C, L>;
   /** Entries with the live objects they pair with (src/kinds/examples.ts): tests are built from them. */
   examples: KindExamples<C>;

@@ -13,6 +13,7 @@ import {
   normalizeStructure,
   structureDocs,
   structureReads,
+  structureAbsentKeys,
   structureShape,
   type DesiredStructure,
   type EntryOf,
@@ -46,6 +47,12 @@ type PartsShape = {
 } & {
   [K in Lists as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
 } & typeof structureShape;
+
+/** The parts' keys that api.md lacks: the structure's, and each site list kind's absent there. */
+export const partsAbsentKeys: readonly string[] = [
+  ...structureAbsentKeys,
+  ...anySiteListKinds.filter((k) => k.absentIn?.includes('seed')).map((k) => k.key),
+];
 
 /** A site entry's parts, as the config gives them. */
 export type PartsConfig = { [K in keyof PartsShape]?: z.infer<PartsShape[K]> };

@@ -9,6 +9,7 @@ import {
   optString,
   optStringArray,
   proxyPattern,
+  roles,
   siteVisibilities,
 } from '../validate.js';
 import type { RouteDeps } from './context.js';
@@ -17,6 +18,9 @@ import { checkAdaptiveSchema } from '../adaptive-schema.js';
 
 /** `SiteType` of the official document; api.md names `basic` only. */
 const siteTypes = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+
+/** `DefaultLevel` of today's API: a role or inherit (or null). */
+const levels = [...roles, 'inherit'] as const;
 
 export function registerSites(deps: RouteDeps): void {
   const { state, shapes, router } = deps;
@@ -107,6 +111,8 @@ export function registerSites(deps: RouteDeps): void {
       adaptive = optBoolean(asBody(b['adaptiveContent'], true), 'enabled');
       if (adaptive === undefined) throw badRequest('adaptiveContent.enabled: is required');
     }
+    const defaultLevel =
+      deps.flavor === 'current' ? optEnum(b, 'defaultLevel', levels, { nullable: true }) : undefined;
     const defaultSiteSection = optString(b, 'defaultSiteSection');
     const defaultSiteSpace = optString(b, 'defaultSiteSpace');
     if (defaultSiteSection) findById(site.sections, defaultSiteSection, 'site section');
@@ -128,6 +134,7 @@ export function registerSites(deps: RouteDeps): void {
     if (agentsContext) site.agentsContext = agentsContext;
     if (proxy !== undefined) site.proxy = proxy;
     if (adaptive !== undefined) site.adaptiveContent = { enabled: adaptive };
+    if (defaultLevel !== undefined) site.defaultLevel = defaultLevel;
     if (defaultSiteSection) site.defaultSectionId = defaultSiteSection;
     if (rootDefault) site.defaultRootSiteSpaceId = rootDefault;
     if (sectionDefault)
