@@ -146,6 +146,8 @@ export type EmuSite = {
   groups: EmuGroup[];
   siteSpaces: EmuSiteSpace[];
   shareLinks: EmuShareLink[];
+  /** Today's API: its navigation's external links (declared in src/kinds/external-link.ts). */
+  externalLinks?: { id: string }[];
 };
 
 export type EmuOrganization = {

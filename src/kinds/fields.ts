@@ -113,3 +113,6 @@ export const localized = (max: number, what: string) =>
     .describe(
       `Optional (current API): the ${what} in other languages, by language code (en, fr, de, pt-br…), each at most ${max} characters; {} removes them. Omitted: unmanaged.`,
     );
+
+/** Localized overrides of a text, by language, as today's API answers them (lenient). */
+export const Localized = z.record(z.string(), z.string());

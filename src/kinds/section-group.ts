@@ -3,7 +3,7 @@ import { nullish } from '../model/schema.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { sectionRoute } from './site-section.js';
-import { Localized } from './site-space.js';
+import { Localized } from './fields.js';
 import {
   deleteCall,
   idOutput,

@@ -162,7 +162,14 @@ export type SiteListKind<
   docs: Record<string, KindDoc>;
   unique: { what: string; key: string & keyof C; pinned?: boolean };
   normalize: (entry: C) => D;
-  read: { list: (org: string, site: string) => ApiList; live: (item: never) => L };
+  /** Its list, or (where the API has none) one GET and the items in its answer (a site's external links). */
+  read:
+    | { list: (org: string, site: string) => ApiList; live: (item: never) => L }
+    | {
+        call: (org: string, site: string) => ApiCall;
+        items: (answer: unknown) => unknown[];
+        live: (item: never) => L;
+      };
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D[], live: L[]) => void;
   export: (live: L[]) => C[];
   /** Entries with the live objects (seed entries of a site's list) they pair with. */

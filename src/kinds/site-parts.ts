@@ -3,6 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
+import { externalLinkKind, type ExternalLinkOp } from './external-link.js';
 import { listIn, valueIn } from './list-in.js';
 import { publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
@@ -28,9 +29,9 @@ import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Opti
  * includes every one named here in its config, normalization, checks, reads, export and diff.
  */
 export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
-export const siteListKinds = [shareLinkKind] as const;
+export const siteListKinds = [shareLinkKind, externalLinkKind] as const;
 /** The operations of a site's parts besides its structure. */
-export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp;
+export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp | ExternalLinkOp;
 
 const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
@@ -103,13 +104,27 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
   };
   return [
     ...structureReads<L>(),
-    ...anySiteListKinds.map((kind) =>
-      listBelow({
-        wanted: manages(kind.key),
-        list: (org: string, site: L) => kind.read.list(org, site.id),
-        attach: (site: L, items) => ({ ...site, [kind.key]: items.map((x) => kind.read.live(x as never)) }),
-      }),
-    ),
+    ...anySiteListKinds.map((kind) => {
+      const read = kind.read;
+      const attach = (site: L, items: unknown[]) => ({
+        ...site,
+        [kind.key]: items.map((x) => read.live(x as never)),
+      });
+      const absentIn = kind.absentIn ?? [];
+      return 'list' in read
+        ? listBelow({
+            absentIn,
+            wanted: manages(kind.key),
+            list: (org: string, site: L) => read.list(org, site.id),
+            attach,
+          })
+        : callBelow({
+            absentIn,
+            wanted: manages(kind.key),
+            call: (org: string, site: L) => read.call(org, site.id),
+            attach: (site: L, answer) => attach(site, read.items(answer)),
+          });
+    }),
     ...anySiteFacets.flatMap((f) => {
       const read = f.read;
       return 'call' in read

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nullish } from '../model/schema.js';
-import { Localized, SiteSpace } from './site-space.js';
+import { Localized } from './fields.js';
+import { SiteSpace } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { liveRef } from '../diff/draft.js';
 import type { Renamable } from '../model/desired.js';

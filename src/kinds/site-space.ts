@@ -3,9 +3,6 @@ import { nullish } from '../model/schema.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { deleteCall, idOutput, structureMove, type KindModule } from './types.js';
 
-/** Localized overrides of a text, by language, as today's API answers them. */
-export const Localized = z.record(z.string(), z.string());
-
 /** The API's answer for one (lenient: unknown fields allowed). */
 export const SiteSpace = z.looseObject({
   object: z.literal('site-space').optional(),

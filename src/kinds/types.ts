@@ -38,10 +38,13 @@ export type OpDef<O> = {
    * there by its identity (null: not created, safe to send again).
    */
   adopt?: {
-    list: (op: O, r: Resolver) => ApiList;
     find: (item: never, op: O, r: Resolver) => boolean;
     output: (item: never, op: O) => OpOutput;
-  };
+  } & (
+    | { list: (op: O, r: Resolver) => ApiList }
+    /** Where the API has no list of them: one GET, and the items in its answer (a site's external links). */
+    | { read: (op: O, r: Resolver) => ApiCall; items: (answer: unknown) => unknown[] }
+  );
   /**
    * The operation names a live object by fingerprint (its id is a credential, `Credentials.id`):
    * the list read again when it runs, where the object whose id has that fingerprint is found and
@@ -104,6 +107,21 @@ export const deleteCall = (route: string, params: Params, caps: ApiCapabilities)
   expect: caps.deleteAnswers,
 });
 
+/** Today's `PATCH /sites/{id}/structure/sort`: one call orders any item of a site (`type`: its pointer's). */
+export function structureSort(
+  r: Resolver,
+  what: { org: string; site: Ref; item: Ref; position: Position },
+  type: string,
+): ApiCall {
+  return {
+    method: 'PATCH',
+    route: '/orgs/{org}/sites/{site}/structure/sort',
+    params: { org: what.org, site: r.ref(what.site) },
+    body: sortBody(type, r.ref(what.item), what.position, r),
+    expect: [200, 204],
+  };
+}
+
 /** Today's `PATCH /sites/{id}/structure/sort` body: one call orders any item of a site. */
 function sortBody(type: string, id: string, position: Position, r: Resolver): Record<string, unknown> {
   const where = position.before ? 'before' : 'after';
@@ -127,14 +145,7 @@ export function structureMove(
   const org = what.org;
   const site = r.ref(what.site);
   const item = r.ref(what.item);
-  if (caps.ordering === 'sort-structure')
-    return {
-      method: 'PATCH',
-      route: '/orgs/{org}/sites/{site}/structure/sort',
-      params: { org, site },
-      body: sortBody(sort.type, item, what.position, r),
-      expect: [200, 204],
-    };
+  if (caps.ordering === 'sort-structure') return structureSort(r, what, sort.type);
   return {
     method: 'POST',
     route: move.route,
@@ -181,6 +192,8 @@ export type ExportContext = {
  * answer's type to `attach`. (Methods, so a read of one live type fits the registry's `unknown`.)
  */
 export type ChildRead<L, W> = {
+  /** The API flavors that do not have what it reads (its kind's `absentIn`): never read there. */
+  absentIn?: readonly ApiFlavor[];
   wanted(item: L, wants: W): boolean;
   attach(item: L, answer: never): L;
 } & ({ list(org: string, item: L): ApiList } | { call(org: string, item: L): ApiCall });
@@ -193,6 +206,7 @@ export type ChildReads<L, W> = {
 
 /** A list read below each item: every page, each answer checked by the list's item schema. */
 export function listBelow<L, W, A>(read: {
+  absentIn?: readonly ApiFlavor[];
   wanted: (item: L, wants: W) => boolean;
   list: (org: string, item: L) => ApiList<A>;
   attach: (item: L, items: A[]) => L;
@@ -202,6 +216,7 @@ export function listBelow<L, W, A>(read: {
 
 /** One GET below each item. */
 export function callBelow<L, W>(read: {
+  absentIn?: readonly ApiFlavor[];
   wanted: (item: L, wants: W) => boolean;
   call: (org: string, item: L) => ApiCall;
   attach: (item: L, answer: unknown) => L;

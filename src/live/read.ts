@@ -275,7 +275,10 @@ async function readChildren(
   scope: { wants: unknown } | undefined,
   t: Track,
 ): Promise<unknown> {
-  const wanted = children.filter((c) => !scope || c.wanted(item, scope.wants));
+  const flavor = api.capabilities.flavor;
+  const wanted = children.filter(
+    (c) => !c.absentIn?.includes(flavor) && (!scope || c.wanted(item, scope.wants)),
+  );
   const answers = await Promise.all(
     wanted.map((c) => t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item)))),
   );

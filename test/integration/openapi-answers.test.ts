@@ -192,6 +192,48 @@ async function scenario(): Promise<void> {
   await ask('DELETE', `${s}/section-groups/${g1.id}`);
   await ask('DELETE', `${s}/sections/${one.id}`);
 
+  // Issue 30: drafts, hidden site spaces, localized titles, home pages, defaultLevel, external links.
+  await ask('PATCH', s, { defaultLevel: 'inherit' });
+  const staged = await ask('POST', `${s}/sections`, { spaceId: 'space_1', title: 'Staged', draft: true });
+  await ask('PATCH', `${s}/sections/${staged.id}`, {
+    draft: false,
+    localizedTitle: { fr: 'Préparé' },
+    localizedDescription: { de: 'Vorbereitet' },
+  });
+  const hidden = await ask('POST', `${s}/site-spaces`, {
+    spaceId: 'space_2',
+    sectionId: staged.id,
+    draft: true,
+  });
+  await ask('PATCH', `${s}/site-spaces/${hidden.id}`, { hidden: true, pageId: 'page_1', draft: false });
+  const group = await ask('POST', `${s}/section-groups`, { title: 'Drafts', draft: true });
+  await ask('PATCH', `${s}/section-groups/${group.id}`, {
+    draft: false,
+    localizedTitle: { fr: 'Brouillons' },
+  });
+  const status = await ask('POST', `${s}/external-links`, {
+    title: 'Status',
+    url: 'https://status.example.com',
+    draft: true,
+    localizedTitle: { fr: 'État' },
+  });
+  await ask('PATCH', `${s}/external-links/${status.id}`, {
+    description: 'Is it up?',
+    icon: 'signal',
+    draft: false,
+  });
+  const forum = await ask('POST', `${s}/external-links`, {
+    title: 'Forum',
+    url: 'https://forum.example.com',
+  });
+  await ask('PATCH', `${s}/structure/sort`, {
+    item: { type: 'site-external-link', id: forum.id },
+    position: { before: { type: 'site-external-link', id: status.id } },
+  });
+  await ask('GET', `${s}/structure`);
+  await ask('GET', `${o}/sites/site_1/structure`);
+  await ask('DELETE', `${s}/external-links/${status.id}`);
+
   const link = await ask('POST', `${s}/share-links`, { name: 'partners' });
   await ask('GET', `${s}/share-links`);
   await ask('PATCH', `${s}/share-links/${link.id}`, { active: false, name: 'partners 2' });

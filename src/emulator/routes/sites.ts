@@ -14,6 +14,7 @@ import {
 } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { siteOf } from './site-helpers.js';
+import { externalLinksOf } from './structure.js';
 import { checkAdaptiveSchema } from '../adaptive-schema.js';
 
 /** `SiteType` of the official document; api.md names `basic` only. */
@@ -162,7 +163,7 @@ export function registerSites(deps: RouteDeps): void {
       const where = (['before', 'after'] as const).filter((w) => position[w] !== undefined);
       if (where.length !== 1) throw badRequest('position: exactly one of before or after is required');
       const ref = asBody(position[where[0]!], true);
-      const types = ['site-space', 'site-section', 'site-section-group'] as const;
+      const types = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
       const itemType = optEnum(item, 'type', types, { required: true })!;
       const refType = optEnum(ref, 'type', types, { required: true })!;
       if (itemType !== refType) throw badRequest(`position.${where[0]}.type: must be ${itemType}`);
@@ -177,6 +178,7 @@ export function registerSites(deps: RouteDeps): void {
       };
       if (itemType === 'site-section') move(site.sections, 'site section');
       else if (itemType === 'site-section-group') move(site.groups, 'section group');
+      else if (itemType === 'site-external-link') move(externalLinksOf(site), 'external link');
       else move(site.siteSpaces, 'site space', (a, b) => a.sectionId === b.sectionId);
       return { status: 204 };
     });
