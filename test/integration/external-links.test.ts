@@ -9,7 +9,10 @@ import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
+import { renderNavigation } from '../../src/plan/render-navigation.js';
 import { renderText } from '../../src/plan/render-text.js';
+import { renderTreeText } from '../../src/plan/render-tree.js';
+import { structureTree } from '../../src/plan/structure-tree.js';
 import { baseSeed, call, client, withEmulator, writes } from '../helpers/emulator.js';
 
 /**
@@ -167,5 +170,58 @@ describe('external links against the emulator (current flavor)', () => {
     expect(r.issues.map((i) => `${i.file}:${i.line}:${i.column} ${i.code} ${i.path}`)).toEqual([
       'org.yaml:9:5 unsupported-by-api sites[0].externalLinks',
     ]);
+  });
+});
+
+describe('the navigation tree shows external links, drafts and hidden site spaces', () => {
+  it('now and after the plan (text and markdown), with the changes marked', async () => {
+    const s = seed();
+    const site = (s.organizations as Record<string, any>[])[0]!.sites[0];
+    site.sections[0].siteSpaces.push({ space: 'space_2', path: 'beta', hidden: true });
+    site.sections.push({ title: 'Drafts', path: 'drafts', draft: true, siteSpaces: [{ space: 'space_3' }] });
+    emu = await withEmulator({ seed: s, flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const config = CONFIG.replace(
+        '        spaces: [{ space: space_1 }]',
+        '        spaces: [{ space: space_1 }, { space: space_2, hidden: false }]\n      - path: drafts\n        draft: false\n        spaces: [{ space: space_3 }]',
+      );
+      const { plan, live } = await makePlan(api, desired(config));
+      expect(plan.errors).toEqual([]);
+      expect(renderTreeText(structureTree(plan.organizations, live, []))).toBe(
+        [
+          '  org_t',
+          '    Docs (site)',
+          '      Guides /guides',
+          '        space_1 /space-1',
+          '        space_2 /beta [hidden]',
+          '      Drafts /drafts [draft]',
+          '        space_3 /space-3',
+          '      Status → https://status.example.com (external link)',
+          '      Forum → https://forum.example.com (external link)',
+          '      Old blog → https://blog.example.com (external link)',
+        ].join('\n'),
+      );
+      const after = renderTreeText(
+        structureTree(plan.organizations, live, plan.changes, { arrange: 'after' }),
+        {
+          marks: true,
+        },
+      );
+      for (const line of [
+        '~       space_2 /beta\n',
+        '~     Drafts /drafts\n',
+        '↕     Community → https://forum.example.com (external link)',
+        '~     Status → https://status.example.com/docs (external link)',
+        '-     Old blog → https://blog.example.com (external link)',
+        '+     Changelog → https://example.com/changelog (external link) [draft]',
+      ])
+        expect(after).toContain(line);
+      expect(renderNavigation(plan.organizations, live, plan.changes)).toContain(
+        '+     Changelog → https://example.com/changelog (external link) [draft]',
+      );
+    } finally {
+      await api.close();
+    }
   });
 });
