@@ -17,6 +17,11 @@ export type MarkdownOptions = {
   markOf?: (c: Change) => string | undefined;
   /** The live state the plan was made from: adds the site navigation now and after the plan. */
   live?: LiveState;
+  /**
+   * Preview links of the sites the plan changes (today's API, drafts included): checked https URLs
+   * (src/pipeline/preview.ts), shown as autolinks.
+   */
+  previews?: { site: string; url: string }[];
 };
 
 /** A change in the `diff` block: every value on one line, so no data forges a line of the diff. */
@@ -68,6 +73,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   else if (plan.changes.length === 0) head.push('**No changes.** Live state matches the configuration.');
   else head.push(`**Plan:** ${summaryLine(resourceSummary(plan.changes))}.`);
   head.push('');
+  if (options.previews && options.previews.length > 0) {
+    head.push(
+      '**Preview** of the sites this plan changes, drafts included (each link expires after an hour):',
+    );
+    head.push('');
+    for (const p of options.previews) head.push(`- ${mdText(p.site)}: <${p.url}>`);
+    head.push('');
+  }
   head.push('| organization | create | update | delete | move |');
   head.push('|---|---:|---:|---:|---:|');
   for (const org of plan.organizations) {

@@ -8,7 +8,9 @@ import { loadConfig, loadConfigFromBuffers, loadConfigFromBuffersAsync } from '.
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
+import { commentBody } from '../../src/cli/comment.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
+import { sitePreviews } from '../../src/pipeline/preview.js';
 import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
 
 /**
@@ -217,5 +219,45 @@ describe('the seed flavor (api.md) has no drafts', () => {
       capabilities: capabilitiesOf('current'),
     });
     expect(current.issues).toEqual([]);
+  });
+});
+
+describe('staged structure: the pull request comment links the site preview', () => {
+  it("links the preview of each site the plan changes (today's API), and none in the seed flavor", async () => {
+    emu = await withEmulator({ seed: seed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const { plan, live } = await makePlan(api, desired());
+      const { previews, notes } = await sitePreviews(api, plan, live);
+      expect(notes).toEqual([]);
+      expect(previews).toEqual([
+        {
+          organization: 'org_t',
+          site: 'Docs',
+          url: 'https://docs.emulator.local/~preview/site_1',
+        },
+      ]);
+      const body = commentBody(plan, { live, previews });
+      expect(body).toContain('**Preview** of the sites this plan changes, drafts included');
+      expect(body).toContain(`- Docs: <${previews[0]!.url}>`);
+      // Nothing to preview when the plan leaves the navigation alone.
+      expect((await sitePreviews(api, { ...plan, changes: [] }, live)).previews).toEqual([]);
+    } finally {
+      await api.close();
+    }
+    await emu.close();
+    emu = await withEmulator({ seed: seed() });
+    const seedApi = client(emu, { flavor: 'seed' });
+    try {
+      const plain = CONFIG.split('\n')
+        .filter((l) => !/draft|hidden|pageId|localized/.test(l))
+        .join('\n')
+        .replace('path: v2\n', 'path: v3\n');
+      const { plan, live } = await makePlan(seedApi, desired(plain));
+      expect(plan.changes.length).toBeGreaterThan(0);
+      expect(await sitePreviews(seedApi, plan, live)).toEqual({ previews: [], notes: [] });
+    } finally {
+      await seedApi.close();
+    }
   });
 });

@@ -232,6 +232,7 @@ async function scenario(): Promise<void> {
   });
   await ask('GET', `${s}/structure`);
   await ask('GET', `${o}/sites/site_1/structure`);
+  await ask('GET', `${s}/publishing/preview`);
   await ask('DELETE', `${s}/external-links/${status.id}`);
 
   const link = await ask('POST', `${s}/share-links`, { name: 'partners' });

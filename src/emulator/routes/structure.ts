@@ -44,6 +44,11 @@ export function registerStructure(deps: RouteDeps): void {
       },
     };
   });
+  // A time-limited preview of the site with its drafts (today's `getSitePublishingPreviewById`).
+  router.on('GET', '/orgs/:orgId/sites/:siteId/publishing/preview', ({ params }) => {
+    const { site } = siteOf(deps, params);
+    return { status: 200, body: { url: `${PUBLISHED_URL}/~preview/${site.id}` } };
+  });
 }
 
 /** The site's external links (a declared kind's list in the site, created by its first write). */
