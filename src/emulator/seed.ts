@@ -126,7 +126,15 @@ const organization = z.looseObject({
     .default([]),
   sites: z.array(site).default([]),
   defaultContent: z.string().nullable().optional(),
-  openapi: z.array(z.looseObject({ slug: z.string(), source: z.string() })).default([]),
+  openapi: z
+    .array(
+      z.looseObject({
+        slug: z.string(),
+        source: z.string(),
+        visibility: z.enum(['private', 'public']).optional(),
+      }),
+    )
+    .default([]),
   saml: z
     .array(
       z.looseObject({
@@ -266,6 +274,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
           source: x.source,
           createdAt: created,
           updatedAt: created,
+          ...(x.visibility ? { visibility: x.visibility } : {}),
         })),
         saml: o.saml.map((x) => ({
           id: x.id ?? newId('saml'),

@@ -13,6 +13,8 @@ export type EmuOpenApiSpec = {
   source: string;
   createdAt: string;
   updatedAt: string;
+  /** Today's API only (absent: private). */
+  visibility?: 'private' | 'public';
 };
 
 export type EmuSamlProvider = {

@@ -5,7 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import { externalLinkKind, type ExternalLinkOp } from './external-link.js';
 import { listIn, valueIn } from './list-in.js';
-import { publicationKind, type PublicationOp } from './publication.js';
+import { previewCall, publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
 import {
   checkStructure,
@@ -30,6 +30,8 @@ import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Opti
  */
 export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
 export const siteListKinds = [shareLinkKind, externalLinkKind] as const;
+/** The GET of a site's preview with its drafts (today's API), for the pull request comment. */
+export const sitePreviewCall = previewCall;
 /** The operations of a site's parts besides its structure. */
 export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp | ExternalLinkOp;
 

@@ -135,7 +135,7 @@ const OWN_FIELDS = [
 const SET_AFTER_CREATE = ['basename', 'agentsContext', 'adaptiveContent', 'proxy', 'defaultLevel'] as const;
 
 /** A site's address in the plan. */
-const siteAddress = (org: string, title: string) => `${org}/sites/${title}`;
+export const siteAddress = (org: string, title: string) => `${org}/sites/${title}`;
 
 /** Strip the scheme the API puts on `proxy.origin`, giving the config's `company.com/docs` form. */
 function proxyFromOrigin(origin: string): string {

@@ -31,6 +31,11 @@ export type OpDef<O> = {
   call: (op: O, r: Resolver, caps: ApiCapabilities) => ApiCall;
   /** The API behaviour the operation needs (`invites`): a flavor without it never plans the operation. */
   needs?: 'invites';
+  /**
+   * The API flavors that lack this operation though they have its kind (a field only today's API
+   * sets: an OpenAPI spec's visibility); a config that asks for it there is refused at validation.
+   */
+  absentIn?: readonly ApiFlavor[];
   /** Ids a creation yields from its answer. */
   output?: (answer: never, op: O) => OpOutput;
   /**

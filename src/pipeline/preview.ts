@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import type { Plan } from '../plan/index.js';
+import { sitePreviewCall } from '../kinds/site-parts.js';
+import { siteAddress } from '../kinds/site.js';
 import { STRUCTURE_KINDS } from '../plan/structure-tree.js';
 import type { LiveState } from '../reconcile/index.js';
 import { redactText } from '../model/redact.js';
 
-/** A site's preview: where a reviewer sees it with its drafts (today's API; the link expires in an hour). */
+/** Where a reviewer sees a site with its drafts (today's API; the link expires in an hour). */
 export type SitePreview = { organization: string; site: string; url: string };
 
 const Preview = z.looseObject({ url: z.string() });
@@ -15,7 +17,7 @@ const LINKABLE = /^https:\/\/[^\s<>"'`]+$/;
 
 /**
  * The preview link of every live site whose navigation the plan changes (issue 30, staged
- * structure): `GET …/sites/{siteId}/publishing/preview`, drafts included. Today's API only (api.md
+ * structure), drafts included. Today's API only (api.md
  * has no preview); a site the plan creates has none yet. Best effort: a site whose preview cannot
  * be read is left out, and why is returned.
  */
@@ -29,17 +31,11 @@ export async function sitePreviews(
   if (api.capabilities.flavor !== 'current') return { previews, notes };
   for (const org of live.organizations)
     for (const site of org.sites ?? []) {
-      const prefix = `${org.id}/sites/${site.title}/`;
+      const prefix = `${siteAddress(org.id, site.title)}/`;
       const touched = plan.changes.some((c) => STRUCTURE_KINDS.has(c.kind) && c.address.startsWith(prefix));
       if (!touched) continue;
       try {
-        const answer = await api.request({
-          method: 'GET',
-          route: '/orgs/{org}/sites/{site}/publishing/preview',
-          params: { org: org.id, site: site.id },
-          expect: [200],
-          answer: Preview,
-        });
+        const answer = await api.request(sitePreviewCall(org.id, site.id));
         const url = Preview.parse(answer).url;
         // A comment is read by whoever reads the repository: a link that carries a credential is not posted.
         if (redactText(url) !== url)

@@ -246,6 +246,7 @@ async function scenario(): Promise<void> {
   await ask('POST', `${o}/openapi`, { slug: 'Users-API', source: { url: 'https://example.com/users.json' } });
   await ask('PUT', `${o}/openapi/Users-API`, { source: { url: 'https://example.com/users2.json' } });
   await ask('PUT', `${o}/openapi/orders`, { source: { url: 'https://example.com/orders.json' } });
+  await ask('PATCH', `${o}/openapi/Users-API`, { visibility: 'public' });
   await ask('DELETE', `${o}/openapi/orders`);
 
   await ask('GET', `${o}/saml`);
