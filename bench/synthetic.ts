@@ -27,6 +27,9 @@ export function syntheticModels(n: number): { desired: DesiredState; live: LiveS
         path: `p${j}`,
         condition: null,
         default: j === 0,
+        draft: false,
+        hidden: false,
+        pageId: null,
       }));
       return {
         id: `sec_${s}_${i}`,
@@ -36,6 +39,9 @@ export function syntheticModels(n: number): { desired: DesiredState; live: LiveS
         description: null,
         condition: null,
         default: i === 0,
+        draft: false,
+        localizedTitle: {},
+        localizedDescription: {},
         group: null,
         spaces,
       };

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { AUDIT_READ } from '../src/live/audit.js';
+import { sitePreviewCall } from '../src/kinds/site-parts.js';
 import { createRequire } from 'node:module';
 import { capabilitiesOf } from '../src/api/capabilities.js';
 import { startEmulator } from '../src/emulator/server.js';
@@ -106,10 +107,15 @@ function opsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse,
   if (absentHere(kind, caps)) return [];
   const ops = kind['ops'] as Record<
     string,
-    { call: (op: never, r: Resolver, c: typeof caps) => ApiCall; needs?: 'invites' }
+    {
+      call: (op: never, r: Resolver, c: typeof caps) => ApiCall;
+      needs?: 'invites';
+      absentIn?: readonly ApiFlavor[];
+    }
   >;
   return Object.entries(ops).flatMap(([type, def]) => {
     if (def.needs && !caps[def.needs]) return [];
+    if (def.absentIn?.includes(flavor)) return [];
     let call: ApiCall;
     try {
       call = def.call(placeholderOp(type), resolver, caps);
@@ -122,6 +128,15 @@ function opsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse,
   });
 }
 
+/** The preview a pull request comment links (today's API only; src/pipeline/preview.ts). */
+function sitePreviewUse(flavor: ApiFlavor): RouteUse[] {
+  if (flavor !== 'current') return [];
+  const call = sitePreviewCall('x', 'x');
+  return [
+    { method: call.method, route: call.route, what: 'site preview (comment)', expect: call.expect, flavor },
+  ];
+}
+
 /** Every route docsync uses, per flavor, from the kind registry (and the audit log's read). */
 export function routeUses(): RouteUse[] {
   return FLAVORS.flatMap((flavor) =>
@@ -131,7 +146,8 @@ export function routeUses(): RouteUse[] {
       )
       .concat(
         capabilitiesOf(flavor).auditLog ? [{ ...AUDIT_READ, expect: [...AUDIT_READ.expect], flavor }] : [],
-      ),
+      )
+      .concat(sitePreviewUse(flavor)),
   );
 }
 

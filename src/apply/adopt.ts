@@ -18,7 +18,9 @@ export async function findCreated(
   const adopt = opDef(op).adopt;
   if (!adopt) return null;
   const r = resolverOf(produced);
-  const found = (await api.list(adopt.list(op, r))).find((item) => adopt.find(item as never, op, r));
+  const items =
+    'list' in adopt ? await api.list(adopt.list(op, r)) : adopt.items(await api.request(adopt.read(op, r)));
+  const found = items.find((item) => adopt.find(item as never, op, r));
   return found === undefined ? null : adopt.output(found as never, op);
 }
 

@@ -5,8 +5,9 @@ import type { LiveState } from '../reconcile/index.js';
 import { loadConfig } from '../config/load.js';
 import { markAgainstBase, renderMarkdown, type MarkdownOptions, type Plan } from '../plan/index.js';
 import { touchesStructure } from '../plan/structure-tree.js';
-import { env, type CommonOptions } from './context.js';
+import { env, makeApi, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
+import { sitePreviews, type SitePreview } from '../pipeline/preview.js';
 import { loadOrReport, planWithProgress } from './plan.js';
 
 export type CommentOptions = CommonOptions & {
@@ -46,10 +47,27 @@ async function liveForNavigation(opts: CommentOptions, plan: Plan): Promise<Live
   }
 }
 
+/** The preview links of the sites the plan changes (staged structure, issue 30); best effort. */
+async function previewsFor(opts: CommentOptions, plan: Plan, live: LiveState): Promise<SitePreview[]> {
+  const api = makeApi(opts);
+  try {
+    const { previews, notes } = await sitePreviews(api, plan, live);
+    for (const note of notes) err(`note: ${note}`);
+    return previews;
+  } finally {
+    await api.close();
+  }
+}
+
 /** The sticky comment's body: the markdown plan (with the guards' verdict), under the marker. */
 export function commentBody(
   plan: Plan,
-  opts: { markOf?: MarkdownOptions['markOf']; live?: LiveState; artifactUrl?: string | undefined } = {},
+  opts: {
+    markOf?: MarkdownOptions['markOf'];
+    live?: LiveState;
+    artifactUrl?: string | undefined;
+    previews?: MarkdownOptions['previews'];
+  } = {},
 ): string {
   if (plan.changes.length === 0 && plan.errors.length === 0)
     return `${MARKER}\n### docsync plan\n\n**No changes.** Live state matches the configuration.\n`;
@@ -57,6 +75,7 @@ export function commentBody(
     limit: GITHUB_COMMENT_LIMIT - MARKER.length - 200,
     ...(opts.markOf ? { markOf: opts.markOf } : {}),
     ...(opts.live ? { live: opts.live } : {}),
+    ...(opts.previews ? { previews: opts.previews } : {}),
     artifactHint: opts.artifactUrl
       ? `The full plan is in the workflow artifact: ${opts.artifactUrl}`
       : "The full plan is in the workflow run's artifacts.",
@@ -94,7 +113,8 @@ export async function commentCommand(opts: CommentOptions): Promise<number> {
     out('no changes; no comment posted (--skip-no-changes)');
     return 0;
   }
-  const body = commentBody(plan, { markOf, live, artifactUrl: opts.artifactUrl });
+  const previews = live ? await previewsFor(opts, plan, live) : [];
+  const body = commentBody(plan, { markOf, live, artifactUrl: opts.artifactUrl, previews });
   const result = await upsertComment({ apiUrl: opts.githubApiUrl, token, repository, pr }, redact(body));
   out(`${result.action} comment ${result.id} on ${repository}#${pr}`);
   return plan.errors.length > 0 ? 1 : 0;

@@ -53,3 +53,49 @@ export function absentKindIssues(parsed: readonly ParsedConfig[], caps: ApiCapab
   // In file order, as a compiler reports them.
   return issues.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
 }
+
+/** The places in `value` a path such as `sections[].draft` names (`[]`: each item of a list). */
+function placesOf(value: unknown, steps: readonly string[], at: (string | number)[]): (string | number)[][] {
+  if (steps.length === 0) return [at];
+  const [step, ...rest] = steps as [string, ...string[]];
+  const each = step.endsWith('[]');
+  const key = each ? step.slice(0, -2) : step;
+  if (typeof value !== 'object' || value === null || !(key in value)) return [];
+  const next = (value as Record<string, unknown>)[key];
+  if (!each) return next === undefined ? [] : placesOf(next, rest, [...at, key]);
+  if (!Array.isArray(next)) return [];
+  return next.flatMap((item, i) => placesOf(item, rest, [...at, key, i]));
+}
+
+/**
+ * Keys of entries that the API validated for lacks (each list kind's `absentKeys`: a site's drafts
+ * in api.md), one error each, at the key, in file order.
+ */
+export function absentKeyIssues(parsed: readonly ParsedConfig[], caps: ApiCapabilities): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const { yaml, config } of parsed) {
+    const mine: ConfigIssue[] = [];
+    for (const kind of anyListKinds) {
+      const absent = kind.absentKeys;
+      const entries = listIn(config, kind.key);
+      if (!absent || !absent.in.includes(caps.flavor) || !entries) continue;
+      const found = entries.flatMap((entry, i) =>
+        absent.paths.flatMap((p) => placesOf(entry, p.split('.'), [kind.key, i])),
+      );
+      for (const path of found) {
+        const at = locate(yaml, path, true);
+        const key = String(path.at(-1));
+        mine.push({
+          severity: 'error',
+          code: 'unsupported-by-api',
+          file: yaml.file,
+          ...at,
+          path: formatPath(path),
+          message: `${key} is not in this API (api.md has none); remove it or use ${caps.otherwise}`,
+        });
+      }
+    }
+    issues.push(...mine.sort((a, b) => a.line - b.line || a.column - b.column));
+  }
+  return issues;
+}

@@ -110,10 +110,11 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
   };
   const ordered = (items: Item[]) => (e.hooks?.order ? e.hooks.order(items) : items);
 
-  router.on('GET', list, ({ params, query }: RouteContext) => {
-    const { items, ctx } = where(params);
-    return { status: 200, body: paginate(ordered(items), query, (x) => e.answer(x, ctx)) };
-  });
+  if (e.listed !== false)
+    router.on('GET', list, ({ params, query }: RouteContext) => {
+      const { items, ctx } = where(params);
+      return { status: 200, body: paginate(ordered(items), query, (x) => e.answer(x, ctx)) };
+    });
   router.on('POST', list, ({ params, body }: RouteContext) => {
     const { ctx } = where(params);
     const made = e.create.item(parseBody(e.create.body, body), ctx);

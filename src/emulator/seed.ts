@@ -21,7 +21,12 @@ const siteSpace = z.looseObject({
   path: z.string().optional(),
   condition: z.string().nullable().optional(),
   default: z.boolean().optional(),
+  draft: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+  pageId: z.string().nullable().optional(),
 });
+/** Today's API: localized texts by language. */
+const localizedText = z.record(z.string(), z.string()).optional();
 const section = z.looseObject({
   id: z.string().optional(),
   title: z.string(),
@@ -31,6 +36,9 @@ const section = z.looseObject({
   condition: z.string().nullable().optional(),
   default: z.boolean().optional(),
   sectionGroup: z.string().optional(),
+  draft: z.boolean().optional(),
+  localizedTitle: localizedText,
+  localizedDescription: localizedText,
   siteSpaces: z.array(siteSpace).default([]),
 });
 const site = z.looseObject({
@@ -42,10 +50,17 @@ const site = z.looseObject({
   agentsContext: z.enum(['included', 'excluded']).default('included'),
   adaptiveContent: z.object({ enabled: z.boolean() }).optional(),
   proxy: z.string().nullable().optional(),
+  defaultLevel: z.string().nullable().optional(),
   sections: z.array(section).default([]),
   sectionGroups: z
     .array(
-      z.looseObject({ id: z.string().optional(), title: z.string(), icon: z.string().nullable().optional() }),
+      z.looseObject({
+        id: z.string().optional(),
+        title: z.string(),
+        icon: z.string().nullable().optional(),
+        draft: z.boolean().optional(),
+        localizedTitle: localizedText,
+      }),
     )
     .default([]),
   siteSpaces: z.array(siteSpace).default([]),
@@ -113,7 +128,15 @@ const organization = z.looseObject({
     .default([]),
   sites: z.array(site).default([]),
   defaultContent: z.string().nullable().optional(),
-  openapi: z.array(z.looseObject({ slug: z.string(), source: z.string() })).default([]),
+  openapi: z
+    .array(
+      z.looseObject({
+        slug: z.string(),
+        source: z.string(),
+        visibility: z.enum(['private', 'public']).optional(),
+      }),
+    )
+    .default([]),
   saml: z
     .array(
       z.looseObject({
@@ -253,6 +276,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
           source: x.source,
           createdAt: created,
           updatedAt: created,
+          ...(x.visibility ? { visibility: x.visibility } : {}),
         })),
         saml: o.saml.map((x) => ({
           id: x.id ?? newId('saml'),
@@ -313,6 +337,8 @@ function siteFromSeed(
     id: g.id ?? newId('sitesg'),
     title: g.title,
     icon: g.icon ?? null,
+    ...(g.draft ? { draft: true } : {}),
+    ...(g.localizedTitle ? { localizedTitle: g.localizedTitle } : {}),
   }));
   const result: EmuSite = {
     id: s.id ?? newId('site'),
@@ -325,6 +351,7 @@ function siteFromSeed(
     agentsContext: s.agentsContext,
     adaptiveContent: s.adaptiveContent ?? { enabled: false },
     proxy: s.proxy ?? null,
+    ...(s.defaultLevel ? { defaultLevel: s.defaultLevel } : {}),
     createdAt: CREATED,
     adaptiveSchema: null,
     adaptiveSchemaUpdatedAt: null,
@@ -347,7 +374,16 @@ function siteFromSeed(
       const path = ss.path ?? uniquePath(slugify(title(), 'space'), taken);
       taken.add(path);
       const id = ss.id ?? newId('sitesp');
-      result.siteSpaces.push({ id, spaceId: ss.space, sectionId, path, condition: ss.condition ?? null });
+      result.siteSpaces.push({
+        id,
+        spaceId: ss.space,
+        sectionId,
+        path,
+        condition: ss.condition ?? null,
+        ...(ss.draft ? { draft: true } : {}),
+        ...(ss.hidden ? { hidden: true } : {}),
+        ...(ss.pageId ? { pageId: ss.pageId } : {}),
+      });
       if (def === null || ss.default) def = id;
     }
     return def;
@@ -369,6 +405,9 @@ function siteFromSeed(
       icon: sec.icon ?? null,
       groupId: group?.id ?? null,
       defaultSiteSpaceId: null,
+      ...(sec.draft ? { draft: true } : {}),
+      ...(sec.localizedTitle ? { localizedTitle: sec.localizedTitle } : {}),
+      ...(sec.localizedDescription ? { localizedDescription: sec.localizedDescription } : {}),
     });
     result.sections.at(-1)!.defaultSiteSpaceId = addSpaces(sec.siteSpaces, id);
     if (result.defaultSectionId === null || sec.default) result.defaultSectionId = id;

@@ -11,6 +11,7 @@ import { registerCustomFields } from './routes/custom-fields.js';
 import { registerOrganizations } from './routes/organizations.js';
 import { registerSections } from './routes/sections.js';
 import { registerSiteSpaces } from './routes/site-spaces.js';
+import { registerStructure } from './routes/structure.js';
 import { registerSites } from './routes/sites.js';
 import { registerSiteFace } from './routes/site-face.js';
 import { registerTeams } from './routes/teams.js';
@@ -203,6 +204,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerSiteFace(deps);
   registerSections(deps);
   registerSiteSpaces(deps);
+  registerStructure(deps);
   registerDeclared(deps);
   registerAdmin(deps);
   registerTranslations(deps);

@@ -151,7 +151,11 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       title: sp?.title ?? ss.spaceId,
       default: isDefault,
       ...(ss.condition !== null ? { condition: ss.condition } : {}),
-      ...only({ draft: false }),
+      ...only({
+        draft: ss.draft ?? false,
+        ...(ss.hidden ? { hidden: true } : {}),
+        ...(ss.pageId ? { pageId: ss.pageId } : {}),
+      }),
       urls: { published: `${pub}/${site.id}/${section ? `${section.path}/` : ''}${ss.path}` },
     };
   };
@@ -166,7 +170,11 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     ...(sec.condition !== null ? { condition: sec.condition } : {}),
     ...(sec.groupId ? { sectionGroup: sec.groupId } : {}),
     ...(sec.icon !== null ? { icon: sec.icon } : {}),
-    ...only({ draft: false }),
+    ...only({
+      draft: sec.draft ?? false,
+      ...(sec.localizedTitle ? { localizedTitle: sec.localizedTitle } : {}),
+      ...(sec.localizedDescription ? { localizedDescription: sec.localizedDescription } : {}),
+    }),
     siteSpaces: site.siteSpaces.filter((ss) => ss.sectionId === sec.id).map((ss) => siteSpace(org, site, ss)),
     urls: { published: `${pub}/${site.id}/${sec.path}` },
   });
@@ -179,7 +187,11 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       title: g.title,
       ...(g.icon !== null ? { icon: g.icon } : {}),
       sections,
-      ...only({ draft: false, children: sections }),
+      ...only({
+        draft: g.draft ?? false,
+        ...(g.localizedTitle ? { localizedTitle: g.localizedTitle } : {}),
+        children: sections,
+      }),
     };
   };
 
@@ -194,7 +206,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     ...(s.proxy !== null ? { proxy: { origin: s.proxy, target: `${pub}/${s.id}` } } : {}),
     visibility: s.visibility,
     ...only({
-      defaultLevel: null,
+      defaultLevel: s.defaultLevel ?? null,
       permissions: {
         view: true,
         access: true,

@@ -13,6 +13,8 @@ export type EmuOpenApiSpec = {
   source: string;
   createdAt: string;
   updatedAt: string;
+  /** Today's API only (absent: private). */
+  visibility?: 'private' | 'public';
 };
 
 export type EmuSamlProvider = {
@@ -101,9 +103,20 @@ export type EmuSection = {
   icon: string | null;
   groupId: string | null;
   defaultSiteSpaceId: string | null;
+  /** Today's API only (absent: false, none). */
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
 };
 
-export type EmuGroup = { id: string; title: string; icon: string | null };
+export type EmuGroup = {
+  id: string;
+  title: string;
+  icon: string | null;
+  /** Today's API only (absent: false, none). */
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+};
 
 export type EmuSiteSpace = {
   id: string;
@@ -113,6 +126,10 @@ export type EmuSiteSpace = {
   condition: string | null;
   /** Today's API: the keys this site space overrides in the site's customization. */
   customization?: Record<string, unknown>;
+  /** Today's API only (absent: false, null). */
+  draft?: boolean;
+  hidden?: boolean;
+  pageId?: string | null;
 };
 
 export type EmuShareLink = { id: string; name: string; active: boolean; createdAt: string; token: string };
@@ -133,10 +150,14 @@ export type EmuSite = {
   adaptiveSchemaUpdatedAt: string | null;
   defaultSectionId: string | null;
   defaultRootSiteSpaceId: string | null;
+  /** Today's API only (absent: null). */
+  defaultLevel?: string | null;
   sections: EmuSection[];
   groups: EmuGroup[];
   siteSpaces: EmuSiteSpace[];
   shareLinks: EmuShareLink[];
+  /** Today's API: its navigation's external links (declared in src/kinds/external-link.ts). */
+  externalLinks?: { id: string }[];
   access?: EmuGrant[];
   /** Today's API: the site's face (src/emulator/routes/site-face.ts); absent: the defaults, made on first read. */
   customization?: { document: Record<string, unknown>; updatedAt: string | null };

@@ -1,4 +1,5 @@
 import { badRequest } from './errors.js';
+import { LANGUAGES as translationLanguages } from '../kinds/fields.js';
 
 /** Request body checks of the emulator: each failure is a 400 naming the field. */
 export type Body = Record<string, unknown>;
@@ -97,3 +98,18 @@ export const customFieldTypes = [
   'select:multi',
   'select:single',
 ] as const;
+
+/** A localized text (`LocalizedString128`/`256`): an object of strings by language, each at most `max`. */
+export function optLocalized(body: Body, field: string, max: number): Record<string, string> | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest(`${field}: must be an object of strings by language`);
+  for (const [language, text] of Object.entries(value)) {
+    if (!(translationLanguages as readonly string[]).includes(language))
+      throw badRequest(`${field}.${language}: is not a known language`);
+    if (typeof text !== 'string' || text.length > max)
+      throw badRequest(`${field}.${language}: must be a string of at most ${max} characters`);
+  }
+  return value as Record<string, string>;
+}

@@ -40,6 +40,8 @@ export type Emulated<I extends { id: string }, B, U, S> = {
    * the holder; the item route's last parameter is the item's id.
    */
   routes: { list: string; item: string };
+  /** false: the API has no GET of the list (a site's external links are read in its structure). */
+  listed?: false;
   /** What an item is called in a 404 (`share link`). */
   noun: string;
   /** The prefix of created ids (`sl`: `sl_3f2a…`). */

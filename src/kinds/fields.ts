@@ -94,3 +94,25 @@ export function shortTitlePinned(min: number, what: string) {
     });
   };
 }
+
+/** `TranslationLanguage` of the official document: the languages a localized text may name. */
+export const LANGUAGES = [
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl',
+  'pl', 'tr', 'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk',
+  'bg', 'hr', 'lt', 'lv', 'et', 'sl',
+] as const; // prettier-ignore
+
+/**
+ * A localized text (today's API): overrides for other languages, by language (`{ fr: Guides }`), each
+ * at most `max` characters. Given, the whole map is managed (`{}` removes every override).
+ */
+export const localized = (max: number, what: string) =>
+  z
+    .partialRecord(z.enum(LANGUAGES), z.string().max(max))
+    .optional()
+    .describe(
+      `Optional (current API): the ${what} in other languages, by language code (en, fr, de, pt-br…), each at most ${max} characters; {} removes them. Omitted: unmanaged.`,
+    );
+
+/** Localized overrides of a text, by language, as today's API answers them (lenient). */
+export const Localized = z.record(z.string(), z.string());

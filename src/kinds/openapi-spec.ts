@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
 import { countLive, type DiffContext } from '../diff/context.js';
+import { SET_AFTER_CREATION } from '../model/change.js';
+import { defined } from './fields.js';
 import { deleteCall } from './types.js';
 import type { ListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
@@ -10,7 +12,12 @@ import type { KindExamples } from './examples.js';
 export type OpenApiSpecOp =
   | { type: 'create-openapi-spec'; org: string; slug: string; url: string }
   | { type: 'update-openapi-spec'; org: string; slug: string; url: string }
-  | { type: 'delete-openapi-spec'; org: string; slug: string };
+  | { type: 'delete-openapi-spec'; org: string; slug: string }
+  | { type: 'update-openapi-spec-visibility'; org: string; slug: string; visibility: Visibility };
+
+/** Who may read a spec (today's API): `private`, or `public` to anyone with its public link. */
+const visibilities = ['private', 'public'] as const;
+type Visibility = (typeof visibilities)[number];
 
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -22,14 +29,24 @@ const Config = z.strictObject({
     .regex(slugPattern, 'must be lowercase words joined by -')
     .describe('Identity of the spec. The API cannot rename a slug: a new slug is a new spec.'),
   source: z.url().max(2048).describe('URL of the OpenAPI document.'),
+  visibility: z
+    .enum(visibilities)
+    .optional()
+    .describe(
+      'Optional (current API): private, or public (anyone with its public link may read it). Omitted: unmanaged.',
+    ),
 });
 type Config = z.infer<typeof Config>;
 
 /** Desired and live: the slug and the source URL (null when the API has none). */
-export type DesiredOpenApiSpec = { slug: string; source: string };
-export type LiveOpenApiSpec = { slug: string; source: string | null };
+export type DesiredOpenApiSpec = { slug: string; source: string; visibility?: Visibility };
+export type LiveOpenApiSpec = { slug: string; source: string | null; visibility?: Visibility | null };
 
-const Answer = z.looseObject({ slug: z.string(), sourceURL: z.string().nullable().optional() });
+const Answer = z.looseObject({
+  slug: z.string(),
+  sourceURL: z.string().nullable().optional(),
+  visibility: z.enum(visibilities).nullable().optional(),
+});
 type Answer = z.infer<typeof Answer>;
 
 const LIST = '/orgs/{org}/openapi';
@@ -45,8 +62,9 @@ function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApi
   for (const d of desired) {
     const addr = address(ctx.org, d.slug);
     const l = bySlug.get(d.slug);
+    let createKey: string | undefined;
     if (!l)
-      drafts.create({
+      createKey = drafts.create({
         address: addr,
         after: { source: d.source },
         op: { type: 'create-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
@@ -57,6 +75,17 @@ function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApi
         before: { source: l.source },
         after: { source: d.source },
         op: { type: 'update-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
+      });
+    // Its own call: the creation cannot take it.
+    if (d.visibility !== undefined && (!l || (l.visibility ?? null) !== d.visibility))
+      drafts.update({
+        key: `visibility:${addr}`,
+        address: addr,
+        before: l ? { visibility: l.visibility ?? null } : null,
+        after: { visibility: d.visibility },
+        deps: [createKey],
+        ...(l ? {} : { note: SET_AFTER_CREATION }),
+        op: { type: 'update-openapi-spec-visibility', org: ctx.org, slug: d.slug, visibility: d.visibility },
       });
   }
   const wanted = new Set(desired.map((d) => d.slug));
@@ -90,13 +119,28 @@ export const openApiSpecKind: ListKind<
     },
   },
   unique: { what: 'OpenAPI spec', key: 'slug' },
-  normalize: (o) => ({ slug: o.slug, source: o.source }),
-  reads: [{ list, live: (x: Answer) => ({ slug: x.slug, source: x.sourceURL ?? null }) }],
+  absentKeys: { in: ['seed'], paths: ['visibility'] },
+  normalize: (o) => defined({ slug: o.slug, source: o.source, visibility: o.visibility }),
+  reads: [
+    {
+      list,
+      live: (x: Answer) => ({
+        slug: x.slug,
+        source: x.sourceURL ?? null,
+        ...(x.visibility !== undefined ? { visibility: x.visibility } : {}),
+      }),
+    },
+  ],
   diff,
   export: {
     file: 'organization.yaml',
     header: 'OpenAPI specs',
-    entries: (live) => live?.flatMap((x) => (x.source ? [{ slug: x.slug, source: x.source }] : [])),
+    entries: (live) =>
+      live?.flatMap((x) =>
+        x.source
+          ? [{ slug: x.slug, source: x.source, ...(x.visibility ? { visibility: x.visibility } : {}) }]
+          : [],
+      ),
   },
   ops: {
     'create-openapi-spec': {
@@ -124,6 +168,16 @@ export const openApiSpecKind: ListKind<
         body: { source: { url: op.url } },
         expect: [200, 201],
         answer: Answer,
+      }),
+    },
+    'update-openapi-spec-visibility': {
+      absentIn: ['seed'],
+      call: (op) => ({
+        method: 'PATCH',
+        route: ROUTE,
+        params: { org: op.org, slug: op.slug },
+        body: { visibility: op.visibility },
+        expect: [200],
       }),
     },
     'delete-openapi-spec': {

@@ -4,6 +4,7 @@ import { problem, type DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Ref } from '../model/change.js';
 import type { SiteFacet } from './shapes.js';
+import type { ApiCall } from './types.js';
 import type { KindExamples } from './examples.js';
 
 /** Whether a site is published: publish and unpublish calls of today's API. A key of the site entry. */
@@ -16,6 +17,18 @@ const call = (route: string) => (op: PublicationOp, r: { ref: (x: Ref) => string
   route,
   params: { org: op.org, site: r.ref(op.site) },
   expect: [200],
+});
+
+/**
+ * A site's preview with its drafts (today's `GET …/publishing/preview`): a time-limited URL a
+ * reviewer opens before a staged change is promoted (src/pipeline/preview.ts links it).
+ */
+export const previewCall = (org: string, site: string): ApiCall => ({
+  method: 'GET',
+  route: '/orgs/{org}/sites/{site}/publishing/preview',
+  params: { org, site },
+  expect: [200],
+  answer: z.looseObject({ url: z.string() }),
 });
 
 /** api.md describes no way to change it: a change is a problem there. */

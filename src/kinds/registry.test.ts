@@ -35,6 +35,7 @@ describe('the kind registry', () => {
       'invite-link',
       'site-agent-settings',
       'site-customization',
+      'site-external-link',
       'site-grant',
       'site-publication',
       'site-visitor-auth',

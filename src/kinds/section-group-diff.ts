@@ -1,4 +1,4 @@
-import type { Ref } from '../model/index.js';
+import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
 import { groupAddress, type GroupMembershipOp, type SectionGroupOp } from './section-group.js';
 import {
   sectionAddress,
@@ -79,6 +79,7 @@ function diffSectionGroups(
         after: {
           title: dg.title,
           ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
+          ...(dg.draft ? { draft: true } : {}),
           ...(dg.sections !== undefined ? { sections: dg.sections } : {}),
         },
         deps: [site.createKey, previousCreate, ...members.map((m) => m.createKey)],
@@ -89,8 +90,26 @@ function diffSectionGroups(
           title: dg.title,
           ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
           sections: members.map((m) => m.ref),
+          // A draft is created as a draft: never live in between (staged structure).
+          ...(dg.draft ? { draft: true } : {}),
         },
       });
+      // The creation cannot take localized titles: set right after.
+      if (dg.localizedTitle && Object.keys(dg.localizedTitle).length > 0)
+        groupDrafts.update({
+          address: addr,
+          before: null,
+          after: { localizedTitle: dg.localizedTitle },
+          deps: [key],
+          note: SET_AFTER_CREATION,
+          op: {
+            type: 'update-section-group',
+            org,
+            site: site.ref,
+            group: slot.ref,
+            patch: { localizedTitle: dg.localizedTitle },
+          },
+        });
       groupSlots.push(slot);
       for (const m of members) wantedGroupOf.set(m, slot);
       previousCreate = key;
@@ -100,7 +119,7 @@ function diffSectionGroups(
     groupSlots.push(slot);
     for (const m of members) wantedGroupOf.set(m, slot);
     // A rename keeps the group and its memberships: one update.
-    const diff = changedFields(dg, lg, ['title', 'icon']);
+    const diff = changedFields(dg, lg, ['title', 'icon', 'draft', 'localizedTitle']);
     if (diff)
       groupDrafts.update({
         address: addr,

@@ -3,6 +3,7 @@ import { nullish } from '../model/schema.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { sectionRoute } from './site-section.js';
+import { Localized } from './fields.js';
 import {
   deleteCall,
   idOutput,
@@ -17,6 +18,8 @@ export const SiteSectionGroup = z.looseObject({
   id: z.string(),
   title: z.string(),
   icon: nullish(z.string()),
+  draft: nullish(z.boolean()),
+  localizedTitle: nullish(Localized),
 });
 export type SiteSectionGroup = z.infer<typeof SiteSectionGroup>;
 
@@ -28,6 +31,7 @@ export type SectionGroupOp =
       title: string;
       icon?: string | null;
       sections: Ref[];
+      draft?: boolean;
     }
   | { type: 'update-section-group'; org: string; site: Ref; group: Ref; patch: Patch }
   | { type: 'delete-section-group'; org: string; site: Ref; group: Ref }
@@ -52,6 +56,7 @@ export const sectionGroupKind: KindModule<SectionGroupOp, 'site-section-group'> 
           title: op.title,
           ...(op.icon !== undefined ? { icon: op.icon } : {}),
           sections: op.sections.map(r.ref),
+          ...(op.draft ? { draft: true } : {}),
         },
         expect: [201],
         answer: SiteSectionGroup,

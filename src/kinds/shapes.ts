@@ -3,6 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
+import type { ApiFlavor } from '../model/kinds.js';
 import type { ContentCheck, IndirectSource } from '../secrets/indirect.js';
 import type { KindExamples } from './examples.js';
 import type {
@@ -105,6 +106,12 @@ export type ListKind<
   check?: (entry: C, on: EntryChecks) => void;
   /** Why a config cannot manage the kind where the API does not have it (its `absentIn` flavors). */
   absent?: (caps: ApiCapabilities) => string;
+  /**
+   * Keys of an entry that some flavors of the API lack (a site's `sections[].draft` in api.md), as
+   * paths below the entry (`[]` steps into each item of a list): a config that gives one is refused
+   * at validation, at the key (src/config/absent.ts).
+   */
+  absentKeys?: { in: readonly ApiFlavor[]; paths: readonly string[] };
   export: ListExport<C, L>;
   /** Entries with the live objects they pair with (src/kinds/examples.ts): tests are built from them. */
   examples: KindExamples<C>;
@@ -158,7 +165,14 @@ export type SiteListKind<
   docs: Record<string, KindDoc>;
   unique: { what: string; key: string & keyof C; pinned?: boolean };
   normalize: (entry: C) => D;
-  read: { list: (org: string, site: string) => ApiList; live: (item: never) => L };
+  /** Its list, or (where the API has none) one GET and the items in its answer (a site's external links). */
+  read:
+    | { list: (org: string, site: string) => ApiList; live: (item: never) => L }
+    | {
+        call: (org: string, site: string) => ApiCall;
+        items: (answer: unknown) => unknown[];
+        live: (item: never) => L;
+      };
   diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D[], live: L[]) => void;
   export: (live: L[]) => C[];
   /** Entries with the live objects (seed entries of a site's list) they pair with. */

@@ -4,8 +4,9 @@ import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
+import { externalLinkKind, type ExternalLinkOp } from './external-link.js';
 import { listIn, valueIn } from './list-in.js';
-import { publicationKind, type PublicationOp } from './publication.js';
+import { previewCall, publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
 import { siteAgentSettingsKind, type SiteAgentSettingsOp } from './site-agent-settings.js';
 import { siteCustomizationKind, type SiteCustomizationOp } from './site-customization.js';
@@ -18,6 +19,7 @@ import {
   normalizeStructure,
   structureDocs,
   structureReads,
+  structureAbsentKeys,
   structureShape,
   type DesiredStructure,
   type EntryOf,
@@ -39,7 +41,9 @@ export const siteFacets = [
   siteAgentSettingsKind,
   siteGrantKind,
 ] as const;
-export const siteListKinds = [shareLinkKind] as const;
+export const siteListKinds = [shareLinkKind, externalLinkKind] as const;
+/** The GET of a site's preview with its drafts (today's API), for the pull request comment. */
+export const sitePreviewCall = previewCall;
 /** The operations of a site's parts besides its structure. */
 export type SitePartOp =
   | PublicationOp
@@ -48,6 +52,7 @@ export type SitePartOp =
   | SiteVisitorAuthOp
   | SiteAgentSettingsOp
   | ShareLinkOp
+  | ExternalLinkOp
   | SiteGrantOp;
 
 export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
@@ -65,6 +70,12 @@ type PartsShape = {
 } & {
   [K in Lists as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
 } & typeof structureShape;
+
+/** The parts' keys that api.md lacks: the structure's, and each site list kind's absent there. */
+export const partsAbsentKeys: readonly string[] = [
+  ...structureAbsentKeys,
+  ...anySiteListKinds.filter((k) => k.absentIn?.includes('seed')).map((k) => k.key),
+];
 
 /** A site entry's parts, as the config gives them. */
 export type PartsConfig = { [K in keyof PartsShape]?: z.infer<PartsShape[K]> };
@@ -125,13 +136,27 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
   };
   return [
     ...structureReads<L>(),
-    ...anySiteListKinds.map((kind) =>
-      listBelow({
-        wanted: manages(kind.key),
-        list: (org: string, site: L) => kind.read.list(org, site.id),
-        attach: (site: L, items) => ({ ...site, [kind.key]: items.map((x) => kind.read.live(x as never)) }),
-      }),
-    ),
+    ...anySiteListKinds.map((kind) => {
+      const read = kind.read;
+      const attach = (site: L, items: unknown[]) => ({
+        ...site,
+        [kind.key]: items.map((x) => read.live(x as never)),
+      });
+      const absentIn = kind.absentIn ?? [];
+      return 'list' in read
+        ? listBelow({
+            absentIn,
+            wanted: manages(kind.key),
+            list: (org: string, site: L) => read.list(org, site.id),
+            attach,
+          })
+        : callBelow({
+            absentIn,
+            wanted: manages(kind.key),
+            call: (org: string, site: L) => read.call(org, site.id),
+            attach: (site: L, answer) => attach(site, read.items(answer)),
+          });
+    }),
     ...anySiteFacets.flatMap((f) => {
       const read = f.read;
       if ('lists' in read)

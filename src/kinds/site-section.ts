@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nullish } from '../model/schema.js';
+import { Localized } from './fields.js';
 import { SiteSpace } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { liveRef } from '../diff/draft.js';
@@ -16,12 +17,15 @@ export const SiteSection = z.looseObject({
   condition: nullish(z.string()),
   sectionGroup: nullish(z.string()),
   icon: nullish(z.string()),
+  draft: nullish(z.boolean()),
+  localizedTitle: nullish(Localized),
+  localizedDescription: nullish(Localized),
   siteSpaces: z.array(SiteSpace).default([]),
 });
 export type SiteSection = z.infer<typeof SiteSection>;
 
 export type SectionOp =
-  | { type: 'create-section'; org: string; site: Ref; spaceId: string; title?: string }
+  | { type: 'create-section'; org: string; site: Ref; spaceId: string; title?: string; draft?: boolean }
   | { type: 'update-section'; org: string; site: Ref; section: Ref; patch: Patch }
   | { type: 'delete-section'; org: string; site: Ref; section: Ref }
   | { type: 'move-section'; org: string; site: Ref; section: Ref; position: Position };
@@ -50,7 +54,11 @@ export const sectionKind: KindModule<SectionOp, 'site-section'> = {
         method: 'POST',
         route: LIST,
         params: { org: op.org, site: r.ref(op.site) },
-        body: { spaceId: op.spaceId, ...(op.title !== undefined ? { title: op.title } : {}) },
+        body: {
+          spaceId: op.spaceId,
+          ...(op.title !== undefined ? { title: op.title } : {}),
+          ...(op.draft ? { draft: true } : {}),
+        },
         expect: [201],
         answer: SiteSection,
         create: true,
@@ -173,7 +181,19 @@ export function pairSections(
  * that site-structure.ts (which includes the diff steps) is imported by none of them.
  */
 
-export type DesiredSiteSpace = { space: string; path?: string; condition?: string | null; default?: boolean };
+/** Localized overrides of a text, by language (today's API): `{ fr: Guides }`. */
+export type LocalizedText = Record<string, string>;
+
+export type DesiredSiteSpace = {
+  space: string;
+  path?: string;
+  condition?: string | null;
+  default?: boolean;
+  /** Today's API: a draft is not live; hidden is left out of the navigation; pageId is its home page. */
+  draft?: boolean;
+  hidden?: boolean;
+  pageId?: string | null;
+};
 export type DesiredSection = {
   path: string;
   /** Omitted: the platform's default on creation (the first space's title), unmanaged afterwards. */
@@ -182,11 +202,16 @@ export type DesiredSection = {
   description?: string | null;
   condition?: string | null;
   default?: boolean;
+  draft?: boolean;
+  localizedTitle?: LocalizedText;
+  localizedDescription?: LocalizedText;
   spaces: DesiredSiteSpace[];
 };
 export type DesiredSectionGroup = Renamable & {
   title: string;
   icon?: string | null;
+  draft?: boolean;
+  localizedTitle?: LocalizedText;
   /** Paths of the member sections; omitted: the group's memberships are unmanaged. */
   sections?: string[];
 };
@@ -203,6 +228,9 @@ export type LiveSiteSpace = {
   path: string;
   condition: string | null;
   default: boolean;
+  draft: boolean;
+  hidden: boolean;
+  pageId: string | null;
 };
 export type LiveSection = {
   id: string;
@@ -212,10 +240,19 @@ export type LiveSection = {
   description: string | null;
   condition: string | null;
   default: boolean;
+  draft: boolean;
+  localizedTitle: LocalizedText;
+  localizedDescription: LocalizedText;
   group: string | null;
   spaces: LiveSiteSpace[];
 };
-export type LiveSectionGroup = { id: string; title: string; icon: string | null };
+export type LiveSectionGroup = {
+  id: string;
+  title: string;
+  icon: string | null;
+  draft: boolean;
+  localizedTitle: LocalizedText;
+};
 export type LiveStructure = {
   sections?: LiveSection[];
   sectionGroups?: LiveSectionGroup[];

@@ -12,11 +12,14 @@ export const SiteSpace = z.looseObject({
   space: z.looseObject({ id: z.string() }),
   default: nullish(z.boolean()),
   condition: nullish(z.string()),
+  draft: nullish(z.boolean()),
+  hidden: nullish(z.boolean()),
+  pageId: nullish(z.string()),
 });
 export type SiteSpace = z.infer<typeof SiteSpace>;
 
 export type SiteSpaceOp =
-  | { type: 'create-site-space'; org: string; site: Ref; spaceId: string; section?: Ref }
+  | { type: 'create-site-space'; org: string; site: Ref; spaceId: string; section?: Ref; draft?: boolean }
   | { type: 'update-site-space'; org: string; site: Ref; siteSpace: Ref; patch: Patch }
   | { type: 'delete-site-space'; org: string; site: Ref; siteSpace: Ref }
   | { type: 'move-site-space'; org: string; site: Ref; siteSpace: Ref; position: Position };
@@ -36,7 +39,11 @@ export const siteSpaceKind: KindModule<SiteSpaceOp, 'site-space'> = {
         method: 'POST',
         route: LIST,
         params: { org: op.org, site: r.ref(op.site) },
-        body: { spaceId: op.spaceId, ...(op.section ? { sectionId: r.ref(op.section) } : {}) },
+        body: {
+          spaceId: op.spaceId,
+          ...(op.section ? { sectionId: r.ref(op.section) } : {}),
+          ...(op.draft ? { draft: true } : {}),
+        },
         expect: [201],
         answer: SiteSpace,
         create: true,

@@ -38,8 +38,37 @@ type SpacePlacement = {
   live?: LiveSiteSpace;
 };
 
-const SECTION_FIELDS = ['title', 'icon', 'description', 'condition', 'path'] as const;
-const SITE_SPACE_FIELDS = ['path', 'condition'] as const;
+const SECTION_FIELDS = [
+  'title',
+  'icon',
+  'description',
+  'condition',
+  'path',
+  'draft',
+  'localizedTitle',
+  'localizedDescription',
+] as const;
+/** What a new section's update sets after its creation (its creation takes its title and draft). */
+const SECTION_SET_AFTER = [
+  'path',
+  'icon',
+  'description',
+  'condition',
+  'localizedTitle',
+  'localizedDescription',
+];
+const SITE_SPACE_FIELDS = ['path', 'condition', 'draft', 'hidden', 'pageId'] as const;
+
+/**
+ * Fields to set after a creation, without the flags a creation already leaves false (`hidden`,
+ * `draft`): no call to say what is already so.
+ */
+function setAfterCreation(d: Record<string, unknown>, keys: readonly string[]) {
+  const fields = fieldsToSet(d, keys);
+  if (!fields) return null;
+  for (const key of Object.keys(fields)) if (fields[key] === false) delete fields[key];
+  return Object.keys(fields).length > 0 ? fields : null;
+}
 
 /** What the steps of one site's structure diff share. */
 type Structure = {
@@ -159,9 +188,11 @@ function createAndDeleteSections(s: Structure): void {
     slot.createKey = `create:${slot.addr}`;
     slot.ref = createdRef(slot.createKey);
     const first = slot.d.spaces[0]!;
+    // A draft is created as a draft: never live in between (staged structure).
+    const draft = slot.d.draft ? { draft: true } : {};
     s.sections.create({
       address: slot.addr,
-      after: { ...(slot.d.title !== undefined ? { title: slot.d.title } : {}), space: first.space },
+      after: { ...(slot.d.title !== undefined ? { title: slot.d.title } : {}), space: first.space, ...draft },
       deps: [site.createKey, previousCreate],
       op: {
         type: 'create-section',
@@ -169,6 +200,7 @@ function createAndDeleteSections(s: Structure): void {
         site: site.ref,
         spaceId: first.space,
         ...(slot.d.title !== undefined ? { title: slot.d.title.slice(0, SECTION_CREATE_TITLE_MAX) } : {}),
+        ...draft,
       },
     });
     previousCreate = slot.createKey;
@@ -243,14 +275,16 @@ function moveSiteSpaceHere(
   const addr = siteSpaceAddress(c.addr, ds.space);
   const freed = loc ? freeSiteSpace(s, c, ds, loc) : undefined;
   const p: SpacePlacement = { d: ds, container: c, addr, ref: { id: '' } };
-  if (c.slot?.createKey && index === 0) {
+  const withSection = c.slot?.createKey !== undefined && index === 0;
+  if (c.slot?.createKey && withSection) {
     p.createKey = c.slot.createKey;
     p.ref = createdRef(c.slot.createKey, `siteSpace:${ds.space}`);
     s.ctx.drafts.depend(c.slot.createKey, freed);
   } else {
+    const draft = ds.draft ? { draft: true } : {};
     p.createKey = s.siteSpaces.create({
       address: addr,
-      after: { space: ds.space },
+      after: { space: ds.space, ...draft },
       deps: [site.createKey, c.slot?.createKey, freed, previousInContainer],
       op: {
         type: 'create-site-space',
@@ -258,11 +292,16 @@ function moveSiteSpaceHere(
         site: site.ref,
         spaceId: ds.space,
         ...(c.slot ? { section: c.slot.ref } : {}),
+        ...draft,
       },
     });
     p.ref = createdRef(p.createKey);
   }
-  const follow = fieldsToSet(ds, SITE_SPACE_FIELDS);
+  // A section's first site space comes with it, live: a draft one becomes a draft right after.
+  const follow = setAfterCreation(
+    ds,
+    withSection ? SITE_SPACE_FIELDS : SITE_SPACE_FIELDS.filter((f) => f !== 'draft'),
+  );
   if (follow)
     p.updateKey = s.siteSpaces.update({
       address: addr,
@@ -328,7 +367,7 @@ function updateSections(s: Structure): Map<SectionSlot, string> {
     const deps: (string | undefined)[] = [];
     if (slot.l) diff = changedFields(slot.d, slot.l, SECTION_FIELDS);
     else {
-      const after = fieldsToSet(slot.d, ['path', 'icon', 'description', 'condition']) ?? {};
+      const after = setAfterCreation(slot.d, SECTION_SET_AFTER) ?? {};
       if ((slot.d.title?.length ?? 0) > SECTION_CREATE_TITLE_MAX) after['title'] = slot.d.title;
       diff = { before: {}, after };
       deps.push(slot.createKey);

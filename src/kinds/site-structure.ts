@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
-import { defined, duplicatesOf, pin, previously } from './fields.js';
+import { defined, duplicatesOf, localized, pin, previously } from './fields.js';
 import { diffGroups } from './section-group-diff.js';
 import { diffStructure } from './site-structure-diff.js';
 import {
@@ -59,7 +59,35 @@ const SiteSpaceConfig = z.strictObject({
     .boolean()
     .optional()
     .describe('Default site space of its section (or of the site root). Omitted: unmanaged.'),
+  draft: z
+    .boolean()
+    .optional()
+    .describe(
+      'Optional (current API): a draft is not live; a new one is created as a draft. false promotes it. Omitted: unmanaged.',
+    ),
+  hidden: z
+    .boolean()
+    .optional()
+    .describe(
+      "Optional (current API): left out of the site's navigation (still reachable by its URL). Omitted: unmanaged.",
+    ),
+  pageId: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe(
+      "Optional (current API): id of the space's page shown at the site space's root instead of its first page; null restores the default. Omitted: unmanaged.",
+    ),
 });
+
+/** A draft flag of a section or group (today's API). */
+const Draft = z
+  .boolean()
+  .optional()
+  .describe(
+    'Optional (current API): a draft is not live (readers do not see it; the site preview does); a new one is created as a draft, false promotes it. Omitted: unmanaged.',
+  );
 
 const SectionConfig = z.strictObject({
   path: Path.describe('Identity of the section within its site.'),
@@ -80,6 +108,9 @@ const SectionConfig = z.strictObject({
     .describe('Optional, at most 256 characters; null removes it. Omitted: unmanaged.'),
   condition: Condition.nullable().optional().describe('Optional; null removes it. Omitted: unmanaged.'),
   default: z.boolean().optional().describe('Default section of the site (at most one). Omitted: unmanaged.'),
+  draft: Draft,
+  localizedTitle: localized(128, 'title'),
+  localizedDescription: localized(256, 'description'),
   spaces: z.array(SiteSpaceConfig).describe('Site spaces of this section, in display order (at least one).'),
 });
 
@@ -88,6 +119,8 @@ const GroupConfig = z.strictObject({
   id: pin('title'),
   previously: previously('title'),
   icon: Icon.nullable().optional(),
+  draft: Draft,
+  localizedTitle: localized(128, 'title'),
   sections: z
     .array(Path)
     .optional()
@@ -95,6 +128,13 @@ const GroupConfig = z.strictObject({
       'Paths of the sections in this group (a section belongs to one group: listing it here moves it from another). Omitted: the group is created empty and its memberships are unmanaged (sections join or leave it outside docsync).',
     ),
 });
+
+/** The structure's keys that api.md lacks (src/config/absent.ts refuses them for the seed flavor). */
+export const structureAbsentKeys = [
+  ...['draft', 'localizedTitle', 'localizedDescription'].map((k) => `sections[].${k}`),
+  ...['draft', 'hidden', 'pageId'].flatMap((k) => [`sections[].spaces[].${k}`, `spaces[].${k}`]),
+  ...['draft', 'localizedTitle'].map((k) => `sectionGroups[].${k}`),
+];
 
 /** The keys the structure takes in a site entry. */
 export const structureShape = {
@@ -108,7 +148,15 @@ export const structureShape = {
 type StructureConfig = { [K in keyof typeof structureShape]?: z.infer<(typeof structureShape)[K]> };
 
 const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
-  defined({ space: s.space, path: s.path, condition: s.condition, default: s.default }) as DesiredSiteSpace;
+  defined({
+    space: s.space,
+    path: s.path,
+    condition: s.condition,
+    default: s.default,
+    draft: s.draft,
+    hidden: s.hidden,
+    pageId: s.pageId,
+  }) as DesiredSiteSpace;
 
 export function normalizeStructure(s: StructureConfig): DesiredStructure {
   return defined({
@@ -121,6 +169,9 @@ export function normalizeStructure(s: StructureConfig): DesiredStructure {
           description: sec.description,
           condition: sec.condition,
           default: sec.default,
+          draft: sec.draft,
+          localizedTitle: sec.localizedTitle,
+          localizedDescription: sec.localizedDescription,
           spaces: sec.spaces.map(siteSpace),
         }) as DesiredSection,
     ),
@@ -131,6 +182,8 @@ export function normalizeStructure(s: StructureConfig): DesiredStructure {
           id: g.id,
           previously: g.previously,
           icon: g.icon,
+          draft: g.draft,
+          localizedTitle: g.localizedTitle,
           sections: g.sections,
         }) as DesiredSectionGroup,
     ),
@@ -200,6 +253,9 @@ const liveSiteSpace = (ss: SiteSpace): LiveSiteSpace => ({
   path: ss.path,
   condition: ss.condition ?? null,
   default: ss.default ?? false,
+  draft: ss.draft ?? false,
+  hidden: ss.hidden ?? false,
+  pageId: ss.pageId ?? null,
 });
 
 const liveSection = (s: SiteSection): LiveSection => ({
@@ -210,6 +266,9 @@ const liveSection = (s: SiteSection): LiveSection => ({
   description: s.description ?? null,
   condition: s.condition ?? null,
   default: s.default ?? false,
+  draft: s.draft ?? false,
+  localizedTitle: s.localizedTitle ?? {},
+  localizedDescription: s.localizedDescription ?? {},
   group: s.sectionGroup ?? null,
   spaces: s.siteSpaces.map(liveSiteSpace),
 });
@@ -245,7 +304,13 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
       list: below('section-groups', SiteSectionGroup),
       attach: (site: L, items: SiteSectionGroup[]) => ({
         ...site,
-        sectionGroups: items.map((g) => ({ id: g.id, title: g.title, icon: g.icon ?? null })),
+        sectionGroups: items.map((g) => ({
+          id: g.id,
+          title: g.title,
+          icon: g.icon ?? null,
+          draft: g.draft ?? false,
+          localizedTitle: g.localizedTitle ?? {},
+        })),
       }),
     }),
     listBelow({
@@ -265,7 +330,14 @@ const exportSiteSpace = (ss: LiveSiteSpace) => ({
   path: ss.path,
   ...(ss.condition !== null ? { condition: ss.condition } : {}),
   ...(ss.default ? { default: true } : {}),
+  ...(ss.draft ? { draft: true } : {}),
+  ...(ss.hidden ? { hidden: true } : {}),
+  ...(ss.pageId !== null ? { pageId: ss.pageId } : {}),
 });
+
+/** A localized text, when it has any override. */
+const someLocalized = (key: string, value: Record<string, string>) =>
+  Object.keys(value).length > 0 ? { [key]: value } : {};
 
 /** Titles the config accepts; the platform names a section after its space, whatever its length. */
 const SECTION_TITLE = { min: 2, max: 128 };
@@ -280,6 +352,9 @@ function exportSection(s: LiveSection) {
     ...(s.description !== null ? { description: s.description } : {}),
     ...(s.condition !== null ? { condition: s.condition } : {}),
     ...(s.default ? { default: true } : {}),
+    ...(s.draft ? { draft: true } : {}),
+    ...someLocalized('localizedTitle', s.localizedTitle),
+    ...someLocalized('localizedDescription', s.localizedDescription),
     spaces: s.spaces.map(exportSiteSpace),
   };
 }
@@ -304,6 +379,8 @@ export function exportStructure(l: LiveStructure, title: string, warnings: strin
       title: g.title,
       ...(dupGroups.has(g.title) ? { id: g.id } : {}),
       ...(g.icon !== null ? { icon: g.icon } : {}),
+      ...(g.draft ? { draft: true } : {}),
+      ...someLocalized('localizedTitle', g.localizedTitle),
       sections: sections.filter((s) => s.group === g.id).map((s) => s.path),
     })),
   };

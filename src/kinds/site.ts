@@ -7,7 +7,15 @@ import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
 import type { Renamable } from '../model/desired.js';
 import { agentsContexts, visibilities, type AgentsContext, type Visibility } from '../model/kinds.js';
-import { defined, duplicatesOf, fileSlug, pin, previously, shortTitlePinned } from './fields.js';
+import {
+  DefaultLevel,
+  defined,
+  duplicatesOf,
+  fileSlug,
+  pin,
+  previously,
+  shortTitlePinned,
+} from './fields.js';
 import {
   checkParts,
   diffParts,
@@ -17,6 +25,7 @@ import {
   partsDocs,
   partsFromSite,
   partsReferences,
+  partsAbsentKeys,
   partsShape,
   type DesiredSiteParts,
   type LiveSiteParts,
@@ -40,6 +49,7 @@ const Site = z.looseObject({
   agentsContext: nullish(z.enum(agentsContexts)),
   adaptiveContent: nullish(z.looseObject({ enabled: z.boolean() })),
   proxy: nullish(z.looseObject({ origin: z.string() })),
+  defaultLevel: nullish(z.string()),
 });
 type Site = z.infer<typeof Site>;
 
@@ -85,6 +95,9 @@ const Config = z
       .optional()
       .describe('Optional. Omitted: unmanaged.'),
     proxy: z.string().max(512).regex(proxyPattern, 'must look like company.com/docs').nullable().optional(),
+    defaultLevel: DefaultLevel.optional().describe(
+      "Optional (current API): the default access level of the organization's members to the site's content: a role, inherit or null. Omitted: unmanaged.",
+    ),
     ...partsShape,
   })
   .superRefine(shortTitlePinned(MIN_TITLE, 'site'));
@@ -97,6 +110,7 @@ type OwnFields = {
   agentsContext?: AgentsContext;
   adaptiveContent?: { enabled: boolean };
   proxy?: string | null;
+  defaultLevel?: string | null;
 };
 export type DesiredSite = Renamable & OwnFields & DesiredSiteParts;
 export type LiveSite = LiveSiteParts & {
@@ -107,13 +121,23 @@ export type LiveSite = LiveSiteParts & {
   agentsContext: AgentsContext | null;
   adaptiveContent: { enabled: boolean } | null;
   proxy: string | null;
+  /** Today's API (absent: not read). */
+  defaultLevel?: string | null;
 };
 
-const OWN_FIELDS = ['title', 'visibility', 'basename', 'agentsContext', 'adaptiveContent', 'proxy'] as const;
-const SET_AFTER_CREATE = ['basename', 'agentsContext', 'adaptiveContent', 'proxy'] as const;
+const OWN_FIELDS = [
+  'title',
+  'visibility',
+  'basename',
+  'agentsContext',
+  'adaptiveContent',
+  'proxy',
+  'defaultLevel',
+] as const;
+const SET_AFTER_CREATE = ['basename', 'agentsContext', 'adaptiveContent', 'proxy', 'defaultLevel'] as const;
 
 /** A site's address in the plan. */
-const siteAddress = (org: string, title: string) => `${org}/sites/${title}`;
+export const siteAddress = (org: string, title: string) => `${org}/sites/${title}`;
 
 /** Strip the scheme the API puts on `proxy.origin`, giving the config's `company.com/docs` form. */
 function proxyFromOrigin(origin: string): string {
@@ -128,6 +152,7 @@ const liveSite = (site: Site): LiveSite => ({
   agentsContext: site.agentsContext ?? null,
   adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : null,
   proxy: site.proxy ? proxyFromOrigin(site.proxy.origin) : null,
+  ...(site.defaultLevel !== undefined ? { defaultLevel: site.defaultLevel } : {}),
   ...partsFromSite(site),
 });
 
@@ -155,6 +180,7 @@ function normalize(s: Config, extras: NormalizeExtras): DesiredSite {
     agentsContext: s.agentsContext,
     adaptiveContent: s.adaptiveContent,
     proxy: s.proxy,
+    defaultLevel: s.defaultLevel,
     ...normalizeParts(s, extras.certificates.get(s)),
   }) as DesiredSite;
 }
@@ -168,6 +194,10 @@ function exportSite(l: LiveSite, pinned: boolean, ctx: ExportContext): Config {
     ...(l.agentsContext !== null ? { agentsContext: l.agentsContext } : {}),
     ...(l.adaptiveContent !== null ? { adaptiveContent: { enabled: l.adaptiveContent.enabled } } : {}),
     ...(l.proxy !== null ? { proxy: l.proxy } : {}),
+    // The API's own values: a role or inherit.
+    ...(l.defaultLevel !== undefined && l.defaultLevel !== null
+      ? { defaultLevel: l.defaultLevel as z.infer<typeof DefaultLevel> }
+      : {}),
     ...exportParts(l, l.title, ctx.warnings, ctx.caps),
   };
 }
@@ -255,6 +285,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
     ...partsDocs,
   },
   unique: { what: 'site', key: 'title', pinned: true },
+  absentKeys: { in: ['seed'], paths: ['defaultLevel', ...partsAbsentKeys] },
   check: checkParts,
   // A site's visitor authentication may name the private key it expects (never sent: compared by fingerprint).
   indirect: {

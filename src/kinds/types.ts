@@ -31,6 +31,11 @@ export type OpDef<O> = {
   call: (op: O, r: Resolver, caps: ApiCapabilities) => ApiCall;
   /** The API behaviour the operation needs (`invites`): a flavor without it never plans the operation. */
   needs?: 'invites';
+  /**
+   * The API flavors that lack this operation though they have its kind (a field only today's API
+   * sets: an OpenAPI spec's visibility); a config that asks for it there is refused at validation.
+   */
+  absentIn?: readonly ApiFlavor[];
   /** Ids a creation yields from its answer. */
   output?: (answer: never, op: O) => OpOutput;
   /**
@@ -38,10 +43,13 @@ export type OpDef<O> = {
    * there by its identity (null: not created, safe to send again).
    */
   adopt?: {
-    list: (op: O, r: Resolver) => ApiList;
     find: (item: never, op: O, r: Resolver) => boolean;
     output: (item: never, op: O) => OpOutput;
-  };
+  } & (
+    | { list: (op: O, r: Resolver) => ApiList }
+    /** Where the API has no list of them: one GET, and the items in its answer (a site's external links). */
+    | { read: (op: O, r: Resolver) => ApiCall; items: (answer: unknown) => unknown[] }
+  );
   /**
    * The operation names a live object by fingerprint (its id is a credential, `Credentials.id`):
    * the list read again when it runs, where the object whose id has that fingerprint is found and
@@ -104,6 +112,21 @@ export const deleteCall = (route: string, params: Params, caps: ApiCapabilities)
   expect: caps.deleteAnswers,
 });
 
+/** Today's `PATCH /sites/{id}/structure/sort`: one call orders any item of a site (`type`: its pointer's). */
+export function structureSort(
+  r: Resolver,
+  what: { org: string; site: Ref; item: Ref; position: Position },
+  type: string,
+): ApiCall {
+  return {
+    method: 'PATCH',
+    route: '/orgs/{org}/sites/{site}/structure/sort',
+    params: { org: what.org, site: r.ref(what.site) },
+    body: sortBody(type, r.ref(what.item), what.position, r),
+    expect: [200, 204],
+  };
+}
+
 /** Today's `PATCH /sites/{id}/structure/sort` body: one call orders any item of a site. */
 function sortBody(type: string, id: string, position: Position, r: Resolver): Record<string, unknown> {
   const where = position.before ? 'before' : 'after';
@@ -127,14 +150,7 @@ export function structureMove(
   const org = what.org;
   const site = r.ref(what.site);
   const item = r.ref(what.item);
-  if (caps.ordering === 'sort-structure')
-    return {
-      method: 'PATCH',
-      route: '/orgs/{org}/sites/{site}/structure/sort',
-      params: { org, site },
-      body: sortBody(sort.type, item, what.position, r),
-      expect: [200, 204],
-    };
+  if (caps.ordering === 'sort-structure') return structureSort(r, what, sort.type);
   return {
     method: 'POST',
     route: move.route,
@@ -181,9 +197,9 @@ export type ExportContext = {
  * answer's type to `attach`. (Methods, so a read of one live type fits the registry's `unknown`.)
  */
 export type ChildRead<L, W> = {
-  wanted(item: L, wants: W): boolean;
-  /** The API flavors that do not have it (its kind's `absentIn`): not read there. */
+  /** The API flavors that do not have what it reads (its kind's `absentIn`): never read there. */
   absentIn?: readonly ApiFlavor[];
+  wanted(item: L, wants: W): boolean;
   attach(item: L, answer: never): L;
 } & ({ list(org: string, item: L): ApiList } | { call(org: string, item: L): ApiCall });
 
@@ -195,8 +211,8 @@ export type ChildReads<L, W> = {
 
 /** A list read below each item: every page, each answer checked by the list's item schema. */
 export function listBelow<L, W, A>(read: {
-  wanted: (item: L, wants: W) => boolean;
   absentIn?: readonly ApiFlavor[];
+  wanted: (item: L, wants: W) => boolean;
   list: (org: string, item: L) => ApiList<A>;
   attach: (item: L, items: A[]) => L;
 }): ChildRead<L, W> {
@@ -205,10 +221,10 @@ export function listBelow<L, W, A>(read: {
 
 /** One GET below each item. */
 export function callBelow<L, W>(read: {
+  absentIn?: readonly ApiFlavor[] | undefined;
   wanted: (item: L, wants: W) => boolean;
   call: (org: string, item: L) => ApiCall;
   attach: (item: L, answer: unknown) => L;
-  absentIn?: readonly ApiFlavor[] | undefined;
 }): ChildRead<L, W> {
   return read;
 }

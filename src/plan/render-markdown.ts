@@ -18,6 +18,11 @@ export type MarkdownOptions = {
   markOf?: (c: Change) => string | undefined;
   /** The live state the plan was made from: adds the site navigation now and after the plan. */
   live?: LiveState;
+  /**
+   * Preview links of the sites the plan changes (today's API, drafts included): checked https URLs
+   * (src/pipeline/preview.ts), shown as autolinks.
+   */
+  previews?: { site: string; url: string }[];
 };
 
 /** A change in the `diff` block: every value on one line, so no data forges a line of the diff. */
@@ -71,6 +76,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if ((plan.access ?? []).length > 0)
     head.push('', `**Effective access:** ${accessSummaryLine(plan.access ?? [])} (details below).`);
   head.push('');
+  if (options.previews && options.previews.length > 0) {
+    head.push(
+      '**Preview** of the sites this plan changes, drafts included (each link expires after an hour):',
+    );
+    head.push('');
+    for (const p of options.previews) head.push(`- ${mdText(p.site)}: <${p.url}>`);
+    head.push('');
+  }
   head.push('| organization | create | update | delete | move |');
   head.push('|---|---:|---:|---:|---:|');
   for (const org of plan.organizations) {

@@ -17,6 +17,9 @@ export type TreeTextOptions = {
  * +       Guides /guides
  * ~         space_guides /v2
  *             path: "v1" → "v2"
+ *         space_beta /beta [hidden]
+ * +     Changelog /changelog [draft]
+ *       Status → https://status.example.com (external link)
  * ```
  */
 export function renderTreeText(orgs: readonly OrgStructure[], options: TreeTextOptions = {}): string {
@@ -24,7 +27,8 @@ export function renderTreeText(orgs: readonly OrgStructure[], options: TreeTextO
   const emit = (n: StructureNode, depth: number) => {
     const mark = options.marks && n.mark ? n.mark : ' ';
     const hint = NODE_HINTED.includes(n.kind) ? NODE_WORD[n.kind] : undefined;
-    lines.push(`${mark} ${'  '.repeat(depth)}${oneLine(n.label)}${hint ? ` (${hint})` : ''}`);
+    const states = n.states.map((x) => ` [${x}]`).join('');
+    lines.push(`${mark} ${'  '.repeat(depth)}${oneLine(n.label)}${hint ? ` (${hint})` : ''}${states}`);
     if (options.marks)
       for (const c of n.changes) {
         for (const f of c.fields) lines.push(`  ${'  '.repeat(depth + 2)}${oneLine(f)}`);

@@ -1,14 +1,26 @@
 import type { Change, LiveState } from '../reconcile/index.js';
 import type { LiveSite } from '../kinds/site.js';
+import type { LiveSiteSpace } from '../kinds/site-structure.js';
 import { fieldLines, formatValue } from './format-value.js';
+
+/**
+ * The kinds of change drawn on a site's navigation, each with the node it draws and the segment of
+ * its address below its parent (`…/sites/Docs/sections/guides`). A kind joins the tree with one
+ * entry here (and its nodes in `siteNode`, from the live site). Memberships move sections between
+ * groups; they draw no node of their own.
+ */
+const TREE_KINDS: Record<string, { node: StructureNode['kind']; segment: string } | undefined> = {
+  site: { node: 'site', segment: '/sites/' },
+  'site-section': { node: 'section', segment: '/sections/' },
+  'site-section-group': { node: 'section-group', segment: '/section-groups/' },
+  'site-space': { node: 'site-space', segment: '/spaces/' },
+  'site-external-link': { node: 'external-link', segment: '/external-links/' },
+};
 
 /** The kinds that make up a site's navigation. */
 export const STRUCTURE_KINDS: ReadonlySet<Change['kind']> = new Set([
-  'site',
-  'site-section',
-  'site-section-group',
+  ...(Object.keys(TREE_KINDS) as Change['kind'][]),
   'section-group-membership',
-  'site-space',
 ]);
 
 export type TreeMark = '+' | '~' | '-' | '↕';
@@ -24,13 +36,18 @@ export type TreeChange = {
   note?: string;
 };
 
+/** What a reader should know of a node besides its name: not live yet, or left out of the navigation. */
+export type NodeState = 'draft' | 'hidden';
+
 export type StructureNode = {
-  kind: 'site' | 'section-group' | 'section' | 'site-space';
+  kind: 'site' | 'section-group' | 'section' | 'site-space' | 'external-link';
   /** Identity among siblings: site or group title, section path, space id (what move anchors name). */
   key: string;
   /** What a reader sees: title, with the path where there is one. */
   label: string;
   address: string;
+  /** Drafts (not live: the site's preview shows them) and hidden site spaces, as they are (or will be). */
+  states: NodeState[];
   /** The strongest pending mark on the node, if any. */
   mark?: TreeMark;
   changes: TreeChange[];
@@ -43,10 +60,11 @@ export const NODE_WORD: Record<StructureNode['kind'], string> = {
   'section-group': 'group',
   section: 'section',
   'site-space': 'site space',
+  'external-link': 'external link',
 };
 
 /** The kinds of node whose text line says what it is (`Products (group)`). */
-export const NODE_HINTED: readonly StructureNode['kind'][] = ['site', 'section-group'];
+export const NODE_HINTED: readonly StructureNode['kind'][] = ['site', 'section-group', 'external-link'];
 
 export type OrgStructure = {
   organization: string;
@@ -69,35 +87,55 @@ export function touchesStructure(changes: readonly Change[]): boolean {
   return changes.some((c) => STRUCTURE_KINDS.has(c.kind));
 }
 
-function node(kind: StructureNode['kind'], key: string, label: string, address: string): StructureNode {
-  return { kind, key, label, address, changes: [], children: [] };
+function node(
+  kind: StructureNode['kind'],
+  key: string,
+  label: string,
+  address: string,
+  flags: { draft?: boolean; hidden?: boolean } = {},
+): StructureNode {
+  const states: NodeState[] = [];
+  if (flags.draft) states.push('draft');
+  if (flags.hidden) states.push('hidden');
+  return { kind, key, label, address, states, changes: [], children: [] };
 }
+
+/** An external link's line: its title and where it goes. */
+const linkLabel = (title: string, url: unknown) => (typeof url === 'string' ? `${title} → ${url}` : title);
 
 function siteNode(org: string, site: LiveSite): StructureNode {
   const addr = `${org}/sites/${site.title}`;
   const root = node('site', site.title, site.title, addr);
-  const spaceNode = (parent: string, s: { space: string; path: string }) =>
-    node('site-space', s.space, `${s.space} /${s.path}`, `${parent}/spaces/${s.space}`);
+  const spaceNode = (parent: string, s: LiveSiteSpace) =>
+    node('site-space', s.space, `${s.space} /${s.path}`, `${parent}/spaces/${s.space}`, s);
   const groups = new Map(
     (site.sectionGroups ?? []).map((g) => [
       g.id,
-      node('section-group', g.title, g.title, `${addr}/section-groups/${g.title}`),
+      node('section-group', g.title, g.title, `${addr}/section-groups/${g.title}`, g),
     ]),
   );
   const placed = new Set<StructureNode>();
+  const place = (n: StructureNode, groupId: string | null) => {
+    const group = groupId ? groups.get(groupId) : undefined;
+    if (!group) return root.children.push(n);
+    group.children.push(n);
+    if (!placed.has(group)) root.children.push(group);
+    placed.add(group);
+  };
   for (const s of site.sections ?? []) {
     const sAddr = `${addr}/sections/${s.path}`;
-    const sec = node('section', s.path, `${s.title} /${s.path}`, sAddr);
+    const sec = node('section', s.path, `${s.title} /${s.path}`, sAddr, s);
     sec.children = s.spaces.map((ss) => spaceNode(sAddr, ss));
-    const group = s.group ? groups.get(s.group) : undefined;
-    if (group) {
-      group.children.push(sec);
-      if (!placed.has(group)) root.children.push(group);
-      placed.add(group);
-    } else root.children.push(sec);
+    place(sec, s.group);
   }
   for (const g of groups.values()) if (!placed.has(g)) root.children.push(g);
   for (const ss of site.spaces ?? []) root.children.push(spaceNode(addr, ss));
+  // External links come after the sections (where the API appends them), or in their group.
+  for (const l of site.externalLinks ?? [])
+    place(
+      node('external-link', l.title, linkLabel(l.title, l.url), `${addr}/external-links/${l.title}`, l),
+      l.group,
+    );
   return root;
 }
 
@@ -118,6 +156,7 @@ function readdress(root: StructureNode, org: string, names: ReadonlyMap<Structur
     if (n.kind === 'site') n.address = `${org}/sites/${name(n)}`;
     else if (n.kind === 'section-group') n.address = `${site}/section-groups/${name(n)}`;
     else if (n.kind === 'section') n.address = `${site}/sections/${name(n)}`;
+    else if (n.kind === 'external-link') n.address = `${site}/external-links/${name(n)}`;
     else n.address = `${parent}/spaces/${name(n)}`;
     const nextSite = n.kind === 'site' ? n.address : site;
     // Sections inside a group hang off the site, not the group, in addresses.
@@ -132,7 +171,7 @@ function renamed(c: Change): { from: string; to: string } | undefined {
   const field =
     c.kind === 'site-section'
       ? 'path'
-      : c.kind === 'site' || c.kind === 'site-section-group'
+      : c.kind === 'site' || c.kind === 'site-section-group' || c.kind === 'site-external-link'
         ? 'title'
         : undefined;
   if (!field || c.action !== 'update') return undefined;
@@ -140,13 +179,6 @@ function renamed(c: Change): { from: string; to: string } | undefined {
   const to = c.after?.[field];
   return typeof from === 'string' && typeof to === 'string' && from !== to ? { from, to } : undefined;
 }
-
-const SEGMENT: Record<string, string> = {
-  site: '/sites/',
-  'site-section': '/sections/',
-  'site-section-group': '/section-groups/',
-  'site-space': '/spaces/',
-};
 
 /** One organization's tree being drawn: its nodes by address, their parents, what is left over. */
 type Drawing = {
@@ -243,21 +275,19 @@ function applyRenames(d: Drawing, mine: Change[]): void {
     }
     const r = renamed(c);
     if (!r) continue;
-    const seg = SEGMENT[c.kind]!;
+    const { segment: seg, node: kind } = TREE_KINDS[c.kind]!;
     const scope = c.address.slice(0, c.address.lastIndexOf(seg));
     const candidates =
       c.kind === 'site'
         ? d.root.children
-        : [...d.index.values()].filter(
-            (n) =>
-              n.kind === (c.kind === 'site-section' ? 'section' : 'section-group') && d.siteOf(n) === scope,
-          );
+        : [...d.index.values()].filter((n) => n.kind === kind && d.siteOf(n) === scope);
     const n = candidates.find((x) => original.get(x) === r.from);
     if (!n) continue;
     working.set(n, r.to);
     if (d.applied.has(c.id) || d.after) {
       n.key = r.to;
       if (n.kind === 'section') n.label = n.label.replace(/\/[^/]*$/, `/${r.to}`);
+      else if (n.kind === 'external-link') n.label = n.label.replace(/^.*?(?= → |$)/, r.to);
       else n.label = r.to;
     }
   }
@@ -303,7 +333,20 @@ function drawChange(d: Drawing, c: Change): void {
     typeof c.after?.['title'] === 'string'
   ) {
     existing.label = `${c.after['title']} /${existing.key}`;
+  } else if (c.action === 'update' && effect && c.kind === 'site-external-link' && c.after?.['url'])
+    existing.label = linkLabel(existing.key, c.after['url']);
+  if (c.action === 'update' && effect) setStates(existing, c.after);
+}
+
+/** A change of `draft` or `hidden`, once it takes effect: the node's states follow. */
+function setStates(n: StructureNode, after: Change['after']): void {
+  for (const state of ['draft', 'hidden'] as const) {
+    const want = after?.[state];
+    if (typeof want !== 'boolean') continue;
+    n.states = n.states.filter((x) => x !== state);
+    if (want) n.states.push(state);
   }
+  n.states.sort();
 }
 
 /** A section joins or leaves a group. */
@@ -337,25 +380,26 @@ function drawMembership(d: Drawing, c: Change): void {
 function drawCreation(d: Drawing, c: Change): void {
   const done = d.applied.has(c.id);
   const effect = done || d.after;
-  const seg = SEGMENT[c.kind]!;
-  const cut = c.address.lastIndexOf(seg);
+  const tree = TREE_KINDS[c.kind];
+  const seg = tree?.segment ?? '';
+  const cut = tree ? c.address.lastIndexOf(seg) : -1;
   const parent = cut < 0 ? undefined : c.kind === 'site' ? d.root : d.index.get(c.address.slice(0, cut));
-  if (!parent) {
+  if (!parent || !tree) {
     if (!done) d.unplaced.push(c);
     return;
   }
   const key = c.address.slice(cut + seg.length);
   const title = typeof c.after?.['title'] === 'string' ? c.after['title'] : key;
-  const kind: StructureNode['kind'] =
-    c.kind === 'site'
-      ? 'site'
-      : c.kind === 'site-section'
-        ? 'section'
-        : c.kind === 'site-section-group'
-          ? 'section-group'
-          : 'site-space';
-  const label = kind === 'section' ? `${title} /${key}` : kind === 'site-space' ? key : title;
-  const n = node(kind, key, label, c.address);
+  const kind = tree.node;
+  const label =
+    kind === 'section'
+      ? `${title} /${key}`
+      : kind === 'site-space'
+        ? key
+        : kind === 'external-link'
+          ? linkLabel(title, c.after?.['url'])
+          : title;
+  const n = node(kind, key, label, c.address, { draft: c.after?.['draft'] === true });
   markNode(d, c, n);
   // A new section comes with its first site space.
   const first = c.after?.['space'];

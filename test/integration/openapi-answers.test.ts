@@ -202,6 +202,48 @@ async function scenario(): Promise<void> {
   await ask('PATCH', over, { title: null });
   await ask('DELETE', over);
   await ask('DELETE', over);
+  // Issue 30: drafts, hidden site spaces, localized titles, home pages, defaultLevel, external links.
+  await ask('PATCH', s, { defaultLevel: 'inherit' });
+  const staged = await ask('POST', `${s}/sections`, { spaceId: 'space_1', title: 'Staged', draft: true });
+  await ask('PATCH', `${s}/sections/${staged.id}`, {
+    draft: false,
+    localizedTitle: { fr: 'Préparé' },
+    localizedDescription: { de: 'Vorbereitet' },
+  });
+  const hidden = await ask('POST', `${s}/site-spaces`, {
+    spaceId: 'space_2',
+    sectionId: staged.id,
+    draft: true,
+  });
+  await ask('PATCH', `${s}/site-spaces/${hidden.id}`, { hidden: true, pageId: 'page_1', draft: false });
+  const group = await ask('POST', `${s}/section-groups`, { title: 'Drafts', draft: true });
+  await ask('PATCH', `${s}/section-groups/${group.id}`, {
+    draft: false,
+    localizedTitle: { fr: 'Brouillons' },
+  });
+  const status = await ask('POST', `${s}/external-links`, {
+    title: 'Status',
+    url: 'https://status.example.com',
+    draft: true,
+    localizedTitle: { fr: 'État' },
+  });
+  await ask('PATCH', `${s}/external-links/${status.id}`, {
+    description: 'Is it up?',
+    icon: 'signal',
+    draft: false,
+  });
+  const forum = await ask('POST', `${s}/external-links`, {
+    title: 'Forum',
+    url: 'https://forum.example.com',
+  });
+  await ask('PATCH', `${s}/structure/sort`, {
+    item: { type: 'site-external-link', id: forum.id },
+    position: { before: { type: 'site-external-link', id: status.id } },
+  });
+  await ask('GET', `${s}/structure`);
+  await ask('GET', `${o}/sites/site_1/structure`);
+  await ask('GET', `${s}/publishing/preview`);
+  await ask('DELETE', `${s}/external-links/${status.id}`);
 
   const link = await ask('POST', `${s}/share-links`, { name: 'partners' });
   await ask('GET', `${s}/share-links`);
@@ -228,6 +270,7 @@ async function scenario(): Promise<void> {
   await ask('POST', `${o}/openapi`, { slug: 'Users-API', source: { url: 'https://example.com/users.json' } });
   await ask('PUT', `${o}/openapi/Users-API`, { source: { url: 'https://example.com/users2.json' } });
   await ask('PUT', `${o}/openapi/orders`, { source: { url: 'https://example.com/orders.json' } });
+  await ask('PATCH', `${o}/openapi/Users-API`, { visibility: 'public' });
   await ask('DELETE', `${o}/openapi/orders`);
 
   await ask('GET', `${o}/saml`);

@@ -43,7 +43,9 @@ function treeNode(n: StructureNode): Html {
   return html`<li>
     <span class="node"
       >${mark(n.mark)}<span class="label">${n.label}</span
-      ><span class="kind">${NODE_WORD[n.kind]}</span></span
+      ><span class="kind">${NODE_WORD[n.kind]}</span>${n.states.map(
+        (x) => html`<span class="kind state">${x}</span>`,
+      )}</span
     >${
       fields.length > 0
         ? html`<ul class="fields">

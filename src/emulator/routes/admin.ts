@@ -118,6 +118,7 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
     lastProcessedErrorCount: 0,
+    ...(flavor === 'current' ? { visibility: s.visibility ?? 'private' } : {}),
     permissions: { view: true, edit: true },
     urls: {
       location: location(`/orgs/${org.id}/openapi/${s.slug}`),
@@ -171,6 +172,17 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
     spec(org).push(s);
     return { status: flavor === 'current' ? 201 : 200, body: specShape(org, s) };
   });
+  if (flavor === 'current')
+    router.on('PATCH', '/orgs/:orgId/openapi/:slug', ({ params, body }) => {
+      const org = findOrg(state(), params.orgId!);
+      const visibility = optEnum(asBody(body, true), 'visibility', ['private', 'public'] as const, {
+        required: true,
+      })!;
+      const s = findSpec(org, params.slug!);
+      s.visibility = visibility;
+      s.updatedAt = now();
+      return { status: 200, body: specShape(org, s) };
+    });
   router.on('DELETE', '/orgs/:orgId/openapi/:slug', ({ params }) => {
     const org = findOrg(state(), params.orgId!);
     const i = spec(org).findIndex((x) => x.slug === params.slug);

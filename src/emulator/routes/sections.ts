@@ -2,7 +2,7 @@ import { badRequest, conflict } from '../errors.js';
 import { paginate } from '../paginate.js';
 import type { EmuGroup, EmuOrganization, EmuSection, EmuSite } from '../state.js';
 import { findById, newId, placeRelative, slugify, uniquePath } from '../store.js';
-import { asBody, optString, optStringArray, reqString } from '../validate.js';
+import { asBody, optBoolean, optLocalized, optString, optStringArray, reqString } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { parsePosition, siteOf } from './site-helpers.js';
 
@@ -32,6 +32,26 @@ function addSiteSpace(
 
 export { addSiteSpace };
 
+/** Today's fields of a section or group update (`draft`, localized texts); none in api.md. */
+function currentFields(
+  flavor: 'seed' | 'current',
+  b: Record<string, unknown>,
+): {
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
+} {
+  if (flavor !== 'current') return {};
+  const draft = optBoolean(b, 'draft');
+  const localizedTitle = optLocalized(b, 'localizedTitle', 128);
+  const localizedDescription = optLocalized(b, 'localizedDescription', 256);
+  return {
+    ...(draft !== undefined ? { draft } : {}),
+    ...(localizedTitle !== undefined ? { localizedTitle } : {}),
+    ...(localizedDescription !== undefined ? { localizedDescription } : {}),
+  };
+}
+
 export function registerSections(deps: RouteDeps): void {
   const { shapes, router } = deps;
   const base = '/orgs/:orgId/sites/:siteId/sections';
@@ -51,6 +71,7 @@ export function registerSections(deps: RouteDeps): void {
       deps.flavor === 'current'
         ? optString(b, 'title', { min: 2, max: 128, nullable: true })
         : optString(b, 'title', { max: 64 });
+    const draft = deps.flavor === 'current' ? optBoolean(b, 'draft') : undefined;
     const space = findById(org.spaces, spaceId, 'space');
     // Without a title, the platform names the section after its space (whatever its length).
     const sectionTitle = title ?? space.title;
@@ -63,6 +84,7 @@ export function registerSections(deps: RouteDeps): void {
       icon: null,
       groupId: null,
       defaultSiteSpaceId: null,
+      ...(draft ? { draft } : {}),
     };
     if (site.siteSpaces.some((ss) => ss.spaceId === spaceId))
       throw conflict(`spaceId: space ${spaceId} is already part of site ${site.id}`);
@@ -85,6 +107,7 @@ export function registerSections(deps: RouteDeps): void {
     const groupId =
       deps.flavor === 'current' ? optString(b, 'siteSectionGroupId', { nullable: true }) : undefined;
     if (groupId) findById(site.groups, groupId, 'section group');
+    const today = currentFields(deps.flavor, b);
     if (defaultSiteSpace) {
       const ss = findById(site.siteSpaces, defaultSiteSpace, 'site space');
       if (ss.sectionId !== section.id)
@@ -99,6 +122,7 @@ export function registerSections(deps: RouteDeps): void {
     if (description !== undefined) section.description = description;
     if (defaultSiteSpace) section.defaultSiteSpaceId = defaultSiteSpace;
     if (groupId !== undefined) section.groupId = groupId;
+    Object.assign(section, today);
     return { status: 200, body: shapes.section(org, site, section) };
   });
   router.on('DELETE', `${base}/:sectionId`, ({ params }) => {
@@ -137,7 +161,8 @@ export function registerSections(deps: RouteDeps): void {
     const icon = optString(b, 'icon', { max: 50, nullable: true }) ?? null;
     const sectionIds = optStringArray(b, 'sections') ?? [];
     const sections = sectionIds.map((id) => findById(site.sections, id, 'site section'));
-    const created: EmuGroup = { id: newId('sitesg'), title, icon };
+    const draft = deps.flavor === 'current' ? optBoolean(b, 'draft') : undefined;
+    const created: EmuGroup = { id: newId('sitesg'), title, icon, ...(draft ? { draft } : {}) };
     site.groups.push(created);
     for (const s of sections) s.groupId = created.id;
     return { status: 201, body: shapes.group(org, site, created) };
@@ -148,8 +173,11 @@ export function registerSections(deps: RouteDeps): void {
     const b = asBody(body);
     const title = optString(b, 'title', { min: 1, max: 100 });
     const icon = optString(b, 'icon', { max: 50, nullable: true });
+    const today = currentFields(deps.flavor, b);
     if (title) g.title = title;
     if (icon !== undefined) g.icon = icon;
+    if (today.draft !== undefined) g.draft = today.draft;
+    if (today.localizedTitle !== undefined) g.localizedTitle = today.localizedTitle;
     return { status: 200, body: shapes.group(org, site, g) };
   });
   router.on('DELETE', `${groups}/:groupId`, ({ params }) => {

@@ -1,7 +1,7 @@
 import { badRequest, conflict } from '../errors.js';
 import { paginate } from '../paginate.js';
 import { findById, placeRelative } from '../store.js';
-import { asBody, optString, reqString } from '../validate.js';
+import { asBody, optBoolean, optString, reqString } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { addSiteSpace } from './sections.js';
 import { parsePosition, siteOf } from './site-helpers.js';
@@ -29,6 +29,12 @@ export function registerSiteSpaces(deps: RouteDeps): void {
     if (!section && site.defaultSectionId)
       section = findById(site.sections, site.defaultSectionId, 'site section');
     const id = addSiteSpace(org, site, spaceId, section);
+    if (deps.flavor === 'current') {
+      const made = site.siteSpaces.find((ss) => ss.id === id)!;
+      if (optBoolean(b, 'draft')) made.draft = true;
+      const pageId = optString(b, 'pageId', { nullable: true });
+      if (pageId) made.pageId = pageId;
+    }
     return {
       status: 201,
       body: shapes.siteSpace(
@@ -44,6 +50,7 @@ export function registerSiteSpaces(deps: RouteDeps): void {
     const b = asBody(body);
     const path = optString(b, 'path', { min: 1, max: 100 });
     const condition = optString(b, 'condition', { min: 1, max: 1024, nullable: true });
+    const today = deps.flavor === 'current' ? todayFields(b) : {};
     if (
       path &&
       path !== ss.path &&
@@ -52,6 +59,7 @@ export function registerSiteSpaces(deps: RouteDeps): void {
       throw conflict(`path: another site space of the same section already uses the path ${path}`);
     if (path) ss.path = path;
     if (condition !== undefined) ss.condition = condition;
+    Object.assign(ss, today);
     return { status: 200, body: shapes.siteSpace(org, site, ss) };
   });
   router.on('DELETE', `${base}/:siteSpaceId`, ({ params }) => {
@@ -76,4 +84,20 @@ export function registerSiteSpaces(deps: RouteDeps): void {
     if (anchor !== ss) placeRelative(site.siteSpaces, ss, anchor, where);
     return { status: 200, body: shapes.siteSpace(org, site, ss) };
   });
+}
+
+/** Today's fields of a site space update (none in api.md). */
+function todayFields(b: Record<string, unknown>): {
+  draft?: boolean;
+  hidden?: boolean;
+  pageId?: string | null;
+} {
+  const draft = optBoolean(b, 'draft');
+  const hidden = optBoolean(b, 'hidden');
+  const pageId = optString(b, 'pageId', { nullable: true });
+  return {
+    ...(draft !== undefined ? { draft } : {}),
+    ...(hidden !== undefined ? { hidden } : {}),
+    ...(pageId !== undefined ? { pageId } : {}),
+  };
 }

@@ -9,14 +9,19 @@ import {
   optString,
   optStringArray,
   proxyPattern,
+  roles,
   siteVisibilities,
 } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { siteOf } from './site-helpers.js';
+import { externalLinksOf } from './structure.js';
 import { checkAdaptiveSchema } from '../adaptive-schema.js';
 
 /** `SiteType` of the official document; api.md names `basic` only. */
 const siteTypes = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+
+/** `DefaultLevel` of today's API: a role or inherit (or null). */
+const levels = [...roles, 'inherit'] as const;
 
 export function registerSites(deps: RouteDeps): void {
   const { state, shapes, router } = deps;
@@ -107,6 +112,8 @@ export function registerSites(deps: RouteDeps): void {
       adaptive = optBoolean(asBody(b['adaptiveContent'], true), 'enabled');
       if (adaptive === undefined) throw badRequest('adaptiveContent.enabled: is required');
     }
+    const defaultLevel =
+      deps.flavor === 'current' ? optEnum(b, 'defaultLevel', levels, { nullable: true }) : undefined;
     const defaultSiteSection = optString(b, 'defaultSiteSection');
     const defaultSiteSpace = optString(b, 'defaultSiteSpace');
     if (defaultSiteSection) findById(site.sections, defaultSiteSection, 'site section');
@@ -128,6 +135,7 @@ export function registerSites(deps: RouteDeps): void {
     if (agentsContext) site.agentsContext = agentsContext;
     if (proxy !== undefined) site.proxy = proxy;
     if (adaptive !== undefined) site.adaptiveContent = { enabled: adaptive };
+    if (defaultLevel !== undefined) site.defaultLevel = defaultLevel;
     if (defaultSiteSection) site.defaultSectionId = defaultSiteSection;
     if (rootDefault) site.defaultRootSiteSpaceId = rootDefault;
     if (sectionDefault)
@@ -155,7 +163,7 @@ export function registerSites(deps: RouteDeps): void {
       const where = (['before', 'after'] as const).filter((w) => position[w] !== undefined);
       if (where.length !== 1) throw badRequest('position: exactly one of before or after is required');
       const ref = asBody(position[where[0]!], true);
-      const types = ['site-space', 'site-section', 'site-section-group'] as const;
+      const types = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
       const itemType = optEnum(item, 'type', types, { required: true })!;
       const refType = optEnum(ref, 'type', types, { required: true })!;
       if (itemType !== refType) throw badRequest(`position.${where[0]}.type: must be ${itemType}`);
@@ -170,6 +178,7 @@ export function registerSites(deps: RouteDeps): void {
       };
       if (itemType === 'site-section') move(site.sections, 'site section');
       else if (itemType === 'site-section-group') move(site.groups, 'section group');
+      else if (itemType === 'site-external-link') move(externalLinksOf(site), 'external link');
       else move(site.siteSpaces, 'site space', (a, b) => a.sectionId === b.sectionId);
       return { status: 204 };
     });

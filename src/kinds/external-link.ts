@@ -1,0 +1,435 @@
+import { z } from 'zod';
+import { kindDrafts } from '../diff/builder.js';
+import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
+import { changedFields, createdRef, liveRef } from '../diff/draft.js';
+import { addMoves } from '../diff/order.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import type { Patch, Position, Ref } from '../model/change.js';
+import { nullish } from '../model/schema.js';
+import { emulated } from './emulated.js';
+import type { KindExamples } from './examples.js';
+import { defined, duplicatesOf, LANGUAGES, Localized, localized, pin, previously } from './fields.js';
+import type { SiteListKind } from './shapes.js';
+import { deleteCall, idOutput, structureSort, type ApiCall } from './types.js';
+
+/**
+ * External links in a site's navigation (today's API), by title (or pinned id): created, changed
+ * and deleted with their own calls, read in the site's structure (the API has no list of them), and
+ * ordered among themselves with the structure's sort call. The API appends a new link at the end
+ * of the site's navigation, after its sections.
+ */
+
+export type ExternalLinkOp =
+  | {
+      type: 'create-external-link';
+      org: string;
+      site: Ref;
+      title: string;
+      url: string;
+      fields: Patch;
+    }
+  | { type: 'update-external-link'; org: string; site: Ref; link: Ref; patch: Patch }
+  | { type: 'delete-external-link'; org: string; site: Ref; link: Ref }
+  | { type: 'move-external-link'; org: string; site: Ref; link: Ref; position: Position };
+
+const Url = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\/\S+$/, 'must be an absolute http or https URL');
+
+const Config = z.strictObject({
+  title: z
+    .string()
+    .min(2)
+    .max(128)
+    .describe('Identity of the link within its site (unless id is pinned), 2 to 128 characters.'),
+  id: pin('title'),
+  previously: previously('title'),
+  url: Url.describe(
+    'Required: where the link goes, an absolute http or https URL (at most 2048 characters).',
+  ),
+  description: z
+    .string()
+    .max(256)
+    .nullable()
+    .optional()
+    .describe('Optional, at most 256 characters; null removes it. Omitted: unmanaged.'),
+  icon: z
+    .string()
+    .min(1)
+    .max(50)
+    .nullable()
+    .optional()
+    .describe('Optional icon name, at most 50 characters; null removes it. Omitted: unmanaged.'),
+  draft: z
+    .boolean()
+    .optional()
+    .describe(
+      'Optional: a draft link is not live (the site preview shows it); a new one is created as a draft, false promotes it. Omitted: unmanaged.',
+    ),
+  localizedTitle: localized(128, 'title'),
+});
+type Config = z.infer<typeof Config>;
+
+export type DesiredExternalLink = {
+  title: string;
+  id?: string;
+  previously?: string[];
+  url: string;
+  description?: string | null;
+  icon?: string | null;
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+};
+export type LiveExternalLink = {
+  id: string;
+  title: string;
+  url: string;
+  description: string | null;
+  icon: string | null;
+  draft: boolean;
+  localizedTitle: Record<string, string>;
+  /** The section group it is in (null: the site's root); docsync does not move links between groups. */
+  group: string | null;
+};
+
+/** One link as the API answers it (lenient: unknown fields allowed). */
+const Answer = z.looseObject({
+  object: z.literal('site-external-link'),
+  id: z.string(),
+  title: z.string(),
+  url: z.string(),
+  description: nullish(z.string()),
+  icon: nullish(z.string()),
+  draft: nullish(z.boolean()),
+  localizedTitle: nullish(Localized),
+});
+type Answer = z.infer<typeof Answer>;
+
+/** The site's structure: its root items, and the children of its groups (where links may be too). */
+const StructureItem = z.looseObject({
+  object: z.string().optional(),
+  children: z.array(z.unknown()).optional(),
+});
+const Structure = z.looseObject({ type: z.string(), structure: z.array(StructureItem) });
+
+const LIST = '/orgs/{org}/sites/{site}/external-links';
+const ROUTE = '/orgs/{org}/sites/{site}/external-links/{link}';
+const STRUCTURE = '/orgs/{org}/sites/{site}/structure';
+
+/** The site's structure: one GET. */
+const structureCall = (org: string, site: string): ApiCall => ({
+  method: 'GET',
+  route: STRUCTURE,
+  params: { org, site },
+  expect: [200],
+  answer: Structure,
+});
+
+const liveLink = ([a, group]: [Answer, string | null]): LiveExternalLink => ({
+  id: a.id,
+  title: a.title,
+  url: a.url,
+  description: a.description ?? null,
+  icon: a.icon ?? null,
+  draft: a.draft ?? false,
+  localizedTitle: a.localizedTitle ?? {},
+  group,
+});
+
+/** The links of a structure answer, in navigation order: at the root, then in groups (with the group's id). */
+function linksOf(answer: z.infer<typeof Structure>): [Answer, string | null][] {
+  const isLink = (x: z.infer<typeof StructureItem>) => x.object === 'site-external-link';
+  const root = answer.structure.filter(isLink).map((x): [Answer, null] => [Answer.parse(x), null]);
+  const inGroups = answer.structure.flatMap((parent) =>
+    ((parent.children ?? []) as z.infer<typeof StructureItem>[])
+      .filter(isLink)
+      .map((x): [Answer, string] => [Answer.parse(x), String(parent['id'])]),
+  );
+  return [...root, ...inGroups];
+}
+
+const address = (site: string, title: string) => `${site}/external-links/${title}`;
+const FIELDS = ['title', 'url', 'description', 'icon', 'draft', 'localizedTitle'] as const;
+
+type Slot = { d: DesiredExternalLink; l?: LiveExternalLink; ref: Ref; addr: string; createKey?: string };
+
+function diff(
+  ctx: DiffContext,
+  site: SiteScope,
+  siteTitle: string,
+  desired: DesiredExternalLink[],
+  live: LiveExternalLink[],
+): void {
+  const { org } = ctx;
+  const drafts = kindDrafts<ExternalLinkOp>(ctx, 'site-external-link');
+  countLive(ctx, 'site-external-link', live.length);
+  const { pairs, leftover } = pairByIdentity(
+    ctx,
+    `site "${siteTitle}": external link`,
+    desired,
+    live,
+    (x) => x.title,
+  );
+  const slots: Slot[] = [];
+  let previousCreate: string | undefined;
+  for (const [d, l] of pairs) {
+    const addr = address(site.addr, d.title);
+    if (!l) {
+      // Everything in one call; a draft is created as a draft (never live in between).
+      const fields = defined({
+        description: d.description ?? undefined,
+        icon: d.icon ?? undefined,
+        draft: d.draft ? true : undefined,
+        localizedTitle:
+          d.localizedTitle && Object.keys(d.localizedTitle).length > 0 ? d.localizedTitle : undefined,
+      });
+      const key = drafts.create({
+        address: addr,
+        after: { title: d.title, url: d.url, ...fields },
+        // Created in list order: the API appends, so the planned order comes true.
+        deps: [site.createKey, previousCreate],
+        op: { type: 'create-external-link', org, site: site.ref, title: d.title, url: d.url, fields },
+      });
+      previousCreate = key;
+      slots.push({ d, ref: createdRef(key), addr, createKey: key });
+      continue;
+    }
+    slots.push({ d, l, ref: liveRef(l.id), addr });
+    const changed = changedFields(d, l, FIELDS);
+    if (changed)
+      drafts.update({
+        address: addr,
+        ...changed,
+        op: { type: 'update-external-link', org, site: site.ref, link: liveRef(l.id), patch: changed.after },
+      });
+  }
+  for (const l of leftover)
+    drafts.prune({
+      address: address(site.addr, l.title),
+      id: l.id,
+      before: { title: l.title, url: l.url },
+      op: { type: 'delete-external-link', org, site: site.ref, link: liveRef(l.id) },
+    });
+  // Order among the site's root links: live ones where they are, new ones last.
+  const root = slots.filter((s) => !s.l || s.l.group === null);
+  const current = [
+    ...live.map((l) => root.find((s) => s.l === l)).filter((s): s is Slot => !!s),
+    ...root.filter((s) => !s.l),
+  ];
+  addMoves<Slot, ExternalLinkOp>(
+    drafts,
+    root,
+    current,
+    (s) => s.d.title,
+    (item, position) => ({ type: 'move-external-link', org, site: site.ref, link: item.ref, position }),
+  );
+}
+
+/** The emulator's link. */
+type Emulated = {
+  id: string;
+  title: string;
+  url: string;
+  description: string | null;
+  icon: string | null;
+  draft: boolean;
+  localizedTitle: Record<string, string> | null;
+};
+const Title = z.string().min(2).max(128);
+const Text = z.string().max(256).nullable();
+const IconName = z.string().max(50).nullable();
+const LocalizedBody = z.partialRecord(z.enum(LANGUAGES), z.string().max(128));
+
+const emulator = emulated({
+  in: 'sites',
+  store: 'externalLinks',
+  routes: { list: LIST, item: ROUTE },
+  // The API has no list of links: they are read in the site's structure (served with it).
+  listed: false,
+  noun: 'external link',
+  idPrefix: 'sel',
+  create: {
+    body: z.object({
+      title: Title,
+      url: Url,
+      description: Text.optional(),
+      icon: IconName.optional(),
+      draft: z.boolean().optional(),
+      localizedTitle: LocalizedBody.optional(),
+    }),
+    item: (b, ctx): Emulated => ({
+      id: ctx.id(),
+      title: b.title,
+      url: b.url,
+      description: b.description ?? null,
+      icon: b.icon ?? null,
+      draft: b.draft ?? false,
+      localizedTitle: (b.localizedTitle as Record<string, string> | undefined) ?? null,
+    }),
+  },
+  update: {
+    method: 'PATCH',
+    body: z.object({
+      title: Title.optional(),
+      url: Url.optional(),
+      description: Text.optional(),
+      icon: IconName.optional(),
+      draft: z.boolean().optional(),
+      localizedTitle: LocalizedBody.nullable().optional(),
+    }),
+    apply: (l, b) => {
+      if (b.title !== undefined) l.title = b.title;
+      if (b.url !== undefined) l.url = b.url;
+      if (b.description !== undefined) l.description = b.description;
+      if (b.icon !== undefined) l.icon = b.icon;
+      if (b.draft !== undefined) l.draft = b.draft;
+      if (b.localizedTitle !== undefined)
+        l.localizedTitle = b.localizedTitle as Record<string, string> | null;
+    },
+  },
+  delete: { status: 205 },
+  answer: (l) => ({
+    object: 'site-external-link',
+    id: l.id,
+    title: l.title,
+    ...(l.localizedTitle ? { localizedTitle: l.localizedTitle } : {}),
+    ...(l.description !== null ? { description: l.description } : {}),
+    ...(l.icon !== null ? { icon: l.icon } : {}),
+    url: l.url,
+    draft: l.draft,
+  }),
+  seed: {
+    entry: z.looseObject({
+      id: z.string().optional(),
+      title: z.string(),
+      url: z.string(),
+      description: z.string().nullable().optional(),
+      icon: z.string().nullable().optional(),
+      draft: z.boolean().default(false),
+    }),
+    item: (x, ctx): Emulated => ({
+      id: x.id ?? ctx.id(),
+      title: x.title,
+      url: x.url,
+      description: x.description ?? null,
+      icon: x.icon ?? null,
+      draft: x.draft,
+      localizedTitle: null,
+    }),
+  },
+});
+
+export const externalLinkKind: SiteListKind<
+  'externalLinks',
+  Config,
+  DesiredExternalLink,
+  LiveExternalLink,
+  ExternalLinkOp,
+  'site-external-link'
+> = {
+  kind: 'site-external-link',
+  key: 'externalLinks',
+  config: Config,
+  describe:
+    "Optional (current API): links to other sites in the navigation, in the order they appear after the sections. Omitted: the site's external links are not read or changed.",
+  docs: {
+    'sites[].externalLinks[]': {
+      title: 'external links',
+      identity: '`title` within the site',
+      notes: [
+        "Today's API only (the seed flavor refuses the key). A site with root site spaces (no sections) cannot have external links. The API has no list of links: docsync reads them in the site's structure. A new link is appended to the navigation; the links keep the order of the list among themselves (one sort call per move). A link in a section group stays there.",
+      ],
+    },
+  },
+  unique: { what: 'external link', key: 'title', pinned: true },
+  absentIn: ['seed'],
+  normalize: (l) =>
+    defined({
+      title: l.title,
+      id: l.id,
+      previously: l.previously,
+      url: l.url,
+      description: l.description,
+      icon: l.icon,
+      draft: l.draft,
+      localizedTitle: l.localizedTitle,
+    }),
+  emulator,
+  read: {
+    call: structureCall,
+    items: (answer) => linksOf(Structure.parse(answer)),
+    live: (a: [Answer, string | null]) => liveLink(a),
+  },
+  diff,
+  export: (live) => {
+    const dup = duplicatesOf(live.map((x) => x.title));
+    return live.map((x) => ({
+      title: x.title,
+      ...(dup.has(x.title) ? { id: x.id } : {}),
+      url: x.url,
+      ...(x.description !== null ? { description: x.description } : {}),
+      ...(x.icon !== null ? { icon: x.icon } : {}),
+      ...(x.draft ? { draft: true } : {}),
+      ...(Object.keys(x.localizedTitle).length > 0
+        ? { localizedTitle: x.localizedTitle as Config['localizedTitle'] }
+        : {}),
+    }));
+  },
+  ops: {
+    'create-external-link': {
+      call: (op, r) => ({
+        method: 'POST',
+        route: LIST,
+        params: { org: op.org, site: r.ref(op.site) },
+        body: { title: op.title, url: op.url, ...op.fields },
+        expect: [201],
+        answer: Answer,
+        create: true,
+      }),
+      output: idOutput,
+      adopt: {
+        read: (op, r) => structureCall(op.org, r.ref(op.site)),
+        items: (answer) => linksOf(Structure.parse(answer)).map(([l]) => l),
+        find: (l: Answer, op) => l.title === op.title,
+        output: idOutput,
+      },
+    },
+    'update-external-link': {
+      call: (op, r) => ({
+        method: 'PATCH',
+        route: ROUTE,
+        params: { org: op.org, site: r.ref(op.site), link: r.ref(op.link) },
+        body: r.patch(op.patch),
+        expect: [200, 204],
+      }),
+    },
+    'delete-external-link': {
+      call: (op, r, caps) =>
+        deleteCall(ROUTE, { org: op.org, site: r.ref(op.site), link: r.ref(op.link) }, caps),
+    },
+    'move-external-link': {
+      call: (op, r) =>
+        structureSort(
+          r,
+          { org: op.org, site: op.site, item: op.link, position: op.position },
+          'site-external-link',
+        ),
+    },
+  },
+  examples: {
+    flavor: 'current',
+    pairs: [
+      {
+        config: { title: 'Status', url: 'https://status.example.com' },
+        seed: { title: 'Status', url: 'https://status.example.com' },
+        changed: { title: 'Status', url: 'https://status.example.com/docs', draft: true },
+      },
+      {
+        config: { title: 'Community', url: 'https://community.example.com', icon: 'users' },
+        seed: { title: 'Community', url: 'https://community.example.com', icon: 'users' },
+        changed: { title: 'Forum', previously: ['Community'], url: 'https://community.example.com' },
+      },
+    ],
+  } satisfies KindExamples<Config>,
+};
