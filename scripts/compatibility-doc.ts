@@ -50,6 +50,7 @@ const resolver: Resolver = { ref: () => 'x', patch: () => ({}), position: () => 
 type ChildReadLike = {
   list?: (org: string, item: never) => ApiList;
   call?: (org: string, item: never) => ApiCall;
+  absentIn?: readonly ApiFlavor[];
 };
 
 /** The reads a kind module declares, whatever its shape (list kind, object, facet, space). */
@@ -67,6 +68,7 @@ function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUs
     if (read.readOnly ? !readOnlyInFlavor : absent) continue;
     listed(read.list('x').route, read.readOnly ? `read ${name} (not managed here)` : `read ${name}`);
     for (const child of (read.children?.reads ?? []) as readonly ChildReadLike[]) {
+      if (absentHere(child, caps)) continue;
       if (child.list) listed(child.list('x', anything as never).route, `${BELOW}${name}`);
       if (child.call) called(child.call('x', anything as never), `${BELOW}${name}`);
     }

@@ -4,6 +4,7 @@ import { anyListKinds, collectionKind, objectKinds, resourceKinds, spaceFacets }
 import type { AnyListKind } from '../kinds/shapes.js';
 import { SyncWindowSchema } from './sync-windows-schema.js';
 import { addressGlobProblem } from '../model/address-glob.js';
+import { brokenLinksPolicies } from '../diff/site-paths.js';
 
 /** An address or glob (`sites/Docs/**`); the organization prefix is optional. */
 const AddressGlob = z
@@ -90,6 +91,12 @@ export const PolicySchema = z
       .optional()
       .describe(
         'A plan that would leave fewer admins than this (by removing or demoting members) is refused; no flag overrides it. Default 1.',
+      ),
+    brokenLinks: z
+      .enum(brokenLinksPolicies)
+      .optional()
+      .describe(
+        'What a plan that changes, moves or deletes published paths of sections and site spaces does (current API): redirect (default) plans the redirects that keep the old URLs working and refuses one it cannot redirect (a deleted path with no declared redirect or redirectFallback); refuse plans none itself and refuses every such path that no declared redirect covers; allow plans none and refuses none.',
       ),
     syncWindows: z
       .array(SyncWindowSchema)

@@ -94,7 +94,7 @@ describe('a declared kind in the emulator', () => {
   });
 
   it('serves the registry kinds that declare one only in the flavors that have them', () => {
-    expect(declaredKinds.map((k) => k.kind).sort()).toEqual(['invite-link', 'share-link']);
+    expect(declaredKinds.map((k) => k.kind).sort()).toEqual(['invite-link', 'share-link', 'site-redirect']);
     const templates = (flavor: 'seed' | 'current') => {
       const router = new Router();
       registerDeclared({

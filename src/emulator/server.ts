@@ -16,6 +16,7 @@ import { registerTeams } from './routes/teams.js';
 import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
 import { registerInvites } from './routes/invites.js';
+import { registerRedirects } from './routes/redirects.js';
 import { findLabel, recordWrite, registerAudit, type ServedWrite } from './audit.js';
 import { makeShapes } from './shapes.js';
 import { emptyState, type EmulatorState } from './state.js';
@@ -196,6 +197,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerTranslations(deps);
   if (flavor === 'current') registerAudit(deps);
   if (flavor === 'current') registerInvites(deps);
+  if (flavor === 'current') registerRedirects(deps);
 
   const setFaults = (input: unknown) => {
     faults = FaultConfig.parse(input ?? {});

@@ -6,6 +6,7 @@ import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js'
 import { listIn, valueIn } from './list-in.js';
 import { publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
+import { siteRedirectKind, type SiteRedirectOp } from './site-redirect.js';
 import {
   checkStructure,
   diffSiteStructure,
@@ -27,9 +28,9 @@ import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Opti
  * includes every one named here in its config, normalization, checks, reads, export and diff.
  */
 export const siteFacets = [publicationKind, adaptiveSchemaKind] as const;
-export const siteListKinds = [shareLinkKind] as const;
+export const siteListKinds = [shareLinkKind, siteRedirectKind] as const;
 /** The operations of a site's parts besides its structure. */
-export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp;
+export type SitePartOp = PublicationOp | AdaptiveSchemaOp | ShareLinkOp | SiteRedirectOp;
 
 const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
 const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
@@ -37,15 +38,31 @@ const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 type Facets = (typeof siteFacets)[number];
 type Lists = (typeof siteListKinds)[number];
 
+/** Where a deleted published path of the site goes (decision 36): a path of the site or a URL. */
+const Fallback = z
+  .string()
+  .min(1)
+  .max(2048)
+  .refine(
+    (s) => s.startsWith('/') || /^https?:\/\//i.test(s),
+    'must be a path of this site (/guides) or an http(s) URL',
+  )
+  .optional()
+  .describe(
+    'Optional (current API). Where the published paths of sections and site spaces that a plan deletes redirect to (a path of this site after the plan, or an http(s) URL). Omitted: such a plan is refused unless a redirect for each path is declared or policy.brokenLinks is allow.',
+  );
+
 /** The desired and live parts of a site (undefined: not managed, or not read). */
-export type DesiredSiteParts = Optional<Facets, 'D'> & ListsOf<Lists, 'D'> & DesiredStructure;
+export type DesiredSiteParts = Optional<Facets, 'D'> &
+  ListsOf<Lists, 'D'> &
+  DesiredStructure & { redirectFallback?: string };
 export type LiveSiteParts = Optional<Facets, 'L'> & ListsOf<Lists, 'L'> & LiveStructure;
 
 type PartsShape = {
   [K in Facets as K['key']]: z.ZodOptional<K['config']>;
 } & {
   [K in Lists as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
-} & typeof structureShape;
+} & typeof structureShape & { redirectFallback: typeof Fallback };
 
 /** A site entry's parts, as the config gives them. */
 export type PartsConfig = { [K in keyof PartsShape]?: z.infer<PartsShape[K]> };
@@ -55,6 +72,7 @@ export const partsShape = {
   ...Object.fromEntries(siteFacets.map((k) => [k.key, k.config.optional().describe(k.describe)])),
   ...Object.fromEntries(siteListKinds.map((k) => [k.key, z.array(k.config).optional().describe(k.describe)])),
   ...structureShape,
+  redirectFallback: Fallback,
 } as PartsShape;
 
 export function normalizeParts(entry: PartsConfig): DesiredSiteParts {
@@ -68,6 +86,7 @@ export function normalizeParts(entry: PartsConfig): DesiredSiteParts {
     const list = listIn(entry, kind.key);
     if (list) parts[kind.key] = list.map((item) => kind.normalize(item));
   }
+  if (entry.redirectFallback !== undefined) parts['redirectFallback'] = entry.redirectFallback;
   return Object.assign(parts, normalizeStructure(entry)) as DesiredSiteParts;
 }
 
@@ -99,6 +118,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
     ...anySiteListKinds.map((kind) =>
       listBelow({
         wanted: manages(kind.key),
+        ...(kind.absentIn ? { absentIn: kind.absentIn } : {}),
         list: (org: string, site: L) => kind.read.list(org, site.id),
         attach: (site: L, items) => ({ ...site, [kind.key]: items.map((x) => kind.read.live(x as never)) }),
       }),
@@ -130,7 +150,7 @@ export function exportParts(
     const value = f.export(valueIn(l, f.key), caps);
     if (value !== undefined) parts[f.key] = value;
   }
-  for (const kind of anySiteListKinds) parts[kind.key] = kind.export(listIn(l, kind.key) ?? []);
+  for (const kind of anySiteListKinds) parts[kind.key] = kind.export(listIn(l, kind.key) ?? [], l);
   // Built key by key from the registry; each value is its kind's export of the config entry.
   return { ...parts, ...exportStructure(l, title, warnings) } as PartsConfig;
 }
@@ -148,10 +168,20 @@ export function diffParts(
     const found = l ? (valueIn(l, facet.key) ?? null) : undefined;
     if (wanted !== undefined) facet.diff(ctx, site, title, wanted, found);
   }
+  site.served = (l as { published?: unknown } | undefined)?.published === true;
+  if (d.redirectFallback !== undefined) site.fallback = d.redirectFallback;
   diffSiteStructure(ctx, site, title, d, l);
   for (const kind of anySiteListKinds) {
     const wanted = listIn(d, kind.key);
-    if (wanted) kind.diff(ctx, site, title, wanted, (l && listIn(l, kind.key)) ?? []);
+    if (wanted || kind.plansUnmanaged)
+      kind.diff(
+        ctx,
+        site,
+        title,
+        wanted ?? [],
+        (wanted && l && listIn(l, kind.key)) || [],
+        wanted !== undefined,
+      );
   }
 }
 

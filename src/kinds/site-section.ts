@@ -31,6 +31,29 @@ const LIST = '/orgs/{org}/sites/{site}/sections';
 export const sectionRoute = '/orgs/{org}/sites/{site}/sections/{section}';
 const ROUTE = sectionRoute;
 
+/**
+ * How the API names a section, a site space or a page of one as the destination of a site redirect
+ * (`SiteRedirectDestination`), and what such a destination names.
+ */
+export const StructureTarget = z.union([
+  z.looseObject({ kind: z.literal('site-section'), siteSectionId: z.string() }),
+  z.looseObject({ kind: z.literal('site-space'), siteSpaceId: z.string() }),
+  z.looseObject({ kind: z.literal('site-page'), siteSpaceId: z.string(), pageId: z.string() }),
+]);
+export type StructureTarget = z.infer<typeof StructureTarget>;
+
+/** A destination naming a section (`section`) or a site space (or its page); `id` may be a reference. */
+export function structureTarget(section: boolean, id: unknown, page?: string): Record<string, unknown> {
+  if (section) return { kind: 'site-section', siteSectionId: id };
+  return page === undefined
+    ? { kind: 'site-space', siteSpaceId: id }
+    : { kind: 'site-page', siteSpaceId: id, pageId: page };
+}
+
+/** The section or site space a destination names (for a page, its site space). */
+export const targetIdOf = (d: StructureTarget): string =>
+  d.kind === 'site-section' ? d.siteSectionId : d.siteSpaceId;
+
 /** A section's address in the plan. */
 export const sectionAddress = (site: string, path: string) => `${site}/sections/${path}`;
 

@@ -182,6 +182,8 @@ export type ExportContext = {
  */
 export type ChildRead<L, W> = {
   wanted(item: L, wants: W): boolean;
+  /** The API flavors that do not have it (its kind's `absentIn`): never read there, export included. */
+  absentIn?: readonly ApiFlavor[];
   attach(item: L, answer: never): L;
 } & ({ list(org: string, item: L): ApiList } | { call(org: string, item: L): ApiCall });
 
@@ -194,6 +196,7 @@ export type ChildReads<L, W> = {
 /** A list read below each item: every page, each answer checked by the list's item schema. */
 export function listBelow<L, W, A>(read: {
   wanted: (item: L, wants: W) => boolean;
+  absentIn?: readonly ApiFlavor[];
   list: (org: string, item: L) => ApiList<A>;
   attach: (item: L, items: A[]) => L;
 }): ChildRead<L, W> {

@@ -275,7 +275,9 @@ async function readChildren(
   scope: { wants: unknown } | undefined,
   t: Track,
 ): Promise<unknown> {
-  const wanted = children.filter((c) => !scope || c.wanted(item, scope.wants));
+  const wanted = children.filter(
+    (c) => !absentHere(c, api.capabilities) && (!scope || c.wanted(item, scope.wants)),
+  );
   const answers = await Promise.all(
     wanted.map((c) => t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item)))),
   );

@@ -73,6 +73,9 @@ export const EXPLICIT_SPELLINGS: Record<string, RegExp> = {
   team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)team'|\/teams\b|teamKind/,
   // the code says publish, published, publication
   'site-publication': /publish|Publish|publication|Publication/,
+  // `redirects` is also the plan's list of the redirects it adds for changed paths (decision 36), which
+  // the plan's types and renderers name: the kind is its module's names, operations and route
+  'site-redirect': /site-redirect|siteRedirect|SiteRedirect|\/redirects\b/,
 };
 
 export const KIND_SPELLINGS: Record<string, RegExp> = Object.fromEntries(
