@@ -30,7 +30,7 @@ describe('the kind registry', () => {
   });
 
   it('knows which kinds a flavor lacks from the modules themselves (absentIn), not from the capabilities', () => {
-    expect([...absentKinds('seed')].sort()).toEqual(['invite-link', 'site-publication']);
+    expect([...absentKinds('seed')].sort()).toEqual(['invite-link', 'site-publication', 'site-redirect']);
     expect([...absentKinds('current')].sort()).toEqual([
       'custom-field',
       'space-custom-fields',

@@ -579,10 +579,13 @@ export const siteRedirectKind: SiteListKind<
         'A plan that changes, moves or deletes a published section or site space path adds the redirects that keep the old URLs working (the path and what is below it, `permanent`), shows them, and refuses a plan that would break one: see `policy.brokenLinks` and `redirectFallback` (decision 36). A redirect declared for the same source wins over a planned one; a declared destination that the plan moves away follows its planned redirect (chains collapse), and a loop is an error.',
         'Two or more creations or updates of one site go in one bulk call (up to 500 redirects a call); one goes in a single call; each deletion (only with `policy.prune`) is its own call.',
         'Current API only (`--api-flavor current`).',
+        'For example `redirects: [ { source: /old-guides, destination: /guides, permanent: true }, { source: /status, destination: https://status.example.com } ]`.',
       ],
-      example: [
-        { source: '/old-guides', destination: '/guides', permanent: true },
-        { source: '/status', destination: 'https://status.example.com' },
+    },
+    'sites[].redirects[].destination': {
+      title: 'redirect destination',
+      notes: [
+        'A string: a path of the site (`/guides`, `/guides/v2`) or an http(s) URL. An object `{ path, page }`: the page with that id in the site space at `path`.',
       ],
     },
   },
