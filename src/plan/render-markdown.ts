@@ -6,7 +6,7 @@ import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
-import { IGNORED_HEADING } from './render-controls.js';
+import { IGNORED_HEADING, REDIRECTS_HEADING } from './render-controls.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -84,6 +84,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       `<details><summary>${htmlText(org)}: ${mine.length} change(s)</summary>\n\n${mdFence(mine.map((c) => block(c, options.markOf?.(c), changeProvenance(plan, c))).join('\n'), 'diff')}\n\n</details>\n`,
     );
   }
+  const redirects = plan.redirects ?? [];
+  if (redirects.length > 0)
+    sections.push(
+      `**${htmlText(REDIRECTS_HEADING)}**\n\n${redirects.map((r) => `- ${mdText(`site "${r.site}":`)} ${mdCode(r.source)} → ${mdCode(r.destination)} (${mdText(r.reason)})`).join('\n')}\n`,
+    );
   const ignored = plan.ignored ?? [];
   if (ignored.length > 0)
     sections.push(

@@ -4,7 +4,13 @@ import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value
 import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
-import { IGNORED_HEADING, ignoredLine, partialLine } from './render-controls.js';
+import {
+  IGNORED_HEADING,
+  REDIRECTS_HEADING,
+  ignoredLine,
+  partialLine,
+  redirectLine,
+} from './render-controls.js';
 
 export type TextOptions = { color?: boolean; title?: string };
 
@@ -55,6 +61,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     for (const line of fieldLines(c)) out.push(`    ${oneLine(line)}`);
     if (c.note) out.push(paint(DIM, `    # ${oneLine(c.note)}`));
     for (const line of changeProvenance(plan, c)) out.push(paint(DIM, `    # ${oneLine(line)}`));
+  }
+  if ((plan.redirects ?? []).length > 0) {
+    out.push('', REDIRECTS_HEADING);
+    for (const r of plan.redirects ?? []) out.push(`  + ${oneLine(redirectLine(r))}`);
   }
   if ((plan.ignored ?? []).length > 0) {
     out.push('', IGNORED_HEADING);

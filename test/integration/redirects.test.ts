@@ -10,7 +10,10 @@ import { everything, readScoped } from '../../src/live/read.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { renderJson } from '../../src/plan/render-json.js';
 import { checkSafety } from '../../src/plan/safety.js';
+import { renderMarkdown } from '../../src/plan/render-markdown.js';
 import { renderText } from '../../src/plan/render-text.js';
+import { renderTreeText } from '../../src/plan/render-tree.js';
+import { structureTree } from '../../src/plan/structure-tree.js';
 import { runMain } from '../helpers/cli.js';
 import { baseSeed, call, client, withEmulator, writes } from '../helpers/emulator.js';
 
@@ -89,9 +92,17 @@ describe('a renamed published section keeps its links', () => {
     emu = await withEmulator({ seed: seed(), flavor: 'current' });
     const api = client(emu, { flavor: 'current' });
     try {
-      const { plan } = await makePlan(api, desired(site(SECTIONS('tutorials'))));
+      const { plan, live } = await makePlan(api, desired(site(SECTIONS('tutorials'))));
       expect(plan.errors).toEqual([]);
       expect(plan.refusals).toEqual([]);
+      // The plan and the navigation tree show them.
+      expect(renderText(plan)).toContain(
+        'Redirects added so that published URLs keep working:\n  + site "Docs": /guides → /tutorials (section "guides" moves to /tutorials)',
+      );
+      const tree = renderTreeText(structureTree(plan.organizations, live, plan.changes), { marks: true });
+      expect(tree).toContain('~   Docs (site)');
+      expect(tree).toContain('redirect /guides: null → "/tutorials"');
+      expect(renderMarkdown(plan)).toContain('`/guides` → `/tutorials`');
       expect(plan.redirects).toEqual([
         {
           organization: 'org_t',
