@@ -254,6 +254,9 @@ function desiredRedirects(
   return out;
 }
 
+const KEEPS_A_LINK =
+  'it keeps an old URL working; declare it, or set policy.brokenLinks: allow to let policy.prune remove it';
+
 const shownFields = (r: Resolved): Fields =>
   defined({ destination: r.shown, permanent: r.permanent, captureWildcard: r.captureWildcard });
 
@@ -345,13 +348,21 @@ function diff(
         op: { type: 'upsert-site-redirects', org, site: site.ref, redirects: chunk.map((u) => u.r.body) },
       });
     }
-  for (const l of leftover)
-    drafts.prune({
-      address: address(site.addr, l.source),
-      id: l.id,
-      before: { destination: liveShown(l.destination, site.paths?.liveById) },
-      op: { type: 'delete-site-redirect', org, site: site.ref, redirect: liveRef(l.id) },
-    });
+  // A redirect to a section or site space keeps an old URL working (a plan may have added it):
+  // pruning it would break that URL, so it is left alone unless policy.brokenLinks is allow.
+  for (const l of leftover) {
+    const keeps = ctx.brokenLinks !== 'allow' && l.destination.kind !== 'external';
+    drafts.prune(
+      {
+        address: address(site.addr, l.source),
+        id: l.id,
+        before: { destination: liveShown(l.destination, site.paths?.liveById) },
+        op: { type: 'delete-site-redirect', org, site: site.ref, redirect: liveRef(l.id) },
+      },
+      keeps ? false : ctx.prune,
+      keeps ? KEEPS_A_LINK : undefined,
+    );
+  }
 }
 
 /** The live redirects as config entries: destinations named by the live paths of the site. */
@@ -415,10 +426,10 @@ const Upsert = z.object({
   permanent: z.boolean().optional(),
   captureWildcard: z.boolean().optional(),
 });
-const Publish = z.object({ source: Source, intent: z.literal('publish') });
+const Promote = z.object({ source: Source, intent: z.literal('publish') });
 const BulkBody = z.object({
   redirects: z
-    .array(z.union([Publish, Upsert]))
+    .array(z.union([Promote, Upsert]))
     .min(1)
     .max(BULK_MAX, `at most ${BULK_MAX} redirects a call`),
 });
@@ -456,7 +467,7 @@ function upsert(list: Emulated[], item: z.infer<typeof Upsert>, ctx: EmulatedCon
   return { status: 'created', source: item.source, draft, id: made.id };
 }
 
-function publish(list: Emulated[], source: string, ctx: EmulatedContext): Result {
+function promote(list: Emulated[], source: string, ctx: EmulatedContext): Result {
   const draft = list.find((r) => r.source === source && r.draft);
   if (!draft) return { status: 'error', source, draft: true, error: 'no draft redirect for this source' };
   const live = list.find((r) => r.source === source && !r.draft);
@@ -470,7 +481,7 @@ function publish(list: Emulated[], source: string, ctx: EmulatedContext): Result
 function bulk(list: Emulated[], body: z.infer<typeof BulkBody>, ctx: EmulatedContext) {
   const results = body.redirects.map((item) =>
     item.intent === 'publish'
-      ? publish(list, item.source, ctx)
+      ? promote(list, item.source, ctx)
       : upsert(list, item as z.infer<typeof Upsert>, ctx),
   );
   return { results };
@@ -578,6 +589,7 @@ export const siteRedirectKind: SiteListKind<
         'A `destination` is a path of the site after the plan (`/guides` is a section, `/guides/v2` a site space), an http(s) URL, or `{ path, page }` for a page of the site space at that path; docsync sends the API the section, site space or page it names, so a redirect follows its destination when it moves later.',
         'A plan that changes, moves or deletes a published section or site space path adds the redirects that keep the old URLs working (the path and what is below it, `permanent`), shows them, and refuses a plan that would break one: see `policy.brokenLinks` and `redirectFallback` (decision 36). A redirect declared for the same source wins over a planned one; a declared destination that the plan moves away follows its planned redirect (chains collapse), and a loop is an error.',
         'Two or more creations or updates of one site go in one bulk call (up to 500 redirects a call); one goes in a single call; each deletion (only with `policy.prune`) is its own call.',
+        '`policy.prune` deletes an undeclared redirect to a URL; one to a section, site space or page keeps an old URL working and is left alone (listed as unmanaged) unless `policy.brokenLinks` is `allow`.',
         'Current API only (`--api-flavor current`).',
         'For example `redirects: [ { source: /old-guides, destination: /guides, permanent: true }, { source: /status, destination: https://status.example.com } ]`.',
       ],

@@ -71,8 +71,9 @@ export const EXPLICIT_SPELLINGS: Record<string, RegExp> = {
     /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?<!\[)'space'(?!\])|(?:create|update|delete|move|remove)-space'|spaceKind/,
   // a one-word kind: `team` is a word of notification providers and access
   team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)team'|\/teams\b|teamKind/,
-  // the code says publish, published, publication
-  'site-publication': /publish|Publish|publication|Publication/,
+  // the code says publish, published, publication; not the string values `'publish'` and `'published'`,
+  // a bulk redirect call's intent and status (a draft redirect going live)
+  'site-publication': /publish(?!(?:ed)?')|Publish|publication|Publication/,
   // `redirects` is also the plan's list of the redirects it adds for changed paths (decision 36), which
   // the plan's types and renderers name: the kind is its module's names, operations and route
   'site-redirect': /site-redirect|siteRedirect|SiteRedirect|\/redirects\b/,
