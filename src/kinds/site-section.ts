@@ -4,6 +4,7 @@ import { SiteSpace } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { liveRef } from '../diff/draft.js';
 import type { Renamable } from '../model/desired.js';
+import type { BrokenLinksPolicy } from '../diff/site-paths.js';
 import { deleteCall, structureMove, type KindModule, type OpOutput } from './types.js';
 
 /** The API's answer for one (lenient: unknown fields allowed). */
@@ -196,7 +197,14 @@ export function pairSections(
  * that site-structure.ts (which includes the diff steps) is imported by none of them.
  */
 
-export type DesiredSiteSpace = { space: string; path?: string; condition?: string | null; default?: boolean };
+export type DesiredSiteSpace = {
+  space: string;
+  path?: string;
+  condition?: string | null;
+  default?: boolean;
+  /** What a plan that changes its published path does, over `policy.brokenLinks` (decision 36). */
+  brokenLinks?: BrokenLinksPolicy;
+};
 export type DesiredSection = {
   path: string;
   /** Omitted: the platform's default on creation (the first space's title), unmanaged afterwards. */
@@ -205,6 +213,8 @@ export type DesiredSection = {
   description?: string | null;
   condition?: string | null;
   default?: boolean;
+  /** What a plan that changes its published path does, over `policy.brokenLinks` (decision 36). */
+  brokenLinks?: BrokenLinksPolicy;
   spaces: DesiredSiteSpace[];
 };
 export type DesiredSectionGroup = Renamable & {

@@ -17,7 +17,7 @@ import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.j
 import { addMoves } from '../diff/order.js';
 import { keepPathsUnique, type PathItem } from '../diff/paths.js';
 import type { SiteScope } from '../diff/site-scope.js';
-import type { OldPath, PathTarget } from '../diff/site-paths.js';
+import type { BrokenLinksPolicy, OldPath, PathTarget } from '../diff/site-paths.js';
 
 /** The API takes at most 64 characters of title when it creates a section. */
 export const SECTION_CREATE_TITLE_MAX = 64;
@@ -496,8 +496,13 @@ function recordPaths(s: Structure): void {
   const bySpace = new Map<string, PathTarget>();
   const bySection = new Map<LiveSection, PathTarget>();
   const placedLive = new Set<LiveSiteSpace>();
+  /** The entries' own `brokenLinks`, by live section and by space. */
+  const sectionPolicy = new Map<LiveSection, BrokenLinksPolicy>();
+  const spacePolicy = new Map<string, BrokenLinksPolicy>();
   for (const c of s.containers) {
     const base = c.slot ? `/${c.slot.d.path}` : '';
+    if (c.slot?.l && c.slot.d.brokenLinks) sectionPolicy.set(c.slot.l, c.slot.d.brokenLinks);
+    for (const p of c.placements) if (p.d.brokenLinks) spacePolicy.set(p.d.space, p.d.brokenLinks);
     if (c.slot) {
       const t = target(
         'section-path',
@@ -548,17 +553,27 @@ function recordPaths(s: Structure): void {
     const t = bySpace.get(ss.space) ?? null;
     const newBase = section ? bySection.get(section)?.path : '';
     const keepsSegment = t !== null && newBase !== undefined && t.path === `${newBase}/${ss.path}`;
+    // A site space whose path changes only with its section's follows the section's own policy.
+    const policy =
+      spacePolicy.get(ss.space) ?? (section && keepsSegment ? sectionPolicy.get(section) : undefined);
     old.push({
       path,
       label: `site space ${ss.space}`,
       target: t,
+      ...(policy ? { policy } : {}),
       ...(section && keepsSegment ? { under: base } : {}),
     });
   };
   for (const ls of s.liveSections) {
     const path = `/${ls.path}`;
     liveById.set(ls.id, path);
-    old.push({ path, label: `section "${ls.path}"`, target: bySection.get(ls) ?? null });
+    const policy = sectionPolicy.get(ls);
+    old.push({
+      path,
+      label: `section "${ls.path}"`,
+      target: bySection.get(ls) ?? null,
+      ...(policy ? { policy } : {}),
+    });
     for (const ss of ls.spaces) spaceOld(ss, path, ls);
   }
   for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);

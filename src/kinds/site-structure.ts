@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { defined, duplicatesOf, pin, previously } from './fields.js';
+import { brokenLinksPolicies } from '../diff/site-paths.js';
 import { diffGroups } from './section-group-diff.js';
 import { diffStructure } from './site-structure-diff.js';
 import {
@@ -48,6 +49,12 @@ export type {
 const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
 const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');
 const Path = z.string().min(1).max(100).describe('URL path segment, 1 to 100 characters.');
+const BrokenLinks = z
+  .enum(brokenLinksPolicies)
+  .optional()
+  .describe(
+    "Optional (current API): what a plan that changes this entry's published path does, over policy.brokenLinks (redirect, refuse or allow). Omitted: the policy's.",
+  );
 
 const SiteSpaceConfig = z.strictObject({
   space: z.string().min(1).describe('Id of the space; identity of the site space within its site.'),
@@ -59,6 +66,7 @@ const SiteSpaceConfig = z.strictObject({
     .boolean()
     .optional()
     .describe('Default site space of its section (or of the site root). Omitted: unmanaged.'),
+  brokenLinks: BrokenLinks,
 });
 
 const SectionConfig = z.strictObject({
@@ -80,6 +88,7 @@ const SectionConfig = z.strictObject({
     .describe('Optional, at most 256 characters; null removes it. Omitted: unmanaged.'),
   condition: Condition.nullable().optional().describe('Optional; null removes it. Omitted: unmanaged.'),
   default: z.boolean().optional().describe('Default section of the site (at most one). Omitted: unmanaged.'),
+  brokenLinks: BrokenLinks,
   spaces: z.array(SiteSpaceConfig).describe('Site spaces of this section, in display order (at least one).'),
 });
 
@@ -108,7 +117,13 @@ export const structureShape = {
 type StructureConfig = { [K in keyof typeof structureShape]?: z.infer<(typeof structureShape)[K]> };
 
 const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
-  defined({ space: s.space, path: s.path, condition: s.condition, default: s.default }) as DesiredSiteSpace;
+  defined({
+    space: s.space,
+    path: s.path,
+    condition: s.condition,
+    default: s.default,
+    brokenLinks: s.brokenLinks,
+  }) as DesiredSiteSpace;
 
 export function normalizeStructure(s: StructureConfig): DesiredStructure {
   return defined({
@@ -121,6 +136,7 @@ export function normalizeStructure(s: StructureConfig): DesiredStructure {
           description: sec.description,
           condition: sec.condition,
           default: sec.default,
+          brokenLinks: sec.brokenLinks,
           spaces: sec.spaces.map(siteSpace),
         }) as DesiredSection,
     ),

@@ -159,6 +159,34 @@ describe('a renamed published section keeps its links', () => {
     }
   });
 
+  it("an entry's own brokenLinks wins over the policy: allow plans none, refuse refuses the rename", async () => {
+    emu = await withEmulator({ seed: seed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const entry = (policy: string) =>
+        desired(
+          site(
+            SECTIONS('tutorials').replace(
+              '        title: Guides\n',
+              `        title: Guides\n        brokenLinks: ${policy}\n`,
+            ),
+          ),
+        );
+      const allowed = (await makePlan(api, entry('allow'))).plan;
+      expect(allowed.redirects).toBeUndefined();
+      expect(allowed.refusals).toEqual([]);
+      const refused = (await makePlan(api, entry('refuse'))).plan;
+      expect(refused.redirects).toBeUndefined();
+      // Each URL it breaks is named: the section's and its site space's below it.
+      expect(refused.refusals.map((r) => r.message)).toEqual([
+        'org_t: the plan breaks the published URL /guides of site "Docs" (section "guides": moves to /tutorials and policy.brokenLinks is refuse); declare a redirect for it (sites[].redirects), set the site\'s redirectFallback, or policy.brokenLinks: allow',
+        'org_t: the plan breaks the published URL /guides/v1 of site "Docs" (site space space_1: moves to /tutorials/v1 and policy.brokenLinks is refuse); declare a redirect for it (sites[].redirects), set the site\'s redirectFallback, or policy.brokenLinks: allow',
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('an unpublished site has no links to keep: nothing is planned', async () => {
     emu = await withEmulator({ seed: seed(false), flavor: 'current' });
     const api = client(emu, { flavor: 'current' });
