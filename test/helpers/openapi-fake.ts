@@ -139,7 +139,7 @@ export class Generator {
         break;
     }
     const id = `${name.replace(/[^a-zA-Z0-9]/g, '').toLowerCase() || 'x'}${n}`;
-    candidates.push(id, `${id}-a`, `example${n}.com/docs`, `https://example.com/${id}`, `a${n}`);
+    candidates.push(id, `${id}-a`, `example${n}.com/docs`, `https://example.com/${id}`, `a${n}`, `/${id}`);
     const min = schema.minLength ?? 0;
     const max = schema.maxLength ?? Infinity;
     const pattern = schema.pattern ? new RegExp(schema.pattern) : null;
