@@ -69,6 +69,8 @@ export const ERROR_CODES = [
   'live-read-failed',
   'path-conflict',
   'duplicate-change-key',
+  'redirect-loop',
+  'unknown-redirect-destination',
   // Plan problems and the safety guard.
   'dependency-cycle',
   'outside-targets',
@@ -77,6 +79,7 @@ export const ERROR_CODES = [
   'too-few-admins',
   'too-many-updates',
   'protected-resource',
+  'broken-links',
   // Daemon controls (`docsync suspend|resume`, `/api/orgs/{org}`).
   'daemon-unreachable',
   'daemon-refused',
@@ -96,6 +99,8 @@ export type DiffProblemCode = Extract<
   | 'unsupported-by-api'
   | 'live-read-failed'
   | 'path-conflict'
+  | 'redirect-loop'
+  | 'unknown-redirect-destination'
 >;
 
 /** Codes of problems that stop a plan (the diff's, plus the plan's own). */

@@ -2,6 +2,7 @@ import {
   absentHere,
   anyListKinds,
   anySiteFacets,
+  anySiteListKinds,
   anySpaceFacets,
   collectionKind,
   listIn,
@@ -38,7 +39,7 @@ export function absentKindIssues(parsed: readonly ParsedConfig[], caps: ApiCapab
   const holders: [string, readonly { key: string }[]][] = [
     ['spaces', anySpaceFacets.filter(absent)],
     ['collections', [collectionKind.grants].filter(absent)],
-    ['sites', anySiteFacets.filter(absent)],
+    ['sites', [...anySiteFacets, ...anySiteListKinds].filter(absent)],
   ];
   for (const { yaml, config } of parsed) {
     for (const kind of anyListKinds)

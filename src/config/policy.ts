@@ -35,6 +35,7 @@ export function normalizePolicy(policy: PolicyConfig | undefined): Policy {
     maxDeletes: all && 'count' in all ? all.count : DEFAULT_MAX_DELETES,
     ...(policy?.pruneMembers !== undefined ? { pruneMembers: policy.pruneMembers } : {}),
     ...(policy?.minAdmins !== undefined ? { minAdmins: policy.minAdmins } : {}),
+    ...(policy?.brokenLinks !== undefined ? { brokenLinks: policy.brokenLinks } : {}),
     // A plain count is `maxDeletes` alone, as before.
     ...(deletes && !(all && 'count' in all && deletes.kinds === undefined) ? { deletes } : {}),
     ...(updates ? { updates } : {}),

@@ -31,6 +31,7 @@ const AccessRuleSchema = z
         message: `${r.rule} takes no max (only maxAdmins does)`,
       });
   });
+import { brokenLinksPolicies } from '../diff/site-paths.js';
 
 /** An address or glob (`sites/Docs/**`); the organization prefix is optional. */
 const AddressGlob = z
@@ -123,6 +124,12 @@ export const PolicySchema = z
       .optional()
       .describe(
         'Access rules checked offline by `validate` and `plan` against the `access` lists of spaces, collections and sites: each violation is an error at the entry or grant, naming the rule. Default: none.',
+      ),
+    brokenLinks: z
+      .enum(brokenLinksPolicies)
+      .optional()
+      .describe(
+        'What a plan that changes, moves or deletes published paths of sections and site spaces does (current API): redirect (default) plans the redirects that keep the old URLs working and refuses one it cannot redirect (a deleted path with no declared redirect or redirectFallback); refuse plans none itself and refuses every such path that no declared redirect covers; allow plans none and refuses none.',
       ),
     syncWindows: z
       .array(SyncWindowSchema)

@@ -22,6 +22,8 @@ const context = (prune: boolean): DiffContext => ({
   caps: capabilitiesOf('seed'),
   warnings: [],
   duplicates: [],
+  brokenLinks: 'redirect',
+  links: { planned: [], broken: [] },
 });
 
 describe('kindDrafts', () => {

@@ -2,6 +2,9 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Duplicate, Fields, OpShape, Ref, Renamable, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DiffWarning, DraftSet } from './draft.js';
 import type { DiffProblemCode } from '../errors.js';
+import type { BrokenLinkFact, BrokenLinksPolicy, PlannedRedirect } from './site-paths.js';
+
+export type { BrokenLinkFact, PlannedRedirect };
 
 /** What every kind's diff shares within one organization. */
 export type DiffContext = {
@@ -35,6 +38,10 @@ export type DiffContext = {
   warnings: DiffWarning[];
   /** Live objects that share the key of a desired one (left alone, named in the plan). */
   duplicates: Duplicate[];
+  /** `policy.brokenLinks`: what a plan that takes published paths away does (decision 36). */
+  brokenLinks: BrokenLinksPolicy;
+  /** The redirects the plan adds for the paths it changes, and the published paths it would break. */
+  links: { planned: PlannedRedirect[]; broken: BrokenLinkFact[] };
 };
 
 /** `count` live resources of a managed kind were seen (the populations of the thresholds). */

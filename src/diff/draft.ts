@@ -1,6 +1,7 @@
 import type { Policy } from '../model/desired.js';
 import type { ChangeAction, Duplicate, Fields, OpShape, Ref, Unmanaged } from '../model/index.js';
 import { DocsyncError, type DiffProblemCode } from '../errors.js';
+import type { BrokenLinkFact, PlannedRedirect } from './site-paths.js';
 
 /**
  * A change before the plan numbers it: `key` is unique and stable (it derives from the address),
@@ -46,6 +47,10 @@ export type OrgDiff<D extends Draft = Draft> = {
   admins?: { before: number; after: number; min: number };
   /** Live objects sharing the key of a desired entry (also named in `warnings`). */
   duplicates?: Duplicate[];
+  /** Redirects the plan adds for the published paths it changes (decision 36). */
+  addedRedirects?: PlannedRedirect[];
+  /** Published paths the plan would break (the brokenLinks guard refuses it). */
+  brokenLinks?: BrokenLinkFact[];
 };
 
 /** Collects drafts in emission order (which is the plan's tie-break order). */

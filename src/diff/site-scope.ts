@@ -1,3 +1,4 @@
+import type { SitePaths } from './site-paths.js';
 import type { Ref } from '../model/index.js';
 
 /** One site being diffed: how to reference it, and the site update being assembled. */
@@ -11,4 +12,10 @@ export type SiteScope = {
     body: Record<string, unknown>;
     deps: (string | undefined)[];
   };
+  /** Whether the live site is published: only its paths are links to keep (decision 36). */
+  served?: boolean;
+  /** Where each path leads after the plan, recorded by the structure's diff (decision 36). */
+  paths?: SitePaths;
+  /** The site's `redirectFallback`: where deleted published paths go. */
+  fallback?: string;
 };

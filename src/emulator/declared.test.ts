@@ -98,6 +98,7 @@ describe('a declared kind in the emulator', () => {
       'invite-link',
       'share-link',
       'site-external-link',
+      'site-redirect',
     ]);
     const templates = (flavor: 'seed' | 'current') => {
       const router = new Router();

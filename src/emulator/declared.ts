@@ -121,6 +121,13 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
     where(params, true).items.push(made);
     return { status: 201, body: e.answer(made, ctx) };
   });
+  const bulk = e.bulk;
+  if (bulk)
+    router.on(bulk.method, list, ({ params, body }: RouteContext) => {
+      const { ctx } = where(params);
+      const parsed = parseBody(bulk.body, body);
+      return { status: 200, body: bulk.apply(where(params, true).items, parsed as never, ctx) };
+    });
   if (e.get)
     router.on('GET', item, ({ params }: RouteContext) => {
       const { items, ctx } = where(params);

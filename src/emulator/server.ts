@@ -19,6 +19,7 @@ import { registerTranslations } from './routes/translations.js';
 import { stateFromSeed } from './seed.js';
 import { registerInvites } from './routes/invites.js';
 import { registerPermissions } from './routes/permissions.js';
+import { registerRedirects } from './routes/redirects.js';
 import { findLabel, recordWrite, registerAudit, type ServedWrite } from './audit.js';
 import { jsonBytes } from './json-bytes.js';
 import { Memo } from './memo.js';
@@ -211,6 +212,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (flavor === 'current') registerAudit(deps);
   if (flavor === 'current') registerInvites(deps);
   if (flavor === 'current') registerPermissions(deps);
+  if (flavor === 'current') registerRedirects(deps);
 
   const setFaults = (input: unknown) => {
     faults = FaultConfig.parse(input ?? {});

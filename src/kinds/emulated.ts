@@ -65,6 +65,15 @@ export type Emulated<I extends { id: string }, B, U, S> = {
   answer: (item: I, ctx: EmulatedContext) => unknown;
   /** How a seed entry (listed under the kind's config key in the seed's organization or site) becomes an item. */
   seed?: { entry: z.ZodType<S>; item: (entry: S, ctx: EmulatedContext) => I };
+  /**
+   * A bulk call on the list (today's redirects: `PUT` with up to 500 upserts and deletions): its
+   * body's schema, and what it does to the items (in place), returning the answer's body.
+   */
+  bulk?: {
+    method: 'PUT';
+    body: z.ZodType<unknown>;
+    apply: (items: I[], body: never, ctx: EmulatedContext) => unknown;
+  };
   /** Special behaviour, small: the order a list answers in (by default, creation order). */
   hooks?: { order?: (items: readonly I[]) => I[] };
 };

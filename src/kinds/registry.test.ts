@@ -38,6 +38,7 @@ describe('the kind registry', () => {
       'site-external-link',
       'site-grant',
       'site-publication',
+      'site-redirect',
       'site-visitor-auth',
       'space-grant',
     ]);

@@ -44,7 +44,7 @@ export type LiveLists = Lists<ListKinds, 'L'>;
 export const anyListKinds: readonly AnyListKind[] = listKinds;
 
 export { anySpaceFacets, spaceFacets } from './space-facets.js';
-export { anySiteFacets } from './site-parts.js';
+export { anySiteFacets, anySiteListKinds } from './site-parts.js';
 
 /** The kinds that are one object per organization (its settings). */
 export const objectKinds = [organizationKind] as const;

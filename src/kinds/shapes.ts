@@ -173,8 +173,24 @@ export type SiteListKind<
         items: (answer: unknown) => unknown[];
         live: (item: never) => L;
       };
-  diff: (ctx: DiffContext, site: SiteScope, siteTitle: string, desired: D[], live: L[]) => void;
-  export: (live: L[]) => C[];
+  /**
+   * `managed`: the config gives the key (else `desired` is empty and `live` was not read: only a
+   * kind that `plansUnmanaged` is diffed then, for what the plan itself adds: redirects).
+   */
+  diff: (
+    ctx: DiffContext,
+    site: SiteScope,
+    siteTitle: string,
+    desired: D[],
+    live: L[],
+    managed: boolean,
+  ) => void;
+  /** Diffed for every site, managed or not (the redirects a plan adds for the paths it changes). */
+  plansUnmanaged?: boolean;
+  /** Why a config cannot manage the kind where the API does not have it (its `absentIn` flavors). */
+  absent?: (caps: ApiCapabilities) => string;
+  /** The live list as config entries; `site` is the whole live site (to name what the entries point at). */
+  export: (live: L[], site: object) => C[];
   /** Entries with the live objects (seed entries of a site's list) they pair with. */
   examples: KindExamples<C>;
 };

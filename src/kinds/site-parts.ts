@@ -12,6 +12,7 @@ import { siteAgentSettingsKind, type SiteAgentSettingsOp } from './site-agent-se
 import { siteCustomizationKind, type SiteCustomizationOp } from './site-customization.js';
 import { siteVisitorAuthKind, type SiteVisitorAuthOp } from './site-visitor-auth.js';
 import { siteGrantKind, type SiteGrantOp } from './site-grant.js';
+import { siteRedirectKind, type SiteRedirectOp } from './site-redirect.js';
 import {
   checkStructure,
   diffSiteStructure,
@@ -41,7 +42,7 @@ export const siteFacets = [
   siteAgentSettingsKind,
   siteGrantKind,
 ] as const;
-export const siteListKinds = [shareLinkKind, externalLinkKind] as const;
+export const siteListKinds = [shareLinkKind, externalLinkKind, siteRedirectKind] as const;
 /** The GET of a site's preview with its drafts (today's API), for the pull request comment. */
 export const sitePreviewCall = previewCall;
 /** The operations of a site's parts besides its structure. */
@@ -53,23 +54,40 @@ export type SitePartOp =
   | SiteAgentSettingsOp
   | ShareLinkOp
   | ExternalLinkOp
+  | SiteRedirectOp
   | SiteGrantOp;
 
 export const anySiteFacets: readonly AnySiteFacet[] = siteFacets;
-const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
+export const anySiteListKinds: readonly AnySiteListKind[] = siteListKinds;
 
 type Facets = (typeof siteFacets)[number];
 type Lists = (typeof siteListKinds)[number];
 
+/** Where a deleted published path of the site goes (decision 36): a path of the site or a URL. */
+const Fallback = z
+  .string()
+  .min(1)
+  .max(2048)
+  .refine(
+    (s) => s.startsWith('/') || /^https?:\/\//i.test(s),
+    'must be a path of this site (/guides) or an http(s) URL',
+  )
+  .optional()
+  .describe(
+    'Optional (current API). Where the published paths of sections and site spaces that a plan deletes redirect to (a path of this site after the plan, or an http(s) URL). Omitted: such a plan is refused unless a redirect for each path is declared or policy.brokenLinks is allow.',
+  );
+
 /** The desired and live parts of a site (undefined: not managed, or not read). */
-export type DesiredSiteParts = Optional<Facets, 'D'> & ListsOf<Lists, 'D'> & DesiredStructure;
+export type DesiredSiteParts = Optional<Facets, 'D'> &
+  ListsOf<Lists, 'D'> &
+  DesiredStructure & { redirectFallback?: string };
 export type LiveSiteParts = Optional<Facets, 'L'> & ListsOf<Lists, 'L'> & LiveStructure;
 
 type PartsShape = {
   [K in Facets as K['key']]: z.ZodOptional<K['config']>;
 } & {
   [K in Lists as K['key']]: z.ZodOptional<z.ZodArray<K['config']>>;
-} & typeof structureShape;
+} & typeof structureShape & { redirectFallback: typeof Fallback };
 
 /** The parts' keys that api.md lacks: the structure's, and each site list kind's absent there. */
 export const partsAbsentKeys: readonly string[] = [
@@ -85,6 +103,7 @@ export const partsShape = {
   ...Object.fromEntries(siteFacets.map((k) => [k.key, k.config.optional().describe(k.describe)])),
   ...Object.fromEntries(siteListKinds.map((k) => [k.key, z.array(k.config).optional().describe(k.describe)])),
   ...structureShape,
+  redirectFallback: Fallback,
 } as PartsShape;
 
 export function normalizeParts(entry: PartsConfig, indirect?: CertificateRef): DesiredSiteParts {
@@ -98,6 +117,7 @@ export function normalizeParts(entry: PartsConfig, indirect?: CertificateRef): D
     const list = listIn(entry, kind.key);
     if (list) parts[kind.key] = list.map((item) => kind.normalize(item));
   }
+  if (entry.redirectFallback !== undefined) parts['redirectFallback'] = entry.redirectFallback;
   return Object.assign(parts, normalizeStructure(entry)) as DesiredSiteParts;
 }
 
@@ -201,7 +221,7 @@ export function exportParts(
     const value = f.export(valueIn(l, f.key), caps);
     if (value !== undefined) parts[f.key] = value;
   }
-  for (const kind of anySiteListKinds) parts[kind.key] = kind.export(listIn(l, kind.key) ?? []);
+  for (const kind of anySiteListKinds) parts[kind.key] = kind.export(listIn(l, kind.key) ?? [], l);
   // Built key by key from the registry; each value is its kind's export of the config entry.
   return { ...parts, ...exportStructure(l, title, warnings) } as PartsConfig;
 }
@@ -219,10 +239,20 @@ export function diffParts(
     const found = l ? (valueIn(l, facet.key) ?? null) : undefined;
     if (wanted !== undefined) facet.diff(ctx, site, title, wanted, found);
   }
+  site.served = (l as { published?: unknown } | undefined)?.published === true;
+  if (d.redirectFallback !== undefined) site.fallback = d.redirectFallback;
   diffSiteStructure(ctx, site, title, d, l);
   for (const kind of anySiteListKinds) {
     const wanted = listIn(d, kind.key);
-    if (wanted) kind.diff(ctx, site, title, wanted, (l && listIn(l, kind.key)) ?? []);
+    if (wanted || kind.plansUnmanaged)
+      kind.diff(
+        ctx,
+        site,
+        title,
+        wanted ?? [],
+        (wanted && l && listIn(l, kind.key)) || [],
+        wanted !== undefined,
+      );
   }
 }
 

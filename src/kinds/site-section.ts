@@ -5,6 +5,7 @@ import { SiteSpace } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { liveRef } from '../diff/draft.js';
 import type { Renamable } from '../model/desired.js';
+import type { BrokenLinksPolicy } from '../diff/site-paths.js';
 import { deleteCall, structureMove, type KindModule, type OpOutput } from './types.js';
 
 /** The API's answer for one (lenient: unknown fields allowed). */
@@ -34,6 +35,29 @@ const LIST = '/orgs/{org}/sites/{site}/sections';
 /** A section's own route (a group's membership is a field of it in today's API). */
 export const sectionRoute = '/orgs/{org}/sites/{site}/sections/{section}';
 const ROUTE = sectionRoute;
+
+/**
+ * How the API names a section, a site space or a page of one as the destination of a site redirect
+ * (`SiteRedirectDestination`), and what such a destination names.
+ */
+export const StructureTarget = z.union([
+  z.looseObject({ kind: z.literal('site-section'), siteSectionId: z.string() }),
+  z.looseObject({ kind: z.literal('site-space'), siteSpaceId: z.string() }),
+  z.looseObject({ kind: z.literal('site-page'), siteSpaceId: z.string(), pageId: z.string() }),
+]);
+export type StructureTarget = z.infer<typeof StructureTarget>;
+
+/** A destination naming a section (`section`) or a site space (or its page); `id` may be a reference. */
+export function structureTarget(section: boolean, id: unknown, page?: string): Record<string, unknown> {
+  if (section) return { kind: 'site-section', siteSectionId: id };
+  return page === undefined
+    ? { kind: 'site-space', siteSpaceId: id }
+    : { kind: 'site-page', siteSpaceId: id, pageId: page };
+}
+
+/** The section or site space a destination names (for a page, its site space). */
+export const targetIdOf = (d: StructureTarget): string =>
+  d.kind === 'site-section' ? d.siteSectionId : d.siteSpaceId;
 
 /** A section's address in the plan. */
 export const sectionAddress = (site: string, path: string) => `${site}/sections/${path}`;
@@ -193,6 +217,8 @@ export type DesiredSiteSpace = {
   draft?: boolean;
   hidden?: boolean;
   pageId?: string | null;
+  /** What a plan that changes its published path does, over `policy.brokenLinks` (decision 36). */
+  brokenLinks?: BrokenLinksPolicy;
 };
 export type DesiredSection = {
   path: string;
@@ -205,6 +231,8 @@ export type DesiredSection = {
   draft?: boolean;
   localizedTitle?: LocalizedText;
   localizedDescription?: LocalizedText;
+  /** What a plan that changes its published path does, over `policy.brokenLinks` (decision 36). */
+  brokenLinks?: BrokenLinksPolicy;
   spaces: DesiredSiteSpace[];
 };
 export type DesiredSectionGroup = Renamable & {

@@ -17,6 +17,7 @@ import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.j
 import { addMoves } from '../diff/order.js';
 import { keepPathsUnique, type PathItem } from '../diff/paths.js';
 import type { SiteScope } from '../diff/site-scope.js';
+import type { BrokenLinksPolicy, OldPath, PathTarget } from '../diff/site-paths.js';
 
 /** The API takes at most 64 characters of title when it creates a section. */
 export const SECTION_CREATE_TITLE_MAX = 64;
@@ -113,6 +114,7 @@ export function diffStructure(
   setSiteDefaults(s);
   keepStructurePathsUnique(s, sectionSetKeys);
   orderStructure(s);
+  recordPaths(s);
   return s.slots;
 }
 
@@ -503,4 +505,116 @@ function orderStructure(s: Structure): void {
       (item, position) => ({ type: 'move-site-space', org, site: site.ref, siteSpace: item.ref, position }),
     );
   }
+}
+
+/** A target of the path map, with the fields it has. */
+function target(
+  type: PathTarget['type'],
+  label: string,
+  ref: Ref,
+  path: string | undefined,
+  createKey: string | undefined,
+  liveId: string | undefined,
+): PathTarget {
+  return {
+    type,
+    ref,
+    label,
+    ...(path !== undefined ? { path } : {}),
+    ...(createKey ? { createKey } : {}),
+    ...(liveId ? { liveId } : {}),
+  };
+}
+
+/**
+ * 7. Where each path of the site leads after the plan, and what becomes of each live one: the
+ *    redirects that keep published links working are planned from these (decision 36).
+ */
+function recordPaths(s: Structure): void {
+  const after = new Map<string, PathTarget>();
+  const bySpace = new Map<string, PathTarget>();
+  const bySection = new Map<LiveSection, PathTarget>();
+  const placedLive = new Set<LiveSiteSpace>();
+  /** The entries' own `brokenLinks`, by live section and by space. */
+  const sectionPolicy = new Map<LiveSection, BrokenLinksPolicy>();
+  const spacePolicy = new Map<string, BrokenLinksPolicy>();
+  for (const c of s.containers) {
+    const base = c.slot ? `/${c.slot.d.path}` : '';
+    if (c.slot?.l && c.slot.d.brokenLinks) sectionPolicy.set(c.slot.l, c.slot.d.brokenLinks);
+    for (const p of c.placements) if (p.d.brokenLinks) spacePolicy.set(p.d.space, p.d.brokenLinks);
+    if (c.slot) {
+      const t = target(
+        'section-path',
+        `section "${c.slot.d.path}"`,
+        c.slot.ref,
+        base,
+        c.slot.createKey,
+        c.slot.l?.id,
+      );
+      after.set(base, t);
+      if (c.slot.l) bySection.set(c.slot.l, t);
+    }
+    for (const p of c.placements) {
+      if (p.live) placedLive.add(p.live);
+      const segment = p.d.path ?? p.live?.path;
+      const path = segment !== undefined ? `${base}/${segment}` : undefined;
+      const t = target('space-path', `site space ${p.d.space}`, p.ref, path, p.createKey, p.live?.id);
+      if (path !== undefined) after.set(path, t);
+      bySpace.set(p.d.space, t);
+    }
+    // Live site spaces the plan leaves in place (prune off) keep their segment.
+    for (const ss of c.live)
+      if (!placedLive.has(ss) && !s.movedOut.has(ss.id))
+        after.set(
+          `${base}/${ss.path}`,
+          target('space-path', `site space ${ss.space}`, liveRef(ss.id), undefined, undefined, ss.id),
+        );
+  }
+  // Sections the configuration leaves alone (prune off) keep their paths and site spaces.
+  for (const ls of s.liveSections)
+    if (!s.used.has(ls) && !s.deletedSections.has(ls.id)) {
+      after.set(
+        `/${ls.path}`,
+        target('section-path', `section "${ls.path}"`, liveRef(ls.id), `/${ls.path}`, undefined, ls.id),
+      );
+      for (const ss of ls.spaces)
+        if (!s.movedOut.has(ss.id))
+          after.set(
+            `/${ls.path}/${ss.path}`,
+            target('space-path', `site space ${ss.space}`, liveRef(ss.id), undefined, undefined, ss.id),
+          );
+    }
+  const old: OldPath[] = [];
+  const liveById = new Map<string, string>();
+  const spaceOld = (ss: LiveSiteSpace, base: string, section: LiveSection | null) => {
+    const path = `${base}/${ss.path}`;
+    liveById.set(ss.id, path);
+    const t = bySpace.get(ss.space) ?? null;
+    const newBase = section ? bySection.get(section)?.path : '';
+    const keepsSegment = t !== null && newBase !== undefined && t.path === `${newBase}/${ss.path}`;
+    // A site space whose path changes only with its section's follows the section's own policy.
+    const policy =
+      spacePolicy.get(ss.space) ?? (section && keepsSegment ? sectionPolicy.get(section) : undefined);
+    old.push({
+      path,
+      label: `site space ${ss.space}`,
+      target: t,
+      ...(policy ? { policy } : {}),
+      ...(section && keepsSegment ? { under: base } : {}),
+    });
+  };
+  for (const ls of s.liveSections) {
+    const path = `/${ls.path}`;
+    liveById.set(ls.id, path);
+    const policy = sectionPolicy.get(ls);
+    old.push({
+      path,
+      label: `section "${ls.path}"`,
+      target: bySection.get(ls) ?? null,
+      ...(policy ? { policy } : {}),
+    });
+    for (const ss of ls.spaces) spaceOld(ss, path, ls);
+  }
+  for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);
+  s.site.paths = { after, old, liveById };
 }

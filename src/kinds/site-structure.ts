@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { defined, duplicatesOf, localized, pin, previously } from './fields.js';
+import { brokenLinksPolicies } from '../diff/site-paths.js';
 import { diffGroups } from './section-group-diff.js';
 import { diffStructure } from './site-structure-diff.js';
 import {
@@ -48,6 +49,12 @@ export type {
 const Icon = z.string().min(1).max(50).describe('Icon name, at most 50 characters.');
 const Condition = z.string().min(1).max(1024).describe('Visitor condition expression, 1 to 1024 characters.');
 const Path = z.string().min(1).max(100).describe('URL path segment, 1 to 100 characters.');
+const BrokenLinks = z
+  .enum(brokenLinksPolicies)
+  .optional()
+  .describe(
+    "Optional (current API): what a plan that changes this entry's published path does, over policy.brokenLinks (redirect, refuse or allow). Omitted: the policy's.",
+  );
 
 const SiteSpaceConfig = z.strictObject({
   space: z.string().min(1).describe('Id of the space; identity of the site space within its site.'),
@@ -79,6 +86,7 @@ const SiteSpaceConfig = z.strictObject({
     .describe(
       "Optional (current API): id of the space's page shown at the site space's root instead of its first page; null restores the default. Omitted: unmanaged.",
     ),
+  brokenLinks: BrokenLinks,
 });
 
 /** A draft flag of a section or group (today's API). */
@@ -111,6 +119,7 @@ const SectionConfig = z.strictObject({
   draft: Draft,
   localizedTitle: localized(128, 'title'),
   localizedDescription: localized(256, 'description'),
+  brokenLinks: BrokenLinks,
   spaces: z.array(SiteSpaceConfig).describe('Site spaces of this section, in display order (at least one).'),
 });
 
@@ -156,6 +165,7 @@ const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
     draft: s.draft,
     hidden: s.hidden,
     pageId: s.pageId,
+    brokenLinks: s.brokenLinks,
   }) as DesiredSiteSpace;
 
 export function normalizeStructure(s: StructureConfig): DesiredStructure {
@@ -172,6 +182,7 @@ export function normalizeStructure(s: StructureConfig): DesiredStructure {
           draft: sec.draft,
           localizedTitle: sec.localizedTitle,
           localizedDescription: sec.localizedDescription,
+          brokenLinks: sec.brokenLinks,
           spaces: sec.spaces.map(siteSpace),
         }) as DesiredSection,
     ),

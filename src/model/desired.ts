@@ -33,6 +33,8 @@ export type Policy = {
   updates?: Thresholds;
   protect?: ProtectRule[];
   ignore?: IgnoreRule[];
+  /** What a plan that takes published paths away does (decision 36); absent: `redirect`. */
+  brokenLinks?: 'refuse' | 'redirect' | 'allow';
   /** When the daemon may apply (src/policy/sync-windows.ts); absent: any time. */
   syncWindows?: SyncWindowPolicy[];
 };

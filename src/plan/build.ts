@@ -263,8 +263,14 @@ function finish(
       ...(d.admins ? { admins: d.admins } : {}),
       ...(ratio ? { limits: limitChecks(d.policy, counts, population) } : {}),
       ...(prot.length > 0 ? { protected: prot } : {}),
+      ...(d.brokenLinks && d.brokenLinks.length > 0 ? { brokenLinks: d.brokenLinks } : {}),
     };
   });
+  const redirects = diffs.flatMap((d) =>
+    d.problems.length > 0
+      ? []
+      : (d.addedRedirects ?? []).map((r) => ({ organization: d.organization, ...r })),
+  );
   return {
     formatVersion: 1,
     organizations: diffs.map((d) => d.organization),
@@ -278,6 +284,7 @@ function finish(
     refusals: guardVerdict(guards),
     ...(ignored.length > 0 ? { ignored } : {}),
     ...(targets ? { partial: { targets: [...targets] } } : {}),
+    ...(redirects.length > 0 ? { redirects } : {}),
     checksum,
   };
 }

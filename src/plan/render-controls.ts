@@ -8,6 +8,13 @@ export function partialLine(plan: Pick<Plan, 'partial'>): string | undefined {
   return `Partial plan: only ${targets} and what they depend on; nothing else is planned, nor pruned.`;
 }
 
+export const REDIRECTS_HEADING = 'Redirects added so that published URLs keep working:';
+
+/** One planned redirect: `site "Docs": /guides → /tutorials (section "guides" moves to /tutorials)`. */
+export function redirectLine(r: NonNullable<Plan['redirects']>[number]): string {
+  return `site "${r.site}": ${r.source} → ${r.destination} (${r.reason})`;
+}
+
 export const IGNORED_HEADING = 'Ignored (live differs; left alone by ignore rules):';
 
 /** One line per resource: `site-section org/sites/Docs/sections/guides: icon (policy.ignore[0])`. */

@@ -6,7 +6,7 @@ import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { renderNavigation } from './render-navigation.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
-import { IGNORED_HEADING } from './render-controls.js';
+import { IGNORED_HEADING, REDIRECTS_HEADING } from './render-controls.js';
 import { accessMarkdown, accessSummaryLine } from './render-access.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -102,6 +102,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   const access = accessMarkdown(plan);
   if (access) sections.push(access);
+  const redirects = plan.redirects ?? [];
+  if (redirects.length > 0)
+    sections.push(
+      `**${htmlText(REDIRECTS_HEADING)}**\n\n${redirects.map((r) => `- ${mdText(`site "${r.site}":`)} ${mdCode(r.source)} → ${mdCode(r.destination)} (${mdText(r.reason)})`).join('\n')}\n`,
+    );
   const ignored = plan.ignored ?? [];
   if (ignored.length > 0)
     sections.push(

@@ -4,7 +4,13 @@ import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value
 import { redactText } from '../model/redact.js';
 import { refusalLine } from './safety.js';
 import { changeProvenance, inheritedLines, provenanceWarning } from './provenance.js';
-import { IGNORED_HEADING, ignoredLine, partialLine } from './render-controls.js';
+import {
+  IGNORED_HEADING,
+  REDIRECTS_HEADING,
+  ignoredLine,
+  partialLine,
+  redirectLine,
+} from './render-controls.js';
 import { accessTextLines } from './render-access.js';
 
 export type TextOptions = { color?: boolean; title?: string };
@@ -59,6 +65,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   }
   const access = accessTextLines(plan);
   if (access.length > 0) out.push('', ...access);
+  if ((plan.redirects ?? []).length > 0) {
+    out.push('', REDIRECTS_HEADING);
+    for (const r of plan.redirects ?? []) out.push(`  + ${oneLine(redirectLine(r))}`);
+  }
   if ((plan.ignored ?? []).length > 0) {
     out.push('', IGNORED_HEADING);
     for (const i of plan.ignored ?? []) out.push(`  ~ ${oneLine(ignoredLine(i))}`);

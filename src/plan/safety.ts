@@ -49,6 +49,15 @@ export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[]
         override: `--allow-deletes ${g.deletes}`,
         allowDeletes: g.deletes,
       });
+    // Published paths the plan takes away with nothing to redirect them (decision 36).
+    for (const b of g.brokenLinks ?? [])
+      refusals.push({
+        organization: g.organization,
+        guard: 'brokenLinks',
+        code: 'broken-links',
+        message: `${g.organization}: the plan breaks the published URL ${b.path} of site "${b.site}" (${b.what}: ${b.reason}); declare a redirect for it (sites[].redirects), set the site's redirectFallback, or policy.brokenLinks: allow`,
+        override: null,
+      });
     // Only a plan that takes admins away is judged: an organization already below the floor is not
     // blocked from every other change.
     if (g.admins && g.admins.after < g.admins.min && g.admins.after < g.admins.before)

@@ -21,6 +21,8 @@ const TREE_KINDS: Record<string, { node: StructureNode['kind']; segment: string 
 export const STRUCTURE_KINDS: ReadonlySet<Change['kind']> = new Set([
   ...(Object.keys(TREE_KINDS) as Change['kind'][]),
   'section-group-membership',
+  // Drawn on their site: the redirects a plan adds or changes (decision 36).
+  'site-redirect',
 ]);
 
 export type TreeMark = '+' | '~' | '-' | '↕';
@@ -298,6 +300,7 @@ function applyRenames(d: Drawing, mine: Change[]): void {
 /** Draw one change on its node: mark it, and where it takes effect, place, move or relabel the node. */
 function drawChange(d: Drawing, c: Change): void {
   if (c.kind === 'section-group-membership') return drawMembership(d, c);
+  if (c.kind === 'site-redirect') return drawRedirects(d, c);
   const existing = d.index.get(c.address);
   if (c.action === 'create' && !existing) return drawCreation(d, c);
   if (!existing || d.removed.has(existing)) {
@@ -429,6 +432,31 @@ function drawCreation(d: Drawing, c: Change): void {
       n.children.push(sec);
       d.parents.set(sec, n);
     }
+}
+
+/** Redirects of a site: their lines on the site's node (`redirect /guides: null → "/tutorials"`), marked as a change of it. */
+function drawRedirects(d: Drawing, c: Change): void {
+  const site = d.index.get(c.address.slice(0, c.address.indexOf('/redirects')));
+  if (!site) {
+    if (!d.applied.has(c.id)) d.unplaced.push(c);
+    return;
+  }
+  if (d.applied.has(c.id)) return;
+  const one = c.address.slice(c.address.indexOf('/redirects') + '/redirects'.length);
+  const bulk = one === '' || one.startsWith('#');
+  const lines = bulk
+    ? fieldLines(c).map((l) => `redirect ${l}`)
+    : c.action === 'delete'
+      ? [`redirect ${one} removed`]
+      : fieldLines(c).map((l) => `redirect ${one} ${l}`);
+  site.changes.push({
+    id: c.id,
+    action: c.action,
+    mark: '~',
+    fields: lines,
+    ...(c.note ? { note: c.note } : {}),
+  });
+  if (!site.mark) site.mark = '~';
 }
 
 /** Mark a node with a pending change (a section joining or leaving a group is a change of the section, not its creation). */

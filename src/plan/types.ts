@@ -3,11 +3,12 @@ import type { AccessChange } from '../access/effective.js';
 import type { ChangeAction, Duplicate, Unmanaged } from '../model/index.js';
 import type { Change } from '../reconcile/index.js';
 import type { ErrorCode, PlanProblemCode } from '../errors.js';
+import type { BrokenLinkFact, PlannedRedirect } from '../diff/site-paths.js';
 
 export type PlanSummary = Record<ChangeAction, number>;
 
 /** The guards a plan is judged by (decision 0005). */
-export type Guard = 'maxDeletes' | 'maxUpdates' | 'protect' | 'empty-config' | 'minAdmins';
+export type Guard = 'maxDeletes' | 'maxUpdates' | 'protect' | 'empty-config' | 'minAdmins' | 'brokenLinks';
 
 /**
  * A guard's verdict against a plan, carried by the plan itself (`refusals` in its JSON): what
@@ -18,7 +19,12 @@ export type SafetyRefusal = {
   guard: Guard;
   code: Extract<
     ErrorCode,
-    'too-many-deletes' | 'deletes-everything' | 'too-few-admins' | 'too-many-updates' | 'protected-resource'
+    | 'too-many-deletes'
+    | 'deletes-everything'
+    | 'too-few-admins'
+    | 'too-many-updates'
+    | 'protected-resource'
+    | 'broken-links'
   >;
   message: string;
   override: string | null;
@@ -56,7 +62,12 @@ export type PlanGuardFacts = {
   limits?: LimitCheck[];
   /** Deletions (or replacements) of protected resources, and the rule protecting each. */
   protected?: { address: string; kind: string; rule: string }[];
+  /** Published paths the plan takes away with no redirect (decision 36): `policy.brokenLinks` refuses them. */
+  brokenLinks?: BrokenLinkFact[];
 };
+
+/** A redirect a plan adds for a published path it changes (decision 36), per organization. */
+export type PlanRedirect = PlannedRedirect & { organization: string };
 
 /** The reviewed, serializable result of planning. Only `apply` turns it into API calls. */
 export type Plan = {
@@ -82,6 +93,8 @@ export type Plan = {
   checksum: string;
   /** Entries that came from base files (`extends`, decision 28), and the ones a file replaced. */
   inherited?: InheritedEntry[];
+  /** Redirects the plan adds so that the published paths it changes keep working (decision 36). */
+  redirects?: PlanRedirect[];
   /** Drift reports: who last changed each drifted resource, from the audit log (decision 30). */
   attributions?: Attributions;
   /** Who can read, edit or administer what, now and after the plan: the difference (decision 35). */

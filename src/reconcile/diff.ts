@@ -1,6 +1,7 @@
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { DEFAULT_MIN_ADMINS } from '../model/index.js';
 import { problem, type DiffContext } from '../diff/context.js';
+import { DEFAULT_BROKEN_LINKS } from '../diff/site-paths.js';
 import { DraftSet, liveRef, type Draft, type OrgDiff as AnyOrgDiff } from '../diff/draft.js';
 import {
   absentHere,
@@ -50,6 +51,8 @@ export function diffOrganization(
     caps: options.capabilities,
     warnings: [],
     duplicates: [],
+    brokenLinks: desired.policy.brokenLinks ?? DEFAULT_BROKEN_LINKS,
+    links: { planned: [], broken: [] },
   };
   // Kinds the API does not have cannot be managed (each reason once).
   const absent = new Set<string>();
@@ -106,6 +109,8 @@ export function diffOrganization(
     ...(ctx.managedLive.byKind ? { managedLiveByKind: ctx.managedLive.byKind } : {}),
     warnings: ctx.warnings,
     duplicates: ctx.duplicates,
+    ...(ctx.links.planned.length > 0 ? { addedRedirects: ctx.links.planned } : {}),
+    ...(ctx.links.broken.length > 0 ? { brokenLinks: ctx.links.broken } : {}),
     ...(ctx.admins ? { admins: { ...ctx.admins, min: ctx.minAdmins } } : {}),
   };
 }

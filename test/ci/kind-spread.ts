@@ -71,12 +71,16 @@ export const EXPLICIT_SPELLINGS: Record<string, RegExp> = {
     /(?<![A-Za-z])(?:Desired|Live)?Space(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?<!\[)'space'(?!\])|(?:create|update|delete|move|remove)-space'|spaceKind/,
   // a one-word kind: `team` is a word of notification providers and access
   team: /(?<![A-Za-z])(?:Desired|Live)?Team(?:s|Op|Kind|Schema)?(?![A-Za-z])|(?:'|(?:create|update|delete|move|remove)-)team'|\/teams\b|teamKind/,
-  // the code says publish, published, publication (not `publishing`: the visitor auth's route, `…/publishing/auth`)
-  'site-publication': /publish(?!ing)|Publish(?!ing)|publication|Publication/,
+  // the code says publish, published, publication; not `publishing` (the visitor auth's route, `…/publishing/auth`),
+  // nor the string values `'publish'` and `'published'`, a bulk redirect call's intent and status
+  'site-publication': /publish(?!ing|(?:ed)?')|Publish(?!ing)|publication|Publication/,
   // the grant kinds share their config key `access` (also the effective-access code's word): their names only
   'space-grant': /space-grant|spaceGrant|SpaceGrant/,
   'collection-grant': /collection-grant|collectionGrant|CollectionGrant/,
   'site-grant': /site-grant|siteGrant|SiteGrant/,
+  // `redirects` is also the plan's list of the redirects it adds for changed paths (decision 36), which
+  // the plan's types and renderers name: the kind is its module's names, operations and route
+  'site-redirect': /site-redirect|siteRedirect|SiteRedirect|\/redirects\b/,
 };
 
 export const KIND_SPELLINGS: Record<string, RegExp> = Object.fromEntries(

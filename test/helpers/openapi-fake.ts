@@ -139,7 +139,7 @@ export class Generator {
         break;
     }
     const id = `${name.replace(/[^a-zA-Z0-9]/g, '').toLowerCase() || 'x'}${n}`;
-    candidates.push(id, `${id}-a`, `example${n}.com/docs`, `https://example.com/${id}`, `a${n}`);
+    candidates.push(id, `${id}-a`, `example${n}.com/docs`, `https://example.com/${id}`, `a${n}`, `/${id}`);
     // A color (`Color`) and a hostname (`…/hostname`): tried only when nothing before matches the pattern.
     candidates.push('#346DDB', `docs${n}.example.com`);
     const min = schema.minLength ?? 0;

@@ -125,7 +125,10 @@ export function checkRequest(method: string, path: string, body: unknown): strin
       continue;
     }
     if (!param.schema) continue;
-    const validate = ajv.compile(param.schema);
+    // A parameter's schema may be a reference into the document (a redirect's `source`).
+    const ref: unknown = param.schema.$ref;
+    const validate =
+      typeof ref === 'string' ? validatorAt(ref.replace(/^#\//, '')) : ajv.compile(param.schema);
     if (!validate(typedQueryValue(param.schema, value)))
       problems.push(`${method} ${o.template}: ${name}=${value}: ${ajv.errorsText(validate.errors)}`);
   }

@@ -249,6 +249,26 @@ async function scenario(): Promise<void> {
   await ask('GET', `${s}/share-links`);
   await ask('PATCH', `${s}/share-links/${link.id}`, { active: false, name: 'partners 2' });
   await ask('DELETE', `${s}/share-links/${link.id}`);
+  // Redirects (issue 30): the bulk upsert, one created and one deleted, then the resolution of a source.
+  await ask('PUT', `${s}/redirects`, {
+    redirects: [
+      {
+        source: '/old-changes',
+        destination: { kind: 'site-section', siteSectionId: two.id },
+        permanent: true,
+      },
+      {
+        source: '/old/*',
+        destination: { kind: 'external', url: 'https://example.com/new' },
+        captureWildcard: true,
+      },
+      { source: '/gone', intent: 'draft', destination: { kind: 'external', url: 'https://example.com' } },
+    ],
+  });
+  await ask('PUT', `${s}/redirects`, {
+    redirects: [{ source: '/gone', intent: 'draft', destination: null }],
+  });
+  await ask('GET', `${s}/redirect?source=/old/a/b`);
   await ask('DELETE', s);
 
   // Grants of a space, a collection and a site (issue 29).

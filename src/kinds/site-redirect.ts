@@ -1,0 +1,699 @@
+import { z } from 'zod';
+import { kindDrafts } from '../diff/builder.js';
+import { countLive, pairByIdentity, problem, type DiffContext } from '../diff/context.js';
+import { liveRef } from '../diff/draft.js';
+import type { SiteScope } from '../diff/site-scope.js';
+import type { Fields, Ref } from '../model/change.js';
+import { nullish } from '../model/schema.js';
+import { emulated, type EmulatedContext } from './emulated.js';
+import { defined } from './fields.js';
+import { planLinks, type LinkDestination, type PathTarget } from '../diff/site-paths.js';
+import { StructureTarget, structureTarget, targetIdOf } from './site-section.js';
+import { absentHere, deleteCall, idOutput } from './types.js';
+import type { SiteListKind } from './shapes.js';
+import type { KindExamples } from './examples.js';
+
+/**
+ * A site's redirects (today's API), by source path, and the redirects a plan adds so that the
+ * published paths it changes keep working (decision 36). Upserts go in one bulk call when that is
+ * fewer calls (two or more), single calls otherwise; deletions are single calls (the guards count
+ * each).
+ */
+
+/** A destination as the API takes it: references to what the plan creates are resolved when it runs. */
+type Destination = Record<string, unknown>;
+
+/** One redirect in the API's words (`destination` may hold `{ $ref }` values). */
+type Body = { source: string; destination: Destination; permanent?: boolean; captureWildcard?: boolean };
+
+export type SiteRedirectOp =
+  | { type: 'create-site-redirect'; org: string; site: Ref; redirect: Body }
+  | { type: 'update-site-redirect'; org: string; site: Ref; redirect: Ref; patch: Fields }
+  | { type: 'delete-site-redirect'; org: string; site: Ref; redirect: Ref }
+  | { type: 'upsert-site-redirects'; org: string; site: Ref; redirects: Body[] };
+
+/** The API's pattern of a source path (SiteRedirectSourcePath). */
+const SOURCE =
+  /^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/;
+const Source = z
+  .string()
+  .max(512)
+  .regex(SOURCE, 'must be a path such as /old-guides (a trailing * or /* also matches what is below it)');
+const isUrl = (s: string) => /^https?:\/\//i.test(s);
+const SitePath = z.string().regex(/^\/\S*$/, 'must be a path of this site such as /guides/v2');
+
+const Config = z.strictObject({
+  source: Source.describe(
+    'Identity of the redirect within its site: the path it redirects from (at most 512 characters; a trailing * or /* also matches what is below it).',
+  ),
+  destination: z
+    .union([
+      z
+        .string()
+        .min(1)
+        .max(2048)
+        .refine(
+          (s) => s.startsWith('/') || isUrl(s),
+          'must be a path of this site (/guides, /guides/v2) or an http(s) URL',
+        ),
+      z.strictObject({
+        path: SitePath.describe('The path of the site space that holds the page (/guides/v2).'),
+        page: z.string().min(1).describe('The id of the page in that site space.'),
+      }),
+    ])
+    .describe(
+      'Where it leads: a path of this site after the plan (/guides is a section, /guides/v2 a site space; a path that the plan moves away follows its own redirect), an http(s) URL, or { path, page } for a page of the site space at that path.',
+    ),
+  permanent: z
+    .boolean()
+    .optional()
+    .describe(
+      'Optional. Served as 308 (permanent) rather than 307 to public traffic. Omitted: false on creation, then unmanaged.',
+    ),
+  captureWildcard: z
+    .boolean()
+    .optional()
+    .describe(
+      'Optional. Append what a wildcard source matched to the destination. Omitted: false on creation, then unmanaged.',
+    ),
+});
+type Config = z.infer<typeof Config>;
+
+export type DesiredSiteRedirect = Config;
+/** A live redirect; `destination` in the API's shape. */
+export type LiveSiteRedirect = {
+  id: string;
+  source: string;
+  destination: LiveDestination;
+  permanent: boolean;
+  captureWildcard: boolean;
+};
+
+const External = z.looseObject({ kind: z.literal('external'), url: z.string() });
+const LiveDestination = z.union([...StructureTarget.options, External]);
+type LiveDestination = z.infer<typeof LiveDestination>;
+
+const Answer = z.looseObject({
+  id: z.string(),
+  source: z.string(),
+  destination: LiveDestination,
+  permanent: nullish(z.boolean()),
+  captureWildcard: nullish(z.boolean()),
+});
+type Answer = z.infer<typeof Answer>;
+
+/** What the bulk call answers: one result per redirect; an `error` result fails the change. */
+const BulkAnswer = z.looseObject({
+  results: z.array(z.looseObject({ status: z.enum(['created', 'updated', 'deleted']), source: z.string() })),
+});
+
+const LIST = '/orgs/{org}/sites/{site}/redirects';
+const ROUTE = '/orgs/{org}/sites/{site}/redirects/{redirect}';
+/** The bulk call takes at most this many redirects. */
+export const BULK_MAX = 500;
+
+const list = (org: string, site: string) => ({ route: LIST, params: { org, site }, item: Answer });
+const address = (site: string, source: string) => `${site}/redirects${source}`;
+
+/** A destination's identity, to compare a desired one with a live one. */
+function liveKey(d: LiveDestination): string {
+  if (d.kind === 'external') return `external:${d.url}`;
+  return `${d.kind}:${targetIdOf(d)}${d.kind === 'site-page' ? `:${d.pageId}` : ''}`;
+}
+
+/** A desired redirect, resolved: the body to send, its identity, and how people read it. */
+type Resolved = {
+  id?: string;
+  source: string;
+  body: Body;
+  key: string | undefined;
+  shown: string;
+  deps: (string | undefined)[];
+  permanent?: boolean;
+  captureWildcard?: boolean;
+};
+
+function toBody(
+  dest: LinkDestination<PathTarget>,
+  page?: string,
+): Pick<Resolved, 'body' | 'key' | 'shown' | 'deps'> | null {
+  if ('url' in dest)
+    return {
+      body: { source: '', destination: { kind: 'external', url: dest.url } },
+      key: `external:${dest.url}`,
+      shown: dest.url,
+      deps: [],
+    };
+  const t = dest.to;
+  const section = t.type === 'section-path';
+  if (section && page !== undefined) return null;
+  const shown = dest.path ?? t.path ?? t.label;
+  return {
+    body: { source: '', destination: structureTarget(section, { $ref: t.ref }, page) },
+    key: t.liveId ? liveKey(structureTarget(section, t.liveId, page) as LiveDestination) : undefined,
+    shown: page === undefined ? shown : `${shown} page ${page}`,
+    deps: [t.createKey],
+  };
+}
+
+/** How people read a live destination: the live path it leads to, or its URL. */
+function liveShown(d: LiveDestination, paths: Map<string, string> | undefined): string {
+  if (d.kind === 'external') return d.url;
+  const id = targetIdOf(d);
+  const path = paths?.get(id) ?? `${d.kind} ${id}`;
+  return d.kind === 'site-page' ? `${path} page ${d.pageId}` : path;
+}
+
+function withSource(
+  r: Pick<Resolved, 'body' | 'key' | 'shown' | 'deps'>,
+  source: string,
+  extra: Partial<Body>,
+): Resolved {
+  const body: Body = { ...r.body, source, ...extra };
+  return { ...r, source, body, ...extra };
+}
+
+/** The site's declared redirects with the planned ones (a declared source wins), resolved. */
+function desiredRedirects(
+  ctx: DiffContext,
+  site: SiteScope,
+  siteTitle: string,
+  declared: DesiredSiteRedirect[],
+): Resolved[] {
+  const paths = site.paths;
+  const byPath = new Map(
+    declared.flatMap((d) => (typeof d.destination === 'string' ? [[d.source, d.destination] as const] : [])),
+  );
+  const links = planLinks<PathTarget>({
+    policy: ctx.brokenLinks,
+    ...(site.fallback !== undefined ? { fallback: site.fallback } : {}),
+    old:
+      site.served && paths
+        ? paths.old.map((o) => ({
+            ...o,
+            ...(o.target?.path !== undefined ? { targetPath: o.target.path } : {}),
+          }))
+        : [],
+    after: paths?.after ?? new Map(),
+    declared: byPath,
+  });
+  const where = `site "${siteTitle}"`;
+  const hint = paths
+    ? ''
+    : " (the site's sections or spaces are not in the configuration, so docsync does not know its paths)";
+  for (const p of links.problems) problem(ctx, `${where}: ${p.message}${hint}`, p.code);
+  for (const b of links.broken)
+    ctx.links.broken.push({
+      site: siteTitle,
+      address: address(site.addr, b.path),
+      path: b.path,
+      what: b.label,
+      reason: b.reason,
+    });
+  const out: Resolved[] = [];
+  for (const d of declared) {
+    const extra = defined({ permanent: d.permanent, captureWildcard: d.captureWildcard }) as Partial<Body>;
+    let dest: LinkDestination<PathTarget> | undefined;
+    let page: string | undefined;
+    if (typeof d.destination === 'string') dest = links.resolved.get(d.source);
+    else {
+      page = d.destination.page;
+      const t = paths?.after.get(d.destination.path);
+      if (t) dest = { to: t, path: d.destination.path };
+      else
+        problem(
+          ctx,
+          `${where}: redirect ${d.source}: ${d.destination.path} is not a site space of the site after this plan${hint}`,
+          'unknown-redirect-destination',
+        );
+    }
+    if (!dest) continue;
+    const body = toBody(dest, page);
+    if (!body) {
+      problem(
+        ctx,
+        `${where}: redirect ${d.source}: a page is in a site space, and ${d.destination as unknown as string} is a section`,
+        'unknown-redirect-destination',
+      );
+      continue;
+    }
+    out.push(withSource(body, d.source, extra));
+  }
+  const taken = new Set(declared.map((d) => d.source));
+  for (const p of links.planned) {
+    if (taken.has(p.source)) continue;
+    const body = toBody(p.destination)!;
+    out.push(
+      withSource(body, p.source, {
+        permanent: true,
+        ...(p.captureWildcard ? { captureWildcard: true } : {}),
+      }),
+    );
+    ctx.links.planned.push({ site: siteTitle, source: p.source, destination: body.shown, reason: p.reason });
+  }
+  return out;
+}
+
+const KEEPS_A_LINK =
+  'it keeps an old URL working; declare it, or set policy.brokenLinks: allow to let policy.prune remove it';
+
+const shownFields = (r: Resolved): Fields =>
+  defined({ destination: r.shown, permanent: r.permanent, captureWildcard: r.captureWildcard });
+
+function diff(
+  ctx: DiffContext,
+  site: SiteScope,
+  siteTitle: string,
+  declared: DesiredSiteRedirect[],
+  live: LiveSiteRedirect[],
+  managed: boolean,
+): void {
+  if (absentHere(siteRedirectKind, ctx.caps)) return;
+  const { org } = ctx;
+  const drafts = kindDrafts<SiteRedirectOp>(ctx, 'site-redirect');
+  if (managed) countLive(ctx, 'site-redirect', live.length);
+  const desired = desiredRedirects(ctx, site, siteTitle, declared);
+  const { pairs, leftover } = pairByIdentity(
+    ctx,
+    `site "${siteTitle}": redirect`,
+    desired,
+    live,
+    (x) => x.source,
+  );
+  const upserts: {
+    r: Resolved;
+    l?: LiveSiteRedirect;
+    before: Fields | null;
+    after: Fields;
+    patch: Fields;
+  }[] = [];
+  for (const [r, l] of pairs) {
+    if (!l) {
+      upserts.push({ r, before: null, after: shownFields(r), patch: {} });
+      continue;
+    }
+    const before: Fields = {};
+    const after: Fields = {};
+    const patch: Fields = {};
+    if (r.key !== liveKey(l.destination)) {
+      before['destination'] = liveShown(l.destination, site.paths?.liveById);
+      after['destination'] = r.shown;
+      patch['destination'] = r.body.destination;
+    }
+    for (const f of ['permanent', 'captureWildcard'] as const)
+      if (r[f] !== undefined && r[f] !== l[f]) {
+        before[f] = l[f];
+        after[f] = r[f];
+        patch[f] = r[f];
+      }
+    if (Object.keys(after).length > 0) upserts.push({ r, l, before, after, patch });
+  }
+  // A single call when that is as few calls as the bulk one; the bulk upsert otherwise (or when
+  // the live list was not read: it creates or replaces whatever is there).
+  if (managed && upserts.length === 1) {
+    const u = upserts[0]!;
+    const addr = address(site.addr, u.r.source);
+    if (!u.l)
+      drafts.create({
+        address: addr,
+        after: u.after,
+        deps: [site.createKey, ...u.r.deps],
+        op: { type: 'create-site-redirect', org, site: site.ref, redirect: u.r.body },
+      });
+    else
+      drafts.update({
+        address: addr,
+        before: u.before,
+        after: u.after,
+        deps: u.r.deps,
+        op: { type: 'update-site-redirect', org, site: site.ref, redirect: liveRef(u.l.id), patch: u.patch },
+      });
+  } else
+    for (let i = 0; i < upserts.length; i += BULK_MAX) {
+      const chunk = upserts.slice(i, i + BULK_MAX);
+      const before: Fields = {};
+      const after: Fields = {};
+      for (const u of chunk) {
+        before[u.r.source] = u.l ? liveShown(u.l.destination, site.paths?.liveById) : null;
+        after[u.r.source] = u.r.shown;
+      }
+      const created = chunk.filter((u) => !u.l).length;
+      const n = chunk.length;
+      drafts.update({
+        address: `${site.addr}/redirects${i === 0 ? '' : `#${i / BULK_MAX + 1}`}`,
+        before,
+        after,
+        deps: [site.createKey, ...chunk.flatMap((u) => u.r.deps)],
+        note: `1 bulk replace (${n} ${n === 1 ? 'change' : 'changes'}: ${created} to create, ${n - created} to update)`,
+        op: { type: 'upsert-site-redirects', org, site: site.ref, redirects: chunk.map((u) => u.r.body) },
+      });
+    }
+  // A redirect to a section or site space keeps an old URL working (a plan may have added it):
+  // pruning it would break that URL, so it is left alone unless policy.brokenLinks is allow.
+  for (const l of leftover) {
+    const keeps = ctx.brokenLinks !== 'allow' && l.destination.kind !== 'external';
+    drafts.prune(
+      {
+        address: address(site.addr, l.source),
+        id: l.id,
+        before: { destination: liveShown(l.destination, site.paths?.liveById) },
+        op: { type: 'delete-site-redirect', org, site: site.ref, redirect: liveRef(l.id) },
+      },
+      keeps ? false : ctx.prune,
+      keeps ? KEEPS_A_LINK : undefined,
+    );
+  }
+}
+
+/** The live redirects as config entries: destinations named by the live paths of the site. */
+function exportRedirects(live: LiveSiteRedirect[], paths: Map<string, string>): DesiredSiteRedirect[] {
+  return live.flatMap((l): DesiredSiteRedirect[] => {
+    const d = l.destination;
+    let destination: DesiredSiteRedirect['destination'];
+    if (d.kind === 'external') destination = d.url;
+    else {
+      const at = paths.get(targetIdOf(d));
+      if (at === undefined) return [];
+      destination = d.kind === 'site-page' ? { path: at, page: d.pageId } : at;
+    }
+    return [
+      {
+        source: l.source,
+        destination,
+        ...(l.permanent ? { permanent: true } : {}),
+        ...(l.captureWildcard ? { captureWildcard: true } : {}),
+      },
+    ];
+  });
+}
+
+/** The live paths of a live site's sections and site spaces, by id. */
+function livePaths(site: object): Map<string, string> {
+  const paths = new Map<string, string>();
+  type LivePlace = { id: string; path: string };
+  const s = site as { sections?: { id: string; path: string; spaces: LivePlace[] }[]; spaces?: LivePlace[] };
+  for (const sec of s.sections ?? []) {
+    paths.set(sec.id, `/${sec.path}`);
+    for (const ss of sec.spaces) paths.set(ss.id, `/${sec.path}/${ss.path}`);
+  }
+  for (const ss of s.spaces ?? []) paths.set(ss.id, `/${ss.path}`);
+  return paths;
+}
+
+/** The emulator's redirect: the official answer's fields. */
+type Emulated = {
+  id: string;
+  source: string;
+  destination: LiveDestination;
+  permanent: boolean;
+  captureWildcard: boolean;
+  draft: boolean;
+  createdAt: string;
+  updatedAt?: string;
+};
+
+/** A destination as the official document takes it (the emulator's check of a request). */
+export const ApiDestination = z.union([
+  ...StructureTarget.options,
+  z.object({ kind: z.literal('external'), url: z.string().url() }),
+]);
+export const RedirectSource = Source;
+
+const Upsert = z.object({
+  source: Source,
+  intent: z.enum(['live', 'draft']).default('live'),
+  destination: ApiDestination.nullable(),
+  permanent: z.boolean().optional(),
+  captureWildcard: z.boolean().optional(),
+});
+const Promote = z.object({ source: Source, intent: z.literal('publish') });
+const BulkBody = z.object({
+  redirects: z
+    .array(z.union([Promote, Upsert]))
+    .min(1)
+    .max(BULK_MAX, `at most ${BULK_MAX} redirects a call`),
+});
+
+type Result =
+  | { status: 'created' | 'updated' | 'published'; source: string; draft: boolean; id: string }
+  | { status: 'deleted'; source: string; draft: boolean }
+  | { status: 'error'; source: string; draft: boolean; error: string };
+
+function upsert(list: Emulated[], item: z.infer<typeof Upsert>, ctx: EmulatedContext): Result {
+  const draft = item.intent === 'draft';
+  const found = list.find((r) => r.source === item.source && r.draft === draft);
+  if (item.destination === null) {
+    if (!found) return { status: 'error', source: item.source, draft, error: 'no redirect for this source' };
+    list.splice(list.indexOf(found), 1);
+    return { status: 'deleted', source: item.source, draft };
+  }
+  if (found) {
+    found.destination = item.destination;
+    if (item.permanent !== undefined) found.permanent = item.permanent;
+    if (item.captureWildcard !== undefined) found.captureWildcard = item.captureWildcard;
+    found.updatedAt = ctx.now();
+    return { status: 'updated', source: item.source, draft, id: found.id };
+  }
+  const made: Emulated = {
+    id: ctx.id(),
+    source: item.source,
+    destination: item.destination,
+    permanent: item.permanent ?? false,
+    captureWildcard: item.captureWildcard ?? false,
+    draft,
+    createdAt: ctx.now(),
+  };
+  list.push(made);
+  return { status: 'created', source: item.source, draft, id: made.id };
+}
+
+function promote(list: Emulated[], source: string, ctx: EmulatedContext): Result {
+  const draft = list.find((r) => r.source === source && r.draft);
+  if (!draft) return { status: 'error', source, draft: true, error: 'no draft redirect for this source' };
+  const live = list.find((r) => r.source === source && !r.draft);
+  if (live) list.splice(list.indexOf(live), 1);
+  draft.draft = false;
+  draft.updatedAt = ctx.now();
+  return { status: 'published', source, draft: false, id: draft.id };
+}
+
+/** The bulk call's effect on a site's redirects, and its answer. */
+function bulk(list: Emulated[], body: z.infer<typeof BulkBody>, ctx: EmulatedContext) {
+  const results = body.redirects.map((item) =>
+    item.intent === 'publish'
+      ? promote(list, item.source, ctx)
+      : upsert(list, item as z.infer<typeof Upsert>, ctx),
+  );
+  return { results };
+}
+
+/** The emulator's answer for one redirect. */
+export const redirectAnswer = (r: Emulated) => ({
+  object: 'site-redirect',
+  id: r.id,
+  source: r.source,
+  draft: r.draft,
+  captureWildcard: r.captureWildcard,
+  permanent: r.permanent,
+  destination: r.destination,
+  createdAt: r.createdAt,
+  ...(r.updatedAt ? { updatedAt: r.updatedAt } : {}),
+});
+export type EmulatedRedirect = Emulated;
+
+const emulator = emulated({
+  in: 'sites',
+  store: 'redirects',
+  routes: { list: LIST, item: ROUTE },
+  noun: 'site redirect',
+  idPrefix: 'redir',
+  create: {
+    body: z.object({
+      source: Source,
+      destination: ApiDestination,
+      permanent: z.boolean().optional(),
+      captureWildcard: z.boolean().optional(),
+      draft: z.boolean().optional(),
+    }),
+    item: (b, ctx): Emulated => ({
+      id: ctx.id(),
+      source: b.source,
+      destination: b.destination,
+      permanent: b.permanent ?? false,
+      captureWildcard: b.captureWildcard ?? false,
+      draft: b.draft ?? false,
+      createdAt: ctx.now(),
+    }),
+  },
+  update: {
+    method: 'PATCH',
+    body: z.object({
+      source: Source.optional(),
+      destination: ApiDestination.optional(),
+      permanent: z.boolean().optional(),
+      captureWildcard: z.boolean().optional(),
+      draft: z.boolean().optional(),
+    }),
+    apply: (r, b, ctx) => {
+      if (b.source !== undefined) r.source = b.source;
+      if (b.destination !== undefined) r.destination = b.destination;
+      if (b.permanent !== undefined) r.permanent = b.permanent;
+      if (b.captureWildcard !== undefined) r.captureWildcard = b.captureWildcard;
+      if (b.draft !== undefined) r.draft = b.draft;
+      r.updatedAt = ctx.now();
+    },
+  },
+  delete: { status: 205 },
+  answer: redirectAnswer,
+  seed: {
+    entry: z.looseObject({
+      id: z.string().optional(),
+      source: z.string(),
+      destination: LiveDestination,
+      permanent: z.boolean().default(false),
+      captureWildcard: z.boolean().default(false),
+    }),
+    item: (x, ctx): Emulated => ({
+      id: x.id ?? ctx.id(),
+      source: x.source,
+      destination: x.destination,
+      permanent: x.permanent,
+      captureWildcard: x.captureWildcard,
+      draft: false,
+      createdAt: ctx.now(),
+    }),
+  },
+  bulk: { method: 'PUT', body: BulkBody, apply: bulk },
+  // Live redirects only, as the API's list answers without `draft=true`.
+  hooks: { order: (items) => items.filter((r) => !r.draft) },
+});
+
+export const siteRedirectKind: SiteListKind<
+  'redirects',
+  Config,
+  DesiredSiteRedirect,
+  LiveSiteRedirect,
+  SiteRedirectOp,
+  'site-redirect'
+> = {
+  kind: 'site-redirect',
+  key: 'redirects',
+  config: Config,
+  describe:
+    "Optional (current API). The site's redirects, by source. Omitted: its redirects are not read or changed, except the ones a plan adds for the published paths it changes.",
+  docs: {
+    'sites[].redirects[]': {
+      title: 'redirects',
+      identity: '`source` within the site',
+      notes: [
+        'A `destination` is a path of the site after the plan (`/guides` is a section, `/guides/v2` a site space), an http(s) URL, or `{ path, page }` for a page of the site space at that path; docsync sends the API the section, site space or page it names, so a redirect follows its destination when it moves later.',
+        'A plan that changes, moves or deletes a published section or site space path adds the redirects that keep the old URLs working (the path and what is below it, `permanent`), shows them, and refuses a plan that would break one: see `policy.brokenLinks` and `redirectFallback` (decision 36). A redirect declared for the same source wins over a planned one; a declared destination that the plan moves away follows its planned redirect (chains collapse), and a loop is an error.',
+        'Two or more creations or updates of one site go in one bulk call (up to 500 redirects a call); one goes in a single call; each deletion (only with `policy.prune`) is its own call.',
+        '`policy.prune` deletes an undeclared redirect to a URL; one to a section, site space or page keeps an old URL working and is left alone (listed as unmanaged) unless `policy.brokenLinks` is `allow`.',
+        'Current API only (`--api-flavor current`).',
+        'For example `redirects: [ { source: /old-guides, destination: /guides, permanent: true }, { source: /status, destination: https://status.example.com } ]`.',
+      ],
+    },
+    'sites[].redirects[].destination': {
+      title: 'redirect destination',
+      notes: [
+        'A string: a path of the site (`/guides`, `/guides/v2`) or an http(s) URL. An object `{ path, page }`: the page with that id in the site space at `path`.',
+      ],
+    },
+  },
+  unique: { what: 'redirect', key: 'source' },
+  normalize: (r) =>
+    defined({
+      source: r.source,
+      destination: r.destination,
+      permanent: r.permanent,
+      captureWildcard: r.captureWildcard,
+    }) as DesiredSiteRedirect,
+  absentIn: ['seed'],
+  absent: (caps) =>
+    `redirects (sites[].redirects) are not in this API: api.md has no site redirects; remove them or use ${caps.otherwise}`,
+  plansUnmanaged: true,
+  emulator,
+  read: {
+    list,
+    live: (r: Answer): LiveSiteRedirect => ({
+      id: r.id,
+      source: r.source,
+      destination: r.destination,
+      permanent: r.permanent ?? false,
+      captureWildcard: r.captureWildcard ?? false,
+    }),
+  },
+  diff,
+  export: (live, site) => exportRedirects(live, livePaths(site)),
+  ops: {
+    'create-site-redirect': {
+      call: (op, r) => ({
+        method: 'POST',
+        route: LIST,
+        params: { org: op.org, site: r.ref(op.site) },
+        body: r.patch(op.redirect),
+        expect: [201],
+        answer: Answer,
+        create: true,
+      }),
+      output: idOutput,
+      adopt: {
+        list: (op, r) => list(op.org, r.ref(op.site)),
+        find: (l: Answer, op) => l.source === op.redirect.source,
+        output: idOutput,
+      },
+    },
+    'update-site-redirect': {
+      call: (op, r) => ({
+        method: 'PATCH',
+        route: ROUTE,
+        params: { org: op.org, site: r.ref(op.site), redirect: r.ref(op.redirect) },
+        body: r.patch(op.patch),
+        expect: [200],
+      }),
+    },
+    'delete-site-redirect': {
+      call: (op, r, caps) =>
+        deleteCall(ROUTE, { org: op.org, site: r.ref(op.site), redirect: r.ref(op.redirect) }, caps),
+    },
+    'upsert-site-redirects': {
+      call: (op, r) => ({
+        method: 'PUT',
+        route: LIST,
+        params: { org: op.org, site: r.ref(op.site) },
+        body: {
+          redirects: (Array.isArray(op.redirects) ? op.redirects : []).map((x) => ({
+            ...r.patch(x),
+            intent: 'live',
+          })),
+        },
+        expect: [200],
+        answer: BulkAnswer,
+      }),
+    },
+  },
+  examples: {
+    flavor: 'current',
+    pairs: [
+      {
+        config: { source: '/status', destination: 'https://status.example.com', permanent: true },
+        seed: {
+          source: '/status',
+          destination: { kind: 'external', url: 'https://status.example.com' },
+          permanent: true,
+        },
+        changed: { source: '/status', destination: 'https://status.example.com/now', permanent: true },
+      },
+      {
+        config: { source: '/help/*', destination: 'https://help.example.com', captureWildcard: true },
+        seed: {
+          source: '/help/*',
+          destination: { kind: 'external', url: 'https://help.example.com' },
+          captureWildcard: true,
+        },
+        changed: { source: '/help/*', destination: 'https://help.example.com', captureWildcard: false },
+      },
+    ],
+  } satisfies KindExamples<Config>,
+};
