@@ -18,6 +18,7 @@ type Def = {
   innerType?: z.ZodType;
   values?: unknown[];
   entries?: Record<string, unknown>;
+  valueType?: z.ZodType;
 };
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
@@ -78,6 +79,12 @@ function sample(schema: z.ZodType, rnd: () => number, depth = 0): unknown {
         const value = rnd() < 0.02 ? undefined : sample(v, rnd, depth + 1);
         if (value !== undefined) out[k] = value;
       }
+      return out;
+    }
+    case 'record': {
+      const out: Record<string, unknown> = {};
+      for (let n = Math.floor(rnd() * 3); n > 0; n -= 1)
+        out[`k${n}`] = sample(def.valueType!, rnd, depth + 1);
       return out;
     }
     default:

@@ -5,7 +5,7 @@ import type { z } from 'zod';
  * building a copy: list answers of a large organization are tens of megabytes, and zod's parse
  * allocates a new object for every object in them (decision 27). It covers the schema forms answer
  * schemas use (loose objects, arrays, strings, numbers, booleans, null, literals, enums,
- * optional, nullable, default); a schema with anything else (checks, unions, transforms, objects
+ * optional, nullable, default, records with plain string keys); a schema with anything else (checks, unions, transforms, objects
  * that strip unknown keys…) gets no checker, and any answer the checker does not accept goes to
  * zod, which decides and words the field error. So zod stays the judge; this only skips its copy.
  *
@@ -26,6 +26,8 @@ type Def = {
   entries?: Record<string, unknown>;
   checks?: unknown[];
   defaultValue?: unknown;
+  keyType?: z.ZodType;
+  valueType?: z.ZodType;
 };
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -82,9 +84,26 @@ function compile(schema: z.ZodType): Check | null {
     }
     case 'object':
       return compileObject(def);
+    case 'record':
+      return compileRecord(def);
     default:
       return null;
   }
+}
+
+/** A record (`{ fr: Guides }`) of plain string keys: zod's copy has the same keys and values. */
+function compileRecord(def: Def): Check | null {
+  const key = defOf(def.keyType!);
+  if (key.type !== 'string' || (key.checks && key.checks.length > 0)) return null;
+  const value = checkerOf(def.valueType!);
+  return (
+    value &&
+    ((v) => {
+      if (!isObject(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
+      for (const k in v) if (k === '__proto__' || !value(v[k])) return false;
+      return true;
+    })
+  );
 }
 
 /** How one key of an object is checked: required, optional (absent is fine), or defaulted. */
