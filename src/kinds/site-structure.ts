@@ -146,7 +146,10 @@ const GroupConfig = z.strictObject({
 /** The structure's keys that api.md lacks (src/config/absent.ts refuses them for the seed flavor). */
 export const structureAbsentKeys = [
   ...['draft', 'localizedTitle', 'localizedDescription'].map((k) => `sections[].${k}`),
-  ...['draft', 'hidden', 'pageId', 'customization'].flatMap((k) => [`sections[].spaces[].${k}`, `spaces[].${k}`]),
+  ...['draft', 'hidden', 'pageId', 'customization'].flatMap((k) => [
+    `sections[].spaces[].${k}`,
+    `spaces[].${k}`,
+  ]),
   ...['draft', 'localizedTitle'].map((k) => `sectionGroups[].${k}`),
 ];
 
@@ -316,6 +319,8 @@ const overriddenSpaces = (d: DesiredStructure): Set<string> =>
       .map((ss) => ss.space),
   );
 
+const OverridesAnswer = z.looseObject({ updatedAt: z.string().optional() });
+
 /** The site's customization answer without what is not the document (`updatedAt`). */
 const overridesDocument = (answer: unknown): Record<string, unknown> => {
   const { updatedAt: _updatedAt, ...doc } = (answer ?? {}) as Record<string, unknown>;
@@ -342,6 +347,7 @@ function overrideReads<L extends Parent>() {
             route: SITE_SPACE_CUSTOMIZATION,
             params: { org, site: s.id, siteSpace: ss.id },
             expect: [200],
+            answer: OverridesAnswer,
           }),
           attach: (s: L, answer: unknown) => {
             const doc = overridesDocument(answer);
@@ -349,7 +355,9 @@ function overrideReads<L extends Parent>() {
             const l = s as L & LiveStructure;
             return {
               ...s,
-              ...(l.sections ? { sections: l.sections.map((sec) => ({ ...sec, spaces: sec.spaces.map(set) })) } : {}),
+              ...(l.sections
+                ? { sections: l.sections.map((sec) => ({ ...sec, spaces: sec.spaces.map(set) })) }
+                : {}),
               ...(l.spaces ? { spaces: l.spaces.map(set) } : {}),
             };
           },
