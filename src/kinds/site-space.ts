@@ -35,7 +35,7 @@ export type SiteSpaceOp =
 const LIST = '/orgs/{org}/sites/{site}/site-spaces';
 const ROUTE = '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}';
 /** A site space's customization overrides (today's API). */
-export const SITE_SPACE_CUSTOMIZATION = `${ROUTE}/customization`;
+export const SITE_SPACE_CUSTOMIZATION = '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}/customization';
 
 /** A site space's address in the plan, under its section or its site. */
 export const siteSpaceAddress = (parent: string, space: string) => `${parent}/spaces/${space}`;
