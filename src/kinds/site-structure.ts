@@ -305,11 +305,9 @@ const below =
 /** The config entry a live site pairs with (undefined: the config does not describe it). */
 export type EntryOf<L, D> = (site: L) => D | undefined;
 
-/** The live site spaces of a structure read so far (its sections', its root ones). */
-const liveSiteSpacesOf = (l: LiveStructure): LiveSiteSpace[] => [
-  ...(l.sections ?? []).flatMap((s) => s.spaces),
-  ...(l.spaces ?? []),
-];
+/** The live site spaces a read attached: those of the sections, or the root ones. */
+const ofSections = (l: LiveStructure): LiveSiteSpace[] => (l.sections ?? []).flatMap((s) => s.spaces);
+const atRoot = (l: LiveStructure): LiveSiteSpace[] => l.spaces ?? [];
 
 /** The site spaces a config entry gives customization overrides for, by space id. */
 const overriddenSpaces = (d: DesiredStructure): Set<string> =>
@@ -331,12 +329,12 @@ const overridesDocument = (answer: unknown): Record<string, unknown> => {
  * One GET of customization per site space whose entry gives `customization` (every one, for
  * export), once the structure's read named their ids; today's API only.
  */
-function overrideReads<L extends Parent>() {
+function overrideReads<L extends Parent>(attached: (l: LiveStructure) => LiveSiteSpace[]) {
   return (site: L, entryOf: EntryOf<L, DesiredStructure> | undefined): ChildRead<L, unknown>[] => {
     const d = entryOf ? entryOf(site) : undefined;
     if (entryOf && d === undefined) return [];
     const wanted = d ? overriddenSpaces(d) : undefined;
-    return liveSiteSpacesOf(site as LiveStructure)
+    return attached(site as LiveStructure)
       .filter((ss) => !wanted || wanted.has(ss.space))
       .map((ss) =>
         callBelow<L, unknown>({
@@ -379,7 +377,7 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
       wanted: wants((d) => d.sections !== undefined || d.sectionGroups !== undefined),
       list: below('sections', SiteSection),
       attach: (site: L, items: SiteSection[]) => ({ ...site, sections: items.map(liveSection) }),
-      then: overrideReads<L>(),
+      then: overrideReads<L>(ofSections),
     }),
     listBelow({
       wanted: wants((d) => d.sectionGroups !== undefined),
@@ -403,7 +401,7 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
         ...site,
         spaces: items.filter((ss) => !ss.section).map(liveSiteSpace),
       }),
-      then: overrideReads<L>(),
+      then: overrideReads<L>(atRoot),
     }),
   ];
 }
