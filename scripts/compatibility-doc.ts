@@ -52,7 +52,11 @@ type ChildReadLike = {
   absentIn?: readonly ApiFlavor[];
   list?: (org: string, item: never) => ApiList;
   call?: (org: string, item: never) => ApiCall;
+  then?: (item: never, wants: undefined) => readonly ChildReadLike[];
 };
+
+/** An item whose reads need an earlier one's answer (a site space's overrides): one of each. */
+const sampleItem = { id: 'x', spaces: [{ id: 'x', space: 'x' }] } as never;
 
 /** The reads a kind module declares, whatever its shape (list kind, object, facet, space). */
 function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUse, 'flavor'>[] {
@@ -68,7 +72,8 @@ function readsOf(kind: Record<string, unknown>, flavor: ApiFlavor): Omit<RouteUs
   for (const read of reads) {
     if (read.readOnly ? !readOnlyInFlavor : absent) continue;
     listed(read.list('x').route, read.readOnly ? `read ${name} (not managed here)` : `read ${name}`);
-    for (const child of (read.children?.reads ?? []) as readonly ChildReadLike[]) {
+    const children = (read.children?.reads ?? []) as readonly ChildReadLike[];
+    for (const child of [...children, ...children.flatMap((c) => c.then?.(sampleItem, undefined) ?? [])]) {
       if (absentHere(child, caps)) continue;
       if (child.list) listed(child.list('x', anything as never).route, `${BELOW}${name}`);
       if (child.call) called(child.call('x', anything as never), `${BELOW}${name}`);

@@ -24,6 +24,8 @@ const siteSpace = z.looseObject({
   draft: z.boolean().optional(),
   hidden: z.boolean().optional(),
   pageId: z.string().nullable().optional(),
+  /** Today's API: the keys it overrides in the site's customization. */
+  customization: z.record(z.string(), z.unknown()).optional(),
 });
 /** Today's API: localized texts by language. */
 const localizedText = z.record(z.string(), z.string()).optional();
@@ -383,6 +385,7 @@ function siteFromSeed(
         ...(ss.draft ? { draft: true } : {}),
         ...(ss.hidden ? { hidden: true } : {}),
         ...(ss.pageId ? { pageId: ss.pageId } : {}),
+        ...(ss.customization ? { customization: ss.customization } : {}),
       });
       if (def === null || ss.default) def = id;
     }

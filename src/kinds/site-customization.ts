@@ -106,7 +106,7 @@ const Favicon = z.record(z.string(), z.unknown()).refine((v) => {
   return keys.length === 0 || (keys.length === 1 && (keys[0] === 'icon' || keys[0] === 'emoji'));
 }, 'must be { icon: { light, dark } }, { emoji } or {}');
 
-const Config = z
+export const CustomizationConfig = z
   .strictObject({
     title: z.string().min(2).max(128).optional().describe('Title of the published site.'),
     localizedTitle: localized(128).optional().describe('Titles by locale (`fr: Documentation`).'),
@@ -185,6 +185,7 @@ const Config = z
     insights: z.strictObject({ trackingCookie: z.boolean().optional() }).optional(),
   })
   .describe('Sparse: only the keys given are managed.');
+const Config = CustomizationConfig;
 type Config = z.infer<typeof Config>;
 
 /**

@@ -209,6 +209,12 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
   ];
 }
 
+/** The site's live customization document, when read (a site space's overrides differ from it). */
+function siteCustomizationOf(l: LiveSiteParts): Record<string, unknown> | undefined {
+  const doc = valueIn(l, 'customization');
+  return doc && typeof doc === 'object' ? (doc as Record<string, unknown>) : undefined;
+}
+
 /** The parts of a live site as config entries, in the order a site's file shows them. */
 export function exportParts(
   l: LiveSiteParts,
@@ -223,7 +229,7 @@ export function exportParts(
   }
   for (const kind of anySiteListKinds) parts[kind.key] = kind.export(listIn(l, kind.key) ?? [], l);
   // Built key by key from the registry; each value is its kind's export of the config entry.
-  return { ...parts, ...exportStructure(l, title, warnings) } as PartsConfig;
+  return { ...parts, ...exportStructure(l, title, warnings, siteCustomizationOf(l)) } as PartsConfig;
 }
 
 /** The parts' changes: facets, then the structure, then the lists (the plan's order follows). */

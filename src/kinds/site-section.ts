@@ -217,6 +217,8 @@ export type DesiredSiteSpace = {
   draft?: boolean;
   hidden?: boolean;
   pageId?: string | null;
+  /** Today's API: its customization overrides, sparse (the keys given only; decision 0037). */
+  customization?: Record<string, unknown>;
   /** What a plan that changes its published path does, over `policy.brokenLinks` (decision 36). */
   brokenLinks?: BrokenLinksPolicy;
 };
@@ -259,6 +261,8 @@ export type LiveSiteSpace = {
   draft: boolean;
   hidden: boolean;
   pageId: string | null;
+  /** Its customization as the API answers it (the site's, overrides set); read only when managed. */
+  customization?: Record<string, unknown>;
 };
 export type LiveSection = {
   id: string;

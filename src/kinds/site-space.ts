@@ -22,10 +22,20 @@ export type SiteSpaceOp =
   | { type: 'create-site-space'; org: string; site: Ref; spaceId: string; section?: Ref; draft?: boolean }
   | { type: 'update-site-space'; org: string; site: Ref; siteSpace: Ref; patch: Patch }
   | { type: 'delete-site-space'; org: string; site: Ref; siteSpace: Ref }
-  | { type: 'move-site-space'; org: string; site: Ref; siteSpace: Ref; position: Position };
+  | { type: 'move-site-space'; org: string; site: Ref; siteSpace: Ref; position: Position }
+  | {
+      type: 'set-site-space-customization';
+      org: string;
+      site: Ref;
+      siteSpace: Ref;
+      /** The overrides to set: the changed keys only, as a nested document (PATCH sets those). */
+      overrides: Record<string, unknown>;
+    };
 
 const LIST = '/orgs/{org}/sites/{site}/site-spaces';
 const ROUTE = '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}';
+/** A site space's customization overrides (today's API). */
+export const SITE_SPACE_CUSTOMIZATION = '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}/customization';
 
 /** A site space's address in the plan, under its section or its site. */
 export const siteSpaceAddress = (parent: string, space: string) => `${parent}/spaces/${space}`;
@@ -62,6 +72,16 @@ export const siteSpaceKind: KindModule<SiteSpaceOp, 'site-space'> = {
         params: { org: op.org, site: r.ref(op.site), siteSpace: r.ref(op.siteSpace) },
         body: r.patch(op.patch),
         expect: [200, 204],
+      }),
+    },
+    'set-site-space-customization': {
+      absentIn: ['seed'],
+      call: (op, r) => ({
+        method: 'PATCH',
+        route: SITE_SPACE_CUSTOMIZATION,
+        params: { org: op.org, site: r.ref(op.site), siteSpace: r.ref(op.siteSpace) },
+        body: op.overrides,
+        expect: [200],
       }),
     },
     'delete-site-space': {

@@ -12,6 +12,8 @@ import {
 } from './site-section.js';
 import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
+import { CUSTOMIZATION_ATOMIC } from './site-customization.js';
+import { changeFields, sparseChanges, withValueAt } from './sparse.js';
 import { countLive, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
@@ -258,7 +260,31 @@ function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: Liv
       ...diff,
       op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after },
     });
+  overrideCustomization(s, p);
   c.placements.push(p);
+}
+
+/**
+ * A site space's customization overrides, sparse (decision 0037): the keys its entry gives whose
+ * live value (the site's, overrides set) differs; one PATCH of those keys, after its creation.
+ */
+function overrideCustomization(s: Structure, p: SpacePlacement): void {
+  const desired = p.d.customization;
+  if (!desired) return;
+  const changes = sparseChanges(desired, p.live?.customization, CUSTOMIZATION_ATOMIC);
+  if (changes.length === 0) return;
+  const { before, after } = changeFields(changes);
+  const overrides = changes.reduce<Record<string, unknown>>(
+    (doc, c) => withValueAt(doc, c.path.split('.'), c.after),
+    {},
+  );
+  s.siteSpaces.update({
+    address: `${p.addr}/customization`,
+    before: p.live ? before : null,
+    after,
+    deps: [p.createKey],
+    op: { type: 'set-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref, overrides },
+  });
 }
 
 /**
@@ -313,6 +339,7 @@ function moveSiteSpaceHere(
       note: SET_AFTER_CREATION,
       op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow },
     });
+  overrideCustomization(s, p);
   c.placements.push(p);
   return p.createKey;
 }

@@ -13,8 +13,10 @@ import {
   type SectionGroupOp,
 } from './section-group.js';
 import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
-import { SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
-import { listBelow, type ApiList, type ChildRead, type KindDoc } from './types.js';
+import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
+import { CUSTOMIZATION_ATOMIC, CustomizationConfig } from './site-customization.js';
+import { nonDefault } from './sparse.js';
+import { callBelow, listBelow, type ApiList, type ChildRead, type KindDoc } from './types.js';
 import type { EntryChecks } from './shapes.js';
 import { pick, shuffle, type Random } from './examples.js';
 import type {
@@ -86,6 +88,9 @@ const SiteSpaceConfig = z.strictObject({
     .describe(
       "Optional (current API): id of the space's page shown at the site space's root instead of its first page; null restores the default. Omitted: unmanaged.",
     ),
+  customization: CustomizationConfig.optional().describe(
+    "Optional (current API): this site space's customization overrides, sparse like the site's: only the keys given are compared and written (PATCH); the others fall back to the site's. Omitted: unmanaged.",
+  ),
   brokenLinks: BrokenLinks,
 });
 
@@ -141,7 +146,10 @@ const GroupConfig = z.strictObject({
 /** The structure's keys that api.md lacks (src/config/absent.ts refuses them for the seed flavor). */
 export const structureAbsentKeys = [
   ...['draft', 'localizedTitle', 'localizedDescription'].map((k) => `sections[].${k}`),
-  ...['draft', 'hidden', 'pageId'].flatMap((k) => [`sections[].spaces[].${k}`, `spaces[].${k}`]),
+  ...['draft', 'hidden', 'pageId', 'customization'].flatMap((k) => [
+    `sections[].spaces[].${k}`,
+    `spaces[].${k}`,
+  ]),
   ...['draft', 'localizedTitle'].map((k) => `sectionGroups[].${k}`),
 ];
 
@@ -165,6 +173,7 @@ const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
     draft: s.draft,
     hidden: s.hidden,
     pageId: s.pageId,
+    customization: s.customization,
     brokenLinks: s.brokenLinks,
   }) as DesiredSiteSpace;
 
@@ -296,6 +305,65 @@ const below =
 /** The config entry a live site pairs with (undefined: the config does not describe it). */
 export type EntryOf<L, D> = (site: L) => D | undefined;
 
+/** The live site spaces a read attached: those of the sections, or the root ones. */
+const ofSections = (l: LiveStructure): LiveSiteSpace[] => (l.sections ?? []).flatMap((s) => s.spaces);
+const atRoot = (l: LiveStructure): LiveSiteSpace[] => l.spaces ?? [];
+
+/** The site spaces a config entry gives customization overrides for, by space id. */
+const overriddenSpaces = (d: DesiredStructure): Set<string> =>
+  new Set(
+    [...(d.sections ?? []).flatMap((s) => s.spaces), ...(d.spaces ?? [])]
+      .filter((ss) => ss.customization !== undefined)
+      .map((ss) => ss.space),
+  );
+
+const OverridesAnswer = z.looseObject({ updatedAt: z.string().optional() });
+
+/** The site's customization answer without what is not the document (`updatedAt`). */
+const overridesDocument = (answer: unknown): Record<string, unknown> => {
+  const { updatedAt: _updatedAt, ...doc } = (answer ?? {}) as Record<string, unknown>;
+  return doc;
+};
+
+/**
+ * One GET of customization per site space whose entry gives `customization` (every one, for
+ * export), once the structure's read named their ids; today's API only.
+ */
+function overrideReads<L extends Parent>(attached: (l: LiveStructure) => LiveSiteSpace[]) {
+  return (site: L, entryOf: EntryOf<L, DesiredStructure> | undefined): ChildRead<L, unknown>[] => {
+    const d = entryOf ? entryOf(site) : undefined;
+    if (entryOf && d === undefined) return [];
+    const wanted = d ? overriddenSpaces(d) : undefined;
+    return attached(site as LiveStructure)
+      .filter((ss) => !wanted || wanted.has(ss.space))
+      .map((ss) =>
+        callBelow<L, unknown>({
+          absentIn: ['seed'],
+          wanted: () => true,
+          call: (org: string, s: L) => ({
+            method: 'GET',
+            route: SITE_SPACE_CUSTOMIZATION,
+            params: { org, site: s.id, siteSpace: ss.id },
+            expect: [200],
+            answer: OverridesAnswer,
+          }),
+          attach: (s: L, answer: unknown) => {
+            const doc = overridesDocument(answer);
+            const set = (x: LiveSiteSpace) => (x.id === ss.id ? { ...x, customization: doc } : x);
+            const l = s as L & LiveStructure;
+            return {
+              ...s,
+              ...(l.sections
+                ? { sections: l.sections.map((sec) => ({ ...sec, spaces: sec.spaces.map(set) })) }
+                : {}),
+              ...(l.spaces ? { spaces: l.spaces.map(set) } : {}),
+            };
+          },
+        }),
+      );
+  };
+}
+
 /** The reads of a site's structure, for the parts its config entry manages. */
 export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, DesiredStructure>>[] {
   const wants =
@@ -309,6 +377,7 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
       wanted: wants((d) => d.sections !== undefined || d.sectionGroups !== undefined),
       list: below('sections', SiteSection),
       attach: (site: L, items: SiteSection[]) => ({ ...site, sections: items.map(liveSection) }),
+      then: overrideReads<L>(ofSections),
     }),
     listBelow({
       wanted: wants((d) => d.sectionGroups !== undefined),
@@ -332,11 +401,19 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
         ...site,
         spaces: items.filter((ss) => !ss.section).map(liveSiteSpace),
       }),
+      then: overrideReads<L>(atRoot),
     }),
   ];
 }
 
-const exportSiteSpace = (ss: LiveSiteSpace) => ({
+/** A site space's overrides: the keys of its document that differ from the site's (none: undefined). */
+function overridesOf(ss: LiveSiteSpace, siteDoc: Record<string, unknown> | undefined) {
+  if (!ss.customization || !siteDoc) return {};
+  const doc = nonDefault(ss.customization, siteDoc, CUSTOMIZATION_ATOMIC);
+  return Object.keys(doc).length > 0 ? { customization: doc } : {};
+}
+
+const exportSiteSpace = (siteDoc: Record<string, unknown> | undefined) => (ss: LiveSiteSpace) => ({
   space: ss.space,
   path: ss.path,
   ...(ss.condition !== null ? { condition: ss.condition } : {}),
@@ -344,6 +421,7 @@ const exportSiteSpace = (ss: LiveSiteSpace) => ({
   ...(ss.draft ? { draft: true } : {}),
   ...(ss.hidden ? { hidden: true } : {}),
   ...(ss.pageId !== null ? { pageId: ss.pageId } : {}),
+  ...overridesOf(ss, siteDoc),
 });
 
 /** A localized text, when it has any override. */
@@ -353,7 +431,7 @@ const someLocalized = (key: string, value: Record<string, string>) =>
 /** Titles the config accepts; the platform names a section after its space, whatever its length. */
 const SECTION_TITLE = { min: 2, max: 128 };
 
-function exportSection(s: LiveSection) {
+function exportSection(s: LiveSection, siteDoc: Record<string, unknown> | undefined) {
   const titleFits = s.title.length >= SECTION_TITLE.min && s.title.length <= SECTION_TITLE.max;
   return {
     path: s.path,
@@ -366,12 +444,18 @@ function exportSection(s: LiveSection) {
     ...(s.draft ? { draft: true } : {}),
     ...someLocalized('localizedTitle', s.localizedTitle),
     ...someLocalized('localizedDescription', s.localizedDescription),
-    spaces: s.spaces.map(exportSiteSpace),
+    spaces: s.spaces.map(exportSiteSpace(siteDoc)),
   };
 }
 
 /** A site's structure as config: its sections and groups, or its root site spaces. */
-export function exportStructure(l: LiveStructure, title: string, warnings: string[]): StructureConfig {
+export function exportStructure(
+  l: LiveStructure,
+  title: string,
+  warnings: string[],
+  /** The site's customization: a site space's overrides are the keys that differ from it. */
+  siteDoc?: Record<string, unknown>,
+): StructureConfig {
   const sections = (l.sections ?? []).filter((s) => {
     if (s.spaces.length > 0) return true;
     warnings.push(
@@ -382,10 +466,10 @@ export function exportStructure(l: LiveStructure, title: string, warnings: strin
   const rootSpaces = l.spaces ?? [];
   if (sections.length > 0 && rootSpaces.length > 0)
     warnings.push(`site "${title}" has both sections and root site spaces; only the sections are exported`);
-  if (sections.length === 0) return { spaces: rootSpaces.map(exportSiteSpace) };
+  if (sections.length === 0) return { spaces: rootSpaces.map(exportSiteSpace(siteDoc)) };
   const dupGroups = duplicatesOf((l.sectionGroups ?? []).map((g) => g.title));
   return {
-    sections: sections.map(exportSection),
+    sections: sections.map((s) => exportSection(s, siteDoc)),
     sectionGroups: (l.sectionGroups ?? []).map((g) => ({
       title: g.title,
       ...(dupGroups.has(g.title) ? { id: g.id } : {}),

@@ -201,6 +201,11 @@ export type ChildRead<L, W> = {
   absentIn?: readonly ApiFlavor[];
   wanted(item: L, wants: W): boolean;
   attach(item: L, answer: never): L;
+  /**
+   * Reads that need this one's answer (one per site space it named): made from the item once every
+   * read of its round is attached; `wants` undefined for export (everything).
+   */
+  then?(item: L, wants: W | undefined): readonly ChildRead<L, unknown>[];
 } & ({ list(org: string, item: L): ApiList } | { call(org: string, item: L): ApiCall });
 
 /** The reads below each item of a list, and what they need to know of the config's entries. */
@@ -215,6 +220,7 @@ export function listBelow<L, W, A>(read: {
   wanted: (item: L, wants: W) => boolean;
   list: (org: string, item: L) => ApiList<A>;
   attach: (item: L, items: A[]) => L;
+  then?: (item: L, wants: W | undefined) => readonly ChildRead<L, unknown>[];
 }): ChildRead<L, W> {
   return read as ChildRead<L, W>;
 }

@@ -339,5 +339,8 @@ async function readChildren(
   const answers = await Promise.all(
     wanted.map((c) => t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item)))),
   );
-  return wanted.reduce((full, c, i) => c.attach(full, answers[i] as never), item);
+  const full = wanted.reduce((at, c, i) => c.attach(at, answers[i] as never), item);
+  // Reads that need this round's answers (a site space's overrides need its id).
+  const next = wanted.flatMap((c) => c.then?.(full, scope?.wants) ?? []);
+  return next.length === 0 ? full : readChildren(api, orgId, full, next, undefined, t);
 }

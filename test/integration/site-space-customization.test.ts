@@ -1,0 +1,184 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { capabilitiesOf } from '../../src/api/capabilities.js';
+import { applyPlan } from '../../src/apply/run.js';
+import { loadConfig, loadConfigFromBuffers } from '../../src/config/load.js';
+import type { Emulator } from '../../src/emulator/server.js';
+import type { EmuSite } from '../../src/emulator/state.js';
+import { exportOrganization } from '../../src/export/to-config.js';
+import { everything, readScoped } from '../../src/live/read.js';
+import { makePlan } from '../../src/pipeline/plan-run.js';
+import { renderText } from '../../src/plan/render-text.js';
+import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
+
+/**
+ * A site space's customization overrides (issue 30, decision 0037) against the emulator of today's
+ * API, over HTTP: `customization:` on a site space entry, sparse (only the keys given are compared
+ * and written; the plan shows changed key paths; one PATCH of those keys), read with one GET per site
+ * space whose entry gives it, set after a site space the plan creates, export round trips, and the
+ * seed flavor's refusal at validation.
+ */
+function seed(spaces: Record<string, unknown>[]) {
+  const s = baseSeed(3);
+  const o = (s.organizations as Record<string, unknown>[])[0]!;
+  o.sites = [
+    {
+      id: 'site_1',
+      title: 'Docs',
+      customization: { styling: { theme: 'muted' } },
+      sections: [{ id: 'sec_1', title: 'Guides', path: 'guides', siteSpaces: spaces }],
+    },
+  ];
+  return s;
+}
+
+const config = (spaces: string) =>
+  `organization: org_t\nsites:\n  - title: Docs\n    sections:\n      - path: guides\n        title: Guides\n        spaces:\n${spaces}`;
+
+const desired = (text: string) => {
+  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
+  if (!r.desired) throw new Error(JSON.stringify(r.issues));
+  return r.desired;
+};
+
+const siteOf = (emu: Emulator) => emu.state().organizations[0]!.sites[0] as EmuSite;
+const overridesOf = (emu: Emulator, space: string) =>
+  siteOf(emu).siteSpaces.find((ss) => ss.spaceId === space)?.customization;
+
+let emu: Emulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+async function withApi<T>(
+  spaces: Record<string, unknown>[],
+  run: (api: ReturnType<typeof client>) => Promise<T>,
+) {
+  emu = await withEmulator({ seed: seed(spaces), flavor: 'current' });
+  const api = client(emu, { flavor: 'current' });
+  try {
+    return await run(api);
+  } finally {
+    await api.close();
+  }
+}
+
+const customizationReads = (e: Emulator) =>
+  e.requests().filter((r) => r.method === 'GET' && /site-spaces\/[^/]+\/customization/.test(r.path));
+
+describe("a site space's customization overrides (current flavor)", () => {
+  it('plans the changed key paths, PATCHes those keys only, reads only the site spaces that give them, then plans nothing', () =>
+    withApi(
+      [
+        { id: 'ss_1', space: 'space_1', path: 'v1' },
+        { id: 'ss_2', space: 'space_2', path: 'v2', customization: { title: 'Old' } },
+      ],
+      async (api) => {
+        const text = config(
+          `          - space: space_1\n            path: v1\n          - space: space_2\n            path: v2\n            customization:\n              styling: { primaryColor: { light: "#0055FF" } }\n              title: Old\n`,
+        );
+        const before = customizationReads(emu!).length;
+        const { plan } = await makePlan(api, desired(text));
+        expect(plan.errors).toEqual([]);
+        // One GET for the site space whose entry gives customization, none for the other.
+        expect(
+          customizationReads(emu!)
+            .slice(before)
+            .map((r) => r.path),
+        ).toEqual(['/v1/orgs/org_t/sites/site_1/site-spaces/ss_2/customization']);
+        expect(plan.changes.map((c) => `${c.action} ${c.kind} ${c.address}`)).toEqual([
+          'update site-space org_t/sites/Docs/sections/guides/spaces/space_2/customization',
+        ]);
+        expect(plan.changes[0]!.before).toEqual({ 'styling.primaryColor.light': '#346DDB' });
+        expect(plan.changes[0]!.after).toEqual({ 'styling.primaryColor.light': '#0055FF' });
+        expect(renderText(plan)).toContain('styling.primaryColor.light: "#346DDB" → "#0055FF"');
+
+        const result = await applyPlan(plan, api);
+        expect(result.ok, JSON.stringify(result.results)).toBe(true);
+        const w = emu!.requests().filter((r) => r.method !== 'GET');
+        expect(w.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
+          'PATCH /v1/orgs/org_t/sites/site_1/site-spaces/ss_2/customization 200',
+        ]);
+        expect(w[0]!.body).toEqual({ styling: { primaryColor: { light: '#0055FF' } } });
+        // The override is added; the other override and the site's document stay.
+        expect(overridesOf(emu!, 'space_2')).toEqual({
+          title: 'Old',
+          styling: { primaryColor: { light: '#0055FF' } },
+        });
+        expect(overridesOf(emu!, 'space_1')).toBeUndefined();
+        expect((siteOf(emu!).customization!.document as Record<string, any>).styling.primaryColor.light).toBe(
+          '#346DDB',
+        );
+
+        expect((await makePlan(api, desired(text))).plan.changes).toEqual([]);
+      },
+    ));
+
+  it('a site space the plan creates gets its overrides after its creation, in one apply', () =>
+    withApi([{ id: 'ss_1', space: 'space_1', path: 'v1' }], async (api) => {
+      const text = config(
+        `          - space: space_1\n            path: v1\n          - space: space_3\n            path: v3\n            customization:\n              trademark: { enabled: false }\n`,
+      );
+      const { plan } = await makePlan(api, desired(text));
+      expect(plan.errors).toEqual([]);
+      expect(plan.changes.map((c) => `${c.action} ${c.kind} ${c.address}`)).toEqual([
+        'create site-space org_t/sites/Docs/sections/guides/spaces/space_3',
+        'update site-space org_t/sites/Docs/sections/guides/spaces/space_3',
+        'update site-space org_t/sites/Docs/sections/guides/spaces/space_3/customization',
+      ]);
+      const result = await applyPlan(plan, api);
+      expect(result.ok, JSON.stringify(result.results)).toBe(true);
+      const w = writes(emu!).map((x) => `${x.method} ${x.path.replace(/sitesp_\w+/, 'NEW')}`);
+      expect(w.indexOf('POST /v1/orgs/org_t/sites/site_1/site-spaces')).toBeLessThan(
+        w.indexOf('PATCH /v1/orgs/org_t/sites/site_1/site-spaces/NEW/customization'),
+      );
+      expect(overridesOf(emu!, 'space_3')).toEqual({ trademark: { enabled: false } });
+      expect((await makePlan(api, desired(text))).plan.changes).toEqual([]);
+    }));
+
+  it('export writes only the overrides present, and plans nothing against them', () =>
+    withApi(
+      [
+        { id: 'ss_1', space: 'space_1', path: 'v1' },
+        { id: 'ss_2', space: 'space_2', path: 'v2', customization: { styling: { theme: 'bold' } } },
+      ],
+      async (api) => {
+        const live = await readScoped(api, 'org_t', everything(), { secrets: new Map() });
+        const result = exportOrganization({ ...live, spaces: [] }, undefined, new Map(), api.capabilities);
+        const site = result.files.find((f) => f.path.startsWith('sites/'))!.text;
+        expect(site).toContain(
+          'path: v2\n            customization:\n              styling:\n                theme: bold\n',
+        );
+        // The site space without overrides exports none; the site's document is the site's.
+        expect(site.match(/customization:/g)).toHaveLength(2);
+        expect(site).toContain('    customization:\n      styling:\n        theme: muted\n');
+
+        const out = mkdtempSync(join(tmpdir(), 'docsync-sscustom-export-'));
+        for (const f of result.files) writeFileSync(join(out, f.path.replace(/\//g, '_')), f.text);
+        const loaded = await loadConfig(out);
+        expect(loaded.issues).toEqual([]);
+        const { plan } = await makePlan(api, loaded.desired!);
+        expect(plan.errors).toEqual([]);
+        expect(plan.changes).toEqual([]);
+      },
+    ));
+});
+
+describe('the seed flavor (api.md) has no overrides', () => {
+  it('validation refuses `customization` on a site space at its key, and accepts it for today’s API', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-sscustom-validate-'));
+    writeFileSync(
+      join(dir, 'org.yaml'),
+      config(`          - space: space_1\n            customization: { trademark: { enabled: false } }\n`),
+    );
+    const seed = await loadConfig(dir, dir, { capabilities: capabilitiesOf('seed') });
+    expect(seed.issues.map((i) => `${i.file}:${i.line}:${i.column} ${i.code} ${i.message}`)).toEqual([
+      expect.stringMatching(/^org\.yaml:9:13 unsupported-by-api customization is not in this API/),
+    ]);
+    const current = await loadConfig(dir, dir, { capabilities: capabilitiesOf('current') });
+    expect(current.issues).toEqual([]);
+  });
+});
