@@ -78,6 +78,9 @@ export const EXPLICIT_SPELLINGS: Record<string, RegExp> = {
   'space-grant': /space-grant|spaceGrant|SpaceGrant/,
   'collection-grant': /collection-grant|collectionGrant|CollectionGrant/,
   'site-grant': /site-grant|siteGrant|SiteGrant/,
+  // `customization` is also the key of a site space's overrides (the site-space module's, decision 0037):
+  // the kind is its module's names and the site's route
+  'site-customization': /site-customization|siteCustomization|SiteCustomization|\{site\}\/customization/,
   // `redirects` is also the plan's list of the redirects it adds for changed paths (decision 36), which
   // the plan's types and renderers name: the kind is its module's names, operations and route
   'site-redirect': /site-redirect|siteRedirect|SiteRedirect|\/redirects\b/,
