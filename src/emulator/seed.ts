@@ -71,6 +71,7 @@ const organization = z.looseObject({
   emailDomains: z.array(z.string()).default([]),
   hostname: z.string().nullable().optional(),
   defaultRole: z.string().nullable().optional(),
+  logo: z.string().nullable().optional(),
   members: z.array(member).default([]),
   collections: z
     .array(
@@ -224,6 +225,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
         emailDomains: o.emailDomains,
         hostname: o.hostname ?? null,
         defaultRole: o.defaultRole ?? null,
+        ...(o.logo ? { logo: o.logo } : {}),
         inviteLinks: o.settings?.inviteLinks ?? false,
         sso: o.settings?.sso ?? false,
         ai: o.settings?.ai ?? false,

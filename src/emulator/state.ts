@@ -190,6 +190,8 @@ export type EmuOrganization = {
   customFields: EmuCustomField[];
   sites: EmuSite[];
   defaultContent?: string | null;
+  /** URL of the logo, served as `urls.logo` (absent: none). */
+  logo?: string | null;
   openapi?: EmuOpenApiSpec[];
   saml?: EmuSamlProvider[];
   translations?: EmuTranslation[];
