@@ -133,7 +133,7 @@ const organization = z.looseObject({
     .array(
       z.looseObject({
         slug: z.string(),
-        source: z.string(),
+        source: z.union([z.string(), z.strictObject({ text: z.string() })]),
         visibility: z.enum(['private', 'public']).optional(),
       }),
     )
@@ -275,7 +275,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
         openapi: o.openapi.map((x) => ({
           id: newId('oas'),
           slug: x.slug,
-          source: x.source,
+          ...(typeof x.source === 'string' ? { source: x.source } : { source: null, text: x.source.text }),
           createdAt: created,
           updatedAt: created,
           ...(x.visibility ? { visibility: x.visibility } : {}),
