@@ -73,6 +73,7 @@ const organization = z.looseObject({
   emailDomains: z.array(z.string()).default([]),
   hostname: z.string().nullable().optional(),
   defaultRole: z.string().nullable().optional(),
+  logo: z.string().nullable().optional(),
   members: z.array(member).default([]),
   collections: z
     .array(
@@ -134,7 +135,7 @@ const organization = z.looseObject({
     .array(
       z.looseObject({
         slug: z.string(),
-        source: z.string(),
+        source: z.union([z.string(), z.strictObject({ text: z.string() })]),
         visibility: z.enum(['private', 'public']).optional(),
       }),
     )
@@ -226,6 +227,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
         emailDomains: o.emailDomains,
         hostname: o.hostname ?? null,
         defaultRole: o.defaultRole ?? null,
+        ...(o.logo ? { logo: o.logo } : {}),
         inviteLinks: o.settings?.inviteLinks ?? false,
         sso: o.settings?.sso ?? false,
         ai: o.settings?.ai ?? false,
@@ -275,7 +277,7 @@ export function stateFromSeed(input: unknown): EmulatorState {
         openapi: o.openapi.map((x) => ({
           id: newId('oas'),
           slug: x.slug,
-          source: x.source,
+          ...(typeof x.source === 'string' ? { source: x.source } : { source: null, text: x.source.text }),
           createdAt: created,
           updatedAt: created,
           ...(x.visibility ? { visibility: x.visibility } : {}),

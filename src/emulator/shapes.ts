@@ -66,7 +66,11 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     inviteLinks: org.inviteLinks,
     plan: 'free_2024',
     ...only({ mergeRules: { type: 'none' }, trial: { status: 'notapplicable', count: 0 } }),
-    urls: { location: `${baseUrl()}/v1/orgs/${org.id}`, app: `${app}/o/${org.id}` },
+    urls: {
+      location: `${baseUrl()}/v1/orgs/${org.id}`,
+      app: `${app}/o/${org.id}`,
+      ...(org.logo ? { logo: org.logo } : {}),
+    },
     permissions: {
       view: true,
       admin: true,

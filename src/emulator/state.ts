@@ -10,7 +10,10 @@ export type EmulatorState = {
 export type EmuOpenApiSpec = {
   id: string;
   slug: string;
-  source: string;
+  /** The source URL, or null for a spec made from text (today's API). */
+  source: string | null;
+  /** The text a spec was made from (its raw content). */
+  text?: string;
   createdAt: string;
   updatedAt: string;
   /** Today's API only (absent: private). */
@@ -190,6 +193,8 @@ export type EmuOrganization = {
   customFields: EmuCustomField[];
   sites: EmuSite[];
   defaultContent?: string | null;
+  /** URL of the logo, served as `urls.logo` (absent: none). */
+  logo?: string | null;
   openapi?: EmuOpenApiSpec[];
   saml?: EmuSamlProvider[];
   translations?: EmuTranslation[];

@@ -1,23 +1,30 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
 import { countLive, type DiffContext } from '../diff/context.js';
+import { createHash } from 'node:crypto';
 import { SET_AFTER_CREATION } from '../model/change.js';
 import { defined } from './fields.js';
-import { deleteCall } from './types.js';
+import { callBelow, deleteCall } from './types.js';
 import type { ListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
 
 /** OpenAPI specifications of an organization, by slug. Everything docsync knows about the kind. */
 
+/** Where a spec comes from: a URL the API fetches, or the document's text itself (today's API). */
+type Source = { url: string } | { text: string };
+
 export type OpenApiSpecOp =
-  | { type: 'create-openapi-spec'; org: string; slug: string; url: string }
-  | { type: 'update-openapi-spec'; org: string; slug: string; url: string }
+  | ({ type: 'create-openapi-spec'; org: string; slug: string } & Source)
+  | ({ type: 'update-openapi-spec'; org: string; slug: string } & Source)
   | { type: 'delete-openapi-spec'; org: string; slug: string }
   | { type: 'update-openapi-spec-visibility'; org: string; slug: string; visibility: Visibility };
 
 /** Who may read a spec (today's API): `private`, or `public` to anyone with its public link. */
 const visibilities = ['private', 'public'] as const;
 type Visibility = (typeof visibilities)[number];
+
+/** Text of a spec document: at most 1 MB of characters. */
+const TEXT_MAX = 1_000_000;
 
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -28,7 +35,20 @@ const Config = z.strictObject({
     .max(100)
     .regex(slugPattern, 'must be lowercase words joined by -')
     .describe('Identity of the spec. The API cannot rename a slug: a new slug is a new spec.'),
-  source: z.url().max(2048).describe('URL of the OpenAPI document.'),
+  source: z
+    .union([
+      z.url().max(2048),
+      z.strictObject({
+        text: z
+          .string()
+          .min(1)
+          .max(TEXT_MAX)
+          .describe(
+            'The OpenAPI document itself (JSON or YAML), sent as the source text (current API). Compared with the raw text the API keeps (GET …/versions/latest/content/raw); a plan shows its hash, never the text.',
+          ),
+      }),
+    ])
+    .describe('URL of the OpenAPI document, or `{ text: … }`: the document itself.'),
   visibility: z
     .enum(visibilities)
     .optional()
@@ -39,8 +59,28 @@ const Config = z.strictObject({
 type Config = z.infer<typeof Config>;
 
 /** Desired and live: the slug and the source URL (null when the API has none). */
-export type DesiredOpenApiSpec = { slug: string; source: string; visibility?: Visibility };
-export type LiveOpenApiSpec = { slug: string; source: string | null; visibility?: Visibility | null };
+export type DesiredOpenApiSpec = { slug: string; source: string | { text: string }; visibility?: Visibility };
+/** `text`: the raw text the API keeps, read for specs without a source URL (undefined: not read). */
+export type LiveOpenApiSpec = {
+  slug: string;
+  source: string | null;
+  text?: string | null;
+  visibility?: Visibility | null;
+};
+
+/** A text as plans show it: its hash, the same however its end is padded. */
+const textHash = (text: string) =>
+  `sha256:${createHash('sha256').update(text.trim()).digest('hex').slice(0, 12)}`;
+
+/** A spec's source as plans show it, and as the API takes it. */
+const shown = (s: string | { text: string } | null) =>
+  s === null || typeof s === 'string' ? s : textHash(s.text);
+const bodySource = (s: string | { text: string }): Source =>
+  typeof s === 'string' ? { url: s } : { text: s.text };
+const liveShown = (l: LiveOpenApiSpec) => (l.source !== null ? l.source : l.text ? textHash(l.text) : null);
+
+const RawAnswer = z.looseObject({ text: z.string() });
+type RawAnswer = z.infer<typeof RawAnswer>;
 
 const Answer = z.looseObject({
   slug: z.string(),
@@ -51,6 +91,7 @@ type Answer = z.infer<typeof Answer>;
 
 const LIST = '/orgs/{org}/openapi';
 const ROUTE = '/orgs/{org}/openapi/{slug}';
+const RAW = '/orgs/{org}/openapi/{slug}/versions/latest/content/raw';
 const address = (org: string, slug: string) => `${org}/openapi/${slug}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 
@@ -66,15 +107,15 @@ function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApi
     if (!l)
       createKey = drafts.create({
         address: addr,
-        after: { source: d.source },
-        op: { type: 'create-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
+        after: { source: shown(d.source) },
+        op: { type: 'create-openapi-spec', org: ctx.org, slug: d.slug, ...bodySource(d.source) },
       });
-    else if (l.source !== d.source)
+    else if (liveShown(l) !== shown(d.source))
       drafts.update({
         address: addr,
-        before: { source: l.source },
-        after: { source: d.source },
-        op: { type: 'update-openapi-spec', org: ctx.org, slug: d.slug, url: d.source },
+        before: { source: liveShown(l) },
+        after: { source: shown(d.source) },
+        op: { type: 'update-openapi-spec', org: ctx.org, slug: d.slug, ...bodySource(d.source) },
       });
     // Its own call: the creation cannot take it.
     if (d.visibility !== undefined && (!l || (l.visibility ?? null) !== d.visibility))
@@ -94,7 +135,7 @@ function diff(ctx: DiffContext, desired: DesiredOpenApiSpec[], live: LiveOpenApi
     const addr = address(ctx.org, l.slug);
     drafts.prune({
       address: addr,
-      before: { source: l.source },
+      before: { source: liveShown(l) },
       op: { type: 'delete-openapi-spec', org: ctx.org, slug: l.slug },
     });
   }
@@ -115,11 +156,14 @@ export const openApiSpecKind: ListKind<
     'openapi[]': {
       title: 'OpenAPI specifications',
       identity: '`slug`',
+      notes: [
+        '`source` is a URL, or (current API) `{ text: … }`: the document itself, inline. Its text is compared with the raw text the API keeps (`GET …/versions/latest/content/raw`, read only for specs without a source URL); plans show a hash of it. Export writes the text back inline. A `file:` reference is not accepted yet: the confined indirect values of decision 13 are read as secrets with a certificate check at apply.',
+      ],
       example: [{ slug: 'petstore', source: 'https://example.com/openapi/petstore.yaml' }],
     },
   },
   unique: { what: 'OpenAPI spec', key: 'slug' },
-  absentKeys: { in: ['seed'], paths: ['visibility'] },
+  absentKeys: { in: ['seed'], paths: ['visibility', 'source.text'] },
   normalize: (o) => defined({ slug: o.slug, source: o.source, visibility: o.visibility }),
   reads: [
     {
@@ -129,6 +173,26 @@ export const openApiSpecKind: ListKind<
         source: x.sourceURL ?? null,
         ...(x.visibility !== undefined ? { visibility: x.visibility } : {}),
       }),
+      children: {
+        prepare: (desired: DesiredOpenApiSpec[]) =>
+          new Set(desired.flatMap((d) => (typeof d.source === 'string' ? [] : [d.slug]))),
+        reads: [
+          // A spec made from text has no source URL: its text is read back (today's API only).
+          callBelow({
+            absentIn: ['seed'],
+            wanted: (spec: LiveOpenApiSpec, slugs: Set<string>) => slugs.has(spec.slug),
+            applies: (spec: LiveOpenApiSpec) => spec.source === null,
+            call: (org: string, spec: LiveOpenApiSpec) => ({
+              method: 'GET',
+              route: RAW,
+              params: { org, slug: spec.slug },
+              expect: [200],
+              answer: RawAnswer,
+            }),
+            attach: (spec: LiveOpenApiSpec, answer) => ({ ...spec, text: (answer as RawAnswer).text }),
+          }),
+        ],
+      },
     },
   ],
   diff,
@@ -136,11 +200,12 @@ export const openApiSpecKind: ListKind<
     file: 'organization.yaml',
     header: 'OpenAPI specs',
     entries: (live) =>
-      live?.flatMap((x) =>
-        x.source
-          ? [{ slug: x.slug, source: x.source, ...(x.visibility ? { visibility: x.visibility } : {}) }]
-          : [],
-      ),
+      live?.flatMap((x) => {
+        const source = x.source ?? (x.text ? { text: x.text } : undefined);
+        return source
+          ? [{ slug: x.slug, source, ...(x.visibility ? { visibility: x.visibility } : {}) }]
+          : [];
+      }),
   },
   ops: {
     'create-openapi-spec': {
@@ -148,7 +213,7 @@ export const openApiSpecKind: ListKind<
         method: 'POST',
         route: LIST,
         params: { org: op.org },
-        body: { slug: op.slug, source: { url: op.url } },
+        body: { slug: op.slug, source: 'url' in op ? { url: op.url } : { text: op.text } },
         expect: [201],
         answer: Answer,
         create: true,
@@ -165,7 +230,7 @@ export const openApiSpecKind: ListKind<
         method: 'PUT',
         route: ROUTE,
         params: { org: op.org, slug: op.slug },
-        body: { source: { url: op.url } },
+        body: { source: 'url' in op ? { url: op.url } : { text: op.text } },
         expect: [200, 201],
         answer: Answer,
       }),

@@ -37,6 +37,12 @@ const Config = z
       .describe(
         'Whether the organization allows invite links at all (a switch). The links themselves are the top-level inviteLinks list.',
       ),
+    logo: z
+      .url()
+      .max(2048)
+      .nullable()
+      .optional()
+      .describe('URL of the logo; null removes it. Compared with the `urls.logo` the API answers.'),
     sso: z.boolean().optional(),
     ai: z.boolean().optional(),
   })
@@ -51,6 +57,8 @@ export type DesiredOrganizationSettings = {
   /** The site shown by default, by title; null removes it. */
   defaultContent?: { site: string } | null;
   inviteLinks?: boolean;
+  /** URL of the logo; null removes it. */
+  logo?: string | null;
   sso?: boolean;
   ai?: boolean;
 };
@@ -63,6 +71,8 @@ export type LiveOrganizationSettings = {
   /** Site id of the default content, or null. */
   defaultContent: string | null;
   inviteLinks: boolean;
+  /** `urls.logo` of the answer, or null. */
+  logo: string | null;
   sso: boolean;
   ai: boolean;
 };
@@ -77,6 +87,7 @@ const Answer = z.looseObject({
   inviteLinks: z.boolean().default(false),
   sso: nullish(z.boolean()),
   ai: nullish(z.boolean()),
+  urls: z.looseObject({ logo: nullish(z.string()) }).optional(),
 });
 type Answer = z.infer<typeof Answer>;
 
@@ -91,6 +102,7 @@ function diff(ctx: DiffContext, d: DesiredOrganizationSettings, l: LiveOrganizat
     'hostname',
     'defaultRole',
     'inviteLinks',
+    'logo',
     'sso',
     'ai',
   ]);
@@ -146,6 +158,7 @@ function exportEntry(st: LiveOrganizationSettings, ctx: ExportContext): Config {
         ? { defaultContent: null }
         : {}),
     inviteLinks: st.inviteLinks,
+    ...(st.logo !== null ? { logo: st.logo } : {}),
     sso: st.sso,
     ai: st.ai,
   };
@@ -165,7 +178,10 @@ export const organizationKind: ObjectKind<
   docs: {
     settings: {
       title: 'organization settings',
-      notes: ['One object per organization; each key present is managed, each key omitted is left alone.'],
+      notes: [
+        'One object per organization; each key present is managed, each key omitted is left alone.',
+        '`logo` is compared with the `urls.logo` the API answers. The official document describes that field as the URL of the logo and does not say the API copies it elsewhere; if a server answered another URL than the one set, every plan would show the logo as changed: then write the URL it answers, or omit `logo`.',
+      ],
       example: { title: 'Example Inc', defaultRole: 'read', inviteLinks: false },
     },
     'settings.defaultContent': { title: 'default content' },
@@ -191,6 +207,7 @@ export const organizationKind: ObjectKind<
       defaultRole: o.defaultRole ?? null,
       defaultContent: o.defaultContent?.site ?? null,
       inviteLinks: o.inviteLinks,
+      logo: o.urls?.logo ?? null,
       sso: o.sso ?? false,
       ai: o.ai ?? false,
     }),
@@ -217,9 +234,9 @@ export const organizationKind: ObjectKind<
         changed: { title: 'Acme', defaultRole: 'edit', inviteLinks: false },
       },
       {
-        config: { ai: false, hostname: 'acme-docs' },
-        seed: { hostname: 'acme-docs', settings: { ai: false } },
-        changed: { ai: true, hostname: 'acme-docs' },
+        config: { ai: false, hostname: 'acme-docs', logo: 'https://example.com/logo.png' },
+        seed: { hostname: 'acme-docs', logo: 'https://example.com/logo.png', settings: { ai: false } },
+        changed: { ai: true, hostname: 'acme-docs', logo: 'https://example.com/logo-v2.png' },
       },
     ],
   } satisfies KindExamples<Config>,

@@ -200,6 +200,8 @@ export type ChildRead<L, W> = {
   /** The API flavors that do not have what it reads (its kind's `absentIn`): never read there. */
   absentIn?: readonly ApiFlavor[];
   wanted(item: L, wants: W): boolean;
+  /** Items that have what it reads at all, export included (a spec's raw text: one made from text). */
+  applies?(item: L): boolean;
   attach(item: L, answer: never): L;
   /**
    * Reads that need this one's answer (one per site space it named): made from the item once every
@@ -229,6 +231,7 @@ export function listBelow<L, W, A>(read: {
 export function callBelow<L, W>(read: {
   absentIn?: readonly ApiFlavor[] | undefined;
   wanted: (item: L, wants: W) => boolean;
+  applies?: (item: L) => boolean;
   call: (org: string, item: L) => ApiCall;
   attach: (item: L, answer: unknown) => L;
 }): ChildRead<L, W> {

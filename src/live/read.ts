@@ -335,7 +335,9 @@ async function readChildren(
   t: Track,
 ): Promise<unknown> {
   const here = children.filter((c) => !absentHere(c, api.capabilities));
-  const wanted = here.filter((c) => !scope || c.wanted(item, scope.wants));
+  const wanted = here.filter(
+    (c) => (!c.applies || c.applies(item)) && (!scope || c.wanted(item, scope.wants)),
+  );
   const answers = await Promise.all(
     wanted.map((c) => t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item)))),
   );

@@ -193,6 +193,7 @@ const rows: Row[] = [
         defaultRole: null,
         defaultContent: null,
         inviteLinks: false,
+        logo: null,
         sso: false,
         ai: false,
       },

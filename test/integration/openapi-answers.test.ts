@@ -291,6 +291,11 @@ async function scenario(): Promise<void> {
   await ask('PUT', `${o}/openapi/Users-API`, { source: { url: 'https://example.com/users2.json' } });
   await ask('PUT', `${o}/openapi/orders`, { source: { url: 'https://example.com/orders.json' } });
   await ask('PATCH', `${o}/openapi/Users-API`, { visibility: 'public' });
+  // A spec made from text, its text changed, its raw text read back (issue 30).
+  await ask('POST', `${o}/openapi`, { slug: 'inline', source: { text: 'openapi: 3.1.0\n' } });
+  await ask('PUT', `${o}/openapi/inline`, { source: { text: '{"openapi": "3.1.0"}' } });
+  await ask('GET', `${o}/openapi/inline/versions/latest/content/raw`);
+  await ask('GET', `${o}/openapi/inline`);
   await ask('DELETE', `${o}/openapi/orders`);
 
   await ask('GET', `${o}/saml`);

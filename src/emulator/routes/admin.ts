@@ -113,7 +113,7 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
     object: 'openapi-spec',
     id: s.id,
     slug: s.slug,
-    sourceURL: s.source,
+    ...(s.source !== null ? { sourceURL: s.source } : {}),
     processingState: 'pending',
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
@@ -125,9 +125,12 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
       app: `https://app.emulator.local/o/${org.id}/openapi/${s.slug}`,
     },
   });
-  const sourceUrl = (b: Record<string, unknown>) => {
+  /** The source: a URL, or (today's API) the document's text. */
+  const sourceOf = (b: Record<string, unknown>): { source: string | null; text?: string } => {
     const source = asBody(b['source'], true);
-    return reqString(source, 'url', { max: 2048, pattern: /^https?:\/\/\S+$/ });
+    if (flavor === 'current' && source['url'] === undefined && source['text'] !== undefined)
+      return { source: null, text: reqString(source, 'text', { min: 1 }) };
+    return { source: reqString(source, 'url', { max: 2048, pattern: /^https?:\/\/\S+$/ }) };
   };
   router.on('GET', '/orgs/:orgId/openapi', ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);
@@ -143,9 +146,9 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
     const org = findOrg(state(), params.orgId!);
     const b = asBody(body, true);
     const slug = reqString(b, 'slug', { min: 1, max: 100, pattern: slugs });
-    const url = sourceUrl(b);
+    const from = sourceOf(b);
     if (spec(org).some((s) => s.slug === slug)) throw conflict(`slug: an OpenAPI spec ${slug} exists`);
-    const s = { id: newId('oas'), slug, source: url, createdAt: now(), updatedAt: now() };
+    const s = { id: newId('oas'), slug, ...from, createdAt: now(), updatedAt: now() };
     spec(org).push(s);
     return { status: 201, body: specShape(org, s) };
   });
@@ -160,18 +163,28 @@ export function registerAdmin(deps: RouteDeps & { flavor: 'seed' | 'current' }):
   });
   router.on('PUT', '/orgs/:orgId/openapi/:slug', ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);
-    const url = sourceUrl(asBody(body, true));
+    const from = sourceOf(asBody(body, true));
     const existing = spec(org).find((x) => x.slug === params.slug);
     if (existing) {
-      existing.source = url;
+      existing.source = from.source;
+      if (from.text !== undefined) existing.text = from.text;
+      else delete existing.text;
       existing.updatedAt = now();
       return { status: 200, body: specShape(org, existing) };
     }
     if (!slugs.test(params.slug!)) throw badRequest('slug: invalid');
-    const s = { id: newId('oas'), slug: params.slug!, source: url, createdAt: now(), updatedAt: now() };
+    const s = { id: newId('oas'), slug: params.slug!, ...from, createdAt: now(), updatedAt: now() };
     spec(org).push(s);
     return { status: flavor === 'current' ? 201 : 200, body: specShape(org, s) };
   });
+  if (flavor === 'current')
+    // The raw text of a spec made from text (a spec fetched from a URL: 404 here, as the document allows).
+    router.on('GET', '/orgs/:orgId/openapi/:slug/versions/latest/content/raw', ({ params }) => {
+      const s = findSpec(findOrg(state(), params.orgId!), params.slug!);
+      if (s.text === undefined) throw notFound(`OpenAPI spec ${s.slug} has no raw source`);
+      const format = s.text.trimStart().startsWith('{') ? 'json' : 'yaml';
+      return { status: 200, body: { text: s.text, format } };
+    });
   if (flavor === 'current')
     router.on('PATCH', '/orgs/:orgId/openapi/:slug', ({ params, body }) => {
       const org = findOrg(state(), params.orgId!);

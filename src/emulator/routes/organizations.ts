@@ -4,6 +4,8 @@ import { findById, findOrg, findSpaceAnywhere, now } from '../store.js';
 import { asBody, optBoolean, optEnum, optString, optStringArray, roles } from '../validate.js';
 import type { RouteDeps } from './context.js';
 
+const URL_PATTERN = /^https?:\/\/[^\s]+$/;
+
 /** Organizations, members, collections and spaces: what the API cannot create but docsync references. */
 export function registerOrganizations({ state, shapes, router, flavor }: RouteDeps): void {
   const levels = flavor === 'current' ? ([...roles, 'inherit'] as const) : roles;
@@ -37,7 +39,7 @@ export function registerOrganizations({ state, shapes, router, flavor }: RouteDe
         defaultContent = site;
       }
     }
-    optString(b, 'logo', { max: 2048, nullable: true });
+    const logo = optString(b, 'logo', { max: 2048, nullable: true, pattern: URL_PATTERN });
     if (defaultContent !== undefined) org.defaultContent = defaultContent;
     if (title !== undefined && title !== null) org.title = title;
     if (hostname !== undefined) org.hostname = hostname;
@@ -46,6 +48,7 @@ export function registerOrganizations({ state, shapes, router, flavor }: RouteDe
     if (sso !== undefined) org.sso = sso;
     if (ai !== undefined) org.ai = ai;
     if (inviteLinks !== undefined) org.inviteLinks = inviteLinks;
+    if (logo !== undefined) org.logo = logo;
     return { status: 200, body: shapes.organization(org) };
   });
 
