@@ -9,7 +9,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/docsync-release-dry-run-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 head="$(git -C "$root" rev-parse HEAD)"
-git clone --quiet --no-hardlinks --no-checkout "$root" "$work/repo"
+# --shared: the clone borrows the objects (no copy of the history); its own commits and tags stay in it.
+git clone --quiet --shared --no-checkout "$root" "$work/repo"
 cd "$work/repo"
 git checkout --quiet --detach "$head"
 ln -s "$root/node_modules" node_modules

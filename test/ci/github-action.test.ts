@@ -14,7 +14,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { bundleAction } from '../../scripts/bundle-action.mjs';
 import type { Emulator } from '../../src/emulator/server.js';
-import { ROOT } from '../helpers/cli.js';
+import { runAction as runActionMain } from '../../src/action/run.js';
+import { ROOT, runEntry } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { githubMock } from '../helpers/github-mock.js';
 
@@ -141,6 +142,14 @@ describe('the action (action.yml, node24, dist-action/index.js) run as the runne
   const runAction = (env: Record<string, string>, dir: string) =>
     run(process.execPath, [join(actionDir, action.runs.main)], env, dir);
 
+  /**
+   * The action's code (`runAction`, what the bundle's entry runs) in this process, for the runs
+   * after the first of a test: the bundle as a process is proven by the first. Its config is the
+   * workspace's (a process would be started there).
+   */
+  const runActionInProcess = (env: Record<string, string>, dir: string) =>
+    runEntry(runActionMain, { ...env, INPUT_CONFIG: join(dir, 'config') });
+
   /** GITHUB_OUTPUT's lines: `name=value` or `name<<DELIMITER ... DELIMITER`. */
   function outputs(dir: string): Record<string, string> {
     const lines = readFileSync(join(dir, 'output'), 'utf8').split('\n');
@@ -202,9 +211,10 @@ describe('the action (action.yml, node24, dist-action/index.js) run as the runne
     expect(sticky[0]!.body).toMatch(
       /Site navigation[\s\S]*\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ +Developer Docs \(site\)$/m,
     );
-    // A second run updates the same comment.
+    // A second run updates the same comment (the action's code in this process: the bundle as a
+    // process is proven above).
     writeFileSync(join(dir, 'output'), '');
-    const again = await runAction(
+    const again = await runActionInProcess(
       {
         ...env,
         ...inputs({ command: 'plan', 'api-url': emu.url, token: TOKEN, comment: 'true' }, GH_TOKEN),
@@ -215,7 +225,14 @@ describe('the action (action.yml, node24, dist-action/index.js) run as the runne
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/updated comment \d+ on acme\/docs-config#12/);
     expect(gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'))).toHaveLength(1);
-    for (const text of [r.stdout, r.stderr, readFileSync(join(dir, 'output'), 'utf8'), summary]) {
+    for (const text of [
+      r.stdout,
+      r.stderr,
+      again.stdout,
+      again.stderr,
+      readFileSync(join(dir, 'output'), 'utf8'),
+      summary,
+    ]) {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(GH_TOKEN);
     }
@@ -238,12 +255,13 @@ describe('the action (action.yml, node24, dist-action/index.js) run as the runne
     expect(readFileSync(join(dir, 'summary'), 'utf8')).toBe('');
 
     writeFileSync(join(dir, 'config', 'bad.yaml'), 'organization: o\nsites:\n  - title: X\n');
-    const bad = await runAction({ ...env, ...inputs({ command: 'validate' }) }, dir);
+    // The action's code in this process: its exit code as the process's is proven by the drift above.
+    const bad = await runActionInProcess({ ...env, ...inputs({ command: 'validate' }) }, dir);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/bad\.yaml:3:\d+: error/);
     expect(outputs(dir)['exit-code']).toBe('1');
 
-    const wrong = await runAction({ ...env, ...inputs({ command: 'destroy' }) }, dir);
+    const wrong = await runActionInProcess({ ...env, ...inputs({ command: 'destroy' }) }, dir);
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toContain(
       "::error::docsync action: command must be validate, plan, drift or apply, not 'destroy'",

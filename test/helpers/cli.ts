@@ -142,6 +142,24 @@ export const text = (c: string | Uint8Array): string =>
 
 async function runMainNow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import('../../src/cli/main.js');
+  return captured(() => main(['node', 'docsync', ...args]));
+}
+
+/**
+ * `fn` (an entry point that returns an exit code: the CLI's `main`, the action's `runAction`) in
+ * this process, as `runMain` runs the CLI: `env` set for the call, its standard output, error and
+ * console captured.
+ */
+export function runEntry(
+  fn: () => Promise<number>,
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return inProcess(env, () => captured(fn));
+}
+
+async function captured(
+  fn: () => Promise<number>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const write = { out: process.stdout.write, err: process.stderr.write };
@@ -162,7 +180,7 @@ async function runMainNow(args: string[]): Promise<{ code: number; stdout: strin
   // eslint-disable-next-line no-console -- the CLI's console, captured for the call
   for (const m of methods) console[m] = m === 'warn' || m === 'error' ? toErr : toOut;
   try {
-    const code = await main(['node', 'docsync', ...args]);
+    const code = await fn();
     return { code, stdout, stderr };
   } finally {
     methods.forEach((m, i) => {

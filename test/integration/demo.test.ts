@@ -38,10 +38,11 @@ describe('npm start (docsync demo)', () => {
     expect(emulatorPort.stderr).toContain(`npm start -- --emulator-port ${port + 1}`);
   }, 60_000);
 
-  it('prints commands that work when pasted: the drift command makes a team, the plan command plans', async () => {
+  it('prints commands that work when pasted: the drift command makes a team, the plan command plans; the daemon listens on loopback without DOCSYNC_HOST', async () => {
     const state = mkdtempSync(join(tmpdir(), 'docsync-demo-'));
     const child = spawnCli(['demo', '--port', '0', '--emulator-port', '0'], {
       DOCSYNC_STATE_DIR: state,
+      DOCSYNC_HOST: undefined,
       DOCSYNC_LOG_LEVEL: 'warn',
     });
     let stdout = '';
@@ -71,6 +72,9 @@ describe('npm start (docsync demo)', () => {
       expect(status, stdout).not.toBeNull();
       const curled = await sh('sh', ['-c', status![0]]);
       expect(JSON.parse(curled.stdout)).toMatchObject({ mode: 'apply' });
+      // `demo --host` defaults to loopback (the image sets DOCSYNC_HOST: test/ci/image.test.ts).
+      await until(() => /^docsync daemon /m.test(stdout), 30_000);
+      expect(stdout).toMatch(/docsync daemon \(apply mode\) on http:\/\/127\.0\.0\.1:\d+/);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('close', r));
