@@ -161,6 +161,12 @@ export const openApiSpecKind: ListKind<
       ],
       example: [{ slug: 'petstore', source: 'https://example.com/openapi/petstore.yaml' }],
     },
+    'openapi[].source': {
+      title: 'source',
+      notes: [
+        'A URL the API fetches the document from, or (current API) `{ text: … }`, the document itself: see `openapi[]`.',
+      ],
+    },
   },
   unique: { what: 'OpenAPI spec', key: 'slug' },
   absentKeys: { in: ['seed'], paths: ['visibility', 'source.text'] },

@@ -15,7 +15,7 @@ import {
 import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { CUSTOMIZATION_ATOMIC, CustomizationConfig } from './site-customization.js';
-import { nonDefault } from './sparse.js';
+import { nestedDocs, nonDefault } from './sparse.js';
 import { callBelow, listBelow, type ApiList, type ChildRead, type KindDoc } from './types.js';
 import type { EntryChecks } from './shapes.js';
 import { pick, shuffle, type Random } from './examples.js';
@@ -517,7 +517,22 @@ export const structureDocs: Record<string, KindDoc> = {
     identity: '`space` within the site',
     notes: ['For a site without sections (a site has sections or root site spaces, not both).'],
   },
+  ...siteSpaceCustomizationDocs('sites[].sections[].spaces[].customization'),
+  ...siteSpaceCustomizationDocs('sites[].spaces[].customization'),
 };
+
+/** A site space's customization overrides: the keys of the site's `customization` (decision 0037). */
+function siteSpaceCustomizationDocs(path: string): Record<string, KindDoc> {
+  return {
+    [path]: {
+      title: 'customization overrides (sparse)',
+      notes: [
+        "The site space's overrides of the site's customization (current API): the keys of `sites[].customization`, managed the same way (only the keys given; the plan shows each changed key by its path; apply sends only those).",
+      ],
+    },
+    ...nestedDocs(path, CustomizationConfig),
+  };
+}
 
 /** The test organization's spaces (examples): `space_1` … `space_12`. */
 const EXAMPLE_SPACES = Array.from({ length: 12 }, (_, i) => `space_${i + 1}`);
