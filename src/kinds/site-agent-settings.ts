@@ -5,7 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
 import type { SiteFacet } from './shapes.js';
-import { diffSparseFacet, nestedDocs, nonDefault, type SparseDoc } from './sparse.js';
+import { diffSparseFacet, exportSparse, nestedDocs, sparseRead, type SparseDoc } from './sparse.js';
 
 /**
  * A site's agent (AI) settings (today's API: `GET`/`PUT /orgs/{org}/sites/{site}/agent-settings`),
@@ -121,22 +121,9 @@ export const siteAgentSettingsKind: SiteFacet<
     ...nestedDocs('sites[].agentSettings', Config),
   },
   normalize: (c) => c,
-  read: {
-    call: (org, site) => ({
-      method: 'GET',
-      route: ROUTE,
-      params: { org, site },
-      expect: [200],
-      answer: Answer,
-    }),
-    live: liveSettings,
-  },
+  read: sparseRead(ROUTE, Answer, liveSettings),
   diff,
-  export: (l, caps) => {
-    if (caps.flavor === 'seed' || !l) return undefined;
-    const doc = nonDefault(l, AGENT_SETTINGS_DEFAULTS, ATOMIC);
-    return Object.keys(doc).length > 0 ? (doc as Config) : undefined;
-  },
+  export: (l, caps) => exportSparse<Config>(l, caps, AGENT_SETTINGS_DEFAULTS, ATOMIC),
   ops: {
     'set-site-agent-settings': {
       call: (op, r) => ({

@@ -5,7 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
 import type { SiteFacet } from './shapes.js';
-import { diffSparseFacet, nestedDocs, nonDefault, type SparseDoc } from './sparse.js';
+import { diffSparseFacet, exportSparse, nestedDocs, sparseRead, type SparseDoc } from './sparse.js';
 
 /**
  * A site's customization (today's API: `GET`/`PUT /orgs/{org}/sites/{site}/customization`), managed
@@ -290,22 +290,9 @@ export const siteCustomizationKind: SiteFacet<
     ...nestedDocs('sites[].customization', Config),
   },
   normalize: (c) => c,
-  read: {
-    call: (org, site) => ({
-      method: 'GET',
-      route: ROUTE,
-      params: { org, site },
-      expect: [200],
-      answer: Answer,
-    }),
-    live: liveDocument,
-  },
+  read: sparseRead(ROUTE, Answer, liveDocument),
   diff,
-  export: (l, caps) => {
-    if (caps.flavor === 'seed' || !l) return undefined;
-    const doc = nonDefault(l, CUSTOMIZATION_DEFAULTS, CUSTOMIZATION_ATOMIC);
-    return Object.keys(doc).length > 0 ? (doc as Config) : undefined;
-  },
+  export: (l, caps) => exportSparse<Config>(l, caps, CUSTOMIZATION_DEFAULTS, CUSTOMIZATION_ATOMIC),
   ops: {
     'set-site-customization': {
       call: (op, r) => ({

@@ -3,6 +3,8 @@ import { kindDrafts } from '../diff/builder.js';
 import type { DiffContext } from '../diff/context.js';
 import { same } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
+import type { ApiCall } from '../model/api-call.js';
+import type { ApiCapabilities } from '../model/capabilities.js';
 import type { OpShape } from '../model/index.js';
 import { dict } from '../model/dict.js';
 
@@ -122,6 +124,32 @@ export function nonDefault(
     dict<unknown>(),
   );
   return JSON.parse(JSON.stringify(out)) as SparseDoc;
+}
+
+/** The read of a site's sparse document: one GET of its route, the answer made a document by `live`. */
+export function sparseRead<A>(route: string, answer: z.ZodType<A>, live: (answer: A) => SparseDoc) {
+  return {
+    call: (org: string, site: string): ApiCall => ({
+      method: 'GET',
+      route,
+      params: { org, site },
+      expect: [200],
+      answer,
+    }),
+    live,
+  };
+}
+
+/** What export writes of a site's sparse document: the keys that differ from a new site's (today's API only). */
+export function exportSparse<C>(
+  live: SparseDoc | null | undefined,
+  caps: ApiCapabilities,
+  defaults: SparseDoc,
+  atomic: ReadonlySet<string>,
+): C | undefined {
+  if (caps.flavor === 'seed' || !live) return undefined;
+  const doc = nonDefault(live, defaults, atomic);
+  return Object.keys(doc).length > 0 ? (doc as C) : undefined;
 }
 
 /**
