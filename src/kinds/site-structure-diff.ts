@@ -13,9 +13,9 @@ import {
 import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
 import { CUSTOMIZATION_ATOMIC } from './site-customization.js';
-import { changeFields, sparseChanges, withValueAt } from './sparse.js';
+import { changeFields, nonDefault, sparseChanges, sparseLeaves, valueAtPath, withValueAt } from './sparse.js';
 import { countLive, warn, type DiffContext } from '../diff/context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
+import { changedFields, createdRef, fieldsToSet, liveRef, same } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import { keepPathsUnique, type PathItem } from '../diff/paths.js';
 import type { SiteScope } from '../diff/site-scope.js';
@@ -95,6 +95,8 @@ type Structure = {
   root: Container | null;
   /** Keys of the drafts that take a live site space out of its place, by its id. */
   movedOut: Map<string, string>;
+  /** The site's live customization, when read: a site space's overrides are what differs from it. */
+  siteDoc: Record<string, unknown> | undefined;
 };
 
 /**
@@ -107,8 +109,10 @@ export function diffStructure(
   title: string,
   d: DesiredStructure,
   l: LiveStructure | undefined,
+  siteDoc?: Record<string, unknown>,
 ): SectionSlot[] {
   const s = pairStructure(ctx, site, title, d, l);
+  s.siteDoc = siteDoc;
   createAndDeleteSections(s);
   placeSiteSpaces(s);
   pruneSiteSpaces(s);
@@ -177,6 +181,7 @@ function pairStructure(
     containers,
     root,
     movedOut: new Map(),
+    siteDoc: undefined,
   };
 }
 
@@ -266,12 +271,18 @@ function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: Liv
 
 /**
  * A site space's customization overrides, sparse (decision 0037): the keys its entry gives whose
- * live value (the site's, overrides set) differs; one PATCH of those keys, after its creation.
+ * live value (the site's, overrides set) differs; one PATCH of those keys, after its creation. A
+ * key given as null has no override: it differs when the live value is not the site's, and the
+ * PATCH sends null. `customization: null`: no overrides at all (removeOverrides).
  */
 function overrideCustomization(s: Structure, p: SpacePlacement): void {
   const desired = p.d.customization;
+  if (desired === null) return removeOverrides(s, p);
   if (!desired) return;
-  const changes = sparseChanges(desired, p.live?.customization, CUSTOMIZATION_ATOMIC);
+  const live = p.live?.customization;
+  const changes = sparseChanges(desired, live, CUSTOMIZATION_ATOMIC).filter(
+    (c) => c.after !== null || (live !== undefined && !same(c.before, siteValue(s, c.path))),
+  );
   if (changes.length === 0) return;
   const { before, after } = changeFields(changes);
   const overrides = changes.reduce<Record<string, unknown>>(
@@ -284,6 +295,27 @@ function overrideCustomization(s: Structure, p: SpacePlacement): void {
     after,
     deps: [p.createKey],
     op: { type: 'set-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref, overrides },
+  });
+}
+
+/** The site's value at a deep path (what a site space without that override shows). */
+const siteValue = (s: Structure, path: string) => valueAtPath(s.siteDoc ?? {}, path.split('.')) ?? null;
+
+/**
+ * `customization: null`: a live site space whose document differs from the site's has overrides,
+ * removed by one DELETE, shown as the deletion of `…/customization` with the overrides it removes
+ * (counted as a deletion, like every `-` of a plan). A site space the plan creates has none.
+ */
+function removeOverrides(s: Structure, p: SpacePlacement): void {
+  const live = p.live?.customization;
+  if (!p.live || !live || !s.siteDoc) return;
+  const present = sparseLeaves(nonDefault(live, s.siteDoc, CUSTOMIZATION_ATOMIC), CUSTOMIZATION_ATOMIC);
+  if (present.length === 0) return;
+  s.siteSpaces.delete({
+    address: `${p.addr}/customization`,
+    before: changeFields(present.map((l) => ({ path: l.path.join('.'), before: l.value, after: null })))
+      .before,
+    op: { type: 'delete-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref },
   });
 }
 
