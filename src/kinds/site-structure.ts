@@ -58,6 +58,9 @@ const BrokenLinks = z
     "Optional (current API): what a plan that changes this entry's published path does, over policy.brokenLinks (redirect, refuse or allow). Omitted: the policy's.",
   );
 
+const OVERRIDES =
+  "Optional (current API): this site space's customization overrides, sparse like the site's: only the keys given are compared and written (PATCH); the others fall back to the site's. A key set to null has no override (the site's value). null: no overrides at all (a plan deletes those present). Omitted: unmanaged.";
+
 const SiteSpaceConfig = z.strictObject({
   space: z.string().min(1).describe('Id of the space; identity of the site space within its site.'),
   path: Path.optional().describe(
@@ -88,11 +91,7 @@ const SiteSpaceConfig = z.strictObject({
     .describe(
       "Optional (current API): id of the space's page shown at the site space's root instead of its first page; null restores the default. Omitted: unmanaged.",
     ),
-  customization: OverridesConfig.nullable()
-    .optional()
-    .describe(
-      "Optional (current API): this site space's customization overrides, sparse like the site's: only the keys given are compared and written (PATCH); the others fall back to the site's. A key set to null has no override (the site's value). null: no overrides at all (a plan deletes those present). Omitted: unmanaged.",
-    ),
+  customization: OverridesConfig.describe(OVERRIDES).nullable().optional().describe(OVERRIDES),
   brokenLinks: BrokenLinks,
 });
 

@@ -221,5 +221,6 @@ export function nullableAt<T extends z.ZodType>(
   );
   const rebuilt = z.strictObject(shape);
   const described = inner.description ? rebuilt.describe(inner.description) : rebuilt;
-  return schema instanceof z.ZodOptional ? described.optional() : described;
+  if (!(schema instanceof z.ZodOptional)) return described;
+  return schema.description ? described.optional().describe(schema.description) : described.optional();
 }
