@@ -645,6 +645,7 @@ function recordPaths(s: Structure): void {
     }
   const old: OldPath[] = [];
   const liveById = new Map<string, string>();
+  const { sectionAddresses, spaceAddresses } = changeAddresses(s);
   const spaceOld = (ss: LiveSiteSpace, base: string, section: LiveSection | null) => {
     const path = `${base}/${ss.path}`;
     liveById.set(ss.id, path);
@@ -660,6 +661,7 @@ function recordPaths(s: Structure): void {
       target: t,
       ...(policy ? { policy } : {}),
       ...(section && keepsSegment ? { under: base } : {}),
+      addresses: spaceAddresses(ss, section),
     });
   };
   for (const ls of s.liveSections) {
@@ -671,9 +673,30 @@ function recordPaths(s: Structure): void {
       label: `section "${ls.path}"`,
       target: bySection.get(ls) ?? null,
       ...(policy ? { policy } : {}),
+      addresses: sectionAddresses(ls),
     });
     for (const ss of ls.spaces) spaceOld(ss, path, ls);
   }
   for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);
   s.site.paths = { after, old, liveById };
+}
+
+/**
+ * The addresses a live section's or site space's changes may have (by its path before the plan,
+ * and after: a renamed section's changes are named by its new path), for `--target`.
+ */
+function changeAddresses(s: Structure) {
+  const sectionAddresses = (ls: LiveSection) => {
+    const now = s.slots.find((slot) => slot.l === ls)?.addr;
+    const before = sectionAddress(s.site.addr, ls.path);
+    return now && now !== before ? [before, now] : [before];
+  };
+  const placed = new Map<string, string>();
+  for (const c of s.containers) for (const p of c.placements) placed.set(p.d.space, p.addr);
+  const spaceAddresses = (ss: LiveSiteSpace, section: LiveSection | null) => {
+    const parents = section ? sectionAddresses(section) : [s.site.addr];
+    const all = [...parents.map((a) => siteSpaceAddress(a, ss.space)), placed.get(ss.space)];
+    return [...new Set(all.filter((a): a is string => a !== undefined))];
+  };
+  return { sectionAddresses, spaceAddresses };
 }
