@@ -401,4 +401,24 @@ describe('--target and the redirects a plan adds', () => {
       await api.close();
     }
   });
+
+  it('does not refuse a targeted plan for a link that only an untargeted deletion would break', async () => {
+    emu = await withEmulator({ seed: seed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const text = site(SECTIONS('tutorials', false), 'policy: { prune: true }\n');
+      const full = await makePlan(api, desired(text));
+      expect(full.plan.refusals.map((r) => `${r.code} ${r.message}`)).toEqual([
+        expect.stringMatching(/^broken-links .*URL \/api of site "Docs"/),
+        expect.stringMatching(/^broken-links .*URL \/api\/latest of site "Docs"/),
+      ]);
+      const { plan } = await makePlan(api, { ...desired(text), targets: ['sites/Docs/sections/tutorials'] });
+      expect(plan.errors).toEqual([]);
+      expect(plan.refusals).toEqual([]);
+      expect(plan.changes.some((c) => c.action === 'delete')).toBe(false);
+      expect(plan.redirects!.map((r) => r.source)).toEqual(['/guides', '/guides/*']);
+    } finally {
+      await api.close();
+    }
+  });
 });
