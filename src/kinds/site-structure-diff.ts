@@ -311,10 +311,11 @@ function removeOverrides(s: Structure, p: SpacePlacement): void {
   if (!p.live || !live || !s.siteDoc) return;
   const present = sparseLeaves(nonDefault(live, s.siteDoc, CUSTOMIZATION_ATOMIC), CUSTOMIZATION_ATOMIC);
   if (present.length === 0) return;
+  const paths = present.map((l) => l.path.join('.'));
   s.siteSpaces.delete({
     address: `${p.addr}/customization`,
-    before: changeFields(present.map((l) => ({ path: l.path.join('.'), before: l.value, after: null })))
-      .before,
+    before: changeFields(present.map((l, i) => ({ path: paths[i]!, before: l.value, after: null }))).before,
+    note: `removes its overrides (${paths.join(', ')}): the site's customization applies`,
     op: { type: 'delete-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref },
   });
 }

@@ -187,6 +187,9 @@ describe("removing a site space's overrides (current flavor)", () => {
         'delete site-space org_t/sites/Docs/sections/guides/spaces/space_2/customization',
       ]);
       expect(plan.changes[0]!.before).toEqual({ title: 'Old', 'styling.theme': 'bold' });
+      expect(renderText(plan)).toContain(
+        "- site-space org_t/sites/Docs/sections/guides/spaces/space_2/customization (c1)\n    # removes its overrides (styling.theme, title): the site's customization applies",
+      );
       // Counted as a deletion, like every `-` of a plan (summary and guards).
       expect(plan.summary.delete).toBe(1);
       expect(plan.guards[0]!.deletes).toBe(1);
