@@ -259,6 +259,18 @@ it('the keys a config may reset by null are those the official PATCH takes null 
   expect([...OVERRIDE_NULLABLE].sort()).toEqual(officialNullable());
 });
 
+it('null is refused where the official PATCH does not take it (a whole `styling`), at its line and column', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docsync-sscustom-validate-'));
+  writeFileSync(
+    join(dir, 'org.yaml'),
+    config(`          - space: space_1\n            customization:\n              styling: null\n`),
+  );
+  const current = await loadConfig(dir, dir, { capabilities: capabilitiesOf('current') });
+  expect(current.issues.map((i) => `${i.file}:${i.line}:${i.column} ${i.path}`)).toEqual([
+    'org.yaml:10:24 sites[0].sections[0].spaces[0].customization.styling',
+  ]);
+});
+
 describe('the seed flavor (api.md) has no overrides', () => {
   it('validation refuses `customization: null` on a site space at its key too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docsync-sscustom-validate-'));
