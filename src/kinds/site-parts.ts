@@ -20,7 +20,7 @@ import {
   normalizeStructure,
   structureDocs,
   structureReads,
-  resetsOverrides,
+  givesOverrides,
   structureAbsentKeys,
   structureShape,
   type DesiredStructure,
@@ -151,10 +151,10 @@ export function partsFromSite(answer: Record<string, unknown>): Record<string, u
 
 /**
  * Facets read for more than their own key: the site's customization, for the site spaces whose
- * overrides reset a key to it (read, not diffed: the site's entry does not manage it).
+ * entries give overrides (read, not diffed: the site's entry may not manage it).
  */
 const alsoReadFor: Record<string, (d: DesiredSiteParts) => boolean> = {
-  customization: (d) => resetsOverrides(d),
+  customization: (d) => givesOverrides(d),
 };
 
 /** The reads below a live site, for the parts its config entry manages (all, for export). */

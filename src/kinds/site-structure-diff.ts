@@ -12,8 +12,16 @@ import {
 } from './site-section.js';
 import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
-import { CUSTOMIZATION_ATOMIC } from './site-customization.js';
-import { changeFields, nonDefault, sparseChanges, sparseLeaves, valueAtPath, withValueAt } from './sparse.js';
+import { CUSTOMIZATION_ATOMIC, OVERRIDE_NULLABLE } from './site-customization.js';
+import {
+  changeFields,
+  nonDefault,
+  sparseChanges,
+  sparseLeaves,
+  valueAtPath,
+  withValueAt,
+  type SparseChange,
+} from './sparse.js';
 import { countLive, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef, same } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
@@ -285,10 +293,9 @@ function overrideCustomization(s: Structure, p: SpacePlacement): void {
   );
   if (changes.length === 0) return;
   const { before, after } = changeFields(changes);
-  const overrides = changes.reduce<Record<string, unknown>>(
-    (doc, c) => withValueAt(doc, c.path.split('.'), c.after),
-    {},
-  );
+  // What the site space shows now: its document, or (a site space the plan creates) the site's.
+  const shown = live ?? s.siteDoc ?? {};
+  const overrides = changes.reduce<Record<string, unknown>>((doc, c) => overrideAt(doc, shown, c), {});
   s.siteSpaces.update({
     address: `${p.addr}/customization`,
     before: p.live ? before : null,
@@ -296,6 +303,21 @@ function overrideCustomization(s: Structure, p: SpacePlacement): void {
     deps: [p.createKey],
     op: { type: 'set-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref, overrides },
   });
+}
+
+/**
+ * The PATCH body with one changed key set. The PATCH takes the values of `OVERRIDE_NULLABLE`
+ * whole (a themed color needs both `light` and `dark`), so a key below one of them is sent with
+ * that whole value: what the body already holds, else what the site space shows, with the key set.
+ */
+function overrideAt(doc: Record<string, unknown>, shown: Record<string, unknown>, c: SparseChange) {
+  const path = c.path.split('.');
+  const whole = path.findIndex((_, i) => OVERRIDE_NULLABLE.has(path.slice(0, i + 1).join('.'))) + 1;
+  if (whole === 0 || whole === path.length) return withValueAt(doc, path, c.after);
+  const at = path.slice(0, whole);
+  const current = valueAtPath(doc, at) ?? valueAtPath(shown, at);
+  const value = current !== null && typeof current === 'object' ? (current as Record<string, unknown>) : {};
+  return withValueAt(doc, at, withValueAt(value, path.slice(whole), c.after));
 }
 
 /** The site's value at a deep path (what a site space without that override shows). */

@@ -15,7 +15,7 @@ import {
 import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { CUSTOMIZATION_ATOMIC, CustomizationConfig, OverridesConfig } from './site-customization.js';
-import { nestedDocs, nonDefault, sparseLeaves } from './sparse.js';
+import { nestedDocs, nonDefault } from './sparse.js';
 import { callBelow, listBelow, type ApiList, type ChildRead, type KindDoc } from './types.js';
 import type { EntryChecks } from './shapes.js';
 import { pick, shuffle, type Random } from './examples.js';
@@ -311,14 +311,14 @@ const ofSections = (l: LiveStructure): LiveSiteSpace[] => (l.sections ?? []).fla
 const atRoot = (l: LiveStructure): LiveSiteSpace[] => l.spaces ?? [];
 
 /**
- * Whether a site space entry resets overrides (`customization: null`, or a key given as null): its
- * plan compares with the site's customization, which is then read even when the site's entry does
- * not manage it.
+ * Whether a site space entry gives `customization` (values, keys given as null, or null): its plan
+ * compares with the site's customization (an override is what differs from it; a key reset by null
+ * goes back to it) and completes a value the PATCH takes whole from it (a new site space shows
+ * the site's), so that is read even when the site's entry does not manage it.
  */
-export const resetsOverrides = (d: DesiredStructure): boolean =>
+export const givesOverrides = (d: DesiredStructure): boolean =>
   [...(d.sections ?? []).flatMap((s) => s.spaces), ...(d.spaces ?? [])].some(
-    ({ customization: c }) =>
-      c === null || (c !== undefined && sparseLeaves(c, CUSTOMIZATION_ATOMIC).some((l) => l.value === null)),
+    (ss) => ss.customization !== undefined,
   );
 
 /** The site spaces a config entry gives customization overrides for, by space id. */

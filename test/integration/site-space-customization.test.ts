@@ -104,11 +104,13 @@ describe("a site space's customization overrides (current flavor)", () => {
         expect(w.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
           'PATCH /v1/orgs/org_t/sites/site_1/site-spaces/ss_2/customization 200',
         ]);
-        expect(w[0]!.body).toEqual({ styling: { primaryColor: { light: '#0055FF' } } });
+        // The PATCH takes a themed color whole (light and dark): the other half is what it shows now.
+        expect(w[0]!.body).toEqual({ styling: { primaryColor: { light: '#0055FF', dark: '#346DDB' } } });
+        expect(checkRequest('PATCH', w[0]!.path.replace(/^\/v1/, ''), w[0]!.body)).toEqual([]);
         // The override is added; the other override and the site's document stay.
         expect(overridesOf(emu!, 'space_2')).toEqual({
           title: 'Old',
-          styling: { primaryColor: { light: '#0055FF' } },
+          styling: { primaryColor: { light: '#0055FF', dark: '#346DDB' } },
         });
         expect(overridesOf(emu!, 'space_1')).toBeUndefined();
         expect((siteOf(emu!).customization!.document as Record<string, any>).styling.primaryColor.light).toBe(
@@ -122,7 +124,7 @@ describe("a site space's customization overrides (current flavor)", () => {
   it('a site space the plan creates gets its overrides after its creation, in one apply', () =>
     withApi([{ id: 'ss_1', space: 'space_1', path: 'v1' }], async (api) => {
       const text = config(
-        `          - space: space_1\n            path: v1\n          - space: space_3\n            path: v3\n            customization:\n              trademark: { enabled: false }\n`,
+        `          - space: space_1\n            path: v1\n          - space: space_3\n            path: v3\n            customization:\n              trademark: { enabled: false }\n              styling: { primaryColor: { dark: "#111111" } }\n`,
       );
       const { plan } = await makePlan(api, desired(text));
       expect(plan.errors).toEqual([]);
@@ -137,7 +139,17 @@ describe("a site space's customization overrides (current flavor)", () => {
       expect(w.indexOf('POST /v1/orgs/org_t/sites/site_1/site-spaces')).toBeLessThan(
         w.indexOf('PATCH /v1/orgs/org_t/sites/site_1/site-spaces/NEW/customization'),
       );
-      expect(overridesOf(emu!, 'space_3')).toEqual({ trademark: { enabled: false } });
+      // A new site space shows the site's document: the themed color's other half comes from it.
+      const patch = emu!.requests().find((r) => r.method === 'PATCH' && r.path.endsWith('/customization'))!;
+      expect(patch.body).toEqual({
+        trademark: { enabled: false },
+        styling: { primaryColor: { light: '#346DDB', dark: '#111111' } },
+      });
+      expect(checkRequest('PATCH', patch.path.replace(/^\/v1/, ''), patch.body)).toEqual([]);
+      expect(overridesOf(emu!, 'space_3')).toEqual({
+        trademark: { enabled: false },
+        styling: { primaryColor: { light: '#346DDB', dark: '#111111' } },
+      });
       expect((await makePlan(api, desired(text))).plan.changes).toEqual([]);
     }));
 
