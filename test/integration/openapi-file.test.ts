@@ -12,6 +12,7 @@ import { TEXT_MAX } from '../../src/kinds/openapi-spec.js';
 import { everything, readScoped } from '../../src/live/read.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { redact } from '../../src/secrets/registry.js';
+import { runMain } from '../helpers/cli.js';
 import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
 
 /**
@@ -92,6 +93,15 @@ describe('openapi[].source.file: validation', () => {
         /^org\.yaml:5:7 too-long \.\.\/specs\/petstore\.yaml is longer than 1000000 characters/,
       ),
     ]);
+  });
+
+  it('`docsync validate` prints the located error and no stack trace, and exits 1', async () => {
+    const { config } = repo('../specs/missing.yaml');
+    const run = await runMain(['validate', '--config', config], { DOCSYNC_API_FLAVOR: 'current' });
+    expect(run.code).toBe(1);
+    const out = run.stdout + run.stderr;
+    expect(out).toMatch(/org\.yaml:5:7.*cannot read \.\.\/specs\/missing\.yaml: ENOENT/);
+    expect(out).not.toMatch(/\n\s+at /);
   });
 
   it('is refused by the seed flavor (api.md has no text source), and is not a secret', async () => {
