@@ -93,6 +93,7 @@ function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[
             env: opts.env ?? process.env,
             maxChars: indirect.maxChars,
             content: indirect.content,
+            ...(indirect.secret === false ? { secret: false } : {}),
           },
           issue: (message, code) => ({
             severity: 'error',
@@ -135,6 +136,26 @@ function certificateRef({ source, ctx }: IndirectRequest, value: IndirectValue):
 function remember(contents: Map<string, string>, ref: CertificateRef, value: IndirectValue): CertificateRef {
   contents.set(ref.sha256, value.value.trim());
   return ref;
+}
+
+/** What the loader read through `file:`/`env:`: secrets by reference, documents by their text. */
+type IndirectRead = {
+  certificates: Map<object, CertificateRef>;
+  /** Their contents, by hash (re-sent at apply without reading the files again: the daemon). */
+  contents: Map<string, string>;
+  documents: Map<object, string>;
+};
+
+const indirectRead = (): IndirectRead => ({
+  certificates: new Map(),
+  contents: new Map(),
+  documents: new Map(),
+});
+
+/** A value read for a request: a document's text as it is, a secret's reference (its content kept by hash). */
+function keep(read: IndirectRead, request: IndirectRequest, value: IndirectValue): void {
+  if (request.ctx.secret === false) read.documents.set(request.entry, value.value);
+  else read.certificates.set(request.entry, remember(read.contents, certificateRef(request, value), value));
 }
 
 function indirectIssue(request: IndirectRequest, error: unknown): ConfigIssue {
@@ -238,14 +259,15 @@ function finish(
   files: string[],
   parsed: Parsed[],
   issues: ConfigIssue[],
-  certificates: Map<object, CertificateRef>,
-  contents: ReadonlyMap<string, string>,
+  read: IndirectRead,
   inherited: Inherited[],
 ): LoadResult {
   if (issues.some((i) => i.severity === 'error')) return { desired: null, issues, files };
+  const contents = read.contents;
   const desired = normalize(
     parsed.map((p) => p.config),
-    certificates,
+    read.certificates,
+    read.documents,
   );
   // Plan errors about a config value (an unresolved reference) point at its file, line and column.
   recordOrigins(desired.organizations, parsed);
@@ -263,12 +285,10 @@ export function loadConfigFromBuffers(
   opts: Omit<LoadOptions, 'env'> = {},
 ): LoadResult {
   const { parsed, issues, inherited } = parseEntries(entries, { ...opts, env });
-  const map = new Map<object, CertificateRef>();
-  const contents = new Map<string, string>();
+  const read = indirectRead();
   for (const request of indirectRequests(parsed, { ...opts, env })) {
     try {
-      const value = readIndirectSync(request.source, request.ctx);
-      map.set(request.entry, remember(contents, certificateRef(request, value), value));
+      keep(read, request, readIndirectSync(request.source, request.ctx));
     } catch (error) {
       issues.push(indirectIssue(request, error));
     }
@@ -278,8 +298,7 @@ export function loadConfigFromBuffers(
     entries.map((e) => e.file),
     parsed,
     issues,
-    map,
-    contents,
+    read,
     inherited,
   );
 }
@@ -290,13 +309,12 @@ export async function loadConfigFromBuffersAsync(
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
   const { parsed, issues, inherited } = parseEntries(entries, opts);
-  const map = new Map<object, CertificateRef>();
-  const contents = new Map<string, string>();
+  const read = indirectRead();
   for (const request of indirectRequests(parsed, opts)) {
     try {
       const value = await readIndirect(request.source, request.ctx);
       if (value.path) opts.onIndirectFile?.(value.path);
-      map.set(request.entry, remember(contents, certificateRef(request, value), value));
+      keep(read, request, value);
     } catch (error) {
       issues.push(indirectIssue(request, error));
     }
@@ -310,8 +328,7 @@ export async function loadConfigFromBuffersAsync(
     entries.map((e) => e.file),
     parsed,
     issues,
-    map,
-    contents,
+    read,
     inherited,
   );
 }

@@ -37,6 +37,8 @@ export function normalize(
   files: ConfigFile[],
   /** Certificates the loader read, by the config entry that names them. */
   certificates: Map<object, CertificateRef> = new Map(),
+  /** Documents the loader read (an OpenAPI spec's `file:`), their text by the config entry. */
+  documents: Map<object, string> = new Map(),
 ): DesiredState {
   const orgs = new Map<string, DesiredOrganization>();
   for (const file of files) {
@@ -96,7 +98,7 @@ export function normalize(
       const lists = org as Record<string, unknown>;
       lists[kind.key] = [
         ...(listIn(org, kind.key) ?? []),
-        ...entries.map((entry) => kind.normalize(entry, { certificates })),
+        ...entries.map((entry) => kind.normalize(entry, { certificates, documents })),
       ];
     }
   }

@@ -10,7 +10,11 @@ const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
 const NAME = /^DOCSYNC_VAR_[A-Z0-9_]+$/;
 
 /** The keys whose values say where a secret comes from (a kind's `indirect` key): no variables there. */
-const SECRET_KEYS = new Set(anyListKinds.flatMap((kind) => (kind.indirect ? [kind.indirect.key] : [])));
+const SECRET_KEYS = new Set(
+  anyListKinds.flatMap((kind) =>
+    kind.indirect && kind.indirect.secret !== false ? [kind.indirect.key] : [],
+  ),
+);
 
 type Path = (string | number)[];
 

@@ -10,6 +10,8 @@ type Step<O> = {
   op: O;
   /** The key, where another draft already names this one by a key of its own (`:temporary-path`…). */
   key?: string;
+  /** The resources it is planned for: a partial plan that takes one of them takes it too. */
+  follows?: string[];
 };
 
 /**

@@ -42,6 +42,11 @@ export type DiffContext = {
   brokenLinks: BrokenLinksPolicy;
   /** The redirects the plan adds for the paths it changes, and the published paths it would break. */
   links: { planned: PlannedRedirect[]; broken: BrokenLinkFact[] };
+  /**
+   * A partial plan's `--target` patterns: the paths it changes are those of the targeted
+   * resources only, and so are the redirects it adds and the links it would break.
+   */
+  targets?: readonly string[];
 };
 
 /** `count` live resources of a managed kind were seen (the populations of the thresholds). */

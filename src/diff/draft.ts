@@ -19,6 +19,11 @@ export type Draft<K extends string = string, O extends OpShape = OpShape> = {
   deps: string[];
   note?: string;
   op: O;
+  /**
+   * Addresses of the resources this draft is planned for (a redirect that keeps the old URL of a
+   * moved section): a partial plan (`--target`) that takes one of them takes this draft too.
+   */
+  follows?: string[];
 };
 
 export type DiffProblem = {

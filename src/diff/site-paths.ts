@@ -43,6 +43,8 @@ export type OldPath = {
   under?: string;
   /** The entry's own `brokenLinks` (a section or site space of the config), over the policy's. */
   policy?: BrokenLinksPolicy;
+  /** The addresses of that object's changes (before and after the plan), for `--target`. */
+  addresses?: string[];
 };
 
 /** The site's paths, as the structure's diff leaves them. */
@@ -64,6 +66,8 @@ export type PlannedLink<T> = {
   captureWildcard: boolean;
   /** Why: `section "guides" moves to /tutorials`. */
   reason: string;
+  /** The addresses of the object whose path it keeps (a partial plan takes it with that object). */
+  addresses?: string[];
 };
 
 export type BrokenLink = { path: string; label: string; reason: string };
@@ -79,6 +83,7 @@ export type LinkInput<T> = {
     targetPath?: string;
     under?: string;
     policy?: BrokenLinksPolicy;
+    addresses?: string[];
   }[];
   after: ReadonlyMap<string, T>;
   /** Declared redirects whose destination is a site path or a URL (source → destination). */
@@ -111,7 +116,7 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
   /** Old exact paths redirected by the plan, to what (for collapsing declared chains). */
   const plannedExact = new Map<string, LinkDestination<T>>();
   const wildcards = new Set<string>();
-  const fallbackOf: { path: string; label: string }[] = [];
+  const fallbackOf: { path: string; label: string; addresses?: string[] }[] = [];
 
   for (const o of input.old) {
     if (input.after.has(o.path)) continue;
@@ -125,8 +130,9 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
         ...(o.targetPath !== undefined ? { path: o.targetPath } : {}),
       };
       const reason = `${o.label} moves to ${o.targetPath ?? 'its new place'}`;
-      planned.push({ source: o.path, destination, captureWildcard: false, reason });
-      planned.push({ source: wildcardOf(o.path), destination, captureWildcard: true, reason });
+      const from = o.addresses ? { addresses: o.addresses } : {};
+      planned.push({ source: o.path, destination, captureWildcard: false, reason, ...from });
+      planned.push({ source: wildcardOf(o.path), destination, captureWildcard: true, reason, ...from });
       plannedExact.set(o.path, destination);
       wildcards.add(o.path);
       continue;
@@ -179,8 +185,9 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
     if (r)
       for (const o of fallbackOf) {
         const reason = `${o.label} is deleted: redirectFallback ${fallback}`;
-        planned.push({ source: o.path, destination: r, captureWildcard: false, reason });
-        planned.push({ source: wildcardOf(o.path), destination: r, captureWildcard: false, reason });
+        const from = o.addresses ? { addresses: o.addresses } : {};
+        planned.push({ source: o.path, destination: r, captureWildcard: false, reason, ...from });
+        planned.push({ source: wildcardOf(o.path), destination: r, captureWildcard: false, reason, ...from });
       }
   }
   return { planned, resolved, broken, problems: dedupe(problems) };

@@ -23,8 +23,11 @@ export type OpenApiSpecOp =
 const visibilities = ['private', 'public'] as const;
 type Visibility = (typeof visibilities)[number];
 
-/** Text of a spec document: at most 1 MB of characters. */
-const TEXT_MAX = 1_000_000;
+/**
+ * Text of a spec document: at most 1,000,000 characters (docsync's limit: the official document
+ * states none for `source.text`), inline or from a file.
+ */
+export const TEXT_MAX = 1_000_000;
 
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -47,8 +50,18 @@ const Config = z.strictObject({
             'The OpenAPI document itself (JSON or YAML), sent as the source text (current API). Compared with the raw text the API keeps (GET …/versions/latest/content/raw); a plan shows its hash, never the text.',
           ),
       }),
+      z.strictObject({
+        file: z
+          .string()
+          .min(1)
+          .describe(
+            `The OpenAPI document read from a file of the config repository (current API), relative to this YAML file: inside the repository, no symbolic link on the way, a regular file of at most ${TEXT_MAX} characters. Sent as the source text, as \`{ text: … }\` is; a plan shows its hash.`,
+          ),
+      }),
     ])
-    .describe('URL of the OpenAPI document, or `{ text: … }`: the document itself.'),
+    .describe(
+      'URL of the OpenAPI document, or `{ text: … }`: the document itself, or `{ file: … }`: the document read from a file.',
+    ),
   visibility: z
     .enum(visibilities)
     .optional()
@@ -157,20 +170,34 @@ export const openApiSpecKind: ListKind<
       title: 'OpenAPI specifications',
       identity: '`slug`',
       notes: [
-        '`source` is a URL, or (current API) `{ text: … }`: the document itself, inline. Its text is compared with the raw text the API keeps (`GET …/versions/latest/content/raw`, read only for specs without a source URL); plans show a hash of it. Export writes the text back inline. A `file:` reference is not accepted yet: the confined indirect values of decision 13 are read as secrets with a certificate check at apply.',
+        '`source` is a URL, or (current API) `{ text: … }`: the document itself, inline, or `{ file: path/in/repo.yaml }`: the document read from a file of the config repository, relative to the YAML file naming it (confined as decision 13 says: inside the repository, no symbolic link, no VCS metadata, a regular file, at most 1,000,000 characters; not a secret, so it is not redacted). Its text is compared with the raw text the API keeps (`GET …/versions/latest/content/raw`, read only for specs without a source URL); plans show a hash of it. Export writes the text back inline (`{ text: … }`): the API does not know a file. Keep such a file outside the config folder (or not named `*.yaml`/`*.yml`): every YAML file of the config folder is read as config.',
       ],
       example: [{ slug: 'petstore', source: 'https://example.com/openapi/petstore.yaml' }],
     },
     'openapi[].source': {
       title: 'source',
       notes: [
-        'A URL the API fetches the document from, or (current API) `{ text: … }`, the document itself: see `openapi[]`.',
+        'A URL the API fetches the document from, or (current API) `{ text: … }`, the document itself, or `{ file: … }`, the document read from a file: see `openapi[]`.',
       ],
     },
   },
   unique: { what: 'OpenAPI spec', key: 'slug' },
-  absentKeys: { in: ['seed'], paths: ['visibility', 'source.text'] },
-  normalize: (o) => defined({ slug: o.slug, source: o.source, visibility: o.visibility }),
+  absentKeys: { in: ['seed'], paths: ['visibility', 'source.text', 'source.file'] },
+  // `{ file }`: read by the loader with the confinement of decision 13, as a document (not a secret).
+  indirect: {
+    key: 'source',
+    source: (o) => (typeof o.source === 'object' && 'file' in o.source ? { file: o.source.file } : undefined),
+    maxChars: TEXT_MAX,
+    content: (text) => (text.trim() === '' ? 'is empty' : undefined),
+    secret: false,
+  },
+  normalize: (o, { documents }) =>
+    defined({
+      slug: o.slug,
+      source:
+        typeof o.source === 'object' && 'file' in o.source ? { text: documents.get(o) ?? '' } : o.source,
+      visibility: o.visibility,
+    }),
   reads: [
     {
       list,

@@ -67,7 +67,7 @@ export type ListKind<
    * A value of the entry read from a file or an environment variable by the loader (confined, see
    * src/secrets): its key, where it comes from, its size limit and what its content must be (a
    * check every indirect value declares: a certificate must parse as one). `normalize` gets its
-   * reference.
+   * reference (a secret: its hash and where it is), or its text (a document: `secret: false`).
    */
   indirect?: {
     key: string & keyof C;
@@ -76,6 +76,11 @@ export type ListKind<
     source: (entry: C) => IndirectSource | undefined;
     maxChars: number;
     content: ContentCheck;
+    /**
+     * false: a document, not a secret (an OpenAPI spec's text): read with the same confinement, not
+     * registered with the redactor, and its text enters the desired state (`extras.documents`).
+     */
+    secret?: false;
   };
   reads: LiveRead<unknown>[];
   /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */

@@ -5,7 +5,14 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
 import type { SiteFacet } from './shapes.js';
-import { diffSparseFacet, exportSparse, nestedDocs, sparseRead, type SparseDoc } from './sparse.js';
+import {
+  diffSparseFacet,
+  exportSparse,
+  nestedDocs,
+  nullableAt,
+  sparseRead,
+  type SparseDoc,
+} from './sparse.js';
 
 /**
  * A site's customization (today's API: `GET`/`PUT /orgs/{org}/sites/{site}/customization`), managed
@@ -186,6 +193,31 @@ export const CustomizationConfig = z
   })
   .describe('Sparse: only the keys given are managed.');
 const Config = CustomizationConfig;
+
+/**
+ * The keys a site space's `PATCH …/customization` takes `null` for (the official document: "set a
+ * field to null to clear its override and fall back to the site-level value"). A test compares
+ * this list with the document.
+ */
+export const OVERRIDE_NULLABLE: ReadonlySet<string> = new Set([
+  'title', 'localizedTitle', 'favicon',
+  ...['theme', 'primaryColor', 'infoColor', 'successColor', 'warningColor', 'dangerColor', 'tint', 'corners',
+    'depth', 'links', 'icons', 'sidebar.background', 'sidebar.list', 'search', 'background', 'codeTheme.default',
+    'codeTheme.openapi'].map((k) => `styling.${k}`),
+  'internationalization.locale',
+  ...['preset', 'logo', 'primaryLink', 'backgroundColor', 'linkColor', 'links'].map((k) => `header.${k}`),
+  'footer.logo', 'footer.groups', 'footer.copyright', 'themes.default', 'themes.toggeable',
+  'feedback.enabled', 'externalLinks.target', 'pagination.enabled', 'trademark.enabled', 'privacyPolicy.url',
+  'socialPreview.url',
+]); // prettier-ignore
+
+/**
+ * A site space's overrides in config: the site's keys, and `null` where the PATCH takes it (no
+ * override of that key: the site's value).
+ */
+export const OverridesConfig = nullableAt(CustomizationConfig, OVERRIDE_NULLABLE) as z.ZodType<
+  Record<string, unknown>
+>;
 type Config = z.infer<typeof Config>;
 
 /**

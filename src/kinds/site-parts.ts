@@ -20,6 +20,7 @@ import {
   normalizeStructure,
   structureDocs,
   structureReads,
+  givesOverrides,
   structureAbsentKeys,
   structureShape,
   type DesiredStructure,
@@ -148,6 +149,14 @@ export function partsFromSite(answer: Record<string, unknown>): Record<string, u
   return parts;
 }
 
+/**
+ * Facets read for more than their own key: the site's customization, for the site spaces whose
+ * entries give overrides (read, not diffed: the site's entry may not manage it).
+ */
+const alsoReadFor: Record<string, (d: DesiredSiteParts) => boolean> = {
+  customization: (d) => givesOverrides(d),
+};
+
 /** The reads below a live site, for the parts its config entry manages (all, for export). */
 export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, DesiredSiteParts>>[] {
   const manages = (key: string) => (site: L, entryOf: EntryOf<L, DesiredSiteParts>) => {
@@ -179,10 +188,16 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
     }),
     ...anySiteFacets.flatMap((f) => {
       const read = f.read;
+      const wanted = alsoReadFor[f.key]
+        ? (site: L, entryOf: EntryOf<L, DesiredSiteParts>) => {
+            const d = entryOf(site);
+            return manages(f.key)(site, entryOf) || (d !== undefined && alsoReadFor[f.key]!(d));
+          }
+        : manages(f.key);
       if ('lists' in read)
         return read.lists('', '').map((_, i) =>
           listBelow({
-            wanted: manages(f.key),
+            wanted,
             ...(f.absentIn ? { absentIn: f.absentIn } : {}),
             list: (org: string, site: L) => read.lists(org, site.id)[i]!,
             // Each list makes a part of the value: the parts are joined.
@@ -198,7 +213,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
       return 'call' in read
         ? [
             callBelow({
-              wanted: manages(f.key),
+              wanted,
               call: (org: string, site: L) => read.call(org, site.id),
               attach: (site: L, answer) => ({ ...site, [f.key]: read.live(answer as never) }),
               absentIn: f.absentIn,
@@ -247,7 +262,7 @@ export function diffParts(
   }
   site.served = (l as { published?: unknown } | undefined)?.published === true;
   if (d.redirectFallback !== undefined) site.fallback = d.redirectFallback;
-  diffSiteStructure(ctx, site, title, d, l);
+  diffSiteStructure(ctx, site, title, d, l, l && siteCustomizationOf(l));
   for (const kind of anySiteListKinds) {
     const wanted = listIn(d, kind.key);
     if (wanted || kind.plansUnmanaged)

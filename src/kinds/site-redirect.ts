@@ -7,7 +7,8 @@ import type { Fields, Ref } from '../model/change.js';
 import { nullish } from '../model/schema.js';
 import { emulated, type EmulatedContext } from './emulated.js';
 import { defined } from './fields.js';
-import { planLinks, type LinkDestination, type PathTarget } from '../diff/site-paths.js';
+import { planLinks, type LinkDestination, type OldPath, type PathTarget } from '../diff/site-paths.js';
+import { matchesAddress } from '../model/address-glob.js';
 import { StructureTarget, structureTarget, targetIdOf } from './site-section.js';
 import { absentHere, deleteCall, idOutput } from './types.js';
 import type { SiteListKind } from './shapes.js';
@@ -131,6 +132,8 @@ type Resolved = {
   deps: (string | undefined)[];
   permanent?: boolean;
   captureWildcard?: boolean;
+  /** A planned redirect: the addresses of the section or site space whose old path it keeps. */
+  follows?: string[];
 };
 
 function toBody(
@@ -173,6 +176,15 @@ function withSource(
   return { ...r, source, body, ...extra };
 }
 
+/**
+ * In a partial plan (`--target`), the old paths of the targeted sections and site spaces only: the
+ * others do not move in this plan, so they need no redirect and break no link.
+ */
+const targeted =
+  (ctx: DiffContext) =>
+  (o: OldPath): boolean =>
+    !ctx.targets || (o.addresses ?? []).some((a) => ctx.targets!.some((t) => matchesAddress(t, a)));
+
 /** The site's declared redirects with the planned ones (a declared source wins), resolved. */
 function desiredRedirects(
   ctx: DiffContext,
@@ -189,7 +201,7 @@ function desiredRedirects(
     ...(site.fallback !== undefined ? { fallback: site.fallback } : {}),
     old:
       site.served && paths
-        ? paths.old.map((o) => ({
+        ? paths.old.filter(targeted(ctx)).map((o) => ({
             ...o,
             ...(o.target?.path !== undefined ? { targetPath: o.target.path } : {}),
           }))
@@ -243,12 +255,11 @@ function desiredRedirects(
   for (const p of links.planned) {
     if (taken.has(p.source)) continue;
     const body = toBody(p.destination)!;
-    out.push(
-      withSource(body, p.source, {
-        permanent: true,
-        ...(p.captureWildcard ? { captureWildcard: true } : {}),
-      }),
-    );
+    const r = withSource(body, p.source, {
+      permanent: true,
+      ...(p.captureWildcard ? { captureWildcard: true } : {}),
+    });
+    out.push(p.addresses ? { ...r, follows: p.addresses } : r);
     ctx.links.planned.push({ site: siteTitle, source: p.source, destination: body.shown, reason: p.reason });
   }
   return out;
@@ -259,6 +270,12 @@ const KEEPS_A_LINK =
 
 const shownFields = (r: Resolved): Fields =>
   defined({ destination: r.shown, permanent: r.permanent, captureWildcard: r.captureWildcard });
+
+/** The resources the planned redirects among `upserts` keep the URLs of (a partial plan takes them along). */
+function followsOf(upserts: readonly { r: Resolved }[]): { follows?: string[] } {
+  const follows = [...new Set(upserts.flatMap((u) => u.r.follows ?? []))];
+  return follows.length > 0 ? { follows } : {};
+}
 
 function diff(
   ctx: DiffContext,
@@ -313,9 +330,11 @@ function diff(
   if (managed && upserts.length === 1) {
     const u = upserts[0]!;
     const addr = address(site.addr, u.r.source);
+    const follows = followsOf([u]);
     if (!u.l)
       drafts.create({
         address: addr,
+        ...follows,
         after: u.after,
         deps: [site.createKey, ...u.r.deps],
         op: { type: 'create-site-redirect', org, site: site.ref, redirect: u.r.body },
@@ -323,6 +342,7 @@ function diff(
     else
       drafts.update({
         address: addr,
+        ...follows,
         before: u.before,
         after: u.after,
         deps: u.r.deps,
@@ -341,6 +361,7 @@ function diff(
       const n = chunk.length;
       drafts.update({
         address: `${site.addr}/redirects${i === 0 ? '' : `#${i / BULK_MAX + 1}`}`,
+        ...followsOf(chunk),
         before,
         after,
         deps: [site.createKey, ...chunk.flatMap((u) => u.r.deps)],

@@ -218,7 +218,7 @@ export type DesiredSiteSpace = {
   hidden?: boolean;
   pageId?: string | null;
   /** Today's API: its customization overrides, sparse (the keys given only; decision 0037). */
-  customization?: Record<string, unknown>;
+  customization?: Record<string, unknown> | null;
   /** What a plan that changes its published path does, over `policy.brokenLinks` (decision 36). */
   brokenLinks?: BrokenLinksPolicy;
 };

@@ -30,7 +30,8 @@ export type SiteSpaceOp =
       siteSpace: Ref;
       /** The overrides to set: the changed keys only, as a nested document (PATCH sets those). */
       overrides: Record<string, unknown>;
-    };
+    }
+  | { type: 'delete-site-space-customization'; org: string; site: Ref; siteSpace: Ref };
 
 const LIST = '/orgs/{org}/sites/{site}/site-spaces';
 const ROUTE = '/orgs/{org}/sites/{site}/site-spaces/{siteSpace}';
@@ -82,6 +83,16 @@ export const siteSpaceKind: KindModule<SiteSpaceOp, 'site-space'> = {
         params: { org: op.org, site: r.ref(op.site), siteSpace: r.ref(op.siteSpace) },
         body: op.overrides,
         expect: [200],
+      }),
+    },
+    'delete-site-space-customization': {
+      absentIn: ['seed'],
+      // 205: removed; 204: there were none (already done, by a retry or by hand).
+      call: (op, r) => ({
+        method: 'DELETE',
+        route: SITE_SPACE_CUSTOMIZATION,
+        params: { org: op.org, site: r.ref(op.site), siteSpace: r.ref(op.siteSpace) },
+        expect: [204, 205],
       }),
     },
     'delete-site-space': {

@@ -12,10 +12,18 @@ import {
 } from './site-section.js';
 import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
-import { CUSTOMIZATION_ATOMIC } from './site-customization.js';
-import { changeFields, sparseChanges, withValueAt } from './sparse.js';
+import { CUSTOMIZATION_ATOMIC, OVERRIDE_NULLABLE } from './site-customization.js';
+import {
+  changeFields,
+  nonDefault,
+  sparseChanges,
+  sparseLeaves,
+  valueAtPath,
+  withValueAt,
+  type SparseChange,
+} from './sparse.js';
 import { countLive, warn, type DiffContext } from '../diff/context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
+import { changedFields, createdRef, fieldsToSet, liveRef, same } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import { keepPathsUnique, type PathItem } from '../diff/paths.js';
 import type { SiteScope } from '../diff/site-scope.js';
@@ -95,6 +103,8 @@ type Structure = {
   root: Container | null;
   /** Keys of the drafts that take a live site space out of its place, by its id. */
   movedOut: Map<string, string>;
+  /** The site's live customization, when read: a site space's overrides are what differs from it. */
+  siteDoc: Record<string, unknown> | undefined;
 };
 
 /**
@@ -107,8 +117,10 @@ export function diffStructure(
   title: string,
   d: DesiredStructure,
   l: LiveStructure | undefined,
+  siteDoc?: Record<string, unknown>,
 ): SectionSlot[] {
   const s = pairStructure(ctx, site, title, d, l);
+  s.siteDoc = siteDoc;
   createAndDeleteSections(s);
   placeSiteSpaces(s);
   pruneSiteSpaces(s);
@@ -177,6 +189,7 @@ function pairStructure(
     containers,
     root,
     movedOut: new Map(),
+    siteDoc: undefined,
   };
 }
 
@@ -266,24 +279,66 @@ function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: Liv
 
 /**
  * A site space's customization overrides, sparse (decision 0037): the keys its entry gives whose
- * live value (the site's, overrides set) differs; one PATCH of those keys, after its creation.
+ * live value (the site's, overrides set) differs; one PATCH of those keys, after its creation. A
+ * key given as null has no override: it differs when the live value is not the site's, and the
+ * PATCH sends null. `customization: null`: no overrides at all (removeOverrides).
  */
 function overrideCustomization(s: Structure, p: SpacePlacement): void {
   const desired = p.d.customization;
+  if (desired === null) return removeOverrides(s, p);
   if (!desired) return;
-  const changes = sparseChanges(desired, p.live?.customization, CUSTOMIZATION_ATOMIC);
+  const live = p.live?.customization;
+  const changes = sparseChanges(desired, live, CUSTOMIZATION_ATOMIC).filter(
+    (c) => c.after !== null || (live !== undefined && !same(c.before, siteValue(s, c.path))),
+  );
   if (changes.length === 0) return;
   const { before, after } = changeFields(changes);
-  const overrides = changes.reduce<Record<string, unknown>>(
-    (doc, c) => withValueAt(doc, c.path.split('.'), c.after),
-    {},
-  );
+  // What the site space shows now: its document, or (a site space the plan creates) the site's.
+  const shown = live ?? s.siteDoc ?? {};
+  const overrides = changes.reduce<Record<string, unknown>>((doc, c) => overrideAt(doc, shown, c), {});
   s.siteSpaces.update({
     address: `${p.addr}/customization`,
     before: p.live ? before : null,
     after,
     deps: [p.createKey],
     op: { type: 'set-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref, overrides },
+  });
+}
+
+/**
+ * The PATCH body with one changed key set. The PATCH takes the values of `OVERRIDE_NULLABLE`
+ * whole (a themed color needs both `light` and `dark`), so a key below one of them is sent with
+ * that whole value: what the body already holds, else what the site space shows, with the key set.
+ */
+function overrideAt(doc: Record<string, unknown>, shown: Record<string, unknown>, c: SparseChange) {
+  const path = c.path.split('.');
+  const whole = path.findIndex((_, i) => OVERRIDE_NULLABLE.has(path.slice(0, i + 1).join('.'))) + 1;
+  if (whole === 0 || whole === path.length) return withValueAt(doc, path, c.after);
+  const at = path.slice(0, whole);
+  const current = valueAtPath(doc, at) ?? valueAtPath(shown, at);
+  const value = current !== null && typeof current === 'object' ? (current as Record<string, unknown>) : {};
+  return withValueAt(doc, at, withValueAt(value, path.slice(whole), c.after));
+}
+
+/** The site's value at a deep path (what a site space without that override shows). */
+const siteValue = (s: Structure, path: string) => valueAtPath(s.siteDoc ?? {}, path.split('.')) ?? null;
+
+/**
+ * `customization: null`: a live site space whose document differs from the site's has overrides,
+ * removed by one DELETE, shown as the deletion of `…/customization` with the overrides it removes
+ * (counted as a deletion, like every `-` of a plan). A site space the plan creates has none.
+ */
+function removeOverrides(s: Structure, p: SpacePlacement): void {
+  const live = p.live?.customization;
+  if (!p.live || !live || !s.siteDoc) return;
+  const present = sparseLeaves(nonDefault(live, s.siteDoc, CUSTOMIZATION_ATOMIC), CUSTOMIZATION_ATOMIC);
+  if (present.length === 0) return;
+  const paths = present.map((l) => l.path.join('.'));
+  s.siteSpaces.delete({
+    address: `${p.addr}/customization`,
+    before: changeFields(present.map((l, i) => ({ path: paths[i]!, before: l.value, after: null }))).before,
+    note: `removes its overrides (${paths.join(', ')}): the site's customization applies`,
+    op: { type: 'delete-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref },
   });
 }
 
@@ -613,6 +668,7 @@ function recordPaths(s: Structure): void {
     }
   const old: OldPath[] = [];
   const liveById = new Map<string, string>();
+  const { sectionAddresses, spaceAddresses } = changeAddresses(s);
   const spaceOld = (ss: LiveSiteSpace, base: string, section: LiveSection | null) => {
     const path = `${base}/${ss.path}`;
     liveById.set(ss.id, path);
@@ -628,6 +684,7 @@ function recordPaths(s: Structure): void {
       target: t,
       ...(policy ? { policy } : {}),
       ...(section && keepsSegment ? { under: base } : {}),
+      addresses: spaceAddresses(ss, section),
     });
   };
   for (const ls of s.liveSections) {
@@ -639,9 +696,30 @@ function recordPaths(s: Structure): void {
       label: `section "${ls.path}"`,
       target: bySection.get(ls) ?? null,
       ...(policy ? { policy } : {}),
+      addresses: sectionAddresses(ls),
     });
     for (const ss of ls.spaces) spaceOld(ss, path, ls);
   }
   for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);
   s.site.paths = { after, old, liveById };
+}
+
+/**
+ * The addresses a live section's or site space's changes may have (by its path before the plan,
+ * and after: a renamed section's changes are named by its new path), for `--target`.
+ */
+function changeAddresses(s: Structure) {
+  const sectionAddresses = (ls: LiveSection) => {
+    const now = s.slots.find((slot) => slot.l === ls)?.addr;
+    const before = sectionAddress(s.site.addr, ls.path);
+    return now && now !== before ? [before, now] : [before];
+  };
+  const placed = new Map<string, string>();
+  for (const c of s.containers) for (const p of c.placements) placed.set(p.d.space, p.addr);
+  const spaceAddresses = (ss: LiveSiteSpace, section: LiveSection | null) => {
+    const parents = section ? sectionAddresses(section) : [s.site.addr];
+    const all = [...parents.map((a) => siteSpaceAddress(a, ss.space)), placed.get(ss.space)];
+    return [...new Set(all.filter((a): a is string => a !== undefined))];
+  };
+  return { sectionAddresses, spaceAddresses };
 }

@@ -14,7 +14,7 @@ import {
 } from './section-group.js';
 import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
-import { CUSTOMIZATION_ATOMIC, CustomizationConfig } from './site-customization.js';
+import { CUSTOMIZATION_ATOMIC, CustomizationConfig, OverridesConfig } from './site-customization.js';
 import { nestedDocs, nonDefault } from './sparse.js';
 import { callBelow, listBelow, type ApiList, type ChildRead, type KindDoc } from './types.js';
 import type { EntryChecks } from './shapes.js';
@@ -58,6 +58,9 @@ const BrokenLinks = z
     "Optional (current API): what a plan that changes this entry's published path does, over policy.brokenLinks (redirect, refuse or allow). Omitted: the policy's.",
   );
 
+const OVERRIDES =
+  "Optional (current API): this site space's customization overrides, sparse like the site's: only the keys given are compared and written (PATCH); the others fall back to the site's. A key set to null has no override (the site's value). null: no overrides at all (a plan deletes those present). Omitted: unmanaged.";
+
 const SiteSpaceConfig = z.strictObject({
   space: z.string().min(1).describe('Id of the space; identity of the site space within its site.'),
   path: Path.optional().describe(
@@ -88,9 +91,7 @@ const SiteSpaceConfig = z.strictObject({
     .describe(
       "Optional (current API): id of the space's page shown at the site space's root instead of its first page; null restores the default. Omitted: unmanaged.",
     ),
-  customization: CustomizationConfig.optional().describe(
-    "Optional (current API): this site space's customization overrides, sparse like the site's: only the keys given are compared and written (PATCH); the others fall back to the site's. Omitted: unmanaged.",
-  ),
+  customization: OverridesConfig.describe(OVERRIDES).nullable().optional().describe(OVERRIDES),
   brokenLinks: BrokenLinks,
 });
 
@@ -309,6 +310,17 @@ export type EntryOf<L, D> = (site: L) => D | undefined;
 const ofSections = (l: LiveStructure): LiveSiteSpace[] => (l.sections ?? []).flatMap((s) => s.spaces);
 const atRoot = (l: LiveStructure): LiveSiteSpace[] => l.spaces ?? [];
 
+/**
+ * Whether a site space entry gives `customization` (values, keys given as null, or null): its plan
+ * compares with the site's customization (an override is what differs from it; a key reset by null
+ * goes back to it) and completes a value the PATCH takes whole from it (a new site space shows
+ * the site's), so that is read even when the site's entry does not manage it.
+ */
+export const givesOverrides = (d: DesiredStructure): boolean =>
+  [...(d.sections ?? []).flatMap((s) => s.spaces), ...(d.spaces ?? [])].some(
+    (ss) => ss.customization !== undefined,
+  );
+
 /** The site spaces a config entry gives customization overrides for, by space id. */
 const overriddenSpaces = (d: DesiredStructure): Set<string> =>
   new Set(
@@ -488,8 +500,10 @@ export function diffSiteStructure(
   title: string,
   d: DesiredStructure,
   l: LiveStructure | undefined,
+  /** The site's live customization, when read (a site space's overrides differ from it). */
+  siteDoc?: Record<string, unknown>,
 ): void {
-  const slots = d.sections || d.spaces ? diffStructure(ctx, site, title, d, l) : [];
+  const slots = d.sections || d.spaces ? diffStructure(ctx, site, title, d, l, siteDoc) : [];
   if (d.sectionGroups) diffGroups(ctx, site, title, d, l, slots);
 }
 

@@ -197,3 +197,30 @@ export function nestedDocs(prefix: string, schema: z.ZodType): Record<string, { 
   walk(prefix, schema);
   return out;
 }
+
+/**
+ * A sparse document's schema whose values at `paths` (deep, `styling.theme`) also take `null`: a
+ * PATCH that resets a key by null (a site space's overrides). Objects on the way are rebuilt
+ * (strict, as the schema's are), with their descriptions.
+ */
+export function nullableAt<T extends z.ZodType>(
+  schema: T,
+  paths: ReadonlySet<string>,
+  prefix = '',
+): z.ZodType {
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+  if (!(inner instanceof z.ZodObject)) return schema;
+  const shape = Object.fromEntries(
+    Object.entries(inner.shape as Record<string, z.ZodType>).map(([key, child]) => {
+      const path = `${prefix}${key}`;
+      if (!paths.has(path)) return [key, nullableAt(child, paths, `${path}.`)];
+      const value = child instanceof z.ZodOptional ? (child.unwrap() as z.ZodType) : child;
+      const nullable = value.nullable().optional();
+      return [key, child.description ? nullable.describe(child.description) : nullable];
+    }),
+  );
+  const rebuilt = z.strictObject(shape);
+  const described = inner.description ? rebuilt.describe(inner.description) : rebuilt;
+  if (!(schema instanceof z.ZodOptional)) return described;
+  return schema.description ? described.optional().describe(schema.description) : described.optional();
+}

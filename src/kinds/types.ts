@@ -176,7 +176,12 @@ export type KindDoc = {
 };
 
 /** What normalizing an entry may need besides the entry: indirect values resolved by the loader. */
-export type NormalizeExtras = { certificates: Map<object, CertificateRef> };
+export type NormalizeExtras = {
+  /** Secrets the loader read (their hash and where they are), by the config entry naming them. */
+  certificates: Map<object, CertificateRef>;
+  /** Documents the loader read (`indirect.secret: false`): their text, by the config entry naming them. */
+  documents: Map<object, string>;
+};
 
 /** What exporting a kind may need besides its live list. */
 export type ExportContext = {

@@ -139,7 +139,9 @@ export function selectTargets<D extends Draft>(
   const byKey = new Map(drafts.map((d) => [d.key, d]));
   const chosen = new Set<string>();
   const problems: PlanProblem[] = [];
-  const queue = drafts.filter((d) => matchesTarget(targets, d.address));
+  const queue = drafts.filter(
+    (d) => matchesTarget(targets, d.address) || d.follows?.some((a) => matchesTarget(targets, a)),
+  );
   for (const d of queue) chosen.add(d.key);
   for (let i = 0; i < queue.length; i += 1) {
     const d = queue[i]!;

@@ -21,7 +21,11 @@ import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } f
 export type OrgDiff = AnyOrgDiff<Draft<ResourceKind, ChangeOp>>;
 
 /** Pair desired and live resources of one organization and compute the changes (pure). */
-export type DiffOptions = { capabilities: ApiCapabilities };
+export type DiffOptions = {
+  capabilities: ApiCapabilities;
+  /** A partial plan's `--target` patterns (decision 33). */
+  targets?: readonly string[];
+};
 
 export function diffOrganization(
   desired: DesiredOrganization,
@@ -53,6 +57,7 @@ export function diffOrganization(
     duplicates: [],
     brokenLinks: desired.policy.brokenLinks ?? DEFAULT_BROKEN_LINKS,
     links: { planned: [], broken: [] },
+    ...(options.targets ? { targets: options.targets } : {}),
   };
   // Kinds the API does not have cannot be managed (each reason once).
   const absent = new Set<string>();
@@ -149,6 +154,10 @@ function diffSpaceFacets(
 /** Diff every organization of the desired state against its live state. */
 export function diff(desired: DesiredState, live: LiveState, options: DiffOptions): OrgDiff[] {
   return desired.organizations.map((org) =>
-    diffOrganization(org, live.organizations.find((l) => l.id === org.id) ?? { id: org.id }, options),
+    diffOrganization(
+      org,
+      live.organizations.find((l) => l.id === org.id) ?? { id: org.id },
+      desired.targets ? { ...options, targets: desired.targets } : options,
+    ),
   );
 }

@@ -13,7 +13,8 @@ import { DocsyncError } from '../errors.js';
  * variable must be named `DOCSYNC_SECRET_*`. Files are opened non-blocking and checked on the open
  * descriptor, so a FIFO or a device is refused without ever blocking. The content must then pass
  * the value's own check (a certificate must parse as one). Every value read is registered as a
- * secret. A path an operator gives (a flag or variable, not the config) may follow symlinks
+ * secret, unless the field says it is a document (`secret: false`: an OpenAPI spec's text, which
+ * plans carry and show by hash). A path an operator gives (a flag or variable, not the config) may follow symlinks
  * (Kubernetes mounts secrets through them): `operatorPath`.
  */
 export const SECRET_ENV_PREFIX = 'DOCSYNC_SECRET_';
@@ -55,6 +56,11 @@ export type IndirectContext = {
   content?: ContentCheck;
   /** A path given by the operator, not by a config author: symlinks and VCS folders allowed. */
   operatorPath?: boolean;
+  /**
+   * false: the value is a document, not a secret (not registered with the redactor). The same
+   * confinement applies. Default: a secret.
+   */
+  secret?: boolean;
 };
 
 export type IndirectValue = { value: string; path?: string };
@@ -103,9 +109,9 @@ function boundedFailure(written: string, error: unknown): Error {
   }
 }
 
-/** A file's text, once read: registered as a secret, then checked. */
+/** A file's text, once read: registered as a secret (unless a document), then checked. */
 function textOf(written: string, bytes: Buffer, real: string, ctx: IndirectContext): IndirectValue {
-  registerSecret(bytes.toString('utf8'));
+  if (ctx.secret !== false) registerSecret(bytes.toString('utf8'));
   return { value: checkText(written, bytes, ctx), path: real };
 }
 
@@ -204,7 +210,7 @@ function checkEnv(name: string, ctx: IndirectContext): string {
     throw new IndirectValueError('env-unset', `environment variable ${name} is not set`);
   if (value.length > ctx.maxChars)
     throw new IndirectValueError('too-large', `${name} is longer than ${ctx.maxChars} characters`);
-  registerSecret(value);
+  if (ctx.secret !== false) registerSecret(value);
   checkContent(name, value, ctx);
   return value;
 }

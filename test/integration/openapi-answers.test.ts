@@ -192,14 +192,14 @@ async function scenario(): Promise<void> {
   await ask('DELETE', `${s}/section-groups/${g1.id}`);
   await ask('DELETE', `${s}/sections/${one.id}`);
 
-  // A site space's customization overrides (issue 30): docsync does not send these yet.
+  // A site space's customization overrides (issue 30): set, one reset by null, all removed (205), none left (204).
   const over = `${o}/sites/site_1/site-spaces/ss_1/customization`;
   await ask('GET', over);
   await ask('PATCH', over, {
     title: 'Guides v2',
     styling: { primaryColor: { light: '#0055FF', dark: '#0055FF' } },
   });
-  await ask('PATCH', over, { title: null });
+  await ask('PATCH', over, { title: null, styling: { primaryColor: null } });
   await ask('DELETE', over);
   await ask('DELETE', over);
   // Issue 30: drafts, hidden site spaces, localized titles, home pages, defaultLevel, external links.

@@ -369,3 +369,56 @@ describe('the seed flavor', () => {
     expect(current.code, current.stderr).toBe(0);
   });
 });
+
+describe('--target and the redirects a plan adds', () => {
+  it('keeps the redirects planned for a targeted section’s move, and drops the others', async () => {
+    emu = await withEmulator({ seed: seed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const both = SECTIONS('tutorials').replace('path: api', 'path: reference');
+      const full = await makePlan(api, desired(site(both)));
+      expect(full.plan.redirects!.map((r) => r.source)).toEqual(['/guides', '/guides/*', '/api', '/api/*']);
+      const { plan } = await makePlan(api, {
+        ...desired(site(both)),
+        targets: ['sites/Docs/sections/tutorials'],
+      });
+      expect(plan.errors).toEqual([]);
+      expect(plan.refusals).toEqual([]);
+      expect(plan.redirects!.map((r) => r.source)).toEqual(['/guides', '/guides/*']);
+      expect(plan.changes.map((c) => `${c.action} ${c.address}`)).toEqual([
+        'update org_t/sites/Docs/sections/tutorials',
+        'update org_t/sites/Docs/redirects',
+      ]);
+      expect(Object.keys(plan.changes[1]!.after!)).toEqual(['/guides', '/guides/*']);
+      const result = await applyPlan(plan, api);
+      expect(result.ok, JSON.stringify(result.results)).toBe(true);
+      // The other section is left as it is, and so are its URLs.
+      expect(emu.state().organizations[0]!.sites[0]!.sections.map((s) => s.path)).toEqual([
+        'tutorials',
+        'api',
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('does not refuse a targeted plan for a link that only an untargeted deletion would break', async () => {
+    emu = await withEmulator({ seed: seed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const text = site(SECTIONS('tutorials', false), 'policy: { prune: true }\n');
+      const full = await makePlan(api, desired(text));
+      expect(full.plan.refusals.map((r) => `${r.code} ${r.message}`)).toEqual([
+        expect.stringMatching(/^broken-links .*URL \/api of site "Docs"/),
+        expect.stringMatching(/^broken-links .*URL \/api\/latest of site "Docs"/),
+      ]);
+      const { plan } = await makePlan(api, { ...desired(text), targets: ['sites/Docs/sections/tutorials'] });
+      expect(plan.errors).toEqual([]);
+      expect(plan.refusals).toEqual([]);
+      expect(plan.changes.some((c) => c.action === 'delete')).toBe(false);
+      expect(plan.redirects!.map((r) => r.source)).toEqual(['/guides', '/guides/*']);
+    } finally {
+      await api.close();
+    }
+  });
+});

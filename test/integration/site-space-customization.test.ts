@@ -11,7 +11,9 @@ import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { renderText } from '../../src/plan/render-text.js';
+import { OVERRIDE_NULLABLE } from '../../src/kinds/site-customization.js';
 import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
+import { checkRequest, officialDocument } from '../helpers/openapi.js';
 
 /**
  * A site space's customization overrides (issue 30, decision 0037) against the emulator of today's
@@ -102,11 +104,13 @@ describe("a site space's customization overrides (current flavor)", () => {
         expect(w.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
           'PATCH /v1/orgs/org_t/sites/site_1/site-spaces/ss_2/customization 200',
         ]);
-        expect(w[0]!.body).toEqual({ styling: { primaryColor: { light: '#0055FF' } } });
+        // The PATCH takes a themed color whole (light and dark): the other half is what it shows now.
+        expect(w[0]!.body).toEqual({ styling: { primaryColor: { light: '#0055FF', dark: '#346DDB' } } });
+        expect(checkRequest('PATCH', w[0]!.path.replace(/^\/v1/, ''), w[0]!.body)).toEqual([]);
         // The override is added; the other override and the site's document stay.
         expect(overridesOf(emu!, 'space_2')).toEqual({
           title: 'Old',
-          styling: { primaryColor: { light: '#0055FF' } },
+          styling: { primaryColor: { light: '#0055FF', dark: '#346DDB' } },
         });
         expect(overridesOf(emu!, 'space_1')).toBeUndefined();
         expect((siteOf(emu!).customization!.document as Record<string, any>).styling.primaryColor.light).toBe(
@@ -120,7 +124,7 @@ describe("a site space's customization overrides (current flavor)", () => {
   it('a site space the plan creates gets its overrides after its creation, in one apply', () =>
     withApi([{ id: 'ss_1', space: 'space_1', path: 'v1' }], async (api) => {
       const text = config(
-        `          - space: space_1\n            path: v1\n          - space: space_3\n            path: v3\n            customization:\n              trademark: { enabled: false }\n`,
+        `          - space: space_1\n            path: v1\n          - space: space_3\n            path: v3\n            customization:\n              trademark: { enabled: false }\n              styling: { primaryColor: { dark: "#111111" } }\n`,
       );
       const { plan } = await makePlan(api, desired(text));
       expect(plan.errors).toEqual([]);
@@ -135,7 +139,17 @@ describe("a site space's customization overrides (current flavor)", () => {
       expect(w.indexOf('POST /v1/orgs/org_t/sites/site_1/site-spaces')).toBeLessThan(
         w.indexOf('PATCH /v1/orgs/org_t/sites/site_1/site-spaces/NEW/customization'),
       );
-      expect(overridesOf(emu!, 'space_3')).toEqual({ trademark: { enabled: false } });
+      // A new site space shows the site's document: the themed color's other half comes from it.
+      const patch = emu!.requests().find((r) => r.method === 'PATCH' && r.path.endsWith('/customization'))!;
+      expect(patch.body).toEqual({
+        trademark: { enabled: false },
+        styling: { primaryColor: { light: '#346DDB', dark: '#111111' } },
+      });
+      expect(checkRequest('PATCH', patch.path.replace(/^\/v1/, ''), patch.body)).toEqual([]);
+      expect(overridesOf(emu!, 'space_3')).toEqual({
+        trademark: { enabled: false },
+        styling: { primaryColor: { light: '#346DDB', dark: '#111111' } },
+      });
       expect((await makePlan(api, desired(text))).plan.changes).toEqual([]);
     }));
 
@@ -167,7 +181,123 @@ describe("a site space's customization overrides (current flavor)", () => {
     ));
 });
 
+describe("removing a site space's overrides (current flavor)", () => {
+  const live = [
+    { id: 'ss_1', space: 'space_1', path: 'v1' },
+    { id: 'ss_2', space: 'space_2', path: 'v2', customization: { title: 'Old', styling: { theme: 'bold' } } },
+  ];
+
+  it('`customization: null` plans one deletion of the overrides present, DELETEs them, then plans nothing', () =>
+    withApi(live, async (api) => {
+      const text = config(
+        `          - space: space_1\n            path: v1\n            customization: null\n          - space: space_2\n            path: v2\n            customization: null\n`,
+      );
+      const { plan } = await makePlan(api, desired(text));
+      expect(plan.errors).toEqual([]);
+      // space_1 has none: nothing planned for it.
+      expect(plan.changes.map((c) => `${c.action} ${c.kind} ${c.address}`)).toEqual([
+        'delete site-space org_t/sites/Docs/sections/guides/spaces/space_2/customization',
+      ]);
+      expect(plan.changes[0]!.before).toEqual({ title: 'Old', 'styling.theme': 'bold' });
+      expect(renderText(plan)).toContain(
+        "- site-space org_t/sites/Docs/sections/guides/spaces/space_2/customization (c1)\n    # removes its overrides (styling.theme, title): the site's customization applies",
+      );
+      // Counted as a deletion, like every `-` of a plan (summary and guards).
+      expect(plan.summary.delete).toBe(1);
+      expect(plan.guards[0]!.deletes).toBe(1);
+
+      const result = await applyPlan(plan, api);
+      expect(result.ok, JSON.stringify(result.results)).toBe(true);
+      expect(writes(emu!).map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
+        'DELETE /v1/orgs/org_t/sites/site_1/site-spaces/ss_2/customization 205',
+      ]);
+      expect(overridesOf(emu!, 'space_2')).toBeUndefined();
+      expect((await makePlan(api, desired(text))).plan.changes).toEqual([]);
+    }));
+
+  it('`policy.maxDeletes: 0` refuses it like any other deletion', () =>
+    withApi(live, async (api) => {
+      const text = `${config(`          - space: space_2\n            path: v2\n            customization: null\n`)}policy: { maxDeletes: 0 }\n`;
+      const { plan } = await makePlan(api, desired(text));
+      expect(plan.refusals.map((r) => r.code)).toEqual(['too-many-deletes']);
+    }));
+
+  it('a key given as null resets that override (PATCH with null), and only where live differs from the site', () =>
+    withApi(live, async (api) => {
+      // styling.primaryColor has no override (the site's value): nothing to do for it.
+      const text = config(
+        `          - space: space_2\n            path: v2\n            customization:\n              title: null\n              styling: { theme: null, primaryColor: null }\n`,
+      );
+      const { plan } = await makePlan(api, desired(text));
+      expect(plan.errors).toEqual([]);
+      expect(plan.changes.map((c) => `${c.action} ${c.kind} ${c.address}`)).toEqual([
+        'update site-space org_t/sites/Docs/sections/guides/spaces/space_2/customization',
+      ]);
+      expect(plan.changes[0]!.before).toEqual({ title: 'Old', 'styling.theme': 'bold' });
+      expect(plan.changes[0]!.after).toEqual({ title: null, 'styling.theme': null });
+
+      const result = await applyPlan(plan, api);
+      expect(result.ok, JSON.stringify(result.results)).toBe(true);
+      const w = emu!.requests().filter((r) => r.method !== 'GET');
+      expect(w.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
+        'PATCH /v1/orgs/org_t/sites/site_1/site-spaces/ss_2/customization 200',
+      ]);
+      expect(w[0]!.body).toEqual({ title: null, styling: { theme: null } });
+      expect(checkRequest('PATCH', w[0]!.path.replace(/^\/v1/, ''), w[0]!.body)).toEqual([]);
+      expect(overridesOf(emu!, 'space_2')).toEqual({});
+      expect((await makePlan(api, desired(text))).plan.changes).toEqual([]);
+    }));
+});
+
+/** The keys whose override the official PATCH body resets by null (`oneOf: [..., { type: null }]`). */
+function officialNullable(): string[] {
+  const route = '/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization';
+  const body = (officialDocument.paths as any)[route].patch.requestBody.content['application/json'].schema;
+  const out: string[] = [];
+  const walk = (schema: any, prefix: string) => {
+    for (const [key, v] of Object.entries<any>(schema.properties ?? {})) {
+      const takesNull =
+        (v.oneOf ?? []).some((x: any) => x.type === 'null') ||
+        (Array.isArray(v.type) && v.type.includes('null'));
+      if (takesNull) out.push(`${prefix}${key}`);
+      else if (v.properties) walk(v, `${prefix}${key}.`);
+    }
+  };
+  walk(body, '');
+  return out.sort();
+}
+
+it('the keys a config may reset by null are those the official PATCH takes null for', () => {
+  expect([...OVERRIDE_NULLABLE].sort()).toEqual(officialNullable());
+});
+
+it('null is refused where the official PATCH does not take it (a whole `styling`), at its line and column', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docsync-sscustom-validate-'));
+  writeFileSync(
+    join(dir, 'org.yaml'),
+    config(`          - space: space_1\n            customization:\n              styling: null\n`),
+  );
+  const current = await loadConfig(dir, dir, { capabilities: capabilitiesOf('current') });
+  expect(current.issues.map((i) => `${i.file}:${i.line}:${i.column} ${i.path}`)).toEqual([
+    'org.yaml:10:24 sites[0].sections[0].spaces[0].customization.styling',
+  ]);
+});
+
 describe('the seed flavor (api.md) has no overrides', () => {
+  it('validation refuses `customization: null` on a site space at its key too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-sscustom-validate-'));
+    writeFileSync(
+      join(dir, 'org.yaml'),
+      config(`          - space: space_1\n            customization: null\n`),
+    );
+    const seed = await loadConfig(dir, dir, { capabilities: capabilitiesOf('seed') });
+    expect(seed.issues.map((i) => `${i.file}:${i.line}:${i.column} ${i.code} ${i.message}`)).toEqual([
+      expect.stringMatching(/^org\.yaml:9:13 unsupported-by-api customization is not in this API/),
+    ]);
+    const current = await loadConfig(dir, dir, { capabilities: capabilitiesOf('current') });
+    expect(current.issues).toEqual([]);
+  });
+
   it('validation refuses `customization` on a site space at its key, and accepts it for today’s API', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docsync-sscustom-validate-'));
     writeFileSync(

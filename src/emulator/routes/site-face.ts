@@ -3,13 +3,14 @@ import { AGENT_SETTINGS_DEFAULTS, siteAgentSettingsKind } from '../../kinds/site
 import {
   CUSTOMIZATION_ATOMIC,
   CUSTOMIZATION_DEFAULTS,
+  OverridesConfig,
   siteCustomizationKind,
 } from '../../kinds/site-customization.js';
 import { parseBody } from '../declared.js';
 import { badRequest } from '../errors.js';
 import type { EmuPublishingAuth, EmuSite } from '../state.js';
 import { findById, now } from '../store.js';
-import { mergeSparse } from '../../kinds/sparse.js';
+import { mergeSparse, sparseLeaves, withValueAt } from '../../kinds/sparse.js';
 import { asBody, optEnum, optString } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { siteOf } from './site-helpers.js';
@@ -122,9 +123,26 @@ function checkOverrides(body: unknown): Record<string, unknown> {
   const b = asBody(body, true);
   for (const key of Object.keys(b))
     if (!OVERRIDES.has(key)) throw badRequest(`${key}: cannot be overridden by a site space`);
-  const values = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== null));
-  parseBody(siteCustomizationKind.config, values);
+  parseBody(OverridesConfig, b);
   return b;
+}
+
+/** The document without the value at a deep path (objects left empty on the way are dropped). */
+function withoutValueAt(doc: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+  const [key, ...rest] = path;
+  if (key === undefined || !(key in doc)) return doc;
+  const { [key]: value, ...others } = doc;
+  if (rest.length === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return others;
+  const inner = withoutValueAt(value as Record<string, unknown>, rest);
+  return Object.keys(inner).length > 0 ? { ...others, [key]: inner } : others;
+}
+
+/** A site space's overrides after a PATCH: each key given set, each null one removed. */
+function patchOverrides(current: Record<string, unknown>, patch: Record<string, unknown>) {
+  return sparseLeaves(patch, CUSTOMIZATION_ATOMIC).reduce(
+    (doc, { path, value }) => (value === null ? withoutValueAt(doc, path) : withValueAt(doc, path, value)),
+    current,
+  );
 }
 
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
@@ -163,12 +181,7 @@ export function registerSiteFace(deps: RouteDeps): void {
     const { site } = siteOf(deps, params);
     const ss = findById(site.siteSpaces, params.siteSpaceId!, 'site space');
     const overrides = checkOverrides(body);
-    let next = ss.customization ?? {};
-    for (const [key, value] of Object.entries(overrides))
-      if (value === null) {
-        const { [key]: _gone, ...rest } = next;
-        next = rest;
-      } else next = mergeSparse(next, { [key]: value }, CUSTOMIZATION_ATOMIC);
+    const next = patchOverrides(ss.customization ?? {}, overrides);
     ss.customization = JSON.parse(JSON.stringify(next)) as Record<string, unknown>;
     const c = customizationOf(site);
     const document = mergeSparse(c.document, ss.customization, CUSTOMIZATION_ATOMIC);
