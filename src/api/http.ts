@@ -116,6 +116,10 @@ export class HttpClient {
    * answer, so an unreachable API is judged by these, not by each request's own attempts.
    */
   private streak: { count: number; timeouts: number; since: number } | undefined;
+  /** The last request's turn for a slot of the rate budget (the next waits for it). */
+  private turn: Promise<void> = Promise.resolve();
+  /** Requests waiting for a slot of the rate budget. */
+  private pacing = 0;
   /** Smoothed time of a successful attempt, in ms (for the concurrency the rate limit allows). */
   private latencyMs = 0;
 
@@ -270,12 +274,29 @@ export class HttpClient {
     });
   }
 
-  private async waitForBudget(): Promise<void> {
-    for (;;) {
-      const wait = this.budget.acquire(this.queue.size);
-      if (wait <= 0) return;
-      this.opts.observer.paused?.(wait);
-      await sleep(Math.ceil(wait));
+  /**
+   * Wait for the rate budget's next slot. Requests take slots in turn (one chain of promises): only
+   * the first waits on a timer, instead of every running request waking up at each start to find
+   * the slot taken (decision 43).
+   */
+  private waitForBudget(): Promise<void> {
+    this.pacing += 1;
+    const turn = this.turn.then(() => this.nextSlot());
+    this.turn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async nextSlot(): Promise<void> {
+    try {
+      for (;;) {
+        // Behind this one: the queued requests and the running ones waiting for a slot after it.
+        const wait = this.budget.acquire(this.queue.size + this.pacing - 1);
+        if (wait <= 0) return;
+        this.opts.observer.paused?.(wait);
+        await sleep(Math.ceil(wait));
+      }
+    } finally {
+      this.pacing -= 1;
     }
   }
 

@@ -32,6 +32,8 @@ export class RateBudget {
   private head = 0;
   /** Earliest start of the next request, to spread requests evenly. */
   private nextAt = 0;
+  /** Whether more requests were waiting, spread, when the last one started (the grid is continuous). */
+  private backlog = false;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -48,8 +50,14 @@ export class RateBudget {
     this.inFlight += 1;
     this.starts.push(now);
     const gap = waiting < this.budgetLeft(now) ? 0 : this.spacing(now);
-    // Keep to the planned grid when a timer fired a little late, so lateness does not add up.
-    this.nextAt = (this.nextAt > now - gap ? this.nextAt : now) + gap;
+    // Keep to the planned grid when a timer fired a little late, so lateness does not add up. While
+    // requests keep waiting (a backlog), starts missed because the event loop was busy (with an
+    // answer, or the plan's own work) since this one was due are made up at once, as far back as a
+    // tenth of the window; the sliding-window rule still holds them to the limit. Time spent waiting
+    // on purpose (a pause, a reset, the window full) is not made up: `at` is already past it.
+    const from = at > now - gap ? at : this.backlog ? Math.max(at, now - this.catchUpMs()) : now;
+    this.nextAt = from + gap;
+    this.backlog = waiting > 0 && gap > 0;
     return 0;
   }
 
@@ -134,6 +142,11 @@ export class RateBudget {
       else hi = mid;
     }
     return this.starts.length - lo;
+  }
+
+  /** How far behind the planned grid starts may be made up: a tenth of the window (0 unknown). */
+  private catchUpMs(): number {
+    return this.windowMs !== null ? this.windowMs / 10 : 0;
   }
 
   /** Time between two starts: the window shared evenly, or the budget left until the reset. */
