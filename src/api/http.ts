@@ -8,6 +8,7 @@ import {
   type DeadlineSignal,
 } from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
+import { LaneQueue, type LaneOptions } from './lane-queue.js';
 import { RateBudget } from './rate-limit.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { Agent, errors as undiciErrors, request } from './undici.js';
@@ -94,7 +95,7 @@ export const NOT_SENT: ReadonlySet<string> = new Set([
  */
 export class HttpClient {
   readonly budget = new RateBudget();
-  private readonly queue: PQueue;
+  private readonly queue: PQueue<LaneQueue, LaneOptions>;
   private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
   private readonly basePath: string;
@@ -145,7 +146,7 @@ export class HttpClient {
     const url = new URL(apiBase(options.baseUrl));
     this.origin = url.origin;
     this.basePath = url.pathname;
-    this.queue = new PQueue({ concurrency: this.opts.concurrency });
+    this.queue = new PQueue({ concurrency: this.opts.concurrency, queueClass: LaneQueue });
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: this.opts.maxConcurrency * 2,
@@ -180,9 +181,10 @@ export class HttpClient {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
     const run = () => this.withRetries(req, gate);
-    return (
-      req.priority ? this.queue.add(run, { priority: req.priority }) : this.queue.add(run)
-    ) as Promise<HttpResponse>;
+    // Reads of one route wait in one lane, and the lanes take turns (src/api/lane-queue.ts); writes
+    // share one lane, in the order they are sent.
+    const lane = req.method === 'GET' ? req.route : '';
+    return this.queue.add(run, req.priority ? { priority: req.priority, lane } : { lane });
   }
 
   /** Wait for every queued call, then close connections. */
