@@ -10,6 +10,7 @@ import {
 import { ApiError, codeForStatus } from './errors.js';
 import { LaneQueue, type LaneOptions } from './lane-queue.js';
 import { RateBudget } from './rate-limit.js';
+import { ShortestRecent } from './shortest-recent.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
@@ -121,8 +122,8 @@ export class HttpClient {
   private turn: Promise<void> = Promise.resolve();
   /** Requests waiting for a slot of the rate budget. */
   private pacing = 0;
-  /** Smoothed time of a successful attempt, in ms (for the concurrency the rate limit allows). */
-  private latencyMs = 0;
+  /** The shortest recent attempt (for the concurrency the rate limit allows). */
+  private readonly rtt = new ShortestRecent();
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -405,18 +406,21 @@ export class HttpClient {
 
   /**
    * Little's law: a server that allows `limit` requests per window is kept busy by limit / window ×
-   * latency requests in flight (a quarter more for jitter), between `concurrency` and
-   * `maxConcurrency`. Without a known limit and window, `concurrency`. The pacer still decides
-   * when each request starts; this only lets enough of them wait for answers at once.
+   * latency requests in flight, between `concurrency` and `maxConcurrency`; without a known limit
+   * and window, `concurrency`. The latency is the shortest of the recent attempts, twice over (as
+   * BBR sizes its window from the minimum round trip): an attempt's time also counts the wait for
+   * this process's own event loop, and when the client is busy that wait grows without more
+   * requests in flight helping (decision 43). The pacer still decides when each request starts;
+   * this only lets enough of them wait for answers at once.
    */
   private adapt(ms: number): void {
     const { concurrency, maxConcurrency } = this.opts;
     if (maxConcurrency <= concurrency) return;
-    this.latencyMs = this.latencyMs === 0 ? ms : this.latencyMs * 0.8 + ms * 0.2;
+    const shortest = this.rtt.observe(ms);
     const { limit, windowMs } = this.budget;
     const wanted =
       limit !== null && windowMs !== null && windowMs > 0
-        ? Math.ceil(((limit / windowMs) * this.latencyMs * 5) / 4)
+        ? Math.ceil((limit / windowMs) * shortest * 2)
         : concurrency;
     const target = Math.min(maxConcurrency, Math.max(concurrency, wanted));
     if (target !== this.queue.concurrency) this.queue.concurrency = target;
