@@ -299,3 +299,36 @@ describe('RateBudget when the event loop was busy (issue 33)', () => {
     expect(burst(0)).toBe(1);
   });
 });
+
+describe('RateBudget after a 429 it did not expect', () => {
+  it('keeps a wider margin (doubled once per window, up to a quarter of it): the server counted more than it did', () => {
+    let now = EPOCH;
+    const b = new RateBudget(() => now);
+    b.acquire();
+    b.release({ 'ratelimit-policy': '600;w=1', 'x-ratelimit-remaining': '599' });
+    /** Time for 1,200 starts with a backlog, each timer on time. */
+    const span = () => {
+      const from = now;
+      for (let started = 0; started < 1200;) {
+        const wait = b.acquire(10_000);
+        if (wait === 0) started += 1;
+        else now += wait;
+      }
+      return now - from;
+    };
+    const before = span();
+    // A burst of 429s (the server saw the starts later than this budget did): one lesson.
+    for (let i = 0; i < 20; i += 1) b.pause(1);
+    now += 1000;
+    const after = span();
+    // 2 × 1.05 s → 2 × 1.1 s: the margin went from 50 to 100 ms, not 20 times doubled.
+    expect(after - before).toBeGreaterThan(80);
+    expect(after - before).toBeLessThan(130);
+    for (let i = 0; i < 10; i += 1) {
+      b.pause(1);
+      now += 1000;
+    }
+    // Never more than a quarter of the window.
+    expect(span()).toBeLessThanOrEqual(2 * 1250 + 5);
+  });
+});
