@@ -259,6 +259,10 @@ export class HttpClient {
   private countStreak(error: ApiError, attemptStarted: number): HttpClient['streak'] {
     if (error.status !== undefined || (error.code !== 'network' && error.code !== 'timeout'))
       return (this.streak = undefined);
+    // A connection the server closed after the request went out (a kept-alive socket it had timed
+    // out, typically, which a busy client reused with many open) says nothing about whether the
+    // API is reachable: the request's own attempts judge it (decision 43).
+    if (error.code === 'network' && error.sent) return this.streak;
     const streak = (this.streak ??= { count: 0, timeouts: 0, since: attemptStarted });
     streak.count += 1;
     if (error.code === 'timeout') streak.timeouts += 1;
