@@ -1,11 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator } from '../emulator/server.js';
-import { baseSeed, client, withEmulator } from '../../test/helpers/emulator.js';
+import { baseSeed, client, TOKEN, withEmulator } from '../../test/helpers/emulator.js';
+import { commonDefaults, makeApi } from '../cli/context.js';
 import type { ApiClient } from './client.js';
 
 let emu: Emulator;
 let api: ApiClient;
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await api?.close();
   await emu?.close();
 });
@@ -25,24 +27,27 @@ function peakInFlight(e: Emulator): number {
   return peak;
 }
 
-async function readMany(options: { concurrency: number; maxConcurrency?: number }): Promise<number> {
-  // 200 requests a second (sliding, announced in RateLimit-Policy); every answer takes 40 ms ± 10.
-  emu = await withEmulator({
-    seed: baseSeed(),
-    rateLimit: { limit: 200, windowSeconds: 1, model: 'sliding' },
-  });
-  emu.setFaults({
-    latencyMs: 40,
-    latencyJitterMs: 10,
-    seed: 1,
-    rateLimit: { limit: 200, windowSeconds: 1, model: 'sliding' },
-  });
-  api = client(emu, options);
-  await Promise.all(
-    Array.from({ length: 60 }, () =>
+/** An emulator allowing 200 requests a second (sliding, announced in RateLimit-Policy), each answer `latencyMs` ± 10 late. */
+async function rateLimited(latencyMs = 40): Promise<Emulator> {
+  const rateLimit = { limit: 200, windowSeconds: 1, model: 'sliding' } as const;
+  emu = await withEmulator({ seed: baseSeed(), rateLimit });
+  emu.setFaults({ latencyMs, latencyJitterMs: 10, seed: 1, rateLimit });
+  return emu;
+}
+
+const sendMany = (n: number) =>
+  Promise.all(
+    Array.from({ length: n }, () =>
       api.http.send({ method: 'GET', path: '/orgs/org_t', route: '/orgs/{org}', expect: [200] }),
     ),
   );
+
+async function readMany(
+  options: { concurrency: number; maxConcurrency?: number },
+  make: (e: Emulator) => ApiClient = (e) => client(e, options),
+): Promise<number> {
+  api = make(await rateLimited());
+  await sendMany(60);
   expect(emu.requests().filter((r) => r.status === 429)).toEqual([]);
   return peakInFlight(emu);
 }
@@ -57,5 +62,40 @@ describe('adaptive concurrency', () => {
 
   it('stays at the concurrency given when no max above it is', async () => {
     expect(await readMany({ concurrency: 2 })).toBeLessThanOrEqual(2);
+  });
+
+  it("the CLI's client grows by default (--max-concurrency 256), and --max-concurrency equal to --concurrency keeps it fixed", async () => {
+    vi.stubEnv('DOCSYNC_TOKEN', TOKEN);
+    const cli = (e: Emulator, max?: number) =>
+      makeApi({
+        ...commonDefaults(),
+        apiUrl: e.url,
+        concurrency: 2,
+        ...(max ? { maxConcurrency: max } : {}),
+      });
+    expect(await readMany({ concurrency: 2 }, (e) => cli(e))).toBeGreaterThan(2);
+    await api.close();
+    await emu.close();
+    expect(await readMany({ concurrency: 2 }, (e) => cli(e, 2))).toBeLessThanOrEqual(2);
+  });
+
+  it('DOCSYNC_MAX_CONCURRENCY is read and checked like --max-concurrency', () => {
+    vi.stubEnv('DOCSYNC_MAX_CONCURRENCY', '16');
+    expect(commonDefaults().maxConcurrency).toBe(16);
+    vi.stubEnv('DOCSYNC_MAX_CONCURRENCY', 'lots');
+    expect(() => commonDefaults()).toThrow(/DOCSYNC_MAX_CONCURRENCY='lots' is invalid/);
+  });
+});
+
+describe('pacing many requests', () => {
+  it('wakes one waiting request per start, not every running one (one timer for the rate budget)', async () => {
+    let pauses = 0;
+    const e = await rateLimited(5);
+    api = client(e, { concurrency: 8, observer: { paused: () => (pauses += 1) } });
+    // 250 requests under 200 a second: spread over about 1.25 s, 6 ms apart.
+    await sendMany(250);
+    expect(e.requests().filter((r) => r.status === 429)).toEqual([]);
+    // Before: each of the 8 running requests slept and woke at every start (~7 wake-ups a start).
+    expect(pauses).toBeLessThan(2 * 250);
   });
 });

@@ -8,7 +8,9 @@ import {
   type DeadlineSignal,
 } from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
+import { LaneQueue, type LaneOptions } from './lane-queue.js';
 import { RateBudget } from './rate-limit.js';
+import { ShortestRecent } from './shortest-recent.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
@@ -94,7 +96,7 @@ export const NOT_SENT: ReadonlySet<string> = new Set([
  */
 export class HttpClient {
   readonly budget = new RateBudget();
-  private readonly queue: PQueue;
+  private readonly queue: PQueue<LaneQueue, LaneOptions>;
   private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
   private readonly basePath: string;
@@ -116,8 +118,12 @@ export class HttpClient {
    * answer, so an unreachable API is judged by these, not by each request's own attempts.
    */
   private streak: { count: number; timeouts: number; since: number } | undefined;
-  /** Smoothed time of a successful attempt, in ms (for the concurrency the rate limit allows). */
-  private latencyMs = 0;
+  /** The last request's turn for a slot of the rate budget (the next waits for it). */
+  private turn: Promise<void> = Promise.resolve();
+  /** Requests waiting for a slot of the rate budget. */
+  private pacing = 0;
+  /** The shortest recent attempt (for the concurrency the rate limit allows). */
+  private readonly rtt = new ShortestRecent();
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -141,7 +147,7 @@ export class HttpClient {
     const url = new URL(apiBase(options.baseUrl));
     this.origin = url.origin;
     this.basePath = url.pathname;
-    this.queue = new PQueue({ concurrency: this.opts.concurrency });
+    this.queue = new PQueue({ concurrency: this.opts.concurrency, queueClass: LaneQueue });
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: this.opts.maxConcurrency * 2,
@@ -176,9 +182,10 @@ export class HttpClient {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
     const run = () => this.withRetries(req, gate);
-    return (
-      req.priority ? this.queue.add(run, { priority: req.priority }) : this.queue.add(run)
-    ) as Promise<HttpResponse>;
+    // Reads of one route wait in one lane, and the lanes take turns (src/api/lane-queue.ts); writes
+    // share one lane, in the order they are sent.
+    const lane = req.method === 'GET' ? req.route : '';
+    return this.queue.add(run, req.priority ? { priority: req.priority, lane } : { lane });
   }
 
   /** Wait for every queued call, then close connections. */
@@ -252,6 +259,10 @@ export class HttpClient {
   private countStreak(error: ApiError, attemptStarted: number): HttpClient['streak'] {
     if (error.status !== undefined || (error.code !== 'network' && error.code !== 'timeout'))
       return (this.streak = undefined);
+    // A connection the server closed after the request went out (a kept-alive socket it had timed
+    // out, typically, which a busy client reused with many open) says nothing about whether the
+    // API is reachable: the request's own attempts judge it (decision 43).
+    if (error.code === 'network' && error.sent) return this.streak;
     const streak = (this.streak ??= { count: 0, timeouts: 0, since: attemptStarted });
     streak.count += 1;
     if (error.code === 'timeout') streak.timeouts += 1;
@@ -270,12 +281,29 @@ export class HttpClient {
     });
   }
 
-  private async waitForBudget(): Promise<void> {
-    for (;;) {
-      const wait = this.budget.acquire(this.queue.size);
-      if (wait <= 0) return;
-      this.opts.observer.paused?.(wait);
-      await sleep(Math.ceil(wait));
+  /**
+   * Wait for the rate budget's next slot. Requests take slots in turn (one chain of promises): only
+   * the first waits on a timer, instead of every running request waking up at each start to find
+   * the slot taken (decision 43).
+   */
+  private waitForBudget(): Promise<void> {
+    this.pacing += 1;
+    const turn = this.turn.then(() => this.nextSlot());
+    this.turn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async nextSlot(): Promise<void> {
+    try {
+      for (;;) {
+        // Behind this one: the queued requests and the running ones waiting for a slot after it.
+        const wait = this.budget.acquire(this.queue.size + this.pacing - 1);
+        if (wait <= 0) return;
+        this.opts.observer.paused?.(wait);
+        await sleep(Math.ceil(wait));
+      }
+    } finally {
+      this.pacing -= 1;
     }
   }
 
@@ -382,18 +410,21 @@ export class HttpClient {
 
   /**
    * Little's law: a server that allows `limit` requests per window is kept busy by limit / window ×
-   * latency requests in flight (a quarter more for jitter), between `concurrency` and
-   * `maxConcurrency`. Without a known limit and window, `concurrency`. The pacer still decides
-   * when each request starts; this only lets enough of them wait for answers at once.
+   * latency requests in flight, between `concurrency` and `maxConcurrency`; without a known limit
+   * and window, `concurrency`. The latency is the shortest of the recent attempts, twice over (as
+   * BBR sizes its window from the minimum round trip): an attempt's time also counts the wait for
+   * this process's own event loop, and when the client is busy that wait grows without more
+   * requests in flight helping (decision 43). The pacer still decides when each request starts;
+   * this only lets enough of them wait for answers at once.
    */
   private adapt(ms: number): void {
     const { concurrency, maxConcurrency } = this.opts;
     if (maxConcurrency <= concurrency) return;
-    this.latencyMs = this.latencyMs === 0 ? ms : this.latencyMs * 0.8 + ms * 0.2;
+    const shortest = this.rtt.observe(ms);
     const { limit, windowMs } = this.budget;
     const wanted =
       limit !== null && windowMs !== null && windowMs > 0
-        ? Math.ceil(((limit / windowMs) * this.latencyMs * 5) / 4)
+        ? Math.ceil((limit / windowMs) * shortest * 2)
         : concurrency;
     const target = Math.min(maxConcurrency, Math.max(concurrency, wanted));
     if (target !== this.queue.concurrency) this.queue.concurrency = target;

@@ -244,3 +244,91 @@ describe('RateBudget bookkeeping', () => {
     }
   });
 });
+
+describe('RateBudget when the event loop was busy (issue 33)', () => {
+  /** A budget that knows 600 per second (sliding), with a backlog of requests waiting. */
+  function paced() {
+    const clock = { now: EPOCH };
+    const b = new RateBudget(() => clock.now);
+    expect(b.acquire()).toBe(0);
+    b.release({ 'ratelimit-policy': '600;w=1', 'x-ratelimit-remaining': '599' });
+    /** Start requests at the grid's pace for `ms`, each timer on time; how many started. */
+    const run = (ms: number, waiting = 10_000) => {
+      let started = 0;
+      for (const end = clock.now + ms; clock.now < end;) {
+        const wait = b.acquire(waiting);
+        if (wait === 0) started += 1;
+        else clock.now += wait;
+      }
+      return started;
+    };
+    /** Starts allowed right now, without the clock moving. */
+    const burst = (waiting = 10_000) => {
+      let n = 0;
+      while (b.acquire(waiting) === 0) n += 1;
+      return n;
+    };
+    return { b, clock, run, burst };
+  }
+
+  it('makes up the starts a busy event loop missed (up to a tenth of the window), never over the limit', () => {
+    const { clock, run, burst } = paced();
+    expect(run(500)).toBeGreaterThan(280);
+    // The loop was busy for 60 ms (an answer's processing): about 35 starts were due meanwhile.
+    clock.now += 60;
+    const madeUp = burst();
+    expect(madeUp).toBeGreaterThanOrEqual(30);
+    expect(madeUp).toBeLessThanOrEqual(40);
+    // A longer stall is made up only as far back as a tenth of the window (100 ms, ~59 starts).
+    run(300);
+    clock.now += 400;
+    expect(burst()).toBeLessThanOrEqual(60);
+    // However long it runs and stalls, never more than the limit starts within any window.
+    const starts: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      for (let n = burst(); n > 0; n -= 1) starts.push(clock.now);
+      clock.now += i % 3 === 0 ? 250 : 1;
+    }
+    for (let i = 600; i < starts.length; i += 1) expect(starts[i]! - starts[i - 600]!).toBeGreaterThan(1000);
+  });
+
+  it('does not burst after an idle spell: no request was waiting, so none was missed', () => {
+    const { clock, run, burst } = paced();
+    run(200, 0);
+    clock.now += 5_000;
+    expect(burst(0)).toBe(1);
+  });
+});
+
+describe('RateBudget after a 429 it did not expect', () => {
+  it('keeps a wider margin (doubled once per window, up to a quarter of it): the server counted more than it did', () => {
+    let now = EPOCH;
+    const b = new RateBudget(() => now);
+    b.acquire();
+    b.release({ 'ratelimit-policy': '600;w=1', 'x-ratelimit-remaining': '599' });
+    /** Time for 1,200 starts with a backlog, each timer on time. */
+    const span = () => {
+      const from = now;
+      for (let started = 0; started < 1200;) {
+        const wait = b.acquire(10_000);
+        if (wait === 0) started += 1;
+        else now += wait;
+      }
+      return now - from;
+    };
+    const before = span();
+    // A burst of 429s (the server saw the starts later than this budget did): one lesson.
+    for (let i = 0; i < 20; i += 1) b.pause(1);
+    now += 1000;
+    const after = span();
+    // 2 × 1.05 s → 2 × 1.1 s: the margin went from 50 to 100 ms, not 20 times doubled.
+    expect(after - before).toBeGreaterThan(80);
+    expect(after - before).toBeLessThan(130);
+    for (let i = 0; i < 10; i += 1) {
+      b.pause(1);
+      now += 1000;
+    }
+    // Never more than a quarter of the window.
+    expect(span()).toBeLessThanOrEqual(2 * 1250 + 5);
+  });
+});

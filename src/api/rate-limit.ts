@@ -32,6 +32,11 @@ export class RateBudget {
   private head = 0;
   /** Earliest start of the next request, to spread requests evenly. */
   private nextAt = 0;
+  /** Margin added after 429s that came although this budget kept the limit (ms). */
+  private widened = 0;
+  private widenedAt = Number.NEGATIVE_INFINITY;
+  /** Whether more requests were waiting, spread, when the last one started (the grid is continuous). */
+  private backlog = false;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -48,8 +53,14 @@ export class RateBudget {
     this.inFlight += 1;
     this.starts.push(now);
     const gap = waiting < this.budgetLeft(now) ? 0 : this.spacing(now);
-    // Keep to the planned grid when a timer fired a little late, so lateness does not add up.
-    this.nextAt = (this.nextAt > now - gap ? this.nextAt : now) + gap;
+    // Keep to the planned grid when a timer fired a little late, so lateness does not add up. While
+    // requests keep waiting (a backlog), starts missed because the event loop was busy (with an
+    // answer, or the plan's own work) since this one was due are made up at once, as far back as a
+    // tenth of the window; the sliding-window rule still holds them to the limit. Time spent waiting
+    // on purpose (a pause, a reset, the window full) is not made up: `at` is already past it.
+    const from = at > now - gap ? at : this.backlog ? Math.max(at, now - this.catchUpMs()) : now;
+    this.nextAt = from + gap;
+    this.backlog = waiting > 0 && gap > 0;
     return 0;
   }
 
@@ -86,6 +97,14 @@ export class RateBudget {
     const until =
       retryAfterSeconds !== null ? now + retryAfterSeconds * 1000 : Math.max(this.resetAt, now + 1000);
     this.pausedUntil = Math.max(this.pausedUntil, until);
+    // A 429 while pacing to a known limit: the server counted more than this budget did (a start
+    // is counted here when it takes its slot, there when the server handles it, later when either
+    // side is busy). Keep a wider margin from now on: double it (once per window: the 429s of one
+    // burst are one lesson), up to a quarter of the window.
+    if (this.limit !== null && this.windowMs !== null && now >= this.widenedAt + this.windowMs) {
+      this.widened = Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs);
+      this.widenedAt = now;
+    }
     // Unknown until the next answer says: the pause itself holds everything back until then.
     this.available = null;
     return this.pausedUntil - now;
@@ -108,7 +127,7 @@ export class RateBudget {
       this.head = 0;
     }
     if (this.limit !== null && this.windowMs !== null && this.starts.length - this.head >= this.limit) {
-      const span = this.windowMs + margin(this.windowMs);
+      const span = this.windowMs + this.margin();
       at = Math.max(at, this.starts[this.starts.length - this.limit]! + span);
     }
     return at;
@@ -124,7 +143,7 @@ export class RateBudget {
   /** Starts within the last window (all those kept while its length is unknown). */
   private startsWithinWindow(now: number): number {
     if (this.windowMs === null) return this.starts.length - this.head;
-    const since = now - this.windowMs - margin(this.windowMs);
+    const since = now - this.windowMs - this.margin();
     // The first kept start inside the window: starts are in time order.
     let lo = this.head;
     let hi = this.starts.length;
@@ -136,10 +155,20 @@ export class RateBudget {
     return this.starts.length - lo;
   }
 
+  /** The margin added to the window: for jitter, and what 429s taught (`pause`). */
+  private margin(): number {
+    return this.windowMs === null ? 0 : margin(this.windowMs) + this.widened;
+  }
+
+  /** How far behind the planned grid starts may be made up: a tenth of the window (0 unknown). */
+  private catchUpMs(): number {
+    return this.windowMs !== null ? this.windowMs / 10 : 0;
+  }
+
   /** Time between two starts: the window shared evenly, or the budget left until the reset. */
   private spacing(now: number): number {
     if (this.limit === null || this.limit <= 0) return 0;
-    let gap = this.windowMs !== null ? (this.windowMs + margin(this.windowMs)) / this.limit : 0;
+    let gap = this.windowMs !== null ? (this.windowMs + this.margin()) / this.limit : 0;
     if (this.available !== null && this.available > 0 && this.resetAt > now)
       gap = Math.max(gap, (this.resetAt - now) / (this.available + 1));
     return gap;
@@ -162,8 +191,12 @@ export class RateBudget {
 /** How often a request waiting for the first answer looks again. */
 const PROBE_POLL_MS = 10;
 
-/** Margin added to the window for network jitter: 1 %, at least 20 ms. */
-const margin = (windowMs: number) => Math.max(20, windowMs * 0.01);
+/**
+ * Margin added to the window for jitter: 1 %, at least 50 ms. A start is counted when the request
+ * takes its slot; the server counts it when it handles it, which a busy event loop on either side
+ * delays by tens of ms (20 ms let a few 429s through at 600 requests a second, decision 43).
+ */
+const margin = (windowMs: number) => Math.max(50, windowMs * 0.01);
 
 /** `RateLimit-Policy` (IETF draft): `60;w=10` or `"default";q=60;w=10`. */
 function parsePolicy(value: string | string[] | undefined): { limit: number; windowMs: number } | null {

@@ -79,3 +79,37 @@ it('the client tries the API again once as long as giving up took has passed (a 
   await expect(client.send(get)).rejects.toThrow(/gave up after 3 attempts/);
   expect(connections()).toBeGreaterThan(before);
 });
+
+it('connections the server closes after a request went out (stale kept-alive sockets) do not make the API "unreachable"', async () => {
+  // The first eight connections answer one request each and are closed by the server at their
+  // second (kept-alive sockets it has timed out); later connections answer every request. A client
+  // reusing those eight sees eight failures in a row before any answer.
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    const stale = (connections += 1) <= 8;
+    let requests = 0;
+    socket.on('data', () => {
+      requests += 1;
+      if (stale && requests > 1) return socket.destroy();
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+    });
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new HttpClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: 'retry-token-0123456789',
+    userAgent: 'test',
+    concurrency: 8,
+    backoffBaseMs: 5,
+    backoffCapMs: 20,
+  });
+  open.push({ server, sockets, client });
+  const get = () => client.send({ method: 'GET', path: '/x', route: '/x', expect: [200] });
+  // Eight sockets open and kept alive; then forty requests, the first eight on those sockets.
+  await Promise.all(Array.from({ length: 8 }, get));
+  const results = await Promise.allSettled(Array.from({ length: 40 }, get));
+  expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+});

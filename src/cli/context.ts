@@ -18,6 +18,8 @@ export type CommonOptions = {
   apiUrl: string;
   logLevel: string;
   concurrency: number;
+  /** The most requests in flight: above `concurrency`, as the API's rate limit allows (decision 43). */
+  maxConcurrency?: number;
   timeout: number;
   /** The largest API answer accepted, in bytes. */
   maxResponseBytes?: number;
@@ -31,6 +33,13 @@ export type CommonOptions = {
 };
 
 export const DEFAULT_API_URL = 'https://api.gitbook.com';
+
+/**
+ * The most API requests in flight by default: the client starts at `--concurrency` and grows only as
+ * far as the API's rate-limit headers allow at the latency it sees (600 requests a second at 100 ms
+ * is 75); this caps the sockets an API that announces a huge limit could make it open.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 256;
 
 export function env(name: string): string | undefined {
   const v = process.env[name];
@@ -117,6 +126,7 @@ export function commonDefaults(): CommonOptions {
     apiUrl,
     logLevel: env('DOCSYNC_LOG_LEVEL') ?? 'info',
     concurrency: fromEnv('DOCSYNC_CONCURRENCY', wholeNumber(1), 4),
+    maxConcurrency: fromEnv('DOCSYNC_MAX_CONCURRENCY', wholeNumber(1), DEFAULT_MAX_CONCURRENCY),
     timeout: fromEnv('DOCSYNC_TIMEOUT', wholeNumber(1), 30),
     maxResponseBytes: fromEnv('DOCSYNC_MAX_RESPONSE_BYTES', wholeNumber(1024), DEFAULT_MAX_RESPONSE_BYTES),
     stateDir: env('DOCSYNC_STATE_DIR') ?? defaultStateDir(),
@@ -175,6 +185,7 @@ export function makeApi(opts: CommonOptions, observer?: HttpObserver, userAgent?
     apiUrl: opts.apiUrl,
     token,
     concurrency: opts.concurrency,
+    maxConcurrency: opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     timeoutMs: opts.timeout * 1000,
     ...(opts.maxResponseBytes ? { maxResponseBytes: opts.maxResponseBytes } : {}),
     flavor: opts.apiFlavor,

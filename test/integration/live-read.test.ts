@@ -59,6 +59,36 @@ describe('live read', () => {
     expect(members).toBeLessThan(lastPage);
   });
 
+  it("lets the reads below different lists take turns instead of one list's reads all going first", async () => {
+    const seed = bigSeed(12);
+    (seed.organizations as any[])[0].sites = Array.from({ length: 12 }, (_, i) => ({
+      title: `Site ${i}`,
+      sections: [{ title: 'A', path: 'a', siteSpaces: [{ space: 'space_1' }] }],
+    }));
+    emu = await withEmulator({ seed });
+    emu.setFaults({ latencyMs: 20 });
+    api = client(emu, { concurrency: 2 });
+    await readLive(api, {
+      organizations: [
+        {
+          id: 'org_t',
+          policy,
+          teams: Array.from({ length: 12 }, (_, i) => ({ title: `Team ${i}`, members: [] })),
+          sites: Array.from({ length: 12 }, (_, i) => ({ title: `Site ${i}`, sections: [] })),
+        },
+      ],
+    });
+    // The two lists come first; then, of the next 12 reads, neither kind has them all.
+    const kinds = emu
+      .requests()
+      .slice(2)
+      .map((r) => (r.path.endsWith('/members') ? 'members' : 'site'));
+    expect(kinds.filter((k) => k === 'members')).toHaveLength(12);
+    const first = kinds.slice(0, 12);
+    expect(first.filter((k) => k === 'members').length).toBeGreaterThanOrEqual(3);
+    expect(first.filter((k) => k === 'site').length).toBeGreaterThanOrEqual(3);
+  });
+
   it('costs exactly one request per list page plus one per named space', async () => {
     const seed = baseSeed();
     const o = (seed.organizations as any[])[0];

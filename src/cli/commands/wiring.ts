@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../api/http.js';
 import {
   DEFAULT_API_URL,
+  DEFAULT_MAX_CONCURRENCY,
   defaultStateDir,
   flavorOptions,
   STATE_DIR_SHOWN,
@@ -85,6 +86,13 @@ export function withCommon(cmd: Command): Command {
       }),
     )
     .addOption(
+      setting(
+        '--max-concurrency <n>',
+        "most concurrent API requests: above --concurrency, grows to what the API's rate-limit headers allow at the latency seen (the value of --concurrency keeps it fixed)",
+        { env: 'DOCSYNC_MAX_CONCURRENCY', parse: wholeNumber(1), default: DEFAULT_MAX_CONCURRENCY },
+      ),
+    )
+    .addOption(
       setting('--timeout <seconds>', 'deadline of one API request attempt, from connect to the last byte', {
         env: 'DOCSYNC_TIMEOUT',
         parse: wholeNumber(1),
@@ -116,6 +124,7 @@ export function common(o: Record<string, unknown>): CommonOptions {
     apiUrl: String(o['apiUrl']),
     logLevel: String(o['logLevel']),
     concurrency: Number(o['concurrency']),
+    maxConcurrency: Number(o['maxConcurrency']),
     timeout: Number(o['timeout']),
     maxResponseBytes: Number(o['maxResponseBytes']),
     stateDir: o['stateDir'] === undefined ? defaultStateDir() : String(o['stateDir']),

@@ -1,0 +1,131 @@
+import type { Queue, QueueAddOptions } from 'p-queue';
+
+type Run = () => Promise<unknown>;
+
+/** p-queue's options for one task, with the lane it waits in. */
+export type LaneOptions = QueueAddOptions & {
+  /** Tasks of one lane start in the order they came; lanes take turns (default: one shared lane). */
+  lane?: string;
+};
+
+type Task = { run: Run; id: string | undefined; lane: string };
+type Lane = { name: string; tasks: Task[]; head: number };
+
+/** The lanes of one priority, served in turn (round robin). */
+class Level {
+  readonly lanes = new Map<string, Lane>();
+  /** Lanes with tasks, in the order they are served. */
+  ring: Lane[] = [];
+  cursor = 0;
+  size = 0;
+
+  push(lane: string, run: Run, id: string | undefined): void {
+    let l = this.lanes.get(lane);
+    if (!l) {
+      l = { name: lane, tasks: [], head: 0 };
+      this.lanes.set(lane, l);
+      // A new lane waits for its turn behind the lanes already served in this round.
+      this.ring.splice(this.cursor, 0, l);
+      this.cursor += 1;
+    }
+    l.tasks.push({ run, id, lane });
+    this.size += 1;
+  }
+
+  shift(): Run | undefined {
+    if (this.size === 0) return undefined;
+    if (this.cursor >= this.ring.length) this.cursor = 0;
+    const lane = this.ring[this.cursor]!;
+    const task = lane.tasks[lane.head]!;
+    lane.head += 1;
+    this.size -= 1;
+    if (lane.head === lane.tasks.length) {
+      this.lanes.delete(lane.name);
+      this.ring.splice(this.cursor, 1);
+    } else {
+      if (lane.head > 1024 && lane.head * 2 > lane.tasks.length) {
+        lane.tasks = lane.tasks.slice(lane.head);
+        lane.head = 0;
+      }
+      this.cursor += 1;
+    }
+    return task.run;
+  }
+
+  remove(match: (t: Task) => boolean): Task | undefined {
+    for (const [i, lane] of this.ring.entries()) {
+      const at = lane.tasks.findIndex((t, j) => j >= lane.head && match(t));
+      if (at < 0) continue;
+      const [task] = lane.tasks.splice(at, 1);
+      this.size -= 1;
+      if (lane.head === lane.tasks.length) {
+        this.lanes.delete(lane.name);
+        this.ring.splice(i, 1);
+        if (i < this.cursor) this.cursor -= 1;
+      }
+      return task;
+    }
+    return undefined;
+  }
+
+  *tasks(): Generator<Run> {
+    for (const lane of this.ring)
+      for (let j = lane.head; j < lane.tasks.length; j += 1) yield lane.tasks[j]!.run;
+  }
+}
+
+/**
+ * The HTTP client's queue (p-queue's `queueClass`, decision 43): higher priorities first, as p-queue's
+ * own; within a priority, each lane (the client uses a read's route) takes its turn, so thousands of
+ * one kind of read queued first do not hold back another kind queued later. The plan's reads then mix
+ * heavy answers (a site's sections) with light ones (a team's members), which spreads the client's own
+ * work over the time the rate limit takes instead of bunching it.
+ */
+export class LaneQueue implements Queue<Run, LaneOptions> {
+  private readonly levels = new Map<number, Level>();
+  /** Priorities with a level, highest first. */
+  private order: number[] = [];
+
+  get size(): number {
+    let n = 0;
+    for (const priority of this.order) n += this.levels.get(priority)!.size;
+    return n;
+  }
+
+  enqueue(run: Run, options?: Partial<LaneOptions>): void {
+    const priority = options?.priority ?? 0;
+    let level = this.levels.get(priority);
+    if (!level) {
+      level = new Level();
+      this.levels.set(priority, level);
+      this.order = [...this.levels.keys()].sort((a, b) => b - a);
+    }
+    level.push(options?.lane ?? '', run, options?.id);
+  }
+
+  dequeue(): Run | undefined {
+    for (const priority of this.order) {
+      const run = this.levels.get(priority)!.shift();
+      if (run) return run;
+    }
+    return undefined;
+  }
+
+  filter(options: Readonly<Partial<LaneOptions>>): Run[] {
+    const level = this.levels.get(options.priority ?? 0);
+    return level ? [...level.tasks()] : [];
+  }
+
+  setPriority(id: string, priority: number): void {
+    for (const level of this.levels.values()) {
+      const task = level.remove((t) => t.id === id);
+      if (task) return this.enqueue(task.run, { priority, id, lane: task.lane });
+    }
+    throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);
+  }
+
+  remove(idOrRun: string | Run): void {
+    for (const level of this.levels.values())
+      if (level.remove((t) => (typeof idOrRun === 'string' ? t.id === idOrRun : t.run === idOrRun))) return;
+  }
+}
