@@ -235,6 +235,8 @@ type Emulated = {
   icon: string | null;
   draft: boolean;
   localizedTitle: Record<string, string> | null;
+  /** The section group it is in (null: the site's root). */
+  groupId: string | null;
 };
 const Title = z.string().min(2).max(128);
 const Text = z.string().max(256).nullable();
@@ -257,6 +259,7 @@ const emulator = emulated({
       icon: IconName.optional(),
       draft: z.boolean().optional(),
       localizedTitle: LocalizedBody.optional(),
+      parent: z.string().min(1).optional(),
     }),
     item: (b, ctx): Emulated => ({
       id: ctx.id(),
@@ -266,6 +269,7 @@ const emulator = emulated({
       icon: b.icon ?? null,
       draft: b.draft ?? false,
       localizedTitle: (b.localizedTitle as Record<string, string> | undefined) ?? null,
+      groupId: b.parent ?? null,
     }),
   },
   update: {
@@ -277,8 +281,10 @@ const emulator = emulated({
       icon: IconName.optional(),
       draft: z.boolean().optional(),
       localizedTitle: LocalizedBody.nullable().optional(),
+      parent: z.string().min(1).nullable().optional(),
     }),
     apply: (l, b) => {
+      if (b.parent !== undefined) l.groupId = b.parent;
       if (b.title !== undefined) l.title = b.title;
       if (b.url !== undefined) l.url = b.url;
       if (b.description !== undefined) l.description = b.description;
@@ -297,6 +303,7 @@ const emulator = emulated({
     ...(l.description !== null ? { description: l.description } : {}),
     ...(l.icon !== null ? { icon: l.icon } : {}),
     url: l.url,
+    ...(l.groupId ? { sectionGroup: l.groupId } : {}),
     draft: l.draft,
   }),
   seed: {
@@ -307,6 +314,8 @@ const emulator = emulated({
       description: z.string().nullable().optional(),
       icon: z.string().nullable().optional(),
       draft: z.boolean().default(false),
+      /** The id of its section group. */
+      sectionGroup: z.string().optional(),
     }),
     item: (x, ctx): Emulated => ({
       id: x.id ?? ctx.id(),
@@ -316,7 +325,16 @@ const emulator = emulated({
       icon: x.icon ?? null,
       draft: x.draft,
       localizedTitle: null,
+      groupId: x.sectionGroup ?? null,
     }),
+  },
+  hooks: {
+    // A link is created in (or moved to) a section group of its site.
+    missing: (b, site) => {
+      const parent = (b as { parent?: string | null }).parent;
+      const groups = (site['groups'] ?? []) as { id: string }[];
+      return parent && !groups.some((g) => g.id === parent) ? `section group ${parent} not found` : undefined;
+    },
   },
 });
 
