@@ -25,9 +25,11 @@ import type {
   DesiredSiteSpace,
   DesiredStructure,
   LiveSection,
+  LiveSectionGroup,
   LiveSiteSpace,
   LiveStructure,
 } from './site-section.js';
+import { nestingIssues } from './section-group-nesting.js';
 
 /**
  * A site's structure: its sections, section groups and site spaces (the navigation). Each has its
@@ -135,6 +137,15 @@ const GroupConfig = z.strictObject({
   icon: Icon.nullable().optional(),
   draft: Draft,
   localizedTitle: localized(128, 'title'),
+  parent: z
+    .string()
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional()
+    .describe(
+      "Optional (current API): the title of the section group (of this site's sectionGroups) this group is nested in; null puts it at the site's root. Omitted: unmanaged (a new group is created at the root).",
+    ),
   sections: z
     .array(Path)
     .optional()
@@ -150,7 +161,7 @@ export const structureAbsentKeys = [
     `sections[].spaces[].${k}`,
     `spaces[].${k}`,
   ]),
-  ...['draft', 'localizedTitle'].map((k) => `sectionGroups[].${k}`),
+  ...['draft', 'localizedTitle', 'parent'].map((k) => `sectionGroups[].${k}`),
 ];
 
 /** The keys the structure takes in a site entry. */
@@ -204,6 +215,7 @@ export function normalizeStructure(s: StructureConfig): DesiredStructure {
           icon: g.icon,
           draft: g.draft,
           localizedTitle: g.localizedTitle,
+          parent: g.parent,
           sections: g.sections,
         }) as DesiredSectionGroup,
     ),
@@ -265,6 +277,9 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
       else grouped(p, path);
     });
   });
+  if (site.sectionGroups)
+    for (const [i, message] of nestingIssues(site.sectionGroups))
+      on.report(['sectionGroups', i, 'parent'], message, 'unknown-reference');
 }
 
 const liveSiteSpace = (ss: SiteSpace): LiveSiteSpace => ({
@@ -390,6 +405,7 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
           icon: g.icon ?? null,
           draft: g.draft ?? false,
           localizedTitle: g.localizedTitle ?? {},
+          parent: g.sectionGroup ?? null,
         })),
       }),
     }),
@@ -448,6 +464,12 @@ function exportSection(s: LiveSection, siteDoc: Record<string, unknown> | undefi
   };
 }
 
+/** A nested group's `parent`: the title of the group it is in (nothing at the root). */
+function nestedIn(g: LiveSectionGroup, groups: readonly LiveSectionGroup[]) {
+  const parent = g.parent === null ? undefined : groups.find((x) => x.id === g.parent);
+  return parent ? { parent: parent.title } : {};
+}
+
 /** A site's structure as config: its sections and groups, or its root site spaces. */
 export function exportStructure(
   l: LiveStructure,
@@ -476,6 +498,7 @@ export function exportStructure(
       ...(g.icon !== null ? { icon: g.icon } : {}),
       ...(g.draft ? { draft: true } : {}),
       ...someLocalized('localizedTitle', g.localizedTitle),
+      ...nestedIn(g, l.sectionGroups ?? []),
       sections: sections.filter((s) => s.group === g.id).map((s) => s.path),
     })),
   };
