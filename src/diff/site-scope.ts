@@ -18,4 +18,12 @@ export type SiteScope = {
   paths?: SitePaths;
   /** The site's `redirectFallback`: where deleted published paths go. */
   fallback?: string;
+  /** Its sections (by path) and groups (by title) as the structure's diff left them, for what is placed among them. */
+  nav?: { sections: Map<string, NavSlot>; groups: Map<string, NavSlot> };
 };
+
+/**
+ * A section or group of the site's navigation: how to reference it, its live id, and the keys of
+ * the changes that create it or put it in another group, if any.
+ */
+export type NavSlot = { ref: Ref; liveId?: string; createKey?: string; arrival?: string };

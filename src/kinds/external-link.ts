@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { kindDrafts } from '../diff/builder.js';
+import { kindDrafts, type KindDrafts } from '../diff/builder.js';
 import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
-import type { SiteScope } from '../diff/site-scope.js';
+import type { NavSlot, SiteScope } from '../diff/site-scope.js';
+import type { LiveStructure } from './site-section.js';
+import { anchorsFirst, disturbs, placedLinks, type Neighbour, type NavType } from './external-link-place.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { nullish } from '../model/schema.js';
 import { emulated } from './emulated.js';
@@ -30,7 +32,15 @@ export type ExternalLinkOp =
     }
   | { type: 'update-external-link'; org: string; site: Ref; link: Ref; patch: Patch }
   | { type: 'delete-external-link'; org: string; site: Ref; link: Ref }
-  | { type: 'move-external-link'; org: string; site: Ref; link: Ref; position: Position };
+  | {
+      type: 'move-external-link';
+      org: string;
+      site: Ref;
+      link: Ref;
+      position: Position;
+      /** What it is placed next to, when not a link (a section or a group). */
+      anchorType?: NavType;
+    };
 
 const Url = z
   .string()
@@ -68,6 +78,23 @@ const Config = z.strictObject({
       'Optional: a draft link is not live (the site preview shows it); a new one is created as a draft, false promotes it. Omitted: unmanaged.',
     ),
   localizedTitle: localized(128, 'title'),
+  group: z
+    .string()
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional()
+    .describe(
+      "Optional: the title of the section group (of this site's sectionGroups) the link is in; null: the site's root. Omitted: unmanaged (a new link is created at the root), or the root when after is given.",
+    ),
+  after: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe(
+      'Optional: the section path, section group title or external link title (of this site, at the same level: the root or the same group) the link comes right after in the navigation. Omitted: its place among sections is unmanaged; the links without after keep the order of the list among themselves.',
+    ),
 });
 type Config = z.infer<typeof Config>;
 
@@ -80,6 +107,10 @@ export type DesiredExternalLink = {
   icon?: string | null;
   draft?: boolean;
   localizedTitle?: Record<string, string>;
+  /** The title of its section group; null: the root; omitted: unmanaged. */
+  group?: string | null;
+  /** The section path, group title or link title it comes right after (same level). */
+  after?: string;
 };
 export type LiveExternalLink = {
   id: string;
@@ -89,8 +120,10 @@ export type LiveExternalLink = {
   icon: string | null;
   draft: boolean;
   localizedTitle: Record<string, string>;
-  /** The section group it is in (null: the site's root); docsync does not move links between groups. */
+  /** The id of the section group it is in (null: the site's root). */
   group: string | null;
+  /** The item right before it at its level (null: it is first). */
+  prev: Neighbour | null;
 };
 
 /** One link as the API answers it (lenient: unknown fields allowed). */
@@ -126,7 +159,9 @@ const structureCall = (org: string, site: string): ApiCall => ({
   answer: Structure,
 });
 
-const liveLink = ([a, group]: [Answer, string | null]): LiveExternalLink => ({
+type Placed = [Answer, string | null, Neighbour | null];
+
+const liveLink = ([a, group, prev]: Placed): LiveExternalLink => ({
   id: a.id,
   title: a.title,
   url: a.url,
@@ -135,24 +170,30 @@ const liveLink = ([a, group]: [Answer, string | null]): LiveExternalLink => ({
   draft: a.draft ?? false,
   localizedTitle: a.localizedTitle ?? {},
   group,
+  prev,
 });
 
-/** The links of a structure answer, in navigation order: at the root, then in groups (with the group's id). */
-function linksOf(answer: z.infer<typeof Structure>): [Answer, string | null][] {
-  const isLink = (x: z.infer<typeof StructureItem>) => x.object === 'site-external-link';
-  const root = answer.structure.filter(isLink).map((x): [Answer, null] => [Answer.parse(x), null]);
-  const inGroups = answer.structure.flatMap((parent) =>
-    ((parent.children ?? []) as z.infer<typeof StructureItem>[])
-      .filter(isLink)
-      .map((x): [Answer, string] => [Answer.parse(x), String(parent['id'])]),
-  );
-  return [...root, ...inGroups];
+/** The links of a structure answer, in navigation order, with their group and the item before them. */
+function linksOf(answer: z.infer<typeof Structure>): Placed[] {
+  return placedLinks(answer.structure).map(({ link, group, prev }) => [Answer.parse(link), group, prev]);
 }
 
 const address = (site: string, title: string) => `${site}/external-links/${title}`;
 const FIELDS = ['title', 'url', 'description', 'icon', 'draft', 'localizedTitle'] as const;
 
-type Slot = { d: DesiredExternalLink; l?: LiveExternalLink; ref: Ref; addr: string; createKey?: string };
+type Slot = {
+  d: DesiredExternalLink;
+  l?: LiveExternalLink;
+  ref: Ref;
+  addr: string;
+  createKey?: string;
+  /** The key of the change that puts it in another group (or at the root). */
+  arrival?: string;
+};
+
+/** The group a link is wanted in: a title, null for the root, undefined where it is (unmanaged). */
+const wantedGroup = (d: DesiredExternalLink): string | null | undefined =>
+  d.group !== undefined ? d.group : d.after !== undefined ? null : undefined;
 
 function diff(
   ctx: DiffContext,
@@ -171,38 +212,58 @@ function diff(
     live,
     (x) => x.title,
   );
+  const groups = site.nav?.groups ?? new Map<string, NavSlot>();
+  const groupTitle = (id: string | null) =>
+    id === null ? null : ([...groups].find(([, g]) => g.liveId === id)?.[0] ?? id);
   const slots: Slot[] = [];
   let previousCreate: string | undefined;
   for (const [d, l] of pairs) {
     const addr = address(site.addr, d.title);
+    const want = wantedGroup(d);
+    const group = typeof want === 'string' ? groups.get(want) : undefined;
     if (!l) {
       // Everything in one call; a draft is created as a draft (never live in between).
-      const fields = defined({
+      const plain = defined({
         description: d.description ?? undefined,
         icon: d.icon ?? undefined,
         draft: d.draft ? true : undefined,
         localizedTitle:
           d.localizedTitle && Object.keys(d.localizedTitle).length > 0 ? d.localizedTitle : undefined,
       });
+      // Created in its group (`parent`), named by title in the plan.
+      const fields = group ? { ...plain, parent: { $ref: group.ref } } : plain;
       const key = drafts.create({
         address: addr,
-        after: { title: d.title, url: d.url, ...fields },
+        after: { title: d.title, url: d.url, ...plain, ...(group ? { group: want } : {}) },
         // Created in list order: the API appends, so the planned order comes true.
-        deps: [site.createKey, previousCreate],
+        deps: [site.createKey, previousCreate, group?.createKey],
         op: { type: 'create-external-link', org, site: site.ref, title: d.title, url: d.url, fields },
       });
       previousCreate = key;
-      slots.push({ d, ref: createdRef(key), addr, createKey: key });
+      slots.push({ d, ref: createdRef(key), addr, createKey: key, arrival: key });
       continue;
     }
-    slots.push({ d, l, ref: liveRef(l.id), addr });
+    const slot: Slot = { d, l, ref: liveRef(l.id), addr };
+    slots.push(slot);
     const changed = changedFields(d, l, FIELDS);
-    if (changed)
-      drafts.update({
-        address: addr,
-        ...changed,
-        op: { type: 'update-external-link', org, site: site.ref, link: liveRef(l.id), patch: changed.after },
-      });
+    // Into another group (or to the root): the same update, with `parent`.
+    const regroup =
+      want !== undefined && (group ? group.liveId !== l.group : want !== null || l.group !== null);
+    if (!changed && !regroup) continue;
+    slot.arrival = drafts.update({
+      address: addr,
+      before: { ...changed?.before, ...(regroup ? { group: groupTitle(l.group) } : {}) },
+      after: { ...changed?.after, ...(regroup ? { group: want } : {}) },
+      deps: [group?.createKey],
+      op: {
+        type: 'update-external-link',
+        org,
+        site: site.ref,
+        link: liveRef(l.id),
+        patch: { ...changed?.after, ...(regroup ? { parent: group ? { $ref: group.ref } : null } : {}) },
+      },
+    });
+    if (!regroup) slot.arrival = undefined;
   }
   for (const l of leftover)
     drafts.prune({
@@ -211,19 +272,128 @@ function diff(
       before: { title: l.title, url: l.url },
       op: { type: 'delete-external-link', org, site: site.ref, link: liveRef(l.id) },
     });
-  // Order among the site's root links: live ones where they are, new ones last.
-  const root = slots.filter((s) => !s.l || s.l.group === null);
+  orderRootLinks(ctx, drafts, site, live, slots);
+  placeAfter(ctx, drafts, site, slots);
+}
+
+/** The links at the root without `after` keep the list's order among themselves: live ones where they are, new ones last. */
+function orderRootLinks(
+  ctx: DiffContext,
+  drafts: KindDrafts<ExternalLinkOp>,
+  site: SiteScope,
+  live: LiveExternalLink[],
+  slots: Slot[],
+): void {
+  const atRoot = (s: Slot) => {
+    const want = wantedGroup(s.d);
+    return want === undefined ? !s.l || s.l.group === null : want === null;
+  };
+  const root = slots.filter((s) => s.d.after === undefined && atRoot(s));
   const current = [
-    ...live.map((l) => root.find((s) => s.l === l)).filter((s): s is Slot => !!s),
-    ...root.filter((s) => !s.l),
+    ...live.map((l) => root.find((s) => s.l === l && !s.arrival)).filter((s): s is Slot => !!s),
+    ...root.filter((s) => s.arrival),
   ];
+  // A move waits for its link and its anchor to be where they go (created or moved there).
+  const movable = new Map(root.map((s): [Slot, Slot] => [s, { ...s, createKey: s.arrival }]));
   addMoves<Slot, ExternalLinkOp>(
     drafts,
-    root,
-    current,
+    root.map((s) => movable.get(s)!),
+    current.map((s) => movable.get(s)!),
     (s) => s.d.title,
-    (item, position) => ({ type: 'move-external-link', org, site: site.ref, link: item.ref, position }),
+    (item, position) => ({
+      type: 'move-external-link',
+      org: ctx.org,
+      site: site.ref,
+      link: item.ref,
+      position,
+    }),
   );
+}
+
+/** What a link's `after` names, as the sort call and the plan name it. */
+function anchorOf(site: SiteScope, slots: Slot[], name: string): (NavSlot & { type: NavType }) | undefined {
+  const section = site.nav?.sections.get(name);
+  if (section) return { ...section, type: 'site-section' };
+  const group = site.nav?.groups.get(name);
+  if (group) return { ...group, type: 'site-section-group' };
+  const link = slots.find((s) => s.d.title === name);
+  return link
+    ? { ref: link.ref, liveId: link.l?.id, createKey: link.createKey, type: 'site-external-link' }
+    : undefined;
+}
+
+/**
+ * Each link with `after`, right after the item it names: one sort call when it is elsewhere, new,
+ * moved into another group, or when another change of the plan comes between them. The calls run
+ * after the site's other moves (which they would otherwise undo), anchors first.
+ */
+function placeAfter(
+  ctx: DiffContext,
+  drafts: KindDrafts<ExternalLinkOp>,
+  site: SiteScope,
+  slots: Slot[],
+): void {
+  const placedKeys = new Map<string, string>();
+  for (const s of anchorsFirst(slots.filter((x) => x.d.after !== undefined))) {
+    const name = s.d.after!;
+    const anchor = anchorOf(site, slots, name);
+    if (!anchor) continue;
+    const mine = ctx.drafts.drafts.filter((x) => x.address.startsWith(`${site.addr}/`));
+    const anchorMoved =
+      anchor.createKey !== undefined ||
+      anchor.arrival !== undefined ||
+      placedKeys.has(name) ||
+      mine.some((x) => x.action === 'move' && x.kind === anchor.type && x.address.endsWith(`/${name}`));
+    const inPlace =
+      !s.arrival && s.l?.prev?.id === anchor.liveId && s.l?.prev?.type === anchor.type && !anchorMoved;
+    if (inPlace && !mine.some((x) => disturbs(x, site.addr, { type: anchor.type, name }, s.d.title)))
+      continue;
+    const key = drafts.move({
+      address: s.addr,
+      key: `move:${s.addr}:after`,
+      before: null,
+      after: { after: name },
+      deps: [
+        s.arrival,
+        anchor.createKey,
+        anchor.arrival,
+        placedKeys.get(name),
+        // After the site's other moves and moves into groups: they could come in between.
+        ...mine.filter((x) => x.action === 'move' || x.key === anchor.arrival).map((x) => x.key),
+      ],
+      op: {
+        type: 'move-external-link',
+        org: ctx.org,
+        site: site.ref,
+        link: s.ref,
+        position: { after: anchor.ref },
+        anchorType: anchor.type,
+      },
+    });
+    placedKeys.set(s.d.title, key);
+  }
+}
+
+/**
+ * Where a live link is, as config: its group and the item it comes after, each by a name the
+ * exported config holds once (a section without site spaces is not exported; a shared name is
+ * ambiguous): left out otherwise (unmanaged).
+ */
+function exportPlace(live: readonly LiveExternalLink[], site: LiveStructure) {
+  const groups = site.sectionGroups ?? [];
+  const names = [
+    ...(site.sections ?? []).filter((s) => s.spaces.length > 0).map((s) => s.path),
+    ...groups.map((g) => g.title),
+    ...live.map((l) => l.title),
+  ];
+  const once = (name: string) => names.filter((n) => n === name).length === 1;
+  const exported = new Set(names);
+  return (x: LiveExternalLink) => {
+    const group = x.group === null ? null : groups.find((g) => g.id === x.group)?.title;
+    if (group === undefined || (group !== null && !once(group))) return {};
+    const after = x.prev && exported.has(x.prev.name) && once(x.prev.name) ? { after: x.prev.name } : {};
+    return { ...(group !== null ? { group } : {}), ...after };
+  };
 }
 
 /** The emulator's link. */
@@ -364,6 +534,8 @@ export const externalLinkKind: SiteListKind<
   absentIn: ['seed'],
   normalize: (l) =>
     defined({
+      group: l.group,
+      after: l.after,
       title: l.title,
       id: l.id,
       previously: l.previously,
@@ -377,11 +549,12 @@ export const externalLinkKind: SiteListKind<
   read: {
     call: structureCall,
     items: (answer) => linksOf(Structure.parse(answer)),
-    live: (a: [Answer, string | null]) => liveLink(a),
+    live: (a: Placed) => liveLink(a),
   },
   diff,
-  export: (live) => {
+  export: (live, site) => {
     const dup = duplicatesOf(live.map((x) => x.title));
+    const place = exportPlace(live, site as LiveStructure);
     return live.map((x) => ({
       title: x.title,
       ...(dup.has(x.title) ? { id: x.id } : {}),
@@ -392,6 +565,7 @@ export const externalLinkKind: SiteListKind<
       ...(Object.keys(x.localizedTitle).length > 0
         ? { localizedTitle: x.localizedTitle as Config['localizedTitle'] }
         : {}),
+      ...place(x),
     }));
   },
   ops: {
@@ -400,7 +574,7 @@ export const externalLinkKind: SiteListKind<
         method: 'POST',
         route: LIST,
         params: { org: op.org, site: r.ref(op.site) },
-        body: { title: op.title, url: op.url, ...op.fields },
+        body: { title: op.title, url: op.url, ...r.patch(op.fields) },
         expect: [201],
         answer: Answer,
         create: true,
@@ -432,6 +606,7 @@ export const externalLinkKind: SiteListKind<
           r,
           { org: op.org, site: op.site, item: op.link, position: op.position },
           'site-external-link',
+          op.anchorType,
         ),
     },
   },

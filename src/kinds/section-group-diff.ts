@@ -20,7 +20,7 @@ import {
   wantedLevel,
   type NestedSlot,
 } from './section-group-nesting.js';
-import type { SiteScope } from '../diff/site-scope.js';
+import type { NavSlot, SiteScope } from '../diff/site-scope.js';
 
 type GroupSlot = NestedSlot & { liveId?: string };
 
@@ -44,13 +44,14 @@ export function diffGroups(
   d: DesiredStructure,
   l: LiveStructure | undefined,
   slots: SectionSlot[],
-): void {
+): Map<string, NavSlot> {
   const live = l?.sectionGroups ?? [];
   countLive(ctx, 'site-section-group', live.length);
   const groupDrafts = kindDrafts<SectionGroupOp>(ctx, 'site-section-group');
   const groups = diffSectionGroups(ctx, groupDrafts, site, title, d.sectionGroups ?? [], live, slots);
   diffMemberships(ctx, site, live, slots, groups);
   orderGroups(ctx, groupDrafts, site, live, groups);
+  return new Map(groups.slots.map((g) => [g.title, g]));
 }
 
 /** The title of a live group by id (its id, if it is not read). */

@@ -5,6 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import { externalLinkKind, type ExternalLinkOp } from './external-link.js';
+import { checkLinkPlaces } from './external-link-place.js';
 import { listIn, valueIn } from './list-in.js';
 import { previewCall, publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
@@ -124,6 +125,7 @@ export function normalizeParts(entry: PartsConfig, indirect?: CertificateRef): D
 export function checkParts(entry: PartsConfig, on: EntryChecks): void {
   // The issues come out in file order (config/semantic.ts), whatever the order of the checks.
   checkStructure(entry, on);
+  checkLinkPlaces(entry, on);
   on.nested(anySiteListKinds);
 }
 

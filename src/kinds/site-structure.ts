@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
-import type { SiteScope } from '../diff/site-scope.js';
+import type { NavSlot, SiteScope } from '../diff/site-scope.js';
 import { defined, duplicatesOf, localized, pin, previously } from './fields.js';
 import { brokenLinksPolicies } from '../diff/site-paths.js';
 import { diffGroups } from './section-group-diff.js';
@@ -513,7 +513,11 @@ export function diffSiteStructure(
   l: LiveStructure | undefined,
 ): void {
   const slots = d.sections || d.spaces ? diffStructure(ctx, site, title, d, l) : [];
-  if (d.sectionGroups) diffGroups(ctx, site, title, d, l, slots);
+  const groups = d.sectionGroups ? diffGroups(ctx, site, title, d, l, slots) : new Map<string, NavSlot>();
+  site.nav = {
+    sections: new Map(slots.map((s) => [s.d.path, { ref: s.ref, liveId: s.l?.id, createKey: s.createKey }])),
+    groups,
+  };
 }
 
 /** What the reference says of the structure's keys (decision 0020). */

@@ -102,6 +102,13 @@ function node(
   return { kind, key, label, address, states, changes: [], children: [] };
 }
 
+/** The node of each kind of item a link may follow. */
+const NODE_OF: Record<string, StructureNode['kind']> = {
+  'site-section': 'section',
+  'site-section-group': 'section-group',
+  'site-external-link': 'external-link',
+};
+
 /** An external link's line: its title and where it goes. */
 const linkLabel = (title: string, url: unknown) => (typeof url === 'string' ? `${title} → ${url}` : title);
 
@@ -141,12 +148,24 @@ function siteNode(org: string, site: LiveSite): StructureNode {
   }
   for (const id of groups.keys()) attach(id);
   for (const ss of site.spaces ?? []) root.children.push(spaceNode(addr, ss));
-  // External links come after the sections (where the API appends them), or in their group.
-  for (const l of site.externalLinks ?? [])
-    place(
-      node('external-link', l.title, linkLabel(l.title, l.url), `${addr}/external-links/${l.title}`, l),
-      l.group,
+  // External links: right after the item before them in the structure, else last of their level.
+  for (const l of site.externalLinks ?? []) {
+    const n = node(
+      'external-link',
+      l.title,
+      linkLabel(l.title, l.url),
+      `${addr}/external-links/${l.title}`,
+      l,
     );
+    place(n, l.group);
+    const level = l.group && groups.has(l.group) ? groups.get(l.group)! : root;
+    const prev =
+      l.prev && level.children.find((x) => x.key === l.prev!.name && x.kind === NODE_OF[l.prev!.type]);
+    if (prev) {
+      level.children.splice(level.children.indexOf(n), 1);
+      level.children.splice(level.children.indexOf(prev) + 1, 0, n);
+    }
+  }
   return root;
 }
 
@@ -332,7 +351,12 @@ function drawChange(d: Drawing, c: Change): void {
     d.removed.add(existing);
   } else if (c.action === 'move' && effect && parent) {
     const anchor = (c.after?.['before'] ?? c.after?.['after']) as unknown;
-    const to = parent.children.find((s) => s !== existing && s.key === anchor && s.kind === existing.kind);
+    const to =
+      parent.children.find((s) => s !== existing && s.key === anchor && s.kind === existing.kind) ??
+      // A link placed after a section or a group of its level.
+      (existing.kind === 'external-link'
+        ? parent.children.find((s) => s !== existing && s.key === anchor && s.kind !== 'site-space')
+        : undefined);
     if (to) {
       parent.children.splice(parent.children.indexOf(existing), 1);
       const at = parent.children.indexOf(to) + (c.after && 'after' in c.after ? 1 : 0);
