@@ -120,6 +120,7 @@ export function checkLinkPlaces(site: SiteNav, on: EntryChecks): void {
   });
   // Links placed after one another in a circle can never all be right.
   site.externalLinks?.forEach((l, i) => {
+    if (l.after === l.title) return;
     const chain = [l.title];
     for (let at = l.after; at; at = site.externalLinks!.find((x) => x.title === at)?.after) {
       if (!site.externalLinks!.some((x) => x.title === at) || chain.length > site.externalLinks!.length)
