@@ -520,13 +520,14 @@ export const externalLinkKind: SiteListKind<
   key: 'externalLinks',
   config: Config,
   describe:
-    "Optional (current API): links to other sites in the navigation, in the order they appear after the sections. Omitted: the site's external links are not read or changed.",
+    "Optional (current API): links to other sites in the navigation, at the site's root or in a section group (group), right after a given section, group or link (after). Omitted: the site's external links are not read or changed.",
   docs: {
     'sites[].externalLinks[]': {
       title: 'external links',
       identity: '`title` within the site',
       notes: [
-        "Today's API only (the seed flavor refuses the key). A site with root site spaces (no sections) cannot have external links. The API has no list of links: docsync reads them in the site's structure. A new link is appended to the navigation; the links keep the order of the list among themselves (one sort call per move). A link in a section group stays there.",
+        "Today's API only (the seed flavor refuses the key). A site with root site spaces (no sections) cannot have external links. The API has no list of links: docsync reads them in the site's structure. A new link is created in its `group` (`parent`), else at the root, at the end of its level; a link moved into another group is one update (`parent`).",
+        '`after` names a section (path), a section group (title) or another link (title) of the same level (the root, or the link\'s group): the link is placed right after it with one structure sort call, when it is elsewhere, new, moved, or when another move of the plan comes between them; these calls run after the site\'s other moves. At most one link per item; with `after` and no `group`, the link is at the root. Links without `after` at the root keep the order of the list among themselves (one sort call per move); without `after` and `group`, a link stays where it is.',
       ],
     },
   },

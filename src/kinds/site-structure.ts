@@ -537,7 +537,10 @@ export const structureDocs: Record<string, KindDoc> = {
   'sites[].sectionGroups[]': {
     title: 'section groups',
     identity: '`title` within the site',
-    notes: ['Each of `sections` must be a section of this site, in one group at most.'],
+    notes: [
+      'Each of `sections` must be a section of this site, in one group at most.',
+      "`parent` (current API) nests a group in another group of the same list, by title (no cycles; the seed flavor refuses the key). A new group is created in its parent (`parent`), parents first; a group moved into another group (or to the root with `parent: null`) is one update (`parentSectionGroupId`) and goes last there; groups keep the list's order among their siblings. A deleted group is deleted after the groups nested in it, and after those the config moves out of it.",
+    ],
   },
   'sites[].spaces[]': {
     title: 'root site spaces',
