@@ -18,8 +18,11 @@ export type SiteScope = {
   paths?: SitePaths;
   /** The site's `redirectFallback`: where deleted published paths go. */
   fallback?: string;
-  /** Its sections (by path) and groups (by title) as the structure's diff left them, for what is placed among them. */
-  nav?: { sections: Map<string, NavSlot>; groups: Map<string, NavSlot> };
+  /**
+   * What the structure's diff left for what is placed among its items (external links): its
+   * sections and groups by name (path or title) with their type, and its groups by title.
+   */
+  nav?: { items: Map<string, NavSlot & { type: string }>; groups: Map<string, NavSlot> };
 };
 
 /**

@@ -210,7 +210,9 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
         site.groups.find((g) => g.id === item.id)!,
       );
     const link = linksOf(site).find((l) => l.id === item.id)!;
-    return externalLinkKind.emulator!.answer(link as never, linkContext);
+    const answer = externalLinkKind.emulator!.answer(link as never, linkContext) as Record<string, unknown>;
+    // Its group, as the structure answers it (omitted for a root link).
+    return link.groupId ? { ...answer, sectionGroup: link.groupId } : answer;
   };
 
   const group = (org: EmuOrganization, site: EmuSite, g: EmuGroup): Record<string, unknown> => {

@@ -8,8 +8,11 @@ import type { EntryChecks } from './shapes.js';
  * external-link.ts, which uses them.
  */
 
-/** The kinds of item of a level of the navigation, as the structure sort names them. */
-export type NavType = 'site-section' | 'site-section-group' | 'site-external-link';
+/** The type of an item of a level of the navigation, as the structure and its sort call name it. */
+export type NavType = string;
+
+/** The type the structure gives external links. */
+export const LINK = 'site-external-link';
 
 /** The item right before a link at its level: its type, id and name (section path, group or link title). */
 export type Neighbour = { type: NavType; id: string; name: string };
@@ -22,13 +25,10 @@ type Item = {
   children?: unknown;
 };
 
-const TYPES: readonly string[] = ['site-section', 'site-section-group', 'site-external-link'];
-
-const nameOf = (x: Item): string => String(x.object === 'site-section' ? x.path : x.title);
-
 /**
  * Every external link of a structure answer, with the group it is in (null: the root) and the item
- * right before it at its level (null: it is first), in navigation order, groups nested at any depth.
+ * right before it at its level (null: it is first), in navigation order, groups nested at any depth
+ * (an item with `children` is a group; an item is named by its path, else its title).
  */
 export function placedLinks(
   structure: readonly Item[],
@@ -37,52 +37,43 @@ export function placedLinks(
   const level = (items: readonly Item[], group: string | null, depth: number) => {
     let prev: Neighbour | null = null;
     for (const x of items) {
-      if (x.object === 'site-external-link') out.push({ link: x, group, prev });
-      if (x.object === 'site-section-group' && Array.isArray(x.children) && depth < 32)
-        level(x.children as Item[], String(x.id), depth + 1);
-      if (x.object && TYPES.includes(x.object))
-        prev = { type: x.object as NavType, id: String(x.id), name: nameOf(x) };
+      if (x.object === LINK) out.push({ link: x, group, prev });
+      if (Array.isArray(x.children) && depth < 32) level(x.children as Item[], String(x.id), depth + 1);
+      if (x.object && x.id !== undefined)
+        prev = { type: x.object, id: String(x.id), name: String(x.path ?? x.title) };
     }
   };
   level(structure, null, 0);
   return out;
 }
 
-/** A site entry's navigation as the checks see it. */
-type SiteNav = {
-  sections?: { path: string }[] | undefined;
-  sectionGroups?:
-    { title: string; parent?: string | null | undefined; sections?: string[] | undefined }[] | undefined;
-  externalLinks?:
-    { title: string; group?: string | null | undefined; after?: string | undefined }[] | undefined;
+/**
+ * What a site entry's structure holds that a link may be in or after: its groups' titles, and by
+ * name the type and level ('' for the root, else a group's title) of each section and group.
+ */
+export type StructureNames = {
+  groups: ReadonlySet<string>;
+  named: ReadonlyMap<string, { type: NavType; level: string }[]>;
 };
 
-/** What `after` names: the kinds of item of the site that have that name. */
-function named(site: SiteNav, name: string): NavType[] {
-  return [
-    ...(site.sections?.some((s) => s.path === name) ? (['site-section'] as const) : []),
-    ...(site.sectionGroups?.some((g) => g.title === name) ? (['site-section-group'] as const) : []),
-    ...(site.externalLinks?.some((l) => l.title === name) ? (['site-external-link'] as const) : []),
-  ];
-}
-
-/** The group an item of the config is in ('' for the root), as the config says. */
-function levelOf(site: SiteNav, type: NavType, name: string): string {
-  if (type === 'site-section')
-    return site.sectionGroups?.find((g) => g.sections?.includes(name))?.title ?? '';
-  if (type === 'site-section-group') return site.sectionGroups?.find((g) => g.title === name)?.parent ?? '';
-  return linkLevel(site.externalLinks?.find((l) => l.title === name));
-}
+type Link = { title: string; group?: string | null | undefined; after?: string | undefined };
 
 /** A link's level: its group, or the root (placed with `after` and no group, or `group: null`). */
-const linkLevel = (l: { group?: string | null | undefined } | undefined): string => l?.group ?? '';
+const linkLevel = (l: Link | undefined): string => l?.group ?? '';
 
 /** Checks of where a site's links are: known groups, `after` naming one item of the same level, once. */
-export function checkLinkPlaces(site: SiteNav, on: EntryChecks): void {
-  const groups = new Set(site.sectionGroups?.map((g) => g.title) ?? []);
+export function checkLinkPlaces(
+  links: readonly Link[] | undefined,
+  names: StructureNames,
+  on: EntryChecks,
+): void {
   const placedAfter = new Map<string, number>();
-  site.externalLinks?.forEach((l, i) => {
-    if (typeof l.group === 'string' && !groups.has(l.group))
+  const itemsNamed = (name: string) => [
+    ...(names.named.get(name) ?? []),
+    ...(links ?? []).filter((x) => x.title === name).map((x) => ({ type: LINK, level: linkLevel(x) })),
+  ];
+  links?.forEach((l, i) => {
+    if (typeof l.group === 'string' && !names.groups.has(l.group))
       on.report(
         ['externalLinks', i, 'group'],
         `no section group titled "${l.group}" in this site's sectionGroups`,
@@ -90,20 +81,17 @@ export function checkLinkPlaces(site: SiteNav, on: EntryChecks): void {
       );
     if (l.after === undefined) return;
     const at = ['externalLinks', i, 'after'];
-    const kinds = named(site, l.after);
+    const items = itemsNamed(l.after);
     if (l.after === l.title) return on.report(at, 'a link cannot be placed after itself');
-    if (kinds.length === 0)
+    if (items.length === 0)
       return on.report(
         at,
         `no section path, section group or external link named "${l.after}" in this site`,
         'unknown-reference',
       );
-    if (kinds.length > 1)
-      return on.report(
-        at,
-        `"${l.after}" names several items (${kinds.join(', ')}): rename one to place the link after it`,
-      );
-    const level = levelOf(site, kinds[0]!, l.after);
+    if (items.length > 1)
+      return on.report(at, `"${l.after}" names several items: rename one to place the link after it`);
+    const level = items[0]!.level;
     const mine = linkLevel(l);
     if (level !== mine)
       return on.report(
@@ -112,19 +100,15 @@ export function checkLinkPlaces(site: SiteNav, on: EntryChecks): void {
       );
     const first = placedAfter.get(l.after);
     if (first !== undefined)
-      return on.report(
-        at,
-        `link "${site.externalLinks![first]!.title}" is already placed right after "${l.after}"`,
-      );
+      return on.report(at, `link "${links[first]!.title}" is already placed right after "${l.after}"`);
     placedAfter.set(l.after, i);
   });
   // Links placed after one another in a circle can never all be right.
-  site.externalLinks?.forEach((l, i) => {
+  links?.forEach((l, i) => {
     if (l.after === l.title) return;
     const chain = [l.title];
-    for (let at = l.after; at; at = site.externalLinks!.find((x) => x.title === at)?.after) {
-      if (!site.externalLinks!.some((x) => x.title === at) || chain.length > site.externalLinks!.length)
-        break;
+    for (let at = l.after; at; at = links.find((x) => x.title === at)?.after) {
+      if (!links.some((x) => x.title === at) || chain.length > links.length) break;
       chain.push(at);
       if (at === l.title)
         return on.report(

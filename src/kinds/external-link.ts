@@ -5,7 +5,15 @@ import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import type { NavSlot, SiteScope } from '../diff/site-scope.js';
 import type { LiveStructure } from './site-section.js';
-import { anchorsFirst, disturbs, placedLinks, type Neighbour, type NavType } from './external-link-place.js';
+import {
+  anchorsFirst,
+  disturbs,
+  LINK,
+  placedLinks,
+  type Neighbour,
+  type NavType,
+} from './external-link-place.js';
+import { exportedNames } from './site-structure.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { nullish } from '../model/schema.js';
 import { emulated } from './emulated.js';
@@ -312,14 +320,10 @@ function orderRootLinks(
 
 /** What a link's `after` names, as the sort call and the plan name it. */
 function anchorOf(site: SiteScope, slots: Slot[], name: string): (NavSlot & { type: NavType }) | undefined {
-  const section = site.nav?.sections.get(name);
-  if (section) return { ...section, type: 'site-section' };
-  const group = site.nav?.groups.get(name);
-  if (group) return { ...group, type: 'site-section-group' };
+  const item = site.nav?.items.get(name);
+  if (item) return item;
   const link = slots.find((s) => s.d.title === name);
-  return link
-    ? { ref: link.ref, liveId: link.l?.id, createKey: link.createKey, type: 'site-external-link' }
-    : undefined;
+  return link ? { ref: link.ref, liveId: link.l?.id, createKey: link.createKey, type: LINK } : undefined;
 }
 
 /**
@@ -380,16 +384,12 @@ function placeAfter(
  * ambiguous): left out otherwise (unmanaged).
  */
 function exportPlace(live: readonly LiveExternalLink[], site: LiveStructure) {
-  const groups = site.sectionGroups ?? [];
-  const names = [
-    ...(site.sections ?? []).filter((s) => s.spaces.length > 0).map((s) => s.path),
-    ...groups.map((g) => g.title),
-    ...live.map((l) => l.title),
-  ];
+  const structure = exportedNames(site);
+  const names = [...structure.names, ...live.map((l) => l.title)];
   const once = (name: string) => names.filter((n) => n === name).length === 1;
   const exported = new Set(names);
   return (x: LiveExternalLink) => {
-    const group = x.group === null ? null : groups.find((g) => g.id === x.group)?.title;
+    const group = x.group === null ? null : structure.groupTitle(x.group);
     if (group === undefined || (group !== null && !once(group))) return {};
     const after = x.prev && exported.has(x.prev.name) && once(x.prev.name) ? { after: x.prev.name } : {};
     return { ...(group !== null ? { group } : {}), ...after };
@@ -473,7 +473,6 @@ const emulator = emulated({
     ...(l.description !== null ? { description: l.description } : {}),
     ...(l.icon !== null ? { icon: l.icon } : {}),
     url: l.url,
-    ...(l.groupId ? { sectionGroup: l.groupId } : {}),
     draft: l.draft,
   }),
   seed: {
@@ -485,7 +484,7 @@ const emulator = emulated({
       icon: z.string().nullable().optional(),
       draft: z.boolean().default(false),
       /** The id of its section group. */
-      sectionGroup: z.string().optional(),
+      group: z.string().optional(),
     }),
     item: (x, ctx): Emulated => ({
       id: x.id ?? ctx.id(),
@@ -495,7 +494,7 @@ const emulator = emulated({
       icon: x.icon ?? null,
       draft: x.draft,
       localizedTitle: null,
-      groupId: x.sectionGroup ?? null,
+      groupId: x.group ?? null,
     }),
   },
   hooks: {
@@ -527,7 +526,7 @@ export const externalLinkKind: SiteListKind<
       identity: '`title` within the site',
       notes: [
         "Today's API only (the seed flavor refuses the key). A site with root site spaces (no sections) cannot have external links. The API has no list of links: docsync reads them in the site's structure. A new link is created in its `group` (`parent`), else at the root, at the end of its level; a link moved into another group is one update (`parent`).",
-        '`after` names a section (path), a section group (title) or another link (title) of the same level (the root, or the link\'s group): the link is placed right after it with one structure sort call, when it is elsewhere, new, moved, or when another move of the plan comes between them; these calls run after the site\'s other moves. At most one link per item; with `after` and no `group`, the link is at the root. Links without `after` at the root keep the order of the list among themselves (one sort call per move); without `after` and `group`, a link stays where it is.',
+        "`after` names a section (path), a section group (title) or another link (title) of the same level (the root, or the link's group): the link is placed right after it with one structure sort call, when it is elsewhere, new, moved, or when another move of the plan comes between them; these calls run after the site's other moves. At most one link per item; with `after` and no `group`, the link is at the root. Links without `after` at the root keep the order of the list among themselves (one sort call per move); without `after` and `group`, a link stays where it is.",
       ],
     },
   },

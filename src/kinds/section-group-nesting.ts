@@ -1,17 +1,21 @@
 import type { Ref } from '../model/index.js';
-import type { DesiredSectionGroup, LiveSectionGroup } from './site-section.js';
 
 /**
- * Nested section groups (today's API: a group's `sectionGroup` is its parent, `parent` on creation,
- * `parentSectionGroupId` on update): the pure parts of their diff and checks, beside
- * section-group-diff.ts, which uses them.
+ * Nested section groups (today's API: a group's parent is a field of it, given on creation and
+ * changed by its update): the pure parts of their diff and checks, beside section-group-diff.ts,
+ * which uses them. Written over what they need of a group (a title, a parent), not its kind.
  */
 
+/** A group of the config: its title and the title of its parent (null: the root; undefined: unmanaged). */
+type Desired = { title: string; parent?: string | null };
+/** A live group: its id, title and the id of its parent (null: the root). */
+type Live = { id: string; title: string; parent: string | null };
+
 /** How deep each group of the config is nested (0: at the root, or its parent unmanaged or unknown). */
-export function depths(desired: readonly DesiredSectionGroup[]): Map<DesiredSectionGroup, number> {
+export function depths<D extends Desired>(desired: readonly D[]): Map<D, number> {
   const byTitle = new Map(desired.map((g) => [g.title, g]));
-  const out = new Map<DesiredSectionGroup, number>();
-  const depth = (g: DesiredSectionGroup, seen: Set<DesiredSectionGroup>): number => {
+  const out = new Map<D, number>();
+  const depth = (g: D, seen: Set<D>): number => {
     const known = out.get(g);
     if (known !== undefined) return known;
     const parent = g.parent ? byTitle.get(g.parent) : undefined;
@@ -25,7 +29,7 @@ export function depths(desired: readonly DesiredSectionGroup[]): Map<DesiredSect
 }
 
 /** The groups, parents before the groups nested in them (stable: siblings keep the config's order). */
-export function parentsFirst(desired: readonly DesiredSectionGroup[]): DesiredSectionGroup[] {
+export function parentsFirst<D extends Desired>(desired: readonly D[]): D[] {
   const d = depths(desired);
   return [...desired].sort((a, b) => d.get(a)! - d.get(b)!);
 }
@@ -69,8 +73,8 @@ export type NestedSlot = {
   title: string;
   addr: string;
   ref: Ref;
-  d: DesiredSectionGroup;
-  l?: LiveSectionGroup;
+  d: Desired;
+  l?: Live;
   createKey?: string;
   /** The key of the change that puts it in its (new) parent: its creation or its update. */
   arrival?: string;
@@ -84,12 +88,12 @@ export function wantedLevel(slot: NestedSlot, liveTitle: (id: string) => string)
 }
 
 /** The level a live group is at now ('' for the root). */
-export const liveLevel = (l: LiveSectionGroup, liveTitle: (id: string) => string): string =>
+export const liveLevel = (l: Live, liveTitle: (id: string) => string): string =>
   l.parent ? liveTitle(l.parent) : '';
 
 /**
  * A live group's change of parent, if the config asks one: the plan's before and after (by title),
- * and the update's body field (`parentSectionGroupId`, a reference or null).
+ * and the value of the update's field (a reference or null).
  */
 export function parentChange(
   slot: NestedSlot,
@@ -112,7 +116,7 @@ export function parentChange(
  */
 export function levelsNow(
   slots: readonly NestedSlot[],
-  live: readonly LiveSectionGroup[],
+  live: readonly Live[],
   liveTitle: (id: string) => string,
   moved: ReadonlySet<NestedSlot>,
 ): Map<string, NestedSlot[]> {
@@ -128,9 +132,9 @@ export function levelsNow(
 }
 
 /** Live groups to delete, the innermost first (a group's deletion waits for those nested in it). */
-export function innermostFirst(leftover: readonly LiveSectionGroup[]): LiveSectionGroup[] {
+export function innermostFirst<L extends Live>(leftover: readonly L[]): L[] {
   const byId = new Map(leftover.map((g) => [g.id, g]));
-  const depth = (g: LiveSectionGroup): number => {
+  const depth = (g: L): number => {
     let d = 0;
     for (let p = g.parent; p && byId.has(p) && d <= leftover.length; p = byId.get(p)!.parent) d += 1;
     return d;

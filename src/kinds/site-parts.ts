@@ -23,6 +23,7 @@ import {
   structureReads,
   structureAbsentKeys,
   structureShape,
+  structureNames,
   type DesiredStructure,
   type EntryOf,
   type LiveStructure,
@@ -125,7 +126,7 @@ export function normalizeParts(entry: PartsConfig, indirect?: CertificateRef): D
 export function checkParts(entry: PartsConfig, on: EntryChecks): void {
   // The issues come out in file order (config/semantic.ts), whatever the order of the checks.
   checkStructure(entry, on);
-  checkLinkPlaces(entry, on);
+  checkLinkPlaces(entry.externalLinks, structureNames(entry), on);
   on.nested(anySiteListKinds);
 }
 

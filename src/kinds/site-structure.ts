@@ -30,6 +30,7 @@ import type {
   LiveStructure,
 } from './site-section.js';
 import { nestingIssues } from './section-group-nesting.js';
+import type { StructureNames } from './external-link-place.js';
 
 /**
  * A site's structure: its sections, section groups and site spaces (the navigation). Each has its
@@ -504,6 +505,44 @@ export function exportStructure(
   };
 }
 
+/**
+ * What an entry's structure holds that something may be placed in or after (an external link): its
+ * groups' titles, and by name each section's (path) and group's (title) type and level ('' for the
+ * root, else a group's title), as the config says.
+ */
+export function structureNames(site: StructureConfig): StructureNames {
+  const named = new Map<string, { type: string; level: string }[]>();
+  const add = (name: string, type: string, level: string) =>
+    named.set(name, [...(named.get(name) ?? []), { type, level }]);
+  for (const sec of site.sections ?? [])
+    add(
+      sec.path,
+      'site-section',
+      site.sectionGroups?.find((g) => g.sections?.includes(sec.path))?.title ?? '',
+    );
+  for (const g of site.sectionGroups ?? []) add(g.title, 'site-section-group', g.parent ?? '');
+  return { groups: new Set(site.sectionGroups?.map((g) => g.title) ?? []), named };
+}
+
+/**
+ * The names a live structure's items have in an exported config, each held once: the title of a
+ * group by id, and whether a name is one exported item (a section without site spaces is not
+ * exported; a name two items share is ambiguous).
+ */
+export function exportedNames(l: LiveStructure): {
+  groupTitle: (id: string) => string | undefined;
+  names: string[];
+} {
+  const groups = l.sectionGroups ?? [];
+  return {
+    groupTitle: (id) => groups.find((g) => g.id === id)?.title,
+    names: [
+      ...(l.sections ?? []).filter((s) => s.spaces.length > 0).map((s) => s.path),
+      ...groups.map((g) => g.title),
+    ],
+  };
+}
+
 /** The structure's diff step: sections and site spaces, then groups and memberships. */
 export function diffSiteStructure(
   ctx: DiffContext,
@@ -514,10 +553,12 @@ export function diffSiteStructure(
 ): void {
   const slots = d.sections || d.spaces ? diffStructure(ctx, site, title, d, l) : [];
   const groups = d.sectionGroups ? diffGroups(ctx, site, title, d, l, slots) : new Map<string, NavSlot>();
-  site.nav = {
-    sections: new Map(slots.map((s) => [s.d.path, { ref: s.ref, liveId: s.l?.id, createKey: s.createKey }])),
-    groups,
-  };
+  // What an external link may be placed in or after, by name (sections first).
+  const items = new Map<string, NavSlot & { type: string }>();
+  for (const [title, g] of groups) items.set(title, { ...g, type: 'site-section-group' });
+  for (const s of slots)
+    items.set(s.d.path, { ref: s.ref, liveId: s.l?.id, createKey: s.createKey, type: 'site-section' });
+  site.nav = { items, groups };
 }
 
 /** What the reference says of the structure's keys (decision 0020). */
