@@ -205,6 +205,24 @@ describe('external links placed in groups and among sections (current flavor)', 
     }
   });
 
+  it('a link placed after a section the same plan creates and moves: placed once both are done', async () => {
+    emu = await withEmulator({ seed: seed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const config = CONFIG.replace(
+        '      - path: api\n',
+        '      - path: news\n        spaces: [{ space: space_4 }]\n      - path: api\n',
+      ).replace('        after: guides', '        after: news');
+      const { plan } = await makePlan(api, desired(config));
+      expect(plan.errors).toEqual([]);
+      expect((await applyPlan(plan, api)).ok).toBe(true);
+      expect((await navigation(emu)).slice(0, 5)).toEqual(['guides', 'news', 'Status', 'Blog', 'api']);
+      expect((await makePlan(api, desired(config))).plan.changes).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('exports where links are and plans the export to zero changes', async () => {
     emu = await withEmulator({ seed: seed(), flavor: 'current' });
     const api = client(emu, { flavor: 'current' });
