@@ -1,20 +1,20 @@
 import { z } from 'zod';
-import { kindDrafts, type KindDrafts } from '../diff/builder.js';
+import { kindDrafts } from '../diff/builder.js';
 import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
-import { addMoves } from '../diff/order.js';
 import type { NavSlot, SiteScope } from '../diff/site-scope.js';
 import type { LiveStructure } from './site-section.js';
 import {
-  anchorsFirst,
-  disturbs,
-  LINK,
-  placedLinks,
-  type Neighbour,
-  type NavType,
-} from './external-link-place.js';
+  orderRootLinks,
+  placeAfter,
+  wantedGroup,
+  type DesiredExternalLink,
+  type ExternalLinkOp,
+  type LiveExternalLink,
+  type Slot,
+} from './external-link-order.js';
+import { placedLinks, type Neighbour } from './external-link-place.js';
 import { exportedNames } from './site-structure.js';
-import type { Patch, Position, Ref } from '../model/change.js';
 import { nullish } from '../model/schema.js';
 import { emulated } from './emulated.js';
 import type { KindExamples } from './examples.js';
@@ -28,27 +28,6 @@ import { deleteCall, idOutput, structureSort, type ApiCall } from './types.js';
  * ordered among themselves with the structure's sort call. The API appends a new link at the end
  * of the site's navigation, after its sections.
  */
-
-export type ExternalLinkOp =
-  | {
-      type: 'create-external-link';
-      org: string;
-      site: Ref;
-      title: string;
-      url: string;
-      fields: Patch;
-    }
-  | { type: 'update-external-link'; org: string; site: Ref; link: Ref; patch: Patch }
-  | { type: 'delete-external-link'; org: string; site: Ref; link: Ref }
-  | {
-      type: 'move-external-link';
-      org: string;
-      site: Ref;
-      link: Ref;
-      position: Position;
-      /** What it is placed next to, when not a link (a section or a group). */
-      anchorType?: NavType;
-    };
 
 const Url = z
   .string()
@@ -106,33 +85,7 @@ const Config = z.strictObject({
 });
 type Config = z.infer<typeof Config>;
 
-export type DesiredExternalLink = {
-  title: string;
-  id?: string;
-  previously?: string[];
-  url: string;
-  description?: string | null;
-  icon?: string | null;
-  draft?: boolean;
-  localizedTitle?: Record<string, string>;
-  /** The title of its section group; null: the root; omitted: unmanaged. */
-  group?: string | null;
-  /** The section path, group title or link title it comes right after (same level). */
-  after?: string;
-};
-export type LiveExternalLink = {
-  id: string;
-  title: string;
-  url: string;
-  description: string | null;
-  icon: string | null;
-  draft: boolean;
-  localizedTitle: Record<string, string>;
-  /** The id of the section group it is in (null: the site's root). */
-  group: string | null;
-  /** The item right before it at its level (null: it is first). */
-  prev: Neighbour | null;
-};
+export type { DesiredExternalLink, ExternalLinkOp, LiveExternalLink } from './external-link-order.js';
 
 /** One link as the API answers it (lenient: unknown fields allowed). */
 const Answer = z.looseObject({
@@ -188,20 +141,6 @@ function linksOf(answer: z.infer<typeof Structure>): Placed[] {
 
 const address = (site: string, title: string) => `${site}/external-links/${title}`;
 const FIELDS = ['title', 'url', 'description', 'icon', 'draft', 'localizedTitle'] as const;
-
-type Slot = {
-  d: DesiredExternalLink;
-  l?: LiveExternalLink;
-  ref: Ref;
-  addr: string;
-  createKey?: string;
-  /** The key of the change that puts it in another group (or at the root). */
-  arrival?: string;
-};
-
-/** The group a link is wanted in: a title, null for the root, undefined where it is (unmanaged). */
-const wantedGroup = (d: DesiredExternalLink): string | null | undefined =>
-  d.group !== undefined ? d.group : d.after !== undefined ? null : undefined;
 
 function diff(
   ctx: DiffContext,
@@ -282,100 +221,6 @@ function diff(
     });
   orderRootLinks(ctx, drafts, site, live, slots);
   placeAfter(ctx, drafts, site, slots);
-}
-
-/** The links at the root without `after` keep the list's order among themselves: live ones where they are, new ones last. */
-function orderRootLinks(
-  ctx: DiffContext,
-  drafts: KindDrafts<ExternalLinkOp>,
-  site: SiteScope,
-  live: LiveExternalLink[],
-  slots: Slot[],
-): void {
-  const atRoot = (s: Slot) => {
-    const want = wantedGroup(s.d);
-    return want === undefined ? !s.l || s.l.group === null : want === null;
-  };
-  const root = slots.filter((s) => s.d.after === undefined && atRoot(s));
-  const current = [
-    ...live.map((l) => root.find((s) => s.l === l && !s.arrival)).filter((s): s is Slot => !!s),
-    ...root.filter((s) => s.arrival),
-  ];
-  // A move waits for its link and its anchor to be where they go (created or moved there).
-  const movable = new Map(root.map((s): [Slot, Slot] => [s, { ...s, createKey: s.arrival }]));
-  addMoves<Slot, ExternalLinkOp>(
-    drafts,
-    root.map((s) => movable.get(s)!),
-    current.map((s) => movable.get(s)!),
-    (s) => s.d.title,
-    (item, position) => ({
-      type: 'move-external-link',
-      org: ctx.org,
-      site: site.ref,
-      link: item.ref,
-      position,
-    }),
-  );
-}
-
-/** What a link's `after` names, as the sort call and the plan name it. */
-function anchorOf(site: SiteScope, slots: Slot[], name: string): (NavSlot & { type: NavType }) | undefined {
-  const item = site.nav?.items.get(name);
-  if (item) return item;
-  const link = slots.find((s) => s.d.title === name);
-  return link ? { ref: link.ref, liveId: link.l?.id, createKey: link.createKey, type: LINK } : undefined;
-}
-
-/**
- * Each link with `after`, right after the item it names: one sort call when it is elsewhere, new,
- * moved into another group, or when another change of the plan comes between them. The calls run
- * after the site's other moves (which they would otherwise undo), anchors first.
- */
-function placeAfter(
-  ctx: DiffContext,
-  drafts: KindDrafts<ExternalLinkOp>,
-  site: SiteScope,
-  slots: Slot[],
-): void {
-  const placedKeys = new Map<string, string>();
-  for (const s of anchorsFirst(slots.filter((x) => x.d.after !== undefined))) {
-    const name = s.d.after!;
-    const anchor = anchorOf(site, slots, name);
-    if (!anchor) continue;
-    const mine = ctx.drafts.drafts.filter((x) => x.address.startsWith(`${site.addr}/`));
-    const anchorMoved =
-      anchor.createKey !== undefined ||
-      anchor.arrival !== undefined ||
-      placedKeys.has(name) ||
-      mine.some((x) => x.action === 'move' && x.kind === anchor.type && x.address.endsWith(`/${name}`));
-    const inPlace =
-      !s.arrival && s.l?.prev?.id === anchor.liveId && s.l?.prev?.type === anchor.type && !anchorMoved;
-    if (inPlace && !mine.some((x) => disturbs(x, site.addr, { type: anchor.type, name }, s.d.title)))
-      continue;
-    const key = drafts.move({
-      address: s.addr,
-      key: `move:${s.addr}:after`,
-      before: null,
-      after: { after: name },
-      deps: [
-        s.arrival,
-        anchor.createKey,
-        anchor.arrival,
-        placedKeys.get(name),
-        // After the site's other moves and moves into groups: they could come in between.
-        ...mine.filter((x) => x.action === 'move' || x.key === anchor.arrival).map((x) => x.key),
-      ],
-      op: {
-        type: 'move-external-link',
-        org: ctx.org,
-        site: site.ref,
-        link: s.ref,
-        position: { after: anchor.ref },
-        anchorType: anchor.type,
-      },
-    });
-    placedKeys.set(s.d.title, key);
-  }
 }
 
 /**
