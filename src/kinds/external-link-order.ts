@@ -127,8 +127,18 @@ export function placeAfter(
   drafts: KindDrafts<ExternalLinkOp>,
   site: SiteScope,
   slots: Slot[],
+  /** The live links, and the ids of those the plan deletes (not in the way once gone). */
+  live: { links: readonly LiveExternalLink[]; deleted: ReadonlySet<string> },
 ): void {
   const placedKeys = new Map<string, string>();
+  const prevOf = (l: LiveExternalLink | undefined) => {
+    let prev = l?.prev ?? null;
+    for (let n = 0; prev?.type === LINK && live.deleted.has(prev.id) && n <= live.links.length; n += 1) {
+      const id: string = prev.id;
+      prev = live.links.find((x) => x.id === id)?.prev ?? null;
+    }
+    return prev;
+  };
   for (const s of anchorsFirst(slots.filter((x) => x.d.after !== undefined))) {
     const name = s.d.after!;
     const anchor = anchorOf(site, slots, name);
@@ -139,8 +149,8 @@ export function placeAfter(
       anchor.arrival !== undefined ||
       placedKeys.has(name) ||
       mine.some((x) => x.action === 'move' && x.kind === anchor.type && x.address.endsWith(`/${name}`));
-    const inPlace =
-      !s.arrival && s.l?.prev?.id === anchor.liveId && s.l?.prev?.type === anchor.type && !anchorMoved;
+    const prev = prevOf(s.l);
+    const inPlace = !s.arrival && prev?.id === anchor.liveId && prev?.type === anchor.type && !anchorMoved;
     if (inPlace && !mine.some((x) => disturbs(x, site.addr, { type: anchor.type, name }, s.d.title)))
       continue;
     const key = drafts.move({

@@ -212,15 +212,19 @@ function diff(
     });
     if (!regroup) slot.arrival = undefined;
   }
+  const deleted = new Set<string>();
   for (const l of leftover)
-    drafts.prune({
-      address: address(site.addr, l.title),
-      id: l.id,
-      before: { title: l.title, url: l.url },
-      op: { type: 'delete-external-link', org, site: site.ref, link: liveRef(l.id) },
-    });
+    if (
+      drafts.prune({
+        address: address(site.addr, l.title),
+        id: l.id,
+        before: { title: l.title, url: l.url },
+        op: { type: 'delete-external-link', org, site: site.ref, link: liveRef(l.id) },
+      })
+    )
+      deleted.add(l.id);
   orderRootLinks(ctx, drafts, site, live, slots);
-  placeAfter(ctx, drafts, site, slots);
+  placeAfter(ctx, drafts, site, slots, { links: live, deleted });
 }
 
 /**

@@ -180,6 +180,23 @@ describe('external links placed in groups and among sections (current flavor)', 
         'Forum',
       ]);
       expect((await makePlan(api, desired(back))).plan.changes).toEqual([]);
+
+      // Status goes (pruned) and Blog follows guides: once Status is gone it does, with no sort call.
+      const pruned = back
+        .replace('organization: org_t\n', 'organization: org_t\npolicy:\n  prune: true\n')
+        .replace(
+          '      - title: Status\n        url: https://status.example.com\n        after: guides\n',
+          '',
+        )
+        .replace('        after: Status', '        after: guides');
+      const { plan: prune } = await makePlan(api, desired(pruned));
+      expect(prune.errors).toEqual([]);
+      expect(prune.changes.map((c) => `${c.action} ${c.address.split('/').pop()}`)).toEqual([
+        'delete Status',
+      ]);
+      expect((await applyPlan(prune, api)).ok).toBe(true);
+      expect((await navigation(emu)).slice(0, 3)).toEqual(['guides', 'Blog', 'api']);
+      expect((await makePlan(api, desired(pruned))).plan.changes).toEqual([]);
     } finally {
       await api.close();
     }
