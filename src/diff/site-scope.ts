@@ -18,4 +18,15 @@ export type SiteScope = {
   paths?: SitePaths;
   /** The site's `redirectFallback`: where deleted published paths go. */
   fallback?: string;
+  /**
+   * What the structure's diff left for what is placed among its items (external links): its
+   * sections and groups by name (path or title) with their type, and its groups by title.
+   */
+  nav?: { items: Map<string, NavSlot & { type: string }>; groups: Map<string, NavSlot> };
 };
+
+/**
+ * A section or group of the site's navigation: how to reference it, its live id, and the keys of
+ * the changes that create it or put it in another group, if any.
+ */
+export type NavSlot = { ref: Ref; liveId?: string; createKey?: string; arrival?: string };

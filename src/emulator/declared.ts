@@ -101,7 +101,12 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
       ...(site ? { site: site.id } : {}),
       urls: { api: `${deps.baseUrl()}/v1`, app: APP_URL, docs: PUBLISHED_URL },
     };
-    return { items: listOf(holder, e.store, write), ctx };
+    return { items: listOf(holder, e.store, write), ctx, holder };
+  };
+  /** A reference of the body to what the holder lacks: a 404 naming it. */
+  const checkRefs = (body: unknown, holder: Holder) => {
+    const missing = e.hooks?.missing?.(body, holder);
+    if (missing) throw notFound(missing);
   };
   const find = (items: Item[], id: string) => {
     const found = items.find((x) => x.id === id);
@@ -116,8 +121,10 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
       return { status: 200, body: paginate(ordered(items), query, (x) => e.answer(x, ctx)) };
     });
   router.on('POST', list, ({ params, body }: RouteContext) => {
-    const { ctx } = where(params);
-    const made = e.create.item(parseBody(e.create.body, body), ctx);
+    const { ctx, holder } = where(params);
+    const parsed = parseBody(e.create.body, body);
+    checkRefs(parsed, holder);
+    const made = e.create.item(parsed, ctx);
     where(params, true).items.push(made);
     return { status: 201, body: e.answer(made, ctx) };
   });
@@ -136,9 +143,11 @@ export function serveDeclared(deps: RouteDeps, e: AnyEmulated): void {
   const update = e.update;
   if (update)
     router.on(update.method, item, ({ params, body }: RouteContext) => {
-      const { items, ctx } = where(params);
+      const { items, ctx, holder } = where(params);
       const found = find(items, params[param]!);
-      update.apply(found, parseBody(update.body, body, false), ctx);
+      const parsed = parseBody(update.body, body, false);
+      checkRefs(parsed, holder);
+      update.apply(found, parsed, ctx);
       return { status: 200, body: e.answer(found, ctx) };
     });
   const del = e.delete;

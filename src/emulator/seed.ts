@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { seedDeclared } from './declared.js';
 import { siteFaceFromSeed } from './site-face-seed.js';
-import type { EmuGrant, EmuOrganization, EmuSite, EmulatorState } from './state.js';
+import type { EmuGrant, EmuGroup, EmuOrganization, EmuSite, EmulatorState } from './state.js';
 import { grantsFromSeed } from './routes/permissions.js';
 import { slugify, uniquePath } from './store.js';
 
@@ -62,6 +62,8 @@ const site = z.looseObject({
         icon: z.string().nullable().optional(),
         draft: z.boolean().optional(),
         localizedTitle: localizedText,
+        /** Today's API: the group it is nested in (its id or title). */
+        parent: z.string().optional(),
       }),
     )
     .default([]),
@@ -337,13 +339,17 @@ function siteFromSeed(
   spaces: { id: string; title: string }[],
   newId: (prefix: string) => string,
 ): EmuSite {
-  const groups = s.sectionGroups.map((g) => ({
+  const groups: EmuGroup[] = s.sectionGroups.map((g) => ({
     id: g.id ?? newId('sitesg'),
     title: g.title,
     icon: g.icon ?? null,
     ...(g.draft ? { draft: true } : {}),
     ...(g.localizedTitle ? { localizedTitle: g.localizedTitle } : {}),
   }));
+  s.sectionGroups.forEach((g, i) => {
+    const parent = g.parent ? groups.find((x) => x.id === g.parent || x.title === g.parent) : undefined;
+    if (parent) groups[i]!.parentId = parent.id;
+  });
   const result: EmuSite = {
     id: s.id ?? newId('site'),
     type: 'basic',

@@ -1,3 +1,6 @@
+import { externalLinkKind } from '../kinds/external-link.js';
+import type { EmulatedContext } from '../kinds/emulated.js';
+import { levelOf, linksOf, type NavItem } from './nav-order.js';
 import { spaceIn } from './store.js';
 import type {
   EmuCustomField,
@@ -28,6 +31,15 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
   const current = flavor === 'current';
   /** Fields only today's API has: present in `current`, absent in `seed`. */
   const only = <T extends object>(fields: T): T | Record<string, never> => (current ? fields : {});
+  /** What a link's answer is given (it uses none of it). */
+  const linkContext: EmulatedContext = {
+    flavor,
+    now: () => '',
+    id: () => '',
+    secret: () => '',
+    org: '',
+    urls: { api: '', app: APP_URL, docs: PUBLISHED_URL },
+  };
 
   const user = (m: EmuMember) => ({
     object: 'user',
@@ -183,7 +195,27 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     urls: { published: `${pub}/${site.id}/${sec.path}` },
   });
 
-  const group = (org: EmuOrganization, site: EmuSite, g: EmuGroup) => {
+  /** One item of a level of the navigation (today's API), groups with their children. */
+  const navItem = (org: EmuOrganization, site: EmuSite, item: NavItem): unknown => {
+    if (item.type === 'site-section')
+      return section(
+        org,
+        site,
+        site.sections.find((s) => s.id === item.id)!,
+      );
+    if (item.type === 'site-section-group')
+      return group(
+        org,
+        site,
+        site.groups.find((g) => g.id === item.id)!,
+      );
+    const link = linksOf(site).find((l) => l.id === item.id)!;
+    const answer = externalLinkKind.emulator!.answer(link as never, linkContext) as Record<string, unknown>;
+    // Its group, as the structure answers it (omitted for a root link).
+    return link.groupId ? { ...answer, sectionGroup: link.groupId } : answer;
+  };
+
+  const group = (org: EmuOrganization, site: EmuSite, g: EmuGroup): Record<string, unknown> => {
     const sections = site.sections.filter((s) => s.groupId === g.id).map((s) => section(org, site, s));
     return {
       object: 'site-section-group',
@@ -194,7 +226,8 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       ...only({
         draft: g.draft ?? false,
         ...(g.localizedTitle ? { localizedTitle: g.localizedTitle } : {}),
-        children: sections,
+        ...(g.parentId ? { sectionGroup: g.parentId } : {}),
+        children: current ? levelOf(site, g.id).map((item) => navItem(org, site, item)) : [],
       }),
     };
   };
@@ -261,6 +294,7 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     siteSpace,
     section,
     group,
+    navItem,
     site,
     customField,
   };

@@ -119,6 +119,8 @@ export type EmuGroup = {
   /** Today's API only (absent: false, none). */
   draft?: boolean;
   localizedTitle?: Record<string, string>;
+  /** Today's API: the group it is nested in (absent or null: the site's root). */
+  parentId?: string | null;
 };
 
 export type EmuSiteSpace = {
@@ -161,6 +163,8 @@ export type EmuSite = {
   shareLinks: EmuShareLink[];
   /** Today's API: its navigation's external links (declared in src/kinds/external-link.ts). */
   externalLinks?: { id: string }[];
+  /** Today's API: the order of its sections, groups and links (src/emulator/nav-order.ts); absent: that of the lists. */
+  nav?: string[];
   access?: EmuGrant[];
   /** Today's API: the site's face (src/emulator/routes/site-face.ts); absent: the defaults, made on first read. */
   customization?: { document: Record<string, unknown>; updatedAt: string | null };

@@ -75,7 +75,14 @@ export type Emulated<I extends { id: string }, B, U, S> = {
     apply: (items: I[], body: never, ctx: EmulatedContext) => unknown;
   };
   /** Special behaviour, small: the order a list answers in (by default, creation order). */
-  hooks?: { order?: (items: readonly I[]) => I[] };
+  hooks?: {
+    order?: (items: readonly I[]) => I[];
+    /**
+     * A reference a create or update body makes to another object of the holder (a link's group):
+     * the 404 message when the holder lacks it, else undefined. Checked before the item changes.
+     */
+    missing?: (body: B | U, holder: Readonly<Record<string, unknown>>) => string | undefined;
+  };
 };
 
 /** Any declared kind, as the registry holds them. */

@@ -2,9 +2,19 @@ import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
 import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
-import { addMoves } from '../diff/order.js';
-import type { SiteScope } from '../diff/site-scope.js';
-import type { Patch, Position, Ref } from '../model/change.js';
+import type { NavSlot, SiteScope } from '../diff/site-scope.js';
+import type { LiveStructure } from './site-section.js';
+import {
+  orderRootLinks,
+  placeAfter,
+  wantedGroup,
+  type DesiredExternalLink,
+  type ExternalLinkOp,
+  type LiveExternalLink,
+  type Slot,
+} from './external-link-order.js';
+import { placedLinks, type Neighbour } from './external-link-place.js';
+import { exportedNames } from './site-structure.js';
 import { nullish } from '../model/schema.js';
 import { emulated } from './emulated.js';
 import type { KindExamples } from './examples.js';
@@ -18,19 +28,6 @@ import { deleteCall, idOutput, structureSort, type ApiCall } from './types.js';
  * ordered among themselves with the structure's sort call. The API appends a new link at the end
  * of the site's navigation, after its sections.
  */
-
-export type ExternalLinkOp =
-  | {
-      type: 'create-external-link';
-      org: string;
-      site: Ref;
-      title: string;
-      url: string;
-      fields: Patch;
-    }
-  | { type: 'update-external-link'; org: string; site: Ref; link: Ref; patch: Patch }
-  | { type: 'delete-external-link'; org: string; site: Ref; link: Ref }
-  | { type: 'move-external-link'; org: string; site: Ref; link: Ref; position: Position };
 
 const Url = z
   .string()
@@ -68,30 +65,27 @@ const Config = z.strictObject({
       'Optional: a draft link is not live (the site preview shows it); a new one is created as a draft, false promotes it. Omitted: unmanaged.',
     ),
   localizedTitle: localized(128, 'title'),
+  group: z
+    .string()
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional()
+    .describe(
+      "Optional: the title of the section group (of this site's sectionGroups) the link is in; null: the site's root. Omitted: unmanaged (a new link is created at the root), or the root when after is given.",
+    ),
+  after: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe(
+      'Optional: the section path, section group title or external link title (of this site, at the same level: the root or the same group) the link comes right after in the navigation. Omitted: its place among sections is unmanaged; the links without after keep the order of the list among themselves.',
+    ),
 });
 type Config = z.infer<typeof Config>;
 
-export type DesiredExternalLink = {
-  title: string;
-  id?: string;
-  previously?: string[];
-  url: string;
-  description?: string | null;
-  icon?: string | null;
-  draft?: boolean;
-  localizedTitle?: Record<string, string>;
-};
-export type LiveExternalLink = {
-  id: string;
-  title: string;
-  url: string;
-  description: string | null;
-  icon: string | null;
-  draft: boolean;
-  localizedTitle: Record<string, string>;
-  /** The section group it is in (null: the site's root); docsync does not move links between groups. */
-  group: string | null;
-};
+export type { DesiredExternalLink, ExternalLinkOp, LiveExternalLink } from './external-link-order.js';
 
 /** One link as the API answers it (lenient: unknown fields allowed). */
 const Answer = z.looseObject({
@@ -126,7 +120,9 @@ const structureCall = (org: string, site: string): ApiCall => ({
   answer: Structure,
 });
 
-const liveLink = ([a, group]: [Answer, string | null]): LiveExternalLink => ({
+type Placed = [Answer, string | null, Neighbour | null];
+
+const liveLink = ([a, group, prev]: Placed): LiveExternalLink => ({
   id: a.id,
   title: a.title,
   url: a.url,
@@ -135,24 +131,16 @@ const liveLink = ([a, group]: [Answer, string | null]): LiveExternalLink => ({
   draft: a.draft ?? false,
   localizedTitle: a.localizedTitle ?? {},
   group,
+  prev,
 });
 
-/** The links of a structure answer, in navigation order: at the root, then in groups (with the group's id). */
-function linksOf(answer: z.infer<typeof Structure>): [Answer, string | null][] {
-  const isLink = (x: z.infer<typeof StructureItem>) => x.object === 'site-external-link';
-  const root = answer.structure.filter(isLink).map((x): [Answer, null] => [Answer.parse(x), null]);
-  const inGroups = answer.structure.flatMap((parent) =>
-    ((parent.children ?? []) as z.infer<typeof StructureItem>[])
-      .filter(isLink)
-      .map((x): [Answer, string] => [Answer.parse(x), String(parent['id'])]),
-  );
-  return [...root, ...inGroups];
+/** The links of a structure answer, in navigation order, with their group and the item before them. */
+function linksOf(answer: z.infer<typeof Structure>): Placed[] {
+  return placedLinks(answer.structure).map(({ link, group, prev }) => [Answer.parse(link), group, prev]);
 }
 
 const address = (site: string, title: string) => `${site}/external-links/${title}`;
 const FIELDS = ['title', 'url', 'description', 'icon', 'draft', 'localizedTitle'] as const;
-
-type Slot = { d: DesiredExternalLink; l?: LiveExternalLink; ref: Ref; addr: string; createKey?: string };
 
 function diff(
   ctx: DiffContext,
@@ -171,59 +159,90 @@ function diff(
     live,
     (x) => x.title,
   );
+  const groups = site.nav?.groups ?? new Map<string, NavSlot>();
+  const groupTitle = (id: string | null) =>
+    id === null ? null : ([...groups].find(([, g]) => g.liveId === id)?.[0] ?? id);
   const slots: Slot[] = [];
   let previousCreate: string | undefined;
   for (const [d, l] of pairs) {
     const addr = address(site.addr, d.title);
+    const want = wantedGroup(d);
+    const group = typeof want === 'string' ? groups.get(want) : undefined;
     if (!l) {
       // Everything in one call; a draft is created as a draft (never live in between).
-      const fields = defined({
+      const plain = defined({
         description: d.description ?? undefined,
         icon: d.icon ?? undefined,
         draft: d.draft ? true : undefined,
         localizedTitle:
           d.localizedTitle && Object.keys(d.localizedTitle).length > 0 ? d.localizedTitle : undefined,
       });
+      // Created in its group (`parent`), named by title in the plan.
+      const fields = group ? { ...plain, parent: { $ref: group.ref } } : plain;
       const key = drafts.create({
         address: addr,
-        after: { title: d.title, url: d.url, ...fields },
+        after: { title: d.title, url: d.url, ...plain, ...(group ? { group: want } : {}) },
         // Created in list order: the API appends, so the planned order comes true.
-        deps: [site.createKey, previousCreate],
+        deps: [site.createKey, previousCreate, group?.createKey],
         op: { type: 'create-external-link', org, site: site.ref, title: d.title, url: d.url, fields },
       });
       previousCreate = key;
-      slots.push({ d, ref: createdRef(key), addr, createKey: key });
+      slots.push({ d, ref: createdRef(key), addr, createKey: key, arrival: key });
       continue;
     }
-    slots.push({ d, l, ref: liveRef(l.id), addr });
+    const slot: Slot = { d, l, ref: liveRef(l.id), addr };
+    slots.push(slot);
     const changed = changedFields(d, l, FIELDS);
-    if (changed)
-      drafts.update({
-        address: addr,
-        ...changed,
-        op: { type: 'update-external-link', org, site: site.ref, link: liveRef(l.id), patch: changed.after },
-      });
-  }
-  for (const l of leftover)
-    drafts.prune({
-      address: address(site.addr, l.title),
-      id: l.id,
-      before: { title: l.title, url: l.url },
-      op: { type: 'delete-external-link', org, site: site.ref, link: liveRef(l.id) },
+    // Into another group (or to the root): the same update, with `parent`.
+    const regroup =
+      want !== undefined && (group ? group.liveId !== l.group : want !== null || l.group !== null);
+    if (!changed && !regroup) continue;
+    slot.arrival = drafts.update({
+      address: addr,
+      before: { ...changed?.before, ...(regroup ? { group: groupTitle(l.group) } : {}) },
+      after: { ...changed?.after, ...(regroup ? { group: want } : {}) },
+      deps: [group?.createKey],
+      op: {
+        type: 'update-external-link',
+        org,
+        site: site.ref,
+        link: liveRef(l.id),
+        patch: { ...changed?.after, ...(regroup ? { parent: group ? { $ref: group.ref } : null } : {}) },
+      },
     });
-  // Order among the site's root links: live ones where they are, new ones last.
-  const root = slots.filter((s) => !s.l || s.l.group === null);
-  const current = [
-    ...live.map((l) => root.find((s) => s.l === l)).filter((s): s is Slot => !!s),
-    ...root.filter((s) => !s.l),
-  ];
-  addMoves<Slot, ExternalLinkOp>(
-    drafts,
-    root,
-    current,
-    (s) => s.d.title,
-    (item, position) => ({ type: 'move-external-link', org, site: site.ref, link: item.ref, position }),
-  );
+    if (!regroup) slot.arrival = undefined;
+  }
+  const deleted = new Set<string>();
+  for (const l of leftover)
+    if (
+      drafts.prune({
+        address: address(site.addr, l.title),
+        id: l.id,
+        before: { title: l.title, url: l.url },
+        op: { type: 'delete-external-link', org, site: site.ref, link: liveRef(l.id) },
+      })
+    )
+      deleted.add(l.id);
+  orderRootLinks(ctx, drafts, site, live, slots);
+  placeAfter(ctx, drafts, site, slots, { links: live, deleted });
+}
+
+/**
+ * Where a live link is, as config: its group and the item it comes after, each by a name the
+ * exported config holds once (a section without site spaces is not exported; a shared name is
+ * ambiguous): left out otherwise (unmanaged).
+ */
+function exportPlace(live: readonly LiveExternalLink[], site: LiveStructure) {
+  const structure = exportedNames(site);
+  const names = [...structure.names, ...live.map((l) => l.title)];
+  const once = (name: string) => names.filter((n) => n === name).length === 1;
+  const exported = new Set(names);
+  return (x: LiveExternalLink) => {
+    const group = x.group === null ? null : structure.groupTitle(x.group);
+    if (group === undefined || (group !== null && !once(group))) return {};
+    const after = x.prev && exported.has(x.prev.name) && once(x.prev.name) ? { after: x.prev.name } : {};
+    return { ...(group !== null ? { group } : {}), ...after };
+  };
 }
 
 /** The emulator's link. */
@@ -235,6 +254,8 @@ type Emulated = {
   icon: string | null;
   draft: boolean;
   localizedTitle: Record<string, string> | null;
+  /** The section group it is in (null: the site's root). */
+  groupId: string | null;
 };
 const Title = z.string().min(2).max(128);
 const Text = z.string().max(256).nullable();
@@ -257,6 +278,7 @@ const emulator = emulated({
       icon: IconName.optional(),
       draft: z.boolean().optional(),
       localizedTitle: LocalizedBody.optional(),
+      parent: z.string().min(1).optional(),
     }),
     item: (b, ctx): Emulated => ({
       id: ctx.id(),
@@ -266,6 +288,7 @@ const emulator = emulated({
       icon: b.icon ?? null,
       draft: b.draft ?? false,
       localizedTitle: (b.localizedTitle as Record<string, string> | undefined) ?? null,
+      groupId: b.parent ?? null,
     }),
   },
   update: {
@@ -277,8 +300,10 @@ const emulator = emulated({
       icon: IconName.optional(),
       draft: z.boolean().optional(),
       localizedTitle: LocalizedBody.nullable().optional(),
+      parent: z.string().min(1).nullable().optional(),
     }),
     apply: (l, b) => {
+      if (b.parent !== undefined) l.groupId = b.parent;
       if (b.title !== undefined) l.title = b.title;
       if (b.url !== undefined) l.url = b.url;
       if (b.description !== undefined) l.description = b.description;
@@ -307,6 +332,8 @@ const emulator = emulated({
       description: z.string().nullable().optional(),
       icon: z.string().nullable().optional(),
       draft: z.boolean().default(false),
+      /** The id of its section group. */
+      group: z.string().optional(),
     }),
     item: (x, ctx): Emulated => ({
       id: x.id ?? ctx.id(),
@@ -316,7 +343,16 @@ const emulator = emulated({
       icon: x.icon ?? null,
       draft: x.draft,
       localizedTitle: null,
+      groupId: x.group ?? null,
     }),
+  },
+  hooks: {
+    // A link is created in (or moved to) a section group of its site.
+    missing: (b, site) => {
+      const parent = (b as { parent?: string | null }).parent;
+      const groups = (site['groups'] ?? []) as { id: string }[];
+      return parent && !groups.some((g) => g.id === parent) ? `section group ${parent} not found` : undefined;
+    },
   },
 });
 
@@ -332,13 +368,14 @@ export const externalLinkKind: SiteListKind<
   key: 'externalLinks',
   config: Config,
   describe:
-    "Optional (current API): links to other sites in the navigation, in the order they appear after the sections. Omitted: the site's external links are not read or changed.",
+    "Optional (current API): links to other sites in the navigation, at the site's root or in a section group (group), right after a given section, group or link (after). Omitted: the site's external links are not read or changed.",
   docs: {
     'sites[].externalLinks[]': {
       title: 'external links',
       identity: '`title` within the site',
       notes: [
-        "Today's API only (the seed flavor refuses the key). A site with root site spaces (no sections) cannot have external links. The API has no list of links: docsync reads them in the site's structure. A new link is appended to the navigation; the links keep the order of the list among themselves (one sort call per move). A link in a section group stays there.",
+        "Today's API only (the seed flavor refuses the key). A site with root site spaces (no sections) cannot have external links. The API has no list of links: docsync reads them in the site's structure. A new link is created in its `group` (`parent`), else at the root, at the end of its level; a link moved into another group is one update (`parent`).",
+        "`after` names a section (path), a section group (title) or another link (title) of the same level (the root, or the link's group): the link is placed right after it with one structure sort call, when it is elsewhere, new, moved, or when another move of the plan comes between them; these calls run after the site's other moves. At most one link per item; with `after` and no `group`, the link is at the root. Links without `after` at the root keep the order of the list among themselves (one sort call per move); without `after` and `group`, a link stays where it is.",
       ],
     },
   },
@@ -346,6 +383,8 @@ export const externalLinkKind: SiteListKind<
   absentIn: ['seed'],
   normalize: (l) =>
     defined({
+      group: l.group,
+      after: l.after,
       title: l.title,
       id: l.id,
       previously: l.previously,
@@ -359,11 +398,12 @@ export const externalLinkKind: SiteListKind<
   read: {
     call: structureCall,
     items: (answer) => linksOf(Structure.parse(answer)),
-    live: (a: [Answer, string | null]) => liveLink(a),
+    live: (a: Placed) => liveLink(a),
   },
   diff,
-  export: (live) => {
+  export: (live, site) => {
     const dup = duplicatesOf(live.map((x) => x.title));
+    const place = exportPlace(live, site as LiveStructure);
     return live.map((x) => ({
       title: x.title,
       ...(dup.has(x.title) ? { id: x.id } : {}),
@@ -374,6 +414,7 @@ export const externalLinkKind: SiteListKind<
       ...(Object.keys(x.localizedTitle).length > 0
         ? { localizedTitle: x.localizedTitle as Config['localizedTitle'] }
         : {}),
+      ...place(x),
     }));
   },
   ops: {
@@ -382,7 +423,7 @@ export const externalLinkKind: SiteListKind<
         method: 'POST',
         route: LIST,
         params: { org: op.org, site: r.ref(op.site) },
-        body: { title: op.title, url: op.url, ...op.fields },
+        body: { title: op.title, url: op.url, ...r.patch(op.fields) },
         expect: [201],
         answer: Answer,
         create: true,
@@ -414,6 +455,7 @@ export const externalLinkKind: SiteListKind<
           r,
           { org: op.org, site: op.site, item: op.link, position: op.position },
           'site-external-link',
+          op.anchorType,
         ),
     },
   },

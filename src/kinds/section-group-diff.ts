@@ -1,4 +1,4 @@
-import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
+import { SET_AFTER_CREATION, type Fields, type Patch } from '../model/index.js';
 import { groupAddress, type GroupMembershipOp, type SectionGroupOp } from './section-group.js';
 import {
   sectionAddress,
@@ -11,10 +11,18 @@ import {
 import { kindDrafts, type KindDrafts } from '../diff/builder.js';
 import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
-import { addMoves } from '../diff/order.js';
-import type { SiteScope } from '../diff/site-scope.js';
+import { addMoves, type Movable } from '../diff/order.js';
+import {
+  innermostFirst,
+  levelsNow,
+  parentChange,
+  parentsFirst,
+  wantedLevel,
+  type NestedSlot,
+} from './section-group-nesting.js';
+import type { NavSlot, SiteScope } from '../diff/site-scope.js';
 
-type GroupSlot = { title: string; ref: Ref; addr: string; createKey?: string; liveId?: string };
+type GroupSlot = NestedSlot & { liveId?: string };
 
 /** What the groups of a site became: their slots, each section's wanted group, what was deleted. */
 type Groups = {
@@ -24,6 +32,8 @@ type Groups = {
   membersUnmanaged: Set<string>;
   /** Keys of group deletions, by live group id. */
   deleted: Map<string, string>;
+  /** Groups the plan moves into another group (or to the root). */
+  moved: Set<GroupSlot>;
 };
 
 /** Section groups of one site: by title (or pinned id); membership changes are one call per section. */
@@ -34,16 +44,21 @@ export function diffGroups(
   d: DesiredStructure,
   l: LiveStructure | undefined,
   slots: SectionSlot[],
-): void {
+): Map<string, NavSlot> {
   const live = l?.sectionGroups ?? [];
   countLive(ctx, 'site-section-group', live.length);
   const groupDrafts = kindDrafts<SectionGroupOp>(ctx, 'site-section-group');
   const groups = diffSectionGroups(ctx, groupDrafts, site, title, d.sectionGroups ?? [], live, slots);
   diffMemberships(ctx, site, live, slots, groups);
-  orderGroups(ctx, groupDrafts, site, live, groups.slots);
+  orderGroups(ctx, groupDrafts, site, live, groups);
+  return new Map(groups.slots.map((g) => [g.title, g]));
 }
 
-/** The groups themselves: creations (with their first members), renames, deletions. */
+/** The title of a live group by id (its id, if it is not read). */
+const titleIn = (live: readonly LiveSectionGroup[]) => (id: string) =>
+  live.find((g) => g.id === id)?.title ?? id;
+
+/** The groups themselves: creations (with their first members, in their parent), renames, moves between groups, deletions. */
 function diffSectionGroups(
   ctx: DiffContext,
   groupDrafts: KindDrafts<SectionGroupOp>,
@@ -58,12 +73,16 @@ function diffSectionGroups(
   const groupSlots: GroupSlot[] = [];
   const wantedGroupOf = new Map<SectionSlot, GroupSlot>();
   const membersUnmanaged = new Set<string>();
+  const byTitle = new Map<string, GroupSlot>();
+  const liveTitle = titleIn(live);
+  const updates: { slot: GroupSlot; before: Fields; after: Fields; patch: Patch }[] = [];
 
   let previousCreate: string | undefined;
   const { pairs, leftover } = pairByIdentity(
     ctx,
     `site "${title}": section group`,
-    desired,
+    // Parents first: a group is created (or moved) into a group that exists.
+    parentsFirst(desired),
     live,
     (g) => g.title,
   );
@@ -73,16 +92,25 @@ function diffSectionGroups(
     if (lg && dg.sections === undefined) membersUnmanaged.add(lg.id);
     if (!lg) {
       const key = `create:${addr}`;
-      const slot: GroupSlot = { title: dg.title, ref: createdRef(key), addr, createKey: key };
+      const parent = dg.parent ? byTitle.get(dg.parent) : undefined;
+      const slot: GroupSlot = {
+        title: dg.title,
+        ref: createdRef(key),
+        addr,
+        createKey: key,
+        d: dg,
+        arrival: key,
+      };
       groupDrafts.create({
         address: addr,
         after: {
           title: dg.title,
           ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
           ...(dg.draft ? { draft: true } : {}),
+          ...(parent ? { parent: dg.parent } : {}),
           ...(dg.sections !== undefined ? { sections: dg.sections } : {}),
         },
-        deps: [site.createKey, previousCreate, ...members.map((m) => m.createKey)],
+        deps: [site.createKey, previousCreate, parent?.createKey, ...members.map((m) => m.createKey)],
         op: {
           type: 'create-section-group',
           org,
@@ -90,6 +118,7 @@ function diffSectionGroups(
           title: dg.title,
           ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
           sections: members.map((m) => m.ref),
+          ...(parent ? { parent: parent.ref } : {}),
           // A draft is created as a draft: never live in between (staged structure).
           ...(dg.draft ? { draft: true } : {}),
         },
@@ -111,24 +140,50 @@ function diffSectionGroups(
           },
         });
       groupSlots.push(slot);
+      byTitle.set(dg.title, slot);
       for (const m of members) wantedGroupOf.set(m, slot);
       previousCreate = key;
       continue;
     }
-    const slot: GroupSlot = { title: dg.title, ref: liveRef(lg.id), addr, liveId: lg.id };
+    const slot: GroupSlot = { title: dg.title, ref: liveRef(lg.id), addr, liveId: lg.id, d: dg, l: lg };
     groupSlots.push(slot);
+    byTitle.set(dg.title, slot);
     for (const m of members) wantedGroupOf.set(m, slot);
-    // A rename keeps the group and its memberships: one update.
+    // A rename keeps the group and its memberships: one update (with its move into another group).
     const diff = changedFields(dg, lg, ['title', 'icon', 'draft', 'localizedTitle']);
-    if (diff)
+    const move = parentChange(slot, (t) => byTitle.get(t), liveTitle);
+    if (diff && !move)
       groupDrafts.update({
         address: addr,
         ...diff,
         op: { type: 'update-section-group', org, site: site.ref, group: slot.ref, patch: diff.after },
       });
+    else if (move)
+      updates.push({
+        slot,
+        before: { ...diff?.before, parent: move.before },
+        after: { ...diff?.after, parent: move.after },
+        patch: { ...diff?.after, parentSectionGroupId: move.field },
+      });
+  }
+  // Moves into other groups run after the creations (a new parent exists), parents first, one
+  // after the other: each is appended to its new level, in the order planned.
+  const moved = new Set<GroupSlot>();
+  let previousMove = previousCreate;
+  for (const u of updates) {
+    const key = groupDrafts.update({
+      address: u.slot.addr,
+      before: u.before,
+      after: u.after,
+      deps: [previousMove],
+      op: { type: 'update-section-group', org, site: site.ref, group: u.slot.ref, patch: u.patch },
+    });
+    moved.add(u.slot);
+    u.slot.arrival = key;
+    previousMove = key;
   }
   const deleted = new Map<string, string>();
-  for (const lg of leftover) {
+  for (const lg of innermostFirst(leftover)) {
     const addr = groupAddress(site.addr, lg.title);
     const deleteKey = groupDrafts.prune({
       address: addr,
@@ -136,9 +191,18 @@ function diffSectionGroups(
       before: { title: lg.title },
       op: { type: 'delete-section-group', org, site: site.ref, group: liveRef(lg.id) },
     });
-    if (deleteKey) deleted.set(lg.id, deleteKey);
+    if (!deleteKey) continue;
+    deleted.set(lg.id, deleteKey);
+    // A group is deleted once what it holds is deleted or moved out.
+    const inside = [...leftover, ...groupSlots.flatMap((g) => (g.l ? [g.l] : []))].filter(
+      (x) => x.parent === lg.id,
+    );
+    ctx.drafts.depend(
+      deleteKey,
+      ...inside.map((x) => deleted.get(x.id) ?? groupSlots.find((g) => g.l === x && moved.has(g))?.arrival),
+    );
   }
-  return { slots: groupSlots, wantedGroupOf, membersUnmanaged, deleted };
+  return { slots: groupSlots, wantedGroupOf, membersUnmanaged, deleted, moved };
 }
 
 /**
@@ -185,30 +249,44 @@ function diffMemberships(
   }
 }
 
-/** The groups' order in the site: live groups where they are, new ones last, moved as few as possible. */
+/**
+ * The groups' order within each level (the root, a group): live groups where they are, new ones
+ * and those moved there last, moved among their siblings as few times as possible.
+ */
 function orderGroups(
   ctx: DiffContext,
   groupDrafts: KindDrafts<SectionGroupOp>,
   site: SiteScope,
   live: LiveSectionGroup[],
-  groupSlots: GroupSlot[],
+  { slots, moved }: Groups,
 ): void {
   const { org } = ctx;
-  const current = [
-    ...live.map((lg) => groupSlots.find((g) => g.liveId === lg.id)).filter((g): g is GroupSlot => !!g),
-    ...groupSlots.filter((g) => !g.liveId),
-  ];
-  addMoves<GroupSlot, SectionGroupOp>(
-    groupDrafts,
-    groupSlots,
-    current,
-    (g) => g.title,
-    (item, position) => ({
-      type: 'move-section-group',
-      org,
-      site: site.ref,
-      group: item.ref,
-      position,
-    }),
+  const liveTitle = titleIn(live);
+  const now = levelsNow(slots, live, liveTitle, moved);
+  const wanted = new Map<string, GroupSlot[]>();
+  for (const g of slots) {
+    const level = wantedLevel(g, liveTitle);
+    wanted.set(level, [...(wanted.get(level) ?? []), g]);
+  }
+  // In the config's order, not the creations' (parents first).
+  const inConfig = (list: GroupSlot[]) => [...list].sort((a, b) => slots.indexOf(a) - slots.indexOf(b));
+  // A move waits for its group and its anchor to be where they go (created or moved there).
+  const movable = new Map(
+    slots.map((g): [GroupSlot, Movable & GroupSlot] => [g, { ...g, createKey: g.arrival }]),
   );
+  const asMovable = (list: GroupSlot[]) => list.map((g) => movable.get(g)!);
+  for (const [level, desired] of wanted)
+    addMoves<GroupSlot & Movable, SectionGroupOp>(
+      groupDrafts,
+      asMovable(inConfig(desired)),
+      asMovable(now.get(level) ?? []),
+      (g) => g.title,
+      (item, position) => ({
+        type: 'move-section-group',
+        org,
+        site: site.ref,
+        group: item.ref,
+        position,
+      }),
+    );
 }

@@ -20,6 +20,8 @@ export const SiteSectionGroup = z.looseObject({
   icon: nullish(z.string()),
   draft: nullish(z.boolean()),
   localizedTitle: nullish(Localized),
+  /** Today's API: the group it is nested in. */
+  sectionGroup: nullish(z.string()),
 });
 export type SiteSectionGroup = z.infer<typeof SiteSectionGroup>;
 
@@ -31,6 +33,8 @@ export type SectionGroupOp =
       title: string;
       icon?: string | null;
       sections: Ref[];
+      /** Today's API: the group to nest it in (absent: the site's root). */
+      parent?: Ref;
       draft?: boolean;
     }
   | { type: 'update-section-group'; org: string; site: Ref; group: Ref; patch: Patch }
@@ -56,6 +60,7 @@ export const sectionGroupKind: KindModule<SectionGroupOp, 'site-section-group'> 
           title: op.title,
           ...(op.icon !== undefined ? { icon: op.icon } : {}),
           sections: op.sections.map(r.ref),
+          ...(op.parent ? { parent: r.ref(op.parent) } : {}),
           ...(op.draft ? { draft: true } : {}),
         },
         expect: [201],

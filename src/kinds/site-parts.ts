@@ -5,6 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import { externalLinkKind, type ExternalLinkOp } from './external-link.js';
+import { checkLinkPlaces } from './external-link-place.js';
 import { listIn, valueIn } from './list-in.js';
 import { previewCall, publicationKind, type PublicationOp } from './publication.js';
 import { shareLinkKind, type ShareLinkOp } from './share-link.js';
@@ -23,6 +24,7 @@ import {
   givesOverrides,
   structureAbsentKeys,
   structureShape,
+  structureNames,
   type DesiredStructure,
   type EntryOf,
   type LiveStructure,
@@ -125,6 +127,7 @@ export function normalizeParts(entry: PartsConfig, indirect?: CertificateRef): D
 export function checkParts(entry: PartsConfig, on: EntryChecks): void {
   // The issues come out in file order (config/semantic.ts), whatever the order of the checks.
   checkStructure(entry, on);
+  checkLinkPlaces(entry.externalLinks, structureNames(entry), on);
   on.nested(anySiteListKinds);
 }
 

@@ -242,6 +242,8 @@ export type DesiredSectionGroup = Renamable & {
   icon?: string | null;
   draft?: boolean;
   localizedTitle?: LocalizedText;
+  /** Today's API: the title of the group it is nested in; null: the site's root; omitted: unmanaged. */
+  parent?: string | null;
   /** Paths of the member sections; omitted: the group's memberships are unmanaged. */
   sections?: string[];
 };
@@ -284,6 +286,8 @@ export type LiveSectionGroup = {
   icon: string | null;
   draft: boolean;
   localizedTitle: LocalizedText;
+  /** The id of the group it is nested in (null: the site's root). */
+  parent: string | null;
 };
 export type LiveStructure = {
   sections?: LiveSection[];

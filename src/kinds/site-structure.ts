@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
-import type { SiteScope } from '../diff/site-scope.js';
+import type { NavSlot, SiteScope } from '../diff/site-scope.js';
 import { defined, duplicatesOf, localized, pin, previously } from './fields.js';
 import { brokenLinksPolicies } from '../diff/site-paths.js';
 import { diffGroups } from './section-group-diff.js';
@@ -25,9 +25,12 @@ import type {
   DesiredSiteSpace,
   DesiredStructure,
   LiveSection,
+  LiveSectionGroup,
   LiveSiteSpace,
   LiveStructure,
 } from './site-section.js';
+import { nestingIssues } from './section-group-nesting.js';
+import type { StructureNames } from './external-link-place.js';
 
 /**
  * A site's structure: its sections, section groups and site spaces (the navigation). Each has its
@@ -136,6 +139,15 @@ const GroupConfig = z.strictObject({
   icon: Icon.nullable().optional(),
   draft: Draft,
   localizedTitle: localized(128, 'title'),
+  parent: z
+    .string()
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional()
+    .describe(
+      "Optional (current API): the title of the section group (of this site's sectionGroups) this group is nested in; null puts it at the site's root. Omitted: unmanaged (a new group is created at the root).",
+    ),
   sections: z
     .array(Path)
     .optional()
@@ -151,7 +163,7 @@ export const structureAbsentKeys = [
     `sections[].spaces[].${k}`,
     `spaces[].${k}`,
   ]),
-  ...['draft', 'localizedTitle'].map((k) => `sectionGroups[].${k}`),
+  ...['draft', 'localizedTitle', 'parent'].map((k) => `sectionGroups[].${k}`),
 ];
 
 /** The keys the structure takes in a site entry. */
@@ -205,6 +217,7 @@ export function normalizeStructure(s: StructureConfig): DesiredStructure {
           icon: g.icon,
           draft: g.draft,
           localizedTitle: g.localizedTitle,
+          parent: g.parent,
           sections: g.sections,
         }) as DesiredSectionGroup,
     ),
@@ -266,6 +279,9 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
       else grouped(p, path);
     });
   });
+  if (site.sectionGroups)
+    for (const [i, message] of nestingIssues(site.sectionGroups))
+      on.report(['sectionGroups', i, 'parent'], message, 'unknown-reference');
 }
 
 const liveSiteSpace = (ss: SiteSpace): LiveSiteSpace => ({
@@ -402,6 +418,7 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
           icon: g.icon ?? null,
           draft: g.draft ?? false,
           localizedTitle: g.localizedTitle ?? {},
+          parent: g.sectionGroup ?? null,
         })),
       }),
     }),
@@ -460,6 +477,12 @@ function exportSection(s: LiveSection, siteDoc: Record<string, unknown> | undefi
   };
 }
 
+/** A nested group's `parent`: the title of the group it is in (nothing at the root). */
+function nestedIn(g: LiveSectionGroup, groups: readonly LiveSectionGroup[]) {
+  const parent = g.parent === null ? undefined : groups.find((x) => x.id === g.parent);
+  return parent ? { parent: parent.title } : {};
+}
+
 /** A site's structure as config: its sections and groups, or its root site spaces. */
 export function exportStructure(
   l: LiveStructure,
@@ -488,8 +511,47 @@ export function exportStructure(
       ...(g.icon !== null ? { icon: g.icon } : {}),
       ...(g.draft ? { draft: true } : {}),
       ...someLocalized('localizedTitle', g.localizedTitle),
+      ...nestedIn(g, l.sectionGroups ?? []),
       sections: sections.filter((s) => s.group === g.id).map((s) => s.path),
     })),
+  };
+}
+
+/**
+ * What an entry's structure holds that something may be placed in or after (an external link): its
+ * groups' titles, and by name each section's (path) and group's (title) type and level ('' for the
+ * root, else a group's title), as the config says.
+ */
+export function structureNames(site: StructureConfig): StructureNames {
+  const named = new Map<string, { type: string; level: string }[]>();
+  const add = (name: string, type: string, level: string) =>
+    named.set(name, [...(named.get(name) ?? []), { type, level }]);
+  for (const sec of site.sections ?? [])
+    add(
+      sec.path,
+      'site-section',
+      site.sectionGroups?.find((g) => g.sections?.includes(sec.path))?.title ?? '',
+    );
+  for (const g of site.sectionGroups ?? []) add(g.title, 'site-section-group', g.parent ?? '');
+  return { groups: new Set(site.sectionGroups?.map((g) => g.title) ?? []), named };
+}
+
+/**
+ * The names a live structure's items have in an exported config, each held once: the title of a
+ * group by id, and whether a name is one exported item (a section without site spaces is not
+ * exported; a name two items share is ambiguous).
+ */
+export function exportedNames(l: LiveStructure): {
+  groupTitle: (id: string) => string | undefined;
+  names: string[];
+} {
+  const groups = l.sectionGroups ?? [];
+  return {
+    groupTitle: (id) => groups.find((g) => g.id === id)?.title,
+    names: [
+      ...(l.sections ?? []).filter((s) => s.spaces.length > 0).map((s) => s.path),
+      ...groups.map((g) => g.title),
+    ],
   };
 }
 
@@ -504,7 +566,13 @@ export function diffSiteStructure(
   siteDoc?: Record<string, unknown>,
 ): void {
   const slots = d.sections || d.spaces ? diffStructure(ctx, site, title, d, l, siteDoc) : [];
-  if (d.sectionGroups) diffGroups(ctx, site, title, d, l, slots);
+  const groups = d.sectionGroups ? diffGroups(ctx, site, title, d, l, slots) : new Map<string, NavSlot>();
+  // What an external link may be placed in or after, by name (sections first).
+  const items = new Map<string, NavSlot & { type: string }>();
+  for (const [title, g] of groups) items.set(title, { ...g, type: 'site-section-group' });
+  for (const s of slots)
+    items.set(s.d.path, { ref: s.ref, liveId: s.l?.id, createKey: s.createKey, type: 'site-section' });
+  site.nav = { items, groups };
 }
 
 /** What the reference says of the structure's keys (decision 0020). */
@@ -524,7 +592,10 @@ export const structureDocs: Record<string, KindDoc> = {
   'sites[].sectionGroups[]': {
     title: 'section groups',
     identity: '`title` within the site',
-    notes: ['Each of `sections` must be a section of this site, in one group at most.'],
+    notes: [
+      'Each of `sections` must be a section of this site, in one group at most.',
+      "`parent` (current API) nests a group in another group of the same list, by title (no cycles; the seed flavor refuses the key). A new group is created in its parent (`parent`), parents first; a group moved into another group (or to the root with `parent: null`) is one update (`parentSectionGroupId`) and goes last there; groups keep the list's order among their siblings. A deleted group is deleted after the groups nested in it, and after those the config moves out of it.",
+    ],
   },
   'sites[].spaces[]': {
     title: 'root site spaces',

@@ -117,22 +117,30 @@ export function structureSort(
   r: Resolver,
   what: { org: string; site: Ref; item: Ref; position: Position },
   type: string,
+  /** The anchor's type, when it is another kind of item (a link placed after a section). */
+  anchorType: string = type,
 ): ApiCall {
   return {
     method: 'PATCH',
     route: '/orgs/{org}/sites/{site}/structure/sort',
     params: { org: what.org, site: r.ref(what.site) },
-    body: sortBody(type, r.ref(what.item), what.position, r),
+    body: sortBody(type, anchorType, r.ref(what.item), what.position, r),
     expect: [200, 204],
   };
 }
 
 /** Today's `PATCH /sites/{id}/structure/sort` body: one call orders any item of a site. */
-function sortBody(type: string, id: string, position: Position, r: Resolver): Record<string, unknown> {
+function sortBody(
+  type: string,
+  anchorType: string,
+  id: string,
+  position: Position,
+  r: Resolver,
+): Record<string, unknown> {
   const where = position.before ? 'before' : 'after';
   return {
     item: { type, id },
-    position: { [where]: { type, id: r.ref((position.before ?? position.after)!) } },
+    position: { [where]: { type: anchorType, id: r.ref((position.before ?? position.after)!) } },
   };
 }
 

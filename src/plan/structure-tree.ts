@@ -102,6 +102,13 @@ function node(
   return { kind, key, label, address, states, changes: [], children: [] };
 }
 
+/** The node of each kind of item a link may follow. */
+const NODE_OF: Record<string, StructureNode['kind']> = {
+  'site-section': 'section',
+  'site-section-group': 'section-group',
+  'site-external-link': 'external-link',
+};
+
 /** An external link's line: its title and where it goes. */
 const linkLabel = (title: string, url: unknown) => (typeof url === 'string' ? `${title} → ${url}` : title);
 
@@ -116,13 +123,22 @@ function siteNode(org: string, site: LiveSite): StructureNode {
       node('section-group', g.title, g.title, `${addr}/section-groups/${g.title}`, g),
     ]),
   );
+  const parentOf = new Map((site.sectionGroups ?? []).map((g) => [g.id, g.parent]));
   const placed = new Set<StructureNode>();
-  const place = (n: StructureNode, groupId: string | null) => {
-    const group = groupId ? groups.get(groupId) : undefined;
-    if (!group) return root.children.push(n);
-    group.children.push(n);
-    if (!placed.has(group)) root.children.push(group);
+  // A group is drawn where it is first needed: in its parent group (nested), or at the root.
+  const attach = (id: string) => {
+    const group = groups.get(id)!;
+    if (placed.has(group)) return;
     placed.add(group);
+    const parent = parentOf.get(id);
+    if (!parent || !groups.has(parent) || isWithin(parentOf, parent, id)) return root.children.push(group);
+    groups.get(parent)!.children.push(group);
+    attach(parent);
+  };
+  const place = (n: StructureNode, groupId: string | null) => {
+    if (!groupId || !groups.has(groupId)) return root.children.push(n);
+    groups.get(groupId)!.children.push(n);
+    attach(groupId);
   };
   for (const s of site.sections ?? []) {
     const sAddr = `${addr}/sections/${s.path}`;
@@ -130,15 +146,34 @@ function siteNode(org: string, site: LiveSite): StructureNode {
     sec.children = s.spaces.map((ss) => spaceNode(sAddr, ss));
     place(sec, s.group);
   }
-  for (const g of groups.values()) if (!placed.has(g)) root.children.push(g);
+  for (const id of groups.keys()) attach(id);
   for (const ss of site.spaces ?? []) root.children.push(spaceNode(addr, ss));
-  // External links come after the sections (where the API appends them), or in their group.
-  for (const l of site.externalLinks ?? [])
-    place(
-      node('external-link', l.title, linkLabel(l.title, l.url), `${addr}/external-links/${l.title}`, l),
-      l.group,
+  // External links: right after the item before them in the structure, else last of their level.
+  for (const l of site.externalLinks ?? []) {
+    const n = node(
+      'external-link',
+      l.title,
+      linkLabel(l.title, l.url),
+      `${addr}/external-links/${l.title}`,
+      l,
     );
+    place(n, l.group);
+    const level = l.group && groups.has(l.group) ? groups.get(l.group)! : root;
+    const prev =
+      l.prev && level.children.find((x) => x.key === l.prev!.name && x.kind === NODE_OF[l.prev!.type]);
+    if (prev) {
+      level.children.splice(level.children.indexOf(n), 1);
+      level.children.splice(level.children.indexOf(prev) + 1, 0, n);
+    }
+  }
   return root;
+}
+
+/** Whether group `id` is `ancestor` or nested in it (a live cycle is drawn flat). */
+function isWithin(parentOf: ReadonlyMap<string, string | null>, id: string, ancestor: string): boolean {
+  let at: string | null | undefined = id;
+  for (let n = 0; at && n <= parentOf.size; n += 1, at = parentOf.get(at)) if (at === ancestor) return true;
+  return false;
 }
 
 /** Every node under `root` (itself included) with its parent. */
@@ -316,7 +351,12 @@ function drawChange(d: Drawing, c: Change): void {
     d.removed.add(existing);
   } else if (c.action === 'move' && effect && parent) {
     const anchor = (c.after?.['before'] ?? c.after?.['after']) as unknown;
-    const to = parent.children.find((s) => s !== existing && s.key === anchor && s.kind === existing.kind);
+    const to =
+      parent.children.find((s) => s !== existing && s.key === anchor && s.kind === existing.kind) ??
+      // A link placed after a section or a group of its level.
+      (existing.kind === 'external-link'
+        ? parent.children.find((s) => s !== existing && s.key === anchor && s.kind !== 'site-space')
+        : undefined);
     if (to) {
       parent.children.splice(parent.children.indexOf(existing), 1);
       const at = parent.children.indexOf(to) + (c.after && 'after' in c.after ? 1 : 0);
@@ -339,6 +379,30 @@ function drawChange(d: Drawing, c: Change): void {
   } else if (c.action === 'update' && effect && c.kind === 'site-external-link' && c.after?.['url'])
     existing.label = linkLabel(existing.key, c.after['url']);
   if (c.action === 'update' && effect) setStates(existing, c.after);
+  if (c.action === 'update' && effect) regroup(d, existing, containerField(c));
+}
+
+/** The field of a change that names the group a node is in (a group's `parent`, a link's `group`). */
+function containerField(c: Change): unknown {
+  if (c.kind === 'site-section-group') return c.after?.['parent'];
+  if (c.kind === 'site-external-link') return c.after?.['group'];
+  return undefined;
+}
+
+/** The node of the group titled `title` in the site of `n` (null: the site itself). */
+function containerNode(d: Drawing, siteAddr: string, title: string | null): StructureNode | undefined {
+  return title === null ? d.index.get(siteAddr) : d.index.get(`${siteAddr}/section-groups/${title}`);
+}
+
+/** A node that goes into another group (or to the site's root), once its change takes effect: last there. */
+function regroup(d: Drawing, n: StructureNode, target: unknown): void {
+  if (target !== null && typeof target !== 'string') return;
+  const to = containerNode(d, d.siteOf(n), target);
+  const from = d.parents.get(n);
+  if (!to || !from || to === from || to === n) return;
+  from.children.splice(from.children.indexOf(n), 1);
+  to.children.push(n);
+  d.parents.set(n, to);
 }
 
 /** A change of `draft` or `hidden`, once it takes effect: the node's states follow. */
@@ -392,6 +456,10 @@ function drawCreation(d: Drawing, c: Change): void {
     return;
   }
   const key = c.address.slice(cut + seg.length);
+  // A group created in a group, a link in a group: drawn there.
+  const inGroup = containerField(c);
+  const container =
+    typeof inGroup === 'string' ? (containerNode(d, parent.address, inGroup) ?? parent) : parent;
   const title = typeof c.after?.['title'] === 'string' ? c.after['title'] : key;
   const kind = tree.node;
   const label =
@@ -413,9 +481,9 @@ function drawCreation(d: Drawing, c: Change): void {
     d.index.set(child.address, child);
     d.parents.set(child, n);
   }
-  parent.children.push(n);
+  container.children.push(n);
   d.index.set(n.address, n);
-  d.parents.set(n, parent);
+  d.parents.set(n, container);
   // A new group comes with the sections it names.
   const members = c.after?.['sections'];
   if (kind === 'section-group' && effect && Array.isArray(members))
@@ -424,9 +492,9 @@ function drawCreation(d: Drawing, c: Change): void {
       const from = sec && d.parents.get(sec);
       if (!sec || !from) continue;
       // The group takes the place of its first section.
-      if (n.children.length === 0 && from === parent) {
-        parent.children.splice(parent.children.indexOf(n), 1);
-        parent.children.splice(parent.children.indexOf(sec), 0, n);
+      if (n.children.length === 0 && from === container) {
+        container.children.splice(container.children.indexOf(n), 1);
+        container.children.splice(container.children.indexOf(sec), 0, n);
       }
       from.children.splice(from.children.indexOf(sec), 1);
       n.children.push(sec);

@@ -240,7 +240,26 @@ async function scenario(): Promise<void> {
     item: { type: 'site-external-link', id: forum.id },
     position: { before: { type: 'site-external-link', id: status.id } },
   });
+  // Nested groups and links placed in groups and among sections (issue 30).
+  const inner = await ask('POST', `${s}/section-groups`, { title: 'Inner', parent: group.id });
+  const outer = await ask('POST', `${s}/section-groups`, { title: 'Outer' });
+  await ask('PATCH', `${s}/section-groups/${inner.id}`, { parentSectionGroupId: outer.id });
+  const nestedLink = await ask('POST', `${s}/external-links`, {
+    title: 'API status',
+    url: 'https://status.example.com/api',
+    parent: inner.id,
+  });
+  await ask('PATCH', `${s}/external-links/${forum.id}`, { parent: group.id });
+  await ask('PATCH', `${s}/external-links/${forum.id}`, { parent: null });
+  await ask('PATCH', `${s}/structure/sort`, {
+    item: { type: 'site-external-link', id: forum.id },
+    position: { after: { type: 'site-section', id: staged.id } },
+  });
+  await ask('GET', `${s}/section-groups`);
   await ask('GET', `${s}/structure`);
+  await ask('DELETE', `${s}/external-links/${nestedLink.id}`);
+  await ask('PATCH', `${s}/section-groups/${inner.id}`, { parentSectionGroupId: null });
+  await ask('DELETE', `${s}/section-groups/${outer.id}`);
   await ask('GET', `${o}/sites/site_1/structure`);
   await ask('GET', `${s}/publishing/preview`);
   await ask('DELETE', `${s}/external-links/${status.id}`);

@@ -1,7 +1,8 @@
 import { badRequest, conflict } from '../errors.js';
 import { paginate } from '../paginate.js';
 import type { EmuGroup, EmuOrganization, EmuSection, EmuSite } from '../state.js';
-import { findById, newId, placeRelative, slugify, uniquePath } from '../store.js';
+import { isWithin, linksOf, placeInNav, toEnd } from '../nav-order.js';
+import { findById, newId, slugify, uniquePath } from '../store.js';
 import { asBody, optBoolean, optLocalized, optString, optStringArray, reqString } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { parsePosition, siteOf } from './site-helpers.js';
@@ -89,6 +90,7 @@ export function registerSections(deps: RouteDeps): void {
     if (site.siteSpaces.some((ss) => ss.spaceId === spaceId))
       throw conflict(`spaceId: space ${spaceId} is already part of site ${site.id}`);
     site.sections.push(section);
+    toEnd(site, section.id);
     addSiteSpace(org, site, spaceId, section);
     if (site.defaultSectionId === null) site.defaultSectionId = section.id;
     return { status: 201, body: shapes.section(org, site, section) };
@@ -138,7 +140,7 @@ export function registerSections(deps: RouteDeps): void {
     const section = findById(site.sections, params.sectionId!, 'site section');
     const { where, id } = parsePosition(body, 'site-section', 'siteSection');
     const anchor = findById(site.sections, id, 'site section');
-    if (anchor !== section) placeRelative(site.sections, section, anchor, where);
+    placeInNav(site, section.id, anchor.id, where);
     return { status: 200, body: shapes.section(org, site, section) };
   });
 
@@ -162,8 +164,18 @@ export function registerSections(deps: RouteDeps): void {
     const sectionIds = optStringArray(b, 'sections') ?? [];
     const sections = sectionIds.map((id) => findById(site.sections, id, 'site section'));
     const draft = deps.flavor === 'current' ? optBoolean(b, 'draft') : undefined;
-    const created: EmuGroup = { id: newId('sitesg'), title, icon, ...(draft ? { draft } : {}) };
+    // Today's API nests a new group in `parent` (a group of the site).
+    const parent = deps.flavor === 'current' ? optString(b, 'parent') : undefined;
+    if (parent) group(site, parent);
+    const created: EmuGroup = {
+      id: newId('sitesg'),
+      title,
+      icon,
+      ...(draft ? { draft } : {}),
+      ...(parent ? { parentId: parent } : {}),
+    };
     site.groups.push(created);
+    toEnd(site, created.id);
     for (const s of sections) s.groupId = created.id;
     return { status: 201, body: shapes.group(org, site, created) };
   });
@@ -174,8 +186,22 @@ export function registerSections(deps: RouteDeps): void {
     const title = optString(b, 'title', { min: 1, max: 100 });
     const icon = optString(b, 'icon', { max: 50, nullable: true });
     const today = currentFields(deps.flavor, b);
+    const parent =
+      deps.flavor === 'current' ? optString(b, 'parentSectionGroupId', { nullable: true }) : undefined;
+    if (parent) {
+      group(site, parent);
+      if (isWithin(site, parent, g.id))
+        throw badRequest(
+          'parentSectionGroupId: a group cannot be nested in itself or in a group it contains',
+        );
+    }
     if (title) g.title = title;
     if (icon !== undefined) g.icon = icon;
+    // Moved into another group (or to the root): last of its new level.
+    if (parent !== undefined && parent !== (g.parentId ?? null)) {
+      g.parentId = parent;
+      toEnd(site, g.id);
+    }
     if (today.draft !== undefined) g.draft = today.draft;
     if (today.localizedTitle !== undefined) g.localizedTitle = today.localizedTitle;
     return { status: 200, body: shapes.group(org, site, g) };
@@ -184,7 +210,10 @@ export function registerSections(deps: RouteDeps): void {
     const { site } = siteOf(deps, params);
     const g = group(site, params.groupId!);
     site.groups.splice(site.groups.indexOf(g), 1);
+    // What it held goes to the site's root.
     for (const s of site.sections) if (s.groupId === g.id) s.groupId = null;
+    for (const x of site.groups) if (x.parentId === g.id) x.parentId = null;
+    for (const l of linksOf(site)) if (l.groupId === g.id) l.groupId = null;
     return { status: 205 };
   });
   if (deps.flavor === 'seed') registerGroupMembership(deps);
@@ -193,7 +222,7 @@ export function registerSections(deps: RouteDeps): void {
     const g = group(site, params.groupId!);
     const { where, id } = parsePosition(body, 'site-section', 'id');
     const anchor = group(site, id);
-    if (anchor !== g) placeRelative(site.groups, g, anchor, where);
+    placeInNav(site, g.id, anchor.id, where);
     return { status: 200, body: shapes.group(org, site, g) };
   });
 }

@@ -14,7 +14,7 @@ import {
 } from '../validate.js';
 import type { RouteDeps } from './context.js';
 import { siteOf } from './site-helpers.js';
-import { externalLinksOf } from './structure.js';
+import { sortNavigation } from './navigation-sort.js';
 import { checkAdaptiveSchema } from '../adaptive-schema.js';
 
 /** `SiteType` of the official document; api.md names `basic` only. */
@@ -166,20 +166,16 @@ export function registerSites(deps: RouteDeps): void {
       const types = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
       const itemType = optEnum(item, 'type', types, { required: true })!;
       const refType = optEnum(ref, 'type', types, { required: true })!;
-      if (itemType !== refType) throw badRequest(`position.${where[0]}.type: must be ${itemType}`);
       const itemId = optString(item, 'id') ?? '';
       const refId = optString(ref, 'id') ?? '';
-      const move = <T extends { id: string }>(list: T[], what: string, same?: (a: T, b: T) => boolean) => {
-        const a = findById(list, itemId, what);
-        const anchor = findById(list, refId, what);
-        if (same && !same(a, anchor))
+      if (itemType === 'site-space' || refType === 'site-space') {
+        if (itemType !== refType) throw badRequest(`position.${where[0]}.type: must be ${itemType}`);
+        const a = findById(site.siteSpaces, itemId, 'site space');
+        const anchor = findById(site.siteSpaces, refId, 'site space');
+        if (a.sectionId !== anchor.sectionId)
           throw badRequest(`position.${where[0]}.id: must be in the same section as the item`);
-        if (a !== anchor) placeRelative(list, a, anchor, where[0]!);
-      };
-      if (itemType === 'site-section') move(site.sections, 'site section');
-      else if (itemType === 'site-section-group') move(site.groups, 'section group');
-      else if (itemType === 'site-external-link') move(externalLinksOf(site), 'external link');
-      else move(site.siteSpaces, 'site space', (a, b) => a.sectionId === b.sectionId);
+        if (a !== anchor) placeRelative(site.siteSpaces, a, anchor, where[0]!);
+      } else sortNavigation(site, { type: itemType, id: itemId }, { type: refType, id: refId }, where[0]!);
       return { status: 204 };
     });
   }
