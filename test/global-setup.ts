@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -18,7 +18,7 @@ export const TEST_CLI = join(ROOT, '.test-dist', 'bin', 'cli.js');
  * CPU of `node --import tsx src/cli.ts` (no TypeScript loader, no resolution of hundreds of
  * CommonJS files), which adds up over the hundreds of processes the suite starts.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => void> {
   const staging = join(ROOT, '.test-dist', `bin.${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -40,4 +40,18 @@ export default async function setup(): Promise<void> {
   renameSync(staging, join(ROOT, '.test-dist', 'bin'));
   // Read by test/helpers/cli.ts in the workers, which inherit this environment.
   process.env['DOCSYNC_TEST_CLI'] = TEST_CLI;
+  return mainCpu;
+}
+
+/**
+ * With DOCSYNC_TEST_CPU (test/cpu-per-file.ts): one more line, `(vitest main)`, the CPU of vitest's
+ * own process (transforms, the reporter, this set-up), which no test file's line counts.
+ */
+function mainCpu(): void {
+  const out = process.env['DOCSYNC_TEST_CPU'];
+  if (!out) return;
+  const { user, system } = process.cpuUsage();
+  const selfS = Math.round((user + system) / 1e4) / 100;
+  const wallS = Math.round(process.uptime() * 10) / 10;
+  appendFileSync(out, `${JSON.stringify({ file: '(vitest main)', selfS, childrenS: 0, wallS })}\n`);
 }
