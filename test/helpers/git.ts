@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -24,7 +24,20 @@ export function makeRepo(files: Record<string, string>): {
     }
     git('add', '-A');
     git('commit', '-q', '-m', message);
-    return git('rev-parse', 'HEAD');
+    return head();
+  };
+  /**
+   * The commit HEAD names, read from .git (a branch's loose ref: a fresh repository packs none)
+   * rather than one more git process per commit.
+   */
+  const head = () => {
+    const ref = readFileSync(join(dir, '.git', 'HEAD'), 'utf8').trim();
+    if (!ref.startsWith('ref: ')) return ref;
+    try {
+      return readFileSync(join(dir, '.git', ref.slice('ref: '.length)), 'utf8').trim();
+    } catch {
+      return git('rev-parse', 'HEAD');
+    }
   };
   commit(files, 'initial config');
   return { dir, url: `file://${dir}`, commit };
