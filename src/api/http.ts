@@ -12,6 +12,7 @@ import { RateBudget } from './rate-limit.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
+import { queued } from './queued.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -176,9 +177,7 @@ export class HttpClient {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
     const run = () => this.withRetries(req, gate);
-    return (
-      req.priority ? this.queue.add(run, { priority: req.priority }) : this.queue.add(run)
-    ) as Promise<HttpResponse>;
+    return queued(this.queue, run, req.priority);
   }
 
   /** Wait for every queued call, then close connections. */
