@@ -98,6 +98,11 @@ export type ListKind<
   needsSelf?: boolean;
   /** Values of an entry that name live objects (resolved when planning); `org` is the whole desired organization. */
   references?: (entry: D, org: never) => EntryReference[];
+  /**
+   * The targets `references` would name, with their `read` flags, without building each located
+   * reference (the live read's scope needs only these); by default taken from `references`.
+   */
+  referenceTargets?: (entry: D, org: never) => readonly Pick<EntryReference, 'target' | 'read'>[];
   /** What a live entry already names (proven to exist by the live read). */
   liveReferences?: (entry: L) => LiveReference[];
   /** How references to this kind's objects are resolved. */

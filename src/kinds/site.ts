@@ -324,6 +324,10 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
   },
   normalize,
   references,
+  referenceTargets: (site: DesiredSite) => {
+    const spaces = (site.sections ?? []).some((s) => s.spaces.length > 0) || (site.spaces ?? []).length > 0;
+    return [...partsReferences(site, site.title), ...(spaces ? [{ target: 'space' }] : [])];
+  },
   liveReferences: (site: LiveSite) => [
     {
       target: 'space',

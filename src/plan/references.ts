@@ -36,14 +36,14 @@ export function referenceTargets(org: DesiredOrganization): { named: Set<string>
   const named = new Set<string>();
   // A kind whose diff needs the ids of what it names (a grant's member by e-mail): that list too.
   const needed = new Set<string>();
-  const add = (r: ConfigReference) => {
+  const add = (r: Pick<ConfigReference, 'target' | 'read'>) => {
     named.add(r.target);
     if (r.read) needed.add(r.target);
   };
   for (const kind of anyListKinds) {
-    if (!kind.references) continue;
-    for (const entry of listIn(org, kind.key) ?? [])
-      for (const r of kind.references(entry, org as never)) add(r);
+    const targets = kind.referenceTargets ?? kind.references;
+    if (!targets) continue;
+    for (const entry of listIn(org, kind.key) ?? []) for (const r of targets(entry, org as never)) add(r);
   }
   for (const kind of anyObjectKinds) {
     const value = valueIn(org, kind.key);

@@ -1,0 +1,28 @@
+import { expect, it } from 'vitest';
+import { anyListKinds, listIn } from '../kinds/registry.js';
+import { randomDesired, rng } from '../../test/helpers/random-state.js';
+import { referenceTargets } from './references.js';
+
+const targetsOf = (refs: readonly { target: string; read?: boolean | undefined }[]) =>
+  [...new Set(refs.map((r) => `${r.target}${r.read ? ' (read)' : ''}`))].sort();
+
+it("a kind's referenceTargets name exactly the targets and read flags of its references (random configs)", () => {
+  const random = rng(33);
+  let compared = 0;
+  for (let n = 0; n < 16; n += 1) {
+    const org = randomDesired(random, n % 2 === 0 ? 'seed' : 'current');
+    for (const kind of anyListKinds) {
+      if (!kind.referenceTargets || !kind.references) continue;
+      for (const entry of listIn(org, kind.key) ?? []) {
+        expect(targetsOf(kind.referenceTargets(entry, org as never))).toEqual(
+          targetsOf(kind.references(entry, org as never)),
+        );
+        compared += 1;
+      }
+    }
+  }
+  expect(compared).toBeGreaterThan(8);
+  // And the organization's targets, as the live read's scope takes them.
+  const org = randomDesired(rng(7));
+  expect(referenceTargets(org).named.size).toBeGreaterThan(0);
+});
