@@ -96,8 +96,12 @@ export type ListKind<
   describe?: string;
   /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
   needsSelf?: boolean;
-  /** Values of an entry that name live objects (resolved when planning); `org` is the whole desired organization. */
-  references?: (entry: D, org: never) => EntryReference[];
+  /**
+   * Values of an entry that name live objects (resolved when planning); `org` is the whole desired
+   * organization. A kind may leave out the references `wanted` refuses (its caller filters them
+   * anyway): a large config names many that the live read proves.
+   */
+  references?: (entry: D, org: never, wanted?: (target: string, id: string) => boolean) => EntryReference[];
   /**
    * The targets `references` would name, with their `read` flags, without building each located
    * reference (the live read's scope needs only these); by default taken from `references`.

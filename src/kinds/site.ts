@@ -255,19 +255,26 @@ function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): voi
  * The spaces a site's site spaces name, and what its parts name. Asked twice a plan for each of
  * tens of thousands of site spaces: one holder text per section, no intermediate arrays (decision 42).
  */
-function references(site: DesiredSite): EntryReference[] {
+function references(
+  site: DesiredSite,
+  _org?: never,
+  wanted: (target: string, id: string) => boolean = () => true,
+): EntryReference[] {
   const out = partsReferences(site, site.title);
   site.sections?.forEach((section, j) => {
-    const holder = `site "${site.title}" section "${section.path}"`;
-    section.spaces.forEach((s, k) =>
-      out.push({ target: 'space', id: s.space, path: ['sections', j, 'spaces', k, 'space'], holder }),
-    );
+    let holder: string | undefined;
+    section.spaces.forEach((s, k) => {
+      if (!wanted('space', s.space)) return;
+      holder ??= `site "${site.title}" section "${section.path}"`;
+      out.push({ target: 'space', id: s.space, path: ['sections', j, 'spaces', k, 'space'], holder });
+    });
   });
   if (site.spaces) {
     const holder = `site "${site.title}"`;
-    site.spaces.forEach((s, k) =>
-      out.push({ target: 'space', id: s.space, path: ['spaces', k, 'space'], holder }),
-    );
+    site.spaces.forEach((s, k) => {
+      if (wanted('space', s.space))
+        out.push({ target: 'space', id: s.space, path: ['spaces', k, 'space'], holder });
+    });
   }
   return out;
 }

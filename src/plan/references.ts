@@ -67,28 +67,29 @@ export function referenceTargets(org: DesiredOrganization): { named: Set<string>
  */
 export function referencesOf(
   org: DesiredOrganization,
-  keep: (r: ConfigReference) => boolean = () => true,
+  keep: (target: string, id: string) => boolean = () => true,
 ): ConfigReference[] {
   const out: ConfigReference[] = [];
   for (const kind of anyListKinds) {
     if (!kind.references) continue;
     listIn(org, kind.key)?.forEach((entry, i) => {
-      for (const r of kind.references!(entry, org as never))
-        if (keep(r)) out.push({ ...r, path: [kind.key, i, ...r.path] });
+      for (const r of kind.references!(entry, org as never, keep))
+        if (keep(r.target, r.id)) out.push({ ...r, path: [kind.key, i, ...r.path] });
     });
   }
   for (const kind of anyObjectKinds) {
     const value = valueIn(org, kind.key);
     if (value === undefined || !kind.references) continue;
-    for (const r of kind.references(value)) if (keep(r)) out.push({ ...r, path: [kind.key, ...r.path] });
+    for (const r of kind.references(value))
+      if (keep(r.target, r.id)) out.push({ ...r, path: [kind.key, ...r.path] });
   }
-  for (const r of collectionKind.references(org)) if (keep(r)) out.push(r);
+  for (const r of collectionKind.references(org)) if (keep(r.target, r.id)) out.push(r);
   org.spaces?.forEach((space, i) => {
     for (const facet of anySpaceFacets) {
       const value = valueIn(space, facet.key);
       if (value === undefined || !facet.references) continue;
       for (const r of facet.references(value, space.id, org as never))
-        if (keep(r)) out.push({ ...r, path: ['spaces', i, facet.key, ...r.path] });
+        if (keep(r.target, r.id)) out.push({ ...r, path: ['spaces', i, facet.key, ...r.path] });
     }
   });
   return out;
@@ -135,7 +136,7 @@ const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ?
 /** The organization's references to resolve against the API: those the live read does not already prove. */
 export function referencesToCheck(org: DesiredOrganization, live: LiveOrganization): ConfigReference[] {
   const proven = provenByLive(live);
-  return referencesOf(org, (r) => !proven.get(r.target)?.has(normal(lookupOf(r.target), r.id)));
+  return referencesOf(org, (target, id) => !proven.get(target)?.has(normal(lookupOf(target), id)));
 }
 
 /** The references that nothing in `known` answers, each with a message that names the way out. */
