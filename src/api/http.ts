@@ -14,6 +14,7 @@ import { ShortestRecent } from './shortest-recent.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
+import { queued } from './queued.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -185,7 +186,7 @@ export class HttpClient {
     // Reads of one route wait in one lane, and the lanes take turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    return this.queue.add(run, req.priority ? { priority: req.priority, lane } : { lane });
+    return queued(this.queue, run, req.priority ? { priority: req.priority, lane } : { lane });
   }
 
   /** Wait for every queued call, then close connections. */

@@ -101,7 +101,8 @@ export function extractEntryControls(
       }
     }
     const source = copy ?? entry;
-    for (const key of Object.keys(source)) {
+    // `for…in`, not `Object.keys`: no array of keys per entry (parsed YAML has no inherited keys).
+    for (const key in source) {
       const value = source[key];
       if (!Array.isArray(value)) continue;
       const next = walkList(value, [...pathOf(), key], key, addressOf());

@@ -194,7 +194,6 @@ function parseFile(file: string, bytes: Buffer, env: NodeJS.ProcessEnv): FileRes
   const result = ConfigFileSchema.safeParse(value);
   if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
   rememberEntryControls(result.data, entry.controls);
-  rememberEntryControls(result.data, entry.controls);
   return { yaml, config: result.data };
 }
 

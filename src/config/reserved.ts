@@ -37,7 +37,8 @@ export function reservedNameIssues(yaml: YamlFile): ConfigIssue[] {
       return;
     }
     if (value === null || typeof value !== 'object') return;
-    for (const key of Object.keys(value)) {
+    // `for…in`, not `Object.keys`: no array of keys per object (parsed YAML has no inherited keys).
+    for (const key in value) {
       const child = (value as Record<string, unknown>)[key];
       path.push(key);
       if (isReservedKey(key))

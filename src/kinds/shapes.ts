@@ -101,8 +101,17 @@ export type ListKind<
   describe?: string;
   /** Its diff needs to know the user the token belongs to (`ctx.self`), read with it. */
   needsSelf?: boolean;
-  /** Values of an entry that name live objects (resolved when planning); `org` is the whole desired organization. */
-  references?: (entry: D, org: never) => EntryReference[];
+  /**
+   * Values of an entry that name live objects (resolved when planning); `org` is the whole desired
+   * organization. A kind may leave out the references `wanted` refuses (its caller filters them
+   * anyway): a large config names many that the live read proves.
+   */
+  references?: (entry: D, org: never, wanted?: (target: string, id: string) => boolean) => EntryReference[];
+  /**
+   * The targets `references` would name, with their `read` flags, without building each located
+   * reference (the live read's scope needs only these); by default taken from `references`.
+   */
+  referenceTargets?: (entry: D, org: never) => readonly Pick<EntryReference, 'target' | 'read'>[];
   /** What a live entry already names (proven to exist by the live read). */
   liveReferences?: (entry: L) => LiveReference[];
   /** How references to this kind's objects are resolved. */

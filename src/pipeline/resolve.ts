@@ -7,7 +7,6 @@ import type { Lookup } from '../kinds/types.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../reconcile/index.js';
 import {
   provenByLive,
-  referencesOf,
   referencesToCheck,
   unresolvedReferences,
   type ConfigReference,
@@ -30,7 +29,7 @@ export async function resolveReferences(
     desired.organizations.map(async (org) => {
       const liveOrg = live.organizations.find((l) => l.id === org.id);
       if (!liveOrg || liveOrg.readError !== undefined) return;
-      const check = referencesToCheck(referencesOf(org), liveOrg);
+      const check = referencesToCheck(org, liveOrg);
       if (check.length === 0) return;
       const known = await readKnown(api, org, liveOrg, check);
       // In file order, as a compiler reports them.

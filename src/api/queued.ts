@@ -1,0 +1,33 @@
+/**
+ * Run `task` through `queue`; the promise returned settles as the task does.
+ *
+ * p-queue keeps a task it has started in its array (before its head, until a compaction that
+ * waits for half the array to be consumed), and with it the closure that resolves the promise
+ * `add` returned: that promise, and so the task's result, stays reachable. A plan queues
+ * thousands of reads at once, so up to half of all its answers (whole pages, parsed) stayed in
+ * memory and were copied by every scavenge (decision 42). The client's lane queue (decision 43)
+ * keeps started tasks the same way, until it compacts a lane. Here the task resolves a promise of
+ * its own through a holder it empties once it runs, and gives p-queue nothing to keep.
+ */
+export function queued<T, O>(
+  queue: { add(run: () => Promise<void>, options: O): Promise<unknown> },
+  task: () => Promise<T>,
+  options: O,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settle: { resolve: (value: T) => void; reject: (error: unknown) => void } | undefined = {
+      resolve,
+      reject,
+    };
+    const run = async (): Promise<void> => {
+      const to = settle!;
+      settle = undefined;
+      try {
+        to.resolve(await task());
+      } catch (error) {
+        to.reject(error);
+      }
+    };
+    void queue.add(run, options);
+  });
+}
