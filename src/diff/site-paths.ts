@@ -57,6 +57,17 @@ export type SitePaths = {
   liveById: Map<string, string>;
 };
 
+/**
+ * The live paths of the drafts among a site's sections and site spaces (`drafts`: their live ids),
+ * from the structure's record of each live path by id.
+ */
+export function draftPaths(liveById: ReadonlyMap<string, string>, drafts: ReadonlySet<string>): string[] {
+  return [...drafts].flatMap((id) => {
+    const path = liveById.get(id);
+    return path === undefined ? [] : [path];
+  });
+}
+
 /** Where a redirect leads: something of the site, or a URL. */
 export type LinkDestination<T> = { to: T; path?: string } | { url: string };
 
@@ -88,6 +99,12 @@ export type LinkInput<T> = {
   after: ReadonlyMap<string, T>;
   /** Declared redirects whose destination is a site path or a URL (source → destination). */
   declared: ReadonlyMap<string, string>;
+  /**
+   * Live paths that are not published (a draft section's, a draft site space's): they and what is
+   * below them have no URL to keep, so they plan no redirect and break no link. A hidden one is
+   * published (reachable by its URL) and is not among them.
+   */
+  unpublished?: readonly string[];
 };
 
 export type LinkPlan<T> = {
@@ -118,7 +135,10 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
   const wildcards = new Set<string>();
   const fallbackOf: { path: string; label: string; addresses?: string[] }[] = [];
 
+  const unpublished = input.unpublished ?? [];
+  const published = (path: string) => !unpublished.some((u) => path === u || path.startsWith(`${u}/`));
   for (const o of input.old) {
+    if (!published(o.path)) continue;
     if (input.after.has(o.path)) continue;
     if (input.declared.has(o.path)) continue;
     const policy = o.policy ?? input.policy;

@@ -14,6 +14,8 @@ export type SiteScope = {
   };
   /** Whether the live site is published: only its paths are links to keep (decision 36). */
   served?: boolean;
+  /** Live ids of its draft sections and site spaces: not published, so no links to keep (decision 36). */
+  drafts?: ReadonlySet<string>;
   /** Where each path leads after the plan, recorded by the structure's diff (decision 36). */
   paths?: SitePaths;
   /** The site's `redirectFallback`: where deleted published paths go. */

@@ -7,7 +7,13 @@ import type { Fields, Ref } from '../model/change.js';
 import { nullish } from '../model/schema.js';
 import { emulated, type EmulatedContext } from './emulated.js';
 import { defined } from './fields.js';
-import { planLinks, type LinkDestination, type OldPath, type PathTarget } from '../diff/site-paths.js';
+import {
+  draftPaths,
+  planLinks,
+  type LinkDestination,
+  type OldPath,
+  type PathTarget,
+} from '../diff/site-paths.js';
 import { matchesAddress } from '../model/address-glob.js';
 import { StructureTarget, structureTarget, targetIdOf } from './site-section.js';
 import { absentHere, deleteCall, idOutput } from './types.js';
@@ -208,6 +214,7 @@ function desiredRedirects(
         : [],
     after: paths?.after ?? new Map(),
     declared: byPath,
+    ...(paths && site.drafts ? { unpublished: draftPaths(paths.liveById, site.drafts) } : {}),
   });
   const where = `site "${siteTitle}"`;
   const hint = paths

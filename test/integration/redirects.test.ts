@@ -200,6 +200,52 @@ describe('a renamed published section keeps its links', () => {
   });
 });
 
+/** The seed with the API section a draft and the guides' site space hidden. */
+function draftSeed() {
+  const s = seed();
+  const org = (s.organizations as { sites: { sections: Record<string, unknown>[] }[] }[])[0]!;
+  const [guides, api] = org.sites[0]!.sections;
+  (guides!.siteSpaces as Record<string, unknown>[])[0]!.hidden = true;
+  api!.draft = true;
+  return s;
+}
+
+describe('a draft has no published URL; a hidden site space has one', () => {
+  it('deleting a draft section breaks no link, even under refuse', async () => {
+    emu = await withEmulator({ seed: draftSeed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const text = site(SECTIONS('guides', false), 'policy:\n  prune: true\n  brokenLinks: refuse\n');
+      const { plan } = await makePlan(api, desired(text));
+      expect(plan.errors).toEqual([]);
+      expect(plan.refusals).toEqual([]);
+      expect(plan.redirects).toBeUndefined();
+      expect(plan.changes.map((c) => `${c.action} ${c.address}`)).toEqual([
+        'delete org_t/sites/Docs/sections/api',
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('moving a draft section plans no redirect; moving a hidden site space plans one', async () => {
+    emu = await withEmulator({ seed: draftSeed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const text = site(SECTIONS().replace('path: v1', 'path: v2').replace('path: api', 'path: reference'));
+      const { plan } = await makePlan(api, desired(text));
+      expect(plan.errors).toEqual([]);
+      expect(plan.refusals).toEqual([]);
+      expect(plan.redirects!.map((r) => `${r.source} → ${r.destination}`)).toEqual([
+        '/guides/v1 → /guides/v2',
+        '/guides/v1/* → /guides/v2',
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('a plan that breaks a published URL', () => {
   const prune = 'policy:\n  prune: true\n';
   it('is refused by the brokenLinks guard, named and located by path; a fallback or allow lifts it', async () => {
