@@ -268,6 +268,7 @@ export function diffParts(
   }
   site.served = (l as { published?: unknown } | undefined)?.published === true;
   if (l) site.drafts = liveDrafts(l);
+  site.entries = d;
   if (d.redirectFallback !== undefined) site.fallback = d.redirectFallback;
   diffSiteStructure(ctx, site, title, d, l, l && siteCustomizationOf(l));
   for (const kind of anySiteListKinds) {

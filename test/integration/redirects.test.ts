@@ -177,10 +177,32 @@ describe('a renamed published section keeps its links', () => {
       expect(allowed.refusals).toEqual([]);
       const refused = (await makePlan(api, entry('refuse'))).plan;
       expect(refused.redirects).toBeUndefined();
-      // Each URL it breaks is named: the section's and its site space's below it.
+      // Each URL it breaks is named: the section's and its site space's below it; the refusal names
+      // the entry's own setting, located (not policy.brokenLinks, which is not set).
+      const setting =
+        "brokenLinks: refuse at org.yaml:7:9 (org_t/sites/Docs/sections/tutorials) refuses it: declare a redirect for it (sites[].redirects), or set that entry's brokenLinks to redirect or allow";
       expect(refused.refusals.map((r) => r.message)).toEqual([
-        'org_t: the plan breaks the published URL /guides of site "Docs" (section "guides": moves to /tutorials and policy.brokenLinks is refuse); declare a redirect for it (sites[].redirects), set the site\'s redirectFallback, or policy.brokenLinks: allow',
-        'org_t: the plan breaks the published URL /guides/v1 of site "Docs" (site space space_1: moves to /tutorials/v1 and policy.brokenLinks is refuse); declare a redirect for it (sites[].redirects), set the site\'s redirectFallback, or policy.brokenLinks: allow',
+        `org_t: the plan breaks the published URL /guides of site "Docs" (section "guides": moves to /tutorials and the entry's brokenLinks is refuse); ${setting}`,
+        `org_t: the plan breaks the published URL /guides/v1 of site "Docs" (site space space_1: moves to /tutorials/v1 and the entry's brokenLinks is refuse); ${setting}`,
+      ]);
+      // A site space's own setting (its section keeps its path) is named at its own key.
+      const own = (
+        await makePlan(
+          api,
+          desired(
+            site(
+              SECTIONS().replace(
+                '            path: v1\n',
+                '            path: v2\n            brokenLinks: refuse\n',
+              ),
+            ),
+          ),
+        )
+      ).plan;
+      expect(own.refusals.map((r) => r.message)).toEqual([
+        expect.stringContaining(
+          'URL /guides/v1 of site "Docs" (site space space_1: moves to /guides/v2 and the entry\'s brokenLinks is refuse); brokenLinks: refuse at org.yaml:10:13 (org_t/sites/Docs/sections/guides/spaces/space_1) refuses it',
+        ),
       ]);
     } finally {
       await api.close();
