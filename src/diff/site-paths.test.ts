@@ -15,12 +15,12 @@ function run(
   declared: Record<string, string> = {},
   policy: BrokenLinksPolicy = 'redirect',
   fallback?: string,
-  unpublished?: string[],
+  drafts?: string[],
 ) {
   const r = planLinks<string>({
     policy,
     ...(fallback !== undefined ? { fallback } : {}),
-    ...(unpublished !== undefined ? { unpublished } : {}),
+    ...(drafts !== undefined ? { drafts } : {}),
     old,
     after: new Map(Object.entries(after)),
     declared: new Map(Object.entries(declared)),
@@ -51,7 +51,7 @@ describe('planLinks: path changes become redirects', () => {
     declared?: Record<string, string>;
     policy?: BrokenLinksPolicy;
     fallback?: string;
-    unpublished?: string[];
+    drafts?: string[];
     planned?: string[];
     resolved?: Record<string, string>;
     broken?: string[];
@@ -193,7 +193,7 @@ describe('planLinks: path changes become redirects', () => {
       name: 'a deleted draft section has no published URL: no redirect, no broken link',
       old: [section('/wip', null), { path: '/wip/v1', label: 'ss', target: null }],
       after: { '/guides': 'S1' },
-      unpublished: ['/wip'],
+      drafts: ['/wip'],
       planned: [],
       broken: [],
     },
@@ -202,7 +202,7 @@ describe('planLinks: path changes become redirects', () => {
       old: [section('/wip', null), { path: '/wip/v1', label: 'ss', target: null }],
       after: {},
       policy: 'refuse',
-      unpublished: ['/wip'],
+      drafts: ['/wip'],
       broken: [],
     },
     {
@@ -212,7 +212,7 @@ describe('planLinks: path changes become redirects', () => {
         { path: '/wip/v1', label: 'ss', target: 'SS1', targetPath: '/other/v1' },
       ],
       after: { '/next': 'S1', '/other/v1': 'SS1' },
-      unpublished: ['/wip'],
+      drafts: ['/wip'],
       planned: [],
     },
     {
@@ -224,7 +224,7 @@ describe('planLinks: path changes become redirects', () => {
       ],
       after: { '/tutorials': 'S1', '/api/beta': 'SS1' },
       policy: 'refuse',
-      unpublished: ['/guides/beta', '/guides/old'],
+      drafts: ['/guides/beta', '/guides/old'],
       planned: [],
       broken: ['/guides'],
     },
@@ -232,12 +232,12 @@ describe('planLinks: path changes become redirects', () => {
       name: 'a draft path is matched by segment: /wip does not hide /wiper',
       old: [section('/wiper', null)],
       after: {},
-      unpublished: ['/wip'],
+      drafts: ['/wip'],
       broken: ['/wiper'],
     },
   ];
   it.each(cases)('$name', (c) => {
-    const r = run(c.old, c.after, c.declared, c.policy, c.fallback, c.unpublished);
+    const r = run(c.old, c.after, c.declared, c.policy, c.fallback, c.drafts);
     if (c.planned) expect(r.planned).toEqual(c.planned);
     if (c.resolved) expect(r.resolved).toEqual(c.resolved);
     expect(r.broken).toEqual(c.broken ?? []);

@@ -123,7 +123,7 @@ export type LinkInput<T> = {
    * below them have no URL to keep, so they plan no redirect and break no link. A hidden one is
    * published (reachable by its URL) and is not among them.
    */
-  unpublished?: readonly string[];
+  drafts?: readonly string[];
 };
 
 export type LinkPlan<T> = {
@@ -154,10 +154,10 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
   const wildcards = new Set<string>();
   const fallbackOf: { path: string; label: string; addresses?: string[] }[] = [];
 
-  const unpublished = input.unpublished ?? [];
-  const published = (path: string) => !unpublished.some((u) => path === u || path.startsWith(`${u}/`));
+  const drafts = input.drafts ?? [];
+  const linkable = (path: string) => !drafts.some((u) => path === u || path.startsWith(`${u}/`));
   for (const o of input.old) {
-    if (!published(o.path)) continue;
+    if (!linkable(o.path)) continue;
     if (input.after.has(o.path)) continue;
     if (input.declared.has(o.path)) continue;
     const policy = o.policy ?? input.policy;

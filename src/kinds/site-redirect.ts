@@ -16,8 +16,13 @@ import {
   type PathTarget,
 } from '../diff/site-paths.js';
 import { matchesAddress } from '../model/address-glob.js';
-import { sectionAddress, StructureTarget, structureTarget, targetIdOf } from './site-section.js';
-import { siteSpaceAddress } from './site-space.js';
+import {
+  placedAddress,
+  sectionAddress,
+  StructureTarget,
+  structureTarget,
+  targetIdOf,
+} from './site-section.js';
 import { absentHere, deleteCall, idOutput } from './types.js';
 import type { SiteListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
@@ -204,14 +209,14 @@ function settingOf(site: SiteScope, o: OldPath | undefined): BrokenLinkSetting |
   if (o && space !== undefined) {
     const root = (site.entries?.spaces ?? []).findIndex((e) => e.space === space && e.brokenLinks);
     if (root >= 0)
-      return { address: siteSpaceAddress(site.addr, space), path: ['spaces', root, 'brokenLinks'] };
+      return { address: placedAddress(site.addr, undefined, space), path: ['spaces', root, 'brokenLinks'] };
     for (const [i, s] of sections.entries()) {
       const k = s.spaces.findIndex((e) => e.space === space);
       if (k < 0) continue;
       const sectionAddr = sectionAddress(site.addr, s.path);
       if (s.spaces[k]!.brokenLinks)
         return {
-          address: siteSpaceAddress(sectionAddr, space),
+          address: placedAddress(site.addr, s.path, space),
           path: ['sections', i, 'spaces', k, 'brokenLinks'],
         };
       if (s.brokenLinks) return { address: sectionAddr, path: ['sections', i, 'brokenLinks'] };
@@ -247,7 +252,7 @@ function desiredRedirects(
         : [],
     after: paths?.after ?? new Map(),
     declared: byPath,
-    ...(paths && site.drafts ? { unpublished: draftPaths(paths.liveById, site.drafts) } : {}),
+    ...(paths && site.drafts ? { drafts: draftPaths(paths.liveById, site.drafts) } : {}),
   });
   const where = `site "${siteTitle}"`;
   const hint = paths
