@@ -43,7 +43,7 @@ export async function makePlan(
 function locateSettings(desired: DesiredState, d: OrgDiff): OrgDiff {
   const org = desired.organizations.find((o) => o.id === d.organization);
   if (!org || !d.brokenLinks?.some((b) => b.setting)) return d;
-  const sites = (org as { sites?: readonly { title: string }[] }).sites ?? [];
+  const sites = org.sites ?? [];
   const brokenLinks = d.brokenLinks.map((b) => {
     const i = sites.findIndex((s) => s.title === b.site);
     const at = b.setting && i >= 0 ? locateInConfig(org, ['sites', i, ...b.setting.path], true) : undefined;
