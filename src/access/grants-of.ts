@@ -1,17 +1,17 @@
 import { GRANTS_KEY, type DesiredGrant, type LiveGrant } from '../model/grants.js';
 
+/** A space, collection or site entry, desired or live, as far as its grants go (src/model/grants.ts). */
+export type WithGrants<G> = { readonly [GRANTS_KEY]?: readonly G[] | undefined };
+
 /**
- * The `access` list of a desired or live space, collection or site (src/model/grants.ts), or
- * undefined when the entry does not manage (desired) or was not read with (live) its grants.
- *
- * The one narrow cast of the access computation: the grant kinds add `access` to the entries'
- * types; once they do, this reads the field directly and the cast can go.
+ * The `access` list of a desired space, collection or site, or undefined when the entry does not
+ * manage its grants.
  */
-export function desiredGrantsOf(entry: object): readonly DesiredGrant[] | undefined {
-  return (entry as { [GRANTS_KEY]?: DesiredGrant[] })[GRANTS_KEY];
+export function desiredGrantsOf(entry: WithGrants<DesiredGrant>): readonly DesiredGrant[] | undefined {
+  return entry[GRANTS_KEY];
 }
 
-/** See `desiredGrantsOf`: the live entry's grants, teams and members by id. */
-export function liveGrantsOf(entry: object): readonly LiveGrant[] | undefined {
-  return (entry as { [GRANTS_KEY]?: LiveGrant[] })[GRANTS_KEY];
+/** The live entry's grants (teams and members by id), or undefined when they were not read. */
+export function liveGrantsOf(entry: WithGrants<LiveGrant>): readonly LiveGrant[] | undefined {
+  return entry[GRANTS_KEY];
 }

@@ -2,7 +2,7 @@ import type { DesiredGrant, LiveGrant } from '../model/grants.js';
 import type { Renamable } from '../model/desired.js';
 import type { DesiredOrganization, LiveOrganization } from '../reconcile/state.js';
 import type { AccessModel, AccessObject, Grant, Role } from './effective.js';
-import { desiredGrantsOf, liveGrantsOf } from './grants-of.js';
+import { desiredGrantsOf, liveGrantsOf, type WithGrants } from './grants-of.js';
 
 /**
  * The effective-access model of an organization (src/access/effective.ts), built from its live
@@ -81,7 +81,7 @@ function liveSpaces(live: LiveOrganization, desired: DesiredOrganization | undef
 }
 
 /** Every live object that may hold grants, with its entry. */
-function liveObjects(live: LiveOrganization): { id: string; entry: object }[] {
+function liveObjects(live: LiveOrganization): { id: string; entry: WithGrants<LiveGrant> }[] {
   return [...(live.collections ?? []), ...(live.spaces ?? []), ...(live.sites ?? [])].map((entry) => ({
     id: entry.id,
     entry,
@@ -147,7 +147,7 @@ export function plannedAccessModel(desired: DesiredOrganization, live: LiveOrgan
   const teamId = (title: string): string => teams.find((t) => t.title === title)?.id ?? `${NEW.team}${title}`;
 
   // Desired entries by the id they have after the plan, for their grants.
-  const entries = new Map<string, object>();
+  const entries = new Map<string, WithGrants<DesiredGrant>>();
   const objects = new Map(now.objects.map((o) => [o.id, o]));
   const liveEntries = new Map(liveObjects(live).map((o) => [o.id, o.entry]));
 

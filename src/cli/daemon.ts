@@ -151,81 +151,90 @@ export async function daemonCommand(opts: DaemonCommandOptions, run: DaemonRun =
       })
     : new FolderSource(opts.config);
   const metrics = createMetrics();
-  /** The coordinator's events reach the daemon made below. */
-  const hooks: { daemon?: Daemon } = {};
-  let coordinator;
+  // The process metrics' monitors are this daemon's: stopped with it (an in-process daemon leaves none).
   try {
-    coordinator = await makeDaemonCoordinator(
+    /** The coordinator's events reach the daemon made below. */
+    const hooks: { daemon?: Daemon } = {};
+    let coordinator;
+    try {
+      coordinator = await makeDaemonCoordinator(
+        opts,
+        logger,
+        {
+          ...metrics.coordination,
+          gained: (orgs) => hooks.daemon?.ownershipGained(orgs),
+          announced: () => hooks.daemon?.peerAnnounced(),
+        },
+        ownDir,
+      );
+    } catch (error) {
+      err(`error: ${(error as Error).message}`);
+      return 1;
+    }
+    const journal = new RunJournal(await RunStore.open(join(ownDir, 'runs.jsonl')), logger);
+    // Suspensions set through the API, kept beside the run history (they survive a restart).
+    const controls = await OrgControls.open(join(ownDir, 'suspended.json'));
+    const api = makeApi(
       opts,
-      logger,
-      {
-        ...metrics.coordination,
-        gained: (orgs) => hooks.daemon?.ownershipGained(orgs),
-        announced: () => hooks.daemon?.peerAnnounced(),
-      },
-      ownDir,
+      metrics.observer,
+      `docsync/${VERSION} (replica ${coordinator.status().replica})`,
     );
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 1;
-  }
-  const journal = new RunJournal(await RunStore.open(join(ownDir, 'runs.jsonl')), logger);
-  // Suspensions set through the API, kept beside the run history (they survive a restart).
-  const controls = await OrgControls.open(join(ownDir, 'suspended.json'));
-  const api = makeApi(opts, metrics.observer, `docsync/${VERSION} (replica ${coordinator.status().replica})`);
-  const daemon = new Daemon(source, api, logger, metrics, {
-    mode: opts.mode as DaemonMode,
-    intervalMs: parseDuration(opts.interval),
-    ...(opts.driftCron ? { driftCron: opts.driftCron } : {}),
-    selfHeal: opts.selfHeal,
-    allowDeletes: opts.allowDeletes,
-    stateDir: opts.stateDir,
-    ...(opts.driftReport ? { driftReport: opts.driftReport } : {}),
-    ...(opts.notifyUrl ? { notifyUrl: opts.notifyUrl } : {}),
-    notifications,
-    reminderMs: parseDuration(opts.reminder),
-    stopTimeoutMs: parseDuration(opts.stopTimeout),
-    orgConcurrency,
-    journal,
-    coordinator,
-    controls,
-    env: { ...process.env },
-  });
-  hooks.daemon = daemon;
-  journal.subjectOf = (revision) =>
-    daemon.status.source.revision === revision ? daemon.status.source.subject : undefined;
-  const server = await startDaemonServer(daemon, metrics, logger, {
-    port: opts.port,
-    host: opts.host,
-    ...(webhookSecret ? { webhookSecret } : {}),
-    ...(opts.webhookInsecure ? { webhookInsecure: true } : {}),
-    journal,
-    ui: opts.ui !== false,
-    ...(uiAuth ? { uiAuth } : {}),
-    showEmails: opts.uiShowEmails === true,
-    ...(opts.uiOpen ? { uiOpen: true } : {}),
-    drainTimeoutMs: parseDuration(opts.stopTimeout),
-  });
-  logger.info({ url: server.url }, 'daemon http server listening');
-  run.ready?.(server.url);
-  out(
-    `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git${uiAuth ? ' (page, /status, /api: credentials of --ui-auth-file)' : isLoopback(opts.host) ? '' : opts.uiOpen ? ' (page, /status, /api: open, demo data only)' : ' (page, /status, /api: disabled beyond loopback without --ui-auth-file)'}`,
-  );
-  await daemon.start();
-  const signal = await untilSignal(run.stop);
-  logger.info({ signal }, 'stopping');
-  const lastResort = run.stop ? undefined : exitAfter(parseDuration(opts.stopTimeout), logger);
-  try {
-    await daemon.stop();
-    // Release every organization at once (the lease's keys go with it): other replicas take over now.
-    await coordinator.stop();
-    await journal.store.flush();
-    await server.close();
-    await api.close();
+    const daemon = new Daemon(source, api, logger, metrics, {
+      mode: opts.mode as DaemonMode,
+      intervalMs: parseDuration(opts.interval),
+      ...(opts.driftCron ? { driftCron: opts.driftCron } : {}),
+      selfHeal: opts.selfHeal,
+      allowDeletes: opts.allowDeletes,
+      stateDir: opts.stateDir,
+      ...(opts.driftReport ? { driftReport: opts.driftReport } : {}),
+      ...(opts.notifyUrl ? { notifyUrl: opts.notifyUrl } : {}),
+      notifications,
+      reminderMs: parseDuration(opts.reminder),
+      stopTimeoutMs: parseDuration(opts.stopTimeout),
+      orgConcurrency,
+      journal,
+      coordinator,
+      controls,
+      env: { ...process.env },
+    });
+    hooks.daemon = daemon;
+    journal.subjectOf = (revision) =>
+      daemon.status.source.revision === revision ? daemon.status.source.subject : undefined;
+    const server = await startDaemonServer(daemon, metrics, logger, {
+      port: opts.port,
+      host: opts.host,
+      ...(webhookSecret ? { webhookSecret } : {}),
+      ...(opts.webhookInsecure ? { webhookInsecure: true } : {}),
+      journal,
+      ui: opts.ui !== false,
+      ...(uiAuth ? { uiAuth } : {}),
+      showEmails: opts.uiShowEmails === true,
+      ...(opts.uiOpen ? { uiOpen: true } : {}),
+      drainTimeoutMs: parseDuration(opts.stopTimeout),
+    });
+    logger.info({ url: server.url }, 'daemon http server listening');
+    run.ready?.(server.url);
+    out(
+      `docsync daemon (${opts.mode} mode) on ${server.url}: ${opts.ui !== false ? 'status page /, ' : ''}/healthz /readyz /status /metrics /api/runs, webhook POST /hooks/git${uiAuth ? ' (page, /status, /api: credentials of --ui-auth-file)' : isLoopback(opts.host) ? '' : opts.uiOpen ? ' (page, /status, /api: open, demo data only)' : ' (page, /status, /api: disabled beyond loopback without --ui-auth-file)'}`,
+    );
+    await daemon.start();
+    const signal = await untilSignal(run.stop);
+    logger.info({ signal }, 'stopping');
+    const lastResort = run.stop ? undefined : exitAfter(parseDuration(opts.stopTimeout), logger);
+    try {
+      await daemon.stop();
+      // Release every organization at once (the lease's keys go with it): other replicas take over now.
+      await coordinator.stop();
+      await journal.store.flush();
+      await server.close();
+      await api.close();
+    } finally {
+      clearTimeout(lastResort);
+    }
+    return 0;
   } finally {
-    clearTimeout(lastResort);
+    metrics.stop();
   }
-  return 0;
 }
 
 /**

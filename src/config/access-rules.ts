@@ -1,5 +1,6 @@
 import { checkAccessRules, type GrantHolder, type RuleEntry } from '../access/rules.js';
-import { desiredGrantsOf } from '../access/grants-of.js';
+import type { GrantEntry } from '../kinds/grants.js';
+import type { DesiredGrant } from '../model/grants.js';
 import { formatPath, type ConfigIssue } from './issues.js';
 import type { ParsedConfig } from './semantic.js';
 import { locate, type YamlFile } from './yaml-file.js';
@@ -57,19 +58,26 @@ export function checkAccessRuleIssues(files: readonly ParsedConfig[]): ConfigIss
   return issues;
 }
 
+/**
+ * A config file's grant as the rules take it: its subject is the team or else the member (the
+ * schema refuses an entry that names both or neither; the list keeps its indexes for locations).
+ */
+const grantOf = (g: GrantEntry): DesiredGrant =>
+  g.team !== undefined ? { team: g.team, role: g.role } : { member: g.member ?? '', role: g.role };
+
 function holder(
   yaml: YamlFile,
   path: (string | number)[],
   noun: GrantHolder<Place>['noun'],
   name: string,
-  entry: object,
+  entry: { access?: readonly GrantEntry[] | undefined },
   parent?: string | null,
 ): GrantHolder<Place> {
   return {
     noun,
     name,
     parent,
-    access: desiredGrantsOf(entry),
+    access: entry.access?.map(grantOf),
     at: { yaml, path },
     grantAt: (i) => ({ yaml, path: [...path, 'access', i] }),
   };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configJsonSchema } from './json-schema.js';
-import { documentedPaths, renderReference } from './reference-doc.js';
+import { anchor, coverage, documentedPaths, renderReference } from './reference-doc.js';
 import { KIND_DOCS } from './reference-kinds.js';
 import { ConfigFileSchema } from './schema.js';
 
@@ -63,5 +63,59 @@ describe('docs/configuration.md', () => {
     );
     expect(doc).toContain('## `things[]`: things');
     expect(doc).toContain('| `name` | string | 1–5 characters | **required** | The name. |');
+  });
+
+  it('documents every schema path: in a section of its own, or under a shared part that links to the same keys', () => {
+    const doc = renderReference();
+    const headings = new Set([...doc.matchAll(/^#{2,4} `([^`]+)`/gm)].map((m) => m[1]!));
+    const { own, shared, coveredBy } = coverage();
+    for (const path of documentedPaths()) {
+      if (headings.has(path)) continue;
+      const by = coveredBy.get(path);
+      expect(by, `${path} is documented`).toBeDefined();
+      expect(headings.has(by!), by).toBe(true);
+    }
+    expect(own.every((p) => headings.has(p))).toBe(true);
+    // The site's customization is documented once; each site space's overrides link to it.
+    expect([...shared.keys()].sort()).toEqual([
+      'sites[].sections[].spaces[].customization',
+      'sites[].spaces[].customization',
+    ]);
+    const site = '`sites[].customization`: customization (sparse)';
+    const line = `Same keys as [${site}](#${anchor(site)}), each of which may also be \`null\` here.`;
+    expect(doc.split(line)).toHaveLength(3);
+    expect(doc.match(/^#{2,4} `[^`]*customization\.styling`/gm)).toEqual([
+      '#### `sites[].customization.styling`',
+    ]);
+  });
+
+  it('links a part that has the keys of an earlier one of the same name instead of repeating it', () => {
+    const color = (nullable: boolean): Record<string, unknown> => ({
+      type: 'object',
+      properties: {
+        look: {
+          type: 'object',
+          properties: { hue: { type: nullable ? ['string', 'null'] : 'string', description: 'The hue.' } },
+        },
+      },
+    });
+    const doc = renderReference(
+      {
+        type: 'object',
+        properties: {
+          site: { type: 'object', properties: { color: color(false) } },
+          page: { type: 'object', properties: { color: color(true) } },
+          other: { type: 'object', properties: { color: color(false) } },
+        },
+      },
+      {},
+    );
+    expect(doc).toContain('### `site.color`');
+    expect(doc).toContain('#### `site.color.look`');
+    expect(doc).not.toContain('`page.color.look`');
+    expect(doc).toContain(
+      '### `page.color`\n\nSame keys as [`site.color`](#sitecolor), each of which may also be `null` here.',
+    );
+    expect(doc).toContain('### `other.color`\n\nSame keys as [`site.color`](#sitecolor).\n');
   });
 });

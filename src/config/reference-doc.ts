@@ -83,6 +83,83 @@ function partsOf(root: Schema): Part[] {
   return sections;
 }
 
+/** A schema's keys and types without what may differ between copies: descriptions, `null` alternatives. */
+function shapeOf(raw: Schema, resolve: (s: Schema) => Schema, keepNull = false): unknown {
+  const s = resolve(raw);
+  const alternatives = (s.anyOf ?? s.oneOf)?.filter((a) => !isNull(resolve(a)));
+  if (!keepNull && alternatives?.length === 1) {
+    const { anyOf: _a, oneOf: _o, ...rest } = s;
+    return shapeOf({ ...rest, ...resolve(alternatives[0]!) }, resolve);
+  }
+  const sub = (v: Schema) => shapeOf(v, resolve, keepNull);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (key === 'description') continue;
+    if (keepNull && (key === 'type' || key === 'enum')) out[key] = value;
+    else if (key === 'type' && Array.isArray(value)) {
+      const types = value.filter((t) => t !== 'null');
+      out[key] = types.length === 1 ? types[0] : types;
+    } else if (key === 'enum' && Array.isArray(value)) out[key] = value.filter((v) => v !== null);
+    else if (Array.isArray(value)) out[key] = value.map(sub);
+    else if (value !== null && typeof value === 'object')
+      out[key] =
+        key === 'properties' || key === 'definitions' || key === '$defs'
+          ? Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, sub(v)]))
+          : sub(value as Schema);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** A part documented by a link to an earlier part with the same keys (`null` may be allowed here only). */
+export type SharedPart = { same: string; nullable: boolean };
+
+const lastKey = (path: string) => path.slice(path.lastIndexOf('.') + 1);
+const within = (path: string, parent: string) => path.startsWith(`${parent}.`);
+
+/**
+ * The parts documented once: an object value with nested parts whose keys and types (descriptions
+ * and `null` aside) are those of an earlier part of the same name (a site space's `customization`,
+ * the site's) gets a link to it instead of its own tables, and the parts below it are covered by
+ * that link.
+ */
+function sharedParts(parts: readonly Part[], resolve: (s: Schema) => Schema): Map<string, SharedPart> {
+  const shared = new Map<string, SharedPart>();
+  const firsts = new Map<string, Part>();
+  for (const part of parts) {
+    if ([...shared.keys()].some((p) => within(part.path, p))) continue;
+    // A list's entries are a kind of their own (identity, notes): only object values are shared.
+    if (part.path.endsWith('[]') || !parts.some((p) => within(p.path, part.path))) continue;
+    const shape = JSON.stringify(part.alternatives.map((a) => shapeOf(a, resolve)));
+    const key = `${lastKey(part.path)} ${shape}`;
+    const first = firsts.get(key);
+    if (!first) {
+      firsts.set(key, part);
+      continue;
+    }
+    const exact = (p: Part) => JSON.stringify(p.alternatives.map((a) => shapeOf(a, resolve, true)));
+    shared.set(part.path, { same: first.path, nullable: exact(part) !== exact(first) });
+  }
+  return shared;
+}
+
+/**
+ * Where each path of the schema is documented: its own section, or (below a shared part) the
+ * part whose link covers it. Every path of `documentedPaths` is one of the two.
+ */
+export function coverage(root: Schema = configJsonSchema() as Schema): {
+  own: string[];
+  shared: Map<string, SharedPart>;
+  coveredBy: Map<string, string>;
+} {
+  const parts = partsOf(root);
+  const shared = sharedParts(parts, resolver(root));
+  const coveredBy = new Map<string, string>();
+  for (const part of parts)
+    for (const p of shared.keys()) if (within(part.path, p)) coveredBy.set(part.path, p);
+  return { own: parts.map((p) => p.path).filter((p) => !coveredBy.has(p)), shared, coveredBy };
+}
+
 /** The paths that get a section of their own, each of which KIND_DOCS describes. */
 export function documentedPaths(root: Schema = configJsonSchema() as Schema): string[] {
   return partsOf(root).map((s) => s.path);
@@ -196,10 +273,13 @@ export function renderReference(
   };
 
   const sectionPaths = new Set(sections.map((s) => s.path));
+  const { shared, coveredBy } = coverage(root);
+  const link = (path: string) =>
+    `[${headingOf(path, kinds[path])}](#${anchor(headingOf(path, kinds[path]))})`;
   const out: string[] = [INTRO];
   out.push('## Contents', '');
   out.push(`- [Top level](#top-level)`);
-  for (const sec of sections) {
+  for (const sec of sections.filter((s) => !coveredBy.has(s.path))) {
     const heading = headingOf(sec.path, kinds[sec.path]);
     out.push(`${'  '.repeat(sec.path.split('.').length - 1)}- [${heading}](#${anchor(heading)})`);
   }
@@ -207,7 +287,7 @@ export function renderReference(
   if (root.description) out.push(root.description, '');
   out.push(...table(root, true, sectionPaths, ''), '');
 
-  for (const sec of sections) {
+  for (const sec of sections.filter((s) => !coveredBy.has(s.path))) {
     const doc = kinds[sec.path];
     const heading = headingOf(sec.path, doc);
     const depth = Math.min(sec.path.split('.').length + 1, 4);
@@ -221,7 +301,13 @@ export function renderReference(
         '**Pin:** `id` (optional) ties the entry to a live resource by its id, so changing the identity renames it instead of replacing it.',
       );
     if (facts.length > 0) out.push(facts.join(' '), '');
-    if (sec.alternatives.length > 1) {
+    const same = shared.get(sec.path);
+    if (same)
+      out.push(
+        `Same keys as ${link(same.same)}${same.nullable ? ', each of which may also be `null` here' : ''}.`,
+        '',
+      );
+    else if (sec.alternatives.length > 1) {
       out.push(
         `One of: ${sec.alternatives.map((a) => `\`{ ${Object.keys(a.properties ?? {}).join(', ')} }\``).join(' or ')}.`,
         '',

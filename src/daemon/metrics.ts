@@ -1,8 +1,9 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HttpObserver } from '../api/http.js';
 import type { CoordinationObserver } from '../coord/types.js';
+import { collectProcessMetrics } from './process-metrics.js';
 
-/** The daemon's Prometheus metrics, in their own registry. */
+/** The daemon's Prometheus metrics, in their own registry; `stop` ends the process metrics' monitors. */
 export function createMetrics() {
   const registry = new Registry();
   /** Owned organizations and when each was last known in sync (set by the daemon's OrgHealth). */
@@ -11,7 +12,7 @@ export function createMetrics() {
   const orgControls: { read: () => { org: string; suspended: boolean; blocked: boolean }[] } = {
     read: () => [],
   };
-  collectDefaultMetrics({ register: registry });
+  const stop = collectProcessMetrics(registry);
   const m = {
     registry,
     syncDuration: new Histogram({
@@ -153,7 +154,7 @@ export function createMetrics() {
     unowned: (n) => m.orgsUnowned.set(n),
     renewFailed: () => m.leaseRenewFailures.inc(),
   };
-  return { ...m, observer, coordination };
+  return { ...m, observer, coordination, stop };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -15,10 +15,12 @@ function run(
   declared: Record<string, string> = {},
   policy: BrokenLinksPolicy = 'redirect',
   fallback?: string,
+  drafts?: string[],
 ) {
   const r = planLinks<string>({
     policy,
     ...(fallback !== undefined ? { fallback } : {}),
+    ...(drafts !== undefined ? { drafts } : {}),
     old,
     after: new Map(Object.entries(after)),
     declared: new Map(Object.entries(declared)),
@@ -49,6 +51,7 @@ describe('planLinks: path changes become redirects', () => {
     declared?: Record<string, string>;
     policy?: BrokenLinksPolicy;
     fallback?: string;
+    drafts?: string[];
     planned?: string[];
     resolved?: Record<string, string>;
     broken?: string[];
@@ -186,9 +189,55 @@ describe('planLinks: path changes become redirects', () => {
       after: {},
       broken: [],
     },
+    {
+      name: 'a deleted draft section has no published URL: no redirect, no broken link',
+      old: [section('/wip', null), { path: '/wip/v1', label: 'ss', target: null }],
+      after: { '/guides': 'S1' },
+      drafts: ['/wip'],
+      planned: [],
+      broken: [],
+    },
+    {
+      name: 'a deleted draft section breaks nothing under refuse either',
+      old: [section('/wip', null), { path: '/wip/v1', label: 'ss', target: null }],
+      after: {},
+      policy: 'refuse',
+      drafts: ['/wip'],
+      broken: [],
+    },
+    {
+      name: 'a renamed draft section plans no redirect, nor do its site spaces',
+      old: [
+        section('/wip', 'S1', '/next'),
+        { path: '/wip/v1', label: 'ss', target: 'SS1', targetPath: '/other/v1' },
+      ],
+      after: { '/next': 'S1', '/other/v1': 'SS1' },
+      drafts: ['/wip'],
+      planned: [],
+    },
+    {
+      name: 'a draft site space moved or deleted plans nothing; its published section still does',
+      old: [
+        section('/guides', 'S1', '/tutorials'),
+        { path: '/guides/beta', label: 'ss', target: 'SS1', targetPath: '/api/beta' },
+        { path: '/guides/old', label: 'ss', target: null },
+      ],
+      after: { '/tutorials': 'S1', '/api/beta': 'SS1' },
+      policy: 'refuse',
+      drafts: ['/guides/beta', '/guides/old'],
+      planned: [],
+      broken: ['/guides'],
+    },
+    {
+      name: 'a draft path is matched by segment: /wip does not hide /wiper',
+      old: [section('/wiper', null)],
+      after: {},
+      drafts: ['/wip'],
+      broken: ['/wiper'],
+    },
   ];
   it.each(cases)('$name', (c) => {
-    const r = run(c.old, c.after, c.declared, c.policy, c.fallback);
+    const r = run(c.old, c.after, c.declared, c.policy, c.fallback, c.drafts);
     if (c.planned) expect(r.planned).toEqual(c.planned);
     if (c.resolved) expect(r.resolved).toEqual(c.resolved);
     expect(r.broken).toEqual(c.broken ?? []);

@@ -13,8 +13,26 @@ export const DEFAULT_BROKEN_LINKS: BrokenLinksPolicy = 'redirect';
 
 /** A redirect the plan adds for a published path it changes. */
 export type PlannedRedirect = { site: string; source: string; destination: string; reason: string };
+/**
+ * The config entry whose own `brokenLinks: refuse` refused a path: its address, its path in the
+ * site's config entry (`['sections', 0, 'brokenLinks']`), and where that is when the config was
+ * loaded here (the plan step adds it).
+ */
+export type BrokenLinkSetting = {
+  address: string;
+  path: (string | number)[];
+  at?: { file: string; line: number; column: number };
+};
 /** A published path the plan would break, and why. */
-export type BrokenLinkFact = { site: string; address: string; path: string; what: string; reason: string };
+export type BrokenLinkFact = {
+  site: string;
+  address: string;
+  path: string;
+  what: string;
+  reason: string;
+  /** Set when the entry's own `brokenLinks` refused it rather than `policy.brokenLinks`. */
+  setting?: BrokenLinkSetting;
+};
 
 /** What a path of the site shows after the plan: a section or a site space. */
 export type PathTarget = {
@@ -57,6 +75,17 @@ export type SitePaths = {
   liveById: Map<string, string>;
 };
 
+/**
+ * The live paths of the drafts among a site's sections and site spaces (`drafts`: their live ids),
+ * from the structure's record of each live path by id.
+ */
+export function draftPaths(liveById: ReadonlyMap<string, string>, drafts: ReadonlySet<string>): string[] {
+  return [...drafts].flatMap((id) => {
+    const path = liveById.get(id);
+    return path === undefined ? [] : [path];
+  });
+}
+
 /** Where a redirect leads: something of the site, or a URL. */
 export type LinkDestination<T> = { to: T; path?: string } | { url: string };
 
@@ -70,7 +99,8 @@ export type PlannedLink<T> = {
   addresses?: string[];
 };
 
-export type BrokenLink = { path: string; label: string; reason: string };
+/** `ownPolicy`: the old path's own (entry's) `brokenLinks` decided, not the organization's policy. */
+export type BrokenLink = { path: string; label: string; reason: string; ownPolicy?: true };
 
 export type LinkInput<T> = {
   policy: BrokenLinksPolicy;
@@ -88,6 +118,12 @@ export type LinkInput<T> = {
   after: ReadonlyMap<string, T>;
   /** Declared redirects whose destination is a site path or a URL (source → destination). */
   declared: ReadonlyMap<string, string>;
+  /**
+   * Live paths that are not published (a draft section's, a draft site space's): they and what is
+   * below them have no URL to keep, so they plan no redirect and break no link. A hidden one is
+   * published (reachable by its URL) and is not among them.
+   */
+  drafts?: readonly string[];
 };
 
 export type LinkPlan<T> = {
@@ -118,7 +154,10 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
   const wildcards = new Set<string>();
   const fallbackOf: { path: string; label: string; addresses?: string[] }[] = [];
 
+  const drafts = input.drafts ?? [];
+  const linkable = (path: string) => !drafts.some((u) => path === u || path.startsWith(`${u}/`));
   for (const o of input.old) {
+    if (!linkable(o.path)) continue;
     if (input.after.has(o.path)) continue;
     if (input.declared.has(o.path)) continue;
     const policy = o.policy ?? input.policy;
@@ -141,13 +180,16 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
       fallbackOf.push(o);
       continue;
     }
+    const own = o.policy !== undefined;
+    const setBy = own ? "the entry's brokenLinks" : 'policy.brokenLinks';
     broken.push({
       path: o.path,
       label: o.label,
       reason:
         policy === 'refuse'
-          ? `${o.target === null ? 'deleted' : `moves to ${o.targetPath ?? 'another path'}`} and policy.brokenLinks is refuse`
+          ? `${o.target === null ? 'deleted' : `moves to ${o.targetPath ?? 'another path'}`} and ${setBy} is refuse`
           : 'deleted, and no redirect or redirectFallback says where it goes',
+      ...(own && policy === 'refuse' ? { ownPolicy: true as const } : {}),
     });
   }
 

@@ -1,6 +1,14 @@
 import type { SitePaths } from './site-paths.js';
 import type { Ref } from '../model/index.js';
 
+/** A site space entry of the config, as far as its `brokenLinks` goes. */
+type SpaceEntry = { space: string; brokenLinks?: string };
+/** The site's sections and site spaces as the config gives them (to name an entry's own setting). */
+export type SiteEntries = {
+  sections?: readonly { path: string; brokenLinks?: string; spaces: readonly SpaceEntry[] }[];
+  spaces?: readonly SpaceEntry[];
+};
+
 /** One site being diffed: how to reference it, and the site update being assembled. */
 export type SiteScope = {
   addr: string;
@@ -14,6 +22,10 @@ export type SiteScope = {
   };
   /** Whether the live site is published: only its paths are links to keep (decision 36). */
   served?: boolean;
+  /** Live ids of its draft sections and site spaces: not published, so no links to keep (decision 36). */
+  drafts?: ReadonlySet<string>;
+  /** Its sections and site spaces in the config: whose own `brokenLinks` refused a path. */
+  entries?: SiteEntries;
   /** Where each path leads after the plan, recorded by the structure's diff (decision 36). */
   paths?: SitePaths;
   /** The site's `redirectFallback`: where deleted published paths go. */

@@ -250,6 +250,12 @@ export function exportParts(
   return { ...parts, ...exportStructure(l, title, warnings, siteCustomizationOf(l)) } as PartsConfig;
 }
 
+/** Live ids of a site's draft sections and site spaces (a hidden one is published: not among them). */
+function liveDrafts(l: LiveStructure): Set<string> {
+  const spaces = [...(l.sections ?? []).flatMap((s) => s.spaces), ...(l.spaces ?? [])];
+  return new Set([...(l.sections ?? []), ...spaces].filter((x) => x.draft).map((x) => x.id));
+}
+
 /** The parts' changes: facets, then the structure, then the lists (the plan's order follows). */
 export function diffParts(
   ctx: DiffContext,
@@ -264,6 +270,8 @@ export function diffParts(
     if (wanted !== undefined) facet.diff(ctx, site, title, wanted, found);
   }
   site.served = (l as { published?: unknown } | undefined)?.published === true;
+  if (l) site.drafts = liveDrafts(l);
+  site.entries = d;
   if (d.redirectFallback !== undefined) site.fallback = d.redirectFallback;
   diffSiteStructure(ctx, site, title, d, l, l && siteCustomizationOf(l));
   for (const kind of anySiteListKinds) {

@@ -7,9 +7,22 @@ import type { Fields, Ref } from '../model/change.js';
 import { nullish } from '../model/schema.js';
 import { emulated, type EmulatedContext } from './emulated.js';
 import { defined } from './fields.js';
-import { planLinks, type LinkDestination, type OldPath, type PathTarget } from '../diff/site-paths.js';
+import {
+  draftPaths,
+  planLinks,
+  type BrokenLinkSetting,
+  type LinkDestination,
+  type OldPath,
+  type PathTarget,
+} from '../diff/site-paths.js';
 import { matchesAddress } from '../model/address-glob.js';
-import { StructureTarget, structureTarget, targetIdOf } from './site-section.js';
+import {
+  placedAddress,
+  sectionAddress,
+  StructureTarget,
+  structureTarget,
+  targetIdOf,
+} from './site-section.js';
 import { absentHere, deleteCall, idOutput } from './types.js';
 import type { SiteListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
@@ -185,6 +198,37 @@ const targeted =
   (o: OldPath): boolean =>
     !ctx.targets || (o.addresses ?? []).some((a) => ctx.targets!.some((t) => matchesAddress(t, a)));
 
+/**
+ * The config entry whose own `brokenLinks` decided for an old path: a site space's entry (by its
+ * space) when it sets one, else the section it keeps its segment in; a section's entry by its path
+ * after the plan. Its address and its path in the site's entry, for the refusal to name it.
+ */
+function settingOf(site: SiteScope, o: OldPath | undefined): BrokenLinkSetting | undefined {
+  const sections = site.entries?.sections ?? [];
+  const space = o?.label.startsWith('site space ') ? o.label.slice('site space '.length) : undefined;
+  if (o && space !== undefined) {
+    const root = (site.entries?.spaces ?? []).findIndex((e) => e.space === space && e.brokenLinks);
+    if (root >= 0)
+      return { address: placedAddress(site.addr, undefined, space), path: ['spaces', root, 'brokenLinks'] };
+    for (const [i, s] of sections.entries()) {
+      const k = s.spaces.findIndex((e) => e.space === space);
+      if (k < 0) continue;
+      const sectionAddr = sectionAddress(site.addr, s.path);
+      if (s.spaces[k]!.brokenLinks)
+        return {
+          address: placedAddress(site.addr, s.path, space),
+          path: ['sections', i, 'spaces', k, 'brokenLinks'],
+        };
+      if (s.brokenLinks) return { address: sectionAddr, path: ['sections', i, 'brokenLinks'] };
+    }
+    return undefined;
+  }
+  const i = sections.findIndex((s) => s.brokenLinks && `/${s.path}` === o?.target?.path);
+  return i < 0
+    ? undefined
+    : { address: sectionAddress(site.addr, sections[i]!.path), path: ['sections', i, 'brokenLinks'] };
+}
+
 /** The site's declared redirects with the planned ones (a declared source wins), resolved. */
 function desiredRedirects(
   ctx: DiffContext,
@@ -208,20 +252,29 @@ function desiredRedirects(
         : [],
     after: paths?.after ?? new Map(),
     declared: byPath,
+    ...(paths && site.drafts ? { drafts: draftPaths(paths.liveById, site.drafts) } : {}),
   });
   const where = `site "${siteTitle}"`;
   const hint = paths
     ? ''
     : " (the site's sections or spaces are not in the configuration, so docsync does not know its paths)";
   for (const p of links.problems) problem(ctx, `${where}: ${p.message}${hint}`, p.code);
-  for (const b of links.broken)
+  for (const b of links.broken) {
+    const setting = b.ownPolicy
+      ? settingOf(
+          site,
+          paths?.old.find((o) => o.path === b.path),
+        )
+      : undefined;
     ctx.links.broken.push({
       site: siteTitle,
       address: address(site.addr, b.path),
       path: b.path,
       what: b.label,
       reason: b.reason,
+      ...(setting ? { setting } : {}),
     });
+  }
   const out: Resolved[] = [];
   for (const d of declared) {
     const extra = defined({ permanent: d.permanent, captureWildcard: d.captureWildcard }) as Partial<Body>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nullish } from '../model/schema.js';
 import { Localized } from './fields.js';
-import { SiteSpace } from './site-space.js';
+import { SiteSpace, siteSpaceAddress } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
 import { liveRef } from '../diff/draft.js';
 import type { Renamable } from '../model/desired.js';
@@ -61,6 +61,10 @@ export const targetIdOf = (d: StructureTarget): string =>
 
 /** A section's address in the plan. */
 export const sectionAddress = (site: string, path: string) => `${site}/sections/${path}`;
+
+/** The address of a space's entry in a site: in the section at `path`, or at the site's root. */
+export const placedAddress = (site: string, path: string | undefined, space: string) =>
+  siteSpaceAddress(path === undefined ? site : sectionAddress(site, path), space);
 
 /** A created section yields its id and the id of its first site space (`siteSpace:<spaceId>`). */
 function sectionOutput(section: SiteSection): OpOutput {

@@ -5,7 +5,8 @@ import type { DesiredState, LiveState } from '../reconcile/index.js';
 import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';
-import { inheritedOf } from '../config/origins.js';
+import { inheritedOf, locateInConfig } from '../config/origins.js';
+import type { OrgDiff } from '../reconcile/diff.js';
 import { withAccess } from './plan-access.js';
 
 export type PlanRun = { desired: DesiredState; live: LiveState; plan: Plan };
@@ -22,8 +23,12 @@ export async function makePlan(
     const problems = unresolved.get(d.organization);
     // A located unresolved reference replaces the diff's own unlocated words about it; the
     // organization's changes are then left out of the plan as a whole: never a partial apply.
-    if (!problems) return d;
-    return { ...d, problems: [...problems, ...d.problems.filter((p) => p.code !== 'unknown-reference')] };
+    const located = locateSettings(desired, d);
+    if (!problems) return located;
+    return {
+      ...located,
+      problems: [...problems, ...located.problems.filter((p) => p.code !== 'unknown-reference')],
+    };
   });
   const plan = withAccess(
     buildPlan(diffs, desired.targets ? { targets: desired.targets } : {}),
@@ -32,4 +37,17 @@ export async function makePlan(
   );
   const inherited = desired.organizations.flatMap(inheritedOf);
   return { desired, live, plan: inherited.length > 0 ? { ...plan, inherited } : plan };
+}
+
+/** Where each entry's own `brokenLinks` that refused a link is in the config, when loaded here. */
+function locateSettings(desired: DesiredState, d: OrgDiff): OrgDiff {
+  const org = desired.organizations.find((o) => o.id === d.organization);
+  if (!org || !d.brokenLinks?.some((b) => b.setting)) return d;
+  const sites = org.sites ?? [];
+  const brokenLinks = d.brokenLinks.map((b) => {
+    const i = sites.findIndex((s) => s.title === b.site);
+    const at = b.setting && i >= 0 ? locateInConfig(org, ['sites', i, ...b.setting.path], true) : undefined;
+    return at && b.setting ? { ...b, setting: { ...b.setting, at } } : b;
+  });
+  return { ...d, brokenLinks };
 }

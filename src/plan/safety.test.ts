@@ -96,4 +96,29 @@ describe('checkSafety', () => {
     expect(checkSafety(plan(guards), 1000).map((r) => r.code)).toEqual(['too-few-admins']);
     expect(guardVerdict([facts({ admins: { before: 2, after: 1, min: 1 } })])).toEqual([]);
   });
+
+  it("names the entry's own brokenLinks that refused a link (located, else by address), or policy.brokenLinks", () => {
+    const link = {
+      site: 'Docs',
+      address: 'org_a/sites/Docs/guides',
+      path: '/guides',
+      what: 'section "guides"',
+      reason: "moves to /tutorials and the entry's brokenLinks is refuse",
+    };
+    const setting = { address: 'org_a/sites/Docs/sections/tutorials', path: ['sections', 0, 'brokenLinks'] };
+    const messages = guardVerdict([
+      facts({
+        brokenLinks: [
+          { ...link, setting: { ...setting, at: { file: 'sites/docs.yaml', line: 7, column: 9 } } },
+          { ...link, setting },
+          { ...link, reason: 'moves to /tutorials and policy.brokenLinks is refuse' },
+        ],
+      }),
+    ]).map((r) => r.message.slice(r.message.indexOf('); ') + 3));
+    expect(messages).toEqual([
+      "brokenLinks: refuse at sites/docs.yaml:7:9 (org_a/sites/Docs/sections/tutorials) refuses it: declare a redirect for it (sites[].redirects), or set that entry's brokenLinks to redirect or allow",
+      "brokenLinks: refuse of org_a/sites/Docs/sections/tutorials refuses it: declare a redirect for it (sites[].redirects), or set that entry's brokenLinks to redirect or allow",
+      "declare a redirect for it (sites[].redirects), set the site's redirectFallback, or policy.brokenLinks: allow",
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { LimitCheck } from './controls.js';
 import type { Plan, PlanGuardFacts, SafetyRefusal } from './types.js';
+import type { BrokenLinkFact } from '../diff/site-paths.js';
 
 /**
  * The verdict of every guard on the facts of a plan, before any override: more deletions than an
@@ -55,7 +56,7 @@ export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[]
         organization: g.organization,
         guard: 'brokenLinks',
         code: 'broken-links',
-        message: `${g.organization}: the plan breaks the published URL ${b.path} of site "${b.site}" (${b.what}: ${b.reason}); declare a redirect for it (sites[].redirects), set the site's redirectFallback, or policy.brokenLinks: allow`,
+        message: brokenLinkMessage(g.organization, b),
         override: null,
       });
     // Only a plan that takes admins away is judged: an organization already below the floor is not
@@ -70,6 +71,19 @@ export function guardVerdict(guards: readonly PlanGuardFacts[]): SafetyRefusal[]
       });
   }
   return refusals;
+}
+
+/**
+ * A broken link's refusal, naming the setting that refused it: the entry's own `brokenLinks`
+ * (located, else by the entry's address), or `policy.brokenLinks`; and how to lift it.
+ */
+function brokenLinkMessage(organization: string, b: BrokenLinkFact): string {
+  const what = `${organization}: the plan breaks the published URL ${b.path} of site "${b.site}" (${b.what}: ${b.reason})`;
+  const s = b.setting;
+  if (!s)
+    return `${what}; declare a redirect for it (sites[].redirects), set the site's redirectFallback, or policy.brokenLinks: allow`;
+  const where = s.at ? `at ${s.at.file}:${s.at.line}:${s.at.column} (${s.address})` : `of ${s.address}`;
+  return `${what}; brokenLinks: refuse ${where} refuses it: declare a redirect for it (sites[].redirects), or set that entry's brokenLinks to redirect or allow`;
 }
 
 /** A threshold exceeded: "deletes 3 team resources, more than policy.maxDeletes.team (2)". */

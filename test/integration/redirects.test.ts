@@ -177,10 +177,32 @@ describe('a renamed published section keeps its links', () => {
       expect(allowed.refusals).toEqual([]);
       const refused = (await makePlan(api, entry('refuse'))).plan;
       expect(refused.redirects).toBeUndefined();
-      // Each URL it breaks is named: the section's and its site space's below it.
+      // Each URL it breaks is named: the section's and its site space's below it; the refusal names
+      // the entry's own setting, located (not policy.brokenLinks, which is not set).
+      const setting =
+        "brokenLinks: refuse at org.yaml:7:9 (org_t/sites/Docs/sections/tutorials) refuses it: declare a redirect for it (sites[].redirects), or set that entry's brokenLinks to redirect or allow";
       expect(refused.refusals.map((r) => r.message)).toEqual([
-        'org_t: the plan breaks the published URL /guides of site "Docs" (section "guides": moves to /tutorials and policy.brokenLinks is refuse); declare a redirect for it (sites[].redirects), set the site\'s redirectFallback, or policy.brokenLinks: allow',
-        'org_t: the plan breaks the published URL /guides/v1 of site "Docs" (site space space_1: moves to /tutorials/v1 and policy.brokenLinks is refuse); declare a redirect for it (sites[].redirects), set the site\'s redirectFallback, or policy.brokenLinks: allow',
+        `org_t: the plan breaks the published URL /guides of site "Docs" (section "guides": moves to /tutorials and the entry's brokenLinks is refuse); ${setting}`,
+        `org_t: the plan breaks the published URL /guides/v1 of site "Docs" (site space space_1: moves to /tutorials/v1 and the entry's brokenLinks is refuse); ${setting}`,
+      ]);
+      // A site space's own setting (its section keeps its path) is named at its own key.
+      const own = (
+        await makePlan(
+          api,
+          desired(
+            site(
+              SECTIONS().replace(
+                '            path: v1\n',
+                '            path: v2\n            brokenLinks: refuse\n',
+              ),
+            ),
+          ),
+        )
+      ).plan;
+      expect(own.refusals.map((r) => r.message)).toEqual([
+        expect.stringContaining(
+          'URL /guides/v1 of site "Docs" (site space space_1: moves to /guides/v2 and the entry\'s brokenLinks is refuse); brokenLinks: refuse at org.yaml:10:13 (org_t/sites/Docs/sections/guides/spaces/space_1) refuses it',
+        ),
       ]);
     } finally {
       await api.close();
@@ -194,6 +216,52 @@ describe('a renamed published section keeps its links', () => {
       const { plan } = await makePlan(api, desired(site(SECTIONS('tutorials'))));
       expect(plan.redirects).toBeUndefined();
       expect(plan.changes.map((c) => c.kind)).toEqual(['site-section']);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+/** The seed with the API section a draft and the guides' site space hidden. */
+function draftSeed() {
+  const s = seed();
+  const org = (s.organizations as { sites: { sections: Record<string, unknown>[] }[] }[])[0]!;
+  const [guides, api] = org.sites[0]!.sections;
+  (guides!.siteSpaces as Record<string, unknown>[])[0]!.hidden = true;
+  api!.draft = true;
+  return s;
+}
+
+describe('a draft has no published URL; a hidden site space has one', () => {
+  it('deleting a draft section breaks no link, even under refuse', async () => {
+    emu = await withEmulator({ seed: draftSeed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const text = site(SECTIONS('guides', false), 'policy:\n  prune: true\n  brokenLinks: refuse\n');
+      const { plan } = await makePlan(api, desired(text));
+      expect(plan.errors).toEqual([]);
+      expect(plan.refusals).toEqual([]);
+      expect(plan.redirects).toBeUndefined();
+      expect(plan.changes.map((c) => `${c.action} ${c.address}`)).toEqual([
+        'delete org_t/sites/Docs/sections/api',
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('moving a draft section plans no redirect; moving a hidden site space plans one', async () => {
+    emu = await withEmulator({ seed: draftSeed(), flavor: 'current' });
+    const api = client(emu, { flavor: 'current' });
+    try {
+      const text = site(SECTIONS().replace('path: v1', 'path: v2').replace('path: api', 'path: reference'));
+      const { plan } = await makePlan(api, desired(text));
+      expect(plan.errors).toEqual([]);
+      expect(plan.refusals).toEqual([]);
+      expect(plan.redirects!.map((r) => `${r.source} → ${r.destination}`)).toEqual([
+        '/guides/v1 → /guides/v2',
+        '/guides/v1/* → /guides/v2',
+      ]);
     } finally {
       await api.close();
     }
