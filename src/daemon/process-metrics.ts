@@ -15,7 +15,7 @@ const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as PerfHooks
  * prom-client keeps to itself and never stops (its issue 494). Without it, each daemon run in one
  * process (the in-process daemons of the tests, decision 41) leaves a monitor sampling the event
  * loop for good. The two are taken as prom-client makes them, during its synchronous call only
- * (decision 42).
+ * (decision 44).
  */
 export function collectProcessMetrics(registry: Registry): () => void {
   const monitors: IntervalHistogram[] = [];
