@@ -663,7 +663,6 @@ function recordPaths(s: Structure): void {
   for (const c of s.containers) {
     const base = c.slot ? `/${c.slot.d.path}` : '';
     if (c.slot?.l && c.slot.d.brokenLinks) sectionPolicy.set(c.slot.l, c.slot.d.brokenLinks);
-    for (const p of c.placements) if (p.d.brokenLinks) spacePolicy.set(p.d.space, p.d.brokenLinks);
     if (c.slot) {
       const t = target(
         'section-path',
@@ -677,6 +676,7 @@ function recordPaths(s: Structure): void {
       if (c.slot.l) bySection.set(c.slot.l, t);
     }
     for (const p of c.placements) {
+      if (p.d.brokenLinks) spacePolicy.set(p.d.space, p.d.brokenLinks);
       if (p.live) placedLive.add(p.live);
       const segment = p.d.path ?? p.live?.path;
       const path = segment !== undefined ? `${base}/${segment}` : undefined;
@@ -714,7 +714,7 @@ function recordPaths(s: Structure): void {
     liveById.set(ss.id, path);
     const t = bySpace.get(ss.space) ?? null;
     const newBase = section ? bySection.get(section)?.path : '';
-    const keepsSegment = t !== null && newBase !== undefined && t.path === `${newBase}/${ss.path}`;
+    const keepsSegment = t !== null && newBase !== undefined && isJoined(t.path, newBase, ss.path);
     // A site space whose path changes only with its section's follows the section's own policy.
     const policy =
       spacePolicy.get(ss.space) ?? (section && keepsSegment ? sectionPolicy.get(section) : undefined);
@@ -736,6 +736,17 @@ function recordPaths(s: Structure): void {
   }
   for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);
   s.site.paths = { after, old, liveById };
+}
+
+/** Whether `path` is `${base}/${segment}`, without building that string (once per site space). */
+function isJoined(path: string | undefined, base: string, segment: string): boolean {
+  return (
+    path !== undefined &&
+    path.length === base.length + 1 + segment.length &&
+    path.startsWith(base) &&
+    path.charCodeAt(base.length) === 47 &&
+    path.endsWith(segment)
+  );
 }
 
 /**
