@@ -74,6 +74,35 @@ describe('hostile bytes', () => {
     });
     expect(result.issues[0]!.message).toContain('a.yaml:3:12');
   });
+  it('names the first place of a site space given three times in a site', () => {
+    const text = [
+      'organization: o',
+      'sites:',
+      '  - title: Docs',
+      '    sections:',
+      '      - { path: a, spaces: [{ space: s1 }, { space: s2 }] }',
+      '      - { path: b, spaces: [{ space: s2 }, { space: s1, default: true }, { space: s1 }] }',
+      '',
+    ].join('\n');
+    const result = loadConfigFromBuffers([{ file: 'x.yaml', bytes: Buffer.from(text) }]);
+    expect(result.issues.map((i) => [i.code, i.path, i.message])).toEqual([
+      [
+        'duplicate',
+        'sites[0].sections[1].spaces[0].space',
+        'site space for space "s2" is described twice (first at x.yaml:5:53)',
+      ],
+      [
+        'duplicate',
+        'sites[0].sections[1].spaces[1].space',
+        'site space for space "s1" is described twice (first at x.yaml:5:38)',
+      ],
+      [
+        'duplicate',
+        'sites[0].sections[1].spaces[2].space',
+        'site space for space "s1" is described twice (first at x.yaml:5:38)',
+      ],
+    ]);
+  });
   it('reports checks across kinds in file order, as a compiler does', () => {
     const text = [
       'organization: o',

@@ -109,18 +109,19 @@ export function changedFields(
   live: Record<string, unknown>,
   keys: readonly string[],
 ): { before: Fields; after: Fields } | null {
-  const before: Fields = {};
-  const after: Fields = {};
+  // Built at the first change: most pairs of most plans have none (issue 33: allocation).
+  let changes: { before: Fields; after: Fields } | null = null;
   for (const key of keys) {
     const want = desired[key];
     if (want === undefined) continue;
     const have = live[key] ?? null;
     if (!same(want, have)) {
-      before[key] = have;
-      after[key] = want;
+      changes ??= { before: {}, after: {} };
+      changes.before[key] = have;
+      changes.after[key] = want;
     }
   }
-  return Object.keys(after).length > 0 ? { before, after } : null;
+  return changes;
 }
 
 /** Fields to set after a creation: every field the config sets that the creation call cannot take. */

@@ -239,25 +239,40 @@ type LiveLocation = { ss: LiveSiteSpace; section: LiveSection | null };
 
 /** 3. Site spaces, across the whole site: a space lives in one place per site. */
 function placeSiteSpaces(s: Structure): void {
-  const liveLocation = new Map<string, LiveLocation>();
+  // Two maps rather than a location object per site space (issue 33: allocation); a space at the
+  // root is in `liveSiteSpace` and not in `liveSection`.
+  const liveSiteSpace = new Map<string, LiveSiteSpace>();
+  const liveSection = new Map<string, LiveSection>();
   for (const ls of s.liveSections)
-    for (const ss of ls.spaces) liveLocation.set(ss.space, { ss, section: ls });
-  for (const ss of s.root?.live ?? []) liveLocation.set(ss.space, { ss, section: null });
+    for (const ss of ls.spaces) {
+      liveSiteSpace.set(ss.space, ss);
+      liveSection.set(ss.space, ls);
+    }
+  for (const ss of s.root?.live ?? []) {
+    liveSiteSpace.set(ss.space, ss);
+    liveSection.delete(ss.space);
+  }
   for (const c of s.containers) if (c.slot?.l || c === s.root) countLive(s.ctx, 'site-space', c.live.length);
 
   for (const c of s.containers) {
     const list = c.slot ? c.slot.d.spaces : (s.d.spaces ?? []);
     let previousInContainer: string | undefined;
-    list.forEach((ds, index) => {
-      const loc = liveLocation.get(ds.space);
-      const here = loc && (c.slot ? loc.section !== null && loc.section === c.slot.l : loc.section === null);
-      if (loc && !here && loc.section && s.held.get(ds.space) === loc.section) {
-        s.stays(ds.space, loc.section);
-        return;
+    for (let index = 0; index < list.length; index += 1) {
+      const ds = list[index]!;
+      const ss = liveSiteSpace.get(ds.space);
+      const section = liveSection.get(ds.space) ?? null;
+      const here = ss && (c.slot ? section !== null && section === c.slot.l : section === null);
+      if (ss && here) {
+        keepSiteSpace(s, c, ds, ss);
+        continue;
       }
-      if (loc && here) keepSiteSpace(s, c, ds, loc.ss);
-      else previousInContainer = moveSiteSpaceHere(s, c, ds, index, loc, previousInContainer);
-    });
+      if (ss && section && s.held.get(ds.space) === section) {
+        s.stays(ds.space, section);
+        continue;
+      }
+      const loc = ss ? { ss, section } : undefined;
+      previousInContainer = moveSiteSpaceHere(s, c, ds, index, loc, previousInContainer);
+    }
   }
 }
 
@@ -503,6 +518,18 @@ function setSiteDefaults(s: Structure): void {
 
 /** 5. Paths stay unique in each scope while they change. */
 function keepStructurePathsUnique(s: Structure, sectionSetKeys: Map<SectionSlot, string>): void {
+  // A scope where no path is set has nothing to order (what keepPathsUnique looks for first): its
+  // items are not built (issue 33: allocation).
+  const sectionPathSet = s.slots.some((slot) => {
+    const want = slot.l && slot.l.path === slot.d.path ? null : slot.d.path;
+    return want !== null && want !== (slot.l?.path ?? null) && !!sectionSetKeys.get(slot);
+  });
+  if (sectionPathSet) keepSectionPathsUnique(s, sectionSetKeys);
+  for (const c of s.containers) keepSiteSpacePathsUnique(s, c);
+}
+
+/** Paths of the site's sections stay unique while they change. */
+function keepSectionPathsUnique(s: Structure, sectionSetKeys: Map<SectionSlot, string>): void {
   const { ctx, org, site, slots } = s;
   const sectionItems: PathItem[] = [
     ...slots.map((slot) => ({
@@ -528,34 +555,40 @@ function keepStructurePathsUnique(s: Structure, sectionSetKeys: Map<SectionSlot,
     section: slotByLabel.get(item.label)!.ref,
     patch: { path },
   }));
+}
 
-  for (const c of s.containers) {
-    const mine = c.placements;
-    const byLabel = new Map(mine.map((p) => [p.addr, p]));
-    const items: PathItem[] = [
-      ...mine.map((p) => ({
-        label: p.addr,
-        livePath: p.live?.path ?? null,
-        wantPath: p.d.path !== undefined && p.d.path !== p.live?.path ? p.d.path : null,
-        ...(p.updateKey ? { setKey: p.updateKey } : {}),
+/** Paths of the site spaces of one place stay unique while they change. */
+function keepSiteSpacePathsUnique(s: Structure, c: Container): void {
+  const { ctx, org, site } = s;
+  const mine = c.placements;
+  const pathSet = mine.some(
+    (p) => p.updateKey && p.d.path !== undefined && p.d.path !== (p.live?.path ?? null),
+  );
+  if (!pathSet) return;
+  const byLabel = new Map(mine.map((p) => [p.addr, p]));
+  const items: PathItem[] = [
+    ...mine.map((p) => ({
+      label: p.addr,
+      livePath: p.live?.path ?? null,
+      wantPath: p.d.path !== undefined && p.d.path !== p.live?.path ? p.d.path : null,
+      ...(p.updateKey ? { setKey: p.updateKey } : {}),
+    })),
+    ...c.live
+      .filter((ss) => !mine.some((p) => p.live === ss))
+      .map((ss) => ({
+        label: siteSpaceAddress(c.addr, ss.space),
+        livePath: ss.path,
+        wantPath: null,
+        ...(s.movedOut.get(ss.id) ? { deleteKey: s.movedOut.get(ss.id)! } : {}),
       })),
-      ...c.live
-        .filter((ss) => !mine.some((p) => p.live === ss))
-        .map((ss) => ({
-          label: siteSpaceAddress(c.addr, ss.space),
-          livePath: ss.path,
-          wantPath: null,
-          ...(s.movedOut.get(ss.id) ? { deleteKey: s.movedOut.get(ss.id)! } : {}),
-        })),
-    ];
-    keepPathsUnique<SiteSpaceOp>(ctx, items, s.siteSpaces, (item, path) => ({
-      type: 'update-site-space',
-      org,
-      site: site.ref,
-      siteSpace: byLabel.get(item.label)!.ref,
-      patch: { path },
-    }));
-  }
+  ];
+  keepPathsUnique<SiteSpaceOp>(ctx, items, s.siteSpaces, (item, path) => ({
+    type: 'update-site-space',
+    org,
+    site: site.ref,
+    siteSpace: byLabel.get(item.label)!.ref,
+    patch: { path },
+  }));
 }
 
 /** 6. Order: sections of the site, site spaces of each place. */
@@ -575,6 +608,8 @@ function orderStructure(s: Structure): void {
   );
   for (const c of s.containers) {
     const mine = c.placements;
+    // Every site space already there, in order (most places of most plans): no moves to plan.
+    if (inLiveOrder(mine, c.live)) continue;
     const current = [
       ...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p),
       ...mine.filter((p) => !p.live),
@@ -589,6 +624,13 @@ function orderStructure(s: Structure): void {
   }
 }
 
+/** Whether the placements are exactly the place's live site spaces, in their live order. */
+function inLiveOrder(mine: SpacePlacement[], live: LiveSiteSpace[]): boolean {
+  if (mine.length !== live.length) return false;
+  for (let i = 0; i < mine.length; i += 1) if (mine[i]!.live !== live[i]) return false;
+  return true;
+}
+
 /** A target of the path map, with the fields it has. */
 function target(
   type: PathTarget['type'],
@@ -598,14 +640,12 @@ function target(
   createKey: string | undefined,
   liveId: string | undefined,
 ): PathTarget {
-  return {
-    type,
-    ref,
-    label,
-    ...(path !== undefined ? { path } : {}),
-    ...(createKey ? { createKey } : {}),
-    ...(liveId ? { liveId } : {}),
-  };
+  // Assigned, not spread: one object per target (issue 33: allocation), keys in the same order.
+  const t: PathTarget = { type, ref, label };
+  if (path !== undefined) t.path = path;
+  if (createKey) t.createKey = createKey;
+  if (liveId) t.liveId = liveId;
+  return t;
 }
 
 /**
@@ -623,7 +663,6 @@ function recordPaths(s: Structure): void {
   for (const c of s.containers) {
     const base = c.slot ? `/${c.slot.d.path}` : '';
     if (c.slot?.l && c.slot.d.brokenLinks) sectionPolicy.set(c.slot.l, c.slot.d.brokenLinks);
-    for (const p of c.placements) if (p.d.brokenLinks) spacePolicy.set(p.d.space, p.d.brokenLinks);
     if (c.slot) {
       const t = target(
         'section-path',
@@ -637,6 +676,7 @@ function recordPaths(s: Structure): void {
       if (c.slot.l) bySection.set(c.slot.l, t);
     }
     for (const p of c.placements) {
+      if (p.d.brokenLinks) spacePolicy.set(p.d.space, p.d.brokenLinks);
       if (p.live) placedLive.add(p.live);
       const segment = p.d.path ?? p.live?.path;
       const path = segment !== undefined ? `${base}/${segment}` : undefined;
@@ -674,34 +714,39 @@ function recordPaths(s: Structure): void {
     liveById.set(ss.id, path);
     const t = bySpace.get(ss.space) ?? null;
     const newBase = section ? bySection.get(section)?.path : '';
-    const keepsSegment = t !== null && newBase !== undefined && t.path === `${newBase}/${ss.path}`;
+    const keepsSegment = t !== null && newBase !== undefined && isJoined(t.path, newBase, ss.path);
     // A site space whose path changes only with its section's follows the section's own policy.
     const policy =
       spacePolicy.get(ss.space) ?? (section && keepsSegment ? sectionPolicy.get(section) : undefined);
-    old.push({
-      path,
-      label: `site space ${ss.space}`,
-      target: t,
-      ...(policy ? { policy } : {}),
-      ...(section && keepsSegment ? { under: base } : {}),
-      addresses: spaceAddresses(ss, section),
-    });
+    const o: OldPath = { path, label: `site space ${ss.space}`, target: t };
+    if (policy) o.policy = policy;
+    if (section && keepsSegment) o.under = base;
+    o.addresses = spaceAddresses(ss, section);
+    old.push(o);
   };
   for (const ls of s.liveSections) {
     const path = `/${ls.path}`;
     liveById.set(ls.id, path);
     const policy = sectionPolicy.get(ls);
-    old.push({
-      path,
-      label: `section "${ls.path}"`,
-      target: bySection.get(ls) ?? null,
-      ...(policy ? { policy } : {}),
-      addresses: sectionAddresses(ls),
-    });
+    const o: OldPath = { path, label: `section "${ls.path}"`, target: bySection.get(ls) ?? null };
+    if (policy) o.policy = policy;
+    o.addresses = sectionAddresses(ls);
+    old.push(o);
     for (const ss of ls.spaces) spaceOld(ss, path, ls);
   }
   for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);
   s.site.paths = { after, old, liveById };
+}
+
+/** Whether `path` is `${base}/${segment}`, without building that string (once per site space). */
+function isJoined(path: string | undefined, base: string, segment: string): boolean {
+  return (
+    path !== undefined &&
+    path.length === base.length + 1 + segment.length &&
+    path.startsWith(base) &&
+    path.charCodeAt(base.length) === 47 &&
+    path.endsWith(segment)
+  );
 }
 
 /**
@@ -709,17 +754,31 @@ function recordPaths(s: Structure): void {
  * and after: a renamed section's changes are named by its new path), for `--target`.
  */
 function changeAddresses(s: Structure) {
+  // Each live section's addresses are built once, and read again for each of its site spaces.
+  const addressesOf = new Map<LiveSection, string[]>();
+  for (const slot of s.slots)
+    if (slot.l) {
+      const before = sectionAddress(s.site.addr, slot.l.path);
+      if (!addressesOf.has(slot.l))
+        addressesOf.set(slot.l, slot.addr !== before ? [before, slot.addr] : [before]);
+    }
   const sectionAddresses = (ls: LiveSection) => {
-    const now = s.slots.find((slot) => slot.l === ls)?.addr;
-    const before = sectionAddress(s.site.addr, ls.path);
-    return now && now !== before ? [before, now] : [before];
+    let known = addressesOf.get(ls);
+    if (!known) addressesOf.set(ls, (known = [sectionAddress(s.site.addr, ls.path)]));
+    return known;
   };
   const placed = new Map<string, string>();
   for (const c of s.containers) for (const p of c.placements) placed.set(p.d.space, p.addr);
+  const root = [s.site.addr];
   const spaceAddresses = (ss: LiveSiteSpace, section: LiveSection | null) => {
-    const parents = section ? sectionAddresses(section) : [s.site.addr];
-    const all = [...parents.map((a) => siteSpaceAddress(a, ss.space)), placed.get(ss.space)];
-    return [...new Set(all.filter((a): a is string => a !== undefined))];
+    const all: string[] = [];
+    for (const parent of section ? sectionAddresses(section) : root) {
+      const a = siteSpaceAddress(parent, ss.space);
+      if (!all.includes(a)) all.push(a);
+    }
+    const now = placed.get(ss.space);
+    if (now !== undefined && !all.includes(now)) all.push(now);
+    return all;
   };
   return { sectionAddresses, spaceAddresses };
 }

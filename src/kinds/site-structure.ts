@@ -246,12 +246,22 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
   const siteSpaces = on.unique('site space for space');
   if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
     on.report(['spaces'], 'a site has either sections or root spaces, not both', 'sections-and-spaces', true);
+  // Where each space first appears: its path is built (and handed to `siteSpaces`) only when the
+  // space appears again, so a site without duplicates builds no path per site space.
+  const firstAt = new Map<string, { at: (string | number)[]; i: number } | null>();
   const spaces = (list: z.infer<typeof SiteSpaceConfig>[], at: (string | number)[]) => {
     const def = oneDefault(on, 'site space of a section');
-    list.forEach((s, i) => {
-      siteSpaces(s.space, [...at, i, 'space']);
-      def(s.default, [...at, i, 'default']);
-    });
+    for (let i = 0; i < list.length; i += 1) {
+      const s = list[i]!;
+      const first = firstAt.get(s.space);
+      if (first === undefined) firstAt.set(s.space, { at, i });
+      else {
+        if (first) siteSpaces(s.space, [...first.at, first.i, 'space']);
+        firstAt.set(s.space, null);
+        siteSpaces(s.space, [...at, i, 'space']);
+      }
+      if (s.default) def(s.default, [...at, i, 'default']);
+    }
   };
   const defaultSection = oneDefault(on, 'section of a site');
   site.sections?.forEach((section, i) => {
