@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfig, loadConfigFromBuffers, loadConfigFromBuffersAsync } from '../../src/config/load.js';
+import { loadConfig, loadConfigFromBuffersAsync } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
@@ -12,6 +12,7 @@ import { renderTreeText } from '../../src/plan/render-tree.js';
 import { structureTree } from '../../src/plan/structure-tree.js';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { baseSeed, call, client, withEmulator } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * External links placed in the navigation (issue 30, today's API): in a section group (`group`,
@@ -75,11 +76,7 @@ sites:
         after: Status
 `;
 
-const desired = (text = CONFIG) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text = CONFIG) => desiredFromYaml(text);
 
 let emu: Emulator | undefined;
 afterEach(async () => {

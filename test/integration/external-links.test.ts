@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfig, loadConfigFromBuffers, loadConfigFromBuffersAsync } from '../../src/config/load.js';
+import { loadConfig, loadConfigFromBuffersAsync } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
@@ -14,6 +14,7 @@ import { renderText } from '../../src/plan/render-text.js';
 import { renderTreeText } from '../../src/plan/render-tree.js';
 import { structureTree } from '../../src/plan/structure-tree.js';
 import { baseSeed, call, client, withEmulator, writes } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * External links in a site's navigation (issue 30, today's API): read in the site's structure (the
@@ -59,11 +60,7 @@ sites:
         localizedTitle: { fr: Nouveautés }
 `;
 
-const desired = (text = CONFIG) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text = CONFIG) => desiredFromYaml(text);
 
 const links = (emu: Emulator) =>
   (emu.state().organizations[0]!.sites[0]!.externalLinks ?? []) as {

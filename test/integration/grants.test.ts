@@ -11,6 +11,7 @@ import { everything, readScoped } from '../../src/live/read.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import type { Plan } from '../../src/plan/index.js';
 import { baseSeed, client, withEmulator } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * Grants as config (issue 29, decision 0034): a team's access to a space, a collection and a site
@@ -48,11 +49,7 @@ sites:
     access: ${site}
 `;
 
-const desired = (text: string) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text: string) => desiredFromYaml(text);
 
 /** Each holder's grants in the emulator, as `subject=role`. */
 function grants(emu: Emulator): Record<string, string[]> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfig, loadConfigFromBuffers } from '../../src/config/load.js';
+import { loadConfig } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
@@ -15,6 +15,7 @@ import { fingerprint } from '../../src/secrets/credentials.js';
 import { redact, registeredSecrets } from '../../src/secrets/registry.js';
 import { runMain } from '../helpers/cli.js';
 import { baseSeed, call, client, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * Invite links (issue 29) as a list kind of today's API, served by the emulator from the kind's
@@ -54,11 +55,7 @@ inviteLinks:
   - role: guest
 `;
 
-const desired = (text = CONFIG) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text = CONFIG) => desiredFromYaml(text);
 
 /** Every invite id the emulator holds (and ever held, from the seed). */
 const allIds = (emu: Emulator) => [

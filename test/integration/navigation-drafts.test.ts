@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfig, loadConfigFromBuffers, loadConfigFromBuffersAsync } from '../../src/config/load.js';
+import { loadConfig, loadConfigFromBuffersAsync } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
@@ -12,6 +12,7 @@ import { commentBody } from '../../src/cli/comment.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { sitePreviews } from '../../src/pipeline/preview.js';
 import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * Staged structure (issue 30): drafts of sections, groups and site spaces, hidden site spaces,
@@ -83,11 +84,7 @@ sites:
         sections: [guides]
 `;
 
-const desired = (text = CONFIG) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text = CONFIG) => desiredFromYaml(text);
 
 let emu: Emulator | undefined;
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfig, loadConfigFromBuffers, loadConfigFromBuffersAsync } from '../../src/config/load.js';
+import { loadConfig, loadConfigFromBuffersAsync } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
@@ -12,6 +12,7 @@ import { makePlan } from '../../src/pipeline/plan-run.js';
 import { renderTreeText } from '../../src/plan/render-tree.js';
 import { structureTree } from '../../src/plan/structure-tree.js';
 import { baseSeed, call, client, withEmulator } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * Nested section groups (issue 30, today's API): a group's `parent` is read from the live groups,
@@ -78,11 +79,7 @@ sites:
         sections: [faq]
 `;
 
-const desired = (text = CONFIG) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text = CONFIG) => desiredFromYaml(text);
 
 let emu: Emulator | undefined;
 afterEach(async () => {

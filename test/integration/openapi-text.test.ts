@@ -7,6 +7,7 @@ import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * An OpenAPI spec made from its text (issue 30, today's `source: { text }`): created and updated
@@ -31,11 +32,7 @@ openapi:
         info: { title: ${title}, version: '1' }
 `;
 
-const desired = (text: string) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text: string) => desiredFromYaml(text);
 
 let emu: Emulator | undefined;
 afterEach(async () => {

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfigFromBuffers, loadConfigFromBuffersAsync } from '../../src/config/load.js';
+import { loadConfigFromBuffersAsync } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * An OpenAPI spec's visibility (issue 30, today's `PATCH /orgs/{o}/openapi/{slug}`): planned as one
@@ -30,11 +31,7 @@ openapi:
     visibility: public
 `;
 
-const desired = (text = CONFIG) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text = CONFIG) => desiredFromYaml(text);
 
 let emu: Emulator | undefined;
 afterEach(async () => {

@@ -6,6 +6,7 @@ import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * The organization's logo (issue 30): `PATCH /orgs/{o}` takes `logo`, the answer gives it back as
@@ -13,11 +14,7 @@ import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
  */
 const config = (logo: string) => `organization: org_t\nsettings:\n  logo: ${logo}\n`;
 
-const desired = (text: string) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text: string) => desiredFromYaml(text);
 
 let emu: Emulator | undefined;
 afterEach(async () => {

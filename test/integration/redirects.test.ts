@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfig, loadConfigFromBuffers } from '../../src/config/load.js';
+import { loadConfig } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
@@ -16,6 +16,7 @@ import { renderTreeText } from '../../src/plan/render-tree.js';
 import { structureTree } from '../../src/plan/structure-tree.js';
 import { runMain } from '../helpers/cli.js';
 import { baseSeed, call, client, withEmulator, writes } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * Redirects (issue 30) against the emulator of today's API, over HTTP on port 0: a site's declared
@@ -75,11 +76,7 @@ ${
     : ''
 }`;
 
-const desired = (text: string) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text: string) => desiredFromYaml(text);
 
 let emu: Emulator | undefined;
 afterEach(async () => {

@@ -15,6 +15,7 @@ import { renderText } from '../../src/plan/render-text.js';
 import { fingerprint } from '../../src/secrets/credentials.js';
 import { runMain } from '../helpers/cli.js';
 import { baseSeed, client, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * A site's public face (issue 30) against the emulator of today's API, over HTTP: customization and
@@ -49,11 +50,7 @@ const CUSTOMIZATION = `    customization:
       trademark: { enabled: false }
 `;
 
-const desired = (text: string, env: NodeJS.ProcessEnv = {}) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }], env);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text: string, env: NodeJS.ProcessEnv = {}) => desiredFromYaml(text, env);
 
 const siteOf = (emu: Emulator) => emu.state().organizations[0]!.sites[0] as EmuSite;
 

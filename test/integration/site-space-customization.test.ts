@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfig, loadConfigFromBuffers } from '../../src/config/load.js';
+import { loadConfig } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import type { EmuSite } from '../../src/emulator/state.js';
 import { exportOrganization } from '../../src/export/to-config.js';
@@ -14,6 +14,7 @@ import { renderText } from '../../src/plan/render-text.js';
 import { OVERRIDE_NULLABLE } from '../../src/kinds/site-customization.js';
 import { baseSeed, client, withEmulator, writes } from '../helpers/emulator.js';
 import { checkRequest, officialDocument } from '../helpers/openapi.js';
+import { desiredFromYaml } from '../helpers/config.js';
 
 /**
  * A site space's customization overrides (issue 30, decision 0037) against the emulator of today's
@@ -39,11 +40,7 @@ function seed(spaces: Record<string, unknown>[]) {
 const config = (spaces: string) =>
   `organization: org_t\nsites:\n  - title: Docs\n    sections:\n      - path: guides\n        title: Guides\n        spaces:\n${spaces}`;
 
-const desired = (text: string) => {
-  const r = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
-  if (!r.desired) throw new Error(JSON.stringify(r.issues));
-  return r.desired;
-};
+const desired = (text: string) => desiredFromYaml(text);
 
 const siteOf = (emu: Emulator) => emu.state().organizations[0]!.sites[0] as EmuSite;
 const overridesOf = (emu: Emulator, space: string) =>
