@@ -13,6 +13,23 @@ import { formatPath, type ConfigIssue } from './issues.js';
 import type { ParsedConfig } from './semantic.js';
 import { locate, type YamlFile } from './yaml-file.js';
 
+/** One `unsupported-by-api` error at `path` of `yaml` (at its key). */
+function unsupported(yaml: YamlFile, path: (string | number)[], message: string): ConfigIssue {
+  return {
+    severity: 'error',
+    code: 'unsupported-by-api',
+    file: yaml.file,
+    ...locate(yaml, path, true),
+    path: formatPath(path),
+    message,
+  };
+}
+
+/** What a config manages that the API it is validated for lacks: its kinds, then its entries' keys. */
+export function capabilityIssues(parsed: readonly ParsedConfig[], caps: ApiCapabilities): ConfigIssue[] {
+  return [...absentKindIssues(parsed, caps), ...absentKeyIssues(parsed, caps)];
+}
+
 /** A kind a config manages where the API lacks it: its module's `absent` message. */
 type Absent = { absentIn?: readonly string[]; absent?: (caps: ApiCapabilities) => string };
 
@@ -24,17 +41,8 @@ type Absent = { absentIn?: readonly string[]; absent?: (caps: ApiCapabilities) =
  */
 export function absentKindIssues(parsed: readonly ParsedConfig[], caps: ApiCapabilities): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const refuse = (yaml: YamlFile, path: (string | number)[], kind: Absent) => {
-    const at = locate(yaml, path, true);
-    issues.push({
-      severity: 'error',
-      code: 'unsupported-by-api',
-      file: yaml.file,
-      ...at,
-      path: formatPath(path),
-      message: kind.absent!(caps),
-    });
-  };
+  const refuse = (yaml: YamlFile, path: (string | number)[], kind: Absent) =>
+    issues.push(unsupported(yaml, path, kind.absent!(caps)));
   const absent = (kind: Absent) => kind.absent !== undefined && absentHere(kind as never, caps);
   const holders: [string, readonly { key: string }[]][] = [
     ['spaces', anySpaceFacets.filter(absent)],
@@ -83,18 +91,14 @@ export function absentKeyIssues(parsed: readonly ParsedConfig[], caps: ApiCapabi
       const found = entries.flatMap((entry, i) =>
         absent.paths.flatMap((p) => placesOf(entry, p.split('.'), [kind.key, i])),
       );
-      for (const path of found) {
-        const at = locate(yaml, path, true);
-        const key = String(path.at(-1));
-        mine.push({
-          severity: 'error',
-          code: 'unsupported-by-api',
-          file: yaml.file,
-          ...at,
-          path: formatPath(path),
-          message: `${key} is not in this API (api.md has none); remove it or use ${caps.otherwise}`,
-        });
-      }
+      for (const path of found)
+        mine.push(
+          unsupported(
+            yaml,
+            path,
+            `${String(path.at(-1))} is not in this API (api.md has none); remove it or use ${caps.otherwise}`,
+          ),
+        );
     }
     issues.push(...mine.sort((a, b) => a.line - b.line || a.column - b.column));
   }

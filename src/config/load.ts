@@ -27,7 +27,7 @@ import { reservedNameIssues } from './reserved.js';
 import { applyExtends, diskBases, type Inherited } from './extends.js';
 import { BaseFileSchema, ConfigFileSchema, type ConfigFile } from './schema.js';
 import { expandVariables } from './variables.js';
-import { absentKeyIssues, absentKindIssues } from './absent.js';
+import { capabilityIssues } from './absent.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
 import { checkAccessRuleIssues } from './access-rules.js';
 import { locate, MAX_FILE_BYTES, parseYamlFile, type YamlFile } from './yaml-file.js';
@@ -292,7 +292,7 @@ export function loadConfigFromBuffers(
       issues.push(indirectIssue(request, error));
     }
   }
-  if (opts.capabilities) issues.push(...absentKindIssues(parsed, opts.capabilities));
+  if (opts.capabilities) issues.push(...capabilityIssues(parsed, opts.capabilities));
   return finish(
     entries.map((e) => e.file),
     parsed,
@@ -318,11 +318,7 @@ export async function loadConfigFromBuffersAsync(
       issues.push(indirectIssue(request, error));
     }
   }
-  if (opts.capabilities)
-    issues.push(
-      ...absentKindIssues(parsed, opts.capabilities),
-      ...absentKeyIssues(parsed, opts.capabilities),
-    );
+  if (opts.capabilities) issues.push(...capabilityIssues(parsed, opts.capabilities));
   return finish(
     entries.map((e) => e.file),
     parsed,
