@@ -2,7 +2,7 @@ import { checkAccessRules, type GrantHolder, type RuleEntry } from '../access/ru
 import type { GrantEntry } from '../kinds/grants.js';
 import type { DesiredGrant } from '../model/grants.js';
 import { formatPath, type ConfigIssue } from './issues.js';
-import type { ParsedConfig } from './semantic.js';
+import { filesByOrganization, type ParsedConfig } from './semantic.js';
 import { locate, type YamlFile } from './yaml-file.js';
 
 type Place = { yaml: YamlFile; path: (string | number)[] };
@@ -13,10 +13,8 @@ type Place = { yaml: YamlFile; path: (string | number)[] };
  * where it is written. Offline: the config alone.
  */
 export function checkAccessRuleIssues(files: readonly ParsedConfig[]): ConfigIssue[] {
-  const byOrg = new Map<string, ParsedConfig[]>();
-  for (const f of files) byOrg.set(f.config.organization, [...(byOrg.get(f.config.organization) ?? []), f]);
   const issues: ConfigIssue[] = [];
-  for (const group of byOrg.values()) {
+  for (const group of filesByOrganization(files).values()) {
     const rules: RuleEntry<Place>[] = group.flatMap(({ yaml, config }) =>
       (config.policy?.rules ?? []).map((r, i) => ({
         rule: r.rule,

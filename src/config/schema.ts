@@ -5,6 +5,7 @@ import type { AnyListKind } from '../kinds/shapes.js';
 import { SyncWindowSchema } from './sync-windows-schema.js';
 import { addressGlobProblem } from '../model/address-glob.js';
 import { ACCESS_RULES, RULE_TEXT } from '../access/rules.js';
+import { brokenLinksPolicies } from '../diff/site-paths.js';
 
 /** One access rule of `policy.rules` (src/access/rules.ts): its name, and `max` for `maxAdmins`. */
 const AccessRuleSchema = z
@@ -31,7 +32,6 @@ const AccessRuleSchema = z
         message: `${r.rule} takes no max (only maxAdmins does)`,
       });
   });
-import { brokenLinksPolicies } from '../diff/site-paths.js';
 
 /** An address or glob (`sites/Docs/**`); the organization prefix is optional. */
 const AddressGlob = z

@@ -96,13 +96,21 @@ function checkUniqueIn(
     });
 }
 
+/** The parsed files of each organization, in file order. */
+export function filesByOrganization(files: readonly ParsedConfig[]): Map<string, ParsedConfig[]> {
+  const byOrg = new Map<string, ParsedConfig[]>();
+  for (const f of files) {
+    const group = byOrg.get(f.config.organization);
+    if (group) group.push(f);
+    else byOrg.set(f.config.organization, [f]);
+  }
+  return byOrg;
+}
+
 /** Checks across keys and files that a schema cannot express. Returns every problem at once. */
 export function checkSemantics(files: ParsedConfig[]): ConfigIssue[] {
   const issues = new Issues();
-  const byOrg = new Map<string, ParsedConfig[]>();
-  for (const f of files) byOrg.set(f.config.organization, [...(byOrg.get(f.config.organization) ?? []), f]);
-
-  for (const group of byOrg.values()) {
+  for (const group of filesByOrganization(files).values()) {
     const policy = uniqueIn(issues, 'policy');
 
     for (const { yaml, config } of group) {

@@ -181,9 +181,8 @@ function applyControls(
       ignored.push(...kept.ignored);
       return { ...d, drafts: kept.drafts, warnings };
     }
-    for (const t of targets)
-      if ([...kept.drafts, ...kept.ignored, ...d.unmanaged].some((x) => matchesTarget([t], x.address)))
-        matched.add(t);
+    const addresses = [...kept.drafts, ...kept.ignored, ...d.unmanaged].map((x) => x.address);
+    for (const t of targets) if (addresses.some((a) => matchesTarget([t], a))) matched.add(t);
     const chosen = selectTargets(d.organization, kept.drafts, targets);
     ignored.push(...kept.ignored.filter((i) => matchesTarget(targets, i.address)));
     return {

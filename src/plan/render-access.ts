@@ -8,7 +8,7 @@ export const ACCESS_CAP = 50;
 export const ACCESS_HEADING = 'Effective access after this plan';
 
 /** Gains, losses and changes of access: counted here only, for every output that counts them. */
-export function accessCounts(changes: readonly Pick<AccessChange, 'before' | 'after'>[]): {
+function accessCounts(changes: readonly Pick<AccessChange, 'before' | 'after'>[]): {
   gain: number;
   lose: number;
   change: number;
