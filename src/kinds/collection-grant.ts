@@ -1,5 +1,4 @@
 import type { DiffContext } from '../diff/context.js';
-import { createdRef, liveRef } from '../diff/draft.js';
 import type { DesiredGrant, LiveGrant } from '../model/grants.js';
 import type { DesiredCollection, LiveCollection } from './collection-diff.js';
 import {
@@ -14,6 +13,7 @@ import {
   normalizeAccess,
   type GrantOp,
   type GrantRoutes,
+  holderRef,
 } from './grants.js';
 import type { EntryReference, KindModule } from './types.js';
 import type { KindExamples } from './examples.js';
@@ -70,7 +70,7 @@ export const collectionGrantKind = {
       diffGrants(ctx, 'collection-grant', {
         target: 'collection',
         label: `collection "${d.title}"`,
-        ref: l ? liveRef(l.id) : createdRef(createKey!),
+        ref: holderRef(l?.id, createKey),
         address,
         createKey,
         desired: d.access,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  defined,
   DefaultLevel,
   duplicatesOf,
   Level,
@@ -191,9 +192,7 @@ export const collectionKind = {
                 ...(c.parent && !dupCollections.has(collectionTitle(c.parent) ?? '')
                   ? { parent: collectionTitle(c.parent) }
                   : {}),
-                ...(collectionGrantKind.export(c.access)
-                  ? { access: collectionGrantKind.export(c.access) }
-                  : {}),
+                ...defined({ access: collectionGrantKind.export(c.access) }),
               })),
             }
           : {}),

@@ -4,6 +4,7 @@ import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
+import { LANGUAGES } from './fields.js';
 import type { SiteFacet } from './shapes.js';
 import {
   diffSparseFacet,
@@ -45,12 +46,7 @@ export const CUSTOMIZATION_ATOMIC: ReadonlySet<string> = new Set([
 const Color = z.string().regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'must be a color such as #346DDB');
 const themed = <T extends z.ZodType>(t: T) => z.strictObject({ light: t.optional(), dark: t.optional() });
 const Url = z.url().max(2048);
-const languages = [
-  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl',
-  'tr', 'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr',
-  'lt', 'lv', 'et', 'sl',
-] as const; // prettier-ignore
-const localized = (max: number) => z.partialRecord(z.enum(languages), z.string().max(max));
+const localized = (max: number) => z.partialRecord(z.enum(LANGUAGES), z.string().max(max));
 /**
  * A value docsync passes on whole and the API checks in full (a reference to content, a link, a
  * font definition, a list's item): an object holding `keys`.
