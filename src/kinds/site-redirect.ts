@@ -5,7 +5,6 @@ import { liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Fields, Ref } from '../model/change.js';
 import { nullish } from '../model/schema.js';
-import { emulated, type EmulatedContext } from './emulated.js';
 import { defined } from './fields.js';
 import {
   draftPaths,
@@ -16,16 +15,12 @@ import {
   type PathTarget,
 } from '../diff/site-paths.js';
 import { matchesAddress } from '../model/address-glob.js';
-import {
-  placedAddress,
-  sectionAddress,
-  StructureTarget,
-  structureTarget,
-  targetIdOf,
-} from './site-section.js';
+import { placedAddress, sectionAddress, structureTarget, targetIdOf } from './site-section.js';
 import { absentHere, deleteCall, idOutput } from './types.js';
 import type { SiteListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
+import { BULK_MAX, LIST, LiveDestination, ROUTE, Source } from './site-redirect-api.js';
+import { emulator } from './site-redirect-emulated.js';
 
 /**
  * A site's redirects (today's API), by source path, and the redirects a plan adds so that the
@@ -46,13 +41,6 @@ export type SiteRedirectOp =
   | { type: 'delete-site-redirect'; org: string; site: Ref; redirect: Ref }
   | { type: 'upsert-site-redirects'; org: string; site: Ref; redirects: Body[] };
 
-/** The API's pattern of a source path (SiteRedirectSourcePath). */
-const SOURCE =
-  /^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/;
-const Source = z
-  .string()
-  .max(512)
-  .regex(SOURCE, 'must be a path such as /old-guides (a trailing * or /* also matches what is below it)');
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 const SitePath = z.string().regex(/^\/\S*$/, 'must be a path of this site such as /guides/v2');
 
@@ -103,10 +91,6 @@ export type LiveSiteRedirect = {
   captureWildcard: boolean;
 };
 
-const External = z.looseObject({ kind: z.literal('external'), url: z.string() });
-const LiveDestination = z.union([...StructureTarget.options, External]);
-type LiveDestination = z.infer<typeof LiveDestination>;
-
 const Answer = z.looseObject({
   id: z.string(),
   source: z.string(),
@@ -120,11 +104,6 @@ type Answer = z.infer<typeof Answer>;
 const BulkAnswer = z.looseObject({
   results: z.array(z.looseObject({ status: z.enum(['created', 'updated', 'deleted']), source: z.string() })),
 });
-
-const LIST = '/orgs/{org}/sites/{site}/redirects';
-const ROUTE = '/orgs/{org}/sites/{site}/redirects/{redirect}';
-/** The bulk call takes at most this many redirects. */
-export const BULK_MAX = 500;
 
 const list = (org: string, site: string) => ({ route: LIST, params: { org, site }, item: Answer });
 const address = (site: string, source: string) => `${site}/redirects${source}`;
@@ -473,174 +452,6 @@ function livePaths(site: object): Map<string, string> {
   for (const ss of s.spaces ?? []) paths.set(ss.id, `/${ss.path}`);
   return paths;
 }
-
-/** The emulator's redirect: the official answer's fields. */
-type Emulated = {
-  id: string;
-  source: string;
-  destination: LiveDestination;
-  permanent: boolean;
-  captureWildcard: boolean;
-  draft: boolean;
-  createdAt: string;
-  updatedAt?: string;
-};
-
-/** A destination as the official document takes it (the emulator's check of a request). */
-export const ApiDestination = z.union([
-  ...StructureTarget.options,
-  z.object({ kind: z.literal('external'), url: z.string().url() }),
-]);
-export const RedirectSource = Source;
-
-const Upsert = z.object({
-  source: Source,
-  intent: z.enum(['live', 'draft']).default('live'),
-  destination: ApiDestination.nullable(),
-  permanent: z.boolean().optional(),
-  captureWildcard: z.boolean().optional(),
-});
-const Promote = z.object({ source: Source, intent: z.literal('publish') });
-const BulkBody = z.object({
-  redirects: z
-    .array(z.union([Promote, Upsert]))
-    .min(1)
-    .max(BULK_MAX, `at most ${BULK_MAX} redirects a call`),
-});
-
-type Result =
-  | { status: 'created' | 'updated' | 'published'; source: string; draft: boolean; id: string }
-  | { status: 'deleted'; source: string; draft: boolean }
-  | { status: 'error'; source: string; draft: boolean; error: string };
-
-function upsert(list: Emulated[], item: z.infer<typeof Upsert>, ctx: EmulatedContext): Result {
-  const draft = item.intent === 'draft';
-  const found = list.find((r) => r.source === item.source && r.draft === draft);
-  if (item.destination === null) {
-    if (!found) return { status: 'error', source: item.source, draft, error: 'no redirect for this source' };
-    list.splice(list.indexOf(found), 1);
-    return { status: 'deleted', source: item.source, draft };
-  }
-  if (found) {
-    found.destination = item.destination;
-    if (item.permanent !== undefined) found.permanent = item.permanent;
-    if (item.captureWildcard !== undefined) found.captureWildcard = item.captureWildcard;
-    found.updatedAt = ctx.now();
-    return { status: 'updated', source: item.source, draft, id: found.id };
-  }
-  const made: Emulated = {
-    id: ctx.id(),
-    source: item.source,
-    destination: item.destination,
-    permanent: item.permanent ?? false,
-    captureWildcard: item.captureWildcard ?? false,
-    draft,
-    createdAt: ctx.now(),
-  };
-  list.push(made);
-  return { status: 'created', source: item.source, draft, id: made.id };
-}
-
-function promote(list: Emulated[], source: string, ctx: EmulatedContext): Result {
-  const draft = list.find((r) => r.source === source && r.draft);
-  if (!draft) return { status: 'error', source, draft: true, error: 'no draft redirect for this source' };
-  const live = list.find((r) => r.source === source && !r.draft);
-  if (live) list.splice(list.indexOf(live), 1);
-  draft.draft = false;
-  draft.updatedAt = ctx.now();
-  return { status: 'published', source, draft: false, id: draft.id };
-}
-
-/** The bulk call's effect on a site's redirects, and its answer. */
-function bulk(list: Emulated[], body: z.infer<typeof BulkBody>, ctx: EmulatedContext) {
-  const results = body.redirects.map((item) =>
-    item.intent === 'publish'
-      ? promote(list, item.source, ctx)
-      : upsert(list, item as z.infer<typeof Upsert>, ctx),
-  );
-  return { results };
-}
-
-/** The emulator's answer for one redirect. */
-export const redirectAnswer = (r: Emulated) => ({
-  object: 'site-redirect',
-  id: r.id,
-  source: r.source,
-  draft: r.draft,
-  captureWildcard: r.captureWildcard,
-  permanent: r.permanent,
-  destination: r.destination,
-  createdAt: r.createdAt,
-  ...(r.updatedAt ? { updatedAt: r.updatedAt } : {}),
-});
-export type EmulatedRedirect = Emulated;
-
-const emulator = emulated({
-  in: 'sites',
-  store: 'redirects',
-  routes: { list: LIST, item: ROUTE },
-  noun: 'site redirect',
-  idPrefix: 'redir',
-  create: {
-    body: z.object({
-      source: Source,
-      destination: ApiDestination,
-      permanent: z.boolean().optional(),
-      captureWildcard: z.boolean().optional(),
-      draft: z.boolean().optional(),
-    }),
-    item: (b, ctx): Emulated => ({
-      id: ctx.id(),
-      source: b.source,
-      destination: b.destination,
-      permanent: b.permanent ?? false,
-      captureWildcard: b.captureWildcard ?? false,
-      draft: b.draft ?? false,
-      createdAt: ctx.now(),
-    }),
-  },
-  update: {
-    method: 'PATCH',
-    body: z.object({
-      source: Source.optional(),
-      destination: ApiDestination.optional(),
-      permanent: z.boolean().optional(),
-      captureWildcard: z.boolean().optional(),
-      draft: z.boolean().optional(),
-    }),
-    apply: (r, b, ctx) => {
-      if (b.source !== undefined) r.source = b.source;
-      if (b.destination !== undefined) r.destination = b.destination;
-      if (b.permanent !== undefined) r.permanent = b.permanent;
-      if (b.captureWildcard !== undefined) r.captureWildcard = b.captureWildcard;
-      if (b.draft !== undefined) r.draft = b.draft;
-      r.updatedAt = ctx.now();
-    },
-  },
-  delete: { status: 205 },
-  answer: redirectAnswer,
-  seed: {
-    entry: z.looseObject({
-      id: z.string().optional(),
-      source: z.string(),
-      destination: LiveDestination,
-      permanent: z.boolean().default(false),
-      captureWildcard: z.boolean().default(false),
-    }),
-    item: (x, ctx): Emulated => ({
-      id: x.id ?? ctx.id(),
-      source: x.source,
-      destination: x.destination,
-      permanent: x.permanent,
-      captureWildcard: x.captureWildcard,
-      draft: false,
-      createdAt: ctx.now(),
-    }),
-  },
-  bulk: { method: 'PUT', body: BulkBody, apply: bulk },
-  // Live redirects only, as the API's list answers without `draft=true`.
-  hooks: { order: (items) => items.filter((r) => !r.draft) },
-});
 
 export const siteRedirectKind: SiteListKind<
   'redirects',

@@ -1,4 +1,4 @@
-import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
+import { SET_AFTER_CREATION } from '../model/index.js';
 import {
   pairSections,
   sectionAddress,
@@ -11,43 +11,18 @@ import {
   type SectionSlot,
 } from './site-section.js';
 import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
-import { kindDrafts, type KindDrafts } from '../diff/builder.js';
-import { CUSTOMIZATION_ATOMIC, OVERRIDE_NULLABLE } from './site-customization.js';
-import {
-  changeFields,
-  nonDefault,
-  sparseChanges,
-  sparseLeaves,
-  valueAtPath,
-  withValueAt,
-  type SparseChange,
-} from './sparse.js';
+import { kindDrafts } from '../diff/builder.js';
 import { countLive, warn, type DiffContext } from '../diff/context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef, same } from '../diff/draft.js';
+import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import { keepPathsUnique, type PathItem } from '../diff/paths.js';
 import type { SiteScope } from '../diff/site-scope.js';
-import type { BrokenLinksPolicy, OldPath, PathTarget } from '../diff/site-paths.js';
+import type { Container, SpacePlacement, Structure } from './site-structure-types.js';
+import { overrideCustomization } from './site-space-overrides.js';
+import { recordPaths } from './structure-paths.js';
 
 /** The API takes at most 64 characters of title when it creates a section. */
 export const SECTION_CREATE_TITLE_MAX = 64;
-
-type Container = {
-  slot: SectionSlot | null;
-  addr: string;
-  live: LiveSiteSpace[];
-  placements: SpacePlacement[];
-};
-
-type SpacePlacement = {
-  d: DesiredSiteSpace;
-  container: Container;
-  addr: string;
-  ref: Ref;
-  createKey?: string;
-  updateKey?: string;
-  live?: LiveSiteSpace;
-};
 
 const SECTION_FIELDS = [
   'title',
@@ -80,32 +55,6 @@ function setAfterCreation(d: Record<string, unknown>, keys: readonly string[]) {
   for (const key of Object.keys(fields)) if (fields[key] === false) delete fields[key];
   return Object.keys(fields).length > 0 ? fields : null;
 }
-
-/** What the steps of one site's structure diff share. */
-type Structure = {
-  ctx: DiffContext;
-  org: string;
-  site: SiteScope;
-  d: DesiredStructure;
-  sections: KindDrafts<SectionOp>;
-  siteSpaces: KindDrafts<SiteSpaceOp>;
-  liveSections: LiveSection[];
-  /** Live sections that a desired one pairs with. */
-  used: Set<LiveSection>;
-  slots: SectionSlot[];
-  /** Spaces that stay in a section the config leaves alone (prune off), by space id. */
-  held: Map<string, LiveSection>;
-  stays: (space: string, ls: LiveSection) => void;
-  /** Keys of section deletions, by live section id. */
-  deletedSections: Map<string, string>;
-  /** Every place site spaces are managed: each section slot, then the site's root (`root`). */
-  containers: Container[];
-  root: Container | null;
-  /** Keys of the drafts that take a live site space out of its place, by its id. */
-  movedOut: Map<string, string>;
-  /** The site's live customization, when read: a site space's overrides are what differs from it. */
-  siteDoc: Record<string, unknown> | undefined;
-};
 
 /**
  * Sections and site spaces of one site: pairing, creations, updates, deletions, defaults, path
@@ -290,71 +239,6 @@ function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: Liv
     });
   overrideCustomization(s, p);
   c.placements.push(p);
-}
-
-/**
- * A site space's customization overrides, sparse (decision 0037): the keys its entry gives whose
- * live value (the site's, overrides set) differs; one PATCH of those keys, after its creation. A
- * key given as null has no override: it differs when the live value is not the site's, and the
- * PATCH sends null. `customization: null`: no overrides at all (removeOverrides).
- */
-function overrideCustomization(s: Structure, p: SpacePlacement): void {
-  const desired = p.d.customization;
-  if (desired === null) return removeOverrides(s, p);
-  if (!desired) return;
-  const live = p.live?.customization;
-  const changes = sparseChanges(desired, live, CUSTOMIZATION_ATOMIC).filter(
-    (c) => c.after !== null || (live !== undefined && !same(c.before, siteValue(s, c.path))),
-  );
-  if (changes.length === 0) return;
-  const { before, after } = changeFields(changes);
-  // What the site space shows now: its document, or (a site space the plan creates) the site's.
-  const shown = live ?? s.siteDoc ?? {};
-  const overrides = changes.reduce<Record<string, unknown>>((doc, c) => overrideAt(doc, shown, c), {});
-  s.siteSpaces.update({
-    address: `${p.addr}/customization`,
-    before: p.live ? before : null,
-    after,
-    deps: [p.createKey],
-    op: { type: 'set-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref, overrides },
-  });
-}
-
-/**
- * The PATCH body with one changed key set. The PATCH takes the values of `OVERRIDE_NULLABLE`
- * whole (a themed color needs both `light` and `dark`), so a key below one of them is sent with
- * that whole value: what the body already holds, else what the site space shows, with the key set.
- */
-function overrideAt(doc: Record<string, unknown>, shown: Record<string, unknown>, c: SparseChange) {
-  const path = c.path.split('.');
-  const whole = path.findIndex((_, i) => OVERRIDE_NULLABLE.has(path.slice(0, i + 1).join('.'))) + 1;
-  if (whole === 0 || whole === path.length) return withValueAt(doc, path, c.after);
-  const at = path.slice(0, whole);
-  const current = valueAtPath(doc, at) ?? valueAtPath(shown, at);
-  const value = current !== null && typeof current === 'object' ? (current as Record<string, unknown>) : {};
-  return withValueAt(doc, at, withValueAt(value, path.slice(whole), c.after));
-}
-
-/** The site's value at a deep path (what a site space without that override shows). */
-const siteValue = (s: Structure, path: string) => valueAtPath(s.siteDoc ?? {}, path.split('.')) ?? null;
-
-/**
- * `customization: null`: a live site space whose document differs from the site's has overrides,
- * removed by one DELETE, shown as the deletion of `…/customization` with the overrides it removes
- * (counted as a deletion, like every `-` of a plan). A site space the plan creates has none.
- */
-function removeOverrides(s: Structure, p: SpacePlacement): void {
-  const live = p.live?.customization;
-  if (!p.live || !live || !s.siteDoc) return;
-  const present = sparseLeaves(nonDefault(live, s.siteDoc, CUSTOMIZATION_ATOMIC), CUSTOMIZATION_ATOMIC);
-  if (present.length === 0) return;
-  const paths = present.map((l) => l.path.join('.'));
-  s.siteSpaces.delete({
-    address: `${p.addr}/customization`,
-    before: changeFields(present.map((l, i) => ({ path: paths[i]!, before: l.value, after: null }))).before,
-    note: `removes its overrides (${paths.join(', ')}): the site's customization applies`,
-    op: { type: 'delete-site-space-customization', org: s.org, site: s.site.ref, siteSpace: p.ref },
-  });
 }
 
 /**
@@ -629,156 +513,4 @@ function inLiveOrder(mine: SpacePlacement[], live: LiveSiteSpace[]): boolean {
   if (mine.length !== live.length) return false;
   for (let i = 0; i < mine.length; i += 1) if (mine[i]!.live !== live[i]) return false;
   return true;
-}
-
-/** A target of the path map, with the fields it has. */
-function target(
-  type: PathTarget['type'],
-  label: string,
-  ref: Ref,
-  path: string | undefined,
-  createKey: string | undefined,
-  liveId: string | undefined,
-): PathTarget {
-  // Assigned, not spread: one object per target (issue 33: allocation), keys in the same order.
-  const t: PathTarget = { type, ref, label };
-  if (path !== undefined) t.path = path;
-  if (createKey) t.createKey = createKey;
-  if (liveId) t.liveId = liveId;
-  return t;
-}
-
-/**
- * 7. Where each path of the site leads after the plan, and what becomes of each live one: the
- *    redirects that keep published links working are planned from these (decision 36).
- */
-function recordPaths(s: Structure): void {
-  const after = new Map<string, PathTarget>();
-  const bySpace = new Map<string, PathTarget>();
-  const bySection = new Map<LiveSection, PathTarget>();
-  const placedLive = new Set<LiveSiteSpace>();
-  /** The entries' own `brokenLinks`, by live section and by space. */
-  const sectionPolicy = new Map<LiveSection, BrokenLinksPolicy>();
-  const spacePolicy = new Map<string, BrokenLinksPolicy>();
-  for (const c of s.containers) {
-    const base = c.slot ? `/${c.slot.d.path}` : '';
-    if (c.slot?.l && c.slot.d.brokenLinks) sectionPolicy.set(c.slot.l, c.slot.d.brokenLinks);
-    if (c.slot) {
-      const t = target(
-        'section-path',
-        `section "${c.slot.d.path}"`,
-        c.slot.ref,
-        base,
-        c.slot.createKey,
-        c.slot.l?.id,
-      );
-      after.set(base, t);
-      if (c.slot.l) bySection.set(c.slot.l, t);
-    }
-    for (const p of c.placements) {
-      if (p.d.brokenLinks) spacePolicy.set(p.d.space, p.d.brokenLinks);
-      if (p.live) placedLive.add(p.live);
-      const segment = p.d.path ?? p.live?.path;
-      const path = segment !== undefined ? `${base}/${segment}` : undefined;
-      const t = target('space-path', `site space ${p.d.space}`, p.ref, path, p.createKey, p.live?.id);
-      if (path !== undefined) after.set(path, t);
-      bySpace.set(p.d.space, t);
-    }
-    // Live site spaces the plan leaves in place (prune off) keep their segment.
-    for (const ss of c.live)
-      if (!placedLive.has(ss) && !s.movedOut.has(ss.id))
-        after.set(
-          `${base}/${ss.path}`,
-          target('space-path', `site space ${ss.space}`, liveRef(ss.id), undefined, undefined, ss.id),
-        );
-  }
-  // Sections the configuration leaves alone (prune off) keep their paths and site spaces.
-  for (const ls of s.liveSections)
-    if (!s.used.has(ls) && !s.deletedSections.has(ls.id)) {
-      after.set(
-        `/${ls.path}`,
-        target('section-path', `section "${ls.path}"`, liveRef(ls.id), `/${ls.path}`, undefined, ls.id),
-      );
-      for (const ss of ls.spaces)
-        if (!s.movedOut.has(ss.id))
-          after.set(
-            `/${ls.path}/${ss.path}`,
-            target('space-path', `site space ${ss.space}`, liveRef(ss.id), undefined, undefined, ss.id),
-          );
-    }
-  const old: OldPath[] = [];
-  const liveById = new Map<string, string>();
-  const { sectionAddresses, spaceAddresses } = changeAddresses(s);
-  const spaceOld = (ss: LiveSiteSpace, base: string, section: LiveSection | null) => {
-    const path = `${base}/${ss.path}`;
-    liveById.set(ss.id, path);
-    const t = bySpace.get(ss.space) ?? null;
-    const newBase = section ? bySection.get(section)?.path : '';
-    const keepsSegment = t !== null && newBase !== undefined && isJoined(t.path, newBase, ss.path);
-    // A site space whose path changes only with its section's follows the section's own policy.
-    const policy =
-      spacePolicy.get(ss.space) ?? (section && keepsSegment ? sectionPolicy.get(section) : undefined);
-    const o: OldPath = { path, label: `site space ${ss.space}`, target: t };
-    if (policy) o.policy = policy;
-    if (section && keepsSegment) o.under = base;
-    o.addresses = spaceAddresses(ss, section);
-    old.push(o);
-  };
-  for (const ls of s.liveSections) {
-    const path = `/${ls.path}`;
-    liveById.set(ls.id, path);
-    const policy = sectionPolicy.get(ls);
-    const o: OldPath = { path, label: `section "${ls.path}"`, target: bySection.get(ls) ?? null };
-    if (policy) o.policy = policy;
-    o.addresses = sectionAddresses(ls);
-    old.push(o);
-    for (const ss of ls.spaces) spaceOld(ss, path, ls);
-  }
-  for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);
-  s.site.paths = { after, old, liveById };
-}
-
-/** Whether `path` is `${base}/${segment}`, without building that string (once per site space). */
-function isJoined(path: string | undefined, base: string, segment: string): boolean {
-  return (
-    path !== undefined &&
-    path.length === base.length + 1 + segment.length &&
-    path.startsWith(base) &&
-    path.charCodeAt(base.length) === 47 &&
-    path.endsWith(segment)
-  );
-}
-
-/**
- * The addresses a live section's or site space's changes may have (by its path before the plan,
- * and after: a renamed section's changes are named by its new path), for `--target`.
- */
-function changeAddresses(s: Structure) {
-  // Each live section's addresses are built once, and read again for each of its site spaces.
-  const addressesOf = new Map<LiveSection, string[]>();
-  for (const slot of s.slots)
-    if (slot.l) {
-      const before = sectionAddress(s.site.addr, slot.l.path);
-      if (!addressesOf.has(slot.l))
-        addressesOf.set(slot.l, slot.addr !== before ? [before, slot.addr] : [before]);
-    }
-  const sectionAddresses = (ls: LiveSection) => {
-    let known = addressesOf.get(ls);
-    if (!known) addressesOf.set(ls, (known = [sectionAddress(s.site.addr, ls.path)]));
-    return known;
-  };
-  const placed = new Map<string, string>();
-  for (const c of s.containers) for (const p of c.placements) placed.set(p.d.space, p.addr);
-  const root = [s.site.addr];
-  const spaceAddresses = (ss: LiveSiteSpace, section: LiveSection | null) => {
-    const all: string[] = [];
-    for (const parent of section ? sectionAddresses(section) : root) {
-      const a = siteSpaceAddress(parent, ss.space);
-      if (!all.includes(a)) all.push(a);
-    }
-    const now = placed.get(ss.space);
-    if (now !== undefined && !all.includes(now)) all.push(now);
-    return all;
-  };
-  return { sectionAddresses, spaceAddresses };
 }

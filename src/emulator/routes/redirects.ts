@@ -1,4 +1,4 @@
-import { redirectAnswer, type EmulatedRedirect } from '../../kinds/site-redirect.js';
+import { redirectAnswer, type EmulatedRedirect } from '../../kinds/site-redirect-emulated.js';
 import { badRequest, notFound } from '../errors.js';
 import { PUBLISHED_URL } from '../shapes.js';
 import type { EmuSite } from '../state.js';
