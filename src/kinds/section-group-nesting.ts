@@ -12,7 +12,7 @@ type Desired = { title: string; parent?: string | null };
 type Live = { id: string; title: string; parent: string | null };
 
 /** How deep each group of the config is nested (0: at the root, or its parent unmanaged or unknown). */
-export function depths<D extends Desired>(desired: readonly D[]): Map<D, number> {
+function depths<D extends Desired>(desired: readonly D[]): Map<D, number> {
   const byTitle = new Map(desired.map((g) => [g.title, g]));
   const out = new Map<D, number>();
   const depth = (g: D, seen: Set<D>): number => {
@@ -88,7 +88,7 @@ export function wantedLevel(slot: NestedSlot, liveTitle: (id: string) => string)
 }
 
 /** The level a live group is at now ('' for the root). */
-export const liveLevel = (l: Live, liveTitle: (id: string) => string): string =>
+const liveLevel = (l: Live, liveTitle: (id: string) => string): string =>
   l.parent ? liveTitle(l.parent) : '';
 
 /**

@@ -20,7 +20,6 @@ export const ApiDestination = z.union([
   ...StructureTarget.options,
   z.object({ kind: z.literal('external'), url: z.string().url() }),
 ]);
-export const RedirectSource = Source;
 
 const Upsert = z.object({
   source: Source,

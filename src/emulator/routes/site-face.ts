@@ -64,7 +64,7 @@ const clone = <T>(value: T): T => structuredClone(value);
 /** A fresh private key, as the API makes one (a secret: never in docsync's output). */
 const newKey = () => randomBytes(32).toString('hex');
 
-export function customizationOf(site: EmuSite): NonNullable<EmuSite['customization']> {
+function customizationOf(site: EmuSite): NonNullable<EmuSite['customization']> {
   return (site.customization ??= { document: clone(CUSTOMIZATION_DEFAULTS), updatedAt: null });
 }
 function agentSettingsOf(site: EmuSite): NonNullable<EmuSite['agentSettings']> {
