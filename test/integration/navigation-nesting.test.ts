@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import { applyPlan } from '../../src/apply/run.js';
-import { loadConfig, loadConfigFromBuffersAsync } from '../../src/config/load.js';
+import { loadConfig, loadConfigFromBuffers, loadConfigFromBuffersAsync } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exportOrganization } from '../../src/export/to-config.js';
 import { everything, readScoped } from '../../src/live/read.js';
@@ -242,5 +242,17 @@ describe('nested section groups at validation', () => {
       'org.yaml:20:17 unknown-reference a section group cannot be nested in itself (Reference → Products → Legacy → Reference)',
       'org.yaml:23:17 unknown-reference a section group cannot be nested in itself (Legacy → Reference → Products → Legacy)',
     ]);
+  });
+});
+
+describe('nested section groups at validation, either loader', () => {
+  it('the synchronous loader refuses parent in the seed flavor as the asynchronous one does', async () => {
+    const opts = { capabilities: capabilitiesOf('seed') };
+    const entries = [{ file: 'org.yaml', bytes: Buffer.from(CONFIG) }];
+    const shown = (r: { issues: { line: number; column: number; code: string }[] }) =>
+      r.issues.map((i) => `${i.line}:${i.column} ${i.code}`);
+    const sync = shown(loadConfigFromBuffers(entries, process.env, opts));
+    expect(sync).toContain('15:9 unsupported-by-api');
+    expect(sync).toEqual(shown(await loadConfigFromBuffersAsync(entries, opts)));
   });
 });
