@@ -53,7 +53,7 @@ const faultCases: FaultCase[] = [
     { rate: 1, statuses: [429], retryAfterSeconds: 5 },
     { rounds: 1, stormMs: 1500 },
   ],
-  ['a tight rate limit', { rateLimit: { limit: 8, windowSeconds: 1 } }, { rounds: 2 }],
+  ['a tight rate limit', { rateLimit: { limit: 16, windowSeconds: 1 } }, { rounds: 2 }],
   [
     'everything mixed',
     {

@@ -54,7 +54,7 @@ describe('docsync daemon', () => {
       'apply',
       // A poll of an unchanged branch is one `git ls-remote`; the commit below still waits for one.
       '--interval',
-      '3s',
+      '1s',
       '--webhook-secret',
       SECRET,
     ]);
