@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfigFromBuffers } from '../../src/config/load.js';
@@ -48,7 +49,10 @@ const env = { DOCSYNC_SECRET_OKTA_CERT: TEST_PEM };
 describe('the YAML examples of README.md and docs/ (issue 27)', () => {
   const all = examples();
   const schema = JSON.parse(readFileSync(join(ROOT, 'schema/docsync.schema.json'), 'utf8')) as object;
-  const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+  // The schema's formats (uri, email) are checked, as an editor checks them, not ignored with a warning.
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const validate = ajv.compile(schema);
 
   it('finds them (a complete example and one per kind in the configuration reference)', () => {
     expect(all.length).toBeGreaterThanOrEqual(10);
