@@ -8,6 +8,7 @@ import { loadConfig, loadConfigFromBuffers } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { TEST_PEM } from '../helpers/certificates.js';
+import { runEntry } from '../helpers/cli.js';
 import { baseSeed, client, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 /** Issue 26, finding 10: export writes names every file system (and git for Windows) can hold. */
@@ -39,11 +40,10 @@ const LABELS = ['con', 'NUL', 'b', 'Com9.pem'];
 
 async function exportTo(e: Emulator): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'docsync-portable-'));
-  const before = process.env['DOCSYNC_TOKEN'];
-  process.env['DOCSYNC_TOKEN'] = TOKEN;
-  try {
-    expect(
-      await exportCommand({
+  // As the CLI runs it: the token set for the call only, its log and summary captured.
+  const { code, stderr } = await runEntry(
+    () =>
+      exportCommand({
         ...commonDefaults(),
         apiUrl: e.url,
         apiFlavor: 'seed',
@@ -51,11 +51,9 @@ async function exportTo(e: Emulator): Promise<string> {
         out,
         force: false,
       }),
-    ).toBe(0);
-  } finally {
-    if (before === undefined) delete process.env['DOCSYNC_TOKEN'];
-    else process.env['DOCSYNC_TOKEN'] = before;
-  }
+    { DOCSYNC_TOKEN: TOKEN },
+  );
+  expect(code, stderr).toBe(0);
   return out;
 }
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { baseSeed, call, client, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
-import { runMain } from '../helpers/cli.js';
+import { runEntry, runMain } from '../helpers/cli.js';
 import { richSeed } from '../helpers/rich-seed.js';
 
 /**
@@ -43,24 +43,12 @@ function handMadeSeed() {
 
 async function exportTo(e: Emulator, flavor: 'seed' | 'current', force = false): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'docsync-rt-'));
-  // The worker's environment outlives this file (isolate: false): put it back.
-  const before = process.env['DOCSYNC_TOKEN'];
-  process.env['DOCSYNC_TOKEN'] = TOKEN;
-  let code: number;
-  try {
-    code = await exportCommand({
-      ...commonDefaults(),
-      apiUrl: e.url,
-      apiFlavor: flavor,
-      org: 'org_t',
-      out,
-      force,
-    });
-  } finally {
-    if (before === undefined) delete process.env['DOCSYNC_TOKEN'];
-    else process.env['DOCSYNC_TOKEN'] = before;
-  }
-  expect(code).toBe(0);
+  // As the CLI runs it: the token set for the call only, its log and summary captured.
+  const { code, stderr } = await runEntry(
+    () => exportCommand({ ...commonDefaults(), apiUrl: e.url, apiFlavor: flavor, org: 'org_t', out, force }),
+    { DOCSYNC_TOKEN: TOKEN },
+  );
+  expect(code, stderr).toBe(0);
   return out;
 }
 
