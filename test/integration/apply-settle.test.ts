@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it as base } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { WriteGate } from '../../src/api/write-gate.js';
@@ -24,22 +24,33 @@ const desired = () => {
   return r.desired;
 };
 
-describe('settling an ambiguous creation', () => {
-  let emu: Emulator;
-  let api: ApiClient;
-  const sites = () => emu.state().organizations[0]!.sites;
-
-  beforeEach(async () => {
-    emu = await withEmulator({ seed: baseSeed(1) });
-    api = client(emu, { concurrency: 2, timeoutMs: 20_000 });
-  });
-  afterEach(async () => {
-    await api.close();
+/**
+ * Each test with its own emulator and client: the four wait on timers, not on the CPU, so they run
+ * at once (`describe.concurrent`); each one's bounds are its own.
+ */
+const it = base.extend<{ emu: Emulator; api: ApiClient }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixtures a fixture uses from its first parameter
+  emu: async ({}, use) => {
+    const emu = await withEmulator({ seed: baseSeed(1) });
+    await use(emu);
     await emu.close();
-  });
+  },
+  api: async ({ emu }, use) => {
+    const api = client(emu, { concurrency: 2, timeoutMs: 20_000 });
+    await use(api);
+    await api.close();
+  },
+});
+
+describe.concurrent('settling an ambiguous creation', () => {
+  const sites = (emu: Emulator) => emu.state().organizations[0]!.sites;
 
   /** Apply the plan with each creation landing `latencyMs` after it arrived; how long apply took. */
-  const applyWith = async (latencyMs: number, options: ApplyOptions) => {
+  const applyWith = async (
+    { emu, api }: { emu: Emulator; api: ApiClient },
+    latencyMs: number,
+    options: ApplyOptions,
+  ) => {
     const { plan } = await makePlan(api, desired());
     expect(plan.changes.map((c) => c.action)).toEqual(['create']);
     emu.setFaults({ latencyMs, latencyMethods: ['POST'] });
@@ -48,25 +59,37 @@ describe('settling an ambiguous creation', () => {
     return { result: result.results[0]!, elapsed: performance.now() - t0 };
   };
 
-  it('waits as long as its own (gate-cut) deadline plus a margin, and adopts the creation once it landed', async () => {
+  it('waits as long as its own (gate-cut) deadline plus a margin, and adopts the creation once it landed', async ({
+    emu,
+    api,
+    expect,
+  }) => {
     // A lease renewed all along, with 600 ms left at any moment: each write gets a 600 ms deadline.
     const gate: WriteGate = { label: 'lease (test)', remainingMs: () => 600 };
-    const { result, elapsed } = await applyWith(1200, { gateFor: () => gate });
+    const { result, elapsed } = await applyWith({ emu, api }, 1200, { gateFor: () => gate });
     expect(result).toMatchObject({ status: 'applied', adopted: true });
     expect(elapsed).toBeLessThan(6000);
-    expect(sites()).toHaveLength(1);
+    expect(sites(emu)).toHaveLength(1);
   });
 
-  it('stops waiting when the gate closes: the outcome is unknown, the next owner re-plans', async () => {
-    const closesAt = performance.now() + 500;
-    const gate: WriteGate = { label: 'lease ends (test)', remainingMs: () => closesAt - performance.now() };
-    const { result, elapsed } = await applyWith(1500, { gateFor: () => gate });
+  it('stops waiting when the gate closes: the outcome is unknown, the next owner re-plans', async ({
+    emu,
+    api,
+    expect,
+  }) => {
+    // The lease ends 500 ms after apply first asks (not after the plan, whose time varies with load).
+    let closesAt: number | undefined;
+    const gate: WriteGate = {
+      label: 'lease ends (test)',
+      remainingMs: () => (closesAt ??= performance.now() + 500) - performance.now(),
+    };
+    const { result, elapsed } = await applyWith({ emu, api }, 1500, { gateFor: () => gate });
     expect(result).toMatchObject({ status: 'failed', code: 'outcome-unknown' });
     expect(result.message).toMatch(/outcome is unknown.*lease ends \(test\)/);
     expect(elapsed).toBeLessThan(5000);
   });
 
-  it('stops waiting when a graceful stop begins', async () => {
+  it('stops waiting when a graceful stop begins', async ({ emu, expect }) => {
     const api2 = client(emu, { timeoutMs: 500 });
     try {
       const { plan } = await makePlan(api2, desired());
@@ -83,7 +106,10 @@ describe('settling an ambiguous creation', () => {
       await api2.close();
     }
   });
-  it("an uncut timeout leaves only the margin to wait: the deadline counts from the request's start", async () => {
+  it("an uncut timeout leaves only the margin to wait: the deadline counts from the request's start", async ({
+    emu,
+    expect,
+  }) => {
     const api2 = client(emu, { timeoutMs: 2000 });
     try {
       emu.setFaults({ latencyMs: 5000, latencyMethods: ['POST'] });
