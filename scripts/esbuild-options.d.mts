@@ -1,0 +1,16 @@
+import type { BuildOptions, Plugin } from 'esbuild';
+
+/** The repository's root folder. */
+export const ROOT: string;
+/** esbuild plugin: src/'s createRequire(import.meta.url) calls as plain require() (which esbuild bundles). */
+export const inlineCreateRequire: Plugin;
+/** The banner line that gives an ES module bundle a `require` for CommonJS dependencies. */
+export const REQUIRE_SHIM: string;
+/** What every docsync bundle shares; `commit`: embedded as the build commit. */
+export function bundleOptions(options?: { commit?: string | undefined }): BuildOptions;
+/** The CLI: `<outdir>/cli.js` and `<outdir>/chunks/`, split per command, minified, source-mapped. */
+export function cliOptions(options?: {
+  outdir?: string;
+  commit?: string | undefined;
+  entries?: { in: string; out: string }[];
+}): BuildOptions;

@@ -1,0 +1,70 @@
+// The one definition of how docsync is bundled with esbuild (docs/decisions/0045-one-bundled-cli.md),
+// shared by `npm run build` (scripts/build.mjs: dist/cli.js and its chunks), the tests' copy of the
+// CLI (test/global-setup.ts: .test-dist/bin/) and the GitHub Action (scripts/bundle-action.mjs).
+import { readFile } from 'node:fs/promises';
+import { URL, fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * src/ loads two CommonJS modules through createRequire(import.meta.url) (to skip undici's index;
+ * to load yaml lazily), which esbuild cannot follow: as plain require() calls it bundles them, so
+ * that the bundle needs no node_modules at run time.
+ */
+export const inlineCreateRequire = {
+  name: 'inline-create-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const contents = source
+        .replace(/^const require = createRequire\(import\.meta\.url\);$/m, '')
+        .replace(/createRequire\(import\.meta\.url\)\(/g, 'require(');
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+/** CommonJS dependencies inside an ES module bundle still require() Node's own modules. */
+export const REQUIRE_SHIM =
+  "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);";
+
+/**
+ * What every docsync bundle shares: one ES module program for Node.js with its dependencies
+ * inside (nothing left to node_modules), src/'s createRequire calls followed.
+ * `commit`: the commit `docsync version` prints, embedded (undefined: found at run time, from
+ * the checkout, else `unknown`).
+ */
+export function bundleOptions({ commit } = {}) {
+  return {
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    plugins: [inlineCreateRequire],
+    banner: { js: REQUIRE_SHIM },
+    logLevel: 'error',
+    ...(commit === undefined ? {} : { define: { __DOCSYNC_COMMIT__: JSON.stringify(commit) } }),
+  };
+}
+
+/**
+ * The CLI: `<outdir>/cli.js`, the dispatcher, and `<outdir>/chunks/`, the modules each command
+ * imports when it runs (code splitting: `docsync --version` parses and evaluates none of the
+ * daemon, the emulator, the plan pipeline...). Minified for less to parse at each start, names
+ * kept as written; a linked source map, so that `node --enable-source-maps` stack traces name
+ * src/. `entries`: more entry points bundled beside it (sharing its chunks).
+ */
+export function cliOptions({ outdir, commit, entries = [] } = {}) {
+  return {
+    ...bundleOptions({ commit }),
+    entryPoints: [{ in: 'src/cli.ts', out: 'cli' }, ...entries],
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap: 'linked',
+    sourcesContent: false, // the mappings are what stack traces need; the package stays small
+    minifyWhitespace: true,
+    minifySyntax: true,
+  };
+}
