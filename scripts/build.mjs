@@ -1,5 +1,5 @@
-// `npm run build`: the shipped CLI, dist/cli.js and its chunks (dist/chunks/), one esbuild bundle
-// with its dependencies inside and a linked source map (scripts/esbuild-options.mjs; decision 45).
+// `npm run build`: the shipped CLI, dist/cli.js, one esbuild bundle with its dependencies inside
+// and a linked source map (scripts/esbuild-options.mjs; decision 45).
 // The commit `docsync version` prints is embedded: DOCSYNC_BUILD_COMMIT (the image's build has no
 // .git), else git's HEAD, else none. No type check: that is `npm run typecheck`.
 //

@@ -36,7 +36,7 @@ export function bundleCommit(text) {
 export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(root) } = {}) {
   mkdirSync(dirname(outfile), { recursive: true });
   await build({
-    // One file, as the runner starts it (no chunks), readable, without a source map (the options
+    // One file, as the runner starts it, readable, without a source map (the options
     // the CLI shares otherwise: scripts/esbuild-options.mjs).
     ...bundleOptions({ commit: commit ?? 'unknown' }),
     entryPoints: ['src/action/index.ts'],

@@ -10,7 +10,7 @@ export const zodEnglishOnly: Plugin;
 export const REQUIRE_SHIM: string;
 /** What every docsync bundle shares; `commit`: embedded as the build commit. */
 export function bundleOptions(options?: { commit?: string | undefined }): BuildOptions;
-/** The CLI: `<outdir>/cli.js` and `<outdir>/chunks/`, split per command, minified, source-mapped. */
+/** The CLI: `<outdir>/cli.js`, commands initialized on use, minified, source-mapped. */
 export function cliOptions(options?: {
   outdir?: string;
   commit?: string | undefined;

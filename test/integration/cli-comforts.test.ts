@@ -184,7 +184,7 @@ describe('-o, --help examples, docsync version', () => {
     'version: `unknown` outside a checkout with no build info',
     () => {
       const dir = mkdtempSync(join(tmpdir(), 'docsync-version-'));
-      // The bundle: cli.js and the chunks it imports (decision 45); it needs no node_modules.
+      // The bundle (decision 45), which needs no node_modules.
       cpSync(dirname(process.env['DOCSYNC_TEST_CLI']!), dir, { recursive: true });
       const out = execFileSync(process.execPath, [join(dir, 'cli.js'), 'version', '-o', 'json'], {
         cwd: dir,
