@@ -352,8 +352,8 @@ async function startup(): Promise<void> {
   row(
     `start-up: \`docsync --version\` CPU against \`node -e 0\`, median of ${runs} each`,
     `${median(cli).toFixed(0)} ms against ${median(bare).toFixed(0)} ms (${ratio.toFixed(2)}×)`,
-    '≤ 2 ×',
-    ratio <= 2,
+    '≤ 2.5 ×',
+    ratio <= 2.5,
   );
   notes.push(
     "Start-up: user + system CPU of each process as it reports it at exit (bench/usage.mjs, preloaded into both, so both also pay for Node.js's ES module loader); dist/cli.js is the esbuild bundle `npm run build` writes (decision 45): `--version` loads the dispatcher and commander, no command's code.",
