@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# docsync: build with the dev dependencies, run with production dependencies only.
+# docsync: build with the dev dependencies; run the bundle alone (dist/: the CLI and its
+# dependencies in one esbuild bundle, decision 45), with no node_modules at all.
 # The base is Node.js 24 (LTS), pinned to an exact release and to its multi-arch index digest in
 # both stages (the tag names the release for people, the digest makes the build reproducible);
 # bump both together (Dependabot proposes it: .github/dependabot.yml). docsync itself also runs on
@@ -8,8 +9,8 @@ FROM node:24.11.1-bookworm-slim@sha256:48abc13a19400ca3985071e287bd405a1d9930677
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
-COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build-info.mjs ./scripts/
+COPY tsconfig.json ./
+COPY scripts/build.mjs scripts/esbuild-options.mjs scripts/build-info.mjs ./scripts/
 COPY src ./src
 # The commit `docsync version` prints (the build context has no .git).
 ARG REVISION=unknown
@@ -38,8 +39,10 @@ ENV NODE_ENV=production \
     DOCSYNC_STATE_DIR=/var/lib/docsync \
     DOCSYNC_PORT=8080 \
     DOCSYNC_HOST=0.0.0.0
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+# No `npm ci --omit=dev`: the bundle carries its dependencies (test/ci/image.test.ts runs it from
+# a folder without node_modules). package.json: "type": "module" for dist/*.js, and how the CLI
+# finds the files below (src/package-root.ts).
+COPY package.json ./
 COPY --from=build /app/dist ./dist
 COPY schema ./schema
 # `docker run -p 8080:8080 IMAGE demo`: the emulator seeded from the example and the daemon on the

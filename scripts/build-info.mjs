@@ -1,8 +1,8 @@
-// After `tsc` (npm run build): write dist/build-info.json, the commit docsync is built from, which
-// `docsync version` prints. DOCSYNC_BUILD_COMMIT wins (the image's build has no .git), else git's
+// The commit docsync is built from, which the bundles embed (scripts/build.mjs, scripts/bundle-action.mjs)
+// and `docsync version` prints. DOCSYNC_BUILD_COMMIT wins (the image's build has no .git), else git's
 // HEAD, else none (`docsync version` then says unknown).
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
@@ -24,9 +24,4 @@ export function currentCommit(dir = root) {
   } catch {
     return undefined;
   }
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const commit = currentCommit();
-  writeFileSync(join(root, 'dist', 'build-info.json'), `${JSON.stringify(commit ? { commit } : {})}\n`);
 }

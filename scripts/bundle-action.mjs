@@ -18,27 +18,13 @@ import { URL, fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { currentCommit } from './build-info.mjs';
+import { REQUIRE_SHIM, bundleOptions } from './esbuild-options.mjs';
+
+export { inlineCreateRequire } from './esbuild-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const BUNDLE = join(root, 'dist-action', 'index.js');
 const HEADER = '// docsync GitHub Action bundle (npm run bundle), built from commit ';
-
-/**
- * src/ loads two CommonJS modules through createRequire(import.meta.url) (to skip undici's index;
- * to load yaml lazily), which esbuild cannot follow: as plain require() calls it bundles them.
- */
-export const inlineCreateRequire = {
-  name: 'inline-create-require',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const contents = source
-        .replace(/^const require = createRequire\(import\.meta\.url\);$/m, '')
-        .replace(/createRequire\(import\.meta\.url\)\(/g, 'require(');
-      return { contents, loader: 'ts' };
-    });
-  },
-};
 
 /** The commit a bundle names on its first line (undefined: none). */
 export function bundleCommit(text) {
@@ -50,25 +36,18 @@ export function bundleCommit(text) {
 export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(root) } = {}) {
   mkdirSync(dirname(outfile), { recursive: true });
   await build({
-    absWorkingDir: root,
+    // One file, as the runner starts it, readable, without a source map (the options
+    // the CLI shares otherwise: scripts/esbuild-options.mjs).
+    ...bundleOptions({ commit: commit ?? 'unknown' }),
     entryPoints: ['src/action/index.ts'],
     outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
     target: 'node24',
-    minify: false,
-    sourcemap: false,
     legalComments: 'eof',
-    logLevel: 'error',
-    plugins: [inlineCreateRequire],
-    define: { __DOCSYNC_COMMIT__: JSON.stringify(commit ?? 'unknown') },
     banner: {
       js: [
         `${HEADER}${commit ?? 'unknown'}`,
         '// Do not edit: the release workflow builds and commits it to the tag; main does not track it.',
-        // CommonJS dependencies inside an ES module bundle still require() Node's own modules.
-        "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);",
+        REQUIRE_SHIM,
       ].join('\n'),
     },
   });

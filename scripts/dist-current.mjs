@@ -1,5 +1,5 @@
-// Whether dist/ is at least as new as everything it is built from (src/**/*.ts but tests, the
-// tsconfig files): `npm start` builds only when it is not.
+// Whether dist/ is at least as new as everything it is built from (src/**/*.ts but tests,
+// tsconfig.json, the bundle's options): `npm start` builds only when it is not.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,7 +19,7 @@ export function distIsCurrent(root) {
   const built = join(root, 'dist', 'cli.js');
   if (!existsSync(built)) return false;
   const inputs = [newestSource(join(root, 'src'))];
-  for (const file of ['tsconfig.json', 'tsconfig.build.json'])
+  for (const file of ['tsconfig.json', 'scripts/esbuild-options.mjs'])
     if (existsSync(join(root, file))) inputs.push(statSync(join(root, file)).mtimeMs);
   return statSync(built).mtimeMs >= Math.max(...inputs);
 }

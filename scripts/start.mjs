@@ -1,6 +1,5 @@
 // `npm start`: build dist/ only when a source changed since the last build, then run the demo
 // (`docsync demo`) with the flags given after `npm start --`, e.g. `npm start -- --port 9090`.
-import { spawnSync } from 'node:child_process';
 import process from 'node:process';
 import { join } from 'node:path';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,12 +8,8 @@ import { distIsCurrent } from './dist-current.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 if (!distIsCurrent(root)) {
   process.stderr.write('dist/ is older than src/: building (npm run build)\n');
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const { buildCli } = await import('./build.mjs');
+  await buildCli();
 }
 const cli = join(root, 'dist', 'cli.js');
 process.argv = [process.argv[0], cli, 'demo', ...process.argv.slice(2)];

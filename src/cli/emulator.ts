@@ -3,6 +3,7 @@ import { parse } from 'yaml';
 import { startEmulator, type Emulator } from '../emulator/server.js';
 import { err, out } from './output.js';
 import { DocsyncError } from '../errors.js';
+import { untilSignal } from './until-signal.js';
 
 export async function readSeed(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8');
@@ -22,24 +23,6 @@ export function parseRateLimit(
       `--rate-limit must look like 60/10s (requests per window), got "${spec}"`,
     );
   return { limit: Number(m[1]), windowSeconds: Number(m[2]) };
-}
-
-/**
- * Resolves when SIGTERM or SIGINT arrives, or, when `stop` is given, when it aborts instead (a
- * command run inside another program stops when that program says, never on the process's
- * signals).
- */
-export function untilSignal(stop?: AbortSignal): Promise<NodeJS.Signals | 'abort'> {
-  return new Promise((resolve) => {
-    if (stop) {
-      if (stop.aborted) resolve('abort');
-      else stop.addEventListener('abort', () => resolve('abort'), { once: true });
-      return;
-    }
-    const on = (s: NodeJS.Signals) => resolve(s);
-    process.once('SIGTERM', on);
-    process.once('SIGINT', on);
-  });
 }
 
 /** `docsync emulator`: serve the API of api.md on loopback until a signal. */

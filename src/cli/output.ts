@@ -1,4 +1,4 @@
-import { redact } from '../log/logger.js';
+import { redact } from '../secrets/registry.js';
 
 /** Human output: stdout, secrets redacted. The only place (with stderr below) that writes to the terminal. */
 export function out(text: string): void {

@@ -1,13 +1,23 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
-import { inlineCreateRequire } from '../../scripts/bundle-action.mjs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliOptions } from '../../scripts/esbuild-options.mjs';
 import { ROOT, until } from '../helpers/cli.js';
-import { spawn } from 'node:child_process';
+import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+const run = promisify(execFile);
+
+/** A folder and every folder above it. */
+function ancestors(dir: string): string[] {
+  const up = dirname(dir);
+  return up === dir ? [dir] : [dir, ...ancestors(up)];
+}
 
 type Instruction = { op: string; args: string };
 /** The Dockerfile's stages: their instructions, continuation lines joined, comments dropped. */
@@ -42,6 +52,19 @@ describe('the image (Dockerfile)', () => {
     .map((l) => l.trim())
     .filter(Boolean);
 
+  // /app as the runtime stage lays it out, built with `npm run build`'s options (once for this
+  // file), in a temporary folder: no node_modules in it or above it.
+  const app = join(mkdtempSync(join(tmpdir(), 'docsync-image-')), 'app');
+  let built: Promise<{ metafile: Metafile }>;
+  beforeAll(() => {
+    mkdirSync(app);
+    for (const f of ['package.json', 'schema', 'examples/emulator-seed.yaml', 'config'])
+      cpSync(join(ROOT, f), join(app, f), { recursive: true });
+    built = build({ ...cliOptions({ outdir: join(app, 'dist'), commit: 'abcdef1234567' }), metafile: true });
+    return built.then(() => undefined);
+  }, 60_000);
+  afterAll(() => rmSync(dirname(app), { recursive: true, force: true }));
+
   it('copies files that exist and that .dockerignore lets through; the build stage has what `npm run build` runs', () => {
     const copies = [...buildStage!.steps, ...runtime!.steps]
       .filter((s) => s.op === 'COPY')
@@ -55,7 +78,13 @@ describe('the image (Dockerfile)', () => {
       .filter((s) => s.op === 'COPY')
       .flatMap((s) => copyOf(s.args).sources);
     const buildScript = JSON.parse(read('package.json')).scripts.build as string;
-    for (const file of buildScript.match(/scripts\/[\w.-]+/g) ?? []) expect(buildCopies).toContain(file);
+    // The build script and every script it imports, transitively.
+    const scripts = new Set(buildScript.match(/scripts\/[\w.-]+/g) ?? []);
+    for (const file of scripts)
+      for (const [, name] of read(file).matchAll(/from '\.\/([\w.-]+\.mjs)'/g))
+        scripts.add(`scripts/${name}`);
+    expect(scripts).toContain('scripts/esbuild-options.mjs');
+    for (const file of scripts) expect(buildCopies).toContain(file);
     expect(buildStage!.steps.some((s) => s.op === 'RUN' && /npm run build/.test(s.args))).toBe(true);
   });
 
@@ -71,19 +100,20 @@ describe('the image (Dockerfile)', () => {
     expect(runtime!.steps.find((s) => s.op === 'ENTRYPOINT')?.args).toContain('/app/dist/cli.js');
   });
 
-  it('the code the CLI loads needs production dependencies only (the image installs --omit=dev)', async () => {
-    const result = await build({
-      absWorkingDir: ROOT,
-      entryPoints: ['src/cli.ts'],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: 'out.js',
-      logLevel: 'silent',
-      plugins: [inlineCreateRequire],
-    });
+  it('installs no node_modules at run time: the bundle leaves nothing but Node.js built-ins to import', async () => {
+    const runtimeRuns = runtime!.steps.filter((s) => s.op === 'RUN').map((s) => s.args);
+    expect(runtimeRuns.filter((r) => /\bnpm (ci|install|i)\b/.test(r))).toEqual([]);
+    expect(runtime!.steps.some((s) => s.op === 'COPY' && /node_modules/.test(s.args))).toBe(false);
+    const { metafile } = await built;
+    const external = Object.values(metafile.outputs).flatMap((o) =>
+      o.imports.filter((i) => i.external).map((i) => i.path),
+    );
+    expect(external.length).toBeGreaterThan(0);
+    expect(external.filter((p) => !p.startsWith('node:') && !isBuiltin(p))).toEqual([]);
+  });
+
+  it('the code the CLI bundles is production dependencies only (the npm package installs those)', async () => {
+    const { metafile } = await built;
     const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean }> };
     /** package-lock's key of an input file: node_modules/a, or node_modules/a/node_modules/b. */
     const lockKey = (file: string) => {
@@ -93,7 +123,7 @@ describe('the image (Dockerfile)', () => {
         : parts.map((p) => `node_modules/${/^(@[^/]+\/)?[^/]+/.exec(p)![0]}`).join('/');
     };
     const packages = new Set(
-      Object.keys(result.metafile.inputs)
+      Object.keys(metafile.inputs)
         .map(lockKey)
         .filter((p): p is string => p !== undefined),
     );
@@ -101,34 +131,50 @@ describe('the image (Dockerfile)', () => {
     expect(packages).toContain('node_modules/undici');
     const dev = [...packages].filter((p) => lock.packages[p] === undefined || lock.packages[p].dev === true);
     expect(dev).toEqual([]);
-  }, 60_000);
+  });
 
-  it('`demo` runs from a folder laid out like the image (/app) and serves the status page on 0.0.0.0', async () => {
-    const app = join(mkdtempSync(join(tmpdir(), 'docsync-image-')), 'app');
-    mkdirSync(app);
-    for (const f of ['package.json', 'schema', 'examples/emulator-seed.yaml', 'config'])
-      cpSync(join(ROOT, f), join(app, f), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'));
-    // dist/ as `npm run build` lays it out (one file per source; esbuild instead of tsc, for speed).
-    await build({
-      absWorkingDir: ROOT,
-      entryPoints: readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
-        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-        .map((f) => join('src', f)),
-      outdir: join(app, 'dist'),
-      outbase: 'src',
-      format: 'esm',
-      platform: 'node',
-      logLevel: 'silent',
-    });
-    expect(existsSync(join(app, 'dist/cli/demo.js'))).toBe(true);
+  it('runs from a folder laid out like the image (/app), with no node_modules: --version, validate, plan against the emulator', async () => {
+    await built;
+    expect(existsSync(join(app, 'dist', 'cli.js'))).toBe(true);
+    expect(existsSync(join(app, 'node_modules'))).toBe(false);
+    expect(ancestors(app).filter((d) => existsSync(join(d, 'node_modules')))).toEqual([]);
+    const cli = (args: string[], env: Record<string, string> = {}) =>
+      run(process.execPath, [join(app, 'dist', 'cli.js'), ...args], {
+        cwd: app,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          NO_COLOR: '1',
+          DOCSYNC_STATE_DIR: join(app, '..', 'state'),
+          ...env,
+        },
+      });
+    expect((await cli(['--version'])).stdout.trim()).toBe(
+      (JSON.parse(read('package.json')) as { version: string }).version,
+    );
+    expect((await cli(['version', '-o', 'json'])).stdout).toContain('"commit": "abcdef1234567"');
+    expect((await cli(['validate', '--config', 'config'])).stdout).toMatch(/^config: valid/);
+    const emulator = await withEmulator({ seed: exampleSeed() });
+    try {
+      const plan = await cli(['plan', '--config', 'config', '--api-url', emulator.url, '-o', 'json'], {
+        DOCSYNC_TOKEN: TOKEN,
+        DOCSYNC_LOG_LEVEL: 'warn',
+      });
+      const summary = (JSON.parse(plan.stdout) as { summary: Record<string, number> }).summary;
+      expect(summary['create']).toBeGreaterThan(0);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('`demo` runs there too (no node_modules): the daemon answers /healthz and serves the status page on 0.0.0.0', async () => {
+    await built;
     const child = spawn(
       process.execPath,
       [join(app, 'dist/cli.js'), 'demo', '--port', '0', '--emulator-port', '0'],
       {
         cwd: app,
         env: {
-          ...process.env,
+          PATH: process.env['PATH'] ?? '',
           NODE_ENV: 'production',
           DOCSYNC_STATE_DIR: join(app, '..', 'state'),
           DOCSYNC_HOST: '0.0.0.0', // what the image sets for the daemon
@@ -148,6 +194,8 @@ describe('the image (Dockerfile)', () => {
       expect(stdout).toContain(`config:   ${join(app, 'config')}`);
       const page = /^page: +(http:\/\/127\.0\.0\.1:\d+\/) /m.exec(stdout);
       expect(page, stdout + stderr).not.toBeNull();
+      const health = await fetch(new URL('healthz', page![1]!));
+      expect(health.status).toBe(200);
       const html = await fetch(page![1]!);
       expect(html.status).toBe(200);
       expect(await html.text()).toContain('<title>docsync status</title>');

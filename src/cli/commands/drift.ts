@@ -1,6 +1,8 @@
 import { controlOptions, withControls } from '../controls.js';
-import { driftCommand, type Format } from '../plan.js';
-import { common, formatOption, withCommon, type CommandWiring } from './wiring.js';
+import type { Format } from '../plan.js';
+import { common, formatOption, lazy, withCommon, type CommandWiring } from './wiring.js';
+
+const driftCommand = lazy(() => import('../plan.js'), 'driftCommand');
 
 export const drift: CommandWiring = {
   name: 'drift',

@@ -1,6 +1,8 @@
 import { controlOptions, withControls } from '../controls.js';
-import { planCommand, type Format } from '../plan.js';
-import { common, formatOption, withCommon, type CommandWiring } from './wiring.js';
+import type { Format } from '../plan.js';
+import { common, formatOption, lazy, withCommon, type CommandWiring } from './wiring.js';
+
+const planCommand = lazy(() => import('../plan.js'), 'planCommand');
 
 export const plan: CommandWiring = {
   name: 'plan',

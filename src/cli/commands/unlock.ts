@@ -1,4 +1,4 @@
-import { defaultStateDir } from '../context.js';
+import { defaultStateDir } from '../defaults.js';
 import { lazy, stateDirOption, type CommandWiring } from './wiring.js';
 
 const unlockCommand = lazy(() => import('../unlock.js'), 'unlockCommand');

@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import { buildCommit } from '../../build-info.js';
 import { VERSION } from '../../version.js';
-import { commonDefaults } from '../context.js';
+import { commonDefaults } from '../defaults.js';
 import { out } from '../output.js';
 import type { CommandWiring } from './wiring.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../../api/http.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../api/limits.js';
 import {
   DEFAULT_API_URL,
   DEFAULT_MAX_CONCURRENCY,
@@ -8,7 +8,7 @@ import {
   flavorOptions,
   STATE_DIR_SHOWN,
   type CommonOptions,
-} from '../context.js';
+} from '../defaults.js';
 import { httpUrl, LOG_LEVELS, setting, wholeNumber } from '../settings.js';
 
 /** Sets the process's exit code (main() returns it). */

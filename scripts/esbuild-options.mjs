@@ -1,0 +1,93 @@
+// The one definition of how docsync is bundled with esbuild (docs/decisions/0045-one-bundled-cli.md),
+// shared by `npm run build` (scripts/build.mjs: dist/cli.js), the tests' copy of the
+// CLI (test/global-setup.ts: .test-dist/bin/) and the GitHub Action (scripts/bundle-action.mjs).
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { URL, fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * src/ loads two CommonJS modules through createRequire(import.meta.url) (to skip undici's index;
+ * to load yaml lazily), which esbuild cannot follow: as plain require() calls it bundles them, so
+ * that the bundle needs no node_modules at run time.
+ */
+export const inlineCreateRequire = {
+  name: 'inline-create-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const contents = source
+        .replace(/^const require = createRequire\(import\.meta\.url\);$/m, '')
+        .replace(/createRequire\(import\.meta\.url\)\(/g, 'require(');
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * zod's `locales` namespace (`z.locales`) re-exports its messages in some fifty languages, about
+ * half of zod's bytes in the bundle, which esbuild cannot drop (a namespace export). docsync uses
+ * none of them but English, which zod's schemas import on their own: the namespace is reduced
+ * to `en`, so that every command that loads zod parses 300 KB less.
+ */
+export const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/** CommonJS dependencies inside an ES module bundle still require() Node's own modules. */
+export const REQUIRE_SHIM =
+  "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);";
+
+/**
+ * What every docsync bundle shares: one ES module program for Node.js with its dependencies
+ * inside (nothing left to node_modules), src/'s createRequire calls followed.
+ * `commit`: the commit `docsync version` prints, embedded (undefined: found at run time, from
+ * the checkout, else `unknown`).
+ */
+export function bundleOptions({ commit } = {}) {
+  return {
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    plugins: [inlineCreateRequire, zodEnglishOnly],
+    banner: { js: REQUIRE_SHIM },
+    logLevel: 'error',
+    ...(commit === undefined ? {} : { define: { __DOCSYNC_COMMIT__: JSON.stringify(commit) } }),
+  };
+}
+
+/**
+ * The CLI: `<outdir>/cli.js`, one file, with a linked source map, so that
+ * `node --enable-source-maps` stack traces name src/. A command's module is imported with
+ * `import()` (src/cli/commands/), which esbuild turns into a lazy initializer: `docsync
+ * --version` evaluates none of the daemon, the emulator, the plan pipeline... Minified for less
+ * to parse at each start, names kept as written. Not split into chunks: measured, splitting
+ * saved 0.1 s of `--version` but cost 20 MB of peak RSS and more CPU on the heavy plan
+ * (decision 45). `entries`: more programs bundled beside it, each in its own file.
+ */
+export function cliOptions({ outdir, commit, entries = [] } = {}) {
+  return {
+    ...bundleOptions({ commit }),
+    entryPoints: [{ in: 'src/cli.ts', out: 'cli' }, ...entries],
+    outdir,
+    sourcemap: 'linked',
+    sourcesContent: false, // the mappings are what stack traces need; the package stays small
+    minifyWhitespace: true,
+    minifySyntax: true,
+  };
+}
