@@ -183,7 +183,7 @@ export class HttpClient {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
     const run = () => this.withRetries(req, gate);
-    // Reads of one route wait in one lane, and the lanes take turns (src/api/lane-queue.ts); writes
+    // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
     return queued(this.queue, run, req.priority ? { priority: req.priority, lane } : { lane });
