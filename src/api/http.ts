@@ -338,18 +338,31 @@ export class HttpClient {
     }
     const deadline = requestDeadline(timeoutMs);
     const deadlineAt = performance.now() + timeoutMs;
+    // The budget counts the start again when the request is written (decision 43).
+    let sent = false;
+    const onSent = () => {
+      if (sent) return;
+      sent = true;
+      this.budget.sent();
+    };
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.agent, this.origin, path, {
-        method: req.method,
-        headers,
-        body,
-        // undici takes any object with addEventListener as a signal.
-        signal: deadline.signal as unknown as AbortSignal,
-      });
+      res = await request(
+        this.agent,
+        this.origin,
+        path,
+        {
+          method: req.method,
+          headers,
+          body,
+          // undici takes any object with addEventListener as a signal.
+          signal: deadline.signal as unknown as AbortSignal,
+        },
+        onSent,
+      );
     } catch (error) {
       deadline.clear();
-      this.budget.release();
+      this.budget.release(undefined, sent);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
     }
@@ -357,7 +370,7 @@ export class HttpClient {
     try {
       text = await readBoundedText(res, this.opts.maxResponseBytes);
     } catch (error) {
-      this.budget.release(res.headers);
+      this.budget.release(res.headers, sent);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       if (error instanceof AnswerTooLargeError)
         throw new ApiError({
@@ -373,7 +386,7 @@ export class HttpClient {
     } finally {
       deadline.clear();
     }
-    this.budget.release(res.headers);
+    this.budget.release(res.headers, sent);
     this.adapt(Date.now() - started);
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
     this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
