@@ -104,6 +104,39 @@ describe('pacing many requests', () => {
   });
 });
 
+describe('the next request, chosen when its slot comes', () => {
+  it("starts a list's next page at the next slot, not behind the requests already waiting for theirs", async () => {
+    const rateLimit = { limit: 100, windowSeconds: 1, model: 'sliding' } as const;
+    emu = await withEmulator({ seed: baseSeed(), rateLimit });
+    api = client(emu, { concurrency: 16 });
+    // Slots of the rate budget taken so far: requests that reach the server before any taken later.
+    const budget = api.http.budget;
+    const acquire = budget.acquire.bind(budget);
+    let slots = 0;
+    budget.acquire = (waiting?: number) => {
+      const wait = acquire(waiting);
+      if (wait <= 0) slots += 1;
+      return wait;
+    };
+    // 120 reads under 100 a second: paced, 10 ms apart, up to 16 at once.
+    const reads = sendMany(120);
+    while (emu.requests().length < 20) await new Promise((resolve) => setTimeout(resolve, 5));
+    const before = slots;
+    await api.http.send({
+      method: 'GET',
+      path: '/orgs/org_t/teams',
+      route: '/orgs/{org}/teams',
+      expect: [200],
+      priority: 1,
+    });
+    await reads;
+    const at = emu.requests().findIndex((r) => r.path.endsWith('/teams'));
+    // Before, 16 requests were taken from the queue at once, each then waiting for its slot: the page
+    // went after the 15 others (and a list of 15 pages took 15 times that, decision 43).
+    expect(at - before).toBeLessThan(4);
+  });
+});
+
 describe('the rate budget and the requests written', () => {
   it('hears of each request when undici writes it, and counts one that was never written when it ends', async () => {
     const e = await rateLimited(5);
