@@ -61,8 +61,7 @@ try {
     maxConcurrency: DEFAULT_MAX_CONCURRENCY,
   });
   // The client's queue, for the trace only.
-  const queue = (api.http as unknown as { queue: { size: number; pending: number; concurrency: number } })
-    .queue;
+  const http = api.http as unknown as { waiting: { size: number }; running: number; concurrency: number };
   // When each request took its slot in the pacer (to compare with when the emulator saw it).
   const slots: number[] = [];
   const budget = api.http.budget;
@@ -85,9 +84,9 @@ try {
     samples.push({
       t: Date.now() - t0,
       elu: performance.eventLoopUtilization(now, last).utilization,
-      waiting: queue.size,
-      running: queue.pending,
-      allowed: queue.concurrency,
+      waiting: http.waiting.size,
+      running: http.running,
+      allowed: http.concurrency,
     });
     last = now;
   }, BUCKET);

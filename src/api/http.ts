@@ -398,9 +398,11 @@ export class HttpClient {
     const deadlineAt = performance.now() + timeoutMs;
     // The budget counts the start again when the request is written (decision 43).
     let sent = false;
+    let sentAt = 0;
     const onSent = () => {
       if (sent) return;
       sent = true;
+      sentAt = Date.now();
       this.budget.sent();
     };
     let res: Dispatcher.ResponseData;
@@ -445,7 +447,8 @@ export class HttpClient {
       deadline.clear();
     }
     this.budget.release(res.headers, sent);
-    this.adapt(Date.now() - started);
+    // From the write: the wait for it (a busy event loop's) is not the API's latency.
+    this.adapt(Date.now() - (sent ? sentAt : started));
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
     this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
 
@@ -484,10 +487,10 @@ export class HttpClient {
    * Little's law: a server that allows `limit` requests per window is kept busy by limit / window ×
    * latency requests in flight, between `concurrency` and `maxConcurrency`; without a known limit
    * and window, `concurrency`. The latency is the shortest of the recent attempts, twice over (as
-   * BBR sizes its window from the minimum round trip): an attempt's time also counts the wait for
-   * this process's own event loop, and when the client is busy that wait grows without more
-   * requests in flight helping (decision 43). The pacer still decides when each request starts;
-   * this only lets enough of them wait for answers at once.
+   * BBR sizes its window from the minimum round trip), each timed from when its request was
+   * written: an attempt's time also counts the wait for this process's own event loop, and when
+   * the client is busy that wait grows without more requests in flight helping (decision 43). The
+   * pacer still decides when each request starts; this only lets enough of them wait for answers.
    */
   private adapt(ms: number): void {
     const { concurrency, maxConcurrency } = this.opts;
