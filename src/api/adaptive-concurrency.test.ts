@@ -156,3 +156,29 @@ describe('the rate budget and the requests written', () => {
     expect(release2.mock.calls.map((c) => c[1])).toEqual([false]);
   });
 });
+
+describe('an API found unreachable while requests wait for their slots', () => {
+  it('fails the waiting requests at once, without a slot of the rate budget each', async () => {
+    const rateLimit = { limit: 20, windowSeconds: 1, model: 'sliding' } as const;
+    emu = await withEmulator({ seed: baseSeed(), rateLimit });
+    api = client(emu, { concurrency: 4, maxAttempts: 1 });
+    await sendMany(1);
+    await emu.close();
+    const budget = api.http.budget;
+    const acquire = budget.acquire.bind(budget);
+    let slots = 0;
+    budget.acquire = (waiting?: number) => {
+      const wait = acquire(waiting);
+      if (wait <= 0) slots += 1;
+      return wait;
+    };
+    // 40 under 20 a second would take two seconds of slots; the first failure gives up for all.
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, () =>
+        api.http.send({ method: 'GET', path: '/orgs/org_t', route: '/orgs/{org}', expect: [200] }),
+      ),
+    );
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(slots).toBeLessThan(10);
+  });
+});

@@ -111,6 +111,8 @@ export class HttpClient {
   private concurrency: number;
   /** Whether a slot is being waited for on behalf of `waiting`. */
   private pumping = false;
+  /** Set by `pump` for the request it starts: its first slot is taken (`withRetries` reads it at once). */
+  private granted = false;
   private idle: (() => void)[] = [];
   private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
@@ -199,7 +201,7 @@ export class HttpClient {
     // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    return queued(this.lanes, () => this.withRetries(req, gate, true), {
+    return queued(this.lanes, () => this.withRetries(req, gate), {
       lane,
       ...(req.priority ? { priority: req.priority } : {}),
     });
@@ -228,15 +230,24 @@ export class HttpClient {
    */
   private pump(): void {
     if (this.pumping || this.waiting.size === 0 || this.running >= this.concurrency) return;
+    // The API was found unreachable: the request fails at once, without waiting for a slot.
+    if (this.gaveUp && Date.now() < this.gaveUp.until) return this.start(false);
     this.pumping = true;
     void this.waitForBudget().then(() => {
       this.pumping = false;
-      // Only `pump` takes from `waiting`: what was there when it began to wait still is.
-      const run = this.waiting.dequeue()!;
-      this.running += 1;
-      void run().finally(() => this.done());
-      this.pump();
+      this.start(true);
     });
+  }
+
+  /** Start the best waiting request (`granted`: with its first slot taken), then look for the next. */
+  private start(granted: boolean): void {
+    // Only `pump` takes from `waiting`: what was there when it began to wait still is.
+    const run = this.waiting.dequeue()!;
+    this.running += 1;
+    this.granted = granted;
+    void run().finally(() => this.done());
+    this.granted = false;
+    this.pump();
   }
 
   /** A request ended: start the next, or tell `close` that all are done. */
@@ -246,18 +257,15 @@ export class HttpClient {
     if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  /** `slotTaken`: the first attempt's slot of the rate budget is already taken (`pump`). */
-  private async withRetries(
-    req: HttpRequest,
-    gate: WriteGate | undefined,
-    slotTaken: boolean,
-  ): Promise<HttpResponse> {
+  private async withRetries(req: HttpRequest, gate: WriteGate | undefined): Promise<HttpResponse> {
     let attempt = 0;
     let timeouts = 0;
     let rateWaits = 0;
     let sentBefore = false;
     const started = Date.now();
-    let slot = slotTaken;
+    // The first attempt's slot, when `pump` took it for this request (read before any await).
+    let slot = this.granted;
+    this.granted = false;
     for (;;) {
       if (!slot) {
         if (this.gaveUp && Date.now() < this.gaveUp.until)
