@@ -485,11 +485,15 @@ async function latencyPlan(): Promise<void> {
     });
     const n = quick ? 10_000 : 100_000;
     const b = writeScenario(n, join(dir, 'bench'));
+    // The longest list's pages one after the other (15,000 teams: 15 pages), or the sites' page
+    // then a site's sections: 2 reads.
+    const live = (b.seed as { organizations: { teams: unknown[]; customFields: unknown[] }[] })
+      .organizations[0]!;
     cases.push({
       name: `benchmark organization (${b.resources.toLocaleString('en')} resources)`,
       seed: b.seed,
       config: join(dir, 'bench'),
-      chain: 2,
+      chain: Math.max(2, Math.ceil(live.teams.length / 1000), Math.ceil(live.customFields.length / 1000)),
     });
     for (const c of cases) {
       const faults = {
@@ -566,11 +570,14 @@ async function latencyPlan(): Promise<void> {
       const fixed4 = ((calls / 4) * latencyMs) / 1000;
       // The client is one thread: its own CPU time is a bound too, whatever the API allows. Stated
       // beside the API's, never folded into it: the target is the API's bound.
-      const limits = cpuMs > bound ? "the client's CPU" : 'the API (rate limit and chains)';
+      const limits =
+        cpuMs > bound
+          ? `the client's CPU limits (${(ms / cpuMs).toFixed(2)}× its CPU time)`
+          : 'the API (rate limit and chains) limits';
       const s1 = (v: number) => `${(v / 1000).toFixed(1)} s`;
       row(
         `plan wall time at ${latencyMs} ± ${jitterMs} ms latency, ${limit} requests/s: ${c.name}`,
-        `${s1(ms)} for ${calls} GETs; API bound ${s1(bound)} (${(ms / bound).toFixed(2)}×; rate ${s1(rateBound)}, chain of ${c.chain} reads ${s1(chainBound)}); reads done at ${s1(readsDone.ms)}, last answer at ${s1(lastAnswer)}, at most ${mostInFlight} in flight; client CPU ${s1(cpuMs)} (${s1(readCpuMs)} while reading, ${s1(cpuMs - readCpuMs)} after), so ${limits} limits; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s`,
+        `${s1(ms)} for ${calls} GETs; API bound ${s1(bound)} (${(ms / bound).toFixed(2)}×; rate ${s1(rateBound)}, chain of ${c.chain} reads ${s1(chainBound)}); reads done at ${s1(readsDone.ms)}, last answer at ${s1(lastAnswer)}, at most ${mostInFlight} in flight; client CPU ${s1(cpuMs)} (${s1(readCpuMs)} while reading, ${s1(cpuMs - readCpuMs)} after), so ${limits}; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s`,
         '≤ 1.2 × API bound, no 429',
         ms <= 1.2 * bound && throttled === 0,
       );
@@ -579,7 +586,7 @@ async function latencyPlan(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   notes.push(
-    `Plan wall time on a realistic API: the emulator delays each answer ${latencyMs} ms ± ${jitterMs} ms (uniform, \`latencyJitterMs\`) and allows ${limit} requests per second (sliding, announced in RateLimit-Policy); the client starts at 4 requests in flight and grows to what the limit allows at the shortest recent latency it sees, twice over, up to ${DEFAULT_MAX_CONCURRENCY} (the CLI's default \`--max-concurrency\`; decisions 27 and 43); reads of different routes take turns in its queue and the pacer makes up starts a busy event loop missed (decision 43). The bound is the larger of two: the rate limit's (\`lowerBound\` for the GETs made, plus the shortest latency for the last answer) and the longest chain of reads that must happen in order (a list's pages one after the other, then a read below one of its items), each taking at least the shortest latency. Config loading is not in the time. The row also says when the live read's lists were all done and when the last answer left the emulator (from its request log, relative to the plan's start), the most requests the emulator held at once, and the CPU the client spent (user + system of the benchmark process, which is then only the client), while reading and after (resolving references, the diff, the plan): the client is one thread, so its CPU time is a bound of its own; when it exceeds the API's bound, the row says the client's CPU limits (the CPU rows' business), and the target stays the API's bound.`,
+    `Plan wall time on a realistic API: the emulator delays each answer ${latencyMs} ms ± ${jitterMs} ms (uniform, \`latencyJitterMs\`) and allows ${limit} requests per second (sliding, announced in RateLimit-Policy); the client starts at 4 requests in flight and grows to what the limit allows at the shortest recent latency it sees, twice over, up to ${DEFAULT_MAX_CONCURRENCY} (the CLI's default \`--max-concurrency\`; decisions 27 and 43); a request leaves its queue when its slot of the rate budget comes (a list's next page first, then the route furthest behind, routes sharing the turns in proportion to what each has waiting), the pacer makes up starts a busy event loop missed and counts a start again when undici writes it (decision 43). The bound is the larger of two: the rate limit's (\`lowerBound\` for the GETs made, plus the shortest latency for the last answer) and the longest chain of reads that must happen in order (a list's pages one after the other, then a read below one of its items: 3 pages of teams then a team's members for the request-heavy organization, 15 pages of teams for the benchmark organization), each taking at least the shortest latency. Config loading is not in the time. The row also says when the live read's lists were all done and when the last answer left the emulator (from its request log, relative to the plan's start), the most requests the emulator held at once, and the CPU the client spent (user + system of the benchmark process, which is then only the client), while reading and after (resolving references, the diff, the plan): the client is one thread, so its CPU time is a bound of its own; when it exceeds the API's bound, the row says the client's CPU limits (the CPU rows' business), and the target stays the API's bound.`,
   );
 }
 

@@ -103,3 +103,82 @@ describe('pacing many requests', () => {
     expect(pauses).toBeLessThan(2 * 250);
   });
 });
+
+describe('the next request, chosen when its slot comes', () => {
+  it("starts a list's next page at the next slot, not behind the requests already waiting for theirs", async () => {
+    const rateLimit = { limit: 100, windowSeconds: 1, model: 'sliding' } as const;
+    emu = await withEmulator({ seed: baseSeed(), rateLimit });
+    api = client(emu, { concurrency: 16 });
+    // Slots of the rate budget taken so far: requests that reach the server before any taken later.
+    const budget = api.http.budget;
+    const acquire = budget.acquire.bind(budget);
+    let slots = 0;
+    budget.acquire = (waiting?: number) => {
+      const wait = acquire(waiting);
+      if (wait <= 0) slots += 1;
+      return wait;
+    };
+    // 120 reads under 100 a second: paced, 10 ms apart, up to 16 at once.
+    const reads = sendMany(120);
+    while (emu.requests().length < 20) await new Promise((resolve) => setTimeout(resolve, 5));
+    const before = slots;
+    await api.http.send({
+      method: 'GET',
+      path: '/orgs/org_t/teams',
+      route: '/orgs/{org}/teams',
+      expect: [200],
+      priority: 1,
+    });
+    await reads;
+    const at = emu.requests().findIndex((r) => r.path.endsWith('/teams'));
+    // Before, 16 requests were taken from the queue at once, each then waiting for its slot: the page
+    // went after the 15 others (and a list of 15 pages took 15 times that, decision 43).
+    expect(at - before).toBeLessThan(4);
+  });
+});
+
+describe('the rate budget and the requests written', () => {
+  it('hears of each request when undici writes it, and counts one that was never written when it ends', async () => {
+    const e = await rateLimited(5);
+    api = client(e, { concurrency: 8 });
+    const sent = vi.spyOn(api.http.budget, 'sent');
+    const release = vi.spyOn(api.http.budget, 'release');
+    await sendMany(40);
+    // One start written for each request the server saw, each told before its answer ended it.
+    expect(sent).toHaveBeenCalledTimes(e.requests().length);
+    expect(release.mock.calls.every((c) => c[1] === true)).toBe(true);
+    // Nothing listens there any more: the request is never written, and its end counts it as a start.
+    await api.close();
+    await e.close();
+    api = client(e, { concurrency: 2, maxAttempts: 1 });
+    const release2 = vi.spyOn(api.http.budget, 'release');
+    await expect(sendMany(1)).rejects.toMatchObject({ code: 'network' });
+    expect(release2.mock.calls.map((c) => c[1])).toEqual([false]);
+  });
+});
+
+describe('an API found unreachable while requests wait for their slots', () => {
+  it('fails the waiting requests at once, without a slot of the rate budget each', async () => {
+    const rateLimit = { limit: 20, windowSeconds: 1, model: 'sliding' } as const;
+    emu = await withEmulator({ seed: baseSeed(), rateLimit });
+    api = client(emu, { concurrency: 4, maxAttempts: 1 });
+    await sendMany(1);
+    await emu.close();
+    const budget = api.http.budget;
+    const acquire = budget.acquire.bind(budget);
+    let slots = 0;
+    budget.acquire = (waiting?: number) => {
+      const wait = acquire(waiting);
+      if (wait <= 0) slots += 1;
+      return wait;
+    };
+    // 40 under 20 a second would take two seconds of slots; the first failure gives up for all.
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, () =>
+        api.http.send({ method: 'GET', path: '/orgs/org_t', route: '/orgs/{org}', expect: [200] }),
+      ),
+    );
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(slots).toBeLessThan(10);
+  });
+});

@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { Dispatcher } from 'undici';
 import {
   AnswerTooLargeError,
@@ -9,12 +8,12 @@ import {
 } from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
 import { LaneQueue, type LaneOptions } from './lane-queue.js';
+import { queued } from './queued.js';
 import { RateBudget } from './rate-limit.js';
 import { ShortestRecent } from './shortest-recent.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
-import { queued } from './queued.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -79,6 +78,8 @@ export { DEFAULT_MAX_RESPONSE_BYTES };
 /** With 1000 items a page, a million items per list. */
 export const DEFAULT_MAX_PAGES = 1000;
 
+const DONE = Promise.resolve();
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Error codes of undici that mean the request never left this process. */
@@ -97,7 +98,22 @@ export const NOT_SENT: ReadonlySet<string> = new Set([
  */
 export class HttpClient {
   readonly budget = new RateBudget();
-  private readonly queue: PQueue<LaneQueue, LaneOptions>;
+  /**
+   * Requests not started yet. A request leaves it when it has its slot of the rate budget, the
+   * best one at that moment (a list's next page first, then the lane furthest behind): deciding
+   * earlier, when a request only began to wait for its slot, let a next page wait behind every
+   * request already waiting, and a list of 15 pages took 15 times that (decision 43).
+   */
+  private readonly waiting = new LaneQueue();
+  /** Requests started (their first slot taken) and not done. */
+  private running = 0;
+  /** The most requests running at once (adaptive: `adapt`). */
+  private concurrency: number;
+  /** Whether a slot is being waited for on behalf of `waiting`. */
+  private pumping = false;
+  /** Set by `pump` for the request it starts: its first slot is taken (`withRetries` reads it at once). */
+  private granted = false;
+  private idle: (() => void)[] = [];
   private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
   private readonly basePath: string;
@@ -148,7 +164,7 @@ export class HttpClient {
     const url = new URL(apiBase(options.baseUrl));
     this.origin = url.origin;
     this.basePath = url.pathname;
-    this.queue = new PQueue({ concurrency: this.opts.concurrency, queueClass: LaneQueue });
+    this.concurrency = this.opts.concurrency;
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: this.opts.maxConcurrency * 2,
@@ -175,38 +191,88 @@ export class HttpClient {
   }
 
   get pending(): number {
-    return this.queue.pending + this.queue.size;
+    return this.waiting.size + this.running;
   }
 
   /** Run one API call through the queue with the retry policy. */
   send(req: HttpRequest): Promise<HttpResponse> {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
-    const run = () => this.withRetries(req, gate);
-    // Reads of one route wait in one lane, and the lanes take turns (src/api/lane-queue.ts); writes
+    // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    return queued(this.queue, run, req.priority ? { priority: req.priority, lane } : { lane });
+    return queued(this.lanes, () => this.withRetries(req, gate), {
+      lane,
+      ...(req.priority ? { priority: req.priority } : {}),
+    });
   }
+
+  /** `waiting` as `queued` takes it: each task added starts when `pump` gets it a slot. */
+  private readonly lanes = {
+    add: (run: () => Promise<void>, options: LaneOptions): Promise<void> => {
+      this.waiting.enqueue(run, options);
+      this.pump();
+      return DONE;
+    },
+  };
 
   /** Wait for every queued call, then close connections. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.queue.onIdle();
+    if (this.pending > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
     await this.agent.close();
   }
 
-  private async withRetries(req: HttpRequest, gate?: WriteGate): Promise<HttpResponse> {
+  /**
+   * Start the next waiting request when it may: fewer than `concurrency` running, and a slot of the
+   * rate budget. The request is chosen once the slot is taken (decision 43).
+   */
+  private pump(): void {
+    if (this.pumping || this.waiting.size === 0 || this.running >= this.concurrency) return;
+    // The API was found unreachable: the request fails at once, without waiting for a slot.
+    if (this.gaveUp && Date.now() < this.gaveUp.until) return this.start(false);
+    this.pumping = true;
+    void this.waitForBudget().then(() => {
+      this.pumping = false;
+      this.start(true);
+    });
+  }
+
+  /** Start the best waiting request (`granted`: with its first slot taken), then look for the next. */
+  private start(granted: boolean): void {
+    // Only `pump` takes from `waiting`: what was there when it began to wait still is.
+    const run = this.waiting.dequeue()!;
+    this.running += 1;
+    this.granted = granted;
+    void run().finally(() => this.done());
+    this.granted = false;
+    this.pump();
+  }
+
+  /** A request ended: start the next, or tell `close` that all are done. */
+  private done(): void {
+    this.running -= 1;
+    this.pump();
+    if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  private async withRetries(req: HttpRequest, gate: WriteGate | undefined): Promise<HttpResponse> {
     let attempt = 0;
     let timeouts = 0;
     let rateWaits = 0;
     let sentBefore = false;
     const started = Date.now();
+    // The first attempt's slot, when `pump` took it for this request (read before any await).
+    let slot = this.granted;
+    this.granted = false;
     for (;;) {
-      if (this.gaveUp && Date.now() < this.gaveUp.until)
-        throw this.notSent(req, this.gaveUp.error, sentBefore);
-      await this.waitForBudget();
+      if (!slot) {
+        if (this.gaveUp && Date.now() < this.gaveUp.until)
+          throw this.notSent(req, this.gaveUp.error, sentBefore);
+        await this.waitForBudget();
+      }
+      slot = false;
       // Another request may have given up while this one waited for the budget.
       if (this.gaveUp && Date.now() < this.gaveUp.until) {
         this.budget.release();
@@ -298,7 +364,7 @@ export class HttpClient {
     try {
       for (;;) {
         // Behind this one: the queued requests and the running ones waiting for a slot after it.
-        const wait = this.budget.acquire(this.queue.size + this.pacing - 1);
+        const wait = this.budget.acquire(this.waiting.size + this.pacing - 1);
         if (wait <= 0) return;
         this.opts.observer.paused?.(wait);
         await sleep(Math.ceil(wait));
@@ -338,18 +404,33 @@ export class HttpClient {
     }
     const deadline = requestDeadline(timeoutMs);
     const deadlineAt = performance.now() + timeoutMs;
+    // The budget counts the start again when the request is written (decision 43).
+    let sent = false;
+    let sentAt = 0;
+    const onSent = () => {
+      if (sent) return;
+      sent = true;
+      sentAt = Date.now();
+      this.budget.sent();
+    };
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.agent, this.origin, path, {
-        method: req.method,
-        headers,
-        body,
-        // undici takes any object with addEventListener as a signal.
-        signal: deadline.signal as unknown as AbortSignal,
-      });
+      res = await request(
+        this.agent,
+        this.origin,
+        path,
+        {
+          method: req.method,
+          headers,
+          body,
+          // undici takes any object with addEventListener as a signal.
+          signal: deadline.signal as unknown as AbortSignal,
+        },
+        onSent,
+      );
     } catch (error) {
       deadline.clear();
-      this.budget.release();
+      this.budget.release(undefined, sent);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
     }
@@ -357,7 +438,7 @@ export class HttpClient {
     try {
       text = await readBoundedText(res, this.opts.maxResponseBytes);
     } catch (error) {
-      this.budget.release(res.headers);
+      this.budget.release(res.headers, sent);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       if (error instanceof AnswerTooLargeError)
         throw new ApiError({
@@ -373,8 +454,9 @@ export class HttpClient {
     } finally {
       deadline.clear();
     }
-    this.budget.release(res.headers);
-    this.adapt(Date.now() - started);
+    this.budget.release(res.headers, sent);
+    // From the write: the wait for it (a busy event loop's) is not the API's latency.
+    this.adapt(Date.now() - (sent ? sentAt : started));
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
     this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
 
@@ -413,10 +495,10 @@ export class HttpClient {
    * Little's law: a server that allows `limit` requests per window is kept busy by limit / window ×
    * latency requests in flight, between `concurrency` and `maxConcurrency`; without a known limit
    * and window, `concurrency`. The latency is the shortest of the recent attempts, twice over (as
-   * BBR sizes its window from the minimum round trip): an attempt's time also counts the wait for
-   * this process's own event loop, and when the client is busy that wait grows without more
-   * requests in flight helping (decision 43). The pacer still decides when each request starts;
-   * this only lets enough of them wait for answers at once.
+   * BBR sizes its window from the minimum round trip), each timed from when its request was
+   * written: an attempt's time also counts the wait for this process's own event loop, and when
+   * the client is busy that wait grows without more requests in flight helping (decision 43). The
+   * pacer still decides when each request starts; this only lets enough of them wait for answers.
    */
   private adapt(ms: number): void {
     const { concurrency, maxConcurrency } = this.opts;
@@ -428,7 +510,9 @@ export class HttpClient {
         ? Math.ceil((limit / windowMs) * shortest * 2)
         : concurrency;
     const target = Math.min(maxConcurrency, Math.max(concurrency, wanted));
-    if (target !== this.queue.concurrency) this.queue.concurrency = target;
+    if (target === this.concurrency) return;
+    this.concurrency = target;
+    this.pump();
   }
 
   private transportError(

@@ -38,6 +38,25 @@ describe('LaneQueue (the HTTP client queue)', () => {
     ]);
   });
 
+  it('serves lanes in proportion to what each has waiting: a short lane spreads over a long one', async () => {
+    // Round robin would run a1, b1, a2 first and leave b alone for the rest: heavy reads (a site's
+    // sections) bunched at the start of the plan, light ones (a team's members) at its end.
+    expect(await order([...many('a', 2), ...many('b', 6)])).toEqual([
+      'a1',
+      'b1',
+      'b2',
+      'b3',
+      'a2',
+      'b4',
+      'b5',
+      'b6',
+    ]);
+    const big = await order([...many('h', 100), ...many('l', 400)]);
+    // Each quarter of the run holds about a quarter of the short lane.
+    for (let q = 0; q < 4; q += 1)
+      expect(big.slice(q * 125, (q + 1) * 125).filter((n) => n.startsWith('h'))).toHaveLength(25);
+  });
+
   it('keeps the order within a lane, and FIFO for tasks without a lane', async () => {
     expect(await order([{ name: 'w1' }, { name: 'w2' }, { name: 'w3' }])).toEqual(['w1', 'w2', 'w3']);
   });
@@ -52,7 +71,7 @@ describe('LaneQueue (the HTTP client queue)', () => {
     ]);
   });
 
-  it('a lane that appears later waits for the current round, then takes its turns', () => {
+  it('a lane that appears later catches up with the lanes already under way', () => {
     const q = new LaneQueue();
     const names = new Map<() => Promise<unknown>, string>();
     const add = (name: string, lane: string) => {
@@ -68,7 +87,8 @@ describe('LaneQueue (the HTTP client queue)', () => {
     expect([next(), next()]).toEqual(['a1', 'b1']);
     add('c1', 'c');
     add('c2', 'c');
-    expect([next(), next(), next(), next(), q.dequeue()]).toEqual(['a2', 'c1', 'a3', 'c2', undefined]);
+    // c has done none of its work, a a third of its own: c first, then they alternate.
+    expect([next(), next(), next(), next(), q.dequeue()]).toEqual(['c1', 'a2', 'c2', 'a3', undefined]);
     expect(q.size).toBe(0);
   });
 

@@ -4,14 +4,20 @@ type Run = () => Promise<unknown>;
 
 /** p-queue's options for one task, with the lane it waits in. */
 export type LaneOptions = QueueAddOptions & {
-  /** Tasks of one lane start in the order they came; lanes take turns (default: one shared lane). */
+  /** Tasks of one lane start in the order they came; lanes share the turns (default: one shared lane). */
   lane?: string;
 };
 
 type Task = { run: Run; id: string | undefined; lane: string };
-type Lane = { name: string; tasks: Task[]; head: number };
+/** `served`: tasks of this lane dequeued since it last had none waiting (its progress, with `tasks`). */
+type Lane = { name: string; tasks: Task[]; head: number; served: number };
 
-/** The lanes of one priority, served in turn (round robin). */
+/**
+ * The lanes of one priority, served in proportion to what each has waiting: the next task comes from
+ * the lane that has done the smallest part of its work (served / (served + waiting)), the lanes
+ * taking turns on ties. Lanes of 3,000 light reads and 664 heavy ones then end together, the heavy
+ * ones spread over the whole read instead of taking a third of the first half (decision 43).
+ */
 class Level {
   readonly lanes = new Map<string, Lane>();
   /** Lanes with tasks, in the order they are served. */
@@ -22,7 +28,7 @@ class Level {
   push(lane: string, run: Run, id: string | undefined): void {
     let l = this.lanes.get(lane);
     if (!l) {
-      l = { name: lane, tasks: [], head: 0 };
+      l = { name: lane, tasks: [], head: 0, served: 0 };
       this.lanes.set(lane, l);
       // A new lane waits for its turn behind the lanes already served in this round.
       this.ring.splice(this.cursor, 0, l);
@@ -35,9 +41,11 @@ class Level {
   shift(): Run | undefined {
     if (this.size === 0) return undefined;
     if (this.cursor >= this.ring.length) this.cursor = 0;
+    this.cursor = this.behind();
     const lane = this.ring[this.cursor]!;
     const task = lane.tasks[lane.head]!;
     lane.head += 1;
+    lane.served += 1;
     this.size -= 1;
     if (lane.head === lane.tasks.length) {
       this.lanes.delete(lane.name);
@@ -50,6 +58,26 @@ class Level {
       this.cursor += 1;
     }
     return task.run;
+  }
+
+  /** The index in the ring of the lane furthest behind, the first from the cursor on ties. */
+  private behind(): number {
+    let best = this.cursor;
+    const lane = this.ring[best]!;
+    // a behind b: a.served / a.total < b.served / b.total, without division.
+    let served = lane.served;
+    let total = lane.served + lane.tasks.length - lane.head;
+    for (let k = 1; k < this.ring.length; k += 1) {
+      const i = (this.cursor + k) % this.ring.length;
+      const l = this.ring[i]!;
+      const lTotal = l.served + l.tasks.length - l.head;
+      if (l.served * total < served * lTotal) {
+        best = i;
+        served = l.served;
+        total = lTotal;
+      }
+    }
+    return best;
   }
 
   remove(match: (t: Task) => boolean): Task | undefined {
@@ -75,21 +103,22 @@ class Level {
 }
 
 /**
- * The HTTP client's queue (p-queue's `queueClass`, decision 43): higher priorities first, as p-queue's
- * own; within a priority, each lane (the client uses a read's route) takes its turn, so thousands of
- * one kind of read queued first do not hold back another kind queued later. The plan's reads then mix
- * heavy answers (a site's sections) with light ones (a team's members), which spreads the client's own
- * work over the time the rate limit takes instead of bunching it.
+ * The HTTP client's queue (decision 43; p-queue's `Queue` interface, so it also serves as a
+ * p-queue `queueClass`): higher priorities first, as p-queue's own; within a priority, the lanes (the client uses a read's route) share the turns in proportion to
+ * what each has waiting, so thousands of one kind of read queued first do not hold back another kind
+ * queued later, and all lanes end together. The plan's reads then mix heavy answers (a site's
+ * sections) with light ones (a team's members) evenly, which spreads the client's own work over the
+ * time the rate limit takes instead of bunching it.
  */
 export class LaneQueue implements Queue<Run, LaneOptions> {
   private readonly levels = new Map<number, Level>();
   /** Priorities with a level, highest first. */
   private order: number[] = [];
+  /** Tasks waiting, all priorities (read at every slot of the rate budget). */
+  private count = 0;
 
   get size(): number {
-    let n = 0;
-    for (const priority of this.order) n += this.levels.get(priority)!.size;
-    return n;
+    return this.count;
   }
 
   enqueue(run: Run, options?: Partial<LaneOptions>): void {
@@ -101,12 +130,15 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
       this.order = [...this.levels.keys()].sort((a, b) => b - a);
     }
     level.push(options?.lane ?? '', run, options?.id);
+    this.count += 1;
   }
 
   dequeue(): Run | undefined {
     for (const priority of this.order) {
       const run = this.levels.get(priority)!.shift();
-      if (run) return run;
+      if (!run) continue;
+      this.count -= 1;
+      return run;
     }
     return undefined;
   }
@@ -119,13 +151,18 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
   setPriority(id: string, priority: number): void {
     for (const level of this.levels.values()) {
       const task = level.remove((t) => t.id === id);
-      if (task) return this.enqueue(task.run, { priority, id, lane: task.lane });
+      if (!task) continue;
+      this.count -= 1;
+      return this.enqueue(task.run, { priority, id, lane: task.lane });
     }
     throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);
   }
 
   remove(idOrRun: string | Run): void {
     for (const level of this.levels.values())
-      if (level.remove((t) => (typeof idOrRun === 'string' ? t.id === idOrRun : t.run === idOrRun))) return;
+      if (level.remove((t) => (typeof idOrRun === 'string' ? t.id === idOrRun : t.run === idOrRun))) {
+        this.count -= 1;
+        return;
+      }
   }
 }

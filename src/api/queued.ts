@@ -7,7 +7,7 @@
  * thousands of reads at once, so up to half of all its answers (whole pages, parsed) stayed in
  * memory and were copied by every scavenge (decision 42). The client's lane queue (decision 43)
  * keeps started tasks the same way, until it compacts a lane. Here the task resolves a promise of
- * its own through a holder it empties once it runs, and gives p-queue nothing to keep.
+ * its own through a holder it empties once it runs, and gives the queue nothing to keep.
  */
 export function queued<T, O>(
   queue: { add(run: () => Promise<void>, options: O): Promise<unknown> },

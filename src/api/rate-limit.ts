@@ -5,7 +5,9 @@
  *
  * - Never more than `limit` starts within ANY span of the window's length (a sliding window, with a
  *   small margin for network jitter), so a server counting fixed, sliding or token-bucket windows
- *   never sees more than it allows.
+ *   never sees more than it allows. A start counts from when it takes its slot, and as a start at
+ *   the moment its request is written (`sent`): undici writes on a kept-alive socket only after the
+ *   event loop's poll phase, which a busy client makes hundreds of ms long (decision 43).
  * - Spread, not burst: starts are spaced by (window + margin) / limit, or more widely when the
  *   remaining budget must last until the reset.
  * - Without any rate-limit headers nothing is paced; a 429 pauses every request until
@@ -26,6 +28,8 @@ export class RateBudget {
   /** Whether any answer came back yet (before that, nothing is known about the limit). */
   private answered = false;
   private inFlight = 0;
+  /** Starts that took their slot and whose request is not written yet: they count in every window. */
+  private unsent = 0;
   private available: number | null = null;
   /** Start times still inside the last window (a queue: `starts[head..]`). */
   private starts: number[] = [];
@@ -51,7 +55,7 @@ export class RateBudget {
     if (at > now) return at - now;
     if (this.available !== null) this.available -= 1;
     this.inFlight += 1;
-    this.starts.push(now);
+    this.unsent += 1;
     const gap = waiting < this.budgetLeft(now) ? 0 : this.spacing(now);
     // Keep to the planned grid when a timer fired a little late, so lateness does not add up. While
     // requests keep waiting (a backlog), starts missed because the event loop was busy (with an
@@ -64,9 +68,20 @@ export class RateBudget {
     return 0;
   }
 
-  /** A request that took a slot has finished; `headers` are its answer's, if any. */
-  release(headers?: Record<string, string | string[] | undefined>): void {
+  /** The request of a start that took its slot was written now: from here on it is a start at this time. */
+  sent(): void {
+    if (this.unsent === 0) return;
+    this.unsent -= 1;
+    this.starts.push(this.now());
+  }
+
+  /**
+   * A request that took a slot has finished; `headers` are its answer's, if any. `sent`: whether
+   * `sent` was called for it; if not, it counts as a start now (later than it was: never fewer).
+   */
+  release(headers?: Record<string, string | string[] | undefined>, sent = false): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
+    if (!sent) this.sent();
     if (!headers) return;
     this.answered = true;
     const now = this.now();
@@ -126,9 +141,12 @@ export class RateBudget {
       this.starts = this.starts.slice(this.head);
       this.head = 0;
     }
-    if (this.limit !== null && this.windowMs !== null && this.starts.length - this.head >= this.limit) {
-      const span = this.windowMs + this.margin();
-      at = Math.max(at, this.starts[this.starts.length - this.limit]! + span);
+    if (this.limit !== null && this.windowMs !== null) {
+      // The starts not yet written count in every window: the sent ones may fill what is left.
+      const room = this.limit - this.unsent;
+      if (room <= 0) at = Math.max(at, now + PROBE_POLL_MS);
+      else if (this.starts.length - this.head >= room)
+        at = Math.max(at, this.starts[this.starts.length - room]! + this.windowMs + this.margin());
     }
     return at;
   }
@@ -136,7 +154,7 @@ export class RateBudget {
   /** Starts still allowed now: within the sliding window and the server's remaining budget. */
   private budgetLeft(now: number): number {
     if (this.limit === null) return Number.POSITIVE_INFINITY;
-    const sliding = this.limit - Math.min(this.limit, this.startsWithinWindow(now));
+    const sliding = this.limit - Math.min(this.limit, this.startsWithinWindow(now) + this.unsent);
     return Math.min(sliding, this.available ?? sliding);
   }
 
@@ -188,7 +206,7 @@ export class RateBudget {
   }
 }
 
-/** How often a request waiting for the first answer looks again. */
+/** How often a request waiting for the first answer (or for starts to be written) looks again. */
 const PROBE_POLL_MS = 10;
 
 /**
