@@ -37,11 +37,13 @@ npm pack --dry-run --ignore-scripts --json >"$work/pack.json" 2>/dev/null
 node -e '
 const [pack] = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 const files = pack.files.map((f) => f.path);
-for (const need of ["package.json", "examples/emulator-seed.yaml", "config/demo.yaml"])
+// What the CLI reads at run time (src/cli/demo.ts: the seed and config, relative to the package root).
+const needs = ["package.json", "README.md", "examples/emulator-seed.yaml", "config/demo.yaml", "schema/docsync.schema.json"];
+for (const need of needs)
   if (!files.includes(need)) { console.error(`error: the package lacks ${need}`); process.exit(1); }
-if (files.some((f) => f.startsWith("dist-action/") || f.startsWith("src/") || f.startsWith("test/")))
-  { console.error("error: the package holds sources, tests or the action bundle"); process.exit(1); }
-console.log(`${pack.name}@${pack.version}: ${files.length} files`);
+if (files.some((f) => /^(dist-action|src|test|scripts)\//.test(f) || f.endsWith(".test.js")))
+  { console.error("error: the package holds sources, tests, scripts or the action bundle"); process.exit(1); }
+console.log(`${pack.name}@${pack.version}: ${files.length} files, ${needs.join(", ")} among them; no sources, tests, scripts or action bundle`);
 ' "$work/pack.json"
 
 echo "dry run passed: would push $tag and $major to $(git rev-parse --short HEAD), attach dist-action/index.js to the release $tag, publish the image and docsync@${tag#v} to npm"

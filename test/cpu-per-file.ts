@@ -1,4 +1,6 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { basename, join } from 'node:path';
 import { afterAll } from 'vitest';
 
 /**
@@ -31,5 +33,27 @@ if (out) {
         wallS: (Date.now() - wall) / 1000,
       })}\n`,
     );
+  });
+}
+
+/**
+ * Opt-in (DOCSYNC_TEST_PROF=folder): a V8 CPU profile of each test file's worker while it runs the
+ * file, `folder/<file>.cpuprofile` (open it in Chrome's DevTools or speedscope). vitest's
+ * `--execArgv=--cpu-prof` writes nothing: node writes the profile as the process exits, and the
+ * worker is ended before that. Child processes are profiled with node's own `--cpu-prof`.
+ */
+const profiles = process.env['DOCSYNC_TEST_PROF'];
+if (profiles) {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  // eslint-disable-next-line no-empty-pattern -- vitest passes the file's suite second
+  afterAll(async ({}, suite) => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    const file = (suite as { filepath?: string }).filepath ?? suite.name;
+    mkdirSync(profiles, { recursive: true });
+    writeFileSync(join(profiles, `${basename(file)}.cpuprofile`), JSON.stringify(profile));
   });
 }

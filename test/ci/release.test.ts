@@ -92,7 +92,12 @@ describe('the release workflow', () => {
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(new RegExp(`tagged [0-9a-f]+ as v${version} and v${version.split('.')[0]} `));
     expect(r.out).toContain('dist-action/index.js is what the sources build (commit ');
-    expect(r.out).toContain(`docsync@${version}: `);
+    // The npm package, packed once here for the whole suite (test/ci/packaging.test.ts relies on it):
+    // what the CLI reads at run time (src/cli/demo.ts: the demo's seed and config), no sources or tests.
+    expect(r.out).toMatch(new RegExp(`^docsync@${version}: \\d+ files, `, 'm'));
+    expect(r.out).toContain(
+      'package.json, README.md, examples/emulator-seed.yaml, config/demo.yaml, schema/docsync.schema.json among them; no sources, tests, scripts or action bundle\n',
+    );
     expect(r.out).toMatch(/^dry run passed: would push /m);
   }, 120_000);
 });
