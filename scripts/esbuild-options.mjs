@@ -34,15 +34,21 @@ export const inlineCreateRequire = {
 export const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
+    // The namespace's path is a fixed name, not the file's absolute path: esbuild writes it into
+    // the bundle (a comment and a key), which must not depend on where the checkout lives.
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
-        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' }
+        ? {
+            path: 'zod/v4/locales/index.js',
+            namespace: 'zod-locales',
+            pluginData: { dir: join(dirname(args.importer), '..', 'locales') },
+          }
         : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      contents: `export { default as en } from './en.js';`,
       loader: 'js',
-      resolveDir: dirname(args.path),
+      resolveDir: args.pluginData.dir,
     }));
   },
 };
