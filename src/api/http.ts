@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import {
   AnswerTooLargeError,
   DeadlineError,
-  readBoundedText,
+  readBoundedBytes,
   requestDeadline,
   type DeadlineSignal,
 } from './bounded-body.js';
@@ -15,6 +15,7 @@ import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js'
 import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
 import { queued } from './queued.js';
+import { jsonText } from './json-text.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -353,9 +354,9 @@ export class HttpClient {
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readBoundedText(res, this.opts.maxResponseBytes);
+      bytes = await readBoundedBytes(res, this.opts.maxResponseBytes);
     } catch (error) {
       this.budget.release(res.headers);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
@@ -379,9 +380,9 @@ export class HttpClient {
     this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
 
     if (req.expect.includes(res.statusCode)) {
-      if (text.length === 0) return { status: res.statusCode, body: undefined };
+      if (bytes.length === 0) return { status: res.statusCode, body: undefined };
       try {
-        return { status: res.statusCode, body: JSON.parse(text) as unknown };
+        return { status: res.statusCode, body: JSON.parse(jsonText(bytes)) as unknown };
       } catch (error) {
         throw new ApiError({
           code: 'invalid-response',
@@ -404,7 +405,7 @@ export class HttpClient {
       method: req.method,
       route: req.route,
       status: res.statusCode,
-      apiMessage: apiMessage(text),
+      apiMessage: apiMessage(bytes.toString('utf8')),
       sent: res.statusCode !== 429,
     });
   }
