@@ -179,11 +179,22 @@ export class HttpClient {
     return this.queue.pending + this.queue.size;
   }
 
-  /** Run one API call through the queue with the retry policy. */
-  send(req: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Run one API call through the queue with the retry policy. `shape`, when given, makes what the
+   * caller keeps of the answer (a page's items in their live form) as soon as it arrives, and the
+   * promise settles with that (or with what `shape` throws). A caller's promise, and every frame
+   * that awaits it, is made when the call is queued: after seconds in a long queue it lives in
+   * the old generation, and what it receives survives there, garbage or not, until the next full
+   * collection (decision 42). `shape` gives it only what is kept anyway.
+   */
+  send(req: HttpRequest): Promise<HttpResponse>;
+  send<T>(req: HttpRequest, shape: (res: HttpResponse) => T): Promise<T>;
+  send<T>(req: HttpRequest, shape?: (res: HttpResponse) => T): Promise<T | HttpResponse> {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
-    const run = () => this.withRetries(req, gate);
+    const run: () => Promise<T | HttpResponse> = shape
+      ? () => this.withRetries(req, gate).then(shape)
+      : () => this.withRetries(req, gate);
     // Reads of one route wait in one lane, and the lanes take turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
