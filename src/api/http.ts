@@ -126,6 +126,8 @@ export class HttpClient {
   private pacing = 0;
   /** The shortest recent attempt (for the concurrency the rate limit allows). */
   private readonly rtt = new ShortestRecent();
+  /** The headers of every request (a body adds its type). */
+  private readonly headers: Record<string, string>;
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -146,6 +148,11 @@ export class HttpClient {
     };
     // The token is a secret wherever the client is made, not only where the CLI reads it.
     registerSecret(options.token);
+    this.headers = {
+      authorization: `Bearer ${options.token}`,
+      'user-agent': this.opts.userAgent,
+      accept: 'application/json',
+    };
     const url = new URL(apiBase(options.baseUrl));
     this.origin = url.origin;
     this.basePath = url.pathname;
@@ -338,15 +345,12 @@ export class HttpClient {
         path += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
         sep = '&';
       }
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.opts.token}`,
-      'user-agent': this.opts.userAgent,
-      accept: 'application/json',
-    };
+    // A request without a body shares one headers object (undici only reads it).
+    let headers = this.headers;
     let body: string | undefined;
     if (req.body !== undefined) {
       body = JSON.stringify(req.body);
-      headers['content-type'] = 'application/json';
+      headers = { ...headers, 'content-type': 'application/json' };
     }
     const deadline = requestDeadline(timeoutMs);
     const deadlineAt = performance.now() + timeoutMs;
