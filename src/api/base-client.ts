@@ -79,17 +79,24 @@ export class BaseClient {
     return answer;
   }
 
-  /** Every item of a list a kind declares. */
-  async list<T>(list: ApiList<T>): Promise<T[]> {
-    const items = (await listAll(
-      this.http,
-      pathOf(list.route, list.params),
-      list.route,
-      list.item,
-      list.nested ? { nested: true } : undefined,
-    )) as T[];
-    for (const item of items) registerCredentials(item, list.credentials);
-    return items;
+  /** Every item of a list a kind declares (in its `live` form, when the list gives one). */
+  async list<T, S = T>(list: ApiList<T, S>): Promise<S[]> {
+    const query = list.nested ? { nested: true } : undefined;
+    const path = pathOf(list.route, list.params);
+    const { live, credentials } = list;
+    if (live) {
+      // Registered before the item is made into its live form, which may leave them out.
+      const made = credentials
+        ? (item: T) => {
+            registerCredentials(item, credentials);
+            return live(item);
+          }
+        : live;
+      return listAll(this.http, path, list.route, list.item, query, made);
+    }
+    const items = (await listAll(this.http, path, list.route, list.item, query)) as T[];
+    for (const item of items) registerCredentials(item, credentials);
+    return items as unknown as S[];
   }
 
   /**

@@ -81,18 +81,26 @@ export function requestDeadline(timeoutMs: number): { signal: DeadlineSignal; cl
 }
 
 /**
- * Read an answer's body as text, refusing (and dropping the connection) past `maxBytes`. Plain
- * `data` listeners, not `for await` (an async iterator costs promises per chunk), and no copy when
- * the answer came in one chunk.
+ * Read an answer's body as text, refusing (and dropping the connection) past `maxBytes` (see
+ * `readBoundedBytes`).
  */
-export function readBoundedText(res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
+export async function readBoundedText(res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
+  return (await readBoundedBytes(res, maxBytes)).toString('utf8');
+}
+
+/**
+ * Read an answer's body, refusing (and dropping the connection) past `maxBytes`. Plain `data`
+ * listeners, not `for await` (an async iterator costs promises per chunk), and no copy when the
+ * answer came in one chunk.
+ */
+export function readBoundedBytes(res: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
   const body = res.body;
   if (Number.isFinite(declared) && declared > maxBytes) {
     body.destroy();
     return Promise.reject(new AnswerTooLargeError(maxBytes));
   }
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     body.on('data', (chunk: Buffer) => {
@@ -106,10 +114,6 @@ export function readBoundedText(res: Dispatcher.ResponseData, maxBytes: number):
       chunks.push(chunk);
     });
     body.once('error', reject);
-    body.once('end', () =>
-      resolve(
-        chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'),
-      ),
-    );
+    body.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
   });
 }

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, expect, it } from 'vitest';
+import { z } from 'zod';
 import { HttpClient } from './http.js';
+import { listAll } from './paginate.js';
 
 // A full collection on demand, without starting the test process with `--expose-gc`.
 setFlagsFromString('--expose-gc');
@@ -62,4 +64,64 @@ it('an answer the caller has dropped is not kept by the queue while later reques
   // The queue still holds 20 requests; the answers already handed over are garbage.
   expect(answers.length).toBeGreaterThanOrEqual(58);
   expect(kept).toBeLessThanOrEqual(2);
+});
+
+/** A server whose answers are each a page of 50 items, on an ephemeral port, and a client of it. */
+async function pagesServer(): Promise<HttpClient> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ id: `item_${i}`, extra: { n: i } })) }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new HttpClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: 'memory-token-0123456789',
+    userAgent: 'test',
+    concurrency: 2,
+  });
+  open.push({ server, client });
+  return client;
+}
+
+it('a shaped call settles with its shape only: the answer as sent is garbage while its promise is kept (decision 42)', async () => {
+  const client = await pagesServer();
+  const answers: WeakRef<object>[] = [];
+  // The callers' promises stay reachable, as a plan's queued reads are (in the old generation).
+  const kept = await Promise.all(
+    Array.from({ length: 20 }, () => {
+      const call = client.send({ method: 'GET', path: '/x', route: '/x', expect: [200] }, (res) => {
+        answers.push(new WeakRef(res.body as object));
+        return (res.body as { items: unknown[] }).items.length;
+      });
+      return call.then((n) => ({ call, n }));
+    }),
+  );
+  gc();
+  await tick();
+  expect(kept.map((k) => k.n)).toEqual(Array(20).fill(50));
+  expect(answers).toHaveLength(20);
+  // At most the last answers, which the HTTP machinery lets go of at its next request.
+  expect(answers.filter((a) => a.deref() !== undefined).length).toBeLessThanOrEqual(2);
+});
+
+it("a list read with a live form keeps each page's items in that form only (decision 42)", async () => {
+  const client = await pagesServer();
+  const raw: WeakRef<object>[] = [];
+  const item = z.looseObject({ id: z.string() });
+  const live = (x: { id: string }) => {
+    raw.push(new WeakRef(x));
+    return { id: x.id };
+  };
+  const lists = await Promise.all(
+    Array.from({ length: 10 }, () => listAll(client, '/x', '/x', item, {}, live)),
+  );
+  gc();
+  await tick();
+  expect(lists.map((l) => l.length)).toEqual(Array(10).fill(50));
+  expect(lists[0]![49]).toEqual({ id: 'item_49' });
+  expect(raw).toHaveLength(500);
+  // At most the last pages' items (as above); the other 400 or more are garbage.
+  expect(raw.filter((a) => a.deref() !== undefined).length).toBeLessThanOrEqual(100);
 });

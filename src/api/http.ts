@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import {
   AnswerTooLargeError,
   DeadlineError,
-  readBoundedText,
+  readBoundedBytes,
   requestDeadline,
   type DeadlineSignal,
 } from './bounded-body.js';
@@ -15,6 +15,7 @@ import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js'
 import { Agent, errors as undiciErrors, request } from './undici.js';
 import { registerSecret } from '../secrets/registry.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
+import { jsonText } from './json-text.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -141,6 +142,8 @@ export class HttpClient {
   private pacing = 0;
   /** The shortest recent attempt (for the concurrency the rate limit allows). */
   private readonly rtt = new ShortestRecent();
+  /** The headers of every request (a body adds its type). */
+  private readonly headers: Record<string, string>;
 
   constructor(options: HttpOptions) {
     this.opts = {
@@ -161,6 +164,11 @@ export class HttpClient {
     };
     // The token is a secret wherever the client is made, not only where the CLI reads it.
     registerSecret(options.token);
+    this.headers = {
+      authorization: `Bearer ${options.token}`,
+      'user-agent': this.opts.userAgent,
+      accept: 'application/json',
+    };
     const url = new URL(apiBase(options.baseUrl));
     this.origin = url.origin;
     this.basePath = url.pathname;
@@ -194,14 +202,26 @@ export class HttpClient {
     return this.waiting.size + this.running;
   }
 
-  /** Run one API call through the queue with the retry policy. */
-  send(req: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Run one API call through the queue with the retry policy. `shape`, when given, makes what the
+   * caller keeps of the answer (a page's items in their live form) as soon as it arrives, and the
+   * promise settles with that (or with what `shape` throws). A caller's promise, and every frame
+   * that awaits it, is made when the call is queued: after seconds in a long queue it lives in
+   * the old generation, and what it receives survives there, garbage or not, until the next full
+   * collection (decision 42). `shape` gives it only what is kept anyway.
+   */
+  send(req: HttpRequest): Promise<HttpResponse>;
+  send<T>(req: HttpRequest, shape: (res: HttpResponse) => T): Promise<T>;
+  send<T>(req: HttpRequest, shape?: (res: HttpResponse) => T): Promise<T | HttpResponse> {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
+    const run: () => Promise<T | HttpResponse> = shape
+      ? () => this.withRetries(req, gate).then(shape)
+      : () => this.withRetries(req, gate);
     // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    return queued(this.lanes, () => this.withRetries(req, gate), {
+    return queued(this.lanes, run, {
       lane,
       ...(req.priority ? { priority: req.priority } : {}),
     });
@@ -392,15 +412,12 @@ export class HttpClient {
         path += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
         sep = '&';
       }
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.opts.token}`,
-      'user-agent': this.opts.userAgent,
-      accept: 'application/json',
-    };
+    // A request without a body shares one headers object (undici only reads it).
+    let headers = this.headers;
     let body: string | undefined;
     if (req.body !== undefined) {
       body = JSON.stringify(req.body);
-      headers['content-type'] = 'application/json';
+      headers = { ...headers, 'content-type': 'application/json' };
     }
     const deadline = requestDeadline(timeoutMs);
     const deadlineAt = performance.now() + timeoutMs;
@@ -434,9 +451,9 @@ export class HttpClient {
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readBoundedText(res, this.opts.maxResponseBytes);
+      bytes = await readBoundedBytes(res, this.opts.maxResponseBytes);
     } catch (error) {
       this.budget.release(res.headers, sent);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
@@ -461,9 +478,9 @@ export class HttpClient {
     this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
 
     if (req.expect.includes(res.statusCode)) {
-      if (text.length === 0) return { status: res.statusCode, body: undefined };
+      if (bytes.length === 0) return { status: res.statusCode, body: undefined };
       try {
-        return { status: res.statusCode, body: JSON.parse(text) as unknown };
+        return { status: res.statusCode, body: JSON.parse(jsonText(bytes)) as unknown };
       } catch (error) {
         throw new ApiError({
           code: 'invalid-response',
@@ -486,7 +503,7 @@ export class HttpClient {
       method: req.method,
       route: req.route,
       status: res.statusCode,
-      apiMessage: apiMessage(text),
+      apiMessage: apiMessage(bytes.toString('utf8')),
       sent: res.statusCode !== 429,
     });
   }

@@ -70,7 +70,13 @@ const api = (script: Script = () => ({ status: 200 })) => {
   const client = new ApiClient({ apiUrl: 'http://127.0.0.1:9', token: 'unit-test-token' });
   const calls: string[] = [];
   teams.clear();
-  (client.http as { send: (req: HttpRequest) => Promise<HttpResponse> }).send = async (req) => {
+  const http = client.http as { send: (req: HttpRequest, shape?: (res: HttpResponse) => unknown) => unknown };
+  // As the client's: `shape` makes what the caller gets of an answer (src/api/http.ts).
+  http.send = async (req, shape) => {
+    const res = await answerOf(req);
+    return shape ? shape(res) : res;
+  };
+  const answerOf = async (req: HttpRequest): Promise<HttpResponse> => {
     const line = `${req.method} ${req.path}`;
     calls.push(line);
     const answer = script(req, calls);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigFileCache } from './file-cache.js';
+import { ConfigFileCache, type FileResult } from './file-cache.js';
 import { loadConfig } from './load.js';
 
 const dirs: string[] = [];
@@ -46,5 +46,27 @@ describe('ConfigFileCache in loadConfig', () => {
     writeFileSync(join(dir, 'b.yaml'), sites('Public'));
     const fixed = await loadConfig(dir, dir, { cache });
     expect(fixed.desired?.organizations[0]?.sites?.map((s) => s.title)).toEqual(['Public']);
+  });
+
+  it("keeps a file's validated config and where its keys are, not a second copy of the file as parsed YAML (decision 42)", async () => {
+    const dir = folder({ 'a.yaml': teams(['Docs', 'Writers']), 'b.yaml': sites('Public') });
+    const results: FileResult[] = [];
+    class Watched extends ConfigFileCache {
+      override get(file: string, bytes: Buffer, compute: () => FileResult): FileResult {
+        const result = super.get(file, bytes, compute);
+        results.push(result);
+        return result;
+      }
+    }
+    const loaded = await loadConfig(dir, dir, { cache: new Watched() });
+    expect(loaded.issues).toEqual([]);
+    expect(results).toHaveLength(2);
+    for (const r of results) {
+      if ('issues' in r) throw new Error('a file failed');
+      expect(r.yaml.value).toBeUndefined();
+      expect(r.config.organization).toBe('org_1');
+      // Positions are still there, from the file's text.
+      expect(r.yaml.lines.linePos(0)).toEqual({ line: 1, col: 1 });
+    }
   });
 });

@@ -30,7 +30,7 @@ import { expandVariables } from './variables.js';
 import { capabilityIssues } from './absent.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
 import { checkAccessRuleIssues } from './access-rules.js';
-import { locate, MAX_FILE_BYTES, parseYamlFile, type YamlFile } from './yaml-file.js';
+import { locate, locatorOf, MAX_FILE_BYTES, parseYamlFile, type YamlFile } from './yaml-file.js';
 import { zodToIssues } from './zod-issues.js';
 
 export type LoadResult = {
@@ -189,12 +189,14 @@ function parseFile(file: string, bytes: Buffer, env: NodeJS.ProcessEnv): FileRes
         : i,
     );
     rememberEntryControls(base.data as ConfigFile, entry.controls);
-    return { yaml, config: base.data as ConfigFile, base: orphan };
+    return { yaml: locatorOf(yaml), config: base.data as ConfigFile, base: orphan };
   }
   const result = ConfigFileSchema.safeParse(value);
   if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
   rememberEntryControls(result.data, entry.controls);
-  return { yaml, config: result.data };
+  // Without the parsed YAML: the schema's copy is what the rest uses; the YAML tree of every file
+  // would otherwise live on, beside it, until all are loaded (decision 42).
+  return { yaml: locatorOf(yaml), config: result.data };
 }
 
 /** A mapping without `organization`: a base that organizations' files extend. */

@@ -179,8 +179,12 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
         ? listBelow({
             absentIn,
             wanted: manages(kind.key),
-            list: (org: string, site: L) => read.list(org, site.id),
-            attach,
+            // Each item made live as its page arrives (decision 42).
+            list: (org: string, site: L) => ({
+              ...read.list(org, site.id),
+              live: (x: unknown) => read.live(x as never),
+            }),
+            attach: (site: L, items: unknown[]) => ({ ...site, [kind.key]: items }),
           })
         : callBelow({
             absentIn,

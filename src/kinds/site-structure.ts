@@ -413,8 +413,13 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
     listBelow({
       // A group's memberships are fields of its sections.
       wanted: wants((d) => d.sections !== undefined || d.sectionGroups !== undefined),
-      list: below('sections', SiteSection),
-      attach: (site: L, items: SiteSection[]) => ({ ...site, sections: items.map(liveSection) }),
+      // Each section is made live as its page arrives: the page, with the whole space of each site
+      // space, is dropped at once (decision 42).
+      list: (org: string, site: Parent) => ({
+        ...below('sections', SiteSection)(org, site),
+        live: liveSection,
+      }),
+      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections }),
       then: overrideReads<L>(ofSections),
     }),
     listBelow({

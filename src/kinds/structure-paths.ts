@@ -2,7 +2,7 @@ import type { Ref } from '../model/index.js';
 import { sectionAddress, type LiveSection, type LiveSiteSpace } from './site-section.js';
 import { siteSpaceAddress } from './site-space.js';
 import { liveRef } from '../diff/draft.js';
-import type { BrokenLinksPolicy, OldPath, PathTarget } from '../diff/site-paths.js';
+import type { BrokenLinksPolicy, OldPath, PathTarget, SitePaths } from '../diff/site-paths.js';
 import type { Structure } from './site-structure-types.js';
 
 /** A target of the path map, with the fields it has. */
@@ -24,9 +24,21 @@ function target(
 
 /**
  * 7. Where each path of the site leads after the plan, and what becomes of each live one: the
- *    redirects that keep published links working are planned from these (decision 36).
+ *    redirects that keep published links working are planned from these (decision 36). Recorded
+ *    as the site's `paths`, made when first read: only a site whose redirects are planned reads
+ *    them, and a site of 100 site spaces makes hundreds of objects for them (decision 42). This is
+ *    the structure's last step: nothing changes what they are made from after it.
  */
 export function recordPaths(s: Structure): void {
+  let paths: SitePaths | undefined;
+  Object.defineProperty(s.site, 'paths', {
+    configurable: true,
+    enumerable: true,
+    get: () => (paths ??= sitePaths(s)),
+  });
+}
+
+function sitePaths(s: Structure): SitePaths {
   const after = new Map<string, PathTarget>();
   const bySpace = new Map<string, PathTarget>();
   const bySection = new Map<LiveSection, PathTarget>();
@@ -109,7 +121,7 @@ export function recordPaths(s: Structure): void {
     for (const ss of ls.spaces) spaceOld(ss, path, ls);
   }
   for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);
-  s.site.paths = { after, old, liveById };
+  return { after, old, liveById };
 }
 
 /** Whether `path` is `${base}/${segment}`, without building that string (once per site space). */

@@ -184,14 +184,16 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
           listBelow({
             wanted: (team: LiveTeam, want: ReturnType<typeof membersWanted>) =>
               want.ids.has(team.id) || want.titles.has(team.title),
+            // Each member made live as its page arrives (decision 42).
             list: (org: string, team: LiveTeam) => ({
               route: MEMBERS,
               params: { org, team: team.id },
               item: MemberAnswer,
+              live: liveMember,
             }),
-            attach: (team: LiveTeam, items: MemberAnswer[]): LiveTeam => ({
+            attach: (team: LiveTeam, members: ReturnType<typeof liveMember>[]): LiveTeam => ({
               ...team,
-              members: items.map(liveMember),
+              members,
             }),
           }),
         ],

@@ -229,12 +229,15 @@ export type ChildReads<L, W> = {
   reads: readonly ChildRead<L, W>[];
 };
 
-/** A list read below each item: every page, each answer checked by the list's item schema. */
-export function listBelow<L, W, A>(read: {
+/**
+ * A list read below each item: every page, each answer checked by the list's item schema (and
+ * made into the list's `live` form as its page arrives, when it gives one: `attach` gets those).
+ */
+export function listBelow<L, W, A, S = A>(read: {
   absentIn?: readonly ApiFlavor[];
   wanted: (item: L, wants: W) => boolean;
-  list: (org: string, item: L) => ApiList<A>;
-  attach: (item: L, items: A[]) => L;
+  list: (org: string, item: L) => ApiList<A, S>;
+  attach: (item: L, items: S[]) => L;
   then?: (item: L, wants: W | undefined) => readonly ChildRead<L, unknown>[];
 }): ChildRead<L, W> {
   return read as ChildRead<L, W>;

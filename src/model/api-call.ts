@@ -26,11 +26,17 @@ export type ApiCall = {
   credentials?: Credentials;
 };
 
-/** One list read: every page of the route, each item checked by `item`. */
-export type ApiList<T = unknown> = {
+/**
+ * One list read: every page of the route, each item checked by `item`, then made into `live` (when
+ * given: the list's items are then `S`, not `T`) as its page arrives, so that the raw page is
+ * dropped at once (decision 42).
+ */
+export type ApiList<T = unknown, S = T> = {
   route: string;
   params: Params;
   item: z.ZodType<T>;
+  /** (A method: a list of any item type is still an `ApiList`.) */
+  live?(item: T): S;
   /** The list is a tree (`nested=true`). */
   nested?: boolean;
   /** Credentials its items hold: registered with redaction when they arrive. */

@@ -102,9 +102,10 @@ export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
     if (!kind.liveReferences) continue;
     for (const entry of listIn(live, kind.key) ?? [])
       for (const { target, names } of kind.liveReferences(entry)) {
-        const set = proven.get(target) ?? new Set<string>();
-        for (const n of names) set.add(normal(lookupOf(target), n));
-        proven.set(target, set);
+        let set = proven.get(target);
+        if (!set) proven.set(target, (set = new Set<string>()));
+        const lookup = lookupOf(target);
+        for (const n of names) set.add(normal(lookup, n));
       }
   }
   for (const { target, names } of collectionKind.liveReferences(live)) {

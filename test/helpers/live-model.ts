@@ -46,11 +46,15 @@ export async function liveOfSeed(
 /** An API client whose requests the emulator answers in this process (the client's own pagination and parsing). */
 function inProcessClient(emu: Emulator, flavor: 'seed' | 'current'): ApiClient {
   const api = new ApiClient({ apiUrl: emu.url, token: TOKEN, flavor });
-  const send = (req: HttpRequest): Promise<HttpResponse> => {
+  // As the client's: `shape` makes what the caller gets of an answer (src/api/http.ts).
+  const send = (req: HttpRequest, shape?: (res: HttpResponse) => unknown): Promise<unknown> => {
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) query.set(k, String(v));
     const res = emu.dispatch(req.method, req.path, query, req.body);
-    if (req.expect.includes(res.status)) return Promise.resolve({ status: res.status, body: res.body });
+    if (req.expect.includes(res.status)) {
+      const answer = { status: res.status, body: res.body };
+      return Promise.resolve(answer).then(shape ?? ((a) => a));
+    }
     const message = (res.body as { error?: { message?: string } } | undefined)?.error?.message;
     return Promise.reject(
       new ApiError({

@@ -374,7 +374,7 @@ async function examples(): Promise<void> {
       const api = client(own, { flavor: 'current' });
       const send = api.http.send.bind(api.http);
       Object.assign(api.http, {
-        send: async (req: HttpRequest): Promise<HttpResponse> => {
+        send: async (req: HttpRequest, shape?: (res: HttpResponse) => unknown): Promise<unknown> => {
           const query = new URLSearchParams();
           for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) query.set(k, String(v));
           const path = `${req.path}${query.size > 0 ? `?${query}` : ''}`;
@@ -387,7 +387,7 @@ async function examples(): Promise<void> {
             request: req.body,
             probe: false,
           });
-          return res;
+          return shape ? shape(res) : res;
         },
       });
       try {
