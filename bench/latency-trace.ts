@@ -3,18 +3,17 @@
 // its own process (100 ± 20 ms, 600 requests/s sliding) and prints, per 100 ms, the requests the
 // emulator received, held and answered, the 429s, the client's queue (waiting, running, allowed in
 // flight) and its event loop's busy fraction; then the first and last start of each route.
-import { spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../src/api/client.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../src/cli/context.js';
 import { loadConfig } from '../src/config/load.js';
 import { makePlan } from '../src/pipeline/plan-run.js';
 import { HEAVY_FULL, HEAVY_QUICK, writeHeavyScenario } from './heavy-scenario.js';
+import { startEmulatorProcess } from './emulator-process.js';
 import { writeScenario } from './scenario.js';
 
 const which = process.argv[2] === 'bench' ? 'bench' : 'heavy';
@@ -32,27 +31,9 @@ try {
     seed: 33,
     rateLimit: { limit: 600, windowSeconds: 1, model: 'sliding' },
   };
-  writeFileSync(join(dir, 'seed.json'), JSON.stringify(seed));
-  writeFileSync(join(dir, 'faults.json'), JSON.stringify(faults));
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      fileURLToPath(new URL('./emulator-child.ts', import.meta.url)),
-      join(dir, 'seed.json'),
-      join(dir, 'faults.json'),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(out.trim());
-    });
-    child.on('exit', (code) => reject(new Error(`emulator exited ${code}`)));
-  });
+  // The emulator in its own process: in this one it would share the client's thread.
+  const emulator = await startEmulatorProcess(dir, seed, faults);
+  const url = emulator.url;
   const { desired } = await loadConfig(dir);
   const api = new ApiClient({
     apiUrl: url,
@@ -103,8 +84,7 @@ try {
     at: string;
     finishedAt?: string;
   }[];
-  child.stdin.end();
-  await new Promise((resolve) => child.once('exit', resolve));
+  await emulator.stop();
   const n = Math.ceil(ms / BUCKET) + 1;
   const started = new Array<number>(n).fill(0);
   const answered = new Array<number>(n).fill(0);

@@ -2,7 +2,7 @@
 // time, `docsync plan` as a process (CPU, peak RSS, wall), the request-heavy organization against the
 // bare-undici floor, in-process diff and plan, reorders. Prints a markdown table; only `--write`
 // (never with `--quick` or `--only`) rewrites docs/benchmarks.md, with the machine and the date.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { readLive } from '../src/live/read.js';
 import type { DesiredOrganization, DesiredState } from '../src/reconcile/index.js';
 import { makePlan } from '../src/pipeline/plan-run.js';
 import { measureHeavy, medianRun } from './heavy.js';
+import { startEmulatorProcess } from './emulator-process.js';
 import { HEAVY_FULL, HEAVY_QUICK, heavyResources, writeHeavyScenario } from './heavy-scenario.js';
 import { writeScenario } from './scenario.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../src/cli/context.js';
@@ -502,28 +503,9 @@ async function latencyPlan(): Promise<void> {
         seed: 33,
         rateLimit: { limit, windowSeconds: windowMs / 1000, model: 'sliding' },
       };
-      writeFileSync(join(dir, 'seed.json'), JSON.stringify(c.seed));
-      writeFileSync(join(dir, 'faults.json'), JSON.stringify(faults));
       // The emulator in its own process: in this one it would share the client's thread.
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          fileURLToPath(new URL('./emulator-child.ts', import.meta.url)),
-          join(dir, 'seed.json'),
-          join(dir, 'faults.json'),
-        ],
-        { stdio: ['pipe', 'pipe', 'inherit'] },
-      );
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          if (out.includes('\n')) resolve(out.trim());
-        });
-        child.on('exit', (code) => reject(new Error(`emulator exited ${code}`)));
-      });
+      const emulator = await startEmulatorProcess(dir, c.seed, faults);
+      const url = emulator.url;
       const { desired } = await loadConfig(c.config);
       // As the CLI makes it: 4 in flight at the start, growing as the rate-limit headers allow.
       const api = new ApiClient({
@@ -561,8 +543,7 @@ async function latencyPlan(): Promise<void> {
       let mostInFlight = 0;
       for (const [, d] of edges) mostInFlight = Math.max(mostInFlight, (inFlight += d!));
       const throttled = log.length - calls;
-      child.stdin.end();
-      await new Promise((resolve) => child.once('exit', resolve));
+      await emulator.stop();
       const fastest = latencyMs - jitterMs;
       const rateBound = lowerBound(calls, { limit, windowMs, model: 'sliding' }) + fastest;
       const chainBound = c.chain * fastest;
