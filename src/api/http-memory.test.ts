@@ -36,14 +36,7 @@ it('an answer the caller has dropped is not kept by the queue while later reques
     if (served <= 60) answer();
     else void held.then(answer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client = new HttpClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: 'memory-token-0123456789',
-    userAgent: 'test',
-    concurrency: 2,
-  });
-  open.push({ server, client });
+  const client = await clientOf(server);
   const answers: WeakRef<object>[] = [];
   let done = 0;
   const all = Array.from({ length: 80 }, () =>
@@ -67,13 +60,8 @@ it('an answer the caller has dropped is not kept by the queue while later reques
 });
 
 /** A server whose answers are each a page of 50 items, on an ephemeral port, and a client of it. */
-async function pagesServer(): Promise<HttpClient> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ id: `item_${i}`, extra: { n: i } })) }),
-    );
-  });
+/** A client of `server`, listening on a free port; both closed after the test. */
+async function clientOf(server: Server): Promise<HttpClient> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const client = new HttpClient({
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -83,6 +71,16 @@ async function pagesServer(): Promise<HttpClient> {
   });
   open.push({ server, client });
   return client;
+}
+
+async function pagesServer(): Promise<HttpClient> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ id: `item_${i}`, extra: { n: i } })) }),
+    );
+  });
+  return clientOf(server);
 }
 
 it('a shaped call settles with its shape only: the answer as sent is garbage while its promise is kept (decision 42)', async () => {
