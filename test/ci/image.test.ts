@@ -3,15 +3,32 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliOptions } from '../../scripts/esbuild-options.mjs';
+import type { buildCommit } from '../../src/build-info.js';
 import { ROOT, until } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const run = promisify(execFile);
+
+/**
+ * The CLI bundled with `npm run build`'s options into `dist`: a copy of test/global-setup.ts's, and
+ * the part of its metafile that is the CLI's (set-up bundles a script beside it).
+ */
+async function testBundle(dist: string): Promise<{ metafile: Metafile }> {
+  const cli = process.env['DOCSYNC_TEST_CLI'];
+  if (!cli) return build({ ...cliOptions({ outdir: dist }), metafile: true });
+  mkdirSync(dist);
+  for (const f of ['cli.js', 'cli.js.map']) cpSync(join(dirname(cli), f), join(dist, f));
+  const meta = JSON.parse(readFileSync(join(dirname(cli), 'meta.json'), 'utf8')) as Metafile;
+  const [key, output] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === 'src/cli.ts')!;
+  const inputs = Object.fromEntries(Object.keys(output.inputs).map((i) => [i, meta.inputs[i]!]));
+  return { metafile: { inputs, outputs: { [key]: output } } };
+}
 
 /** A folder and every folder above it. */
 function ancestors(dir: string): string[] {
@@ -52,15 +69,17 @@ describe('the image (Dockerfile)', () => {
     .map((l) => l.trim())
     .filter(Boolean);
 
-  // /app as the runtime stage lays it out, built with `npm run build`'s options (once for this
-  // file), in a temporary folder: no node_modules in it or above it.
+  // /app as the runtime stage lays it out, in a temporary folder: no node_modules in it or above
+  // it. Its dist/ is the CLI test/global-setup.ts bundled with `npm run build`'s options (only the
+  // commit is not embedded there: see the `version` test below), copied rather than bundled again;
+  // bundled here only when no set-up ran.
   const app = join(mkdtempSync(join(tmpdir(), 'docsync-image-')), 'app');
   let built: Promise<{ metafile: Metafile }>;
   beforeAll(() => {
     mkdirSync(app);
     for (const f of ['package.json', 'schema', 'examples/emulator-seed.yaml', 'config'])
       cpSync(join(ROOT, f), join(app, f), { recursive: true });
-    built = build({ ...cliOptions({ outdir: join(app, 'dist'), commit: 'abcdef1234567' }), metafile: true });
+    built = testBundle(join(app, 'dist'));
     return built.then(() => undefined);
   }, 60_000);
   afterAll(() => rmSync(dirname(app), { recursive: true, force: true }));
@@ -133,6 +152,20 @@ describe('the image (Dockerfile)', () => {
     expect(dev).toEqual([]);
   });
 
+  it('the build embeds the commit it is given (what `docsync version` prints in the image), with no checkout around it', async () => {
+    // `npm run build`'s options with a commit, on the module that reads it (not the whole CLI
+    // again: test/global-setup.ts bundled that, without a commit, for the test below).
+    const out = join(dirname(app), 'commit');
+    await build({
+      ...cliOptions({ outdir: out, commit: 'abcdef1234567' }),
+      entryPoints: [{ in: 'src/build-info.ts', out: 'build-info' }],
+    });
+    const info = (await import(pathToFileURL(join(out, 'build-info.js')).href)) as {
+      buildCommit: typeof buildCommit;
+    };
+    expect(info.buildCommit()).toBe('abcdef1234567');
+  });
+
   it('runs from a folder laid out like the image (/app), with no node_modules: --version, validate, plan against the emulator', async () => {
     await built;
     expect(existsSync(join(app, 'dist', 'cli.js'))).toBe(true);
@@ -151,7 +184,8 @@ describe('the image (Dockerfile)', () => {
     expect((await cli(['--version'])).stdout.trim()).toBe(
       (JSON.parse(read('package.json')) as { version: string }).version,
     );
-    expect((await cli(['version', '-o', 'json'])).stdout).toContain('"commit": "abcdef1234567"');
+    // Neither embedded (the tests' bundle) nor a checkout above it: `unknown`, not some other repository's HEAD.
+    expect((await cli(['version', '-o', 'json'])).stdout).toContain('"commit": "unknown"');
     expect((await cli(['validate', '--config', 'config'])).stdout).toMatch(/^config: valid/);
     const emulator = await withEmulator({ seed: exampleSeed() });
     try {

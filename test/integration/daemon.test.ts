@@ -34,6 +34,9 @@ async function startDaemon(args: string[]): Promise<Running> {
 }
 
 const status = async (r: Running) => (await (await fetch(`${r.url}/status`)).json()) as any;
+/** The last sync applied this revision (one status read: both fields from the same answer). */
+const synced = (s: any, revision: string) =>
+  s.lastSync?.revision === revision && s.lastSync?.result === 'applied';
 const teams = async () =>
   (await call(emu!, 'GET', '/orgs/org_demo/teams')).body.items.map((t: any) => t.title).sort();
 
@@ -85,12 +88,7 @@ describe('docsync daemon', () => {
       },
       'add teams',
     );
-    await until(
-      async () =>
-        (await status(running!)).lastSync?.revision === sha &&
-        (await status(running!)).lastSync?.result === 'applied',
-      20_000,
-    );
+    await until(async () => synced(await status(running!), sha), 20_000);
     expect(await teams()).toEqual(['Docs Writers', 'Placeholder', 'Reviewers']);
 
     // An invalid config is reported and nothing is applied.
@@ -131,12 +129,7 @@ describe('docsync daemon', () => {
       headers: { 'x-hub-signature-256': sign(SECRET, body), 'x-github-event': 'push' },
     });
     expect(accepted.status).toBe(202);
-    await until(
-      async () =>
-        (await status(running!)).lastSync?.revision === fixed &&
-        (await status(running!)).lastSync?.result === 'applied',
-      20_000,
-    );
+    await until(async () => synced(await status(running!), fixed), 20_000);
     expect(await teams()).toEqual(['Docs Writers']);
 
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
