@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completionScript, commandTree } from '../../src/cli/completion.js';
 import { buildProgram, EXAMPLES } from '../../src/cli/main.js';
-import { ROOT, runMain } from '../helpers/cli.js';
+import { ROOT, runMain, spawnCli } from '../helpers/cli.js';
 
 const program = () => buildProgram(() => {});
 const has = (cmd: string) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
@@ -211,5 +211,31 @@ describe('-o, --help examples, docsync version', () => {
       if (saved === undefined) delete process.env['DOCSYNC_BUILD_COMMIT'];
       else process.env['DOCSYNC_BUILD_COMMIT'] = saved;
     }
+  });
+});
+
+describe('a reader that leaves early (`docsync --help | head`)', () => {
+  /** Run the CLI with its stdout's reading end closed before it writes anything. */
+  const withClosedStdout = (args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawnCli(args);
+      child.stdout!.destroy();
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin!.end();
+    });
+
+  it("drops the rest of the output and exits with the command's own code, no EPIPE stack trace", async () => {
+    const [help, valid, invalid] = await Promise.all([
+      withClosedStdout(['--help']),
+      withClosedStdout(['validate', '--config', join(ROOT, 'examples', 'config')]),
+      withClosedStdout(['validate', '--config', join(ROOT, 'test', 'no-such-folder')]),
+    ]);
+    for (const r of [help, valid, invalid]) expect(r.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js:\d+/);
+    expect(help.code).toBe(0);
+    expect(valid.code).toBe(0);
+    expect(invalid.code).toBe(1);
   });
 });
