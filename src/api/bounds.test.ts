@@ -1,37 +1,20 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from './errors.js';
-import { HttpClient, type HttpOptions } from './http.js';
+import type { HttpClient } from './http.js';
+import { type HttpOptions } from './http.js';
 import { listAll } from './paginate.js';
+import { clientOf } from '../../test/helpers/http-client.js';
 
 const TOKEN = 'bounds-token-0123456789';
-const open: { server: Server; client: HttpClient }[] = [];
-afterEach(async () => {
-  for (const { server, client } of open.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await client.close();
-  }
-});
 
 /** A raw server on port 0 and a client for it (one attempt, so a failure surfaces at once). */
 async function serve(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   options: Partial<HttpOptions> = {},
 ): Promise<HttpClient> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client = new HttpClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: TOKEN,
-    userAgent: 'test',
-    maxAttempts: 1,
-    ...options,
-  });
-  open.push({ server, client });
-  return client;
+  return clientOf(createServer(handler), { token: TOKEN, maxAttempts: 1, ...options });
 }
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {

@@ -1,24 +1,15 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpClient } from './http.js';
+import type { HttpClient } from './http.js';
 import { listAll } from './paginate.js';
+import { clientOf as serverClient } from '../../test/helpers/http-client.js';
 
 // A full collection on demand, without starting the test process with `--expose-gc`.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-
-const open: { server: Server; client: HttpClient }[] = [];
-afterEach(async () => {
-  for (const { server, client } of open.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await client.close();
-  }
-});
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -60,18 +51,9 @@ it('an answer the caller has dropped is not kept by the queue while later reques
 });
 
 /** A server whose answers are each a page of 50 items, on an ephemeral port, and a client of it. */
-/** A client of `server`, listening on a free port; both closed after the test. */
-async function clientOf(server: Server): Promise<HttpClient> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client = new HttpClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: 'memory-token-0123456789',
-    userAgent: 'test',
-    concurrency: 2,
-  });
-  open.push({ server, client });
-  return client;
-}
+/** A client of `server` with the memory tests' settings. */
+const clientOf = (server: Server) =>
+  serverClient(server, { token: 'memory-token-0123456789', concurrency: 2 });
 
 async function pagesServer(): Promise<HttpClient> {
   const server = createServer((_req, res) => {

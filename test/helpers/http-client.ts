@@ -1,0 +1,26 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
+import { HttpClient, type HttpOptions } from '../../src/api/http.js';
+
+/**
+ * An `HttpClient` of `server`, which starts listening on a free port of 127.0.0.1; the server
+ * (its connections too) and the client are closed when the test ends.
+ */
+export async function clientOf(
+  server: Server,
+  options: Partial<HttpOptions> & { token: string },
+): Promise<HttpClient> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new HttpClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    userAgent: 'test',
+    ...options,
+  });
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await client.close();
+  });
+  return client;
+}
