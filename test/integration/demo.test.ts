@@ -2,16 +2,12 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, runMain, spawnCli, until } from '../helpers/cli.js';
 
 const sh = promisify(execFile);
-const cliCommand = () =>
-  process.env['DOCSYNC_TEST_CLI']
-    ? `'${process.execPath}' '${process.env['DOCSYNC_TEST_CLI']}'`
-    : `'${process.execPath}' --import tsx '${join(ROOT, 'src/cli.ts')}'`;
 
 describe('npm start (docsync demo)', () => {
   let busy: Server | undefined;
@@ -54,11 +50,20 @@ describe('npm start (docsync demo)', () => {
       const made = await sh('sh', ['-c', drift]);
       expect(JSON.parse(made.stdout)).toMatchObject({ title: 'Made by hand' });
 
-      const plan = /^DOCSYNC_API_URL=\S+ DOCSYNC_TOKEN=dev-token npx docsync plan --config config$/m.exec(
-        stdout,
-      );
+      // The whole line is pinned: two variables (a loopback URL, a token) and plain words, nothing a
+      // shell would quote, expand or split otherwise. What a shell gives the command (these words
+      // and variables, from the repository's root) is run in this process, not a second CLI process.
+      const plan =
+        /^DOCSYNC_API_URL=(http:\/\/127\.0\.0\.1:\d+) DOCSYNC_TOKEN=(dev-token) npx docsync (plan --config config)$/m.exec(
+          stdout,
+        );
       expect(plan, stdout).not.toBeNull();
-      const pasted = await sh('sh', ['-c', plan![0].replace('npx docsync', cliCommand())], { cwd: ROOT });
+      expect(resolve('config')).toBe(join(ROOT, 'config'));
+      const pasted = await runMain(plan![3]!.split(' '), {
+        DOCSYNC_API_URL: plan![1],
+        DOCSYNC_TOKEN: plan![2],
+      });
+      expect(pasted.code, pasted.stderr).toBe(0);
       expect(pasted.stdout).toContain('docsync plan for org_demo');
       expect(pasted.stdout).not.toContain('error');
 
