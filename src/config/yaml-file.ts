@@ -86,7 +86,22 @@ function withLazyPositions(file: string, text: string, value: unknown): YamlFile
     },
   };
   locators.set(yaml, located);
+  fastTexts.set(yaml, text);
   return yaml;
+}
+
+/** The text of each file the fast path read: every key and string of it is written out in there. */
+const fastTexts = new WeakMap<YamlFile, string>();
+
+/**
+ * Whether any key or string value of the file may be one of `words`. `false` only when it is sure:
+ * the fast path read the file (plain keys, scalars written as they read) and no `\` escape and none
+ * of the words is in its text; then a walk that looks for them can be skipped (issue 33).
+ */
+export function mayHoldAny(yaml: YamlFile, words: readonly string[]): boolean {
+  const text = fastTexts.get(yaml);
+  if (text === undefined || text.includes('\\')) return true;
+  return words.some((w) => text.includes(w));
 }
 
 const locators = new WeakMap<YamlFile, YamlFile>();
