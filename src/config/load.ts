@@ -30,7 +30,15 @@ import { expandVariables } from './variables.js';
 import { capabilityIssues } from './absent.js';
 import { checkSemantics, type ParsedConfig } from './semantic.js';
 import { checkAccessRuleIssues } from './access-rules.js';
-import { locate, locatorOf, MAX_FILE_BYTES, parseYamlFile, type YamlFile } from './yaml-file.js';
+import {
+  locate,
+  locatorOf,
+  MAX_FILE_BYTES,
+  parseYamlFile,
+  readByFastPath,
+  type YamlFile,
+} from './yaml-file.js';
+import { fastSafeParse } from './fast-schema.js';
 import { zodToIssues } from './zod-issues.js';
 
 export type LoadResult = {
@@ -191,7 +199,9 @@ function parseFile(file: string, bytes: Buffer, env: NodeJS.ProcessEnv): FileRes
     rememberEntryControls(base.data as ConfigFile, entry.controls);
     return { yaml: locatorOf(yaml), config: base.data as ConfigFile, base: orphan };
   }
-  const result = ConfigFileSchema.safeParse(value);
+  // A tree the fast path read, valid: zod's answer without zod's cost (fast-schema.ts); else zod.
+  const fast = readByFastPath(yaml) ? fastSafeParse(ConfigFileSchema, value) : undefined;
+  const result = fast ? { success: true as const, data: fast } : ConfigFileSchema.safeParse(value);
   if (!result.success) return { issues: zodToIssues(ConfigFileSchema, yaml, result.error) };
   rememberEntryControls(result.data, entry.controls);
   // Without the parsed YAML: the schema's copy is what the rest uses; the YAML tree of every file

@@ -94,6 +94,13 @@ function withLazyPositions(file: string, text: string, value: unknown): YamlFile
 const fastTexts = new WeakMap<YamlFile, string>();
 
 /**
+ * Whether the fast path read the file: its value is a tree (no alias shares a node, none loops).
+ */
+export function readByFastPath(yaml: YamlFile): boolean {
+  return fastTexts.has(yaml);
+}
+
+/**
  * Whether any key or string value of the file may be one of `words`. `false` only when it is sure:
  * the fast path read the file (plain keys, scalars written as they read) and no `\` escape and none
  * of the words is in its text; then a walk that looks for them can be skipped (issue 33).
