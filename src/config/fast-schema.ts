@@ -63,6 +63,15 @@ function parserOf(schema: Schema): Parse {
   return parse;
 }
 
+/**
+ * A child's parser, compiled when a value first reaches it (then kept: no lookup per value). A
+ * parse runs only after its ancestors are compiled, so this never keeps a cycle's stub.
+ */
+function later(schema: Schema): () => Parse {
+  let parse: Parse | undefined;
+  return () => (parse ??= parserOf(schema));
+}
+
 /** The exact trait sets of the zod classes modelled here (a subclass with more behaviour is not). */
 const plain = (schema: Schema, name: string): boolean => {
   const traits = schema._zod.traits;
@@ -99,8 +108,8 @@ function typeParse(schema: Schema): Parse {
       return optionalParse(schema);
     case 'nullable': {
       if (!plain(schema, 'Nullable')) return () => UNSURE;
-      const innerType = def['innerType'] as Schema;
-      return (v) => (v === null ? v : parserOf(innerType)(v));
+      const inner = later(def['innerType'] as Schema);
+      return (v) => (v === null ? v : inner()(v));
     }
     case 'array':
       return plain(schema, 'Array') ? arrayParse(def['element'] as Schema) : () => UNSURE;
@@ -116,13 +125,15 @@ function typeParse(schema: Schema): Parse {
 function optionalParse(schema: Schema): Parse {
   const innerType = schema._zod.def['innerType'] as Schema;
   if (!plain(schema, 'Optional') || innerType._zod.optin === 'defaulted') return () => UNSURE;
-  return (v) => (v === undefined ? undefined : parserOf(innerType)(v));
+  const inner = later(innerType);
+  return (v) => (v === undefined ? undefined : inner()(v));
 }
 
 function arrayParse(element: Schema): Parse {
+  const inner = later(element);
   return (v) => {
     if (!Array.isArray(v)) return FAIL;
-    const parse = parserOf(element);
+    const parse = inner();
     const out: unknown[] = new Array(v.length);
     for (let i = 0; i < v.length; i += 1) {
       const item = parse(v[i]);
@@ -149,7 +160,7 @@ function objectParse(schema: Schema): Parse {
   const fields = keys.map((key) => {
     const { optin, optout } = shape[key]!._zod;
     if (optin !== undefined && (optin !== 'optional' || optout !== 'optional')) return undefined;
-    return { key, schema: shape[key]!, optional: optin !== undefined };
+    return { key, parse: later(shape[key]!), optional: optin !== undefined };
   });
   if (fields.some((f) => f === undefined)) return () => UNSURE;
   return (v) => {
@@ -157,13 +168,13 @@ function objectParse(schema: Schema): Parse {
     const input = v as Record<string, unknown>;
     if (strict) for (const key in input) if (!known.has(key)) return FAIL;
     const out: Record<string, unknown> = {};
-    for (const field of fields as { key: string; schema: Schema; optional: boolean }[]) {
+    for (const field of fields as { key: string; parse: () => Parse; optional: boolean }[]) {
       const present = field.key in input;
       if (!present) {
         if (field.optional) continue;
         return FAIL;
       }
-      const value = parserOf(field.schema)(input[field.key]);
+      const value = field.parse()(input[field.key]);
       if (value === UNSURE || value === FAIL) return value;
       out[field.key] = value;
     }
@@ -172,10 +183,11 @@ function objectParse(schema: Schema): Parse {
 }
 
 function unionParse(options: Schema[]): Parse {
+  const parsers = options.map(later);
   return (v) => {
     // zod takes the first option that has no issue; one this path cannot judge stops it.
-    for (const option of options) {
-      const answer = parserOf(option)(v);
+    for (const parser of parsers) {
+      const answer = parser()(v);
       if (answer === FAIL) continue;
       return answer;
     }
