@@ -307,12 +307,16 @@ function flowValue(c: Cursor): Value {
   }
   // A plain scalar inside a flow collection: up to the next separator.
   let end = c.i;
-  while (end < c.s.length && !',[]{}:#'.includes(c.s[end]!)) end += 1;
+  while (end < c.s.length && !endsFlowPlain(c.s.charCodeAt(end))) end += 1;
   const plain = trimSpaces(c.s.slice(c.i, end));
   if (plain === '') bail();
   c.i = end;
   return resolvePlain(plain);
 }
+
+/** `,` `[` `]` `{` `}` `:` `#`: where a plain scalar inside a flow collection stops. */
+const endsFlowPlain = (c: number) =>
+  c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x3a || c === 0x23;
 
 const ESCAPES: Record<string, string> = {
   '"': '"',
