@@ -282,7 +282,7 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
   const defaultSection = oneDefault(on, 'section of a site');
   site.sections?.forEach((section, i) => {
     paths(section.path, ['sections', i, 'path']);
-    defaultSection(section.default, ['sections', i, 'default']);
+    if (section.default) defaultSection(section.default, ['sections', i, 'default']);
     if (section.spaces.length === 0)
       on.report(
         ['sections', i, 'spaces'],
