@@ -41,8 +41,8 @@ const trimSpaces = (s: string): string => {
  * and its colon is followed by a space or ends the line (`/^([A-Za-z_][\w-]*):(?: +|$)/`, scanned by
  * hand: no match array per line, issue 33).
  */
-function keyEnd(text: string): number {
-  const colon = keyColon(text, 0);
+function keyEnd(text: string, from = 0): number {
+  const colon = keyColon(text, from);
   if (colon === -1) return -1;
   return colon + 1 === text.length || text.charCodeAt(colon + 1) === 0x20 ? colon : -1;
 }
@@ -95,7 +95,7 @@ export function fastParseYaml(text: string): Value | undefined {
   }
   if (texts.length === 0) return undefined;
   try {
-    const reader = new Reader(indents, texts);
+    const reader = new Reader(indents, texts, new Int32Array(texts.length));
     if (indents[0] !== 0 || keyEnd(texts[0]!) === -1) return undefined;
     const value = reader.map(0);
     if (reader.i !== texts.length) return undefined;
@@ -111,6 +111,8 @@ class Reader {
   constructor(
     private readonly indents: number[],
     private readonly texts: string[],
+    /** Where each line's content starts in its text: past `- ` once a sequence item is read as a mapping. */
+    private readonly froms: Int32Array,
   ) {}
 
   /** The indentation of the current line, or -1 past the last one. */
@@ -123,8 +125,9 @@ class Reader {
     const indent = this.indent;
     if (indent <= parent) return null;
     const text = this.texts[this.i]!;
-    if (isItem(text)) return this.seq(indent);
-    if (keyEnd(text) !== -1) return this.map(indent);
+    const from = this.froms[this.i]!;
+    if (isItem(text, from)) return this.seq(indent);
+    if (keyEnd(text, from) !== -1) return this.map(indent);
     return bail();
   }
 
@@ -133,15 +136,17 @@ class Reader {
     for (let at = this.indent; at >= indent; at = this.indent) {
       if (at > indent) bail();
       const text = this.texts[this.i]!;
-      const colon = keyEnd(text);
+      const from = this.froms[this.i]!;
+      const colon = keyEnd(text, from);
       // Not a `key:` line (a sequence at the mapping's own indentation is read by the key before it).
       if (colon === -1) return bail();
-      const key = text.slice(0, colon);
+      const key = text.slice(from, colon);
       if (!usableKey(key, out)) bail();
       const restAt = afterSpaces(text, colon + 1);
       this.i += 1;
       if (restAt === text.length || text.charCodeAt(restAt) === 0x23) {
-        if (this.indent === indent && isItem(this.texts[this.i]!)) out[key] = this.seq(indent);
+        if (this.indent === indent && isItem(this.texts[this.i]!, this.froms[this.i]!))
+          out[key] = this.seq(indent);
         else out[key] = this.block(indent);
       } else {
         out[key] = inline(text.slice(restAt));
@@ -155,25 +160,25 @@ class Reader {
     const out: Value[] = [];
     for (let at = this.indent; at >= indent; at = this.indent) {
       const text = this.texts[this.i]!;
-      if (at > indent || !isItem(text)) {
+      const from = this.froms[this.i]!;
+      if (at > indent || !isItem(text, from)) {
         if (at > indent) bail();
         return out;
       }
-      const offset = afterSpaces(text, 1);
-      const rest = text.slice(offset);
-      if (rest === '' || rest.startsWith('#')) {
+      const offset = afterSpaces(text, from + 1);
+      if (offset === text.length || text.charCodeAt(offset) === 0x23) {
         this.i += 1;
         out.push(this.block(indent));
-      } else if (isItem(rest)) {
+      } else if (isItem(text, offset)) {
         bail();
-      } else if (keyEnd(rest) !== -1) {
-        // `- key: value`: a mapping whose keys line up with the first one.
-        this.indents[this.i] = indent + offset;
-        this.texts[this.i] = rest;
-        out.push(this.map(indent + offset));
+      } else if (keyEnd(text, offset) !== -1) {
+        // `- key: value`: a mapping whose keys line up with the first one (read in place, no copy).
+        this.indents[this.i] = indent + offset - from;
+        this.froms[this.i] = offset;
+        out.push(this.map(indent + offset - from));
       } else {
         this.i += 1;
-        out.push(inline(rest));
+        out.push(inline(text.slice(offset)));
         this.noContinuation(indent);
       }
     }
@@ -186,7 +191,9 @@ class Reader {
   }
 }
 
-const isItem = (text: string) => text === '-' || text.startsWith('- ');
+/** Whether the line's content from `from` is a sequence item: `-` alone or `- ` and more. */
+const isItem = (text: string, from: number) =>
+  text.charCodeAt(from) === 0x2d && (from + 1 === text.length || text.charCodeAt(from + 1) === 0x20);
 
 /** A key the subset reads as the same string the full parser would, and not seen before. */
 const usableKey = (key: string, seen: Record<string, Value>) =>
