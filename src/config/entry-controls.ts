@@ -3,7 +3,7 @@ import { grantEntrySubject } from '../kinds/grants.js';
 import { GRANTS_KEY } from '../model/grants.js';
 import type { ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
-import { locate, type YamlFile } from './yaml-file.js';
+import { locate, mayHoldAny, type YamlFile } from './yaml-file.js';
 
 /**
  * Entry-level controls: any entry of a list (a site, a section, a team…) may say `ignore: [fields]`
@@ -38,6 +38,7 @@ function identityOf(list: string, entry: Record<string, unknown>): string | unde
 }
 
 type Path = (string | number)[];
+const CONTROL_KEYS = ['ignore', 'protect'];
 const isEntry = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -57,6 +58,8 @@ export function extractEntryControls(
 } {
   const out: EntryControls = { ignore: [], protect: [] };
   const issues: ConfigIssue[] = [];
+  // Keys are never expanded from variables: a file whose text holds neither word has no controls.
+  if (!mayHoldAny(yaml, CONTROL_KEYS)) return { value: root, controls: out, issues };
   const issue = (path: Path, message: string) =>
     issues.push({
       severity: 'error',

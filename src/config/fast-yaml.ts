@@ -12,7 +12,6 @@
  * (decision 26).
  */
 
-type Line = { indent: number; text: string };
 type Value = unknown;
 
 class Bail extends Error {}
@@ -37,30 +36,69 @@ const trimSpaces = (s: string): string => {
   while (end > 0 && s.charCodeAt(end - 1) === 0x20) end -= 1;
   return end === s.length ? s : s.slice(0, end);
 };
-const KEY = /^([A-Za-z_][\w-]*):(?: +|$)/;
+/**
+ * Where the key of a `key:` line ends (the index of its colon), or -1: a key is `[A-Za-z_][\w-]*`
+ * and its colon is followed by a space or ends the line (`/^([A-Za-z_][\w-]*):(?: +|$)/`, scanned by
+ * hand: no match array per line, issue 33).
+ */
+function keyEnd(text: string, from = 0): number {
+  const colon = keyColon(text, from);
+  if (colon === -1) return -1;
+  return colon + 1 === text.length || text.charCodeAt(colon + 1) === 0x20 ? colon : -1;
+}
+
+/** The index of the colon after a key `[A-Za-z_][\w-]*` written at `from`, or -1. */
+function keyColon(s: string, from: number): number {
+  const first = s.charCodeAt(from);
+  if (!(isLetter(first) || first === 0x5f)) return -1;
+  let i = from + 1;
+  for (let c = s.charCodeAt(i); isLetter(c) || isDigit(c) || c === 0x5f || c === 0x2d; c = s.charCodeAt(i))
+    i += 1;
+  return s.charCodeAt(i) === 0x3a ? i : -1;
+}
+
+const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/** Index of the first character after the spaces at `i`. */
+function afterSpaces(s: string, i: number): number {
+  while (s.charCodeAt(i) === 0x20) i += 1;
+  return i;
+}
 const INT = /^[-+]?[0-9]{1,15}$/;
 /** A plain scalar may not start with an indicator; `-`, `.`, `+` and digits start numbers (handled apart). */
 const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/;
 
 export function fastParseYaml(text: string): Value | undefined {
   if (UNSUPPORTED_CHARS.test(text)) return undefined;
-  const lines: Line[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    let indent = 0;
-    while (raw.charCodeAt(indent) === 0x20) indent += 1;
-    const body = raw.slice(indent);
-    if (body === '' || body.startsWith('#')) continue;
+  // Lines as two parallel lists (no object per line); a CR is only ever before a LF here.
+  const indents: number[] = [];
+  const texts: string[] = [];
+  for (let start = 0; start <= text.length;) {
+    let next = text.indexOf('\n', start);
+    if (next === -1) next = text.length;
+    let end = next > start && text.charCodeAt(next - 1) === 0x0d ? next - 1 : next;
+    const body = afterSpaces(text, start);
+    const indent = body - start;
+    const line = start;
+    start = next + 1;
+    if (body >= end || text.charCodeAt(body) === 0x23) continue;
     // Directives and document markers: the full parser.
-    if (indent === 0 && (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')))
+    if (
+      indent === 0 &&
+      (text.startsWith('---', line) || text.startsWith('...', line) || text.startsWith('%', line))
+    )
       return undefined;
-    lines.push({ indent, text: trimSpaces(body) });
+    while (end > body && text.charCodeAt(end - 1) === 0x20) end -= 1;
+    indents.push(indent);
+    texts.push(text.slice(body, end));
   }
-  if (lines.length === 0) return undefined;
+  if (texts.length === 0) return undefined;
   try {
-    const reader = new Reader(lines);
-    if (lines[0]!.indent !== 0 || !KEY.test(lines[0]!.text)) return undefined;
+    const reader = new Reader(indents, texts, new Int32Array(texts.length));
+    if (indents[0] !== 0 || keyEnd(texts[0]!) === -1) return undefined;
     const value = reader.map(0);
-    if (reader.i !== lines.length) return undefined;
+    if (reader.i !== texts.length) return undefined;
     return value;
   } catch (error) {
     if (error instanceof Bail) return undefined;
@@ -70,38 +108,48 @@ export function fastParseYaml(text: string): Value | undefined {
 
 class Reader {
   i = 0;
-  constructor(private readonly lines: Line[]) {}
+  constructor(
+    private readonly indents: number[],
+    private readonly texts: string[],
+    /** Where each line's content starts in its text: past `- ` once a sequence item is read as a mapping. */
+    private readonly froms: Int32Array,
+  ) {}
 
-  private get line(): Line | undefined {
-    return this.lines[this.i];
+  /** The indentation of the current line, or -1 past the last one. */
+  private get indent(): number {
+    return this.i < this.indents.length ? this.indents[this.i]! : -1;
   }
 
   /** The block that starts at the current line, which must be indented deeper than `parent`. */
   private block(parent: number): Value {
-    const line = this.line;
-    if (!line || line.indent <= parent) return null;
-    if (isItem(line.text)) return this.seq(line.indent);
-    if (KEY.test(line.text)) return this.map(line.indent);
+    const indent = this.indent;
+    if (indent <= parent) return null;
+    const text = this.texts[this.i]!;
+    const from = this.froms[this.i]!;
+    if (isItem(text, from)) return this.seq(indent);
+    if (keyEnd(text, from) !== -1) return this.map(indent);
     return bail();
   }
 
   map(indent: number): Record<string, Value> {
     const out: Record<string, Value> = {};
-    for (let line = this.line; line && line.indent >= indent; line = this.line) {
-      if (line.indent > indent) bail();
-      const m = KEY.exec(line.text);
+    for (let at = this.indent; at >= indent; at = this.indent) {
+      if (at > indent) bail();
+      const text = this.texts[this.i]!;
+      const from = this.froms[this.i]!;
+      const colon = keyEnd(text, from);
       // Not a `key:` line (a sequence at the mapping's own indentation is read by the key before it).
-      if (!m) return bail();
-      const key = m[1]!;
+      if (colon === -1) return bail();
+      const key = text.slice(from, colon);
       if (!usableKey(key, out)) bail();
-      const rest = line.text.slice(m[0].length);
+      const restAt = afterSpaces(text, colon + 1);
       this.i += 1;
-      if (rest === '' || rest.startsWith('#')) {
-        const next = this.line;
-        if (next && next.indent === indent && isItem(next.text)) out[key] = this.seq(indent);
+      if (restAt === text.length || text.charCodeAt(restAt) === 0x23) {
+        if (this.indent === indent && isItem(this.texts[this.i]!, this.froms[this.i]!))
+          out[key] = this.seq(indent);
         else out[key] = this.block(indent);
       } else {
-        out[key] = inline(rest);
+        out[key] = inline(text.slice(restAt));
         this.noContinuation(indent);
       }
     }
@@ -110,26 +158,27 @@ class Reader {
 
   private seq(indent: number): Value[] {
     const out: Value[] = [];
-    for (let line = this.line; line && line.indent >= indent; line = this.line) {
-      if (line.indent > indent || !isItem(line.text)) {
-        if (line.indent > indent) bail();
+    for (let at = this.indent; at >= indent; at = this.indent) {
+      const text = this.texts[this.i]!;
+      const from = this.froms[this.i]!;
+      if (at > indent || !isItem(text, from)) {
+        if (at > indent) bail();
         return out;
       }
-      let offset = 1;
-      while (line.text.charCodeAt(offset) === 0x20) offset += 1;
-      const rest = line.text.slice(offset);
-      if (rest === '' || rest.startsWith('#')) {
+      const offset = afterSpaces(text, from + 1);
+      if (offset === text.length || text.charCodeAt(offset) === 0x23) {
         this.i += 1;
         out.push(this.block(indent));
-      } else if (isItem(rest)) {
+      } else if (isItem(text, offset)) {
         bail();
-      } else if (KEY.test(rest)) {
-        // `- key: value`: a mapping whose keys line up with the first one.
-        this.lines[this.i] = { indent: indent + offset, text: rest };
-        out.push(this.map(indent + offset));
+      } else if (keyEnd(text, offset) !== -1) {
+        // `- key: value`: a mapping whose keys line up with the first one (read in place, no copy).
+        this.indents[this.i] = indent + offset - from;
+        this.froms[this.i] = offset;
+        out.push(this.map(indent + offset - from));
       } else {
         this.i += 1;
-        out.push(inline(rest));
+        out.push(inline(text.slice(offset)));
         this.noContinuation(indent);
       }
     }
@@ -138,12 +187,13 @@ class Reader {
 
   /** A line indented deeper than a finished one-line value would continue it: not in the subset. */
   private noContinuation(indent: number): void {
-    const next = this.line;
-    if (next && next.indent > indent) bail();
+    if (this.indent > indent) bail();
   }
 }
 
-const isItem = (text: string) => text === '-' || text.startsWith('- ');
+/** Whether the line's content from `from` is a sequence item: `-` alone or `- ` and more. */
+const isItem = (text: string, from: number) =>
+  text.charCodeAt(from) === 0x2d && (from + 1 === text.length || text.charCodeAt(from + 1) === 0x20);
 
 /** A key the subset reads as the same string the full parser would, and not seen before. */
 const usableKey = (key: string, seen: Record<string, Value>) =>
@@ -247,11 +297,11 @@ function flowValue(c: Cursor): Value {
     }
     for (;;) {
       skipSpaces(c);
-      const m = /^([A-Za-z_][\w-]*): +/.exec(c.s.slice(c.i));
-      if (!m) bail();
-      const key = m![1]!;
+      const colon = keyColon(c.s, c.i);
+      if (colon === -1 || c.s.charCodeAt(colon + 1) !== 0x20) bail();
+      const key = c.s.slice(c.i, colon);
       if (!usableKey(key, out)) bail();
-      c.i += m![0].length;
+      c.i = afterSpaces(c.s, colon + 1);
       out[key] = flowValue(c);
       skipSpaces(c);
       const sep = c.s[c.i];
@@ -264,12 +314,16 @@ function flowValue(c: Cursor): Value {
   }
   // A plain scalar inside a flow collection: up to the next separator.
   let end = c.i;
-  while (end < c.s.length && !',[]{}:#'.includes(c.s[end]!)) end += 1;
+  while (end < c.s.length && !endsFlowPlain(c.s.charCodeAt(end))) end += 1;
   const plain = trimSpaces(c.s.slice(c.i, end));
   if (plain === '') bail();
   c.i = end;
   return resolvePlain(plain);
 }
+
+/** `,` `[` `]` `{` `}` `:` `#`: where a plain scalar inside a flow collection stops. */
+const endsFlowPlain = (c: number) =>
+  c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x3a || c === 0x23;
 
 const ESCAPES: Record<string, string> = {
   '"': '"',

@@ -182,3 +182,21 @@ describe('good configs', () => {
     }
   });
 });
+
+describe('walks skipped when the text cannot hold what they look for (issue 33)', () => {
+  const one = (text: string) => loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }]);
+  it('still refuses a reserved name written with an escape (the fast reader reads it)', () => {
+    const result = one('organization: org_t\nteams:\n  - title: "construct\\u006fr"\n');
+    expect(result.desired).toBeNull();
+    expect(result.issues.map((i) => `${i.code} ${i.path} ${i.line}`)).toEqual([
+      'reserved-name teams[0].title 3',
+    ]);
+  });
+  it('still reads entry controls written in flow style', () => {
+    const result = one('organization: org_t\nteams: [{ title: Writers, protect: true }]\n');
+    expect(result.issues).toEqual([]);
+    expect(result.desired!.organizations[0]!.policy.protect).toEqual([
+      { address: 'teams/Writers', rule: 'teams[0].protect' },
+    ]);
+  });
+});

@@ -1,6 +1,9 @@
-import { isReservedKey } from '../model/dict.js';
+import { isReservedKey, RESERVED_KEYS } from '../model/dict.js';
 import { formatPath, type ConfigIssue } from './issues.js';
-import { locate, type YamlFile } from './yaml-file.js';
+import { locate, mayHoldAny, type YamlFile } from './yaml-file.js';
+
+/** A file whose text holds none of them has nothing to refuse (the walk is skipped: issue 33). */
+const RESERVED_WORDS = [...RESERVED_KEYS];
 
 /**
  * Keys of list entries whose values name the entry (identities, titles) and end up as lookup keys
@@ -16,6 +19,7 @@ const NAMING_KEYS = new Set(['name', 'title', 'label', 'slug', 'user', 'path']);
  */
 export function reservedNameIssues(yaml: YamlFile): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
+  if (!mayHoldAny(yaml, RESERVED_WORDS)) return issues;
   const report = (path: (string | number)[], key: boolean, message: string) =>
     issues.push({
       severity: 'error',

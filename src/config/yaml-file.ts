@@ -86,7 +86,29 @@ function withLazyPositions(file: string, text: string, value: unknown): YamlFile
     },
   };
   locators.set(yaml, located);
+  fastTexts.set(yaml, text);
   return yaml;
+}
+
+/** The text of each file the fast path read: every key and string of it is written out in there. */
+const fastTexts = new WeakMap<YamlFile, string>();
+
+/**
+ * Whether the fast path read the file: its value is a tree (no alias shares a node, none loops).
+ */
+export function readByFastPath(yaml: YamlFile): boolean {
+  return fastTexts.has(yaml);
+}
+
+/**
+ * Whether any key or string value of the file may be one of `words`. `false` only when it is sure:
+ * the fast path read the file (plain keys, scalars written as they read) and no `\` escape and none
+ * of the words is in its text; then a walk that looks for them can be skipped (issue 33).
+ */
+export function mayHoldAny(yaml: YamlFile, words: readonly string[]): boolean {
+  const text = fastTexts.get(yaml);
+  if (text === undefined || text.includes('\\')) return true;
+  return words.some((w) => text.includes(w));
 }
 
 const locators = new WeakMap<YamlFile, YamlFile>();
@@ -227,33 +249,31 @@ function firstInvalidUtf8(bytes: Buffer): number {
   return lo;
 }
 
-/** Cheap upper bound of the nesting of flow and block collections, checked before parsing. */
+/**
+ * Cheap upper bound of the nesting of flow and block collections, checked before parsing: the
+ * deepest count of open brackets, and half the deepest indentation of a line that holds anything
+ * else than white space. Each line is scanned only up to its first other character (issue 33).
+ */
 function nestingDepth(text: string): number {
   let flow = 0;
   let maxFlow = 0;
-  let maxIndent = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) {
-      flow += 1;
-      if (flow > maxFlow) maxFlow = flow;
-    } else if (c === 0x5d || c === 0x7d) flow = Math.max(0, flow - 1);
-  }
-  // Leading whitespace of each line that holds anything else (one pass, no per-line strings).
-  let indent = 0;
-  let leading = true;
-  for (let i = 0; i <= text.length; i += 1) {
-    const c = i < text.length ? text.charCodeAt(i) : 0x0a;
-    if (c === 0x0a) {
-      indent = 0;
-      leading = true;
-    } else if (leading) {
-      if (isSpace(c)) indent += 1;
-      else {
-        leading = false;
-        if (indent > maxIndent) maxIndent = indent;
-      }
+  if (text.includes('[') || text.includes('{'))
+    for (let i = 0; i < text.length; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5b || c === 0x7b) {
+        flow += 1;
+        if (flow > maxFlow) maxFlow = flow;
+      } else if (c === 0x5d || c === 0x7d) flow = Math.max(0, flow - 1);
     }
+  let maxIndent = 0;
+  for (let start = 0; start < text.length;) {
+    let i = start;
+    for (let c = text.charCodeAt(i); i < text.length && c !== 0x0a && isSpace(c); c = text.charCodeAt(i))
+      i += 1;
+    if (i < text.length && text.charCodeAt(i) !== 0x0a && i - start > maxIndent) maxIndent = i - start;
+    const newline = text.indexOf('\n', i);
+    if (newline === -1) break;
+    start = newline + 1;
   }
   return Math.max(maxFlow, Math.floor(maxIndent / 2));
 }

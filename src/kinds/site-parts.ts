@@ -127,7 +127,8 @@ export function normalizeParts(entry: PartsConfig, indirect?: CertificateRef): D
 export function checkParts(entry: PartsConfig, on: EntryChecks): void {
   // The issues come out in file order (config/semantic.ts), whatever the order of the checks.
   checkStructure(entry, on);
-  checkLinkPlaces(entry.externalLinks, structureNames(entry), on);
+  // The names of the structure matter only to place links (most sites have none: issue 33).
+  if (entry.externalLinks) checkLinkPlaces(entry.externalLinks, structureNames(entry), on);
   on.nested(anySiteListKinds);
 }
 

@@ -177,37 +177,53 @@ export const structureShape = {
 };
 type StructureConfig = { [K in keyof typeof structureShape]?: z.infer<(typeof structureShape)[K]> };
 
+/** A site space's keys after `space`, in the order the desired state lists them. */
+const SITE_SPACE_KEYS = [
+  'path',
+  'condition',
+  'default',
+  'draft',
+  'hidden',
+  'pageId',
+  'customization',
+  'brokenLinks',
+] as const;
+
+/** A section's keys before `spaces`, in the order the desired state lists them. */
+const SECTION_KEYS = [
+  'path',
+  'title',
+  'icon',
+  'description',
+  'condition',
+  'default',
+  'draft',
+  'localizedTitle',
+  'localizedDescription',
+  'brokenLinks',
+] as const;
+
+/**
+ * The entry with the given keys that it sets, in that order (what `defined` makes of an object
+ * literal, without the literal: one object per site space and section, issue 33).
+ */
+function pickDefined(from: Record<string, unknown>, keys: readonly string[], out: Record<string, unknown>) {
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+}
+
 const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
-  defined({
-    space: s.space,
-    path: s.path,
-    condition: s.condition,
-    default: s.default,
-    draft: s.draft,
-    hidden: s.hidden,
-    pageId: s.pageId,
-    customization: s.customization,
-    brokenLinks: s.brokenLinks,
-  }) as DesiredSiteSpace;
+  pickDefined(s, SITE_SPACE_KEYS, { space: s.space }) as DesiredSiteSpace;
+
+const section = (sec: z.infer<typeof SectionConfig>): DesiredSection => {
+  const out = pickDefined(sec, SECTION_KEYS, {});
+  out['spaces'] = sec.spaces.map(siteSpace);
+  return out as DesiredSection;
+};
 
 export function normalizeStructure(s: StructureConfig): DesiredStructure {
   return defined({
-    sections: s.sections?.map(
-      (sec) =>
-        defined({
-          path: sec.path,
-          title: sec.title,
-          icon: sec.icon,
-          description: sec.description,
-          condition: sec.condition,
-          default: sec.default,
-          draft: sec.draft,
-          localizedTitle: sec.localizedTitle,
-          localizedDescription: sec.localizedDescription,
-          brokenLinks: sec.brokenLinks,
-          spaces: sec.spaces.map(siteSpace),
-        }) as DesiredSection,
-    ),
+    sections: s.sections?.map(section),
     sectionGroups: s.sectionGroups?.map(
       (g) =>
         defined({
@@ -266,7 +282,7 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
   const defaultSection = oneDefault(on, 'section of a site');
   site.sections?.forEach((section, i) => {
     paths(section.path, ['sections', i, 'path']);
-    defaultSection(section.default, ['sections', i, 'default']);
+    if (section.default) defaultSection(section.default, ['sections', i, 'default']);
     if (section.spaces.length === 0)
       on.report(
         ['sections', i, 'spaces'],

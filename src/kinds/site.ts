@@ -145,6 +145,14 @@ const SET_AFTER_CREATE = ['basename', 'agentsContext', 'adaptiveContent', 'proxy
 /** A site's address in the plan. */
 export const siteAddress = (org: string, title: string) => `${org}/sites/${title}`;
 
+/** The spaces a live site shows, in order (one list, no list per section: issue 33). */
+function liveSpaceIds(site: LiveSite): string[] {
+  const ids: string[] = [];
+  for (const section of site.sections ?? []) for (const s of section.spaces) ids.push(s.space);
+  for (const s of site.spaces ?? []) ids.push(s.space);
+  return ids;
+}
+
 /** Strip the scheme the API puts on `proxy.origin`, giving the config's `company.com/docs` form. */
 function proxyFromOrigin(origin: string): string {
   return origin.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '');
@@ -335,15 +343,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
     const spaces = (site.sections ?? []).some((s) => s.spaces.length > 0) || (site.spaces ?? []).length > 0;
     return [...partsReferences(site, site.title), ...(spaces ? [{ target: 'space' }] : [])];
   },
-  liveReferences: (site: LiveSite) => [
-    {
-      target: 'space',
-      names: [
-        ...(site.sections ?? []).flatMap((section) => section.spaces.map((s) => s.space)),
-        ...(site.spaces ?? []).map((s) => s.space),
-      ],
-    },
-  ],
+  liveReferences: (site: LiveSite) => [{ target: 'space', names: liveSpaceIds(site) }],
   lookup: {
     target: 'site',
     noun: 'site',

@@ -1,0 +1,104 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { z } from 'zod';
+import { mutate, rng } from '../../test/helpers/mutate.js';
+import { randomConfig } from '../../test/helpers/random-state.js';
+import { fastSafeParse } from './fast-schema.js';
+import { ConfigFileSchema } from './schema.js';
+import { parseYamlFile } from './yaml-file.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? yamlFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+/**
+ * The fast path either declines (undefined) or answers exactly what zod's safeParse gives: the
+ * same data, keys in the same order; never an answer where zod refuses. Returns whether it answered.
+ */
+function expectAgreement(value: unknown, label: string, schema: z.ZodType = ConfigFileSchema): boolean {
+  const fast = fastSafeParse(schema, value);
+  if (fast === undefined) return false;
+  const zod = schema.safeParse(value);
+  expect(zod.success, `${label}: zod refuses what the fast path accepted`).toBe(true);
+  expect(JSON.stringify(fast), label).toBe(JSON.stringify(zod.data));
+  expect(fast, label).toEqual(zod.data);
+  return true;
+}
+
+/** Each list entry of a config against its list's element schema (most entries avoid what it declines). */
+function entriesAgree(config: unknown, label: string): number {
+  if (typeof config !== 'object' || config === null) return 0;
+  let answered = 0;
+  const shape = ConfigFileSchema.shape as Record<string, z.ZodType>;
+  for (const [key, list] of Object.entries(config)) {
+    const schema = shape[key];
+    if (!schema || !Array.isArray(list)) continue;
+    const element = (schema as unknown as { unwrap(): z.ZodArray<z.ZodType> }).unwrap().element;
+    for (const [i, entry] of list.entries())
+      if (expectAgreement(entry, `${label} ${key}[${i}]`, element)) answered += 1;
+  }
+  return answered;
+}
+
+const valueOf = (text: string): unknown => {
+  const yaml = parseYamlFile('t.yaml', Buffer.from(text));
+  return Array.isArray(yaml) ? undefined : yaml.value;
+};
+
+describe('fastSafeParse against zod (issue 33)', () => {
+  it('answers as zod does for every config of the repository, good and bad', () => {
+    const files = [
+      ...yamlFiles(join(root, 'config')),
+      ...yamlFiles(join(root, 'examples')),
+      ...yamlFiles(join(root, 'test/fixtures')),
+    ];
+    let answered = 0;
+    for (const file of files) {
+      const value = valueOf(readFileSync(file, 'utf8'));
+      if (value !== undefined && expectAgreement(value, file)) answered += 1;
+    }
+    expect(answered).toBeGreaterThan(10);
+  });
+
+  it('answers as zod does on generated configs of every kind, and on their mutations', () => {
+    const random = rng(20261126);
+    let answered = 0;
+    let entries = 0;
+    let mutated = 0;
+    for (let i = 0; i < 300; i += 1) {
+      const config = randomConfig(random, i % 2 === 0 ? 'seed' : 'current');
+      if (expectAgreement(config, `random config ${i}`)) answered += 1;
+      entries += entriesAgree(config, `random config ${i}`);
+      const text = mutate(stringify(config), random);
+      const value = valueOf(text);
+      if (value === undefined) continue;
+      if (expectAgreement(value, `mutated config ${i}:\n${text}`)) answered += 1;
+      mutated += entriesAgree(value, `mutated config ${i}:\n${text}`);
+    }
+    expect(answered).toBeGreaterThan(10);
+    expect(entries).toBeGreaterThan(500);
+    expect(mutated).toBeGreaterThan(100);
+  });
+
+  it('declines what zod refuses: an unknown key, a wrong type, a failed check, a missing key', () => {
+    const site = { title: 'Docs', sections: [{ path: 'guides', spaces: [{ space: 'space_1' }] }] };
+    const ok = { organization: 'org_t', sites: [site] };
+    expect(fastSafeParse(ConfigFileSchema, ok)).toEqual(ConfigFileSchema.parse(ok));
+    for (const bad of [
+      { ...ok, extra: 1 },
+      { organization: 'org_t', sites: [{ ...site, title: 7 }] },
+      { organization: '', sites: [site] },
+      { organization: 'org_t', sites: [{ ...site, sections: [{ path: 'guides' }] }] },
+      { organization: 'org_t', sites: [{ title: 'D' }] },
+    ]) {
+      expect(ConfigFileSchema.safeParse(bad).success).toBe(false);
+      expect(fastSafeParse(ConfigFileSchema, bad)).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,216 @@
+import type { z } from 'zod';
+
+/**
+ * A faster path for zod's `safeParse` of a config file that is valid, for the part of zod that
+ * configs use: objects (strict or stripping), arrays, strings, numbers, booleans, enums, literals,
+ * null, optional, nullable and unions, each with the checks zod itself declared on it (length
+ * bounds, patterns, refinements: run by calling zod's own check objects). Anything else (a
+ * transform, a record, a default, a coercion…) makes it answer "unsure", and so does any value
+ * zod would refuse: the caller then runs zod, which also reports the errors.
+ *
+ * When it answers, the answer is what zod's `safeParse(...).data` is: the same values, new
+ * objects and arrays with keys in the schema's order, absent optional keys left out. zod builds
+ * a payload and an issues list per declared key of each object (present or not): a site space
+ * entry of ten optional keys cost twenty objects; this costs one (issue 33, decision 42).
+ * `fast-schema.test.ts` compares both on every config of the repository and on generated entries
+ * of every kind, with zero differences allowed.
+ */
+
+/** Not answered here: zod decides (the value may be valid in a way this path does not model). */
+const UNSURE: unique symbol = Symbol('unsure');
+/** Refused by one of zod's own rules (type, key, check): zod would refuse it too. */
+const FAIL: unique symbol = Symbol('fail');
+type Answer = unknown;
+type Parse = (value: unknown) => Answer;
+
+type Inner = {
+  def: Record<string, unknown> & {
+    type: string;
+    checks?: CheckInstance[];
+    coerce?: boolean;
+  };
+  traits: Set<string>;
+  optin?: string;
+  optout?: string;
+  values?: Set<unknown>;
+};
+type Schema = { _zod: Inner };
+type CheckInstance = {
+  _zod: {
+    def: { check: string; when?: (payload: Payload) => boolean };
+    check: (payload: Payload) => unknown;
+    traits: Set<string>;
+  };
+};
+type Payload = { value: unknown; issues: unknown[] };
+
+const compiled = new WeakMap<object, Parse>();
+
+/** zod's data for a valid config value, or `undefined`: run zod. */
+export function fastSafeParse<T>(schema: z.ZodType<T>, value: unknown): T | undefined {
+  const answer = parserOf(schema as unknown as Schema)(value);
+  return answer === UNSURE || answer === FAIL ? undefined : (answer as T);
+}
+
+function parserOf(schema: Schema): Parse {
+  let parse = compiled.get(schema);
+  if (!parse) {
+    // Compiled lazily (a node is compiled when a value reaches it); a cycle meets this stub.
+    compiled.set(schema, () => UNSURE);
+    parse = withChecks(schema, typeParse(schema));
+    compiled.set(schema, parse);
+  }
+  return parse;
+}
+
+/**
+ * A child's parser, compiled when a value first reaches it (then kept: no lookup per value). A
+ * parse runs only after its ancestors are compiled, so this never keeps a cycle's stub.
+ */
+function later(schema: Schema): () => Parse {
+  let parse: Parse | undefined;
+  return () => (parse ??= parserOf(schema));
+}
+
+/** The exact trait sets of the zod classes modelled here (a subclass with more behaviour is not). */
+const plain = (schema: Schema, name: string): boolean => {
+  const traits = schema._zod.traits;
+  const core = `$Zod${name}`;
+  const classic = `Zod${name}`;
+  for (const t of traits)
+    if (t !== core && t !== classic && t !== '$ZodType' && t !== 'ZodType' && t !== `_Zod${name}`)
+      if (!(name === 'Object' && t === '$ZodObjectJIT')) return false;
+  return traits.has(core);
+};
+
+function typeParse(schema: Schema): Parse {
+  const inner = schema._zod;
+  const def = inner.def;
+  if (def.coerce) return () => UNSURE;
+  switch (def.type) {
+    case 'string':
+      return plain(schema, 'String') ? (v) => (typeof v === 'string' ? v : FAIL) : () => UNSURE;
+    case 'number':
+      return plain(schema, 'Number')
+        ? (v) => (typeof v === 'number' && Number.isFinite(v) ? v : FAIL)
+        : () => UNSURE;
+    case 'boolean':
+      return plain(schema, 'Boolean') ? (v) => (typeof v === 'boolean' ? v : FAIL) : () => UNSURE;
+    case 'null':
+      return plain(schema, 'Null') ? (v) => (v === null ? v : FAIL) : () => UNSURE;
+    case 'enum':
+    case 'literal': {
+      const values = inner.values;
+      if (!values || !plain(schema, def.type === 'enum' ? 'Enum' : 'Literal')) return () => UNSURE;
+      return (v) => (values.has(v) ? v : FAIL);
+    }
+    case 'optional':
+      return optionalParse(schema);
+    case 'nullable': {
+      if (!plain(schema, 'Nullable')) return () => UNSURE;
+      const inner = later(def['innerType'] as Schema);
+      return (v) => (v === null ? v : inner()(v));
+    }
+    case 'array':
+      return plain(schema, 'Array') ? arrayParse(def['element'] as Schema) : () => UNSURE;
+    case 'object':
+      return plain(schema, 'Object') ? objectParse(schema) : () => UNSURE;
+    case 'union':
+      return plain(schema, 'Union') ? unionParse(def['options'] as Schema[]) : () => UNSURE;
+    default:
+      return () => UNSURE;
+  }
+}
+
+function optionalParse(schema: Schema): Parse {
+  const innerType = schema._zod.def['innerType'] as Schema;
+  if (!plain(schema, 'Optional') || innerType._zod.optin === 'defaulted') return () => UNSURE;
+  const inner = later(innerType);
+  return (v) => (v === undefined ? undefined : inner()(v));
+}
+
+function arrayParse(element: Schema): Parse {
+  const inner = later(element);
+  return (v) => {
+    if (!Array.isArray(v)) return FAIL;
+    const parse = inner();
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i += 1) {
+      const item = parse(v[i]);
+      if (item === UNSURE || item === FAIL) return item;
+      out[i] = item;
+    }
+    return out;
+  };
+}
+
+/** Keys that `key in input` would find on any object (zod tests presence so): not modelled. */
+const inherited = (key: string) => key in Object.prototype;
+
+function objectParse(schema: Schema): Parse {
+  const def = schema._zod.def;
+  const shape = def['shape'] as Record<string, Schema>;
+  const catchall = def['catchall'] as Schema | undefined;
+  const strict = catchall !== undefined && catchall._zod.def.type === 'never';
+  if (catchall !== undefined && !strict) return () => UNSURE;
+  const keys = Object.keys(shape);
+  if (Object.getOwnPropertySymbols(shape).length > 0 || keys.some(inherited)) return () => UNSURE;
+  const known = new Set(keys);
+  // Per key: how zod treats absence (optional in and out: left out; else required).
+  const fields = keys.map((key) => {
+    const { optin, optout } = shape[key]!._zod;
+    if (optin !== undefined && (optin !== 'optional' || optout !== 'optional')) return undefined;
+    return { key, parse: later(shape[key]!), optional: optin !== undefined };
+  });
+  if (fields.some((f) => f === undefined)) return () => UNSURE;
+  return (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return FAIL;
+    const input = v as Record<string, unknown>;
+    if (strict) for (const key in input) if (!known.has(key)) return FAIL;
+    const out: Record<string, unknown> = {};
+    for (const field of fields as { key: string; parse: () => Parse; optional: boolean }[]) {
+      const present = field.key in input;
+      if (!present) {
+        if (field.optional) continue;
+        return FAIL;
+      }
+      const value = field.parse()(input[field.key]);
+      if (value === UNSURE || value === FAIL) return value;
+      out[field.key] = value;
+    }
+    return out;
+  };
+}
+
+function unionParse(options: Schema[]): Parse {
+  const parsers = options.map(later);
+  return (v) => {
+    // zod takes the first option that has no issue; one this path cannot judge stops it.
+    for (const parser of parsers) {
+      const answer = parser()(v);
+      if (answer === FAIL) continue;
+      return answer;
+    }
+    return FAIL;
+  };
+}
+
+/** The type's checks, run as zod runs them on a value that passed its type: each, in order. */
+function withChecks(schema: Schema, parse: Parse): Parse {
+  const checks = schema._zod.def.checks ?? [];
+  if (schema._zod.traits.has('$ZodCheck')) return () => UNSURE;
+  if (checks.length === 0) return parse;
+  return (v) => {
+    const value = parse(v);
+    if (value === UNSURE || value === FAIL) return value;
+    const payload: Payload = { value, issues: [] };
+    for (const check of checks) {
+      const when = check._zod.def.when;
+      if (when && !when(payload)) continue;
+      const result = check._zod.check(payload);
+      if (result instanceof Promise) return UNSURE;
+      if (payload.issues.length > 0) return FAIL;
+    }
+    return payload.value;
+  };
+}
