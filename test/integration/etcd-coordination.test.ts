@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { EtcdClient } from '../../src/coord/etcd-client.js';
 import { rendezvousOwner } from '../../src/coord/rendezvous.js';
 import type { Emulator, RequestLogEntry } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
 import { CLI_NODE_FLAGS, runMain, until } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
 import { call, client, TOKEN, withEmulator } from '../helpers/emulator.js';
-import { etcdBinary, startEtcd, type EtcdServer } from '../helpers/etcd.js';
+import { etcdBinary, followPrefix, startEtcd, type EtcdServer } from '../helpers/etcd.js';
 import { duplicates } from '../helpers/invariants.js';
 
 /**
@@ -82,19 +81,24 @@ describe.skipIf('missing' in etcd)(
     let emu: Emulator;
     let dir: string;
     const replicas = new Map<string, DaemonProcess>();
-    let kv: EtcdClient;
-    /** Owner of each organization (etcd's owner keys), sampled every 100 ms, and the longest gap seen. */
+    /**
+     * Owner of each organization (etcd's owner keys), followed with etcd's watch (each change as it
+     * happens; read again once etcd is back after its restart), and the longest gap seen.
+     */
     let owners = new Map<string, string>();
     const unownedSince = new Map<string, number>();
     let longestUnowned = 0;
     /** From the first time every organization had its owner on. */
     let measuring = false;
-    let sampler: NodeJS.Timeout | undefined;
+    let follower: { close: () => void } | undefined;
 
-    const sample = async () => {
-      const kvs = await kv.range('/docsync/owners/').catch(() => null);
-      if (!kvs) return; // etcd is down: nothing can be claimed, and nothing is measured
-      owners = new Map(kvs.map((k) => [k.key.slice('/docsync/owners/'.length), JSON.parse(k.value).replica]));
+    const sample = (kvs: Map<string, string>) => {
+      owners = new Map(
+        [...kvs].map(([key, value]) => [
+          key.slice('/docsync/owners/'.length),
+          (JSON.parse(value) as { replica: string }).replica,
+        ]),
+      );
       const now = Date.now();
       if (!measuring) return;
       for (const org of ORGS) {
@@ -166,22 +170,20 @@ describe.skipIf('missing' in etcd)(
     beforeAll(async () => {
       if ('missing' in etcd) return;
       server = await startEtcd(etcd.path);
-      kv = new EtcdClient({ endpoints: [server.url], requestTimeoutMs: 300 });
       emu = await withEmulator({ seed });
       dir = mkdtempSync(join(tmpdir(), 'docsync-etcd-test-'));
       const config = join(dir, 'config');
       mkdirSync(config);
       for (const org of ORGS) writeFileSync(join(config, `${org}.yaml`), orgYaml(org));
-      sampler = setInterval(() => void sample(), 100);
+      follower = followPrefix(server.url, '/docsync/owners/', sample);
     }, 30_000);
 
     afterAll(async () => {
-      clearInterval(sampler);
+      follower?.close();
       for (const proc of replicas.values()) {
         proc.child.kill('SIGCONT');
         proc.child.kill('SIGKILL');
       }
-      await kv?.close();
       await emu?.close();
       await server?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
