@@ -16,15 +16,17 @@ export type DaemonProcess = {
  * Start `docsync daemon` as a process on port 0 and wait until it answers /healthz. The daemon
  * prints its address on stdout (`… on http://127.0.0.1:PORT: …`), so no two tests can race for a
  * port, however many run at once. The URL is always the loopback one (also for `--host 0.0.0.0`).
+ * `nodeFlags` go to node before the CLI (`CLI_NODE_FLAGS` of test/helpers/cli.ts).
  */
 export async function startDaemonProcess(
   args: string[],
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
+  nodeFlags: readonly string[] = [],
 ): Promise<DaemonProcess> {
   // Loopback unless the test chooses (`--host`, or DOCSYNC_HOST in env, even unset: the default).
   const host = args.includes('--host') || 'DOCSYNC_HOST' in env ? [] : ['--host', '127.0.0.1'];
-  const child = spawnCli(['daemon', '--port', '0', ...host, ...args], env);
+  const child = spawnCli(['daemon', '--port', '0', ...host, ...args], env, undefined, nodeFlags);
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

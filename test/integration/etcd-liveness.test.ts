@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdClient } from '../../src/coord/etcd-client.js';
 import { rendezvousOwner } from '../../src/coord/rendezvous.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { until } from '../helpers/cli.js';
+import { CLI_NODE_FLAGS, until } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
 import { TOKEN, withEmulator } from '../helpers/emulator.js';
-import { etcdBinary, startEtcd, type EtcdServer } from '../helpers/etcd.js';
+import { etcdBinary, followPrefix, startEtcd, type EtcdServer } from '../helpers/etcd.js';
 import { duplicates } from '../helpers/invariants.js';
 
 /**
@@ -62,16 +62,23 @@ describe.skipIf('missing' in etcd)(`etcd liveness${'missing' in etcd ? ` (${etcd
   };
 
   /** The organization's owner, waited for: between two replicas' runs an organization may be handed over. */
-  const ownerOf = (org: string) =>
-    until(async () => (await owners().catch(() => null))?.get(org), 6 * TTL, 50);
+  const ownerOf = (org: string) => until(() => followed.get(org), 6 * TTL, 50);
 
-  const owners = async () =>
+  const ownersOf = (kvs: [string, string][]) =>
     new Map(
-      (await kv.range('/docsync/owners/')).map((k) => [
-        k.key.slice('/docsync/owners/'.length),
-        (JSON.parse(k.value) as { replica: string }).replica,
+      kvs.map(([key, value]) => [
+        key.slice('/docsync/owners/'.length),
+        (JSON.parse(value) as { replica: string }).replica,
       ]),
     );
+  /** The owner keys as etcd has them now (one read). */
+  const owners = async () => ownersOf((await kv.range('/docsync/owners/')).map((k) => [k.key, k.value]));
+  /**
+   * The owner keys followed with etcd's watch (test/helpers/etcd.ts): the waits below look at
+   * them rather than reading etcd every 50 ms.
+   */
+  let followed = new Map<string, string>();
+  let follower: { close: () => void } | undefined;
 
   /** The creations of `org`'s fields that reached the emulator (from `who`, if given), answered or not. */
   const creations = (org: string, who?: string) =>
@@ -107,9 +114,9 @@ describe.skipIf('missing' in etcd)(`etcd liveness${'missing' in etcd ? ` (${etcd
   /** Every organization has an owner among `ids`; the owner of each. */
   const ownedBy = (ids: string[]) =>
     until(
-      async () => {
-        const o = await owners().catch(() => null);
-        return o && ORGS.every((org) => ids.includes(o.get(org) ?? '')) ? o : undefined;
+      () => {
+        const o = followed;
+        return ORGS.every((org) => ids.includes(o.get(org) ?? '')) ? o : undefined;
       },
       6 * TTL,
       50,
@@ -117,14 +124,7 @@ describe.skipIf('missing' in etcd)(`etcd liveness${'missing' in etcd ? ` (${etcd
 
   /** Every organization is owned by its rendezvous owner among r1 and r2 (the settled share). */
   const rendezvousOwned = () =>
-    until(
-      async () => {
-        const o = await owners().catch(() => null);
-        return o && ORGS.every((x) => o.get(x) === rendezvousOwner(x, ['r1', 'r2']));
-      },
-      6 * TTL,
-      50,
-    );
+    until(() => ORGS.every((x) => followed.get(x) === rendezvousOwner(x, ['r1', 'r2'])), 6 * TTL, 50);
 
   const startReplica = async (id: string) => {
     const proc = await startDaemonProcess(
@@ -136,6 +136,8 @@ describe.skipIf('missing' in etcd)(`etcd liveness${'missing' in etcd ? ` (${etcd
         ...['--state-dir', join(dir, `state-${id}`), '--log-level', 'info'],
       ],
       { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_ETCD_ENDPOINTS: undefined },
+      undefined,
+      CLI_NODE_FLAGS,
     );
     replicas.set(id, proc);
     return proc;
@@ -178,6 +180,7 @@ describe.skipIf('missing' in etcd)(`etcd liveness${'missing' in etcd ? ` (${etcd
     if ('missing' in etcd) return;
     server = await startEtcd(etcd.path);
     kv = new EtcdClient({ endpoints: [server.url], requestTimeoutMs: 300 });
+    follower = followPrefix(server.url, '/docsync/owners/', (kvs) => (followed = ownersOf([...kvs])));
     emu = await withEmulator({ seed });
     dir = mkdtempSync(join(tmpdir(), 'docsync-etcd-liveness-'));
     mkdirSync(join(dir, 'config'));
@@ -196,6 +199,9 @@ describe.skipIf('missing' in etcd)(`etcd liveness${'missing' in etcd ? ` (${etcd
       proc.child.kill('SIGCONT');
       proc.child.kill('SIGKILL');
     }
+    // Reaped before the file ends: their CPU is counted in the file's (DOCSYNC_TEST_CPU).
+    await Promise.all([...replicas.values()].map((proc) => proc.exit));
+    follower?.close();
     await kv?.close();
     await emu?.close();
     await server?.close();
