@@ -19,7 +19,8 @@ type PageOf<S> = { status: number; items: S[]; next: string | undefined };
  * it is dropped there.
  */
 class PageWalk<T extends z.ZodType, S> {
-  private readonly seen = new Set<string>();
+  /** Page tokens seen (made at a second page: most lists a plan reads have one). */
+  private seen: Set<string> | undefined;
   private page: string | undefined;
   private count = 0;
   private emptyInARow = 0;
@@ -62,7 +63,7 @@ class PageWalk<T extends z.ZodType, S> {
   /** Whether there is a page after `got` (throws when the list breaks a bound). */
   more({ status, items, next }: PageOf<S>): boolean {
     if (!next) return false;
-    if (this.seen.has(next))
+    if (this.seen?.has(next))
       throw this.fail(status, 'next.page repeats a page token already seen; stopping instead of looping');
     this.emptyInARow = items.length === 0 ? this.emptyInARow + 1 : 0;
     if (this.emptyInARow >= MAX_EMPTY_PAGES)
@@ -75,7 +76,7 @@ class PageWalk<T extends z.ZodType, S> {
         status,
         `the list has more than ${this.http.maxPages} pages; stopping (a pagination loop?)`,
       );
-    this.seen.add(next);
+    (this.seen ??= new Set()).add(next);
     this.page = next;
     return true;
   }
