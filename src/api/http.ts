@@ -132,7 +132,7 @@ export class HttpClient {
   private gaveUp: { error: ApiError; until: number } | undefined;
   /**
    * Attempts of any request that failed in a row without any answer from the API (a connection
-   * refused, a timeout): the rate budget lets only `concurrency` requests probe before the first
+   * refused, a timeout): the rate budget lets one request probe at a time before the first
    * answer, so an unreachable API is judged by these, not by each request's own attempts.
    */
   private streak: { count: number; timeouts: number; since: number } | undefined;
@@ -173,8 +173,6 @@ export class HttpClient {
     this.origin = url.origin;
     this.basePath = url.pathname;
     this.concurrency = this.opts.concurrency;
-    // Before the first answer, as many requests as the client keeps in flight at least (decision 43).
-    this.budget.probes = this.opts.concurrency;
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: this.opts.maxConcurrency * 2,

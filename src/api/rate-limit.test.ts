@@ -203,19 +203,6 @@ describe('RateBudget bookkeeping', () => {
     now += 5000;
     expect(b.acquire()).toBe(0);
   });
-  it("lets `probes` requests go before the first answer (the client's starting concurrency), one by default", () => {
-    const now = EPOCH;
-    const one = new RateBudget(() => now);
-    expect(one.acquire()).toBe(0);
-    expect(one.acquire()).toBeGreaterThan(0);
-    const b = new RateBudget(() => now);
-    b.probes = 4;
-    for (let i = 0; i < 4; i += 1) expect(b.acquire()).toBe(0);
-    expect(b.acquire()).toBeGreaterThan(0);
-    // The first answer says what the limit is: from then on it paces (here: no limit stated).
-    b.release({});
-    expect(b.acquire()).toBe(0);
-  });
   it('accepts Reset as seconds from now as well as epoch seconds, and waits for it when spent', () => {
     const now = 3_000_000;
     const b = new RateBudget(() => now);

@@ -27,12 +27,6 @@ export class RateBudget {
   private policyWindow = false;
   /** Whether any answer came back yet (before that, nothing is known about the limit). */
   private answered = false;
-  /**
-   * Requests in flight before the first answer: the client's starting concurrency (`HttpClient`
-   * sets it), which it keeps whatever the API says; 1 by default. More than one lets the first
-   * reads of a plan (an organization's lists) go together instead of one round trip after the other.
-   */
-  probes = 1;
   private inFlight = 0;
   /** Starts that took their slot and whose request is not written yet: they count in every window. */
   private unsent = 0;
@@ -132,8 +126,8 @@ export class RateBudget {
   }
 
   private earliestStart(now: number): number {
-    // Until the first answer says what the limit is, `probes` requests at a time.
-    if (!this.answered && this.inFlight >= this.probes) return now + PROBE_POLL_MS;
+    // Until the first answer says what the limit is, one request at a time.
+    if (!this.answered && this.inFlight > 0) return now + PROBE_POLL_MS;
     let at = Math.max(this.pausedUntil, this.nextAt);
     if (this.available !== null && this.available <= 0) {
       if (now < this.resetAt) at = Math.max(at, this.resetAt);
