@@ -2,10 +2,11 @@
 // Plans one organization of the latency benchmark (bench/run.ts, section 7) against the emulator in
 // its own process (100 ± 20 ms, 600 requests/s sliding) and prints, per 100 ms, the requests the
 // emulator received, held and answered, the 429s, the client's queue (waiting, running, allowed in
-// flight) and its event loop's busy fraction; then the first and last start of each route.
+// flight) and its event loop's busy fraction; then the first and last start of each route. The first line
+// gives the 429s, the client's CPU (while reading, and in all) and the load average.
 import diagnostics from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiClient } from '../src/api/client.js';
@@ -72,10 +73,18 @@ try {
     last = now;
   }, BUCKET);
   let readsDone = 0;
+  // The client's CPU (user + system, all threads: this process is only the client) while reading
+  // and after (references, diff, plan).
+  const cpu0 = process.cpuUsage();
+  let readCpu = cpu0;
   await makePlan(api, desired!, (p) => {
-    if (p.listsDone === p.listsStarted) readsDone = Date.now() - t0;
+    if (p.listsDone === p.listsStarted) {
+      readsDone = Date.now() - t0;
+      readCpu = process.cpuUsage(cpu0);
+    }
   });
   const ms = Date.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   clearInterval(timer);
   await api.close();
   const log = (await (await fetch(`${url}/_emulator/requests`)).json()) as {
@@ -107,7 +116,10 @@ try {
     seen.count += 1;
     routes.set(route, seen);
   }
-  console.log(`${which}: plan ${ms} ms, reads done ${readsDone} ms, ${log.length} requests`);
+  const cpuMs = (u: NodeJS.CpuUsage) => Math.round((u.user + u.system) / 1000);
+  console.log(
+    `${which}: plan ${ms} ms, reads done ${readsDone} ms, ${log.length} requests (${log.filter((r) => r.status === 429).length} × 429); client CPU ${cpuMs(cpu)} ms (${cpuMs(readCpu)} ms while reading); load ${loadavg()[0]!.toFixed(1)}`,
+  );
   console.log('t(ms)  recv  429  held  answ | waiting running allowed  elu');
   for (let i = 0; i < n; i += 1) {
     const s = samples.find((x) => x.t >= i * BUCKET && x.t < (i + 1) * BUCKET + BUCKET / 2);

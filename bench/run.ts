@@ -514,6 +514,7 @@ async function latencyPlan(): Promise<void> {
         concurrency: 4,
         maxConcurrency: DEFAULT_MAX_CONCURRENCY,
       });
+      const load = loadavg()[0]!;
       const t0 = Date.now();
       const cpu0 = process.cpuUsage();
       // When the live read's lists were all done (the last moment every list started had ended).
@@ -558,7 +559,7 @@ async function latencyPlan(): Promise<void> {
       const s1 = (v: number) => `${(v / 1000).toFixed(1)} s`;
       row(
         `plan wall time at ${latencyMs} ± ${jitterMs} ms latency, ${limit} requests/s: ${c.name}`,
-        `${s1(ms)} for ${calls} GETs; API bound ${s1(bound)} (${(ms / bound).toFixed(2)}×; rate ${s1(rateBound)}, chain of ${c.chain} reads ${s1(chainBound)}); reads done at ${s1(readsDone.ms)}, last answer at ${s1(lastAnswer)}, at most ${mostInFlight} in flight; client CPU ${s1(cpuMs)} (${s1(readCpuMs)} while reading, ${s1(cpuMs - readCpuMs)} after), so ${limits}; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s`,
+        `${s1(ms)} for ${calls} GETs; API bound ${s1(bound)} (${(ms / bound).toFixed(2)}×; rate ${s1(rateBound)}, chain of ${c.chain} reads ${s1(chainBound)}); reads done at ${s1(readsDone.ms)}, last answer at ${s1(lastAnswer)}, at most ${mostInFlight} in flight; client CPU ${s1(cpuMs)} (${s1(readCpuMs)} while reading, ${s1(cpuMs - readCpuMs)} after), so ${limits}; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s; load ${load.toFixed(1)} on ${cpus().length} cores`,
         '≤ 1.2 × API bound, no 429',
         ms <= 1.2 * bound && throttled === 0,
       );

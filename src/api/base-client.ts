@@ -29,11 +29,22 @@ export const enc = encodeURIComponent;
 
 /** A route template with its parameters filled in, encoded: `/orgs/{org}` → `/orgs/acme`. */
 export function pathOf(route: string, params: Params): string {
-  return route.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`route ${route}: no value for {${name}}`);
-    return enc(value);
-  });
+  const parts = templateOf(route);
+  let path = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = params[parts[i]!];
+    if (value === undefined) throw new Error(`route ${route}: no value for {${parts[i]}}`);
+    path += enc(value) + parts[i + 1]!;
+  }
+  return path;
+}
+
+/** A route split once into text and parameter names, alternately (a plan fills thousands). */
+const templates = new Map<string, string[]>();
+function templateOf(route: string): string[] {
+  let parts = templates.get(route);
+  if (!parts) templates.set(route, (parts = route.split(/\{(\w+)\}/)));
+  return parts;
 }
 
 /** The client's plumbing: the one HttpClient (queue, rate budget, retries) and typed calls. */
@@ -79,10 +90,18 @@ export class BaseClient {
     return answer;
   }
 
-  /** Every item of a list a kind declares (in its `live` form, when the list gives one). */
-  async list<T, S = T>(list: ApiList<T, S>): Promise<S[]> {
+  /**
+   * Every item of a list a kind declares (in its `live` form, when the list gives one). Not an
+   * async function: the list's own promise, without one more layer per read (decision 42).
+   */
+  list<T, S = T>(list: ApiList<T, S>): Promise<S[]> {
     const query = list.nested ? { nested: true } : undefined;
-    const path = pathOf(list.route, list.params);
+    let path: string;
+    try {
+      path = pathOf(list.route, list.params);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     const { live, credentials } = list;
     if (live) {
       // Registered before the item is made into its live form, which may leave them out.
@@ -94,9 +113,10 @@ export class BaseClient {
         : live;
       return listAll(this.http, path, list.route, list.item, query, made);
     }
-    const items = (await listAll(this.http, path, list.route, list.item, query)) as T[];
-    for (const item of items) registerCredentials(item, credentials);
-    return items as unknown as S[];
+    return listAll(this.http, path, list.route, list.item, query).then((items) => {
+      for (const item of items as T[]) registerCredentials(item, credentials);
+      return items as unknown as S[];
+    });
   }
 
   /**

@@ -215,9 +215,7 @@ export class HttpClient {
   send<T>(req: HttpRequest, shape?: (res: HttpResponse) => T): Promise<T | HttpResponse> {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
-    const run: () => Promise<T | HttpResponse> = shape
-      ? () => this.withRetries(req, gate).then(shape)
-      : () => this.withRetries(req, gate);
+    const run = () => this.withRetries(req, gate, shape);
     // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
@@ -265,7 +263,8 @@ export class HttpClient {
     const run = this.waiting.dequeue()!;
     this.running += 1;
     this.granted = granted;
-    void run().finally(() => this.done());
+    const done = () => this.done();
+    void run().then(done, done);
     this.granted = false;
     this.pump();
   }
@@ -277,7 +276,12 @@ export class HttpClient {
     if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  private async withRetries(req: HttpRequest, gate: WriteGate | undefined): Promise<HttpResponse> {
+  /** The call's answer (made into `shape`'s, when given, once the retries are over: what it throws is the caller's). */
+  private async withRetries<T>(
+    req: HttpRequest,
+    gate: WriteGate | undefined,
+    shape?: (res: HttpResponse) => T,
+  ): Promise<T | HttpResponse> {
     let attempt = 0;
     let timeouts = 0;
     let rateWaits = 0;
@@ -300,11 +304,11 @@ export class HttpClient {
       }
       attempt += 1;
       const attemptStarted = Date.now();
+      let res: HttpResponse;
       try {
-        const res = await this.attempt(req, gate);
+        res = await this.attempt(req, gate);
         this.gaveUp = undefined;
         this.streak = undefined;
-        return res;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const streak = this.countStreak(error, attemptStarted);
@@ -338,7 +342,10 @@ export class HttpClient {
         this.opts.observer.retry?.(req.method, req.route, error.code);
         const ceiling = Math.min(this.opts.backoffCapMs, this.opts.backoffBaseMs * 2 ** (attempt - 1));
         await sleep(Math.floor(this.opts.random() * ceiling));
+        continue;
       }
+      // Outside the attempt's `try`: what `shape` throws is not a failed attempt.
+      return shape ? shape(res) : res;
     }
   }
 

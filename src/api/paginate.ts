@@ -8,12 +8,95 @@ export const PAGE_LIMIT = 1000;
 /** Empty pages that still name a next page: an API in a loop, not a list. */
 const MAX_EMPTY_PAGES = 3;
 
+/** One page of a list: its items (live, when asked), the token of the next page if any. */
+type PageOf<S> = { status: number; items: S[]; next: string | undefined };
+
+/**
+ * The walk through one list's pages: the request for each page, and the bounds (a page token
+ * seen twice, empty pages that keep pointing onward, more than the client's `maxPages` pages).
+ * With `live`, each page's items are checked and made into their live form as the answer
+ * arrives (inside the client's call: `HttpClient.send`'s `shape`), and the page as the API sent
+ * it is dropped there.
+ */
+class PageWalk<T extends z.ZodType, S> {
+  /** Page tokens seen (made at a second page: most lists a plan reads have one). */
+  private seen: Set<string> | undefined;
+  private page: string | undefined;
+  private count = 0;
+  private emptyInARow = 0;
+  private readonly shape: (res: HttpResponse) => PageOf<S>;
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly path: string,
+    private readonly route: string,
+    item: T,
+    private readonly query: Record<string, string | number | boolean | undefined>,
+    live: ((item: z.infer<T>) => S) | undefined,
+  ) {
+    const schema = Page(item);
+    this.shape = (res) => {
+      const parsed = parseAnswer(schema, res.body, 'GET', route);
+      const items = parsed.items as z.infer<T>[];
+      return { status: res.status, items: live ? items.map(live) : (items as S[]), next: parsed.next?.page };
+    };
+  }
+
+  /** The next page (the first, at the start). */
+  fetch(): Promise<PageOf<S>> {
+    this.count += 1;
+    const page = this.page;
+    return this.http.send(
+      {
+        method: 'GET',
+        path: this.path,
+        route: this.route,
+        query: { limit: PAGE_LIMIT, ...this.query, page },
+        expect: [200],
+        // A list's next page is on the path of every read below its items: it goes first.
+        ...(page !== undefined ? { priority: 1 } : {}),
+      },
+      this.shape,
+    );
+  }
+
+  /** Whether there is a page after `got` (throws when the list breaks a bound). */
+  more({ status, items, next }: PageOf<S>): boolean {
+    if (!next) return false;
+    if (this.seen?.has(next))
+      throw this.fail(status, 'next.page repeats a page token already seen; stopping instead of looping');
+    this.emptyInARow = items.length === 0 ? this.emptyInARow + 1 : 0;
+    if (this.emptyInARow >= MAX_EMPTY_PAGES)
+      throw this.fail(
+        status,
+        `${this.emptyInARow} empty pages in a row still point to a next page; stopping`,
+      );
+    if (this.count >= this.http.maxPages)
+      throw this.fail(
+        status,
+        `the list has more than ${this.http.maxPages} pages; stopping (a pagination loop?)`,
+      );
+    (this.seen ??= new Set()).add(next);
+    this.page = next;
+    return true;
+  }
+
+  private fail(status: number, message: string): ApiError {
+    return new ApiError({
+      code: 'invalid-response',
+      method: 'GET',
+      route: this.route,
+      status,
+      apiMessage: message,
+      sent: true,
+    });
+  }
+}
+
 /**
  * Iterate the pages of a list endpoint (`next.page`, `limit=1000`), each page's items as one array.
  * Bounded: a page token seen twice, empty pages that keep pointing onward, or more than the
- * client's `maxPages` pages are errors naming the endpoint, never an endless loop. With `live`,
- * each page's items are checked and made into their live form as the answer arrives (inside the
- * client's call: `HttpClient.send`'s `shape`), and the page as the API sent it is dropped there.
+ * client's `maxPages` pages are errors naming the endpoint, never an endless loop (`PageWalk`).
  */
 export async function* pages<T extends z.ZodType, S = z.infer<T>>(
   http: HttpClient,
@@ -23,41 +106,11 @@ export async function* pages<T extends z.ZodType, S = z.infer<T>>(
   query: Record<string, string | number | boolean | undefined> = {},
   live?: (item: z.infer<T>) => S,
 ): AsyncGenerator<S[]> {
-  const schema = Page(item);
-  const seen = new Set<string>();
-  let page: string | undefined;
-  let emptyInARow = 0;
-  const fail = (status: number, message: string) =>
-    new ApiError({ code: 'invalid-response', method: 'GET', route, status, apiMessage: message, sent: true });
-  const shape = (res: HttpResponse) => {
-    const parsed = parseAnswer(schema, res.body, 'GET', route);
-    const items = parsed.items as z.infer<T>[];
-    return { status: res.status, items: live ? items.map(live) : (items as S[]), next: parsed.next?.page };
-  };
-  for (let pages = 1; ; pages += 1) {
-    const { status, items, next } = await http.send(
-      {
-        method: 'GET',
-        path,
-        route,
-        query: { limit: PAGE_LIMIT, ...query, page },
-        expect: [200],
-        // A list's next page is on the path of every read below its items: it goes first.
-        ...(page !== undefined ? { priority: 1 } : {}),
-      },
-      shape,
-    );
-    yield items;
-    if (!next) return;
-    if (seen.has(next))
-      throw fail(status, 'next.page repeats a page token already seen; stopping instead of looping');
-    emptyInARow = items.length === 0 ? emptyInARow + 1 : 0;
-    if (emptyInARow >= MAX_EMPTY_PAGES)
-      throw fail(status, `${emptyInARow} empty pages in a row still point to a next page; stopping`);
-    if (pages >= http.maxPages)
-      throw fail(status, `the list has more than ${http.maxPages} pages; stopping (a pagination loop?)`);
-    seen.add(next);
-    page = next;
+  const walk = new PageWalk(http, path, route, item, query, live);
+  for (;;) {
+    const got = await walk.fetch();
+    yield got.items;
+    if (!walk.more(got)) return;
   }
 }
 
@@ -74,20 +127,24 @@ export async function* paginate<T extends z.ZodType>(
 
 /**
  * Every item of a list endpoint (made into `live`, when given, as each page arrives): a one-page
- * list is its page's own array (no copy, no step per item).
+ * list is its page's own array (no copy, no step per item). A plain loop, not `pages`: a plan
+ * reads thousands of one-page lists (a team's members), each waiting in the client's queue for
+ * seconds, and an async generator per list is that much more to keep and to step (decision 42).
  */
 export async function listAll<T extends z.ZodType, S = z.infer<T>>(
   http: HttpClient,
   path: string,
   route: string,
   item: T,
-  query?: Record<string, string | number | boolean | undefined>,
+  query: Record<string, string | number | boolean | undefined> = {},
   live?: (item: z.infer<T>) => S,
 ): Promise<S[]> {
-  let out: S[] | undefined;
-  for await (const page of pages(http, path, route, item, query, live)) {
-    if (out === undefined) out = page;
-    else for (const it of page) out.push(it);
+  const walk = new PageWalk(http, path, route, item, query, live);
+  let got = await walk.fetch();
+  const out = got.items;
+  while (walk.more(got)) {
+    got = await walk.fetch();
+    for (const it of got.items) out.push(it);
   }
-  return out ?? [];
+  return out;
 }
