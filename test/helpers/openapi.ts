@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 
 /**
@@ -22,7 +25,8 @@ export type OpenApiDocument = {
 };
 
 const documentPath = require.resolve('@gitbook/api/spec/openapi.json');
-export const officialDocument = JSON.parse(readFileSync(documentPath, 'utf8')) as OpenApiDocument;
+const documentText = readFileSync(documentPath, 'utf8');
+export const officialDocument = JSON.parse(documentText) as OpenApiDocument;
 
 /** The version of the `@gitbook/api` package the document comes from. */
 export const officialVersion = (
@@ -33,12 +37,54 @@ export const officialVersion = (
 
 // `optimize: false`: ajv's passes that trim the generated code (unused names, constant folding)
 // were about a third of compiling the document's schemas, and the validators are the same.
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { optimize: false } });
+// `source: true`: the code of each compiled validator is kept, to be written to the cache below.
+const ajv = new Ajv2020({
+  strict: false,
+  allErrors: true,
+  validateFormats: true,
+  code: { optimize: false, source: true },
+});
 addFormats.default(ajv);
 // Formats of the document that name GitBook's own vocabularies: any string.
 ajv.addFormat('icon', true);
 ajv.addFormat('emoji', true);
-ajv.addSchema({ ...officialDocument, $id: 'openapi' });
+/** The document in ajv, added on the first validator not found in the cache (its traversal costs). */
+let documentAdded = false;
+
+/**
+ * Each validator compiled from the document, kept on disk as ajv's standalone code (the generated
+ * function and those it references, as a CommonJS module): compiling the document's schemas takes
+ * about a second and a half of CPU, and every worker that runs a file using this helper did it
+ * again, in every run. Keyed by the document, ajv's and ajv-formats' versions and this file (its
+ * options): any change compiles afresh. `rm -rf .test-dist` starts afresh too.
+ */
+const cacheDir = join(
+  fileURLToPath(new URL('../../.test-dist/openapi-validators/', import.meta.url)),
+  createHash('sha256')
+    .update(documentText)
+    .update(readFileSync(require.resolve('ajv/package.json')))
+    .update(readFileSync(require.resolve('ajv-formats/package.json')))
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .digest('hex')
+    .slice(0, 16),
+);
+
+function compileAt(ref: string): ValidateFunction {
+  const file = join(cacheDir, `${createHash('sha256').update(ref).digest('hex').slice(0, 24)}.cjs`);
+  if (existsSync(file)) return require(file) as ValidateFunction;
+  if (!documentAdded) {
+    ajv.addSchema({ ...officialDocument, $id: 'openapi' });
+    documentAdded = true;
+  }
+  const v = ajv.getSchema(`openapi#/${ref}`);
+  if (!v) throw new Error(`no schema at ${ref}`);
+  // Written whole then renamed: a worker reading it at the same time sees all of it or nothing.
+  mkdirSync(cacheDir, { recursive: true });
+  const staging = `${file}.${process.pid}`;
+  writeFileSync(staging, `// ${ref}\n${standaloneCode.default(ajv, v)}`);
+  renameSync(staging, file);
+  return v;
+}
 
 type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 
@@ -59,8 +105,7 @@ const compiled = new Map<string, ValidateFunction>();
 function validatorAt(ref: string): ValidateFunction {
   let v = compiled.get(ref);
   if (!v) {
-    v = ajv.getSchema(`openapi#/${ref}`);
-    if (!v) throw new Error(`no schema at ${ref}`);
+    v = compileAt(ref);
     compiled.set(ref, v);
   }
   return v;
