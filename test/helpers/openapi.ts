@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -48,42 +58,113 @@ addFormats.default(ajv);
 // Formats of the document that name GitBook's own vocabularies: any string.
 ajv.addFormat('icon', true);
 ajv.addFormat('emoji', true);
-/** The document in ajv, added on the first validator not found in the cache (its traversal costs). */
+/** The document in ajv, added on the first validator compiled here (its traversal costs). */
 let documentAdded = false;
-
-/**
- * Each validator compiled from the document, kept on disk as ajv's standalone code (the generated
- * function and those it references, as a CommonJS module): compiling the document's schemas takes
- * about a second and a half of CPU, and every worker that runs a file using this helper did it
- * again, in every run. Keyed by the document, ajv's and ajv-formats' versions and this file (its
- * options): any change compiles afresh. `rm -rf .test-dist` starts afresh too.
- */
-const cacheDir = join(
-  fileURLToPath(new URL('../../.test-dist/openapi-validators/', import.meta.url)),
-  createHash('sha256')
-    .update(documentText)
-    .update(readFileSync(require.resolve('ajv/package.json')))
-    .update(readFileSync(require.resolve('ajv-formats/package.json')))
-    .update(readFileSync(fileURLToPath(import.meta.url)))
-    .digest('hex')
-    .slice(0, 16),
-);
-
-function compileAt(ref: string): ValidateFunction {
-  const file = join(cacheDir, `${createHash('sha256').update(ref).digest('hex').slice(0, 24)}.cjs`);
-  if (existsSync(file)) return require(file) as ValidateFunction;
+function compileHere(ref: string): ValidateFunction {
   if (!documentAdded) {
     ajv.addSchema({ ...officialDocument, $id: 'openapi' });
     documentAdded = true;
   }
   const v = ajv.getSchema(`openapi#/${ref}`);
   if (!v) throw new Error(`no schema at ${ref}`);
-  // Written whole then renamed: a worker reading it at the same time sees all of it or nothing.
-  mkdirSync(cacheDir, { recursive: true });
-  const staging = `${file}.${process.pid}`;
-  writeFileSync(staging, `// ${ref}\n${standaloneCode.default(ajv, v)}`);
-  renameSync(staging, file);
   return v;
+}
+
+/**
+ * Every schema of the document a check can ask for (JSON pointers, as `validatorAt` takes them):
+ * request bodies, JSON answers (the operations' and the shared responses'), the generic `Error`
+ * and the query parameters' referenced schemas.
+ */
+function documentRefs(): string[] {
+  const refs = new Set([errorRef]);
+  const parameter = (p: any) =>
+    p.$ref ? officialDocument.components.parameters![p.$ref.split('/').pop()] : p;
+  for (const [template, item] of Object.entries(officialDocument.paths))
+    for (const [method, op] of Object.entries(item)) {
+      if (method === 'parameters') continue;
+      if (op.requestBody?.content?.['application/json']?.schema)
+        refs.add(pointer('paths', template, method, 'requestBody', 'content', 'application/json', 'schema'));
+      for (const [key, response] of Object.entries<any>(op.responses ?? {}))
+        if (!response.$ref && response.content?.['application/json'])
+          refs.add(
+            pointer('paths', template, method, 'responses', key, 'content', 'application/json', 'schema'),
+          );
+      for (const p of [...(item['parameters'] ?? []), ...(op.parameters ?? [])].map(parameter))
+        if (typeof p?.schema?.$ref === 'string') refs.add(p.schema.$ref.replace(/^#\//, ''));
+    }
+  for (const [name, response] of Object.entries<any>(officialDocument.components.responses ?? {}))
+    if (response.content?.['application/json'])
+      refs.add(pointer('components', 'responses', name, 'content', 'application/json', 'schema'));
+  return [...refs];
+}
+
+/**
+ * The validators of every schema above, kept on disk as one module of ajv's standalone code (the
+ * generated functions, each once). Compiling the document's schemas took a worker about a second
+ * and a half of CPU for the few files it ran, in every worker and every run; loading the module
+ * takes about 0.4 s. The first worker to need a validator without the module compiles them all
+ * (about 3 s, once) and writes it; others meanwhile compile what they need. Keyed by the document,
+ * ajv's and ajv-formats' versions and this file (its options): any change compiles afresh.
+ * `rm -rf .test-dist` starts afresh too.
+ */
+const cacheFile = join(
+  fileURLToPath(new URL('../../.test-dist/openapi-validators/', import.meta.url)),
+  `${createHash('sha256')
+    .update(documentText)
+    .update(readFileSync(require.resolve('ajv/package.json')))
+    .update(readFileSync(require.resolve('ajv-formats/package.json')))
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .digest('hex')
+    .slice(0, 16)}.cjs`,
+);
+/** The module's validators by pointer; undefined: not looked for yet; empty: none (compile here). */
+let stored: Map<string, ValidateFunction> | undefined;
+
+function storedValidators(): Map<string, ValidateFunction> {
+  if (stored) return stored;
+  stored = new Map();
+  if (existsSync(cacheFile)) {
+    const m = require(cacheFile) as { refs: string[] } & Record<string, ValidateFunction>;
+    m.refs.forEach((ref, i) => stored!.set(ref, m[`v${i}`]!));
+  } else writeStore();
+  return stored;
+}
+
+/** Compile every validator and write the module, unless another worker is writing it. */
+function writeStore(): void {
+  const lock = `${cacheFile}.lock`;
+  mkdirSync(dirname(cacheFile), { recursive: true });
+  try {
+    // A lock left by a worker that died while writing is taken over after two minutes.
+    if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { force: true });
+    closeSync(openSync(lock, 'wx'));
+  } catch {
+    return;
+  }
+  try {
+    // A schema ajv cannot compile stays out: a check that asks for it fails as it did before.
+    const refs = documentRefs().filter((ref) => {
+      try {
+        return compileHere(ref) !== undefined;
+      } catch {
+        return false;
+      }
+    });
+    const code = standaloneCode.default(
+      ajv,
+      Object.fromEntries(refs.map((ref, i) => [`v${i}`, `openapi#/${ref}`])),
+    );
+    // Written whole then renamed: a worker reading it at the same time sees all of it or nothing.
+    const staging = `${cacheFile}.${process.pid}`;
+    writeFileSync(staging, `${code}\nexports.refs = ${JSON.stringify(refs)};\n`);
+    renameSync(staging, cacheFile);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function compileAt(ref: string): ValidateFunction {
+  return storedValidators().get(ref) ?? compileHere(ref);
 }
 
 type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
