@@ -1,9 +1,11 @@
-import type { Plugin } from 'esbuild';
+import type { BuildOptions, Plugin } from 'esbuild';
 
 /** dist-action/index.js in this repository. */
 export const BUNDLE: string;
 /** The commit a bundle names on its first line (undefined: none or unknown). */
 export function bundleCommit(text: string): string | undefined;
+/** esbuild's options for the action bundle (what bundleAction builds). */
+export function actionBuildOptions(options?: { outfile?: string; commit?: string | undefined }): BuildOptions;
 /** Build the action bundle; returns the file written. */
 export function bundleAction(options?: { outfile?: string; commit?: string | undefined }): Promise<string>;
 /** Whether a bundle (default: dist-action/index.js) equals a fresh build from the commit it names. */

@@ -33,11 +33,13 @@ export function bundleCommit(text) {
   return commit === 'unknown' ? undefined : commit;
 }
 
-export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(root) } = {}) {
-  mkdirSync(dirname(outfile), { recursive: true });
-  await build({
-    // One file, as the runner starts it, readable, without a source map (the options
-    // the CLI shares otherwise: scripts/esbuild-options.mjs).
+/**
+ * esbuild's options for the bundle: one file, as the runner starts it, readable, without a source
+ * map (the options the CLI shares otherwise: scripts/esbuild-options.mjs). Exported for the tests'
+ * set-up (test/global-setup.ts), which adds a metafile to know what the bundle read.
+ */
+export function actionBuildOptions({ outfile = BUNDLE, commit } = {}) {
+  return {
     ...bundleOptions({ commit: commit ?? 'unknown' }),
     entryPoints: ['src/action/index.ts'],
     outfile,
@@ -50,7 +52,12 @@ export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(ro
         REQUIRE_SHIM,
       ].join('\n'),
     },
-  });
+  };
+}
+
+export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(root) } = {}) {
+  mkdirSync(dirname(outfile), { recursive: true });
+  await build(actionBuildOptions({ outfile, commit }));
   return outfile;
 }
 

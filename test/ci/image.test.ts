@@ -181,11 +181,12 @@ describe('the image (Dockerfile)', () => {
           ...env,
         },
       });
-    expect((await cli(['--version'])).stdout.trim()).toBe(
-      (JSON.parse(read('package.json')) as { version: string }).version,
-    );
-    // Neither embedded (the tests' bundle) nor a checkout above it: `unknown`, not some other repository's HEAD.
-    expect((await cli(['version', '-o', 'json'])).stdout).toContain('"commit": "unknown"');
+    // The version (what `--version` prints too: src/version.ts) and the commit: neither embedded
+    // (the tests' bundle) nor a checkout above it, `unknown`, not some other repository's HEAD.
+    expect(JSON.parse((await cli(['version', '-o', 'json'])).stdout)).toMatchObject({
+      version: (JSON.parse(read('package.json')) as { version: string }).version,
+      commit: 'unknown',
+    });
     expect((await cli(['validate', '--config', 'config'])).stdout).toMatch(/^config: valid/);
     const emulator = await withEmulator({ seed: exampleSeed() });
     try {

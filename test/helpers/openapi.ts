@@ -1,7 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 
 /**
@@ -22,7 +35,8 @@ export type OpenApiDocument = {
 };
 
 const documentPath = require.resolve('@gitbook/api/spec/openapi.json');
-export const officialDocument = JSON.parse(readFileSync(documentPath, 'utf8')) as OpenApiDocument;
+const documentText = readFileSync(documentPath, 'utf8');
+export const officialDocument = JSON.parse(documentText) as OpenApiDocument;
 
 /** The version of the `@gitbook/api` package the document comes from. */
 export const officialVersion = (
@@ -33,12 +47,125 @@ export const officialVersion = (
 
 // `optimize: false`: ajv's passes that trim the generated code (unused names, constant folding)
 // were about a third of compiling the document's schemas, and the validators are the same.
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { optimize: false } });
+// `source: true`: the code of each compiled validator is kept, to be written to the cache below.
+const ajv = new Ajv2020({
+  strict: false,
+  allErrors: true,
+  validateFormats: true,
+  code: { optimize: false, source: true },
+});
 addFormats.default(ajv);
 // Formats of the document that name GitBook's own vocabularies: any string.
 ajv.addFormat('icon', true);
 ajv.addFormat('emoji', true);
-ajv.addSchema({ ...officialDocument, $id: 'openapi' });
+/** The document in ajv, added on the first validator compiled here (its traversal costs). */
+let documentAdded = false;
+function compileHere(ref: string): ValidateFunction {
+  if (!documentAdded) {
+    ajv.addSchema({ ...officialDocument, $id: 'openapi' });
+    documentAdded = true;
+  }
+  const v = ajv.getSchema(`openapi#/${ref}`);
+  if (!v) throw new Error(`no schema at ${ref}`);
+  return v;
+}
+
+/**
+ * Every schema of the document a check can ask for (JSON pointers, as `validatorAt` takes them):
+ * request bodies, JSON answers (the operations' and the shared responses'), the generic `Error`
+ * and the query parameters' referenced schemas.
+ */
+function documentRefs(): string[] {
+  const refs = new Set([errorRef]);
+  const parameter = (p: any) =>
+    p.$ref ? officialDocument.components.parameters![p.$ref.split('/').pop()] : p;
+  for (const [template, item] of Object.entries(officialDocument.paths))
+    for (const [method, op] of Object.entries(item)) {
+      if (method === 'parameters') continue;
+      if (op.requestBody?.content?.['application/json']?.schema)
+        refs.add(pointer('paths', template, method, 'requestBody', 'content', 'application/json', 'schema'));
+      for (const [key, response] of Object.entries<any>(op.responses ?? {}))
+        if (!response.$ref && response.content?.['application/json'])
+          refs.add(
+            pointer('paths', template, method, 'responses', key, 'content', 'application/json', 'schema'),
+          );
+      for (const p of [...(item['parameters'] ?? []), ...(op.parameters ?? [])].map(parameter))
+        if (typeof p?.schema?.$ref === 'string') refs.add(p.schema.$ref.replace(/^#\//, ''));
+    }
+  for (const [name, response] of Object.entries<any>(officialDocument.components.responses ?? {}))
+    if (response.content?.['application/json'])
+      refs.add(pointer('components', 'responses', name, 'content', 'application/json', 'schema'));
+  return [...refs];
+}
+
+/**
+ * The validators of every schema above, kept on disk as one module of ajv's standalone code (the
+ * generated functions, each once). Compiling the document's schemas took a worker about a second
+ * and a half of CPU for the few files it ran, in every worker and every run; loading the module
+ * takes about 0.4 s. The first worker to need a validator without the module compiles them all
+ * (about 3 s, once) and writes it; others meanwhile compile what they need. Keyed by the document,
+ * ajv's and ajv-formats' versions and this file (its options): any change compiles afresh.
+ * `rm -rf .test-dist` starts afresh too.
+ */
+const cacheFile = join(
+  fileURLToPath(new URL('../../.test-dist/openapi-validators/', import.meta.url)),
+  `${createHash('sha256')
+    .update(documentText)
+    .update(readFileSync(require.resolve('ajv/package.json')))
+    .update(readFileSync(require.resolve('ajv-formats/package.json')))
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .digest('hex')
+    .slice(0, 16)}.cjs`,
+);
+/** The module's validators by pointer; undefined: not looked for yet; empty: none (compile here). */
+let stored: Map<string, ValidateFunction> | undefined;
+
+function storedValidators(): Map<string, ValidateFunction> {
+  if (stored) return stored;
+  stored = new Map();
+  if (existsSync(cacheFile)) {
+    const m = require(cacheFile) as { refs: string[] } & Record<string, ValidateFunction>;
+    m.refs.forEach((ref, i) => stored!.set(ref, m[`v${i}`]!));
+  } else writeStore();
+  return stored;
+}
+
+/** Compile every validator and write the module, unless another worker is writing it. */
+function writeStore(): void {
+  const lock = `${cacheFile}.lock`;
+  mkdirSync(dirname(cacheFile), { recursive: true });
+  try {
+    // A lock left by a worker that died while writing is taken over after two minutes.
+    if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { force: true });
+    closeSync(openSync(lock, 'wx'));
+  } catch {
+    return;
+  }
+  try {
+    // A schema ajv cannot compile stays out: a check that asks for it fails as it did before.
+    const refs = documentRefs().filter((ref) => {
+      try {
+        return compileHere(ref) !== undefined;
+      } catch {
+        return false;
+      }
+    });
+    const code = standaloneCode.default(
+      ajv,
+      Object.fromEntries(refs.map((ref, i) => [`v${i}`, `openapi#/${ref}`])),
+    );
+    // Written whole then renamed: a worker reading it at the same time sees all of it or nothing.
+    const staging = `${cacheFile}.${process.pid}`;
+    writeFileSync(staging, `${code}\nexports.refs = ${JSON.stringify(refs)};\n`);
+    renameSync(staging, cacheFile);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function compileAt(ref: string): ValidateFunction {
+  return storedValidators().get(ref) ?? compileHere(ref);
+}
 
 type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 
@@ -59,8 +186,7 @@ const compiled = new Map<string, ValidateFunction>();
 function validatorAt(ref: string): ValidateFunction {
   let v = compiled.get(ref);
   if (!v) {
-    v = ajv.getSchema(`openapi#/${ref}`);
-    if (!v) throw new Error(`no schema at ${ref}`);
+    v = compileAt(ref);
     compiled.set(ref, v);
   }
   return v;
