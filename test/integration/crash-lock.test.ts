@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator, writes } from '../helpers/emulator.js';
-import { CLI_NODE_FLAGS, ROOT, runMain, spawnCli, until } from '../helpers/cli.js';
+import { ROOT, runMain, spawnCli, until } from '../helpers/cli.js';
 import { duplicates } from '../helpers/invariants.js';
 import { rng } from '../helpers/random-state.js';
 
@@ -35,12 +35,7 @@ describe('crash matrix: kill -9 during apply, then apply again', () => {
       const state = mkdtempSync(join(tmpdir(), 'docsync-crash-'));
       try {
         emu.setFaults({ latencyMs: 25 });
-        const child = spawnCli(
-          ['apply', '--config', config, '--yes'],
-          envFor(emu, state),
-          ROOT,
-          CLI_NODE_FLAGS,
-        );
+        const child = spawnCli(['apply', '--config', config, '--yes'], envFor(emu, state));
         const exited = new Promise<NodeJS.Signals | null>((resolve) =>
           child.on('exit', (_code, signal) => resolve(signal)),
         );
@@ -72,12 +67,7 @@ describe('one writer per organization', () => {
       // The first apply's first write waits until released, so it holds the lock for as long as
       // the second apply needs to start, however loaded the machine is.
       const hold = emu.holdWrites();
-      const first = spawnCli(
-        ['apply', '--config', config, '--yes'],
-        envFor(emu, state),
-        ROOT,
-        CLI_NODE_FLAGS,
-      );
+      const first = spawnCli(['apply', '--config', config, '--yes'], envFor(emu, state));
       let firstOut = '';
       first.stdout!.on('data', (d: Buffer) => (firstOut += d.toString()));
       const firstDone = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));

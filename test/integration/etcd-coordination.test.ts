@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { rendezvousOwner } from '../../src/coord/rendezvous.js';
 import type { Emulator, RequestLogEntry } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
-import { CLI_NODE_FLAGS, runMain, until } from '../helpers/cli.js';
+import { runMain, until } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
 import { call, client, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { etcdBinary, followPrefix, startEtcd, type EtcdServer } from '../helpers/etcd.js';
@@ -123,8 +123,6 @@ describe.skipIf('missing' in etcd)(
           ...['--state-dir', state, '--log-level', 'info', '--webhook-insecure'],
         ],
         { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_ETCD_ENDPOINTS: undefined },
-        undefined,
-        CLI_NODE_FLAGS,
       );
       replicas.set(id, proc);
       return proc;

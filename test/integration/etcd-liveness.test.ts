@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdClient } from '../../src/coord/etcd-client.js';
 import { rendezvousOwner } from '../../src/coord/rendezvous.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { CLI_NODE_FLAGS, until } from '../helpers/cli.js';
+import { until } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon.js';
 import { TOKEN, withEmulator } from '../helpers/emulator.js';
 import { etcdBinary, followPrefix, startEtcd, type EtcdServer } from '../helpers/etcd.js';
@@ -136,8 +136,6 @@ describe.skipIf('missing' in etcd)(`etcd liveness${'missing' in etcd ? ` (${etcd
         ...['--state-dir', join(dir, `state-${id}`), '--log-level', 'info'],
       ],
       { DOCSYNC_API_URL: emu.url, DOCSYNC_TOKEN: TOKEN, DOCSYNC_ETCD_ENDPOINTS: undefined },
-      undefined,
-      CLI_NODE_FLAGS,
     );
     replicas.set(id, proc);
     return proc;
