@@ -21,30 +21,29 @@ export type CliResult = {
 };
 
 /**
- * Node flags for a CLI process a test starts (`spawnCli`'s default `nodeFlags`): V8 compiles
+ * Node flags for every CLI process a test starts (`spawnCli`): V8 compiles
  * WebAssembly (undici's HTTP parser, llhttp) with its baseline compiler only, instead of compiling
  * it again with the optimizing one in the background. A `docsync apply` of the demo: 0.97–1.14 s
  * of CPU to 0.69–0.74 s; a daemon's first 8 s: 1.0–1.1 s to 0.7–0.8 s (decision 41, eighth pass).
  * Not allowed in NODE_OPTIONS, so given on the command line.
  */
-export const CLI_NODE_FLAGS: readonly string[] = ['--liftoff-only'];
+const CLI_NODE_FLAGS: readonly string[] = ['--liftoff-only'];
 
 /**
  * Start the real CLI as a process: only where the process is what is tested (signals, kill -9, a
  * terminal, the installed binary's exit codes and streams, the daemon's lifecycle). Anything else
- * runs the command in-process with `runMain`, a fraction of the CPU. `nodeFlags` go to node
- * before the CLI (`CLI_NODE_FLAGS` unless a test gives its own).
+ * runs the command in-process with `runMain`, a fraction of the CPU. Node runs it with
+ * `CLI_NODE_FLAGS`.
  */
 export function spawnCli(
   args: string[],
   env: Record<string, string | undefined> = {},
   cwd = ROOT,
-  nodeFlags: readonly string[] = CLI_NODE_FLAGS,
 ): ChildProcess {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: '1', ...env }))
     if (v !== undefined) childEnv[k] = v;
-  return spawn(process.execPath, [...nodeFlags, ...cliArgs(), ...args], {
+  return spawn(process.execPath, [...CLI_NODE_FLAGS, ...cliArgs(), ...args], {
     cwd,
     env: childEnv,
     stdio: ['pipe', 'pipe', 'pipe'],

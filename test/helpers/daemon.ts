@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { CLI_NODE_FLAGS, inProcess, spawnCli, text, until } from './cli.js';
+import { inProcess, spawnCli, text, until } from './cli.js';
 
 export type DaemonProcess = {
   child: ChildProcess;
@@ -16,17 +16,15 @@ export type DaemonProcess = {
  * Start `docsync daemon` as a process on port 0 and wait until it answers /healthz. The daemon
  * prints its address on stdout (`… on http://127.0.0.1:PORT: …`), so no two tests can race for a
  * port, however many run at once. The URL is always the loopback one (also for `--host 0.0.0.0`).
- * `nodeFlags` go to node before the CLI (`CLI_NODE_FLAGS` of test/helpers/cli.ts unless given).
  */
 export async function startDaemonProcess(
   args: string[],
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
-  nodeFlags: readonly string[] = CLI_NODE_FLAGS,
 ): Promise<DaemonProcess> {
   // Loopback unless the test chooses (`--host`, or DOCSYNC_HOST in env, even unset: the default).
   const host = args.includes('--host') || 'DOCSYNC_HOST' in env ? [] : ['--host', '127.0.0.1'];
-  const child = spawnCli(['daemon', '--port', '0', ...host, ...args], env, undefined, nodeFlags);
+  const child = spawnCli(['daemon', '--port', '0', ...host, ...args], env);
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

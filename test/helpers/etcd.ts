@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { prefixEnd } from '../../src/coord/etcd-client.js';
 import { until } from './cli.js';
 
 /** The etcd binary (Debian's etcd-server package), or why it is missing. */
@@ -124,12 +125,6 @@ export async function startEtcd(binary: string): Promise<EtcdServer> {
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const unb64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString();
-/** The key after every key that starts with `prefix` (etcd's range_end for a prefix). */
-const prefixEnd = (prefix: string) => {
-  const bytes = Buffer.from(prefix);
-  bytes[bytes.length - 1] = bytes[bytes.length - 1]! + 1;
-  return bytes.toString('base64');
-};
 
 type WatchMessage = {
   result?: { events?: { type?: 'PUT' | 'DELETE'; kv?: { key?: string; value?: string } }[] };
@@ -148,7 +143,7 @@ export function followPrefix(
   onChange: (kvs: Map<string, string>) => void,
 ): { close: () => void } {
   let stopped = false;
-  let abort = new AbortController();
+  const abort = new AbortController();
   const post = async (path: string, body: unknown) =>
     fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), signal: abort.signal });
   const follow = async () => {
@@ -191,7 +186,6 @@ export function followPrefix(
     close: () => {
       stopped = true;
       abort.abort();
-      abort = new AbortController();
     },
   };
 }
