@@ -77,8 +77,6 @@ function compileHere(ref: string): ValidateFunction {
  */
 function documentRefs(): string[] {
   const refs = new Set([errorRef]);
-  const parameter = (p: any) =>
-    p.$ref ? officialDocument.components.parameters![p.$ref.split('/').pop()] : p;
   for (const [template, item] of Object.entries(officialDocument.paths))
     for (const [method, op] of Object.entries(item)) {
       if (method === 'parameters') continue;
@@ -89,7 +87,7 @@ function documentRefs(): string[] {
           refs.add(
             pointer('paths', template, method, 'responses', key, 'content', 'application/json', 'schema'),
           );
-      for (const p of [...(item['parameters'] ?? []), ...(op.parameters ?? [])].map(parameter))
+      for (const p of parametersOf(template, op))
         if (typeof p?.schema?.$ref === 'string') refs.add(p.schema.$ref.replace(/^#\//, ''));
     }
   for (const [name, response] of Object.entries<any>(officialDocument.components.responses ?? {}))
@@ -213,8 +211,9 @@ export function findOperation(method: string, path: string): Operation | null {
   return { template: route.template, method: m, op: officialDocument.paths[route.template]![m], params };
 }
 
-function parametersOf(o: Operation): any[] {
-  return [...(officialDocument.paths[o.template]!['parameters'] ?? []), ...(o.op.parameters ?? [])].map(
+/** An operation's parameters: its path's and its own, references resolved. */
+function parametersOf(template: string, op: any): any[] {
+  return [...(officialDocument.paths[template]!['parameters'] ?? []), ...(op.parameters ?? [])].map(
     (p: any) => (p.$ref ? officialDocument.components.parameters![p.$ref.split('/').pop()] : p),
   );
 }
@@ -238,7 +237,7 @@ export function checkRequest(method: string, path: string, body: unknown): strin
   if (!o) return [`${method} ${path}: no such operation in the official document`];
   const problems: string[] = [];
   if (o.op.deprecated) problems.push(`${method} ${o.template} is deprecated`);
-  const params = parametersOf(o);
+  const params = parametersOf(o.template, o.op);
   for (const [name, value] of Object.entries(o.params)) {
     const param = params.find((p: any) => p.name === name && p.in === 'path');
     const pattern = param?.schema?.pattern;
