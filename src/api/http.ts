@@ -75,7 +75,6 @@ export type HttpRequest = {
 
 export type HttpResponse = { status: number; body: unknown };
 
-export { DEFAULT_MAX_RESPONSE_BYTES };
 /** With 1000 items a page, a million items per list. */
 export const DEFAULT_MAX_PAGES = 1000;
 

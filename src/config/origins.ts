@@ -1,7 +1,7 @@
 import type { DesiredOrganization } from '../reconcile/index.js';
 import type { InheritedEntry } from '../plan/types.js';
 import type { ParsedConfig } from './semantic.js';
-import { locate, locatorOf, type YamlFile } from './yaml-file.js';
+import { locate, type YamlFile } from './yaml-file.js';
 
 /** A place in a config file: where a plan error about a config value points. */
 export type ConfigLocation = { file: string; line: number; column: number };
@@ -20,9 +20,9 @@ const origins = new WeakMap<DesiredOrganization, Origins>();
 export function recordOrigins(orgs: readonly DesiredOrganization[], parsed: readonly ParsedConfig[]): void {
   for (const org of orgs) {
     const entry: Origins = { lists: new Map(), objects: new Map() };
-    for (const { yaml: file, config } of parsed) {
+    // Each file's `yaml` is already its locator (config/load.ts parseFile), not its parsed tree.
+    for (const { yaml, config } of parsed) {
       if (config.organization !== org.id) continue;
-      const yaml = locatorOf(file);
       for (const [key, value] of Object.entries(config)) {
         if (Array.isArray(value)) {
           const list = entry.lists.get(key) ?? [];

@@ -115,8 +115,8 @@ const locators = new WeakMap<YamlFile, YamlFile>();
 
 /**
  * The file as locating needs it (its positions, computed on first use), without its parsed value:
- * what outlives loading (config/origins.ts keeps one per file for a plan's lifetime) need not
- * hold a second copy of the whole config (decision 39).
+ * what outlives loading (a parsed file keeps it, and config/origins.ts one per file for a plan's
+ * lifetime) need not hold a second copy of the whole config (decision 39).
  */
 export function locatorOf(yaml: YamlFile): YamlFile {
   return locators.get(yaml) ?? yaml;
