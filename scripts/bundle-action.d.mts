@@ -1,4 +1,4 @@
-import type { BuildOptions, Plugin } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 
 /** dist-action/index.js in this repository. */
 export const BUNDLE: string;
@@ -10,5 +10,3 @@ export function actionBuildOptions(options?: { outfile?: string; commit?: string
 export function bundleAction(options?: { outfile?: string; commit?: string | undefined }): Promise<string>;
 /** Whether a bundle (default: dist-action/index.js) equals a fresh build from the commit it names. */
 export function checkBundle(file?: string): Promise<{ same: boolean; commit: string | undefined }>;
-/** esbuild plugin: src/'s createRequire(import.meta.url) calls as plain require() (which esbuild bundles). */
-export const inlineCreateRequire: Plugin;

@@ -14,16 +14,13 @@ import { tmpdir } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
-import { URL, fileURLToPath } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { currentCommit } from './build-info.mjs';
-import { REQUIRE_SHIM, bundleOptions } from './esbuild-options.mjs';
+import { REQUIRE_SHIM, ROOT, bundleOptions } from './esbuild-options.mjs';
 
-export { inlineCreateRequire } from './esbuild-options.mjs';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-export const BUNDLE = join(root, 'dist-action', 'index.js');
+export const BUNDLE = join(ROOT, 'dist-action', 'index.js');
 const HEADER = '// docsync GitHub Action bundle (npm run bundle), built from commit ';
 
 /** The commit a bundle names on its first line (undefined: none). */
@@ -55,7 +52,7 @@ export function actionBuildOptions({ outfile = BUNDLE, commit } = {}) {
   };
 }
 
-export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(root) } = {}) {
+export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(ROOT) } = {}) {
   mkdirSync(dirname(outfile), { recursive: true });
   await build(actionBuildOptions({ outfile, commit }));
   return outfile;

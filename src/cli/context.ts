@@ -6,16 +6,12 @@ import { DEFAULT_MAX_CONCURRENCY, type CommonOptions } from './defaults.js';
 
 export {
   commonDefaults,
-  DEFAULT_API_URL,
   DEFAULT_MAX_CONCURRENCY,
   defaultStateDir,
   env,
   flavorOptions,
-  sourceKey,
   sourceStateDir,
-  STATE_DIR_SHOWN,
   type CommonOptions,
-  type SourceSpec,
 } from './defaults.js';
 
 /**
