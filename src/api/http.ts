@@ -78,8 +78,6 @@ export type HttpResponse = { status: number; body: unknown };
 /** With 1000 items a page, a million items per list. */
 export const DEFAULT_MAX_PAGES = 1000;
 
-const DONE = Promise.resolve();
-
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Error codes of undici that mean the request never left this process. */
@@ -218,19 +216,16 @@ export class HttpClient {
     // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    return queued(this.lanes, run, {
+    return queued(this.enqueue, run, {
       lane,
       ...(req.priority ? { priority: req.priority } : {}),
     });
   }
 
-  /** `waiting` as `queued` takes it: each task added starts when `pump` gets it a slot. */
-  private readonly lanes = {
-    add: (run: () => Promise<void>, options: LaneOptions): Promise<void> => {
-      this.waiting.enqueue(run, options);
-      this.pump();
-      return DONE;
-    },
+  /** Into `waiting`, for `queued`: each task added starts when `pump` gets it a slot. */
+  private readonly enqueue = (run: () => Promise<void>, options: LaneOptions): void => {
+    this.waiting.enqueue(run, options);
+    this.pump();
   };
 
   /** Wait for every queued call, then close connections. */
@@ -248,7 +243,7 @@ export class HttpClient {
   private pump(): void {
     if (this.pumping || this.waiting.size === 0 || this.running >= this.concurrency) return;
     // The API was found unreachable: the request fails at once, without waiting for a slot.
-    if (this.gaveUp && Date.now() < this.gaveUp.until) return this.start(false);
+    if (this.unreachable()) return this.start(false);
     this.pumping = true;
     void this.waitForBudget().then(() => {
       this.pumping = false;
@@ -266,6 +261,11 @@ export class HttpClient {
     void run().then(done, done);
     this.granted = false;
     this.pump();
+  }
+
+  /** The error the API was found unreachable with, while that judgement holds (`gaveUp`). */
+  private unreachable(): ApiError | undefined {
+    return this.gaveUp && Date.now() < this.gaveUp.until ? this.gaveUp.error : undefined;
   }
 
   /** A request ended: start the next, or tell `close` that all are done. */
@@ -291,15 +291,16 @@ export class HttpClient {
     this.granted = false;
     for (;;) {
       if (!slot) {
-        if (this.gaveUp && Date.now() < this.gaveUp.until)
-          throw this.notSent(req, this.gaveUp.error, sentBefore);
+        const down = this.unreachable();
+        if (down) throw this.notSent(req, down, sentBefore);
         await this.waitForBudget();
       }
       slot = false;
       // Another request may have given up while this one waited for the budget.
-      if (this.gaveUp && Date.now() < this.gaveUp.until) {
+      const down = this.unreachable();
+      if (down) {
         this.budget.release();
-        throw this.notSent(req, this.gaveUp.error, sentBefore);
+        throw this.notSent(req, down, sentBefore);
       }
       attempt += 1;
       const attemptStarted = Date.now();
@@ -331,7 +332,7 @@ export class HttpClient {
           const from = unreachable ? Math.min(started, streak.since) : started;
           const elapsed = Date.now() - from;
           const final = error.afterAttempts(unreachable ? Math.max(attempt, streak.count) : attempt, elapsed);
-          if (error.code !== 'server' && !(this.gaveUp && Date.now() < this.gaveUp.until)) {
+          if (error.code !== 'server' && !this.unreachable()) {
             this.gaveUp = { error: final, until: Date.now() + Math.max(elapsed, this.opts.timeoutMs) };
             // After the pause, the API gets a fresh set of attempts.
             this.streak = undefined;

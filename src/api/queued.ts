@@ -1,5 +1,5 @@
 /**
- * Run `task` through `queue`; the promise returned settles as the task does.
+ * Run `task` through a queue (`enqueue` hands it the run); the promise returned settles as the task does.
  *
  * p-queue keeps a task it has started in its array (before its head, until a compaction that
  * waits for half the array to be consumed), and with it the closure that resolves the promise
@@ -10,7 +10,7 @@
  * its own through a holder it empties once it runs, and gives the queue nothing to keep.
  */
 export function queued<T, O>(
-  queue: { add(run: () => Promise<void>, options: O): Promise<unknown> },
+  enqueue: (run: () => Promise<void>, options: O) => void,
   task: () => Promise<T>,
   options: O,
 ): Promise<T> {
@@ -30,6 +30,6 @@ export function queued<T, O>(
         return Promise.resolve();
       }
     };
-    void queue.add(run, options);
+    enqueue(run, options);
   });
 }
