@@ -114,11 +114,11 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
   private readonly levels = new Map<number, Level>();
   /** Priorities with a level, highest first. */
   private order: number[] = [];
-  /** Tasks waiting, all priorities (read at every slot of the rate budget). */
-  private count = 0;
-
+  /** Tasks waiting, all priorities (the client has one or two). */
   get size(): number {
-    return this.count;
+    let size = 0;
+    for (const priority of this.order) size += this.levels.get(priority)!.size;
+    return size;
   }
 
   enqueue(run: Run, options?: Partial<LaneOptions>): void {
@@ -130,15 +130,12 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
       this.order = [...this.levels.keys()].sort((a, b) => b - a);
     }
     level.push(options?.lane ?? '', run, options?.id);
-    this.count += 1;
   }
 
   dequeue(): Run | undefined {
     for (const priority of this.order) {
       const run = this.levels.get(priority)!.shift();
-      if (!run) continue;
-      this.count -= 1;
-      return run;
+      if (run) return run;
     }
     return undefined;
   }
@@ -152,7 +149,6 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
     for (const level of this.levels.values()) {
       const task = level.remove((t) => t.id === id);
       if (!task) continue;
-      this.count -= 1;
       return this.enqueue(task.run, { priority, id, lane: task.lane });
     }
     throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);
@@ -160,9 +156,6 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
 
   remove(idOrRun: string | Run): void {
     for (const level of this.levels.values())
-      if (level.remove((t) => (typeof idOrRun === 'string' ? t.id === idOrRun : t.run === idOrRun))) {
-        this.count -= 1;
-        return;
-      }
+      if (level.remove((t) => (typeof idOrRun === 'string' ? t.id === idOrRun : t.run === idOrRun))) return;
   }
 }
