@@ -86,18 +86,22 @@ function withLazyPositions(file: string, text: string, value: unknown): YamlFile
     },
   };
   locators.set(yaml, located);
-  fastTexts.set(yaml, text);
+  // An escape may spell any word: such a file's text says nothing sure (mayHoldAny).
+  if (!text.includes('\\')) plainTexts.set(yaml, text);
   return yaml;
 }
 
-/** The text of each file the fast path read: every key and string of it is written out in there. */
-const fastTexts = new WeakMap<YamlFile, string>();
+/**
+ * The text of each file the fast path read that holds no `\` escape: every key and string of it is
+ * written out in there as it reads.
+ */
+const plainTexts = new WeakMap<YamlFile, string>();
 
 /**
  * Whether the fast path read the file: its value is a tree (no alias shares a node, none loops).
  */
 export function readByFastPath(yaml: YamlFile): boolean {
-  return fastTexts.has(yaml);
+  return locators.has(yaml);
 }
 
 /**
@@ -106,8 +110,8 @@ export function readByFastPath(yaml: YamlFile): boolean {
  * of the words is in its text; then a walk that looks for them can be skipped (issue 33).
  */
 export function mayHoldAny(yaml: YamlFile, words: readonly string[]): boolean {
-  const text = fastTexts.get(yaml);
-  if (text === undefined || text.includes('\\')) return true;
+  const text = plainTexts.get(yaml);
+  if (text === undefined) return true;
   return words.some((w) => text.includes(w));
 }
 
