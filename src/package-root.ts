@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
  * because the module's depth differs: src/ (tsx), dist/ (the bundle, decision 45),
  * .test-dist/bin/ (the tests' bundle), node_modules/docsync/dist/.
  */
-export function packageRoot(from: string = import.meta.url): string | undefined {
-  let dir = dirname(fileURLToPath(from));
+export function packageRoot(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown };

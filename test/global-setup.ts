@@ -68,13 +68,13 @@ function inputsDigest(meta: Metafile): string {
  * Build into `.test-dist/<name>` unless the build there was made from the same inputs (the digest of
  * its metafile's inputs, read again now, is the one written at its build). Bundling the CLI and the
  * action took about 3 s of CPU at the start of every run, before any test could start; a run that
- * changed no source they read now reads about 700 files instead. Returns the metafile.
+ * changed no source they read now reads about 700 files instead.
  */
-async function bundled(name: string, options: (outdir: string) => BuildOptions): Promise<Metafile> {
+async function bundled(name: string, options: (outdir: string) => BuildOptions): Promise<void> {
   const dir = join(ROOT, '.test-dist', name);
   try {
     const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Metafile;
-    if (readFileSync(join(dir, 'digest'), 'utf8') === inputsDigest(meta)) return meta;
+    if (readFileSync(join(dir, 'digest'), 'utf8') === inputsDigest(meta)) return;
   } catch {
     // Not built yet, or not completely: build.
   }
@@ -87,7 +87,6 @@ async function bundled(name: string, options: (outdir: string) => BuildOptions):
   writeFileSync(join(staging, 'digest'), inputsDigest(metafile));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
-  return metafile;
 }
 
 /**

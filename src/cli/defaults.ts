@@ -65,7 +65,6 @@ function fromEnv<T>(name: string, parse: (v: string) => T, fallback: T): T {
   }
 }
 
-/** The shared settings from the environment alone (the demo, which takes no such flags). */
 /** Where a daemon's config comes from: a git repository's branch and path, or a folder. */
 export type SourceSpec = { repo: string; branch: string; path: string } | { config: string };
 
@@ -118,6 +117,7 @@ export function sourceStateDir(
   return opts.stateDirGiven ? opts.stateDir : join(opts.stateDir, 'sources', sourceKey(source));
 }
 
+/** The shared settings from the environment alone (the demo, which takes no such flags). */
 export function commonDefaults(): CommonOptions {
   const apiUrl = fromEnv('DOCSYNC_API_URL', httpUrl, DEFAULT_API_URL);
   return {
