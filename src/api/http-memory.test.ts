@@ -50,11 +50,11 @@ it('an answer the caller has dropped is not kept by the queue while later reques
   expect(kept).toBeLessThanOrEqual(2);
 });
 
-/** A server whose answers are each a page of 50 items, on an ephemeral port, and a client of it. */
 /** A client of `server` with the memory tests' settings. */
 const clientOf = (server: Server) =>
   serverClient(server, { token: 'memory-token-0123456789', concurrency: 2 });
 
+/** A server whose answers are each a page of 50 items, on an ephemeral port, and a client of it. */
 async function pagesServer(): Promise<HttpClient> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
