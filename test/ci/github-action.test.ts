@@ -16,7 +16,7 @@ import { bundleAction } from '../../scripts/bundle-action.mjs';
 import type { Emulator } from '../../src/emulator/server.js';
 import { runAction as runActionMain } from '../../src/action/run.js';
 import { TEST_ACTION_COMMIT } from '../global-setup.js';
-import { ROOT, runEntry } from '../helpers/cli.js';
+import { CLI_NODE_FLAGS, ROOT, runEntry } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { githubMock } from '../helpers/github-mock.js';
 
@@ -153,9 +153,13 @@ describe('the action (action.yml, node24, dist-action/index.js) run as the runne
     };
   }
 
-  /** `node <action>/<runs.main>` in the workspace, as the runner starts a node24 action. */
+  /**
+   * `node <action>/<runs.main>` in the workspace, as the runner starts a node24 action; with
+   * CLI_NODE_FLAGS (V8's baseline WebAssembly compiler for undici's parser), which changes the CPU
+   * it takes, not what it does.
+   */
   const runAction = (env: Record<string, string>, dir: string) =>
-    run(process.execPath, [join(actionDir, action.runs.main)], env, dir);
+    run(process.execPath, [...CLI_NODE_FLAGS, join(actionDir, action.runs.main)], env, dir);
 
   /**
    * The action's code (`runAction`, what the bundle's entry runs) in this process, for the runs

@@ -21,13 +21,14 @@ export type CliResult = {
 };
 
 /**
- * Node flags for every CLI process a test starts (`spawnCli`): V8 compiles
+ * Node flags for every CLI process a test starts (`spawnCli`, and the tests that start the CLI
+ * or the action's bundle on their own command line and talk HTTP): V8 compiles
  * WebAssembly (undici's HTTP parser, llhttp) with its baseline compiler only, instead of compiling
  * it again with the optimizing one in the background. A `docsync apply` of the demo: 0.97–1.14 s
  * of CPU to 0.69–0.74 s; a daemon's first 8 s: 1.0–1.1 s to 0.7–0.8 s (decision 41, eighth pass).
  * Not allowed in NODE_OPTIONS, so given on the command line.
  */
-const CLI_NODE_FLAGS: readonly string[] = ['--liftoff-only'];
+export const CLI_NODE_FLAGS: readonly string[] = ['--liftoff-only'];
 
 /**
  * Start the real CLI as a process: only where the process is what is tested (signals, kill -9, a

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
-import { ROOT, runMain } from '../helpers/cli.js';
+import { CLI_NODE_FLAGS, ROOT, runMain } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 const config = join(ROOT, 'config');
@@ -40,8 +40,8 @@ describe('terminal output', () => {
     async () => {
       emu = await withEmulator({ seed: exampleSeed() });
       const cli = process.env['DOCSYNC_TEST_CLI']
-        ? [process.execPath, process.env['DOCSYNC_TEST_CLI']]
-        : [process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts')];
+        ? [process.execPath, ...CLI_NODE_FLAGS, process.env['DOCSYNC_TEST_CLI']]
+        : [process.execPath, ...CLI_NODE_FLAGS, '--import', 'tsx', join(ROOT, 'src/cli.ts')];
       const onTty = (extra: string[]) =>
         new Promise<string>((resolve, reject) => {
           // util-linux `script` gives the CLI a pseudo-terminal for stdout and stderr.
