@@ -16,7 +16,11 @@ export const cases = readdirSync(PLANS)
   .filter((d) => existsSync(join(PLANS, d, 'desired.yaml')))
   .sort();
 
-export async function planCase(name: string) {
+/**
+ * A case's inputs: its config (loaded with its environment), the emulator's seed, the flavor and
+ * the environment; nothing planned. For the tests that plan through HTTP themselves.
+ */
+export function caseInputs(name: string) {
   const dir = join(PLANS, name);
   const options = existsSync(join(dir, 'options.json'))
     ? (JSON.parse(readFileSync(join(dir, 'options.json'), 'utf8')) as {
@@ -37,7 +41,12 @@ export async function planCase(name: string) {
   );
   if (!loaded.desired) throw new Error(`${name}: invalid desired.yaml: ${JSON.stringify(loaded.issues)}`);
   const seed = JSON.parse(readFileSync(join(dir, 'live.json'), 'utf8')) as unknown;
-  const live = await liveOfSeed(seed, flavor, loaded.desired);
-  const plan = buildPlan(diff(loaded.desired, live, { capabilities: capabilitiesOf(flavor) }));
-  return { dir, desired: loaded.desired, seed, live, plan, flavor, env: options.env ?? {} };
+  return { dir, desired: loaded.desired, seed, flavor, env: options.env ?? {} };
+}
+
+export async function planCase(name: string) {
+  const inputs = caseInputs(name);
+  const live = await liveOfSeed(inputs.seed, inputs.flavor, inputs.desired);
+  const plan = buildPlan(diff(inputs.desired, live, { capabilities: capabilitiesOf(inputs.flavor) }));
+  return { ...inputs, live, plan };
 }

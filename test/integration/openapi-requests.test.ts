@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/run.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
-import { cases, planCase } from '../helpers/golden.js';
+import { caseInputs, cases } from '../helpers/golden.js';
 import { client, withEmulator } from '../helpers/emulator.js';
 import { checkRequest } from '../helpers/openapi.js';
 
@@ -23,7 +23,8 @@ describe('requests of the current flavor against the official OpenAPI document',
     let withQuery = 0;
     const ran: string[] = [];
     for (const name of cases) {
-      const golden = await planCase(name);
+      // The case's config and seed; its plan is made here, through HTTP.
+      const golden = caseInputs(name);
       for (const [k, v] of Object.entries(golden.env)) process.env[k] = v;
       const emu = await withEmulator({ seed: golden.seed, flavor: 'current' });
       const api = client(emu, { flavor: 'current' });
