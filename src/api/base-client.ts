@@ -121,12 +121,13 @@ export class BaseClient {
 
   /**
    * Every item of a list, handed over page by page as each page arrives (`onPage`), so that the
-   * reads below a page's items start before the next page is read (decision 39).
+   * reads below a page's items start before the next page is read (decision 39). `leads`: there
+   * are such reads, so the list's first page goes ahead of plain lists too.
    */
-  async listPages<T>(list: ApiList<T>, onPage: (items: T[]) => void): Promise<void> {
+  async listPages<T>(list: ApiList<T>, onPage: (items: T[]) => void, leads = false): Promise<void> {
     const path = pathOf(list.route, list.params);
     const query = list.nested ? { nested: true } : undefined;
-    for await (const page of pages(this.http, path, list.route, list.item, query)) {
+    for await (const page of pages(this.http, path, list.route, list.item, query, undefined, leads)) {
       for (const item of page as T[]) registerCredentials(item, list.credentials);
       onPage(page as T[]);
     }

@@ -33,6 +33,8 @@ class PageWalk<T extends z.ZodType, S> {
     item: T,
     private readonly query: Record<string, string | number | boolean | undefined>,
     live: ((item: z.infer<T>) => S) | undefined,
+    /** The list's items have reads below them: its first page goes first too. */
+    private readonly leads = false,
   ) {
     const schema = Page(item);
     this.shape = (res) => {
@@ -53,8 +55,10 @@ class PageWalk<T extends z.ZodType, S> {
         route: this.route,
         query: { limit: PAGE_LIMIT, ...this.query, page },
         expect: [200],
-        // A list's next page is on the path of every read below its items: it goes first.
-        ...(page !== undefined ? { priority: 1 } : {}),
+        // A list's next page is on the path of every read below its items: it goes first. So does
+        // the first page of a list with reads below its items: until the first answer the client
+        // sends one request at a time, and a plain list there would hold back every read below.
+        ...(page !== undefined || this.leads ? { priority: 1 } : {}),
       },
       this.shape,
     );
@@ -105,8 +109,9 @@ export async function* pages<T extends z.ZodType, S = z.infer<T>>(
   item: T,
   query: Record<string, string | number | boolean | undefined> = {},
   live?: (item: z.infer<T>) => S,
+  leads = false,
 ): AsyncGenerator<S[]> {
-  const walk = new PageWalk(http, path, route, item, query, live);
+  const walk = new PageWalk(http, path, route, item, query, live, leads);
   for (;;) {
     const got = await walk.fetch();
     yield got.items;

@@ -245,30 +245,34 @@ async function readLists(
           // Each page's items are mapped, and the reads below them started, as the page arrives:
           // the next page and those reads go on at once (decision 39).
           await t(
-            api.listPages(read.list(orgId), (answers) => {
-              for (const answer of answers) {
-                if (secrets && read.secret) {
-                  const pair = read.secret(answer as never);
-                  if (pair) secrets.set(...pair);
+            api.listPages(
+              read.list(orgId),
+              (answers) => {
+                for (const answer of answers) {
+                  if (secrets && read.secret) {
+                    const pair = read.secret(answer as never);
+                    if (pair) secrets.set(...pair);
+                  }
+                  // An id that is a credential reaches the live model as its fingerprint (decision 0031).
+                  const item = read.live(withoutCredentials(answer, kind.credentials) as never);
+                  if (!children) items.push(item);
+                  else {
+                    const full = readChildren(
+                      api,
+                      orgId,
+                      item,
+                      children.reads,
+                      desired ? { wants } : undefined,
+                      t,
+                    );
+                    // Judged below, once the list is read; until then a failure is not unhandled.
+                    full.catch(() => undefined);
+                    below.push(full);
+                  }
                 }
-                // An id that is a credential reaches the live model as its fingerprint (decision 0031).
-                const item = read.live(withoutCredentials(answer, kind.credentials) as never);
-                if (!children) items.push(item);
-                else {
-                  const full = readChildren(
-                    api,
-                    orgId,
-                    item,
-                    children.reads,
-                    desired ? { wants } : undefined,
-                    t,
-                  );
-                  // Judged below, once the list is read; until then a failure is not unhandled.
-                  full.catch(() => undefined);
-                  below.push(full);
-                }
-              }
-            }),
+              },
+              children !== undefined,
+            ),
           );
           return {
             key: kind.key,

@@ -89,6 +89,31 @@ describe('live read', () => {
     expect(first.filter((k) => k === 'site').length).toBeGreaterThanOrEqual(3);
   });
 
+  it('reads first the lists whose items have reads below them (the first answer is the probe)', async () => {
+    const seed = bigSeed(3);
+    const o = (seed.organizations as any[])[0];
+    o.customFields = [{ name: 'owner', type: 'text' }];
+    o.sites = [{ title: 'Docs', sections: [{ title: 'A', path: 'a' }] }];
+    emu = await withEmulator({ seed });
+    api = client(emu, { concurrency: 2 });
+    await readLive(api, {
+      organizations: [
+        {
+          id: 'org_t',
+          policy,
+          customFields: [],
+          teams: [{ title: 'Team 0', members: [] }],
+          sites: [{ title: 'Docs', sections: [] }],
+        },
+      ],
+    });
+    const paths = emu.requests().map((r) => r.path);
+    // Until the first answer, one request at a time: a plain list there delays every read below
+    // the teams and the sites by one round trip.
+    expect(paths.slice(0, 2).sort()).toEqual(['/v1/orgs/org_t/sites', '/v1/orgs/org_t/teams']);
+    expect(paths.indexOf('/v1/orgs/org_t/custom-fields')).toBeGreaterThan(1);
+  });
+
   it('costs exactly one request per list page plus one per named space', async () => {
     const seed = baseSeed();
     const o = (seed.organizations as any[])[0];
