@@ -36,8 +36,12 @@ export class RateBudget {
   private head = 0;
   /** Earliest start of the next request, to spread requests evenly. */
   private nextAt = 0;
-  /** Margin added after 429s that came although this budget kept the limit (ms). */
-  private widened = 0;
+  /**
+   * Margin added to the floor (ms): how much longer than the window the server's count reached back,
+   * as its answers' `Remaining` showed (`learnSkew`), and what 429s taught (`pause`); each window's
+   * largest, kept for the last few windows (it narrows again when the skew is gone).
+   */
+  private readonly skew = new RecentMax(SKEW_WINDOWS);
   private widenedAt = Number.NEGATIVE_INFINITY;
   /** Whether more requests were waiting, spread, when the last one started (the grid is continuous). */
   private backlog = false;
@@ -68,20 +72,26 @@ export class RateBudget {
     return 0;
   }
 
-  /** The request of a start that took its slot was written now: from here on it is a start at this time. */
-  sent(): void {
-    if (this.unsent === 0) return;
+  /**
+   * The request of a start that took its slot was written now: from here on it is a start at this
+   * time. Returns that time (for `release`).
+   */
+  sent(): number {
+    const now = this.now();
+    if (this.unsent === 0) return now;
     this.unsent -= 1;
-    this.starts.push(this.now());
+    this.starts.push(now);
+    return now;
   }
 
   /**
-   * A request that took a slot has finished; `headers` are its answer's, if any. `sent`: whether
-   * `sent` was called for it; if not, it counts as a start now (later than it was: never fewer).
+   * A request that took a slot has finished; `headers` are its answer's, if any. `sentAt`: when it
+   * was written (what `sent` returned); if it never was, it counts as a start now (later than it
+   * was: never fewer).
    */
-  release(headers?: Record<string, string | string[] | undefined>, sent = false): void {
+  release(headers?: Record<string, string | string[] | undefined>, sentAt?: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
-    if (!sent) this.sent();
+    if (sentAt === undefined) this.sent();
     if (!headers) return;
     this.answered = true;
     const now = this.now();
@@ -103,7 +113,34 @@ export class RateBudget {
       this.remaining = remaining;
       // Requests still in flight may spend from the same budget: count them as spent.
       this.available = remaining - this.inFlight;
+      if (sentAt !== undefined && this.limit !== null) this.learnSkew(now, sentAt, this.limit - remaining);
     }
+  }
+
+  /**
+   * The server counted `counted` requests in its window when it took the one written at `sentAt`.
+   * Counting more than this budget's starts within the window before `sentAt` means it saw older
+   * starts later than they were written (either side's event loop busy, the network's delays
+   * varying): its window reaches back further, by as much as the starts it counted go back. The
+   * margin must cover that before it reaches the limit, not after a 429. A count this budget's
+   * own starts cannot explain (another client on the same token, or starts from before this
+   * budget) is not skew: the `Remaining` budget (`available`) holds that back.
+   */
+  private learnSkew(now: number, sentAt: number, counted: number): void {
+    if (this.windowMs === null || counted <= 0) return;
+    // The last start written at or before `sentAt` (starts are in time order).
+    let lo = this.head;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! <= sentAt) lo = mid + 1;
+      else hi = mid;
+    }
+    // The oldest of the `counted` starts up to `sentAt`, as the server counted them.
+    const oldest = lo - counted;
+    if (oldest < this.head) return;
+    const reach = sentAt - this.starts[oldest]! - this.windowMs;
+    if (reach > 0) this.skew.observe(this.window(now), Math.min(reach, this.windowMs / 4));
   }
 
   /** After a 429: nothing starts before the window resets (or Retry-After passes). */
@@ -116,8 +153,12 @@ export class RateBudget {
     // is counted here when it takes its slot, there when the server handles it, later when either
     // side is busy). Keep a wider margin from now on: double it (once per window: the 429s of one
     // burst are one lesson), up to a quarter of the window.
+    // It narrows again once `SKEW_WINDOWS` windows pass without another lesson.
     if (this.limit !== null && this.windowMs !== null && now >= this.widenedAt + this.windowMs) {
-      this.widened = Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs);
+      this.skew.observe(
+        this.window(now),
+        Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs),
+      );
       this.widenedAt = now;
     }
     // Unknown until the next answer says: the pause itself holds everything back until then.
@@ -134,8 +175,9 @@ export class RateBudget {
       // The window has reset: assume a full budget until the next answer says otherwise.
       else this.available = this.limit !== null ? this.limit - this.inFlight : null;
     }
-    // Only the last `limit` starts matter (the last thousand while the limit is unknown).
-    const keep = this.limit ?? 1000;
+    // Only the last `limit` starts matter (the last thousand while the limit is unknown), and as
+    // many before them for what the server's counts teach (`learnSkew`).
+    const keep = 2 * (this.limit ?? 1000);
     if (this.starts.length - this.head > keep) this.head = this.starts.length - keep;
     if (this.head > 1024 && this.head * 2 > this.starts.length) {
       this.starts = this.starts.slice(this.head);
@@ -173,9 +215,20 @@ export class RateBudget {
     return this.starts.length - lo;
   }
 
-  /** The margin added to the window: for jitter, and what 429s taught (`pause`). */
+  /** The margin added to the window now, in ms (0 while the window is unknown). */
+  get marginMs(): number {
+    return this.margin();
+  }
+
+  /** The margin added to the window: for jitter, and what the server's counts and 429s taught. */
   private margin(): number {
-    return this.windowMs === null ? 0 : margin(this.windowMs) + this.widened;
+    if (this.windowMs === null) return 0;
+    return Math.min(this.windowMs / 4, margin(this.windowMs) + this.skew.value(this.window(this.now())));
+  }
+
+  /** Which window of the clock `now` falls in (for how long a lesson is kept). */
+  private window(now: number): number {
+    return this.windowMs === null ? 0 : Math.floor(now / this.windowMs);
   }
 
   /** How far behind the planned grid starts may be made up: a tenth of the window (0 unknown). */
@@ -203,6 +256,29 @@ export class RateBudget {
     if (steps)
       this.windowMs = this.windowMs === null ? step : Math.min(Math.max(this.windowMs, atLeast), step);
     else if (atLeast > 0 && (this.windowMs === null || atLeast > this.windowMs)) this.windowMs = atLeast;
+  }
+}
+
+/** How many windows a lesson about the margin is kept (`RateBudget.skew`). */
+const SKEW_WINDOWS = 5;
+
+/**
+ * The largest value observed in each of the last `windows` windows (numbered by the caller): a
+ * maximum that forgets, window by window.
+ */
+class RecentMax {
+  private readonly maxima = new Map<number, number>();
+  constructor(private readonly windows: number) {}
+
+  observe(window: number, value: number): void {
+    this.maxima.set(window, Math.max(value, this.maxima.get(window) ?? 0));
+    for (const w of this.maxima.keys()) if (w <= window - this.windows) this.maxima.delete(w);
+  }
+
+  value(window: number): number {
+    let max = 0;
+    for (const [w, v] of this.maxima) if (w > window - this.windows && w <= window && v > max) max = v;
+    return max;
   }
 }
 
