@@ -504,3 +504,40 @@ describe('RateBudget when the server sees starts later than it wrote them (issue
     expect(r.lastSecond).toBeGreaterThanOrEqual(565);
   });
 });
+
+describe('RateBudget: what the answers teach about the margin', () => {
+  /** A budget that knows 600 per second (sliding), with starts written every `every` ms for `ms`. */
+  function writtenEvery(every: number, ms: number) {
+    const clock = { now: EPOCH };
+    const b = new RateBudget(() => clock.now);
+    b.acquire();
+    b.release({ 'ratelimit-policy': '600;w=1', 'x-ratelimit-remaining': '599' }, b.sent());
+    let last = clock.now;
+    for (const end = clock.now + ms; clock.now < end; clock.now += every) {
+      b.acquire(0);
+      last = b.sent();
+    }
+    /** An answer to the request written last: the server counted `counted` in its window. */
+    const answer = (counted: number) =>
+      b.release({ 'ratelimit-policy': '600;w=1', 'x-ratelimit-remaining': String(600 - counted) }, last);
+    return { b, answer };
+  }
+
+  it('widens by how far back the count reaches, once two answers near the limit say so', () => {
+    // 1.8 ms apart: 600 starts span 1,080 ms, and the server counted them all in its second.
+    const { b, answer } = writtenEvery(1.8, 1500);
+    answer(600);
+    expect(b.marginMs).toBe(50);
+    answer(600);
+    expect(b.marginMs).toBeGreaterThan(120);
+    expect(b.marginMs).toBeLessThan(135);
+  });
+
+  it('learns nothing from a count far below the limit: skew there costs nothing', () => {
+    // 4 ms apart: the server's 300 reach back 1.2 s, 200 ms more than its window, at half the limit.
+    const { b, answer } = writtenEvery(4, 2000);
+    answer(300);
+    answer(300);
+    expect(b.marginMs).toBe(50);
+  });
+});

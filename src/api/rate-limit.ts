@@ -4,7 +4,8 @@
  * it, from how far the reset moves when a window ends). Requests take a slot before they start.
  *
  * - Never more than `limit` starts within ANY span of the window's length (a sliding window, with a
- *   small margin for network jitter), so a server counting fixed, sliding or token-bucket windows
+ *   margin for network jitter and for how much later than written the server counts starts, as
+ *   its answers' `Remaining` shows), so a server counting fixed, sliding or token-bucket windows
  *   never sees more than it allows. A start counts from when it takes its slot, and as a start at
  *   the moment its request is written (`sent`): undici writes on a kept-alive socket only after the
  *   event loop's poll phase, which a busy client makes hundreds of ms long (decision 43).
@@ -122,12 +123,14 @@ export class RateBudget {
    * Counting more than this budget's starts within the window before `sentAt` means it saw older
    * starts later than they were written (either side's event loop busy, the network's delays
    * varying): its window reaches back further, by as much as the starts it counted go back. The
-   * margin must cover that before it reaches the limit, not after a 429. A count this budget's
-   * own starts cannot explain (another client on the same token, or starts from before this
-   * budget) is not skew: the `Remaining` budget (`available`) holds that back.
+   * margin must cover that before it reaches the limit, not after a 429. Learned only from counts
+   * near the limit (`NEAR_LIMIT`): far below it, skew costs nothing, and a busy machine's skew
+   * (hundreds of ms while both processes wait for a core) would slow the pace for nothing. A count
+   * this budget's own starts cannot explain (another client on the same token, or starts from
+   * before this budget) is not skew: the `Remaining` budget (`available`) holds that back.
    */
   private learnSkew(now: number, sentAt: number, counted: number): void {
-    if (this.windowMs === null || counted <= 0) return;
+    if (this.windowMs === null || this.limit === null || counted < this.limit * NEAR_LIMIT) return;
     // The last start written at or before `sentAt` (starts are in time order).
     let lo = this.head;
     let hi = this.starts.length;
@@ -155,10 +158,9 @@ export class RateBudget {
     // burst are one lesson), up to a quarter of the window.
     // It narrows again once `SKEW_WINDOWS` windows pass without another lesson.
     if (this.limit !== null && this.windowMs !== null && now >= this.widenedAt + this.windowMs) {
-      this.skew.observe(
-        this.window(now),
-        Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs),
-      );
+      const wider = Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs);
+      this.skew.observe(this.window(now), wider);
+      this.skew.observe(this.window(now), wider);
       this.widenedAt = now;
     }
     // Unknown until the next answer says: the pause itself holds everything back until then.
@@ -260,24 +262,32 @@ export class RateBudget {
 }
 
 /** How many windows a lesson about the margin is kept (`RateBudget.skew`). */
-const SKEW_WINDOWS = 5;
+const SKEW_WINDOWS = 3;
+
+/** The server's count, as a share of the limit, from which its skew is learned (`learnSkew`). */
+const NEAR_LIMIT = 0.9;
 
 /**
- * The largest value observed in each of the last `windows` windows (numbered by the caller): a
- * maximum that forgets, window by window.
+ * The second largest value observed in each of the last `windows` windows (numbered by the
+ * caller), the largest of those: a maximum that one outlier does not set and that forgets, window
+ * by window. A lesson that must count at once is observed twice.
  */
 class RecentMax {
-  private readonly maxima = new Map<number, number>();
+  /** Per window: its largest and second largest values. */
+  private readonly tops = new Map<number, [number, number]>();
   constructor(private readonly windows: number) {}
 
   observe(window: number, value: number): void {
-    this.maxima.set(window, Math.max(value, this.maxima.get(window) ?? 0));
-    for (const w of this.maxima.keys()) if (w <= window - this.windows) this.maxima.delete(w);
+    const top = this.tops.get(window) ?? [0, 0];
+    if (value > top[0]) this.tops.set(window, [value, top[0]]);
+    else if (value > top[1]) this.tops.set(window, [top[0], value]);
+    for (const w of this.tops.keys()) if (w <= window - this.windows) this.tops.delete(w);
   }
 
   value(window: number): number {
     let max = 0;
-    for (const [w, v] of this.maxima) if (w > window - this.windows && w <= window && v > max) max = v;
+    for (const [w, top] of this.tops)
+      if (w > window - this.windows && w <= window) max = Math.max(max, top[1]);
     return max;
   }
 }
@@ -286,9 +296,11 @@ class RecentMax {
 const PROBE_POLL_MS = 10;
 
 /**
- * Margin added to the window for jitter: 1 %, at least 50 ms. A start is counted when the request
- * takes its slot; the server counts it when it handles it, which a busy event loop on either side
- * delays by tens of ms (20 ms let a few 429s through at 600 requests a second, decision 43).
+ * The margin's floor: 1 % of the window, at least 50 ms. A start is counted when its request is
+ * written; the server counts it when it handles it, which a busy event loop on either side delays
+ * by tens of ms. What the server's counts show beyond that is added (`learnSkew`) only once they
+ * show it, an answer later: the floor covers a skew that grows faster (25 ms let 6 × 429 through
+ * at 600 requests a second, decision 43's fourth pass).
  */
 const margin = (windowMs: number) => Math.max(50, windowMs * 0.01);
 
