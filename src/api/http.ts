@@ -475,7 +475,9 @@ export class HttpClient {
     } finally {
       deadline.clear();
     }
-    this.budget.release(res.headers, sentAt);
+    // The server took it an answer's shortest time before it came, at the latest (its count then is
+    // what `Remaining` says).
+    this.budget.release(res.headers, sentAt, Date.now() - this.rtt.value);
     // From the write: the wait for it (a busy event loop's) is not the API's latency.
     this.adapt(Date.now() - (sentAt ?? started));
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);

@@ -447,7 +447,7 @@ function skewed(
   while (now < EPOCH + seconds * 1000) {
     while (answers.length > 0 && answers[0]!.at <= now) {
       const a = answers.shift()!;
-      budget.release(a.headers, a.sentAt);
+      budget.release(a.headers, a.sentAt, a.at - 100);
       if (a.retryAfter !== null) budget.pause(a.retryAfter);
     }
     const wait = budget.acquire(10_000);

@@ -88,9 +88,10 @@ export class RateBudget {
   /**
    * A request that took a slot has finished; `headers` are its answer's, if any. `sentAt`: when it
    * was written (what `sent` returned); if it never was, it counts as a start now (later than it
-   * was: never fewer).
+   * was: never fewer). `servedBy`: the latest the server can have counted it (the answer's arrival
+   * less the API's shortest attempt; `sentAt` when unknown).
    */
-  release(headers?: Record<string, string | string[] | undefined>, sentAt?: number): void {
+  release(headers?: Record<string, string | string[] | undefined>, sentAt?: number, servedBy?: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (sentAt === undefined) this.sent();
     if (!headers) return;
@@ -114,35 +115,38 @@ export class RateBudget {
       this.remaining = remaining;
       // Requests still in flight may spend from the same budget: count them as spent.
       this.available = remaining - this.inFlight;
-      if (sentAt !== undefined && this.limit !== null) this.learnSkew(now, sentAt, this.limit - remaining);
+      if (sentAt !== undefined && this.limit !== null)
+        this.learnSkew(now, Math.min(now, Math.max(sentAt, servedBy ?? sentAt)), this.limit - remaining);
     }
   }
 
   /**
-   * The server counted `counted` requests in its window when it took the one written at `sentAt`.
-   * Counting more than this budget's starts within the window before `sentAt` means it saw older
-   * starts later than they were written (either side's event loop busy, the network's delays
-   * varying): its window reaches back further, by as much as the starts it counted go back. The
-   * margin must cover that before it reaches the limit, not after a 429. Learned only from counts
-   * near the limit (`NEAR_LIMIT`): far below it, skew costs nothing, and a busy machine's skew
-   * (hundreds of ms while both processes wait for a core) would slow the pace for nothing. A count
-   * this budget's own starts cannot explain (another client on the same token, or starts from
-   * before this budget) is not skew: the `Remaining` budget (`available`) holds that back.
+   * The server counted `counted` requests in its window when it took a request, at `servedBy` at the
+   * latest. Counting more than this budget's starts written within the window before that means it
+   * saw older starts later than they were written (either side's event loop busy, the network's
+   * delays varying): its window reaches back further, by as much as the starts it counted go back.
+   * The margin must cover that before the count reaches the limit, not after a 429. Counted from
+   * `servedBy`, not from the request's own write: a request the server took late was counted
+   * after starts written later than itself, which are not older starts counted late. Learned only
+   * from counts near the limit (`NEAR_LIMIT`): far below it, skew costs nothing, and a busy
+   * machine's skew (hundreds of ms while both processes wait for a core) would slow the pace for
+   * nothing. A count this budget's own starts cannot explain (another client on the same token, or
+   * starts from before this budget) is not skew: the `Remaining` budget (`available`) holds that back.
    */
-  private learnSkew(now: number, sentAt: number, counted: number): void {
+  private learnSkew(now: number, servedBy: number, counted: number): void {
     if (this.windowMs === null || this.limit === null || counted < this.limit * NEAR_LIMIT) return;
-    // The last start written at or before `sentAt` (starts are in time order).
+    // The last start written at or before `servedBy` (starts are in time order).
     let lo = this.head;
     let hi = this.starts.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.starts[mid]! <= sentAt) lo = mid + 1;
+      if (this.starts[mid]! <= servedBy) lo = mid + 1;
       else hi = mid;
     }
-    // The oldest of the `counted` starts up to `sentAt`, as the server counted them.
+    // The oldest of the `counted` starts up to `servedBy`, as the server counted them.
     const oldest = lo - counted;
     if (oldest < this.head) return;
-    const reach = sentAt - this.starts[oldest]! - this.windowMs;
+    const reach = servedBy - this.starts[oldest]! - this.windowMs;
     if (reach > 0) this.skew.observe(this.window(now), Math.min(reach, this.windowMs / 4));
   }
 
