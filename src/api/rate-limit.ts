@@ -40,7 +40,7 @@ export class RateBudget {
   /**
    * Margin added to the floor (ms): how much longer than the window the server's count reached back,
    * as its answers' `Remaining` showed (`learnSkew`), and what 429s taught (`pause`); each window's
-   * largest, kept for the last few windows (it narrows again when the skew is gone).
+   * second largest, kept for the last few windows (it narrows again when the skew is gone).
    */
   private readonly skew = new RecentMax(SKEW_WINDOWS);
   private widenedAt = Number.NEGATIVE_INFINITY;
@@ -158,9 +158,8 @@ export class RateBudget {
     this.pausedUntil = Math.max(this.pausedUntil, until);
     // A 429 while pacing to a known limit: the server counted more than this budget did (a start
     // is counted here when it takes its slot, there when the server handles it, later when either
-    // side is busy). Keep a wider margin from now on: double it (once per window: the 429s of one
-    // burst are one lesson), up to a quarter of the window.
-    // It narrows again once `SKEW_WINDOWS` windows pass without another lesson.
+    // side is busy). Keep a wider margin: double it (once per window: the 429s of one burst are one
+    // lesson), up to a quarter of the window, until `SKEW_WINDOWS` windows pass without another.
     if (this.limit !== null && this.windowMs !== null && now >= this.widenedAt + this.windowMs) {
       const wider = Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs);
       this.skew.observe(this.window(now), wider);
