@@ -56,7 +56,14 @@ try {
   // When undici wrote each request's headers to its socket.
   const sent: number[] = [];
   diagnostics.subscribe('undici:client:sendHeaders', () => sent.push(Date.now()));
-  const samples: { t: number; elu: number; waiting: number; running: number; allowed: number }[] = [];
+  const samples: {
+    t: number;
+    elu: number;
+    waiting: number;
+    running: number;
+    allowed: number;
+    margin: number;
+  }[] = [];
   const t0 = Date.now();
   // For a CPU profile (--cpu-prof): its clock is hrtime's, in µs.
   console.log(`t0 hrtime ${process.hrtime.bigint() / 1000n} µs`);
@@ -69,6 +76,7 @@ try {
       waiting: http.waiting.size,
       running: http.running,
       allowed: http.concurrency,
+      margin: budget.marginMs,
     });
     last = now;
   }, BUCKET);
@@ -120,11 +128,11 @@ try {
   console.log(
     `${which}: plan ${ms} ms, reads done ${readsDone} ms, ${log.length} requests (${log.filter((r) => r.status === 429).length} × 429); client CPU ${cpuMs(cpu)} ms (${cpuMs(readCpu)} ms while reading); load ${loadavg()[0]!.toFixed(1)}`,
   );
-  console.log('t(ms)  recv  429  held  answ | waiting running allowed  elu');
+  console.log('t(ms)  recv  429  held  answ | waiting running allowed  elu margin');
   for (let i = 0; i < n; i += 1) {
     const s = samples.find((x) => x.t >= i * BUCKET && x.t < (i + 1) * BUCKET + BUCKET / 2);
     console.log(
-      `${String(i * BUCKET).padStart(5)} ${String(started[i]).padStart(5)} ${String(throttled[i]).padStart(4)} ${String(held[i]).padStart(5)} ${String(answered[i]).padStart(5)} | ${String(s?.waiting ?? '').padStart(7)} ${String(s?.running ?? '').padStart(7)} ${String(s?.allowed ?? '').padStart(7)} ${s ? s.elu.toFixed(2) : ''}`,
+      `${String(i * BUCKET).padStart(5)} ${String(started[i]).padStart(5)} ${String(throttled[i]).padStart(4)} ${String(held[i]).padStart(5)} ${String(answered[i]).padStart(5)} | ${String(s?.waiting ?? '').padStart(7)} ${String(s?.running ?? '').padStart(7)} ${String(s?.allowed ?? '').padStart(7)} ${s ? s.elu.toFixed(2) : ''} ${s ? String(Math.round(s.margin)).padStart(6) : ''}`,
     );
   }
   // The k-th slot against the k-th arrival: how late the emulator saw the starts the pacer counted.

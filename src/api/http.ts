@@ -429,13 +429,10 @@ export class HttpClient {
     const deadline = requestDeadline(timeoutMs);
     const deadlineAt = performance.now() + timeoutMs;
     // The budget counts the start again when the request is written (decision 43).
-    let sent = false;
-    let sentAt = 0;
+    // When it was written, by the budget's clock (undefined: not yet).
+    let sentAt: number | undefined;
     const onSent = () => {
-      if (sent) return;
-      sent = true;
-      sentAt = Date.now();
-      this.budget.sent();
+      sentAt ??= this.budget.sent();
     };
     let res: Dispatcher.ResponseData;
     try {
@@ -454,7 +451,7 @@ export class HttpClient {
       );
     } catch (error) {
       deadline.clear();
-      this.budget.release(undefined, sent);
+      this.budget.release(undefined, sentAt);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
     }
@@ -462,7 +459,7 @@ export class HttpClient {
     try {
       bytes = await readBoundedBytes(res, this.opts.maxResponseBytes);
     } catch (error) {
-      this.budget.release(res.headers, sent);
+      this.budget.release(res.headers, sentAt);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       if (error instanceof AnswerTooLargeError)
         throw new ApiError({
@@ -478,9 +475,11 @@ export class HttpClient {
     } finally {
       deadline.clear();
     }
-    this.budget.release(res.headers, sent);
+    // The server took it an answer's shortest time before it came, at the latest (its count then is
+    // what `Remaining` says).
+    this.budget.release(res.headers, sentAt, Date.now() - this.rtt.value);
     // From the write: the wait for it (a busy event loop's) is not the API's latency.
-    this.adapt(Date.now() - (sent ? sentAt : started));
+    this.adapt(Date.now() - (sentAt ?? started));
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
     this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateWindow } from '../emulator/faults.js';
+import { RateWindow, seededRandom } from '../emulator/faults.js';
 import { lowerBound, type WindowModel } from './rate-bound.js';
 import { RateBudget } from './rate-limit.js';
 
@@ -51,7 +51,7 @@ function simulate(s: Scenario) {
     const wait = budget.acquire(s.n - next);
     if (wait > 0) return at(now + wait, attempt);
     // Written at once (a client whose event loop is free).
-    budget.sent();
+    const sentAt = budget.sent();
     if (now < pausedUntil) startedInPause += 1;
     starts.push(now);
     at(now + s.latencyMs / 2, () => {
@@ -67,7 +67,7 @@ function simulate(s: Scenario) {
               ...(s.headers === 'policy' ? { 'ratelimit-policy': `${s.limit};w=${s.windowMs / 1000}` } : {}),
             };
       at(now + s.latencyMs / 2, () => {
-        budget.release(headers, true);
+        budget.release(headers, sentAt);
         if (!r.allowed) {
           throttled += 1;
           pausedUntil = Math.max(pausedUntil, now + r.retryAfterSeconds * 1000);
@@ -384,5 +384,160 @@ describe('RateBudget after a 429 it did not expect', () => {
     }
     // Never more than a quarter of the window.
     expect(span()).toBeLessThanOrEqual(2 * 1250 + 5);
+  });
+});
+
+/** A token bucket of `limit` tokens refilled at `limit` per window: how `take` answers (as RateWindow's). */
+class TokenBucket {
+  private tokens: number;
+  private at = 0;
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {
+    this.tokens = limit;
+  }
+  take(nowMs: number) {
+    this.tokens = Math.min(this.limit, this.tokens + ((nowMs - this.at) * this.limit) / this.windowMs);
+    this.at = nowMs;
+    const allowed = this.tokens >= 1;
+    if (allowed) this.tokens -= 1;
+    const resetMs = nowMs + ((this.limit - this.tokens) * this.windowMs) / this.limit;
+    return {
+      allowed,
+      remaining: Math.floor(this.tokens),
+      resetEpochSeconds: resetMs / 1000,
+      retryAfterSeconds: 1,
+    };
+  }
+}
+
+/**
+ * A client with a backlog at 600 requests a second (sliding, announced), each request written at
+ * its slot, on a fake clock. The server's event loop stalls now and then (`stallMs(t)`: how long a
+ * stall starting t ms into the run lasts, every 100–400 ms): the requests written during a stall
+ * reach it when the stall ends, at once, so its window sees older starts later than the budget
+ * wrote them. Answers (with the server's `Remaining`) come 100 ms after a request reached it; a 429
+ * pauses the budget for its Retry-After.
+ */
+function skewed(
+  stallMs: (t: number) => number,
+  seconds: number,
+  server: { take: RateWindow['take'] } = new RateWindow(600, 1000, 'sliding'),
+) {
+  let now = EPOCH;
+  const budget = new RateBudget(() => now);
+  const random = seededRandom(43);
+  const stalls: [number, number][] = [];
+  for (let t = EPOCH + 200; t < EPOCH + seconds * 1000;) {
+    const length = stallMs(t - EPOCH);
+    stalls.push([t, t + length]);
+    t += length + 100 + random() * 300;
+  }
+  const reaches = (s: number) => stalls.find(([from, to]) => s >= from && s < to)?.[1] ?? s + 1;
+  /** Answers on their way back, in the order they come (requests reach the server in order). */
+  const answers: {
+    at: number;
+    sentAt: number;
+    headers: Record<string, string>;
+    retryAfter: number | null;
+  }[] = [];
+  const arrivals: number[] = [];
+  let throttled = 0;
+  while (now < EPOCH + seconds * 1000) {
+    while (answers.length > 0 && answers[0]!.at <= now) {
+      const a = answers.shift()!;
+      budget.release(a.headers, a.sentAt, a.at - 100);
+      if (a.retryAfter !== null) budget.pause(a.retryAfter);
+    }
+    const wait = budget.acquire(10_000);
+    if (wait > 0) {
+      now = Math.min(now + wait, answers[0]?.at ?? Number.POSITIVE_INFINITY);
+      continue;
+    }
+    const sentAt = budget.sent();
+    const at = reaches(sentAt);
+    const r = server.take(at);
+    if (r.allowed) arrivals.push(at);
+    else throttled += 1;
+    answers.push({
+      at: at + 100,
+      sentAt,
+      retryAfter: r.allowed ? null : r.retryAfterSeconds,
+      headers: {
+        'ratelimit-policy': '600;w=1',
+        'x-ratelimit-limit': '600',
+        'x-ratelimit-remaining': String(r.remaining),
+        'x-ratelimit-reset': String(r.resetEpochSeconds),
+      },
+    });
+  }
+  /** Starts within the last second of the run (the steady rate by then). */
+  const lastSecond = arrivals.filter((t) => t > now - 1000).length;
+  return { throttled, sent: arrivals.length, lastSecond };
+}
+
+describe('RateBudget when the server sees starts later than it wrote them (issue 33)', () => {
+  it('widens its margin from what the answers say the server counted, before any 429', () => {
+    // The stalls grow as both processes get busier: 10 ms at the start, up to 90 ms (the trace's
+    // writes reached the emulator up to 70 ms late at the ramp, 50 ms being the margin).
+    const r = skewed((t) => Math.min(90, 10 + t / 40), 8);
+    // Before: a 50 ms margin, widened only after a 429: 5 × 429, each a second of nothing sent.
+    expect(r.throttled).toBe(0);
+    expect(r.sent).toBeGreaterThan(8 * 500);
+  });
+
+  it('narrows it again once the skew is gone: a few windows later the pace is what it was', () => {
+    const r = skewed((t) => (t < 4000 ? Math.min(90, 10 + t / 40) : 0), 12);
+    expect(r.throttled).toBe(0);
+    // 600 per (1 s + the 50 ms floor): 571; with the stalls' lesson still kept, about 520.
+    expect(r.lastSecond).toBeGreaterThanOrEqual(565);
+  });
+
+  it.each([
+    ['sliding', new RateWindow(600, 1000, 'sliding')],
+    ['fixed', new RateWindow(600, 1000, 'fixed')],
+    ['token bucket', new TokenBucket(600, 1000)],
+  ])('learns nothing from a %s server that sees the starts when they were written', (_name, server) => {
+    const r = skewed(() => 0, 6, server);
+    expect(r.throttled).toBe(0);
+    expect(r.lastSecond).toBeGreaterThanOrEqual(565);
+  });
+});
+
+describe('RateBudget: what the answers teach about the margin', () => {
+  /** A budget that knows 600 per second (sliding), with starts written every `every` ms for `ms`. */
+  function writtenEvery(every: number, ms: number) {
+    const clock = { now: EPOCH };
+    const b = new RateBudget(() => clock.now);
+    b.acquire();
+    b.release({ 'ratelimit-policy': '600;w=1', 'x-ratelimit-remaining': '599' }, b.sent());
+    let last = clock.now;
+    for (const end = clock.now + ms; clock.now < end; clock.now += every) {
+      b.acquire(0);
+      last = b.sent();
+    }
+    /** An answer to the request written last: the server counted `counted` in its window. */
+    const answer = (counted: number) =>
+      b.release({ 'ratelimit-policy': '600;w=1', 'x-ratelimit-remaining': String(600 - counted) }, last);
+    return { b, answer };
+  }
+
+  it('widens by how far back the count reaches, once two answers near the limit say so', () => {
+    // 1.8 ms apart: 600 starts span 1,080 ms, and the server counted them all in its second.
+    const { b, answer } = writtenEvery(1.8, 1500);
+    answer(600);
+    expect(b.marginMs).toBe(50);
+    answer(600);
+    expect(b.marginMs).toBeGreaterThan(120);
+    expect(b.marginMs).toBeLessThan(135);
+  });
+
+  it('learns nothing from a count far below the limit: skew there costs nothing', () => {
+    // 4 ms apart: the server's 300 reach back 1.2 s, 200 ms more than its window, at half the limit.
+    const { b, answer } = writtenEvery(4, 2000);
+    answer(300);
+    answer(300);
+    expect(b.marginMs).toBe(50);
   });
 });

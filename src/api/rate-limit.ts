@@ -4,7 +4,8 @@
  * it, from how far the reset moves when a window ends). Requests take a slot before they start.
  *
  * - Never more than `limit` starts within ANY span of the window's length (a sliding window, with a
- *   small margin for network jitter), so a server counting fixed, sliding or token-bucket windows
+ *   margin for network jitter and for how much later than written the server counts starts, as
+ *   its answers' `Remaining` shows), so a server counting fixed, sliding or token-bucket windows
  *   never sees more than it allows. A start counts from when it takes its slot, and as a start at
  *   the moment its request is written (`sent`): undici writes on a kept-alive socket only after the
  *   event loop's poll phase, which a busy client makes hundreds of ms long (decision 43).
@@ -36,8 +37,12 @@ export class RateBudget {
   private head = 0;
   /** Earliest start of the next request, to spread requests evenly. */
   private nextAt = 0;
-  /** Margin added after 429s that came although this budget kept the limit (ms). */
-  private widened = 0;
+  /**
+   * Margin added to the floor (ms): how much longer than the window the server's count reached back,
+   * as its answers' `Remaining` showed (`learnSkew`), and what 429s taught (`pause`); each window's
+   * second largest, kept for the last few windows (it narrows again when the skew is gone).
+   */
+  private readonly skew = new RecentMax(SKEW_WINDOWS);
   private widenedAt = Number.NEGATIVE_INFINITY;
   /** Whether more requests were waiting, spread, when the last one started (the grid is continuous). */
   private backlog = false;
@@ -68,20 +73,27 @@ export class RateBudget {
     return 0;
   }
 
-  /** The request of a start that took its slot was written now: from here on it is a start at this time. */
-  sent(): void {
-    if (this.unsent === 0) return;
+  /**
+   * The request of a start that took its slot was written now: from here on it is a start at this
+   * time. Returns that time (for `release`).
+   */
+  sent(): number {
+    const now = this.now();
+    if (this.unsent === 0) return now;
     this.unsent -= 1;
-    this.starts.push(this.now());
+    this.starts.push(now);
+    return now;
   }
 
   /**
-   * A request that took a slot has finished; `headers` are its answer's, if any. `sent`: whether
-   * `sent` was called for it; if not, it counts as a start now (later than it was: never fewer).
+   * A request that took a slot has finished; `headers` are its answer's, if any. `sentAt`: when it
+   * was written (what `sent` returned); if it never was, it counts as a start now (later than it
+   * was: never fewer). `servedBy`: the latest the server can have counted it (the answer's arrival
+   * less the API's shortest attempt; `sentAt` when unknown).
    */
-  release(headers?: Record<string, string | string[] | undefined>, sent = false): void {
+  release(headers?: Record<string, string | string[] | undefined>, sentAt?: number, servedBy?: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
-    if (!sent) this.sent();
+    if (sentAt === undefined) this.sent();
     if (!headers) return;
     this.answered = true;
     const now = this.now();
@@ -103,7 +115,39 @@ export class RateBudget {
       this.remaining = remaining;
       // Requests still in flight may spend from the same budget: count them as spent.
       this.available = remaining - this.inFlight;
+      if (sentAt !== undefined && this.limit !== null)
+        this.learnSkew(now, Math.min(now, Math.max(sentAt, servedBy ?? sentAt)), this.limit - remaining);
     }
+  }
+
+  /**
+   * The server counted `counted` requests in its window when it took a request, at `servedBy` at the
+   * latest. Counting more than this budget's starts written within the window before that means it
+   * saw older starts later than they were written (either side's event loop busy, the network's
+   * delays varying): its window reaches back further, by as much as the starts it counted go back.
+   * The margin must cover that before the count reaches the limit, not after a 429. Counted from
+   * `servedBy`, not from the request's own write: a request the server took late was counted
+   * after starts written later than itself, which are not older starts counted late. Learned only
+   * from counts near the limit (`NEAR_LIMIT`): far below it, skew costs nothing, and a busy
+   * machine's skew (hundreds of ms while both processes wait for a core) would slow the pace for
+   * nothing. A count this budget's own starts cannot explain (another client on the same token, or
+   * starts from before this budget) is not skew: the `Remaining` budget (`available`) holds that back.
+   */
+  private learnSkew(now: number, servedBy: number, counted: number): void {
+    if (this.windowMs === null || this.limit === null || counted < this.limit * NEAR_LIMIT) return;
+    // The last start written at or before `servedBy` (starts are in time order).
+    let lo = this.head;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! <= servedBy) lo = mid + 1;
+      else hi = mid;
+    }
+    // The oldest of the `counted` starts up to `servedBy`, as the server counted them.
+    const oldest = lo - counted;
+    if (oldest < this.head) return;
+    const reach = servedBy - this.starts[oldest]! - this.windowMs;
+    if (reach > 0) this.skew.observe(this.window(now), Math.min(reach, this.windowMs / 4));
   }
 
   /** After a 429: nothing starts before the window resets (or Retry-After passes). */
@@ -114,10 +158,12 @@ export class RateBudget {
     this.pausedUntil = Math.max(this.pausedUntil, until);
     // A 429 while pacing to a known limit: the server counted more than this budget did (a start
     // is counted here when it takes its slot, there when the server handles it, later when either
-    // side is busy). Keep a wider margin from now on: double it (once per window: the 429s of one
-    // burst are one lesson), up to a quarter of the window.
+    // side is busy). Keep a wider margin: double it (once per window: the 429s of one burst are one
+    // lesson), up to a quarter of the window, until `SKEW_WINDOWS` windows pass without another.
     if (this.limit !== null && this.windowMs !== null && now >= this.widenedAt + this.windowMs) {
-      this.widened = Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs);
+      const wider = Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs);
+      this.skew.observe(this.window(now), wider);
+      this.skew.observe(this.window(now), wider);
       this.widenedAt = now;
     }
     // Unknown until the next answer says: the pause itself holds everything back until then.
@@ -134,8 +180,9 @@ export class RateBudget {
       // The window has reset: assume a full budget until the next answer says otherwise.
       else this.available = this.limit !== null ? this.limit - this.inFlight : null;
     }
-    // Only the last `limit` starts matter (the last thousand while the limit is unknown).
-    const keep = this.limit ?? 1000;
+    // Only the last `limit` starts matter (the last thousand while the limit is unknown), and as
+    // many before them for what the server's counts teach (`learnSkew`).
+    const keep = 2 * (this.limit ?? 1000);
     if (this.starts.length - this.head > keep) this.head = this.starts.length - keep;
     if (this.head > 1024 && this.head * 2 > this.starts.length) {
       this.starts = this.starts.slice(this.head);
@@ -173,9 +220,20 @@ export class RateBudget {
     return this.starts.length - lo;
   }
 
-  /** The margin added to the window: for jitter, and what 429s taught (`pause`). */
+  /** The margin added to the window now, in ms (0 while the window is unknown). */
+  get marginMs(): number {
+    return this.margin();
+  }
+
+  /** The margin added to the window: for jitter, and what the server's counts and 429s taught. */
   private margin(): number {
-    return this.windowMs === null ? 0 : margin(this.windowMs) + this.widened;
+    if (this.windowMs === null) return 0;
+    return Math.min(this.windowMs / 4, margin(this.windowMs) + this.skew.value(this.window(this.now())));
+  }
+
+  /** Which window of the clock `now` falls in (for how long a lesson is kept). */
+  private window(now: number): number {
+    return this.windowMs === null ? 0 : Math.floor(now / this.windowMs);
   }
 
   /** How far behind the planned grid starts may be made up: a tenth of the window (0 unknown). */
@@ -206,13 +264,46 @@ export class RateBudget {
   }
 }
 
+/** How many windows a lesson about the margin is kept (`RateBudget.skew`). */
+const SKEW_WINDOWS = 3;
+
+/** The server's count, as a share of the limit, from which its skew is learned (`learnSkew`). */
+const NEAR_LIMIT = 0.9;
+
+/**
+ * The second largest value observed in each of the last `windows` windows (numbered by the
+ * caller), the largest of those: a maximum that one outlier does not set and that forgets, window
+ * by window. A lesson that must count at once is observed twice.
+ */
+class RecentMax {
+  /** Per window: its largest and second largest values. */
+  private readonly tops = new Map<number, [number, number]>();
+  constructor(private readonly windows: number) {}
+
+  observe(window: number, value: number): void {
+    const top = this.tops.get(window) ?? [0, 0];
+    if (value > top[0]) this.tops.set(window, [value, top[0]]);
+    else if (value > top[1]) this.tops.set(window, [top[0], value]);
+    for (const w of this.tops.keys()) if (w <= window - this.windows) this.tops.delete(w);
+  }
+
+  value(window: number): number {
+    let max = 0;
+    for (const [w, top] of this.tops)
+      if (w > window - this.windows && w <= window) max = Math.max(max, top[1]);
+    return max;
+  }
+}
+
 /** How often a request waiting for the first answer (or for starts to be written) looks again. */
 const PROBE_POLL_MS = 10;
 
 /**
- * Margin added to the window for jitter: 1 %, at least 50 ms. A start is counted when the request
- * takes its slot; the server counts it when it handles it, which a busy event loop on either side
- * delays by tens of ms (20 ms let a few 429s through at 600 requests a second, decision 43).
+ * The margin's floor: 1 % of the window, at least 50 ms. A start is counted when its request is
+ * written; the server counts it when it handles it, which a busy event loop on either side delays
+ * by tens of ms. What the server's counts show beyond that is added (`learnSkew`) only once they
+ * show it, an answer later: the floor covers a skew that grows faster (25 ms let 6 × 429 through
+ * at 600 requests a second, decision 43's fourth pass).
  */
 const margin = (windowMs: number) => Math.max(50, windowMs * 0.01);
 

@@ -15,6 +15,11 @@ export class ShortestRecent {
     private readonly epochs = 8,
   ) {}
 
+  /** The estimate: the shortest recent attempt, in ms (infinite before any). */
+  get value(): number {
+    return Math.min(this.current, ...this.past);
+  }
+
   /** Count one attempt's time; the estimate after it. */
   observe(ms: number): number {
     this.current = Math.min(this.current, ms);
