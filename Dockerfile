@@ -12,6 +12,10 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
 COPY scripts/build.mjs scripts/esbuild-options.mjs scripts/build-info.mjs ./scripts/
 COPY src ./src
+# The build's warm-up run (a plan of config/ against the emulator seeded from examples/) makes the
+# V8 code cache shipped beside the CLI (docs/decisions/0046-code-cache.md).
+COPY examples/emulator-seed.yaml ./examples/emulator-seed.yaml
+COPY config ./config
 # The commit `docsync version` prints (the build context has no .git).
 ARG REVISION=unknown
 RUN DOCSYNC_BUILD_COMMIT="$REVISION" npm run build

@@ -1,24 +1,90 @@
-// `npm run build`: the shipped CLI, dist/cli.js, one esbuild bundle with its dependencies inside
-// and a linked source map (scripts/esbuild-options.mjs; decision 45).
+// `npm run build`: the shipped CLI (scripts/esbuild-options.mjs; decisions 45 and 46):
+// dist/docsync.cjs, one esbuild bundle with its dependencies inside and a linked source map;
+// dist/cli.js, the launcher that runs it; dist/docsync.cjs.cache, the V8 code cache of a warm-up
+// run (a plan of config/ against the emulator seeded from examples/, both run from the new build).
 // The commit `docsync version` prints is embedded: DOCSYNC_BUILD_COMMIT (the image's build has no
 // .git), else git's HEAD, else none. No type check: that is `npm run typecheck`.
 //
 //   node scripts/build.mjs [--outdir DIR]
-import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { currentCommit } from './build-info.mjs';
-import { ROOT, cliOptions } from './esbuild-options.mjs';
+import { ROOT, launcherOptions, programOptions } from './esbuild-options.mjs';
 
 export const DIST = join(ROOT, 'dist');
 
 /** Build the CLI into `outdir` (emptied first: no file of an older build stays). */
 export async function buildCli({ outdir = DIST, commit = currentCommit(ROOT) } = {}) {
   rmSync(outdir, { recursive: true, force: true });
-  return build(cliOptions({ outdir, commit: commit ?? 'unknown' }));
+  const result = await build(programOptions({ outdir, commit: commit ?? 'unknown' }));
+  await build(launcherOptions({ outdir }));
+  await warmUp(outdir);
+  return result;
+}
+
+const TOKEN = 'build-warm-up';
+
+/**
+ * Make dist/docsync.cjs.cache: run `plan` (config loading, the live read, references, diff, plan
+ * output) once with the launcher writing V8's code cache at exit. Without config/ or the seed
+ * (a checkout that lacks them), `validate` of nothing but `--help` is the warm-up.
+ */
+async function warmUp(outdir) {
+  const cli = join(outdir, 'cli.js');
+  const cache = join(outdir, 'docsync.cjs.cache');
+  const seed = join(ROOT, 'examples', 'emulator-seed.yaml');
+  const config = join(ROOT, 'config');
+  const env = { ...process.env, NO_COLOR: '1', DOCSYNC_LOG_LEVEL: 'error' };
+  delete env.DOCSYNC_BUILD_CODE_CACHE;
+  if (!existsSync(seed) || !existsSync(config)) {
+    await run(cli, ['--help'], { ...env, DOCSYNC_BUILD_CODE_CACHE: cache });
+    return;
+  }
+  const emulator = spawn(
+    process.execPath,
+    [cli, 'emulator', '--port', '0', '--seed', seed, '--token', TOKEN],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const state = mkdtempSync(join(tmpdir(), 'docsync-warm-up-'));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      emulator.on('error', reject);
+      emulator.on('exit', (code) => reject(new Error(`the warm-up's emulator exited (${code})`)));
+      emulator.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+    });
+    const plan = ['plan', '--config', config, '--api-url', url, '--state-dir', state];
+    await run(cli, plan, { ...env, DOCSYNC_TOKEN: TOKEN, DOCSYNC_BUILD_CODE_CACHE: cache });
+  } finally {
+    emulator.removeAllListeners('exit');
+    emulator.kill();
+    rmSync(state, { recursive: true, force: true });
+  }
+  if (!existsSync(cache)) throw new Error('the warm-up wrote no code cache');
+}
+
+/** Run the new CLI; a plan's exit code 2 (changes) is a success here. */
+function run(cli, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 || code === 2 ? resolve() : reject(new Error(`warm-up: docsync ${args[0]} exited ${code}`)),
+    );
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

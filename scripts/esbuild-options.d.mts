@@ -16,3 +16,7 @@ export function cliOptions(options?: {
   commit?: string | undefined;
   entries?: { in: string; out: string }[];
 }): BuildOptions;
+/** The shipped CLI's program: `<outdir>/docsync.cjs` (CommonJS, for the code cache; decision 46). */
+export function programOptions(options?: { outdir?: string; commit?: string | undefined }): BuildOptions;
+/** The shipped CLI's launcher: `<outdir>/cli.js`, which runs docsync.cjs with its code cache. */
+export function launcherOptions(options?: { outdir?: string }): BuildOptions;

@@ -97,3 +97,35 @@ export function cliOptions({ outdir, commit, entries = [] } = {}) {
     minifySyntax: true,
   };
 }
+
+/**
+ * What `npm run build` ships (decision 46): `<outdir>/docsync.cjs`, the CLI of `cliOptions` as one
+ * CommonJS program (V8 code caches are for scripts: `vm.Script`, not ES modules), with its linked
+ * source map, and `<outdir>/cli.js`, the launcher that runs it with the build's code cache
+ * (`launcherOptions`). `import.meta.url` is the program's own file URL.
+ */
+export function programOptions({ outdir, commit } = {}) {
+  const cli = cliOptions({ outdir, commit });
+  return {
+    ...cli,
+    format: 'cjs',
+    entryPoints: [{ in: 'src/cli-program.ts', out: 'docsync' }],
+    outExtension: { '.js': '.cjs' },
+    banner: { js: 'var __docsyncModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { ...cli.define, 'import.meta.url': '__docsyncModuleUrl' },
+  };
+}
+
+/** The launcher, `<outdir>/cli.js`: a few lines that start `<outdir>/docsync.cjs` (src/cli-launcher.ts). */
+export function launcherOptions({ outdir } = {}) {
+  return {
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    entryPoints: [{ in: 'src/cli-launcher.ts', out: 'cli' }],
+    outdir,
+    logLevel: 'error',
+  };
+}

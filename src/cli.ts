@@ -1,18 +1,7 @@
 #!/usr/bin/env node
-import { setFlagsFromString } from 'node:v8';
-import { main } from './cli/main.js';
+// The CLI as one ES module: run by tsx from src/ and bundled as the tests' CLI (decision 45).
+// What `npm run build` ships is the same program as CommonJS (src/cli-program.ts) started by
+// src/cli-launcher.ts with a code cache (decision 46).
+import { startCli } from './cli/start.js';
 
-// Grow the heap to 2.5 times the live data after a full collection instead of up to four times: a
-// plan of 100k resources then peaks near 220 MB instead of 260 MB, for a few more collections
-// (docs/decisions/0023-perf-plan-process.md). Read by V8 at every collection, so setting it here works.
-setFlagsFromString('--heap-growing-percent=150');
-
-// A reader that leaves early (`docsync plan | head`) closes the pipe: the rest of the output is
-// dropped, and the command still runs to its end (an apply is not cut halfway) and exits with its
-// own code, instead of dying on an unhandled EPIPE with a stack trace.
-for (const stream of [process.stdout, process.stderr])
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
-  });
-
-process.exitCode = await main(process.argv);
+await startCli(process.argv);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { mutate, rng } from '../../test/helpers/mutate.js';
 import { randomConfig } from '../../test/helpers/random-state.js';
 import { fastSafeParse } from './fast-schema.js';
@@ -100,5 +100,43 @@ describe('fastSafeParse against zod (issue 33)', () => {
       expect(ConfigFileSchema.safeParse(bad).success).toBe(false);
       expect(fastSafeParse(ConfigFileSchema, bad)).toBeUndefined();
     }
+  });
+});
+
+describe("fastSafeParse answers with the input's own objects where zod's copy would equal them", () => {
+  // A stripping object (zod drops unknown keys) whose list items are trimmed (a check that changes the value).
+  const Entry = z.object({
+    a: z.string(),
+    b: z.string().optional(),
+    c: z.array(z.string().trim()).optional(),
+  });
+
+  it('the same keys in the schema order, the same values: the input itself, down the tree', () => {
+    const input = { a: 'x', c: ['p', 'q'] };
+    expect(fastSafeParse(Entry, input)).toBe(input);
+    const site = { title: 'Docs', sections: [{ path: 'guides', spaces: [{ space: 'space_1' }] }] };
+    const file = { organization: 'org_t', sites: [site] };
+    const answer = fastSafeParse(ConfigFileSchema, file);
+    expect(JSON.stringify(answer)).toBe(JSON.stringify(ConfigFileSchema.parse(file)));
+    expect(answer?.sites?.[0]).toBe(site);
+  });
+
+  it("another order, a key zod strips, a value a check changes: zod's copy, the input untouched", () => {
+    const inputs = [
+      { c: ['p'], a: 'x' },
+      { a: 'x', extra: 1 },
+      { a: 'x', b: 'y', c: ['p', ' q '] },
+      { b: 'y', a: ' x' },
+    ];
+    const before = JSON.stringify(inputs);
+    for (const input of inputs) {
+      const fast = fastSafeParse(Entry, input);
+      expect(fast).not.toBe(input);
+      expect(JSON.stringify(fast)).toBe(JSON.stringify(Entry.parse(input)));
+    }
+    expect(JSON.stringify(inputs)).toBe(before);
+    const trimmed = fastSafeParse(Entry, inputs[2]);
+    expect(trimmed?.c).toEqual(['p', 'q']);
+    expect(trimmed?.c).not.toBe(inputs[2]!.c);
   });
 });

@@ -8,8 +8,11 @@ import type { z } from 'zod';
  * transform, a record, a default, a coercion…) makes it answer "unsure", and so does any value
  * zod would refuse: the caller then runs zod, which also reports the errors.
  *
- * When it answers, the answer is what zod's `safeParse(...).data` is: the same values, new
- * objects and arrays with keys in the schema's order, absent optional keys left out. zod builds
+ * When it answers, the answer is what zod's `safeParse(...).data` is: the same values, objects
+ * and arrays with keys in the schema's order, absent optional keys left out. Where zod's copy of
+ * an object or array would hold the same keys in the same order and the same values, the answer
+ * is the input's own (a config file's tree, which the loader then drops): one copy of the config
+ * less to allocate and to carry through the collections while the files load. zod builds
  * a payload and an issues list per declared key of each object (present or not): a site space
  * entry of ten optional keys cost twenty objects; this costs one (issue 33, decision 42).
  * `fast-schema.test.ts` compares both on every config of the repository and on generated entries
@@ -134,13 +137,14 @@ function arrayParse(element: Schema): Parse {
   return (v) => {
     if (!Array.isArray(v)) return FAIL;
     const parse = inner();
-    const out: unknown[] = new Array(v.length);
+    let out: unknown[] | undefined; // made at the first item whose answer is not the item itself
     for (let i = 0; i < v.length; i += 1) {
       const item = parse(v[i]);
       if (item === UNSURE || item === FAIL) return item;
-      out[i] = item;
+      if (out === undefined && item !== v[i]) out = v.slice(0, i) as unknown[];
+      if (out !== undefined) out.push(item);
     }
-    return out;
+    return out ?? v;
   };
 }
 
@@ -163,23 +167,57 @@ function objectParse(schema: Schema): Parse {
     return { key, parse: later(shape[key]!), optional: optin !== undefined };
   });
   if (fields.some((f) => f === undefined)) return () => UNSURE;
+  const all = fields as Field[];
   return (v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return FAIL;
     const input = v as Record<string, unknown>;
     if (strict) for (const key in input) if (!known.has(key)) return FAIL;
-    const out: Record<string, unknown> = {};
-    for (const field of fields as { key: string; parse: () => Parse; optional: boolean }[]) {
-      const present = field.key in input;
-      if (!present) {
+    // zod's copy, made at the first key whose answer is not the input's own value.
+    let out: Record<string, unknown> | undefined;
+    let present = 0;
+    for (const field of all) {
+      if (!(field.key in input)) {
         if (field.optional) continue;
         return FAIL;
       }
-      const value = field.parse()(input[field.key]);
+      const before = input[field.key];
+      const value = field.parse()(before);
       if (value === UNSURE || value === FAIL) return value;
-      out[field.key] = value;
+      present += 1;
+      if (out === undefined && value !== before) out = copyBefore(input, all, field);
+      if (out !== undefined) out[field.key] = value;
     }
-    return out;
+    if (out !== undefined) return out;
+    return inSchemaOrder(input, all, present) ? input : copyBefore(input, all, undefined);
   };
+}
+
+type Field = { key: string; parse: () => Parse; optional: boolean };
+
+/** zod's copy of `input`'s keys that come before `stop` in the schema (all: undefined). */
+function copyBefore(input: Record<string, unknown>, fields: Field[], stop: Field | undefined) {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field === stop) break;
+    if (field.key in input) out[field.key] = input[field.key];
+  }
+  return out;
+}
+
+/** Whether `input` holds exactly its `present` schema keys, in the schema's order (zod's copy's). */
+function inSchemaOrder(input: Record<string, unknown>, fields: Field[], present: number): boolean {
+  let f = 0;
+  let seen = 0;
+  for (const key in input) {
+    while (f < fields.length && fields[f]!.key !== key) {
+      if (fields[f]!.key in input) return false; // a later key of the schema came first
+      f += 1;
+    }
+    if (f === fields.length) return false; // a key the schema does not declare (stripped by zod)
+    f += 1;
+    seen += 1;
+  }
+  return seen === present;
 }
 
 function unionParse(options: Schema[]): Parse {

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// `docsync` as shipped (dist/cli.js): run the program beside it (dist/docsync.cjs) with the code
+// cache the build made (src/code-cache.ts, docs/decisions/0046-code-cache.md).
+// DOCSYNC_BUILD_CODE_CACHE=<file> is the build's warm-up (scripts/build.mjs): at exit, the cache
+// of what the run compiled is written there.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { growHeapGently } from './cli/heap.js';
+import { runWithCodeCache } from './code-cache.js';
+
+growHeapGently(); // first: V8's flags are part of what a code cache must match
+const program = join(dirname(fileURLToPath(import.meta.url)), 'docsync.cjs');
+const cacheOut = process.env.DOCSYNC_BUILD_CODE_CACHE;
+const run = runWithCodeCache(program, { viaRequire: process.sourceMapsEnabled && !cacheOut });
+if (cacheOut) process.once('exit', () => run.writeCache(cacheOut));

@@ -1,0 +1,87 @@
+// `npm run build`'s output (decision 46): the launcher dist/cli.js, the CommonJS program
+// dist/docsync.cjs and the V8 code cache of the build's warm-up run. The tests' own CLI
+// (test/global-setup.ts) is the same program as one ES module; this builds the shipped layout once.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli } from '../../scripts/build.mjs';
+import { ROOT } from '../helpers/cli.js';
+
+let dir: string;
+let dist: string;
+const env = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' };
+const cli = (args: string[], flags: string[] = []) =>
+  spawnSync(process.execPath, [...flags, join(dist, 'cli.js'), ...args], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  });
+
+// What the launcher asks of V8, in a process of its own (V8 takes a text it compiled before from its
+// own cache of scripts, so only a fresh process shows whether the cache file is accepted).
+const CHECK = `
+const { readFileSync } = require('node:fs'); const { Script } = require('node:vm');
+require('node:v8').setFlagsFromString('--heap-growing-percent=150');
+const p = process.argv[1]; const cache = readFileSync(p + '.cache').subarray(32);
+const s = new Script('(function (exports, require, module, __filename, __dirname) {\\n' + readFileSync(p, 'utf8') + '\\n})',
+  { filename: p, lineOffset: -1, cachedData: cache });
+process.stdout.write(String(s.cachedDataRejected));`;
+
+describe('the shipped CLI (npm run build)', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'docsync-shipped-'));
+    dist = join(dir, 'dist');
+    await buildCli({ outdir: dist, commit: 'abcdef1234567' });
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is a launcher, a CommonJS program with its source map, and a code cache V8 accepts', () => {
+    for (const f of ['cli.js', 'docsync.cjs', 'docsync.cjs.map', 'docsync.cjs.cache'])
+      expect(existsSync(join(dist, f)), f).toBe(true);
+    expect(readFileSync(join(dist, 'cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    const check = spawnSync(process.execPath, ['-e', CHECK, join(dist, 'docsync.cjs')], { encoding: 'utf8' });
+    expect(check.stdout).toBe('false');
+  });
+
+  it('runs with its cache, with a stale one and with a spoilt one, and says the same', () => {
+    const version = cli(['version']);
+    expect(version.status).toBe(0);
+    expect(version.stdout).toMatch(/^commit: +abcdef1234567$/m);
+    const validate = cli(['validate', '--config', 'config']);
+    expect(validate.status).toBe(0);
+    const cache = join(dist, 'docsync.cjs.cache');
+    const good = readFileSync(cache);
+    const stale = Buffer.from(good);
+    stale.writeUInt8(stale.readUInt8(0) ^ 1, 0); // the digest of another text
+    const spoilt = Buffer.from(good);
+    spoilt.fill(7, 32, 4096); // the right text, V8's data spoilt
+    for (const bytes of [stale, spoilt]) {
+      writeFileSync(cache, bytes);
+      expect(cli(['validate', '--config', 'config']).stdout).toBe(validate.stdout);
+    }
+    rmSync(cache);
+    expect(cli(['validate', '--config', 'config']).stdout).toBe(validate.stdout);
+    writeFileSync(cache, good);
+  });
+
+  it('maps stack traces to src/ under --enable-source-maps', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['--enable-source-maps', join(dist, 'cli.js'), 'plan', '--api-url', 'http://127.0.0.1:1'],
+      { cwd: ROOT, env: { ...env, DOCSYNC_LOG_LEVEL: 'debug' }, encoding: 'utf8' },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: no API token.*\[token-missing\]$/m);
+    expect(run.stderr).toMatch(/at readToken \(.*src\/api\/token\.ts:\d+:\d+\)/);
+  });
+
+  it('runs from a copy of dist/ elsewhere (the image, an npm install)', () => {
+    const copy = join(dir, 'copy', 'dist');
+    cpSync(dist, copy, { recursive: true });
+    const run = spawnSync(process.execPath, [join(copy, 'cli.js'), '--version'], { env, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
