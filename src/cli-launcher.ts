@@ -5,10 +5,10 @@
 // of what the run compiled is written there.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { growHeapGently } from './cli/heap.js';
+import { applyV8Settings } from './v8-settings.js';
 import { runWithCodeCache } from './code-cache.js';
 
-growHeapGently(); // first: V8's flags are part of what a code cache must match
+applyV8Settings(); // first: V8's flags are part of what a code cache must match
 const program = join(dirname(fileURLToPath(import.meta.url)), 'docsync.cjs');
 const cacheOut = process.env.DOCSYNC_BUILD_CODE_CACHE;
 const run = runWithCodeCache(program, { viaRequire: process.sourceMapsEnabled && !cacheOut });
