@@ -29,7 +29,14 @@ import {
   type EntryOf,
   type LiveStructure,
 } from './site-structure.js';
-import { callBelow, listBelow, type ChildRead, type EntryReference, type KindDoc } from './types.js';
+import {
+  absentHere,
+  callBelow,
+  listBelow,
+  type ChildRead,
+  type EntryReference,
+  type KindDoc,
+} from './types.js';
 import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Optional } from './shapes.js';
 
 /**
@@ -278,6 +285,8 @@ export function diffParts(
   if (l) site.drafts = liveDrafts(l);
   site.entries = d;
   if (d.redirectFallback !== undefined) site.fallback = d.redirectFallback;
+  // Only the redirects read the paths the structure's diff records: none where the API lacks them.
+  if (!absentHere(siteRedirectKind, ctx.caps)) site.pathsRead = true;
   diffSiteStructure(ctx, site, title, d, l, l && siteCustomizationOf(l));
   for (const kind of anySiteListKinds) {
     const wanted = listIn(d, kind.key);
