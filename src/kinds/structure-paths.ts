@@ -27,8 +27,9 @@ function target(
  *    redirects that keep published links working are planned from these (decision 36). Recorded
  *    as the site's `paths` only when a part reads them (`pathsRead`: the redirects, absent from
  *    the seed API): a site of 100 site spaces makes hundreds of objects for them (decision 42).
- *    Made now, not when first read: a getter would keep the whole structure alive with the site
- *    (17 MB more peak for 100,000 resources, decision 42, sixth pass).
+ *    Made now, not when first read: a getter would keep the whole structure alive with the site,
+ *    long enough for the young generation to promote it (17 MB more peak for 100,000
+ *    resources, decision 42, sixth pass).
  */
 export function recordPaths(s: Structure): void {
   if (s.site.pathsRead) s.site.paths = sitePaths(s);
