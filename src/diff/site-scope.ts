@@ -26,6 +26,8 @@ export type SiteScope = {
   drafts?: ReadonlySet<string>;
   /** Its sections and site spaces in the config: whose own `brokenLinks` refused a path. */
   entries?: SiteEntries;
+  /** Whether a part reads `paths` (the redirects, where the API has them): else they are not made. */
+  pathsRead?: boolean;
   /** Where each path leads after the plan, recorded by the structure's diff (decision 36). */
   paths?: SitePaths;
   /** The site's `redirectFallback`: where deleted published paths go. */

@@ -29,7 +29,14 @@ import {
   type EntryOf,
   type LiveStructure,
 } from './site-structure.js';
-import { callBelow, listBelow, type ChildRead, type EntryReference, type KindDoc } from './types.js';
+import {
+  absentHere,
+  callBelow,
+  listBelow,
+  type ChildRead,
+  type EntryReference,
+  type KindDoc,
+} from './types.js';
 import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Optional } from './shapes.js';
 
 /**
@@ -256,9 +263,17 @@ export function exportParts(
 }
 
 /** Live ids of a site's draft sections and site spaces (a hidden one is published: not among them). */
-function liveDrafts(l: LiveStructure): Set<string> {
-  const spaces = [...(l.sections ?? []).flatMap((s) => s.spaces), ...(l.spaces ?? [])];
-  return new Set([...(l.sections ?? []), ...spaces].filter((x) => x.draft).map((x) => x.id));
+function liveDrafts(l: LiveStructure): Set<string> | undefined {
+  // One pass, no intermediate arrays, no set for a site without drafts (most: issue 33).
+  let drafts: Set<string> | undefined;
+  const add = (x: { id: string; draft?: boolean }) => {
+    if (x.draft) (drafts ??= new Set()).add(x.id);
+  };
+  // Sections, then their site spaces, then the site's own: the order of the ids (and their paths).
+  for (const section of l.sections ?? []) add(section);
+  for (const section of l.sections ?? []) for (const ss of section.spaces) add(ss);
+  for (const ss of l.spaces ?? []) add(ss);
+  return drafts;
 }
 
 /** The parts' changes: facets, then the structure, then the lists (the plan's order follows). */
@@ -275,9 +290,15 @@ export function diffParts(
     if (wanted !== undefined) facet.diff(ctx, site, title, wanted, found);
   }
   site.served = (l as { published?: unknown } | undefined)?.published === true;
-  if (l) site.drafts = liveDrafts(l);
   site.entries = d;
   if (d.redirectFallback !== undefined) site.fallback = d.redirectFallback;
+  // Only the redirects read the paths the structure's diff records and the live drafts (whose
+  // paths are not published): neither is made where the API lacks them.
+  if (!absentHere(siteRedirectKind, ctx.caps)) {
+    site.pathsRead = true;
+    const drafts = l && liveDrafts(l);
+    if (drafts) site.drafts = drafts;
+  }
   diffSiteStructure(ctx, site, title, d, l, l && siteCustomizationOf(l));
   for (const kind of anySiteListKinds) {
     const wanted = listIn(d, kind.key);
