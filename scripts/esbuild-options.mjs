@@ -57,6 +57,9 @@ export const zodEnglishOnly = {
 export const REQUIRE_SHIM =
   "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);";
 
+/** One ES module for Node.js 20+, its imports bundled, built from the repository's root. */
+const NODE_ESM = { absWorkingDir: ROOT, bundle: true, format: 'esm', platform: 'node', target: 'node20' };
+
 /**
  * What every docsync bundle shares: one ES module program for Node.js with its dependencies
  * inside (nothing left to node_modules), src/'s createRequire calls followed.
@@ -65,11 +68,7 @@ export const REQUIRE_SHIM =
  */
 export function bundleOptions({ commit } = {}) {
   return {
-    absWorkingDir: ROOT,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
+    ...NODE_ESM,
     plugins: [inlineCreateRequire, zodEnglishOnly],
     banner: { js: REQUIRE_SHIM },
     logLevel: 'error',
@@ -119,11 +118,7 @@ export function programOptions({ outdir, commit } = {}) {
 /** The launcher, `<outdir>/cli.js`: a few lines that start `<outdir>/docsync.cjs` (src/cli-launcher.ts). */
 export function launcherOptions({ outdir } = {}) {
   return {
-    absWorkingDir: ROOT,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
+    ...NODE_ESM,
     entryPoints: [{ in: 'src/cli-launcher.ts', out: 'cli' }],
     outdir,
     logLevel: 'error',

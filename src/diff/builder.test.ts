@@ -1,30 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { capabilitiesOf } from '../api/capabilities.js';
 import { kindDrafts } from './builder.js';
 import type { DiffContext } from './context.js';
-import { DraftSet } from './draft.js';
+import { diffContext } from '../../test/helpers/diff-context.js';
 
 type ToyOp = { type: 'make-toy'; name: string } | { type: 'drop-toy'; id: string };
 
-const context = (prune: boolean): DiffContext => ({
-  org: 'org_t',
-  drafts: new DraftSet(),
-  unmanaged: [],
-  problems: [],
-  prune,
-  pruneMembers: false,
-  minAdmins: 1,
-  managedLive: { count: 0 },
-  dependedOn: new Map(),
-  self: null,
-  siteRefs: new Map(),
-  teamRefs: new Map(),
-  caps: capabilitiesOf('seed'),
-  warnings: [],
-  duplicates: [],
-  brokenLinks: 'redirect',
-  links: { planned: [], broken: [] },
-});
+const context = (prune: boolean): DiffContext => diffContext({ prune });
 
 describe('kindDrafts', () => {
   it('keys each draft by action and address, names the kind, and returns the key', () => {

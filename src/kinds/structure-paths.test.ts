@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { capabilitiesOf } from '../api/capabilities.js';
 import type { DiffContext } from '../diff/context.js';
-import { createdRef, DraftSet } from '../diff/draft.js';
+import { createdRef } from '../diff/draft.js';
+import { diffContext } from '../../test/helpers/diff-context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiFlavor } from '../model/kinds.js';
 import { diffParts } from './site-parts.js';
 
-const context = (flavor: ApiFlavor): DiffContext => ({
-  org: 'org_t',
-  drafts: new DraftSet(),
-  unmanaged: [],
-  problems: [],
-  prune: true,
-  pruneMembers: false,
-  minAdmins: 1,
-  managedLive: { count: 0 },
-  dependedOn: new Map(),
-  self: null,
-  siteRefs: new Map(),
-  teamRefs: new Map(),
-  caps: capabilitiesOf(flavor),
-  warnings: [],
-  duplicates: [],
-  brokenLinks: 'redirect',
-  links: { planned: [], broken: [] },
-});
+const context = (flavor: ApiFlavor): DiffContext => diffContext({ flavor });
 
 /** One new site of one section with one site space, diffed in `flavor`. */
 function diffedSite(flavor: ApiFlavor): SiteScope {
