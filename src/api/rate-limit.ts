@@ -135,16 +135,8 @@ export class RateBudget {
    */
   private learnSkew(now: number, servedBy: number, counted: number): void {
     if (this.windowMs === null || this.limit === null || counted < this.limit * NEAR_LIMIT) return;
-    // The last start written at or before `servedBy` (starts are in time order).
-    let lo = this.head;
-    let hi = this.starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.starts[mid]! <= servedBy) lo = mid + 1;
-      else hi = mid;
-    }
     // The oldest of the `counted` starts up to `servedBy`, as the server counted them.
-    const oldest = lo - counted;
+    const oldest = this.firstAfter(servedBy) - counted;
     if (oldest < this.head) return;
     const reach = servedBy - this.starts[oldest]! - this.windowMs;
     if (reach > 0) this.skew.observe(this.window(now), Math.min(reach, this.windowMs / 4));
@@ -208,16 +200,19 @@ export class RateBudget {
   /** Starts within the last window (all those kept while its length is unknown). */
   private startsWithinWindow(now: number): number {
     if (this.windowMs === null) return this.starts.length - this.head;
-    const since = now - this.windowMs - this.margin();
-    // The first kept start inside the window: starts are in time order.
+    return this.starts.length - this.firstAfter(now - this.windowMs - this.margin());
+  }
+
+  /** The index of the first kept start later than `t` (starts are in time order). */
+  private firstAfter(t: number): number {
     let lo = this.head;
     let hi = this.starts.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.starts[mid]! <= since) lo = mid + 1;
+      if (this.starts[mid]! <= t) lo = mid + 1;
       else hi = mid;
     }
-    return this.starts.length - lo;
+    return lo;
   }
 
   /** The margin added to the window now, in ms (0 while the window is unknown). */
