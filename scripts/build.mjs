@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -29,6 +30,8 @@ export async function buildCli({ outdir = DIST, commit = currentCommit(ROOT) } =
 }
 
 const TOKEN = 'build-warm-up';
+/** The most each step of the warm-up may take: a build never hangs on it. */
+const WARM_UP_MS = 120_000;
 
 /**
  * Make dist/docsync.cjs.cache: run `plan` (config loading, the live read, references, diff, plan
@@ -40,10 +43,15 @@ async function warmUp(outdir) {
   const cache = join(outdir, 'docsync.cjs.cache');
   const seed = join(ROOT, 'examples', 'emulator-seed.yaml');
   const config = join(ROOT, 'config');
-  const env = { ...process.env, NO_COLOR: '1', DOCSYNC_LOG_LEVEL: 'error' };
-  delete env.DOCSYNC_BUILD_CODE_CACHE;
+  // The builder's own docsync settings (an API flavor, a token, a concurrency...) are not the
+  // warm-up's: it runs with none of them, nor with Node.js options that would make V8 refuse the
+  // cache (other flags).
+  const env = { NO_COLOR: '1', DOCSYNC_LOG_LEVEL: 'error' };
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('DOCSYNC_') && k !== 'NODE_OPTIONS') env[k] = v;
   if (!existsSync(seed) || !existsSync(config)) {
     await run(cli, ['--help'], { ...env, DOCSYNC_BUILD_CODE_CACHE: cache });
+    if (!existsSync(cache)) throw new Error('the warm-up wrote no code cache');
     return;
   }
   const emulator = spawn(
@@ -57,13 +65,21 @@ async function warmUp(outdir) {
   const state = mkdtempSync(join(tmpdir(), 'docsync-warm-up-'));
   try {
     const url = await new Promise((resolve, reject) => {
+      const late = setTimeout(
+        () => reject(new Error(`the warm-up's emulator did not listen within ${WARM_UP_MS / 1000} s`)),
+        WARM_UP_MS,
+      );
+      late.unref();
       let out = '';
       emulator.on('error', reject);
       emulator.on('exit', (code) => reject(new Error(`the warm-up's emulator exited (${code})`)));
       emulator.stdout.on('data', (d) => {
         out += d;
         const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m) resolve(m[1]);
+        if (m) {
+          clearTimeout(late);
+          resolve(m[1]);
+        }
       });
     });
     const plan = ['plan', '--config', config, '--api-url', url, '--state-dir', state];
@@ -79,7 +95,11 @@ async function warmUp(outdir) {
 /** Run the new CLI; a plan's exit code 2 (changes) is a success here. */
 function run(cli, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [cli, ...args], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: WARM_UP_MS,
+    });
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 || code === 2 ? resolve() : reject(new Error(`warm-up: docsync ${args[0]} exited ${code}`)),

@@ -12,4 +12,13 @@ applyV8Settings(); // first: V8's flags are part of what a code cache must match
 const program = join(dirname(fileURLToPath(import.meta.url)), 'docsync.cjs');
 const cacheOut = process.env.DOCSYNC_BUILD_CODE_CACHE;
 const run = runWithCodeCache(program, { viaRequire: process.sourceMapsEnabled && !cacheOut });
-if (cacheOut) process.once('exit', () => run.writeCache(cacheOut));
+if (cacheOut)
+  process.once('exit', () => {
+    try {
+      run.writeCache(cacheOut);
+    } catch (error) {
+      // The build's warm-up (scripts/build.mjs) fails on it: no stack, the file and the reason.
+      process.stderr.write(`docsync: cannot write the code cache ${cacheOut}: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  });

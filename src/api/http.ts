@@ -459,7 +459,7 @@ export class HttpClient {
     try {
       bytes = await readBoundedBytes(res, this.opts.maxResponseBytes);
     } catch (error) {
-      this.budget.release(res.headers, sentAt);
+      this.budget.release(res.headers, sentAt, Date.now() - this.rtt.value);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
       if (error instanceof AnswerTooLargeError)
         throw new ApiError({

@@ -130,8 +130,11 @@ export class RateBudget {
    * after starts written later than itself, which are not older starts counted late. Learned only
    * from counts near the limit (`NEAR_LIMIT`): far below it, skew costs nothing, and a busy
    * machine's skew (hundreds of ms while both processes wait for a core) would slow the pace for
-   * nothing. A count this budget's own starts cannot explain (another client on the same token, or
-   * starts from before this budget) is not skew: the `Remaining` budget (`available`) holds that back.
+   * nothing. A count more than this budget's kept starts (two windows' worth) can explain teaches
+   * nothing; the `Remaining` budget (`available`) holds it back. Another client spending the same
+   * token's budget looks like skew from here and widens the margin too (up to a quarter of the
+   * window, for as long as it runs): slower than the limit allows, never faster, which is what a
+   * shared budget wants.
    */
   private learnSkew(now: number, servedBy: number, counted: number): void {
     if (this.windowMs === null || this.limit === null || counted < this.limit * NEAR_LIMIT) return;
