@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { z } from 'zod';
@@ -8,14 +7,7 @@ import { randomConfig } from '../../test/helpers/random-state.js';
 import { fastSafeParse } from './fast-schema.js';
 import { ConfigFileSchema } from './schema.js';
 import { parseYamlFile } from './yaml-file.js';
-
-const root = new URL('../..', import.meta.url).pathname;
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? yamlFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? [join(dir, e.name)] : [],
-  );
-}
+import { repositoryYamlFiles } from '../../test/helpers/repository-yaml.js';
 
 /**
  * The fast path either declines (undefined) or answers exactly what zod's safeParse gives: the
@@ -53,11 +45,7 @@ const valueOf = (text: string): unknown => {
 
 describe('fastSafeParse against zod (issue 33)', () => {
   it('answers as zod does for every config of the repository, good and bad', () => {
-    const files = [
-      ...yamlFiles(join(root, 'config')),
-      ...yamlFiles(join(root, 'examples')),
-      ...yamlFiles(join(root, 'test/fixtures')),
-    ];
+    const files = repositoryYamlFiles();
     let answered = 0;
     for (const file of files) {
       const value = valueOf(readFileSync(file, 'utf8'));

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { fastParseYaml } from './fast-yaml.js';
+import { repositoryYamlFiles } from '../../test/helpers/repository-yaml.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -24,19 +25,9 @@ function expectAgreement(text: string): unknown {
   return fast;
 }
 
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? yamlFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? [join(dir, e.name)] : [],
-  );
-}
-
 describe('fastParseYaml', () => {
   it('reads the configs of the repository exactly as the full parser does, declining only outside its subset', () => {
-    const files = [
-      ...yamlFiles(join(root, 'config')),
-      ...yamlFiles(join(root, 'examples')),
-      ...yamlFiles(join(root, 'test/fixtures')),
-    ];
+    const files = repositoryYamlFiles();
     expect(files.length).toBeGreaterThan(40);
     const read = files.filter((f) => expectAgreement(readFileSync(f, 'utf8')) !== undefined);
     // The fast path is the common path, not a corner case.
