@@ -49,11 +49,14 @@ async function warmUp(outdir) {
   const env = { NO_COLOR: '1', DOCSYNC_LOG_LEVEL: 'error' };
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !k.startsWith('DOCSYNC_') && k !== 'NODE_OPTIONS') env[k] = v;
-  if (!existsSync(seed) || !existsSync(config)) {
+  if (!existsSync(seed) || !existsSync(config))
     await run(cli, ['--help'], { ...env, DOCSYNC_BUILD_CODE_CACHE: cache });
-    if (!existsSync(cache)) throw new Error('the warm-up wrote no code cache');
-    return;
-  }
+  else await planAgainstEmulator(cli, seed, config, env, cache);
+  if (!existsSync(cache)) throw new Error('the warm-up wrote no code cache');
+}
+
+/** The warm-up's plan of `config` against the new build's emulator, seeded with `seed`. */
+async function planAgainstEmulator(cli, seed, config, env, cache) {
   const emulator = spawn(
     process.execPath,
     [cli, 'emulator', '--port', '0', '--seed', seed, '--token', TOKEN],
@@ -89,7 +92,6 @@ async function warmUp(outdir) {
     emulator.kill();
     rmSync(state, { recursive: true, force: true });
   }
-  if (!existsSync(cache)) throw new Error('the warm-up wrote no code cache');
 }
 
 /** Run the new CLI; a plan's exit code 2 (changes) is a success here. */

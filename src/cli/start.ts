@@ -1,9 +1,7 @@
-import { applyV8Settings } from '../v8-settings.js';
 import { main } from './main.js';
 
 /** The CLI's process: `docsync <argv>`, its exit code set when the command is done. */
 export async function startCli(argv: string[]): Promise<void> {
-  applyV8Settings();
   // A reader that leaves early (`docsync plan | head`) closes the pipe: the rest of the output is
   // dropped, and the command still runs to its end (an apply is not cut halfway) and exits with its
   // own code, instead of dying on an unhandled EPIPE with a stack trace.
