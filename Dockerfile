@@ -10,7 +10,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
-COPY scripts/build.mjs scripts/esbuild-options.mjs scripts/build-info.mjs ./scripts/
+COPY scripts/build.mjs scripts/esbuild-options.mjs scripts/build-info.mjs scripts/notices.mjs ./scripts/
 COPY src ./src
 # The build's warm-up run (a plan of config/ against the emulator seeded from examples/) makes the
 # V8 code cache shipped beside the CLI (docs/decisions/0046-code-cache.md).

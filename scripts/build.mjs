@@ -1,13 +1,14 @@
 // `npm run build`: the shipped CLI (scripts/esbuild-options.mjs; decisions 45 and 46):
 // dist/docsync.cjs, one esbuild bundle with its dependencies inside and a linked source map;
-// dist/cli.js, the launcher that runs it; dist/docsync.cjs.cache, the V8 code cache of a warm-up
+// dist/cli.js, the launcher that runs it; dist/THIRD-PARTY-NOTICES.txt, the licences of the packages
+// it bundles (scripts/notices.mjs); dist/docsync.cjs.cache, the V8 code cache of a warm-up
 // run (a plan of config/ against the emulator seeded from examples/, both run from the new build).
 // The commit `docsync version` prints is embedded: DOCSYNC_BUILD_COMMIT (the image's build has no
 // .git), else git's HEAD, else none. No type check: that is `npm run typecheck`.
 //
 //   node scripts/build.mjs [--outdir DIR]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
@@ -17,13 +18,15 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { currentCommit } from './build-info.mjs';
 import { ROOT, launcherOptions, programOptions } from './esbuild-options.mjs';
+import { NOTICES_FILE, thirdPartyNotices } from './notices.mjs';
 
 export const DIST = join(ROOT, 'dist');
 
 /** Build the CLI into `outdir` (emptied first: no file of an older build stays). */
 export async function buildCli({ outdir = DIST, commit = currentCommit(ROOT) } = {}) {
   rmSync(outdir, { recursive: true, force: true });
-  const result = await build(programOptions({ outdir, commit: commit ?? 'unknown' }));
+  const result = await build({ ...programOptions({ outdir, commit: commit ?? 'unknown' }), metafile: true });
+  writeFileSync(join(outdir, NOTICES_FILE), thirdPartyNotices(ROOT, result.metafile));
   await build(launcherOptions({ outdir }));
   await warmUp(outdir);
   return result;

@@ -9,7 +9,7 @@
 // `docsync version` and the action's first line print) is --commit, else DOCSYNC_BUILD_COMMIT, else
 // git's HEAD, else none. The first line of the bundle names it, so that a checked-in bundle can be
 // rebuilt from the same commit and compared.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { currentCommit } from './build-info.mjs';
 import { REQUIRE_SHIM, ROOT, bundleOptions } from './esbuild-options.mjs';
+import { NOTICES_FILE, thirdPartyNotices } from './notices.mjs';
 
 export const BUNDLE = join(ROOT, 'dist-action', 'index.js');
 const HEADER = '// docsync GitHub Action bundle (npm run bundle), built from commit ';
@@ -54,7 +55,9 @@ export function actionBuildOptions({ outfile = BUNDLE, commit } = {}) {
 
 export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(ROOT) } = {}) {
   mkdirSync(dirname(outfile), { recursive: true });
-  await build(actionBuildOptions({ outfile, commit }));
+  const { metafile } = await build({ ...actionBuildOptions({ outfile, commit }), metafile: true });
+  // The licences of the packages inside, beside the bundle (committed to the tag with it).
+  await writeFile(join(dirname(outfile), NOTICES_FILE), thirdPartyNotices(ROOT, metafile));
   return outfile;
 }
 

@@ -22,7 +22,7 @@ fi
 node scripts/changelog-section.mjs "$tag" >/dev/null
 
 node scripts/bundle-action.mjs --commit "$source_commit"
-git add --force dist-action/index.js
+git add --force dist-action/index.js dist-action/THIRD-PARTY-NOTICES.txt
 git -c user.name='github-actions[bot]' -c user.email='41898282+github-actions[bot]@users.noreply.github.com' \
   -c commit.gpgSign=false commit --quiet --no-verify -m "Action bundle of $tag (npm run bundle, built from $source_commit)"
 node scripts/bundle-action.mjs --check

@@ -29,8 +29,8 @@ major="${major%%.*}"
 test "$(git rev-parse "$tag^{commit}")" = "$(git rev-parse HEAD)"
 test "$(git rev-parse "$major^{commit}")" = "$(git rev-parse HEAD)"
 test "$(git rev-parse HEAD^)" = "$source_commit"
-test "$(git diff --name-only HEAD^ HEAD)" = dist-action/index.js
-git ls-files --error-unmatch dist-action/index.js >/dev/null
+test "$(git diff --name-only HEAD^ HEAD | tr '\n' ' ')" = "dist-action/THIRD-PARTY-NOTICES.txt dist-action/index.js "
+git ls-files --error-unmatch dist-action/index.js dist-action/THIRD-PARTY-NOTICES.txt >/dev/null
 
 echo "== npm package contents (npm pack --dry-run)"
 npm pack --dry-run --ignore-scripts --json >"$work/pack.json" 2>/dev/null
@@ -46,4 +46,4 @@ if (files.some((f) => /^(dist-action|src|test|scripts)\//.test(f) || f.endsWith(
 console.log(`${pack.name}@${pack.version}: ${files.length} files, ${needs.join(", ")} among them; no sources, tests, scripts or action bundle`);
 ' "$work/pack.json"
 
-echo "dry run passed: would push $tag and $major to $(git rev-parse --short HEAD), attach dist-action/index.js to the release $tag, publish the image and docsync@${tag#v} to npm"
+echo "dry run passed: would push $tag and $major to $(git rev-parse --short HEAD), attach dist-action/index.js and its notices to the release $tag, publish the image and docsync@${tag#v} to npm"

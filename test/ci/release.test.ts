@@ -82,12 +82,14 @@ describe('the release workflow', () => {
     expect(runs).toMatch(
       /node scripts\/changelog-section\.mjs "\$GITHUB_REF_NAME" > "\$RUNNER_TEMP\/notes\.md"/,
     );
-    expect(runs).toMatch(/gh release create "\$GITHUB_REF_NAME" dist-action\/index\.js --verify-tag/);
+    expect(runs).toMatch(
+      /gh release create "\$GITHUB_REF_NAME" dist-action\/index\.js dist-action\/THIRD-PARTY-NOTICES\.txt --verify-tag/,
+    );
     const checkRuns = (release.jobs.check.steps as { run?: string }[]).map((s) => s.run ?? '').join('\n');
     expect(checkRuns).toContain('node scripts/changelog-section.mjs "$GITHUB_REF_NAME"');
   });
 
-  it('dry run: the steps that publish nothing pass on a scratch clone of HEAD (tags moved, bundle committed)', async () => {
+  it('dry run: the steps that publish nothing pass on a scratch clone of HEAD (tags moved, bundle and its notices committed)', async () => {
     const r = await run('bash', ['scripts/release-dry-run.sh']);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(new RegExp(`tagged [0-9a-f]+ as v${version} and v${version.split('.')[0]} `));

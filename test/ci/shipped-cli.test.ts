@@ -49,8 +49,16 @@ describe('the shipped CLI (npm run build)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is a launcher, a CommonJS program with its source map, and a code cache V8 accepts', () => {
-    for (const f of ['cli.js', 'docsync.cjs', 'docsync.cjs.map', 'docsync.cjs.cache'])
+    for (const f of [
+      'cli.js',
+      'docsync.cjs',
+      'docsync.cjs.map',
+      'docsync.cjs.cache',
+      'THIRD-PARTY-NOTICES.txt',
+    ])
       expect(existsSync(join(dist, f)), f).toBe(true);
+    // The licences of what it bundles (scripts/notices.mjs; test/ci/notices.test.ts checks the text).
+    expect(readFileSync(join(dist, 'THIRD-PARTY-NOTICES.txt'), 'utf8')).toMatch(/^undici@\S+ \(MIT\)$/m);
     expect(readFileSync(join(dist, 'cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     const check = spawnSync(process.execPath, ['-e', CHECK, join(dist, 'docsync.cjs')], { encoding: 'utf8' });
     expect(check.stdout).toBe('false');
