@@ -110,6 +110,10 @@ export function programOptions({ outdir, commit } = {}) {
     format: 'cjs',
     entryPoints: [{ in: 'src/cli-program.ts', out: 'docsync' }],
     outExtension: { '.js': '.cjs' },
+    // The licences' comments in docsync.cjs.LEGAL.txt, linked from the program: some hold
+    // non-ASCII names, and the program is kept ASCII (esbuild escapes the rest), which V8 holds
+    // and the launcher reads as one byte a character (decision 46).
+    legalComments: 'linked',
     banner: { js: 'var __docsyncModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { ...cli.define, 'import.meta.url': '__docsyncModuleUrl' },
   };

@@ -1,6 +1,7 @@
 // `npm run build`'s output (decision 46): the launcher dist/cli.js, the CommonJS program
 // dist/docsync.cjs and the V8 code cache of the build's warm-up run. The tests' own CLI
 // (test/global-setup.ts) is the same program as one ES module; this builds the shipped layout once.
+import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +55,13 @@ describe('the shipped CLI (npm run build)', () => {
     expect(readFileSync(join(dist, 'cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     const check = spawnSync(process.execPath, ['-e', CHECK, join(dist, 'docsync.cjs')], { encoding: 'utf8' });
     expect(check.stdout).toBe('false');
+  });
+
+  // Decision 46: Node.js reads a file with any other character into a two-byte string, decoded
+  // slowly above 64 KB (about 30 ms a start); the licences' comments are in their own file.
+  it('is an ASCII program, its licences beside it', () => {
+    expect(isAscii(readFileSync(join(dist, 'docsync.cjs')))).toBe(true);
+    expect(readFileSync(join(dist, 'docsync.cjs.LEGAL.txt'), 'utf8')).toMatch(/License/);
   });
 
   // A stale cache (another build's) and none at all are src/code-cache.test.ts's, in process.
