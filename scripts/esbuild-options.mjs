@@ -53,6 +53,25 @@ export const zodEnglishOnly = {
   },
 };
 
+/**
+ * undici's HTTP/1.1 client loads its HTTP/2 client, and with it Node's `http2` and `tls`, when it is
+ * loaded: about 10 ms of every command that makes a request, for a protocol docsync never asks for
+ * (undici speaks HTTP/2 only when `allowH2` is set). The HTTP/2 client is loaded when first used.
+ */
+const UNDICI_H2 = "const connectH2 = require('./client-h2.js')";
+export const undiciH2OnUse = {
+  name: 'undici-h2-on-use',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(UNDICI_H2))
+        throw new Error(`${args.path}: no "${UNDICI_H2}" (undici changed: see undiciH2OnUse)`);
+      const lazy = "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)";
+      return { contents: source.replace(UNDICI_H2, lazy), loader: 'js' };
+    });
+  },
+};
+
 /** CommonJS dependencies inside an ES module bundle still require() Node's own modules. */
 export const REQUIRE_SHIM =
   "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);";
@@ -69,7 +88,7 @@ const NODE_ESM = { absWorkingDir: ROOT, bundle: true, format: 'esm', platform: '
 export function bundleOptions({ commit } = {}) {
   return {
     ...NODE_ESM,
-    plugins: [inlineCreateRequire, zodEnglishOnly],
+    plugins: [inlineCreateRequire, zodEnglishOnly, undiciH2OnUse],
     banner: { js: REQUIRE_SHIM },
     logLevel: 'error',
     ...(commit === undefined ? {} : { define: { __DOCSYNC_COMMIT__: JSON.stringify(commit) } }),
@@ -110,6 +129,10 @@ export function programOptions({ outdir, commit } = {}) {
     format: 'cjs',
     entryPoints: [{ in: 'src/cli-program.ts', out: 'docsync' }],
     outExtension: { '.js': '.cjs' },
+    // The licences' comments in docsync.cjs.LEGAL.txt, linked from the program: some hold
+    // non-ASCII names, and the program is kept ASCII (esbuild escapes the rest), which V8 holds
+    // and the launcher reads as one byte a character (decision 46).
+    legalComments: 'linked',
     banner: { js: 'var __docsyncModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { ...cli.define, 'import.meta.url': '__docsyncModuleUrl' },
   };

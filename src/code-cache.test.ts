@@ -49,6 +49,17 @@ describe('runWithCodeCache (the shipped CLI launcher, decision 46)', () => {
     ]);
   });
 
+  // The built program is ASCII and read as Latin-1; any other program is still read as UTF-8.
+  it('reads a program holding non-ASCII text as UTF-8, with and without its cache', () => {
+    writeFileSync(file, program('é→'));
+    runWithCodeCache(file).writeCache(codeCacheFile(file));
+    expect(runWithCodeCache(file).cache).toBe('used');
+    expect(runs().map((r) => [r.mark, r.later])).toEqual([
+      ['é→', 4],
+      ['é→', 4],
+    ]);
+  });
+
   it('ignores a cache made for another text, even of the same length (a stale build)', () => {
     writeFileSync(file, program('a'));
     runWithCodeCache(file).writeCache(codeCacheFile(file));

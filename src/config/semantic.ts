@@ -15,7 +15,25 @@ import { locate, type YamlFile } from './yaml-file.js';
 export type ParsedConfig = { yaml: YamlFile; config: ConfigFile };
 
 type Path = (string | number)[];
-type Place = { yaml: YamlFile; path: Path };
+type Place = { readonly yaml: YamlFile; readonly path: Path };
+
+/**
+ * The place of an entry's field (`at`, then the kind's key, the entry's index, the field), its
+ * path made only when read: every entry's place is kept for a "first at" message that almost
+ * never comes (issue 33: one array per entry of a 100k-resource config).
+ */
+class FieldPlace implements Place {
+  constructor(
+    readonly yaml: YamlFile,
+    private readonly at: Path,
+    private readonly key: string,
+    private readonly i: number,
+    private readonly field: string,
+  ) {}
+  get path(): Path {
+    return [...this.at, this.key, this.i, this.field];
+  }
+}
 
 /** Collects located issues; `where` renders a place for "first defined at" messages. */
 class Issues {
@@ -73,17 +91,18 @@ function checkUniqueIn(
     listIn(holder, kind.key)?.forEach((entry, i) => {
       const e = entry as Record<string, string | undefined>;
       const pinned = kind.unique.pinned ? e['id'] : undefined;
-      if (pinned) id(pinned, { yaml, path: [...at, kind.key, i, 'id'] });
+      if (pinned) id(pinned, new FieldPlace(yaml, at, kind.key, i, 'id'));
       else {
         const value = e[kind.unique.key]!;
         key(
           kind.unique.caseless ? value.toLowerCase() : value,
-          { yaml, path: [...at, kind.key, i, kind.unique.key] },
+          new FieldPlace(yaml, at, kind.key, i, kind.unique.key),
           value,
         );
       }
+      if (!kind.check) return;
       const here = [...at, kind.key, i];
-      kind.check?.(entry as never, {
+      kind.check(entry as never, {
         report: (path, message, code = 'invalid-value', onKey = false) =>
           issues.add({ yaml, path: [...here, ...path] }, code, message, onKey),
         unique: (what) => {

@@ -324,7 +324,8 @@ function applyRenames(d: Drawing, mine: Change[]): void {
     if (d.applied.has(c.id) || d.after) {
       n.key = r.to;
       if (n.kind === 'section') n.label = n.label.replace(/\/[^/]*$/, `/${r.to}`);
-      else if (n.kind === 'external-link') n.label = n.label.replace(/^.*?(?= → |$)/, r.to);
+      // `\u2192` is the arrow: the shipped program stays ASCII (decision 46).
+      else if (n.kind === 'external-link') n.label = n.label.replace(/^.*?(?= \u2192 |$)/, r.to);
       else n.label = r.to;
     }
   }

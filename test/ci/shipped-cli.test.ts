@@ -1,13 +1,16 @@
 // `npm run build`'s output (decision 46): the launcher dist/cli.js, the CommonJS program
 // dist/docsync.cjs and the V8 code cache of the build's warm-up run. The tests' own CLI
 // (test/global-setup.ts) is the same program as one ES module; this builds the shipped layout once.
-import { spawnSync } from 'node:child_process';
+import { isAscii } from 'node:buffer';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../../scripts/build.mjs';
 import { ROOT } from '../helpers/cli.js';
+import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { V8_FLAGS } from '../../src/v8-settings.js';
 
 let dir: string;
@@ -64,6 +67,13 @@ describe('the shipped CLI (npm run build)', () => {
     expect(check.stdout).toBe('false');
   });
 
+  // Decision 46: Node.js reads a file with any other character into a two-byte string, decoded
+  // slowly above 64 KB (about 30 ms a start); the licences' comments are in their own file.
+  it('is an ASCII program, its licences beside it', () => {
+    expect(isAscii(readFileSync(join(dist, 'docsync.cjs')))).toBe(true);
+    expect(readFileSync(join(dist, 'docsync.cjs.LEGAL.txt'), 'utf8')).toMatch(/License/);
+  });
+
   // A stale cache (another build's) and none at all are src/code-cache.test.ts's, in process.
   it('runs with its cache and with one V8 refuses, and says the same', () => {
     const validate = cli(['validate', '--config', 'config']);
@@ -86,6 +96,30 @@ describe('the shipped CLI (npm run build)', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^error: no API token.*\[token-missing\]$/m);
     expect(run.stderr).toMatch(/at readToken \(.*src\/api\/token\.ts:\d+:\d+\)/);
+  });
+
+  // scripts/esbuild-options.mjs `undiciH2OnUse`: undici's HTTP/2 client (Node's http2 and tls) is
+  // loaded when first used, never by a plan over HTTP/1.1.
+  it('plans against the emulator without loading http2 or tls', async () => {
+    const probe = join(dir, 'builtins.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('\\nbuiltins: ' + process.moduleLoadList.join(',')));",
+    );
+    const emulator = await withEmulator({ seed: exampleSeed() });
+    try {
+      const plan = await promisify(execFile)(
+        process.execPath,
+        ['-r', probe, join(dist, 'cli.js'), 'plan', '--config', 'config', '--api-url', emulator.url],
+        { cwd: ROOT, env: { ...env, DOCSYNC_TOKEN: TOKEN, DOCSYNC_LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+      );
+      expect(plan.stdout).toMatch(/^Plan: \d+ to create/m);
+      const loaded = plan.stderr.match(/^builtins: (.*)$/m)![1]!.split(',');
+      expect(loaded).toContain('NativeModule net');
+      expect(loaded.filter((m) => /^NativeModule (http2|tls)$/.test(m))).toEqual([]);
+    } finally {
+      await emulator.close();
+    }
   });
 
   it('runs from a copy of dist/ elsewhere (the image, an npm install), with the commit it was built from', () => {

@@ -358,8 +358,8 @@ export function renderStatusPage(v: StatusView): string {
             <span class="badge">${s.mode} mode</span
             ><span class="badge ${v.ready ? 'ok' : 'warn'}">${v.ready ? s.phase : 'starting'}</span>
             <span class="muted"
-              >refreshes every ${v.refreshSeconds} s · <a href="/status">/status</a> ·
-              <a href="/api/runs">/api/runs</a> · <a href="/metrics">/metrics</a></span
+              >refreshes every ${v.refreshSeconds} s &middot; <a href="/status">/status</a> &middot;
+              <a href="/api/runs">/api/runs</a> &middot; <a href="/metrics">/metrics</a></span
             >
           </header>
           <div class="grid">${sourceCard(v)}${lastSyncCard(v)}${lastDriftCard(v)}${controlsCard(v)}</div>
