@@ -28,8 +28,11 @@ class MinHeap {
     let i = a.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (a[parent]! <= a[i]!) break;
-      [a[parent], a[i]] = [a[i]!, a[parent]!];
+      const up = a[parent]!;
+      if (up <= value) break;
+      // Swaps by hand: a destructuring swap builds an array and iterates it until optimized.
+      a[i] = up;
+      a[parent] = value;
       i = parent;
     }
   }
@@ -47,7 +50,9 @@ class MinHeap {
         if (l < a.length && a[l]! < a[m]!) m = l;
         if (r < a.length && a[r]! < a[m]!) m = r;
         if (m === i) break;
-        [a[m], a[i]] = [a[i]!, a[m]!];
+        const down = a[m]!;
+        a[m] = a[i]!;
+        a[i] = down;
         i = m;
       }
     }
@@ -60,33 +65,39 @@ function renameRef(ref: Ref, ids: Map<string, string>): Ref {
   return { ...ref, change: ids.get(ref.change) ?? ref.change };
 }
 
-/**
- * Rewrite every `{ change: key }` reference of an op to the final change ids. Objects without a
- * reference inside are returned as they are (no copy), which keeps large plans cheap.
- */
-function renameOp(op: ChangeOp, ids: Map<string, string>): ChangeOp {
-  const walk = (value: unknown): unknown => {
-    if (value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) {
-      let copy: unknown[] | undefined;
-      for (let i = 0; i < value.length; i += 1) {
-        const next = walk(value[i]);
-        if (next !== value[i]) (copy ??= [...value])[i] = next;
-      }
-      return copy ?? value;
-    }
-    const obj = value as Record<string, unknown>;
-    if (typeof obj['change'] === 'string' && Object.keys(obj).every((k) => k === 'change' || k === 'key'))
-      return renameRef(obj as Ref, ids);
-    let copy: Record<string, unknown> | undefined;
-    for (const key in obj) {
-      const next = walk(obj[key]);
-      if (next !== obj[key]) (copy ??= { ...obj })[key] = next;
-    }
-    return copy ?? obj;
-  };
-  return walk(op) as ChangeOp;
+/** Whether an object is a reference to a draft: `{ change }` or `{ change, key }`, nothing else. */
+function isChangeRef(obj: Record<string, unknown>): boolean {
+  if (typeof obj['change'] !== 'string') return false;
+  for (const k in obj) if (k !== 'change' && k !== 'key') return false;
+  return true;
 }
+
+/**
+ * Rewrite every `{ change: key }` reference of a value to the final change ids. Objects without a
+ * reference inside are returned as they are (no copy), which keeps large plans cheap. One function
+ * for every op, not a closure per op (issue 33).
+ */
+function renameRefs(value: unknown, ids: Map<string, string>): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i += 1) {
+      const next = renameRefs(value[i], ids);
+      if (next !== value[i]) (copy ??= [...value])[i] = next;
+    }
+    return copy ?? value;
+  }
+  const obj = value as Record<string, unknown>;
+  if (isChangeRef(obj)) return renameRef(obj as Ref, ids);
+  let copy: Record<string, unknown> | undefined;
+  for (const key in obj) {
+    const next = renameRefs(obj[key], ids);
+    if (next !== obj[key]) (copy ??= { ...obj })[key] = next;
+  }
+  return copy ?? obj;
+}
+
+const renameOp = (op: ChangeOp, ids: Map<string, string>): ChangeOp => renameRefs(op, ids) as ChangeOp;
 
 /**
  * Order the changes of every organization by their dependencies (Kahn's algorithm; ties broken
@@ -106,29 +117,33 @@ export function buildPlan(input: OrgDiff[], options: BuildOptions = {}): Plan {
     errors.push(...d.problems);
     return [];
   });
-  const index = new Map(drafts.map((d, i) => [d.key, i]));
-  const indegree = drafts.map(() => 0);
-  const dependents: number[][] = drafts.map(() => []);
-  drafts.forEach((d, i) => {
-    for (const dep of d.deps) {
+  // Plain loops and arrays indexed by emission order (issue 33: a plan of 17,000 changes).
+  const count = drafts.length;
+  const index = new Map<string, number>();
+  for (let i = 0; i < count; i += 1) index.set(drafts[i]!.key, i);
+  const indegree = new Array<number>(count).fill(0);
+  const dependents: (number[] | undefined)[] = new Array<number[] | undefined>(count);
+  for (let i = 0; i < count; i += 1)
+    for (const dep of drafts[i]!.deps) {
       const j = index.get(dep);
       if (j === undefined) continue;
       indegree[i]! += 1;
-      dependents[j]!.push(i);
+      const list = dependents[j];
+      if (list) list.push(i);
+      else dependents[j] = [i];
     }
-  });
   const heap = new MinHeap();
-  indegree.forEach((n, i) => n === 0 && heap.push(i));
+  for (let i = 0; i < count; i += 1) if (indegree[i] === 0) heap.push(i);
   const order: number[] = [];
   while (heap.size > 0) {
     const i = heap.pop();
     order.push(i);
-    for (const j of dependents[i]!) {
+    for (const j of dependents[i] ?? []) {
       indegree[j]! -= 1;
       if (indegree[j] === 0) heap.push(j);
     }
   }
-  if (order.length !== drafts.length) {
+  if (order.length !== count) {
     const stuck = drafts.filter((_, i) => indegree[i]! > 0).map((d) => d.address);
     errors.push({
       organization: '*',
@@ -137,27 +152,57 @@ export function buildPlan(input: OrgDiff[], options: BuildOptions = {}): Plan {
     });
     return finish(diffs, [], errors, ignored, options.targets);
   }
-  const position = new Map(order.map((i, n) => [drafts[i]!.key, n]));
-  const ids = new Map(order.map((i, n) => [drafts[i]!.key, `c${n + 1}`]));
-  const changes: Change[] = order.map((i) => {
-    const d = drafts[i]!;
-    return {
-      id: ids.get(d.key)!,
+  // A draft's place in the plan (by emission index), and its id.
+  const position = new Array<number>(count);
+  for (let n = 0; n < count; n += 1) position[order[n]!] = n;
+  const ids = new Map<string, string>();
+  for (let n = 0; n < count; n += 1) ids.set(drafts[order[n]!]!.key, `c${n + 1}`);
+  const changes: Change[] = new Array<Change>(count);
+  for (let n = 0; n < count; n += 1) {
+    const d = drafts[order[n]!]!;
+    const change: Change = {
+      id: `c${n + 1}`,
       action: d.action,
       kind: d.kind,
       address: d.address,
       before: d.before,
       after: d.after,
-      dependsOn: d.deps
-        .filter((k) => position.has(k))
-        .map((k) => position.get(k)!)
-        .sort((a, b) => a - b)
-        .map((n) => `c${n + 1}`),
-      ...(d.note ? { note: d.note } : {}),
+      dependsOn: dependsOn(d.deps, index, position),
       op: renameOp(d.op, ids),
     };
-  });
+    // The note goes before the op, where the plan's JSON has always shown it.
+    changes[n] = d.note ? withNote(change, d.note) : change;
+  }
   return finish(diffs, changes, errors, ignored, options.targets);
+}
+
+/** The ids of the changes a draft waits for, in plan order (a dependency outside the plan is dropped). */
+function dependsOn(deps: readonly string[], index: Map<string, number>, position: number[]): string[] {
+  if (deps.length === 0) return [];
+  const at: number[] = [];
+  for (const k of deps) {
+    const i = index.get(k);
+    if (i !== undefined) at.push(position[i]!);
+  }
+  if (at.length > 1) at.sort((a, b) => a - b);
+  const out = new Array<string>(at.length);
+  for (let i = 0; i < at.length; i += 1) out[i] = `c${at[i]! + 1}`;
+  return out;
+}
+
+/** A change with its note, in the key order of the plan's JSON (the note before the op). */
+function withNote(c: Change, note: string): Change {
+  return {
+    id: c.id,
+    action: c.action,
+    kind: c.kind,
+    address: c.address,
+    before: c.before,
+    after: c.after,
+    dependsOn: c.dependsOn,
+    note,
+    op: c.op,
+  };
 }
 
 /** An organization's diff under the controls (a partial plan may add a problem of its own). */
@@ -245,7 +290,8 @@ function finish(
       .update('\n');
   const checksum = hash.digest('hex');
   const guards = diffs.map((d): PlanGuardFacts => {
-    const mine = changes.filter((c) => c.address.startsWith(`${d.organization}/`));
+    const prefix = `${d.organization}/`;
+    const mine = changes.filter((c) => c.address.startsWith(prefix));
     const counts = countsOf(mine);
     const population = { all: d.managedLiveCount, byKind: d.managedLiveByKind ?? {} };
     const ratio = d.policy.deletes !== undefined || d.policy.updates !== undefined;
