@@ -135,7 +135,14 @@ function duplicates(ctx: DiffContext, what: string, name: string, candidates: { 
  */
 export function pruneOrList(
   ctx: DiffContext,
-  resource: { key: string; kind: string; address: string; before: Fields; op: OpShape },
+  resource: {
+    key: string;
+    kind: string;
+    address: string;
+    before: Fields;
+    op: OpShape;
+    follows?: string[] | undefined;
+  },
   prune = ctx.prune,
   reason?: string,
 ): string | undefined {
@@ -143,6 +150,7 @@ export function pruneOrList(
     ctx.unmanaged.push({ kind: resource.kind, address: resource.address, ...(reason ? { reason } : {}) });
     return undefined;
   }
-  ctx.drafts.add({ ...resource, action: 'delete', after: null });
-  return resource.key;
+  const { key, kind, address, before, op, follows } = resource;
+  ctx.drafts.add({ key, action: 'delete', kind, address, before, after: null, op, follows });
+  return key;
 }
