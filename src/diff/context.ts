@@ -84,7 +84,10 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
   // are rare: no array per item, issue 33). By id only when some entry is pinned.
   const first = new Map<string, L>();
   const more = new Map<string, L[]>();
-  for (const l of live) {
+  // Indexed loops: one call runs each over a whole kind (14,000 teams), mostly before it is
+  // optimized, where each step of a for…of makes an iterator result (issue 33).
+  for (let i = 0; i < live.length; i += 1) {
+    const l = live[i]!;
     const name = nameOf(l);
     if (!first.has(name)) first.set(name, l);
     else {
@@ -94,7 +97,8 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
     }
   }
   let byId: Map<string, L> | undefined;
-  for (const d of desired) {
+  for (let i = 0; i < desired.length; i += 1) {
+    const d = desired[i]!;
     const pin = d.id;
     if (pin === undefined) continue;
     if (!byId) {
@@ -134,14 +138,19 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
     return true;
   };
   const unmatched: D[] = [];
-  for (const d of desired) if (d.id === undefined && !match(d, nameOf(d))) unmatched.push(d);
+  for (let i = 0; i < desired.length; i += 1) {
+    const d = desired[i]!;
+    if (d.id === undefined && !match(d, nameOf(d))) unmatched.push(d);
+  }
   for (const d of unmatched) match(d, d.previously ?? []);
   // In config order (the order of lists is display order); a pin that matched nothing is dropped.
   const pairs: [D, L | undefined][] = [];
-  for (const d of desired)
+  for (let i = 0; i < desired.length; i += 1) {
+    const d = desired[i]!;
     if (!skipped.has(d) && (d.id === undefined || found.has(d))) pairs.push([d, found.get(d)]);
+  }
   const leftover: L[] = [];
-  for (const l of live) if (!used.has(l)) leftover.push(l);
+  for (let i = 0; i < live.length; i += 1) if (!used.has(live[i]!)) leftover.push(live[i]!);
   return { pairs, leftover };
 }
 

@@ -291,7 +291,8 @@ function applyControls(
 function countsOf(changes: readonly Change[]): Counts {
   const counts: Counts = { deletes: 0, updates: 0, deletesByKind: {}, updatesByKind: {} };
   const byKind = new Map<string, Change[]>();
-  for (const c of changes) {
+  for (let i = 0; i < changes.length; i += 1) {
+    const c = changes[i]!;
     const list = byKind.get(c.kind);
     if (list) list.push(c);
     else byKind.set(c.kind, [c]);
@@ -322,7 +323,8 @@ function finish(
   const hash = createHash('sha256');
   // The same bytes in chunks of about 64 kB: one call into the hash per chunk, not two per change.
   let chunk = '';
-  for (const c of changes) {
+  for (let i = 0; i < changes.length; i += 1) {
+    const c = changes[i]!;
     chunk += `${JSON.stringify([c.id, c.action, c.kind, c.address, c.before, c.after, c.dependsOn, c.op])}\n`;
     if (chunk.length >= 65536) {
       hash.update(chunk);
