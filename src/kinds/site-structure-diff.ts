@@ -3,6 +3,7 @@ import type { Ref } from '../model/index.js';
 import {
   pairSections,
   sectionAddress,
+  type DesiredSection,
   type DesiredSiteSpace,
   type DesiredStructure,
   type LiveSection,
@@ -25,7 +26,7 @@ import { recordPaths } from './structure-paths.js';
 /** The API takes at most 64 characters of title when it creates a section. */
 export const SECTION_CREATE_TITLE_MAX = 64;
 
-const SECTION_FIELDS = [
+export const SECTION_FIELDS = [
   'title',
   'icon',
   'description',
@@ -44,7 +45,38 @@ const SECTION_SET_AFTER = [
   'localizedTitle',
   'localizedDescription',
 ];
-const SITE_SPACE_FIELDS = ['path', 'condition', 'draft', 'hidden', 'pageId'] as const;
+export const SITE_SPACE_FIELDS = ['path', 'condition', 'draft', 'hidden', 'pageId'] as const;
+
+/**
+ * Whether a field given is the live value as it is (`changedFields` then finds nothing): most
+ * fields of most entries. Read by name, not by key, for the site spaces and sections (issue 33).
+ */
+const keeps = (want: unknown, have: unknown) => want === undefined || want === (have ?? null);
+
+/** Whether `changedFields(ds, ss, SITE_SPACE_FIELDS)` is null, for the site spaces of most plans. */
+export function siteSpaceUnchanged(ds: DesiredSiteSpace, ss: LiveSiteSpace): boolean {
+  return (
+    keeps(ds.path, ss.path) &&
+    keeps(ds.condition, ss.condition) &&
+    keeps(ds.draft, ss.draft) &&
+    keeps(ds.hidden, ss.hidden) &&
+    keeps(ds.pageId, ss.pageId)
+  );
+}
+
+/** Whether `changedFields(d, l, SECTION_FIELDS)` is null, for the sections of most plans. */
+export function sectionUnchanged(d: DesiredSection, l: LiveSection): boolean {
+  return (
+    keeps(d.title, l.title) &&
+    keeps(d.icon, l.icon) &&
+    keeps(d.description, l.description) &&
+    keeps(d.condition, l.condition) &&
+    keeps(d.path, l.path) &&
+    keeps(d.draft, l.draft) &&
+    keeps(d.localizedTitle, l.localizedTitle) &&
+    keeps(d.localizedDescription, l.localizedDescription)
+  );
+}
 
 /**
  * Fields to set after a creation, without the flags a creation already leaves false (`hidden`,
@@ -260,7 +292,7 @@ function placeSiteSpaces(s: Structure): void {
 function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: LiveSiteSpace): void {
   const { org, site } = s;
   const p = new Placement(ds, c, ss);
-  const diff = changedFields(ds, ss, SITE_SPACE_FIELDS);
+  const diff = siteSpaceUnchanged(ds, ss) ? null : changedFields(ds, ss, SITE_SPACE_FIELDS);
   if (diff)
     p.updateKey = s.siteSpaces.update({
       address: p.addr,
@@ -378,7 +410,8 @@ function updateSections(s: Structure): Map<SectionSlot, string> {
     let diff: { before: Record<string, unknown>; after: Record<string, unknown> } | null;
     // What waits and the patch are made only for a section that changes (issue 33: allocation).
     let deps: (string | undefined)[] | undefined;
-    if (slot.l) diff = changedFields(slot.d, slot.l, SECTION_FIELDS);
+    if (slot.l)
+      diff = sectionUnchanged(slot.d, slot.l) ? null : changedFields(slot.d, slot.l, SECTION_FIELDS);
     else {
       const after = setAfterCreation(slot.d, SECTION_SET_AFTER) ?? {};
       if ((slot.d.title?.length ?? 0) > SECTION_CREATE_TITLE_MAX) after['title'] = slot.d.title;
@@ -492,30 +525,43 @@ function keepSiteSpacePathsUnique(s: Structure, c: Container): void {
   const { ctx, org, site } = s;
   const mine = c.placements;
   if (!pathSetIn(mine)) return;
-  const byLabel = new Map(mine.map((p) => [p.addr, p]));
-  const items: PathItem[] = [
-    ...mine.map((p) => ({
+  // Items one by one, no spreads or nested searches per site space (issue 33).
+  const items: PathItem[] = [];
+  for (const p of mine) {
+    const item: PathItem = {
       label: p.addr,
       livePath: p.live?.path ?? null,
       wantPath: p.d.path !== undefined && p.d.path !== p.live?.path ? p.d.path : null,
-      ...(p.updateKey ? { setKey: p.updateKey } : {}),
-    })),
-    ...c.live
-      .filter((ss) => !mine.some((p) => p.live === ss))
-      .map((ss) => ({
-        label: siteSpaceAddress(c.addr, ss.space),
-        livePath: ss.path,
-        wantPath: null,
-        ...(s.movedOut.get(ss.id) ? { deleteKey: s.movedOut.get(ss.id)! } : {}),
-      })),
-  ];
+    };
+    if (p.updateKey) item.setKey = p.updateKey;
+    items.push(item);
+  }
+  for (const ss of c.live) {
+    if (placed(mine, ss)) continue;
+    const item: PathItem = { label: siteSpaceAddress(c.addr, ss.space), livePath: ss.path, wantPath: null };
+    const deleteKey = s.movedOut.get(ss.id);
+    if (deleteKey) item.deleteKey = deleteKey;
+    items.push(item);
+  }
   keepPathsUnique<SiteSpaceOp>(ctx, items, s.siteSpaces, (item, path) => ({
     type: 'update-site-space',
     org,
     site: site.ref,
-    siteSpace: byLabel.get(item.label)!.ref,
+    siteSpace: placementAt(mine, item.label)!.ref,
     patch: { path },
   }));
+}
+
+/** Whether one of the placements keeps the live site space. */
+function placed(placements: readonly SpacePlacement[], ss: LiveSiteSpace): boolean {
+  for (const p of placements) if (p.live === ss) return true;
+  return false;
+}
+
+/** The (last) placement at `addr`. */
+function placementAt(placements: readonly SpacePlacement[], addr: string): SpacePlacement | undefined {
+  for (let i = placements.length - 1; i >= 0; i -= 1) if (placements[i]!.addr === addr) return placements[i];
+  return undefined;
 }
 
 /** Whether an update of one of the placements sets its path (what keepPathsUnique looks for first). */
@@ -542,8 +588,9 @@ function orderStructure(s: Structure): void {
   );
   for (const c of s.containers) {
     const mine = c.placements;
-    // Every site space already there, in order (most places of most plans): no moves to plan.
-    if (inLiveOrder(mine, c.live)) continue;
+    // Every site space kept in its live order, the new ones after them (most places of most
+    // plans): the order the moves would start from is the desired one, no moves to plan.
+    if (inPlanOrder(mine, c.live)) continue;
     const current = [
       ...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p),
       ...mine.filter((p) => !p.live),
@@ -558,9 +605,22 @@ function orderStructure(s: Structure): void {
   }
 }
 
-/** Whether the placements are exactly the place's live site spaces, in their live order. */
-function inLiveOrder(mine: SpacePlacement[], live: LiveSiteSpace[]): boolean {
-  if (mine.length !== live.length) return false;
-  for (let i = 0; i < mine.length; i += 1) if (mine[i]!.live !== live[i]) return false;
+/**
+ * Whether the placements are in the order the moves would start from: those kept, in their live
+ * order, then the new ones (what planMoves compares first, without building that order).
+ */
+function inPlanOrder(mine: readonly SpacePlacement[], live: readonly LiveSiteSpace[]): boolean {
+  let j = 0;
+  let created = false;
+  for (const p of mine) {
+    if (!p.live) {
+      created = true;
+      continue;
+    }
+    if (created) return false;
+    while (j < live.length && live[j] !== p.live) j += 1;
+    if (j === live.length) return false;
+    j += 1;
+  }
   return true;
 }
