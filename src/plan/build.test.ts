@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { OrgDiff } from '../reconcile/diff.js';
-import { buildPlan } from './build.js';
+import { relationKinds } from '../kinds/registry.js';
+import { SET_AFTER_CREATION } from '../model/index.js';
+import type { Change } from '../reconcile/index.js';
+import { buildPlan, countsOf } from './build.js';
+import type { Counts } from './controls.js';
+import { resourceSummary } from './format-value.js';
 
 type D = OrgDiff['drafts'][number];
 
@@ -144,5 +149,41 @@ describe('buildPlan', () => {
       'note',
       'op',
     ]);
+  });
+});
+
+describe('countsOf', () => {
+  it('counts deletions and updates per kind as the summary counts them (a creation follow-up is none)', () => {
+    const rnd = random(3);
+    const actions = ['create', 'update', 'delete', 'move'] as const;
+    const kinds = ['site-section', 'site-space', 'team', 'section-group-membership'] as const;
+    for (let run = 0; run < 50; run += 1) {
+      const changes = Array.from({ length: 40 }, (_, i) => ({
+        id: `c${i + 1}`,
+        action: actions[Math.floor(rnd() * 4)]!,
+        kind: kinds[Math.floor(rnd() * 4)]!,
+        address: `org_t/x/${Math.floor(rnd() * 8)}`,
+        before: null,
+        after: null,
+        dependsOn: [],
+        ...(rnd() < 0.2 ? { note: SET_AFTER_CREATION } : {}),
+        op: { type: 'delete-team', org: 'org_t', team: { id: 't' } },
+      })) as Change[];
+      // As first written: each kind's list, its deletions (none for a relation), its summary.
+      const want: Counts = { deletes: 0, updates: 0, deletesByKind: {}, updatesByKind: {} };
+      for (const kind of [...new Set(changes.map((c) => c.kind))]) {
+        const list = changes.filter((c) => c.kind === kind);
+        const deletes = relationKinds.has(kind) ? 0 : list.filter((c) => c.action === 'delete').length;
+        const updates = resourceSummary(list).update;
+        if (deletes > 0) want.deletesByKind[kind] = deletes;
+        if (updates > 0) want.updatesByKind[kind] = updates;
+        want.deletes += deletes;
+        want.updates += updates;
+      }
+      const got = countsOf(changes);
+      expect(got).toEqual(want);
+      expect(Object.keys(got.deletesByKind)).toEqual(Object.keys(want.deletesByKind));
+      expect(Object.keys(got.updatesByKind)).toEqual(Object.keys(want.updatesByKind));
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Ref } from '../model/index.js';
+import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
 import { relationKinds } from '../kinds/registry.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import type { Change, ChangeOp } from '../reconcile/index.js';
@@ -287,24 +287,39 @@ function applyControls(
   return { diffs: out, ignored };
 }
 
+/** How many of the changes have the action. */
+function countOf(changes: readonly Change[], action: Change['action']): number {
+  let n = 0;
+  for (let i = 0; i < changes.length; i += 1) if (changes[i]!.action === action) n += 1;
+  return n;
+}
+
 /** What the guards count of one organization's changes: deletions and updates, per kind too. */
-function countsOf(changes: readonly Change[]): Counts {
+export function countsOf(changes: readonly Change[]): Counts {
   const counts: Counts = { deletes: 0, updates: 0, deletesByKind: {}, updatesByKind: {} };
-  const byKind = new Map<string, Change[]>();
+  // Two passes over the changes, one record per kind in the order kinds first appear (issue 33).
+  type KindCount = { deletes: number; updates: number; created: Set<string> | undefined };
+  const byKind = new Map<string, KindCount>();
   for (let i = 0; i < changes.length; i += 1) {
     const c = changes[i]!;
-    const list = byKind.get(c.kind);
-    if (list) list.push(c);
-    else byKind.set(c.kind, [c]);
+    let k = byKind.get(c.kind);
+    if (!k) byKind.set(c.kind, (k = { deletes: 0, updates: 0, created: undefined }));
+    if (c.action === 'delete') k.deletes += 1;
+    else if (c.action === 'create') (k.created ??= new Set()).add(c.address);
   }
-  for (const [kind, list] of byKind) {
-    const deletes = relationKinds.has(kind) ? 0 : list.filter((c) => c.action === 'delete').length;
-    // Updates counted as the summary counts them (a creation's follow-up is not one).
-    const updates = resourceSummary(list).update;
+  // Updates counted as the summary counts them (a creation's follow-up is not one).
+  for (let i = 0; i < changes.length; i += 1) {
+    const c = changes[i]!;
+    if (c.action !== 'update' || c.note === SET_AFTER_CREATION) continue;
+    const k = byKind.get(c.kind)!;
+    if (!k.created?.has(c.address)) k.updates += 1;
+  }
+  for (const [kind, k] of byKind) {
+    const deletes = relationKinds.has(kind) ? 0 : k.deletes;
     if (deletes > 0) counts.deletesByKind[kind] = deletes;
-    if (updates > 0) counts.updatesByKind[kind] = updates;
+    if (k.updates > 0) counts.updatesByKind[kind] = k.updates;
     counts.deletes += deletes;
-    counts.updates += updates;
+    counts.updates += k.updates;
   }
   return counts;
 }
@@ -338,14 +353,17 @@ function finish(
     const counts = countsOf(mine);
     const population = { all: d.managedLiveCount, byKind: d.managedLiveByKind ?? {} };
     const ratio = d.policy.deletes !== undefined || d.policy.updates !== undefined;
-    const prot = protectedDeletes(
-      d.policy,
-      mine.filter((c) => c.action === 'delete' && !relationKinds.has(c.kind)),
-    );
+    const prot =
+      (d.policy.protect?.length ?? 0) === 0
+        ? []
+        : protectedDeletes(
+            d.policy,
+            mine.filter((c) => c.action === 'delete' && !relationKinds.has(c.kind)),
+          );
     return {
       organization: d.organization,
       deletes: counts.deletes,
-      creates: mine.filter((c) => c.action === 'create').length,
+      creates: countOf(mine, 'create'),
       maxDeletes: d.policy.maxDeletes,
       managedLive: d.managedLiveCount,
       ...(d.admins ? { admins: d.admins } : {}),
