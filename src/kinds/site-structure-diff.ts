@@ -383,12 +383,14 @@ function freeSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, loc: Li
 
 /** Live site spaces of managed places that the config does not want anywhere in the site. */
 function pruneSiteSpaces(s: Structure): void {
-  const wantedSpaces = new Set<string>();
-  for (const c of s.containers)
-    for (const ds of (c.slot ? c.slot.d.spaces : s.d.spaces) ?? []) wantedSpaces.add(ds.space);
+  // The spaces the config wants in the site, gathered only when a place has a live site space
+  // that no placement keeps (issue 33: most places keep all theirs).
+  let wantedSpaces: Set<string> | undefined;
   for (const c of s.containers) {
     if (c.slot && !c.slot.l) continue;
+    if (keepsAll(c)) continue;
     for (const ss of c.live) {
+      wantedSpaces ??= spacesWanted(s);
       if (wantedSpaces.has(ss.space)) continue;
       const deleteKey = s.siteSpaces.prune({
         address: siteSpaceAddress(c.addr, ss.space),
@@ -399,6 +401,28 @@ function pruneSiteSpaces(s: Structure): void {
       if (deleteKey) s.movedOut.set(ss.id, deleteKey);
     }
   }
+}
+
+/**
+ * Whether placements keep each of the place's live site spaces, in live order (so none is pruned;
+ * any other case goes through the set of wanted spaces).
+ */
+function keepsAll(c: Container): boolean {
+  let j = 0;
+  for (const p of c.placements)
+    if (p.live) {
+      if (c.live[j] !== p.live) return false;
+      j += 1;
+    }
+  return j === c.live.length;
+}
+
+/** Every space the config places in the site. */
+function spacesWanted(s: Structure): Set<string> {
+  const wanted = new Set<string>();
+  for (const c of s.containers)
+    for (const ds of (c.slot ? c.slot.d.spaces : s.d.spaces) ?? []) wanted.add(ds.space);
+  return wanted;
 }
 
 /** 4. Section fields, and each section's default site space. Returns the keys of the updates. */
