@@ -38,27 +38,72 @@ export type KindDrafts<O extends OpShape> = {
   ): string | undefined;
 };
 
-/** A draft builder for the kind named `kind` (its name in the plan). */
+/**
+ * A draft builder for the kind named `kind` (its name in the plan). Its methods live on a class,
+ * not in closures made per call: kinds ask for a builder per site (issue 33).
+ */
 export function kindDrafts<O extends OpShape>(ctx: DiffContext, kind: string): KindDrafts<O> {
-  const add = (
+  return new Builder<O>(ctx, kind);
+}
+
+class Builder<O extends OpShape> implements KindDrafts<O> {
+  constructor(
+    private readonly ctx: DiffContext,
+    private readonly kind: string,
+  ) {}
+
+  private add(
     action: 'create' | 'update' | 'move' | 'delete',
-    step: Step<O> & { before: Fields | null; after: Fields | null },
-  ): string => {
-    const { address, key = `${action}:${address}`, ...rest } = step;
-    ctx.drafts.add({ key, action, kind, address, ...rest });
+    step: Step<O>,
+    before: Fields | null,
+    after: Fields | null,
+  ): string {
+    const key = step.key ?? `${action}:${step.address}`;
+    this.ctx.drafts.add({
+      key,
+      action,
+      kind: this.kind,
+      address: step.address,
+      before,
+      after,
+      deps: step.deps,
+      note: step.note,
+      op: step.op,
+      follows: step.follows,
+    });
     return key;
-  };
-  return {
-    create: (step) => add('create', { ...step, before: null }),
-    update: (step) => add('update', step),
-    move: (step) => add('move', step),
-    delete: (step) => add('delete', { ...step, after: null }),
-    prune: ({ id, key, ...step }, prune = ctx.prune, reason) =>
-      pruneOrList(
-        ctx,
-        { key: key ?? `delete:${step.address}${id === undefined ? '' : `#${id}`}`, kind, ...step },
-        prune,
-        reason,
-      ),
-  };
+  }
+
+  create(step: Step<O> & { after: Fields }): string {
+    return this.add('create', step, null, step.after);
+  }
+  update(step: Step<O> & { before: Fields | null; after: Fields }): string {
+    return this.add('update', step, step.before, step.after);
+  }
+  move(step: Step<O> & { before: Fields | null; after: Fields }): string {
+    return this.add('move', step, step.before, step.after);
+  }
+  delete(step: Step<O> & { before: Fields }): string {
+    return this.add('delete', step, step.before, null);
+  }
+  prune(
+    step: Omit<Step<O>, 'deps' | 'note'> & { before: Fields; id?: string },
+    prune = this.ctx.prune,
+    reason?: string,
+  ): string | undefined {
+    const { id, address } = step;
+    return pruneOrList(
+      this.ctx,
+      {
+        key: step.key ?? (id === undefined ? `delete:${address}` : `delete:${address}#${id}`),
+        kind: this.kind,
+        address,
+        before: step.before,
+        op: step.op,
+        follows: step.follows,
+      },
+      prune,
+      reason,
+    );
+  }
 }

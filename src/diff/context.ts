@@ -80,12 +80,31 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
 ): { pairs: [D, L | undefined][]; leftover: L[] } {
   const used = new Set<L>();
   const found = new Map<D, L | undefined>();
-  const byId = new Map(live.map((l) => [l.id, l]));
-  const byName = new Map<string, L[]>();
-  for (const l of live) byName.set(nameOf(l), [...(byName.get(nameOf(l)) ?? []), l]);
-  for (const d of desired) {
+  // The live items by name: the first in `first`, any other with that name in `more` (duplicates
+  // are rare: no array per item, issue 33). By id only when some entry is pinned.
+  const first = new Map<string, L>();
+  const more = new Map<string, L[]>();
+  // Indexed loops: one call runs each over a whole kind (14,000 teams), mostly before it is
+  // optimized, where each step of a for…of makes an iterator result (issue 33).
+  for (let i = 0; i < live.length; i += 1) {
+    const l = live[i]!;
+    const name = nameOf(l);
+    if (!first.has(name)) first.set(name, l);
+    else {
+      const list = more.get(name);
+      if (list) list.push(l);
+      else more.set(name, [l]);
+    }
+  }
+  let byId: Map<string, L> | undefined;
+  for (let i = 0; i < desired.length; i += 1) {
+    const d = desired[i]!;
     const pin = d.id;
     if (pin === undefined) continue;
+    if (!byId) {
+      byId = new Map();
+      for (const l of live) byId.set(l.id, l);
+    }
     const l = byId.get(pin);
     if (!l) {
       problem(ctx, `${what} "${nameOf(d)}" is pinned to id ${pin}, which does not exist`, 'pin-not-found');
@@ -94,9 +113,18 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
     used.add(l);
     found.set(d, l);
   }
+  /** The live items named `name` not yet used, added to `out` once each, in live order. */
+  const collect = (name: string, out: L[]): void => {
+    const l = first.get(name);
+    if (l === undefined) return;
+    if (!used.has(l) && !out.includes(l)) out.push(l);
+    for (const other of more.get(name) ?? []) if (!used.has(other) && !out.includes(other)) out.push(other);
+  };
   const skipped = new Set<D>();
-  const match = (d: D, names: readonly string[]): boolean => {
-    const candidates = [...new Set(names.flatMap((n) => byName.get(n) ?? []))].filter((l) => !used.has(l));
+  const match = (d: D, names: string | readonly string[]): boolean => {
+    const candidates: L[] = [];
+    if (typeof names === 'string') collect(names, candidates);
+    else for (const n of names) collect(n, candidates);
     if (candidates.length > 1) {
       duplicates(ctx, what, nameOf(d), candidates);
       for (const c of candidates) used.add(c);
@@ -109,14 +137,21 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
     found.set(d, l);
     return true;
   };
-  const unpinned = desired.filter((d) => d.id === undefined);
-  const unmatched = unpinned.filter((d) => !match(d, [nameOf(d)]));
+  const unmatched: D[] = [];
+  for (let i = 0; i < desired.length; i += 1) {
+    const d = desired[i]!;
+    if (d.id === undefined && !match(d, nameOf(d))) unmatched.push(d);
+  }
   for (const d of unmatched) match(d, d.previously ?? []);
   // In config order (the order of lists is display order); a pin that matched nothing is dropped.
-  const pairs = desired
-    .filter((d) => !skipped.has(d) && (d.id === undefined || found.has(d)))
-    .map((d): [D, L | undefined] => [d, found.get(d)]);
-  return { pairs, leftover: live.filter((l) => !used.has(l)) };
+  const pairs: [D, L | undefined][] = [];
+  for (let i = 0; i < desired.length; i += 1) {
+    const d = desired[i]!;
+    if (!skipped.has(d) && (d.id === undefined || found.has(d))) pairs.push([d, found.get(d)]);
+  }
+  const leftover: L[] = [];
+  for (let i = 0; i < live.length; i += 1) if (!used.has(live[i]!)) leftover.push(live[i]!);
+  return { pairs, leftover };
 }
 
 /** Two live objects share the key of a desired one: name them and say how to resolve it. */
@@ -135,7 +170,14 @@ function duplicates(ctx: DiffContext, what: string, name: string, candidates: { 
  */
 export function pruneOrList(
   ctx: DiffContext,
-  resource: { key: string; kind: string; address: string; before: Fields; op: OpShape },
+  resource: {
+    key: string;
+    kind: string;
+    address: string;
+    before: Fields;
+    op: OpShape;
+    follows?: string[] | undefined;
+  },
   prune = ctx.prune,
   reason?: string,
 ): string | undefined {
@@ -143,6 +185,7 @@ export function pruneOrList(
     ctx.unmanaged.push({ kind: resource.kind, address: resource.address, ...(reason ? { reason } : {}) });
     return undefined;
   }
-  ctx.drafts.add({ ...resource, action: 'delete', after: null });
-  return resource.key;
+  const { key, kind, address, before, op, follows } = resource;
+  ctx.drafts.add({ key, action: 'delete', kind, address, before, after: null, op, follows });
+  return key;
 }

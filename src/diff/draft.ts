@@ -58,17 +58,33 @@ export type OrgDiff<D extends Draft = Draft> = {
   brokenLinks?: BrokenLinkFact[];
 };
 
+/** What a kind hands the set: a draft whose `deps` may hold `undefined` (dropped) and repeats. */
+export type DraftInput = Omit<Draft, 'deps'> & { deps?: (string | undefined)[] | undefined };
+
 /** Collects drafts in emission order (which is the plan's tie-break order). */
 export class DraftSet {
   readonly drafts: Draft[] = [];
   private readonly byKey = new Map<string, Draft>();
 
-  add(draft: Omit<Draft, 'deps'> & { deps?: (string | undefined)[] }): Draft {
-    if (this.byKey.has(draft.key))
-      throw new DocsyncError('duplicate-change-key', `duplicate change key ${draft.key}`);
-    const full: Draft = { ...draft, deps: [...new Set((draft.deps ?? []).filter((d): d is string => !!d))] };
+  add(draft: DraftInput): Draft {
+    const key = draft.key;
+    if (this.byKey.has(key)) throw new DocsyncError('duplicate-change-key', `duplicate change key ${key}`);
+    // One shape for every draft, its fields named one by one: a spread of the many shapes kinds
+    // pass is slow until optimized, and a set per draft for its few deps is garbage (issue 33).
+    const full: Draft = {
+      key,
+      action: draft.action,
+      kind: draft.kind,
+      address: draft.address,
+      before: draft.before,
+      after: draft.after,
+      deps: uniqueDeps(draft.deps),
+      op: draft.op,
+    };
+    if (draft.note !== undefined) full.note = draft.note;
+    if (draft.follows !== undefined) full.follows = draft.follows;
     this.drafts.push(full);
-    this.byKey.set(full.key, full);
+    this.byKey.set(key, full);
     return full;
   }
 
@@ -81,6 +97,13 @@ export class DraftSet {
     if (!draft) return;
     for (const d of deps) if (d && d !== key && !draft.deps.includes(d)) draft.deps.push(d);
   }
+}
+
+/** The keys given, without `undefined` and repeats, in their first order. */
+function uniqueDeps(deps: readonly (string | undefined)[] | undefined): string[] {
+  const out: string[] = [];
+  if (deps) for (const d of deps) if (d && !out.includes(d)) out.push(d);
+  return out;
 }
 
 /** A reference to a live id or to what a draft creates. */

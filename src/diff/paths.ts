@@ -17,6 +17,21 @@ export type PathItem = {
 };
 
 /**
+ * The item holding each live path (the last one given, as a map's would be). A scope of a few items
+ * (the site spaces of a section) is searched, not indexed (issue 33: allocation).
+ */
+function holders(items: readonly PathItem[]): (path: string) => PathItem | undefined {
+  if (items.length <= 16)
+    return (path) => {
+      for (let i = items.length - 1; i >= 0; i -= 1) if (items[i]!.livePath === path) return items[i];
+      return undefined;
+    };
+  const holder = new Map<string, PathItem>();
+  for (const item of items) if (item.livePath !== null) holder.set(item.livePath, item);
+  return (path) => holder.get(path);
+}
+
+/**
  * Order path changes so that no two items ever hold the same path: a change to path p waits for
  * the change that frees p (a delete or another path change). A cycle (two items swapping paths)
  * is broken with a temporary path, which costs one extra change. Returns problems that a plan
@@ -31,13 +46,12 @@ function orderPathChanges(
   // No path changes (most scopes of most plans): nothing to order, nothing to conflict.
   if (!items.some((item) => item.wantPath !== null && item.wantPath !== item.livePath && item.setKey))
     return problems;
-  const holder = new Map<string, PathItem>();
-  for (const item of items) if (item.livePath !== null) holder.set(item.livePath, item);
+  const holderOf = holders(items);
   const next = new Map<PathItem, PathItem>();
   for (const item of items) {
     const want = item.wantPath;
     if (want === null || want === item.livePath || !item.setKey) continue;
-    const other = holder.get(want);
+    const other = holderOf(want);
     if (!other || other === item) continue;
     if (other.deleteKey) drafts.depend(item.setKey, other.deleteKey);
     else if (other.wantPath !== null && other.wantPath !== want && other.setKey) {
@@ -46,8 +60,8 @@ function orderPathChanges(
     } else problems.push(`"${item.label}" wants the path "${want}", which "${other.label}" keeps`);
   }
   // Each item waits on at most one other: follow the chains to find cycles.
-  const state = new Map<PathItem, 'visiting' | 'done'>();
   if (next.size === 0) return problems;
+  const state = new Map<PathItem, 'visiting' | 'done'>();
   const taken = new Set<string>();
   for (const i of items) {
     if (i.livePath) taken.add(i.livePath);

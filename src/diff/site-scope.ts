@@ -32,6 +32,8 @@ export type SiteScope = {
   paths?: SitePaths;
   /** The site's `redirectFallback`: where deleted published paths go. */
   fallback?: string;
+  /** Whether a part reads `nav` (the external links the config gives): else it is not made. */
+  navRead?: boolean;
   /**
    * What the structure's diff left for what is placed among its items (external links): its
    * sections and groups by name (path or title) with their type, and its groups by title.

@@ -86,11 +86,11 @@ export const fieldChangeKey = (name: string) => `custom-field:${name}`;
 function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomField[]): void {
   const { org } = ctx;
   const drafts = kindDrafts<CustomFieldOp>(ctx, 'custom-field');
-  const liveByName = new Map(live.map((f) => [f.name, f]));
+  const liveByName = new Map<string, LiveCustomField>();
+  for (const f of live) liveByName.set(f.name, f);
   countLive(ctx, 'custom-field', live.length);
-  for (const d of desired) {
-    const addr = address(org, d.name);
-    const l = liveByName.get(d.name);
+  // The field's creation, made only where one is planned (no closure per field: issue 33).
+  const create = (d: DesiredCustomField, addr: string, deps: string[] = []) => {
     const field = defined({
       name: d.name,
       type: d.type,
@@ -99,17 +99,19 @@ function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomF
       placeholder: d.placeholder,
       options: d.options,
     });
-    const create = (deps: string[] = []) => {
-      const key = drafts.create({
-        address: addr,
-        after: { ...field },
-        deps,
-        op: { type: 'create-custom-field', org, field },
-      });
-      ctx.dependedOn.set(fieldChangeKey(d.name), key);
-    };
+    const key = drafts.create({
+      address: addr,
+      after: { ...field },
+      deps,
+      op: { type: 'create-custom-field', org, field },
+    });
+    ctx.dependedOn.set(fieldChangeKey(d.name), key);
+  };
+  for (const d of desired) {
+    const addr = address(org, d.name);
+    const l = liveByName.get(d.name);
     if (!l) {
-      create();
+      create(d, addr);
       continue;
     }
     if (l.type !== d.type) {
@@ -119,7 +121,7 @@ function diff(ctx: DiffContext, desired: DesiredCustomField[], live: LiveCustomF
         note: `replaced: the type changes from ${l.type} to ${d.type}, which the API cannot update; values of this field are lost`,
         op: { type: 'delete-custom-field', org, name: d.name },
       });
-      create([del]);
+      create(d, addr, [del]);
       continue;
     }
     const changed = changedFields(d, l, UPDATABLE);

@@ -299,6 +299,8 @@ export function diffParts(
     const drafts = l && liveDrafts(l);
     if (drafts) site.drafts = drafts;
   }
+  // Only the external links read what may be placed among the site's items (their own kind).
+  if (listIn(d, externalLinkKind.key) !== undefined) site.navRead = true;
   diffSiteStructure(ctx, site, title, d, l, l && siteCustomizationOf(l));
   for (const kind of anySiteListKinds) {
     const wanted = listIn(d, kind.key);

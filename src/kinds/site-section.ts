@@ -138,6 +138,19 @@ export type SectionSlot = {
   createKey?: string;
 };
 
+/** Whether a desired section and a live one hold a space in common. */
+function sharesSpace(desired: readonly { space: string }[], live: readonly { space: string }[]): boolean {
+  // A few spaces a section (most): compared pairwise, no set made (issue 33: allocation).
+  if (desired.length * live.length <= 64) {
+    for (const ss of live) for (const ds of desired) if (ds.space === ss.space) return true;
+    return false;
+  }
+  const spaces = new Set<string>();
+  for (const ds of desired) spaces.add(ds.space);
+  for (const ss of live) if (spaces.has(ss.space)) return true;
+  return false;
+}
+
 /**
  * Pair desired sections with live ones. Path is the identity, but a section keeps its spaces:
  * first pair a path with the live section at that path when they share a space (or it has none);
@@ -159,11 +172,9 @@ export function pairSections(
     ref: { id: '' },
     addr: addressOf(ds.path),
   }));
-  const byPath = new Map(liveSections.map((s) => [s.path, s]));
-  const shares = (slot: SectionSlot, ls: LiveSection) => {
-    const spaces = new Set(slot.d.spaces.map((x) => x.space));
-    return ls.spaces.some((ss) => spaces.has(ss.space));
-  };
+  const byPath = new Map<string, LiveSection>();
+  for (const ls of liveSections) byPath.set(ls.path, ls);
+  const shares = (slot: SectionSlot, ls: LiveSection) => sharesSpace(slot.d.spaces, ls.spaces);
   const pair = (slot: SectionSlot, ls: LiveSection) => {
     used.add(ls);
     slot.l = ls;

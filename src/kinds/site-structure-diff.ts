@@ -1,7 +1,9 @@
 import { SET_AFTER_CREATION } from '../model/index.js';
+import type { Ref } from '../model/index.js';
 import {
   pairSections,
   sectionAddress,
+  type DesiredSection,
   type DesiredSiteSpace,
   type DesiredStructure,
   type LiveSection,
@@ -24,7 +26,7 @@ import { recordPaths } from './structure-paths.js';
 /** The API takes at most 64 characters of title when it creates a section. */
 export const SECTION_CREATE_TITLE_MAX = 64;
 
-const SECTION_FIELDS = [
+export const SECTION_FIELDS = [
   'title',
   'icon',
   'description',
@@ -43,7 +45,38 @@ const SECTION_SET_AFTER = [
   'localizedTitle',
   'localizedDescription',
 ];
-const SITE_SPACE_FIELDS = ['path', 'condition', 'draft', 'hidden', 'pageId'] as const;
+export const SITE_SPACE_FIELDS = ['path', 'condition', 'draft', 'hidden', 'pageId'] as const;
+
+/**
+ * Whether a field given is the live value as it is (`changedFields` then finds nothing): most
+ * fields of most entries. Read by name, not by key, for the site spaces and sections (issue 33).
+ */
+const keeps = (want: unknown, have: unknown) => want === undefined || want === (have ?? null);
+
+/** Whether `changedFields(ds, ss, SITE_SPACE_FIELDS)` is null, for the site spaces of most plans. */
+export function siteSpaceUnchanged(ds: DesiredSiteSpace, ss: LiveSiteSpace): boolean {
+  return (
+    keeps(ds.path, ss.path) &&
+    keeps(ds.condition, ss.condition) &&
+    keeps(ds.draft, ss.draft) &&
+    keeps(ds.hidden, ss.hidden) &&
+    keeps(ds.pageId, ss.pageId)
+  );
+}
+
+/** Whether `changedFields(d, l, SECTION_FIELDS)` is null, for the sections of most plans. */
+export function sectionUnchanged(d: DesiredSection, l: LiveSection): boolean {
+  return (
+    keeps(d.title, l.title) &&
+    keeps(d.icon, l.icon) &&
+    keeps(d.description, l.description) &&
+    keeps(d.condition, l.condition) &&
+    keeps(d.path, l.path) &&
+    keeps(d.draft, l.draft) &&
+    keeps(d.localizedTitle, l.localizedTitle) &&
+    keeps(d.localizedDescription, l.localizedDescription)
+  );
+}
 
 /**
  * Fields to set after a creation, without the flags a creation already leaves false (`hidden`,
@@ -106,12 +139,16 @@ function pairStructure(
       ctx,
       `site "${title}": space ${space} stays in section "${ls.path}", which the configuration leaves alone (policy.prune is false); describe that section, or take the space out of it by hand`,
     );
-  const slots = paired.slots.filter((slot) => {
-    const first = slot.d.spaces[0]!;
-    const holder = slot.l ? undefined : held.get(first.space);
-    if (holder) stays(first.space, holder);
-    return !holder;
-  });
+  // Nothing is held with prune on (most plans): every slot stays.
+  const slots =
+    held.size === 0
+      ? paired.slots
+      : paired.slots.filter((slot) => {
+          const first = slot.d.spaces[0]!;
+          const holder = slot.l ? undefined : held.get(first.space);
+          if (holder) stays(first.space, holder);
+          return !holder;
+        });
   const containers: Container[] = slots.map((slot) => ({
     slot,
     addr: slot.addr,
@@ -186,21 +223,44 @@ function createAndDeleteSections(s: Structure): void {
 /** Where each space of the site is now: its live site space, and the section holding it (null: the root). */
 type LiveLocation = { ss: LiveSiteSpace; section: LiveSection | null };
 
+/**
+ * A site space's place in the plan. Its address and live reference are made when first read: most
+ * site spaces of most plans keep their place and fields, and nothing reads either (issue 33).
+ */
+class Placement implements SpacePlacement {
+  createKey?: string;
+  updateKey?: string;
+  private address: string | undefined;
+  private reference: Ref | undefined;
+  constructor(
+    readonly d: DesiredSiteSpace,
+    readonly container: Container,
+    readonly live: LiveSiteSpace | undefined,
+  ) {}
+  get addr(): string {
+    return (this.address ??= siteSpaceAddress(this.container.addr, this.d.space));
+  }
+  get ref(): Ref {
+    return (this.reference ??= this.live ? liveRef(this.live.id) : { id: '' });
+  }
+  set ref(ref: Ref) {
+    this.reference = ref;
+  }
+}
+
+/** The last of `list` whose space is `space` (the live read's last wins, as a map's would). */
+function lastOf(list: readonly LiveSiteSpace[], space: string): LiveSiteSpace | undefined {
+  for (let i = list.length - 1; i >= 0; i -= 1) if (list[i]!.space === space) return list[i];
+  return undefined;
+}
+
 /** 3. Site spaces, across the whole site: a space lives in one place per site. */
 function placeSiteSpaces(s: Structure): void {
-  // Two maps rather than a location object per site space (issue 33: allocation); a space at the
-  // root is in `liveSiteSpace` and not in `liveSection`.
-  const liveSiteSpace = new Map<string, LiveSiteSpace>();
-  const liveSection = new Map<string, LiveSection>();
-  for (const ls of s.liveSections)
-    for (const ss of ls.spaces) {
-      liveSiteSpace.set(ss.space, ss);
-      liveSection.set(ss.space, ls);
-    }
-  for (const ss of s.root?.live ?? []) {
-    liveSiteSpace.set(ss.space, ss);
-    liveSection.delete(ss.space);
-  }
+  // One map, space to the section holding its live site space (null: the root; the root's win),
+  // and the site space found in that section's short list (issue 33: allocation).
+  const holder = new Map<string, LiveSection | null>();
+  for (const ls of s.liveSections) for (const ss of ls.spaces) holder.set(ss.space, ls);
+  for (const ss of s.root?.live ?? []) holder.set(ss.space, null);
   for (const c of s.containers) if (c.slot?.l || c === s.root) countLive(s.ctx, 'site-space', c.live.length);
 
   for (const c of s.containers) {
@@ -208,19 +268,22 @@ function placeSiteSpaces(s: Structure): void {
     let previousInContainer: string | undefined;
     for (let index = 0; index < list.length; index += 1) {
       const ds = list[index]!;
-      const ss = liveSiteSpace.get(ds.space);
-      const section = liveSection.get(ds.space) ?? null;
-      const here = ss && (c.slot ? section !== null && section === c.slot.l : section === null);
-      if (ss && here) {
+      const section = holder.get(ds.space);
+      if (section === undefined) {
+        previousInContainer = moveSiteSpaceHere(s, c, ds, index, undefined, previousInContainer);
+        continue;
+      }
+      const ss = lastOf(section ? section.spaces : s.root!.live, ds.space)!;
+      const here = c.slot ? section !== null && section === c.slot.l : section === null;
+      if (here) {
         keepSiteSpace(s, c, ds, ss);
         continue;
       }
-      if (ss && section && s.held.get(ds.space) === section) {
+      if (section && s.held.get(ds.space) === section) {
         s.stays(ds.space, section);
         continue;
       }
-      const loc = ss ? { ss, section } : undefined;
-      previousInContainer = moveSiteSpaceHere(s, c, ds, index, loc, previousInContainer);
+      previousInContainer = moveSiteSpaceHere(s, c, ds, index, { ss, section }, previousInContainer);
     }
   }
 }
@@ -228,12 +291,11 @@ function placeSiteSpaces(s: Structure): void {
 /** A site space already in its place: its fields. */
 function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: LiveSiteSpace): void {
   const { org, site } = s;
-  const addr = siteSpaceAddress(c.addr, ds.space);
-  const p: SpacePlacement = { d: ds, container: c, addr, ref: liveRef(ss.id), live: ss };
-  const diff = changedFields(ds, ss, SITE_SPACE_FIELDS);
+  const p = new Placement(ds, c, ss);
+  const diff = siteSpaceUnchanged(ds, ss) ? null : changedFields(ds, ss, SITE_SPACE_FIELDS);
   if (diff)
     p.updateKey = s.siteSpaces.update({
-      address: addr,
+      address: p.addr,
       ...diff,
       op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after },
     });
@@ -254,9 +316,9 @@ function moveSiteSpaceHere(
   previousInContainer: string | undefined,
 ): string | undefined {
   const { org, site } = s;
-  const addr = siteSpaceAddress(c.addr, ds.space);
   const freed = loc ? freeSiteSpace(s, c, ds, loc) : undefined;
-  const p: SpacePlacement = { d: ds, container: c, addr, ref: { id: '' } };
+  const p = new Placement(ds, c, undefined);
+  const addr = p.addr;
   const withSection = c.slot?.createKey !== undefined && index === 0;
   if (c.slot?.createKey && withSection) {
     p.createKey = c.slot.createKey;
@@ -321,12 +383,14 @@ function freeSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, loc: Li
 
 /** Live site spaces of managed places that the config does not want anywhere in the site. */
 function pruneSiteSpaces(s: Structure): void {
-  const wantedSpaces = new Set<string>();
-  for (const c of s.containers)
-    for (const ds of (c.slot ? c.slot.d.spaces : s.d.spaces) ?? []) wantedSpaces.add(ds.space);
+  // The spaces the config wants in the site, gathered only when a place has a live site space
+  // that no placement keeps (issue 33: most places keep all theirs).
+  let wantedSpaces: Set<string> | undefined;
   for (const c of s.containers) {
     if (c.slot && !c.slot.l) continue;
+    if (keepsAll(c)) continue;
     for (const ss of c.live) {
+      wantedSpaces ??= spacesWanted(s);
       if (wantedSpaces.has(ss.space)) continue;
       const deleteKey = s.siteSpaces.prune({
         address: siteSpaceAddress(c.addr, ss.space),
@@ -339,42 +403,81 @@ function pruneSiteSpaces(s: Structure): void {
   }
 }
 
+/**
+ * Whether placements keep each of the place's live site spaces, in live order (so none is pruned;
+ * any other case goes through the set of wanted spaces).
+ */
+function keepsAll(c: Container): boolean {
+  let j = 0;
+  for (const p of c.placements)
+    if (p.live) {
+      if (c.live[j] !== p.live) return false;
+      j += 1;
+    }
+  return j === c.live.length;
+}
+
+/** Every space the config places in the site. */
+function spacesWanted(s: Structure): Set<string> {
+  const wanted = new Set<string>();
+  for (const c of s.containers)
+    for (const ds of (c.slot ? c.slot.d.spaces : s.d.spaces) ?? []) wanted.add(ds.space);
+  return wanted;
+}
+
 /** 4. Section fields, and each section's default site space. Returns the keys of the updates. */
 function updateSections(s: Structure): Map<SectionSlot, string> {
   const sectionSetKeys = new Map<SectionSlot, string>();
-  for (const [index, slot] of s.slots.entries()) {
-    const mine = s.containers[index]!.placements;
-    const wantDefault = mine.find((p) => p.d.default);
-    const liveDefault = slot.l?.spaces.find((ss) => ss.default);
+  for (let index = 0; index < s.slots.length; index += 1) {
+    const slot = s.slots[index]!;
+    const wantDefault = defaultOf(s.containers[index]!.placements);
     let diff: { before: Record<string, unknown>; after: Record<string, unknown> } | null;
-    const deps: (string | undefined)[] = [];
-    if (slot.l) diff = changedFields(slot.d, slot.l, SECTION_FIELDS);
+    // What waits and the patch are made only for a section that changes (issue 33: allocation).
+    let deps: (string | undefined)[] | undefined;
+    if (slot.l)
+      diff = sectionUnchanged(slot.d, slot.l) ? null : changedFields(slot.d, slot.l, SECTION_FIELDS);
     else {
       const after = setAfterCreation(slot.d, SECTION_SET_AFTER) ?? {};
       if ((slot.d.title?.length ?? 0) > SECTION_CREATE_TITLE_MAX) after['title'] = slot.d.title;
       diff = { before: {}, after };
-      deps.push(slot.createKey);
+      deps = [slot.createKey];
     }
-    const patch: Record<string, unknown> = { ...(diff?.after ?? {}) };
-    if (wantDefault && (!slot.l || !wantDefault.live || wantDefault.live.id !== liveDefault?.id)) {
-      diff = diff ?? { before: {}, after: {} };
-      diff.before['defaultSpace'] = slot.l ? (liveDefault?.space ?? null) : null;
-      diff.after['defaultSpace'] = wantDefault.d.space;
-      patch['defaultSiteSpace'] = { $ref: wantDefault.ref };
-      deps.push(wantDefault.createKey);
+    let patch: Record<string, unknown> | undefined;
+    if (wantDefault) {
+      const liveDefault = slot.l?.spaces.find((ss) => ss.default);
+      if (!slot.l || !wantDefault.live || wantDefault.live.id !== liveDefault?.id) {
+        patch = { ...(diff?.after ?? {}) };
+        diff = diff ?? { before: {}, after: {} };
+        diff.before['defaultSpace'] = slot.l ? (liveDefault?.space ?? null) : null;
+        diff.after['defaultSpace'] = wantDefault.d.space;
+        patch['defaultSiteSpace'] = { $ref: wantDefault.ref };
+        (deps ??= []).push(wantDefault.createKey);
+      }
     }
     if (!diff || Object.keys(diff.after).length === 0) continue;
     const key = s.sections.update({
       address: slot.addr,
       before: slot.l ? diff.before : null,
       after: diff.after,
-      deps,
+      deps: deps ?? [],
       ...(slot.l ? {} : { note: SET_AFTER_CREATION }),
-      op: { type: 'update-section', org: s.org, site: s.site.ref, section: slot.ref, patch },
+      op: {
+        type: 'update-section',
+        org: s.org,
+        site: s.site.ref,
+        section: slot.ref,
+        patch: patch ?? { ...diff.after },
+      },
     });
     sectionSetKeys.set(slot, key);
   }
   return sectionSetKeys;
+}
+
+/** The first placement the config makes its place's default. */
+function defaultOf(placements: readonly SpacePlacement[]): SpacePlacement | undefined {
+  for (const p of placements) if (p.d.default) return p;
+  return undefined;
 }
 
 /** The site's default section and root default site space ride on the site's own update. */
@@ -445,34 +548,51 @@ function keepSectionPathsUnique(s: Structure, sectionSetKeys: Map<SectionSlot, s
 function keepSiteSpacePathsUnique(s: Structure, c: Container): void {
   const { ctx, org, site } = s;
   const mine = c.placements;
-  const pathSet = mine.some(
-    (p) => p.updateKey && p.d.path !== undefined && p.d.path !== (p.live?.path ?? null),
-  );
-  if (!pathSet) return;
-  const byLabel = new Map(mine.map((p) => [p.addr, p]));
-  const items: PathItem[] = [
-    ...mine.map((p) => ({
+  if (!pathSetIn(mine)) return;
+  // Items one by one, no spreads or nested searches per site space (issue 33).
+  const items: PathItem[] = [];
+  for (const p of mine) {
+    const item: PathItem = {
       label: p.addr,
       livePath: p.live?.path ?? null,
       wantPath: p.d.path !== undefined && p.d.path !== p.live?.path ? p.d.path : null,
-      ...(p.updateKey ? { setKey: p.updateKey } : {}),
-    })),
-    ...c.live
-      .filter((ss) => !mine.some((p) => p.live === ss))
-      .map((ss) => ({
-        label: siteSpaceAddress(c.addr, ss.space),
-        livePath: ss.path,
-        wantPath: null,
-        ...(s.movedOut.get(ss.id) ? { deleteKey: s.movedOut.get(ss.id)! } : {}),
-      })),
-  ];
+    };
+    if (p.updateKey) item.setKey = p.updateKey;
+    items.push(item);
+  }
+  for (const ss of c.live) {
+    if (placed(mine, ss)) continue;
+    const item: PathItem = { label: siteSpaceAddress(c.addr, ss.space), livePath: ss.path, wantPath: null };
+    const deleteKey = s.movedOut.get(ss.id);
+    if (deleteKey) item.deleteKey = deleteKey;
+    items.push(item);
+  }
   keepPathsUnique<SiteSpaceOp>(ctx, items, s.siteSpaces, (item, path) => ({
     type: 'update-site-space',
     org,
     site: site.ref,
-    siteSpace: byLabel.get(item.label)!.ref,
+    siteSpace: placementAt(mine, item.label)!.ref,
     patch: { path },
   }));
+}
+
+/** Whether one of the placements keeps the live site space. */
+function placed(placements: readonly SpacePlacement[], ss: LiveSiteSpace): boolean {
+  for (const p of placements) if (p.live === ss) return true;
+  return false;
+}
+
+/** The (last) placement at `addr`. */
+function placementAt(placements: readonly SpacePlacement[], addr: string): SpacePlacement | undefined {
+  for (let i = placements.length - 1; i >= 0; i -= 1) if (placements[i]!.addr === addr) return placements[i];
+  return undefined;
+}
+
+/** Whether an update of one of the placements sets its path (what keepPathsUnique looks for first). */
+function pathSetIn(placements: readonly SpacePlacement[]): boolean {
+  for (const p of placements)
+    if (p.updateKey && p.d.path !== undefined && p.d.path !== (p.live?.path ?? null)) return true;
+  return false;
 }
 
 /** 6. Order: sections of the site, site spaces of each place. */
@@ -492,8 +612,9 @@ function orderStructure(s: Structure): void {
   );
   for (const c of s.containers) {
     const mine = c.placements;
-    // Every site space already there, in order (most places of most plans): no moves to plan.
-    if (inLiveOrder(mine, c.live)) continue;
+    // Every site space kept in its live order, the new ones after them (most places of most
+    // plans): the order the moves would start from is the desired one, no moves to plan.
+    if (inPlanOrder(mine, c.live)) continue;
     const current = [
       ...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p),
       ...mine.filter((p) => !p.live),
@@ -508,9 +629,22 @@ function orderStructure(s: Structure): void {
   }
 }
 
-/** Whether the placements are exactly the place's live site spaces, in their live order. */
-function inLiveOrder(mine: SpacePlacement[], live: LiveSiteSpace[]): boolean {
-  if (mine.length !== live.length) return false;
-  for (let i = 0; i < mine.length; i += 1) if (mine[i]!.live !== live[i]) return false;
+/**
+ * Whether the placements are in the order the moves would start from: those kept, in their live
+ * order, then the new ones (what planMoves compares first, without building that order).
+ */
+function inPlanOrder(mine: readonly SpacePlacement[], live: readonly LiveSiteSpace[]): boolean {
+  let j = 0;
+  let created = false;
+  for (const p of mine) {
+    if (!p.live) {
+      created = true;
+      continue;
+    }
+    if (created) return false;
+    while (j < live.length && live[j] !== p.live) j += 1;
+    if (j === live.length) return false;
+    j += 1;
+  }
   return true;
 }

@@ -68,7 +68,11 @@ function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void 
   const drafts = kindDrafts<TeamOp>(ctx, 'team');
   countLive(ctx, 'team', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
-  for (const [d, l] of pairs) {
+  // Indexed, without destructuring: one call runs this over every team, mostly before it is
+  // optimized, where each step of a for…of and each destructured pair is an iterator (issue 33).
+  for (let i = 0; i < pairs.length; i += 1) {
+    const d = pairs[i]![0];
+    const l = pairs[i]![1];
     const addr = address(org, d.title);
     let ref: Ref;
     let createKey: string | undefined;

@@ -1,4 +1,4 @@
-import type { Ref } from '../model/index.js';
+import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
 import { relationKinds } from '../kinds/registry.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import type { Change, ChangeOp } from '../reconcile/index.js';
@@ -28,8 +28,11 @@ class MinHeap {
     let i = a.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (a[parent]! <= a[i]!) break;
-      [a[parent], a[i]] = [a[i]!, a[parent]!];
+      const up = a[parent]!;
+      if (up <= value) break;
+      // Swaps by hand: a destructuring swap builds an array and iterates it until optimized.
+      a[i] = up;
+      a[parent] = value;
       i = parent;
     }
   }
@@ -47,7 +50,9 @@ class MinHeap {
         if (l < a.length && a[l]! < a[m]!) m = l;
         if (r < a.length && a[r]! < a[m]!) m = r;
         if (m === i) break;
-        [a[m], a[i]] = [a[i]!, a[m]!];
+        const down = a[m]!;
+        a[m] = a[i]!;
+        a[i] = down;
         i = m;
       }
     }
@@ -55,38 +60,47 @@ class MinHeap {
   }
 }
 
-function renameRef(ref: Ref, ids: Map<string, string>): Ref {
+/** A change's id by its draft's key (undefined: not in the plan). */
+type IdOf = (key: string) => string | undefined;
+
+function renameRef(ref: Ref, ids: IdOf): Ref {
   if ('id' in ref) return ref;
-  return { ...ref, change: ids.get(ref.change) ?? ref.change };
+  return { ...ref, change: ids(ref.change) ?? ref.change };
+}
+
+/** Whether an object is a reference to a draft: `{ change }` or `{ change, key }`, nothing else. */
+function isChangeRef(obj: Record<string, unknown>): boolean {
+  if (typeof obj['change'] !== 'string') return false;
+  for (const k in obj) if (k !== 'change' && k !== 'key') return false;
+  return true;
 }
 
 /**
- * Rewrite every `{ change: key }` reference of an op to the final change ids. Objects without a
- * reference inside are returned as they are (no copy), which keeps large plans cheap.
+ * Rewrite every `{ change: key }` reference of a value to the final change ids. Objects without a
+ * reference inside are returned as they are (no copy), which keeps large plans cheap. One function
+ * for every op, not a closure per op (issue 33).
  */
-function renameOp(op: ChangeOp, ids: Map<string, string>): ChangeOp {
-  const walk = (value: unknown): unknown => {
-    if (value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) {
-      let copy: unknown[] | undefined;
-      for (let i = 0; i < value.length; i += 1) {
-        const next = walk(value[i]);
-        if (next !== value[i]) (copy ??= [...value])[i] = next;
-      }
-      return copy ?? value;
+function renameRefs(value: unknown, ids: IdOf): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i += 1) {
+      const next = renameRefs(value[i], ids);
+      if (next !== value[i]) (copy ??= [...value])[i] = next;
     }
-    const obj = value as Record<string, unknown>;
-    if (typeof obj['change'] === 'string' && Object.keys(obj).every((k) => k === 'change' || k === 'key'))
-      return renameRef(obj as Ref, ids);
-    let copy: Record<string, unknown> | undefined;
-    for (const key in obj) {
-      const next = walk(obj[key]);
-      if (next !== obj[key]) (copy ??= { ...obj })[key] = next;
-    }
-    return copy ?? obj;
-  };
-  return walk(op) as ChangeOp;
+    return copy ?? value;
+  }
+  const obj = value as Record<string, unknown>;
+  if (isChangeRef(obj)) return renameRef(obj as Ref, ids);
+  let copy: Record<string, unknown> | undefined;
+  for (const key in obj) {
+    const next = renameRefs(obj[key], ids);
+    if (next !== obj[key]) (copy ??= { ...obj })[key] = next;
+  }
+  return copy ?? obj;
 }
+
+const renameOp = (op: ChangeOp, ids: IdOf): ChangeOp => renameRefs(op, ids) as ChangeOp;
 
 /**
  * Order the changes of every organization by their dependencies (Kahn's algorithm; ties broken
@@ -106,29 +120,23 @@ export function buildPlan(input: OrgDiff[], options: BuildOptions = {}): Plan {
     errors.push(...d.problems);
     return [];
   });
-  const index = new Map(drafts.map((d, i) => [d.key, i]));
-  const indegree = drafts.map(() => 0);
-  const dependents: number[][] = drafts.map(() => []);
-  drafts.forEach((d, i) => {
-    for (const dep of d.deps) {
+  // Plain loops and arrays indexed by emission order (issue 33: a plan of 17,000 changes).
+  const count = drafts.length;
+  const index = new Map<string, number>();
+  for (let i = 0; i < count; i += 1) index.set(drafts[i]!.key, i);
+  // Most drafts wait only for drafts emitted before them: then the order is the emission order
+  // (the smallest index left is always ready), and no heap is needed.
+  let backward = true;
+  for (let i = 0; i < count && backward; i += 1)
+    for (const dep of drafts[i]!.deps) {
       const j = index.get(dep);
-      if (j === undefined) continue;
-      indegree[i]! += 1;
-      dependents[j]!.push(i);
+      if (j !== undefined && j >= i) {
+        backward = false;
+        break;
+      }
     }
-  });
-  const heap = new MinHeap();
-  indegree.forEach((n, i) => n === 0 && heap.push(i));
-  const order: number[] = [];
-  while (heap.size > 0) {
-    const i = heap.pop();
-    order.push(i);
-    for (const j of dependents[i]!) {
-      indegree[j]! -= 1;
-      if (indegree[j] === 0) heap.push(j);
-    }
-  }
-  if (order.length !== drafts.length) {
+  const { order, indegree } = backward ? emissionOrder(count) : dependencyOrder(drafts, index);
+  if (order.length !== count) {
     const stuck = drafts.filter((_, i) => indegree[i]! > 0).map((d) => d.address);
     errors.push({
       organization: '*',
@@ -137,27 +145,100 @@ export function buildPlan(input: OrgDiff[], options: BuildOptions = {}): Plan {
     });
     return finish(diffs, [], errors, ignored, options.targets);
   }
-  const position = new Map(order.map((i, n) => [drafts[i]!.key, n]));
-  const ids = new Map(order.map((i, n) => [drafts[i]!.key, `c${n + 1}`]));
-  const changes: Change[] = order.map((i) => {
-    const d = drafts[i]!;
-    return {
-      id: ids.get(d.key)!,
+  // A draft's place in the plan (by emission index), and its id.
+  const position = new Array<number>(count);
+  for (let n = 0; n < count; n += 1) position[order[n]!] = n;
+  const idOf = (key: string): string | undefined => {
+    const i = index.get(key);
+    return i === undefined ? undefined : `c${position[i]! + 1}`;
+  };
+  const changes: Change[] = new Array<Change>(count);
+  for (let n = 0; n < count; n += 1) {
+    const d = drafts[order[n]!]!;
+    const change: Change = {
+      id: `c${n + 1}`,
       action: d.action,
       kind: d.kind,
       address: d.address,
       before: d.before,
       after: d.after,
-      dependsOn: d.deps
-        .filter((k) => position.has(k))
-        .map((k) => position.get(k)!)
-        .sort((a, b) => a - b)
-        .map((n) => `c${n + 1}`),
-      ...(d.note ? { note: d.note } : {}),
-      op: renameOp(d.op, ids),
+      dependsOn: dependsOn(d.deps, index, position),
+      op: renameOp(d.op, idOf),
     };
-  });
+    // The note goes before the op, where the plan's JSON has always shown it.
+    changes[n] = d.note ? withNote(change, d.note) : change;
+  }
   return finish(diffs, changes, errors, ignored, options.targets);
+}
+
+/** Every draft in the order it was emitted (none waits for a later one). */
+function emissionOrder(count: number): { order: number[]; indegree: number[] } {
+  const order = new Array<number>(count);
+  for (let i = 0; i < count; i += 1) order[i] = i;
+  return { order, indegree: [] };
+}
+
+/**
+ * Kahn's algorithm, ties broken by emission order (a min-heap of indices). `indegree` keeps what
+ * is left for the drafts in a cycle (`order` is then shorter than the drafts).
+ */
+function dependencyOrder(
+  drafts: readonly OrgDiff['drafts'][number][],
+  index: Map<string, number>,
+): { order: number[]; indegree: number[] } {
+  const count = drafts.length;
+  const indegree = new Array<number>(count).fill(0);
+  const dependents = new Array<number[] | undefined>(count);
+  for (let i = 0; i < count; i += 1)
+    for (const dep of drafts[i]!.deps) {
+      const j = index.get(dep);
+      if (j === undefined) continue;
+      indegree[i]! += 1;
+      const list = dependents[j];
+      if (list) list.push(i);
+      else dependents[j] = [i];
+    }
+  const heap = new MinHeap();
+  for (let i = 0; i < count; i += 1) if (indegree[i] === 0) heap.push(i);
+  const order: number[] = [];
+  while (heap.size > 0) {
+    const i = heap.pop();
+    order.push(i);
+    for (const j of dependents[i] ?? []) {
+      indegree[j]! -= 1;
+      if (indegree[j] === 0) heap.push(j);
+    }
+  }
+  return { order, indegree };
+}
+
+/** The ids of the changes a draft waits for, in plan order (a dependency outside the plan is dropped). */
+function dependsOn(deps: readonly string[], index: Map<string, number>, position: number[]): string[] {
+  if (deps.length === 0) return [];
+  const at: number[] = [];
+  for (const k of deps) {
+    const i = index.get(k);
+    if (i !== undefined) at.push(position[i]!);
+  }
+  if (at.length > 1) at.sort((a, b) => a - b);
+  const out = new Array<string>(at.length);
+  for (let i = 0; i < at.length; i += 1) out[i] = `c${at[i]! + 1}`;
+  return out;
+}
+
+/** A change with its note, in the key order of the plan's JSON (the note before the op). */
+function withNote(c: Change, note: string): Change {
+  return {
+    id: c.id,
+    action: c.action,
+    kind: c.kind,
+    address: c.address,
+    before: c.before,
+    after: c.after,
+    dependsOn: c.dependsOn,
+    note,
+    op: c.op,
+  };
 }
 
 /** An organization's diff under the controls (a partial plan may add a problem of its own). */
@@ -206,23 +287,39 @@ function applyControls(
   return { diffs: out, ignored };
 }
 
+/** How many of the changes have the action. */
+function countOf(changes: readonly Change[], action: Change['action']): number {
+  let n = 0;
+  for (let i = 0; i < changes.length; i += 1) if (changes[i]!.action === action) n += 1;
+  return n;
+}
+
 /** What the guards count of one organization's changes: deletions and updates, per kind too. */
-function countsOf(changes: readonly Change[]): Counts {
+export function countsOf(changes: readonly Change[]): Counts {
   const counts: Counts = { deletes: 0, updates: 0, deletesByKind: {}, updatesByKind: {} };
-  const byKind = new Map<string, Change[]>();
-  for (const c of changes) {
-    const list = byKind.get(c.kind);
-    if (list) list.push(c);
-    else byKind.set(c.kind, [c]);
+  // Two passes over the changes, one record per kind in the order kinds first appear (issue 33).
+  type KindCount = { deletes: number; updates: number; created: Set<string> | undefined };
+  const byKind = new Map<string, KindCount>();
+  for (let i = 0; i < changes.length; i += 1) {
+    const c = changes[i]!;
+    let k = byKind.get(c.kind);
+    if (!k) byKind.set(c.kind, (k = { deletes: 0, updates: 0, created: undefined }));
+    if (c.action === 'delete') k.deletes += 1;
+    else if (c.action === 'create') (k.created ??= new Set()).add(c.address);
   }
-  for (const [kind, list] of byKind) {
-    const deletes = relationKinds.has(kind) ? 0 : list.filter((c) => c.action === 'delete').length;
-    // Updates counted as the summary counts them (a creation's follow-up is not one).
-    const updates = resourceSummary(list).update;
+  // Updates counted as the summary counts them (a creation's follow-up is not one).
+  for (let i = 0; i < changes.length; i += 1) {
+    const c = changes[i]!;
+    if (c.action !== 'update' || c.note === SET_AFTER_CREATION) continue;
+    const k = byKind.get(c.kind)!;
+    if (!k.created?.has(c.address)) k.updates += 1;
+  }
+  for (const [kind, k] of byKind) {
+    const deletes = relationKinds.has(kind) ? 0 : k.deletes;
     if (deletes > 0) counts.deletesByKind[kind] = deletes;
-    if (updates > 0) counts.updatesByKind[kind] = updates;
+    if (k.updates > 0) counts.updatesByKind[kind] = k.updates;
     counts.deletes += deletes;
-    counts.updates += updates;
+    counts.updates += k.updates;
   }
   return counts;
 }
@@ -239,24 +336,34 @@ function finish(
   // The diff builds every object in a fixed key order, so JSON.stringify is canonical here; the
   // hash is fed change by change instead of from one large string.
   const hash = createHash('sha256');
-  for (const c of changes)
-    hash
-      .update(JSON.stringify([c.id, c.action, c.kind, c.address, c.before, c.after, c.dependsOn, c.op]))
-      .update('\n');
-  const checksum = hash.digest('hex');
+  // The same bytes in chunks of about 64 kB: one call into the hash per chunk, not two per change.
+  let chunk = '';
+  for (let i = 0; i < changes.length; i += 1) {
+    const c = changes[i]!;
+    chunk += `${JSON.stringify([c.id, c.action, c.kind, c.address, c.before, c.after, c.dependsOn, c.op])}\n`;
+    if (chunk.length >= 65536) {
+      hash.update(chunk);
+      chunk = '';
+    }
+  }
+  const checksum = hash.update(chunk).digest('hex');
   const guards = diffs.map((d): PlanGuardFacts => {
-    const mine = changes.filter((c) => c.address.startsWith(`${d.organization}/`));
+    const prefix = `${d.organization}/`;
+    const mine = changes.filter((c) => c.address.startsWith(prefix));
     const counts = countsOf(mine);
     const population = { all: d.managedLiveCount, byKind: d.managedLiveByKind ?? {} };
     const ratio = d.policy.deletes !== undefined || d.policy.updates !== undefined;
-    const prot = protectedDeletes(
-      d.policy,
-      mine.filter((c) => c.action === 'delete' && !relationKinds.has(c.kind)),
-    );
+    const prot =
+      (d.policy.protect?.length ?? 0) === 0
+        ? []
+        : protectedDeletes(
+            d.policy,
+            mine.filter((c) => c.action === 'delete' && !relationKinds.has(c.kind)),
+          );
     return {
       organization: d.organization,
       deletes: counts.deletes,
-      creates: mine.filter((c) => c.action === 'create').length,
+      creates: countOf(mine, 'create'),
       maxDeletes: d.policy.maxDeletes,
       managedLive: d.managedLiveCount,
       ...(d.admins ? { admins: d.admins } : {}),

@@ -39,9 +39,13 @@ export function summaryLine(summary: Record<Change['action'], number>): string {
 export function resourceSummary(
   changes: readonly Pick<Change, 'action' | 'address' | 'note'>[],
 ): Record<Change['action'], number> {
-  const created = new Set(changes.filter((c) => c.action === 'create').map((c) => c.address));
+  // Indexed loops, no intermediate arrays: a plan's summary counts every change (issue 33).
+  const created = new Set<string>();
+  for (let i = 0; i < changes.length; i += 1)
+    if (changes[i]!.action === 'create') created.add(changes[i]!.address);
   const summary: Record<Change['action'], number> = { create: 0, update: 0, delete: 0, move: 0 };
-  for (const c of changes) {
+  for (let i = 0; i < changes.length; i += 1) {
+    const c = changes[i]!;
     if (c.action === 'update' && (created.has(c.address) || c.note === SET_AFTER_CREATION)) continue;
     summary[c.action] += 1;
   }

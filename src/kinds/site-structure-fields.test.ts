@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { changedFields } from '../diff/draft.js';
+import {
+  SECTION_FIELDS,
+  SITE_SPACE_FIELDS,
+  sectionUnchanged,
+  siteSpaceUnchanged,
+} from './site-structure-diff.js';
+import type { DesiredSection, DesiredSiteSpace, LiveSection, LiveSiteSpace } from './site-section.js';
+
+/** A seeded generator (the same values on every run). */
+function random(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+/** A value a field may hold: unset, null, a flag, a short text, a localized text. */
+function valueOf(rnd: () => number): unknown {
+  const pick = [undefined, null, true, false, 'a', 'b', {}, { fr: 'x' }, { fr: 'y' }];
+  return pick[Math.floor(rnd() * pick.length)];
+}
+
+function entry(keys: readonly string[], rnd: () => number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = valueOf(rnd);
+    if (value !== undefined || rnd() < 0.5) out[key] = value;
+  }
+  return out;
+}
+
+describe("the structure diff's unchanged-field checks", () => {
+  it('say "unchanged" exactly where changedFields finds nothing (site spaces and sections)', () => {
+    const rnd = random(42);
+    let unchanged = 0;
+    for (let n = 0; n < 4000; n += 1) {
+      const keys = n % 2 === 0 ? SITE_SPACE_FIELDS : SECTION_FIELDS;
+      const d = entry(keys, rnd);
+      // Half the pairs differ in one field at most, so that both answers are common.
+      const l = rnd() < 0.5 ? { ...d } : entry(keys, rnd);
+      const want = changedFields(d, l, keys) === null;
+      const got =
+        n % 2 === 0
+          ? siteSpaceUnchanged(d as DesiredSiteSpace, l as unknown as LiveSiteSpace)
+          : sectionUnchanged(d as unknown as DesiredSection, l as unknown as LiveSection);
+      // The check may say "changed" where changedFields then finds equal values (two equal
+      // objects): it never says "unchanged" where a field changes.
+      if (got) expect(want).toBe(true);
+      if (want && got) unchanged += 1;
+      if (want && !got) expect(Object.values(d).some((v) => v !== null && typeof v === 'object')).toBe(true);
+    }
+    expect(unchanged).toBeGreaterThan(500);
+  });
+});
