@@ -150,6 +150,7 @@ describe('the shipped CLI (npm run build)', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^error: no API token.*\[token-missing\]$/m);
     expect(run.stderr).toMatch(/at readToken \(.*src\/api\/token\.ts:\d+:\d+\)/);
+    expect(run.stderr).toMatch(/at (async )?main \(.*src\/cli\/main\.ts:\d+:\d+\)/);
   });
 
   it('runs from a copy of dist/ elsewhere (the image, an npm install), with the commit it was built from', () => {
