@@ -132,6 +132,7 @@ describe('the shipped CLI (npm run build)', () => {
   it('runs with its cache and with one V8 refuses, and says the same', () => {
     const validate = cli(['validate', '--config', 'config']);
     expect(validate.status).toBe(0);
+    expect(validate.stdout).toMatch(/^config: valid/);
     const cache = join(dist, 'docsync.cjs.cache');
     const good = readFileSync(cache);
     const spoilt = Buffer.from(good);
