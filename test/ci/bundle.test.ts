@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
@@ -82,22 +81,4 @@ describe('the bundled CLI loads a command only when it runs (decision 45)', () =
     expect(sources).toContain('src/daemon');
     expect(sources).not.toContain('src/emulator');
   });
-});
-
-describe('the bundle maps stack traces to src/', () => {
-  it.runIf(Boolean(process.env['DOCSYNC_TEST_CLI']))(
-    'with node --enable-source-maps, a stack (--log-level debug) names the TypeScript sources and lines',
-    () => {
-      const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', DOCSYNC_LOG_LEVEL: 'debug' };
-      const run = spawnSync(
-        process.execPath,
-        ['--enable-source-maps', process.env['DOCSYNC_TEST_CLI']!, 'plan', '--api-url', 'http://127.0.0.1:1'],
-        { cwd: ROOT, env, encoding: 'utf8' },
-      );
-      expect(run.status).toBe(1);
-      expect(run.stderr).toMatch(/^error: no API token.*\[token-missing\]$/m);
-      expect(run.stderr).toMatch(/at readToken \(.*src\/api\/token\.ts:\d+:\d+\)/);
-      expect(run.stderr).toMatch(/at (async )?main \(.*src\/cli\/main\.ts:\d+:\d+\)/);
-    },
-  );
 });

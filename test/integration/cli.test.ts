@@ -186,12 +186,12 @@ describe('docsync plan / drift / apply', () => {
 });
 
 describe('the real binary', () => {
-  it('exits 0, 2 and 1; the plan goes to stdout, logs and errors to stderr', async () => {
+  it('exits 2 and 1; the plan goes to stdout, logs and errors to stderr', async () => {
     // The one process-level check of this file: what a shell or CI sees of the installed CLI.
-    const [planned, bad, ok] = await Promise.all([
+    // Exit 0 with the verdict on stdout: `validate` of the shipped binary (test/ci/shipped-cli.test.ts).
+    const [planned, bad] = await Promise.all([
       runCli(['plan', '--config', config, '--detailed-exitcode', '--log-level', 'info'], env()),
       runCli(['plan', '--format', 'yaml']),
-      runCli(['validate', '--config', config]),
     ]);
     expect(planned.code).toBe(2);
     expect(planned.stdout).toContain('+ site org_demo/sites/Developer Docs');
@@ -201,8 +201,6 @@ describe('the real binary', () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toContain("argument 'yaml' is invalid");
-    expect(ok.code).toBe(0);
-    expect(ok.stdout).toContain('valid');
   });
 });
 
