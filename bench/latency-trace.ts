@@ -160,7 +160,9 @@ try {
   };
   console.log(`most in any 1 s: pacer ${most(slots)}, sent ${most(sent)}, emulator ${most(arrivals)}`);
   // The plan's start: its first request written (the CPU before it: the read's scope, the lists' setup).
-  console.log(`first request written at ${(sent[0] ?? t0) - t0} ms, first slot at ${(slots[0] ?? t0) - t0} ms`);
+  console.log(
+    `first request written at ${(sent[0] ?? t0) - t0} ms, first slot at ${(slots[0] ?? t0) - t0} ms`,
+  );
   for (const [route, r] of [...routes].sort((a, b) => a[1].first - b[1].first))
     console.log(`${route}: ${r.count} from ${r.first} (answered at ${r.firstAnswered}) to ${r.last} ms`);
 } finally {
