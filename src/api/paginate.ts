@@ -112,15 +112,10 @@ export async function* pages<T extends z.ZodType, S = z.infer<T>>(
   leads = false,
 ): AsyncGenerator<S[]> {
   const walk = new PageWalk(http, path, route, item, query, live, leads);
-  let next: Promise<PageOf<S>> | undefined = walk.fetch();
-  while (next) {
-    const got: PageOf<S> = await next;
-    // The next page is asked for before this one is handed over: a chain of pages waits for each
-    // page's answer, not for what the reader does with its items (the reads below them).
-    next = walk.more(got) ? walk.fetch() : undefined;
-    // Judged when awaited; a reader that stops early leaves it unhandled otherwise.
-    next?.catch(() => undefined);
+  for (;;) {
+    const got = await walk.fetch();
     yield got.items;
+    if (!walk.more(got)) return;
   }
 }
 

@@ -114,21 +114,6 @@ describe('live read', () => {
     expect(paths.indexOf('/v1/orgs/org_t/custom-fields')).toBeGreaterThan(1);
   });
 
-  it("asks for a list's next page before handing over the page it has", async () => {
-    // A chain of pages (the benchmark organization's 15 of teams) then waits for each page's answer,
-    // not also for what the reader does with its items (the reads below them).
-    emu = await withEmulator({ seed: bigSeed(2500) });
-    api = client(emu);
-    const queued: number[] = [];
-    await api.listPages(
-      { route: '/orgs/{org}/teams', params: { org: 'org_t' }, item: teamKind.reads[0]!.list('org_t').item },
-      () => queued.push(api!.http.pending),
-    );
-    // While each of the first two pages is handed over, the next one is already in the client's queue.
-    expect(queued).toEqual([1, 1, 0]);
-    expect(emu.requests()).toHaveLength(3);
-  });
-
   it("writes its first request before the config's walks that can wait for an answer", async () => {
     // What the config's references name (a walk over every entry) and what it wants below each list's
     // items (`prepare`) are a large config's cold start: its first request is written before them.
