@@ -107,7 +107,7 @@ try {
   const answered = new Array<number>(n).fill(0);
   const throttled = new Array<number>(n).fill(0);
   const held = new Array<number>(n).fill(0);
-  const routes = new Map<string, { first: number; last: number; count: number }>();
+  const routes = new Map<string, { first: number; firstAnswered: number; last: number; count: number }>();
   for (const r of log) {
     const a = Date.parse(r.at) - t0;
     const f = Date.parse(r.finishedAt ?? r.at) - t0;
@@ -118,8 +118,8 @@ try {
     answered[e] = (answered[e] ?? 0) + 1;
     for (let i = b; i <= e && i < n; i += 1) held[i] = (held[i] ?? 0) + 1;
     const route = r.path.replace(/\/(org|site|team|space|section|sitesp|share)[_A-Za-z0-9-]*/g, '/$1…');
-    const seen = routes.get(route) ?? { first: a, last: a, count: 0 };
-    seen.first = Math.min(seen.first, a);
+    const seen = routes.get(route) ?? { first: a, firstAnswered: f, last: a, count: 0 };
+    if (a < seen.first) [seen.first, seen.firstAnswered] = [a, f];
     seen.last = Math.max(seen.last, a);
     seen.count += 1;
     routes.set(route, seen);
@@ -159,8 +159,12 @@ try {
     return best;
   };
   console.log(`most in any 1 s: pacer ${most(slots)}, sent ${most(sent)}, emulator ${most(arrivals)}`);
+  // The plan's start: its first request written (the CPU before it: the read's scope, the lists' setup).
+  console.log(
+    `first request written at ${(sent[0] ?? t0) - t0} ms, first slot at ${(slots[0] ?? t0) - t0} ms`,
+  );
   for (const [route, r] of [...routes].sort((a, b) => a[1].first - b[1].first))
-    console.log(`${route}: ${r.count} from ${r.first} to ${r.last} ms`);
+    console.log(`${route}: ${r.count} from ${r.first} (answered at ${r.firstAnswered}) to ${r.last} ms`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -505,6 +505,83 @@ describe('RateBudget when the server sees starts later than it wrote them (issue
   });
 });
 
+/**
+ * A client with a backlog at 600 requests a second (sliding, announced) against a server that
+ * counts each request when it is written (no skew), on a fake clock. This client's own event loop
+ * is busy now and then (`busyMs(t)`: how long a busy spell starting t ms into the run lasts, every
+ * 100–400 ms): during one it writes nothing, and the answers that arrive wait until it ends, so
+ * each seems to have come later than it did; as `HttpClient` does, the latest the server can have
+ * taken a request is then when its answer is read less the shortest attempt (100 ms).
+ */
+function busyClient(busyMs: (t: number) => number, seconds: number) {
+  let now = EPOCH;
+  const budget = new RateBudget(() => now);
+  const server = new RateWindow(600, 1000, 'sliding');
+  const random = seededRandom(44);
+  const spells: [number, number][] = [];
+  for (let t = EPOCH + 200; t < EPOCH + seconds * 1000;) {
+    const length = busyMs(t - EPOCH);
+    spells.push([t, t + length]);
+    t += length + 100 + random() * 300;
+  }
+  /** When the client's event loop is next free at or after `t`. */
+  const free = (t: number) => spells.find(([from, to]) => t >= from && t < to)?.[1] ?? t;
+  const answers: {
+    at: number;
+    sentAt: number;
+    headers: Record<string, string>;
+    retryAfter: number | null;
+  }[] = [];
+  const arrivals: number[] = [];
+  let throttled = 0;
+  let widest = 0;
+  while (now < EPOCH + seconds * 1000) {
+    if (free(now) > now) {
+      now = free(now);
+      continue;
+    }
+    while (answers.length > 0 && answers[0]!.at <= now) {
+      const a = answers.shift()!;
+      budget.release(a.headers, a.sentAt, now - 100);
+      if (a.retryAfter !== null) budget.pause(a.retryAfter);
+      widest = Math.max(widest, budget.marginMs);
+    }
+    const wait = budget.acquire(10_000);
+    if (wait > 0) {
+      now = Math.min(now + wait, answers[0]?.at ?? Number.POSITIVE_INFINITY);
+      continue;
+    }
+    const sentAt = budget.sent();
+    const r = server.take(sentAt);
+    if (r.allowed) arrivals.push(sentAt);
+    else throttled += 1;
+    answers.push({
+      at: sentAt + 100,
+      sentAt,
+      retryAfter: r.allowed ? null : r.retryAfterSeconds,
+      headers: {
+        'ratelimit-policy': '600;w=1',
+        'x-ratelimit-limit': '600',
+        'x-ratelimit-remaining': String(r.remaining),
+        'x-ratelimit-reset': String(r.resetEpochSeconds),
+      },
+    });
+  }
+  return { throttled, sent: arrivals.length, widest };
+}
+
+describe('RateBudget when its own event loop is busy (issue 33)', () => {
+  it('takes the answers it reads late for nothing the server counted: the margin stays at its floor', () => {
+    // Busy spells of 150 ms (the ramp of a plan, both processes saturated): each answer read after
+    // one seems taken up to 150 ms later than it was, with none of this client's starts written in
+    // between. Before: read as the server counting 150 ms further back, the margin rose to ~150 ms
+    // (about 520 a second instead of 571).
+    const r = busyClient(() => 150, 8);
+    expect(r.throttled).toBe(0);
+    expect(r.widest).toBe(50);
+  });
+});
+
 describe('RateBudget: what the answers teach about the margin', () => {
   /** A budget that knows 600 per second (sliding), with starts written every `every` ms for `ms`. */
   function writtenEvery(every: number, ms: number) {

@@ -116,33 +116,49 @@ export class RateBudget {
       // Requests still in flight may spend from the same budget: count them as spent.
       this.available = remaining - this.inFlight;
       if (sentAt !== undefined && this.limit !== null)
-        this.learnSkew(now, Math.min(now, Math.max(sentAt, servedBy ?? sentAt)), this.limit - remaining);
+        this.learnSkew(
+          now,
+          sentAt,
+          Math.min(now, Math.max(sentAt, servedBy ?? sentAt)),
+          this.limit - remaining,
+        );
     }
   }
 
   /**
-   * The server counted `counted` requests in its window when it took a request, at `servedBy` at the
-   * latest. Counting more than this budget's starts written within the window before that means it
-   * saw older starts later than they were written (either side's event loop busy, the network's
-   * delays varying): its window reaches back further, by as much as the starts it counted go back.
-   * The margin must cover that before the count reaches the limit, not after a 429. Counted from
-   * `servedBy`, not from the request's own write: a request the server took late was counted
-   * after starts written later than itself, which are not older starts counted late. Learned only
-   * from counts near the limit (`NEAR_LIMIT`): far below it, skew costs nothing, and a busy
-   * machine's skew (hundreds of ms while both processes wait for a core) would slow the pace for
-   * nothing. A count more than this budget's kept starts (two windows' worth) can explain teaches
-   * nothing; the `Remaining` budget (`available`) holds it back. Another client spending the same
-   * token's budget looks like skew from here and widens the margin too (up to a quarter of the
-   * window, for as long as it runs): slower than the limit allows, never faster, which is what a
-   * shared budget wants.
+   * The server counted `counted` requests in its window when it took a request, some time between
+   * its write (`sentAt`) and `servedBy` at the latest. Counting more than this budget's starts
+   * written within the window before that moment means it saw older starts later than they were
+   * written (either side's event loop busy, the network's delays varying): its window reaches back
+   * further, by as much as the starts it counted go back. The margin must cover that before the
+   * count reaches the limit, not after a 429. The moment is not known, so what is learned is the
+   * least reach any moment of that span explains: counted from `servedBy` alone, an answer this
+   * client read late (its own event loop busy, writing nothing meanwhile) passed for a server
+   * counting further back, by as long as the client was busy (about 150 ms at a plan's ramp,
+   * decision 43's fifth pass); counted from the write alone, a request the server took late
+   * (counted after starts written later than itself) would. Learned only from counts near the
+   * limit (`NEAR_LIMIT`): far below it, skew costs nothing, and a busy machine's skew (hundreds
+   * of ms while both processes wait for a core) would slow the pace for nothing. A count more than
+   * this budget's kept starts (two windows' worth) can explain teaches nothing; the `Remaining`
+   * budget (`available`) holds it back. Another client spending the same token's budget looks
+   * like skew from here and widens the margin too (up to a quarter of the window, for as long as
+   * it runs): slower than the limit allows, never faster, which is what a shared budget wants.
    */
-  private learnSkew(now: number, servedBy: number, counted: number): void {
+  private learnSkew(now: number, sentAt: number, servedBy: number, counted: number): void {
     if (this.windowMs === null || this.limit === null || counted < this.limit * NEAR_LIMIT) return;
-    // The oldest of the `counted` starts up to `servedBy`, as the server counted them.
-    const oldest = this.firstAfter(servedBy) - counted;
-    if (oldest < this.head) return;
-    const reach = servedBy - this.starts[oldest]! - this.windowMs;
-    if (reach > 0) this.skew.observe(this.window(now), Math.min(reach, this.windowMs / 4));
+    // At a moment t, the server's `counted` starts up to t reach back to the oldest of them; t is
+    // the write, or any later start up to `servedBy` (between two starts, the reach only grows).
+    let reach = Number.POSITIVE_INFINITY;
+    const last = this.firstAfter(servedBy);
+    for (let j = this.firstAfter(sentAt) - 1; j < last; j += 1) {
+      const oldest = j - counted + 1;
+      if (oldest < this.head) continue;
+      const t = this.starts[j]! > sentAt ? this.starts[j]! : sentAt;
+      reach = Math.min(reach, t - this.starts[oldest]! - this.windowMs);
+      if (reach <= 0) return;
+    }
+    if (reach < Number.POSITIVE_INFINITY)
+      this.skew.observe(this.window(now), Math.min(reach, this.windowMs / 4));
   }
 
   /** After a 429: nothing starts before the window resets (or Retry-After passes). */

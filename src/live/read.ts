@@ -83,30 +83,50 @@ export type ReadScope = {
   self?: boolean;
   /** The config the scope comes from (undefined for export: read everything below the lists too). */
   desired?: DesiredOrganization;
+  /**
+   * More list kinds to read, found by a walk over every entry of the config (the kinds its
+   * references name without managing them): worked out once the first request is written, while
+   * it is on its way, not before it (`HttpClient.written`).
+   */
+  named?: () => string[];
 };
 
 /** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
 export function scopeOf(org: DesiredOrganization): ReadScope {
-  // A kind the config names by title but does not manage (a SAML default team) is read too (only
-  // its list): the diff needs the ids.
-  const { named, needed } = referenceTargets(org);
+  const { named, ...scope } = scopeInSteps(org);
+  return { ...scope, lists: [...scope.lists, ...named()] };
+}
+
+/**
+ * `scopeOf`, the kinds the config names by reference left to `named`: what the config manages is
+ * known at once, what its references name takes a walk over every entry (a site's every site
+ * space), a tenth of a second of a large config's cold start.
+ */
+function scopeInSteps(org: DesiredOrganization): ReadScope & { named: () => string[] } {
+  const lists = anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key);
   return {
     objects: anyObjectKinds.filter((k) => valueIn(org, k.key) !== undefined).map((k) => k.key),
     collections: collectionKind.read.wanted(org),
-    lists: anyListKinds
-      .filter(
-        (k) =>
-          listIn(org, k.key) !== undefined ||
-          (k.lookup?.readWhenNamed === true && named.has(k.lookup.target)) ||
-          (k.lookup !== undefined && needed.has(k.lookup.target)),
-      )
-      .map((k) => k.key),
+    lists,
     self: needsSelf(org),
     spaceDetails: (org.spaces ?? []).filter(collectionKind.spaces.managesFields).map((s) => s.id),
     spaceIds: (org.spaces ?? [])
       .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
       .map((s) => s.id),
     desired: org,
+    named: () => {
+      // A kind the config names by title but does not manage (a SAML default team) is read too
+      // (only its list): the diff needs the ids.
+      const { named, needed } = referenceTargets(org);
+      return anyListKinds
+        .filter(
+          (k) =>
+            !lists.includes(k.key) &&
+            ((k.lookup?.readWhenNamed === true && named.has(k.lookup.target)) ||
+              (k.lookup !== undefined && needed.has(k.lookup.target))),
+        )
+        .map((k) => k.key);
+    },
   };
 }
 
@@ -129,7 +149,7 @@ export async function readOrganization(
   org: DesiredOrganization,
   tracker = new Tracker(),
 ): Promise<LiveOrganization> {
-  return readScoped(api, org.id, scopeOf(org), { tracker });
+  return readScoped(api, org.id, scopeInSteps(org), { tracker });
 }
 
 export async function readScoped(
@@ -164,6 +184,9 @@ async function readAdministration(
   t: Track,
   secrets: Map<string, string> | undefined,
 ) {
+  // The kinds the config's references name: once the first request is on its way.
+  const later = scope.named ? api.http.written().then(scope.named) : Promise.resolve([]);
+  const readsSelf = (lists: string[]) => anyListKinds.some((k) => k.needsSelf && lists.includes(k.key));
   const [objects, self, collections, details, lists] = await Promise.all([
     Promise.all(
       anyObjectKinds
@@ -174,9 +197,9 @@ async function readAdministration(
         ]),
     ),
     // The user the token belongs to, for the kinds that must never remove it.
-    scope.self || anyListKinds.some((k) => k.needsSelf && scope.lists.includes(k.key))
+    scope.self || readsSelf(scope.lists)
       ? t(api.currentUser()).catch(() => null)
-      : undefined,
+      : later.then((more) => (readsSelf(more) ? t(api.currentUser()).catch(() => null) : undefined)),
     scope.collections ? t(api.list(collectionKind.read.list(orgId))) : undefined,
     Promise.all(
       scope.spaceDetails.map((id) =>
@@ -187,7 +210,12 @@ async function readAdministration(
         ),
       ),
     ).then((found) => found.filter((s) => s !== undefined)),
-    readLists(api, orgId, scope, t, secrets),
+    Promise.all([
+      readLists(api, orgId, scope, t, secrets),
+      later.then((more) =>
+        more.length > 0 ? readLists(api, orgId, { ...scope, lists: more }, t, secrets) : [],
+      ),
+    ]).then(([now, more]) => listsOf([...now, ...more])),
   ]);
   const result: Partial<LiveOrganization> = { ...Object.fromEntries(objects), ...lists };
   if (self !== undefined) result.self = self?.id ?? null;
@@ -227,7 +255,7 @@ async function readLists(
   scope: ReadScope,
   t: Track,
   secrets: Map<string, string> | undefined,
-) {
+): Promise<ListRead[]> {
   const reads = anyListKinds
     .filter((kind) => scope.lists.includes(kind.key))
     .flatMap((kind) =>
@@ -238,8 +266,23 @@ async function readLists(
         .map(async (read) => {
           const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
           const children = read.children;
-          // Export (no config) reads everything below each item.
-          const wants = children && desired ? children.prepare(desired as never[]) : undefined;
+          // Export (no config) reads everything below each item. What the config wants below
+          // them is worked out once the first request is on its way (or when the first page
+          // comes, if sooner): on a large config, a tenth of a second that no request waits for.
+          let wants: unknown;
+          let prepared = !children || !desired;
+          const wanted = () => {
+            if (!prepared) {
+              wants = children!.prepare(desired as never[]);
+              prepared = true;
+            }
+            return wants;
+          };
+          if (!prepared)
+            void api.http
+              .written()
+              .then(wanted)
+              .catch(() => undefined);
           const items: unknown[] = [];
           const below: Promise<unknown>[] = [];
           // Each page's items are mapped, and the reads below them started, as the page arrives:
@@ -262,7 +305,7 @@ async function readLists(
                       orgId,
                       item,
                       children.reads,
-                      desired ? { wants } : undefined,
+                      desired ? { wants: wanted() } : undefined,
                       t,
                     );
                     // Judged below, once the list is read; until then a failure is not unhandled.
@@ -281,8 +324,16 @@ async function readLists(
           };
         }),
     );
+  return Promise.all(reads);
+}
+
+type ListRead = { key: string; readOnly: boolean | undefined; items: unknown[] };
+
+/** The lists read, in the registry's order (whichever step of the scope started them). */
+function listsOf(reads: ListRead[]): Partial<LiveOrganization> {
+  const order = (key: string) => anyListKinds.findIndex((k) => k.key === key);
   const result: Partial<LiveOrganization> = {};
-  for (const { key, readOnly, items } of await Promise.all(reads))
+  for (const { key, readOnly, items } of [...reads].sort((a, b) => order(a.key) - order(b.key)))
     if (readOnly) result.readOnly = { ...result.readOnly, [key]: items };
     else Object.assign(result, { [key]: items });
   return result;

@@ -114,6 +114,37 @@ describe('live read', () => {
     expect(paths.indexOf('/v1/orgs/org_t/custom-fields')).toBeGreaterThan(1);
   });
 
+  it("writes its first request before the config's walks that can wait for an answer", async () => {
+    // What the config's references name (a walk over every entry) and what it wants below each list's
+    // items (`prepare`) are a large config's cold start: its first request is written before them.
+    emu = await withEmulator({ seed: bigSeed(3) });
+    api = client(emu);
+    let written = 0;
+    const sent = api.http.budget.sent.bind(api.http.budget);
+    api.http.budget.sent = () => {
+      written += 1;
+      return sent();
+    };
+    const seen: Record<string, number> = {};
+    const { references } = teamKind;
+    const read = teamKind.reads[0]!;
+    const { prepare } = read.children!;
+    teamKind.references = (team, org) => ((seen.references ??= written), references!(team, org));
+    read.children!.prepare = (desired) => ((seen.prepare ??= written), prepare(desired));
+    try {
+      const live = await readLive(api, {
+        organizations: [
+          { id: 'org_t', policy, teams: [{ title: 'Team 0', members: [{ user: 'user_a' }] as never }] },
+        ],
+      });
+      expect(live.organizations[0]!.teams!.find((t) => t.title === 'Team 0')!.members).toHaveLength(1);
+    } finally {
+      teamKind.references = references;
+      read.children!.prepare = prepare;
+    }
+    expect(seen).toEqual({ references: 1, prepare: 1 });
+  });
+
   it('costs exactly one request per list page plus one per named space', async () => {
     const seed = baseSeed();
     const o = (seed.organizations as any[])[0];
