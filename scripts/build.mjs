@@ -2,21 +2,23 @@
 // dist/docsync.cjs, one esbuild bundle with its dependencies inside and a linked source map;
 // dist/cli.js, the launcher that runs it; dist/THIRD-PARTY-NOTICES.txt, the licences of the packages
 // it bundles (scripts/notices.mjs); dist/docsync.cjs.cache, the V8 code cache of a warm-up
-// run (a plan of config/ against the emulator seeded from examples/, both run from the new build).
+// run (a plan of config/ against the emulator seeded from examples/, both run from the new build);
+// dist/build-inputs.json, a digest of what it was built from.
 // The commit `docsync version` prints is embedded: DOCSYNC_BUILD_COMMIT (the image's build has no
 // .git), else git's HEAD, else none. No type check: that is `npm run typecheck`.
 //
 //   node scripts/build.mjs [--outdir DIR]
 import { spawn } from 'node:child_process';
 import { isAscii } from 'node:buffer';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { currentCommit } from './build-info.mjs';
 import { ROOT, launcherOptions, programOptions } from './esbuild-options.mjs';
 import { NOTICES_FILE, thirdPartyNotices } from './notices.mjs';
@@ -31,7 +33,56 @@ export async function buildCli({ outdir = DIST, commit = currentCommit(ROOT) } =
   writeFileSync(join(outdir, NOTICES_FILE), thirdPartyNotices(ROOT, result.metafile));
   await build(launcherOptions({ outdir }));
   await warmUp(outdir);
+  writeFileSync(
+    join(outdir, BUILD_INPUTS_FILE),
+    `${JSON.stringify({ inputs: buildInputsDigest(), commit: commit ?? 'unknown' })}\n`,
+  );
   return result;
+}
+
+/** What a build was made from (`buildInputsDigest`) and the commit it embeds, beside it. */
+export const BUILD_INPUTS_FILE = 'build-inputs.json';
+
+/**
+ * A digest of everything `buildCli` reads, as a superset: every source of src/ (not the tests,
+ * which it never bundles), the build's scripts, the installed packages (the lockfile),
+ * TypeScript's settings, the warm-up's config and seed, esbuild's version and the Node.js and V8
+ * the code cache is made by and for. The same digest, the same build: the shipped-CLI test uses
+ * a dist/ made from the same inputs (`npm ci` builds one) instead of building again.
+ */
+export function buildInputsDigest() {
+  const hash = createHash('sha256').update(
+    `${esbuildVersion}\0${process.version}\0${process.versions.v8}\0${process.execPath}`,
+  );
+  const files = (dir) =>
+    existsSync(join(ROOT, dir))
+      ? readdirSync(join(ROOT, dir), { recursive: true })
+          .map((f) => join(dir, f))
+          .filter((f) => !f.endsWith('.test.ts') && statSync(join(ROOT, f)).isFile())
+      : [];
+  const inputs = [
+    ...files('src'),
+    ...files('scripts'),
+    ...files('config'),
+    ...['examples/emulator-seed.yaml', 'package.json', 'package-lock.json', 'tsconfig.json'].filter((f) =>
+      existsSync(join(ROOT, f)),
+    ),
+  ].sort();
+  for (const file of inputs) hash.update(`\0${file}\0`).update(readFileSync(join(ROOT, file)));
+  return hash.digest('hex');
+}
+
+/**
+ * The warm-up's environment: the builder's own, without its docsync settings (an API flavor, a
+ * token, a concurrency...: with DOCSYNC_API_FLAVOR=current the warm-up's plan of the seed API's
+ * examples failed, and so did the build) and without Node.js options that would make V8 refuse
+ * the cache (other flags).
+ */
+export function warmUpEnv(from = process.env) {
+  const env = { NO_COLOR: '1', DOCSYNC_LOG_LEVEL: 'error' };
+  for (const [k, v] of Object.entries(from))
+    if (v !== undefined && !k.startsWith('DOCSYNC_') && k !== 'NODE_OPTIONS') env[k] = v;
+  return env;
 }
 
 /**
@@ -62,12 +113,7 @@ async function warmUp(outdir) {
   const cache = join(outdir, 'docsync.cjs.cache');
   const seed = join(ROOT, 'examples', 'emulator-seed.yaml');
   const config = join(ROOT, 'config');
-  // The builder's own docsync settings (an API flavor, a token, a concurrency...) are not the
-  // warm-up's: it runs with none of them, nor with Node.js options that would make V8 refuse the
-  // cache (other flags).
-  const env = { NO_COLOR: '1', DOCSYNC_LOG_LEVEL: 'error' };
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !k.startsWith('DOCSYNC_') && k !== 'NODE_OPTIONS') env[k] = v;
+  const env = warmUpEnv();
   if (!existsSync(seed) || !existsSync(config))
     await run(cli, ['--help'], { ...env, DOCSYNC_BUILD_CODE_CACHE: cache });
   else await planAgainstEmulator(cli, seed, config, env, cache);

@@ -4,25 +4,21 @@
 // and keeps it in .test-dist while nothing the build reads changed (below).
 import { isAscii } from 'node:buffer';
 import { execFile, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { version as esbuildVersion } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli } from '../../scripts/build.mjs';
+import { BUILD_INPUTS_FILE, buildCli, buildInputsDigest, warmUpEnv } from '../../scripts/build.mjs';
 import { ROOT } from '../helpers/cli.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
 import { V8_FLAGS } from '../../src/v8-settings.js';
@@ -31,52 +27,33 @@ const COMMIT = 'abcdef1234567';
 const KEPT = join(ROOT, '.test-dist', 'shipped');
 
 /**
- * Everything `buildCli` reads, as a superset: every source of src/ (not the tests, which it never
- * bundles), the build's scripts, the installed packages (the lockfile), TypeScript's settings, the
- * warm-up's config and seed, this file (the commit and the settings below), esbuild's version and
- * the Node.js and V8 the code cache is made by and for.
+ * `npm run build`'s layout in `outdir`, and the commit it embeds. CI's `npm ci` builds dist/ (the
+ * `prepare` script): when dist/ was made from the sources here (`buildInputsDigest`, written beside
+ * it), it is copied. Else a copy of the build kept in .test-dist/shipped from the same inputs, else
+ * built now (about 5 s of CPU: esbuild twice and the warm-up's emulator and plan) and kept. The
+ * tests spoil and copy files of `outdir`, never of the builds they copy. A changed source, script,
+ * config or package builds afresh.
  */
-function buildDigest(): string {
-  const hash = createHash('sha256').update(
-    `${esbuildVersion}\0${process.version}\0${process.versions.v8}\0${process.execPath}`,
-  );
-  const files = (dir: string) =>
-    (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
-      .map((f) => join(dir, f))
-      .filter((f) => !f.endsWith('.test.ts') && statSync(join(ROOT, f)).isFile());
-  const inputs = [
-    ...files('src'),
-    ...files('scripts'),
-    ...files('config'),
-    'examples/emulator-seed.yaml',
-    'package.json',
-    'package-lock.json',
-    'tsconfig.json',
-    'test/ci/shipped-cli.test.ts',
-  ].sort();
-  for (const file of inputs) hash.update(`\0${file}\0`).update(readFileSync(join(ROOT, file)));
-  return hash.digest('hex');
-}
-
-/**
- * `npm run build`'s layout in `outdir`: a copy of the build kept in .test-dist/shipped when it was
- * made from the same inputs (`buildDigest`), else built now (about 5 s of CPU: esbuild twice and
- * the warm-up's emulator and plan) and kept. The tests spoil and copy files of `outdir`, never of
- * the kept build. A changed source, script, config or package rebuilds; CI (a fresh checkout)
- * always builds.
- */
-async function shippedBuild(outdir: string): Promise<void> {
-  const digest = buildDigest();
-  try {
-    if (readFileSync(join(KEPT, 'digest'), 'utf8') === digest) {
-      cpSync(join(KEPT, 'dist'), outdir, { recursive: true });
-      return;
+async function shippedBuild(outdir: string): Promise<string> {
+  const digest = buildInputsDigest();
+  const made = (d: string) => {
+    try {
+      return JSON.parse(readFileSync(join(d, BUILD_INPUTS_FILE), 'utf8')) as {
+        inputs: string;
+        commit: string;
+      };
+    } catch {
+      return undefined; // not built yet, or not completely
     }
-  } catch {
-    // Not built yet, or not completely: build.
+  };
+  for (const built of [join(ROOT, 'dist'), join(KEPT, 'dist')]) {
+    const inputs = made(built);
+    if (inputs?.inputs !== digest) continue;
+    cpSync(built, outdir, { recursive: true });
+    return inputs.commit;
   }
-  // The builder's own docsync settings never reach the warm-up: with this one, its plan of the
-  // seed API's examples failed and so did the build.
+  // The builder's own docsync settings never reach the warm-up (warmUpEnv, checked below); the
+  // build is made with one set, as a user's shell may have it.
   const flavor = process.env['DOCSYNC_API_FLAVOR'];
   process.env['DOCSYNC_API_FLAVOR'] = 'current';
   try {
@@ -89,13 +66,15 @@ async function shippedBuild(outdir: string): Promise<void> {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   cpSync(outdir, join(staging, 'dist'), { recursive: true });
-  writeFileSync(join(staging, 'digest'), digest);
   rmSync(KEPT, { recursive: true, force: true });
   renameSync(staging, KEPT);
+  return COMMIT;
 }
 
 let dir: string;
 let dist: string;
+/** The commit the build embeds. */
+let commit: string;
 const env = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' };
 const cli = (args: string[], flags: string[] = []) =>
   spawnSync(process.execPath, [...flags, join(dist, 'cli.js'), ...args], {
@@ -119,9 +98,19 @@ describe('the shipped CLI (npm run build)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'docsync-shipped-'));
     dist = join(dir, 'dist');
-    await shippedBuild(dist);
+    commit = await shippedBuild(dist);
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("runs the warm-up without the builder's docsync settings and Node.js options", () => {
+    const env = warmUpEnv({
+      PATH: '/bin',
+      DOCSYNC_API_FLAVOR: 'current',
+      DOCSYNC_TOKEN: 't',
+      NODE_OPTIONS: '-r x',
+    });
+    expect(env).toEqual({ NO_COLOR: '1', DOCSYNC_LOG_LEVEL: 'error', PATH: '/bin' });
+  });
 
   it('is a launcher, a CommonJS program with its source map, and a code cache V8 accepts', () => {
     for (const f of [
@@ -201,7 +190,7 @@ describe('the shipped CLI (npm run build)', () => {
     cpSync(dist, copy, { recursive: true });
     const run = spawnSync(process.execPath, [join(copy, 'cli.js'), 'version'], { env, encoding: 'utf8' });
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^commit: +${COMMIT}$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^commit: +${commit}$`, 'm'));
     expect(run.stdout).toMatch(/\d+\.\d+\.\d+/);
   });
 });
