@@ -27,6 +27,9 @@ export const DIST = join(ROOT, 'dist');
 
 /** Build the CLI into `outdir` (emptied first: no file of an older build stays). */
 export async function buildCli({ outdir = DIST, commit = currentCommit(ROOT) } = {}) {
+  // Taken before anything is read: a source changed during the build makes a digest no later
+  // check matches, never a stale build that passes for a fresh one.
+  const inputs = buildInputsDigest();
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({ ...programOptions({ outdir, commit: commit ?? 'unknown' }), metafile: true });
   assertAscii(join(outdir, 'docsync.cjs'));
@@ -35,7 +38,7 @@ export async function buildCli({ outdir = DIST, commit = currentCommit(ROOT) } =
   await warmUp(outdir);
   writeFileSync(
     join(outdir, BUILD_INPUTS_FILE),
-    `${JSON.stringify({ inputs: buildInputsDigest(), commit: commit ?? 'unknown' })}\n`,
+    `${JSON.stringify({ inputs, commit: commit ?? 'unknown' })}\n`,
   );
   return result;
 }

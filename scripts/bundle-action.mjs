@@ -11,7 +11,7 @@
 // rebuilt from the same commit and compared.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -62,8 +62,8 @@ export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(RO
 }
 
 /**
- * Whether a built bundle (by default the checked-in one) equals a fresh build from the sources here
- * and the commit it names. The release workflow runs it after committing the bundle to the tag.
+ * Whether a built bundle (by default the checked-in one), and its notices beside it, equal a fresh
+ * build from the sources here and the commit it names. The release workflow runs it after committing the bundle to the tag.
  */
 export async function checkBundle(file = BUNDLE) {
   const text = await readFile(file, 'utf8');
@@ -71,7 +71,12 @@ export async function checkBundle(file = BUNDLE) {
   const dir = await mkdtemp(join(tmpdir(), 'docsync-bundle-check-'));
   try {
     const fresh = await readFile(await bundleAction({ outfile: join(dir, 'index.js'), commit }), 'utf8');
-    return { same: fresh === text, commit };
+    // Its notices too, when they are beside it (the release commits both).
+    const notices = join(dirname(file), NOTICES_FILE);
+    const sameNotices =
+      !existsSync(notices) ||
+      (await readFile(notices, 'utf8')) === (await readFile(join(dir, NOTICES_FILE), 'utf8'));
+    return { same: fresh === text && sameNotices, commit };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@
 // the packages they bundle, and their licences (MIT, ISC, Apache-2.0) ask that a copy carry the
 // copyright and licence text. esbuild's metafile lists every file a bundle read; the packages are
 // the node_modules folders among them, each with its package.json and licence file.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The file a bundle's notices are written to, beside it. */
@@ -27,8 +27,16 @@ export function bundledPackages(metafile) {
 /** A package's licence and notice files (LICENSE, LICENCE.md, NOTICE...), in name order. */
 function legalFiles(dir) {
   return readdirSync(dir)
-    .filter((f) => /^(licen[cs]e|copying|notice)(\.(md|txt))?$/i.test(f))
+    .filter((f) => /^(licen[cs]e|copying|notice)([-.][\w-]+)*(\.(md|markdown|txt))?$/i.test(f))
     .sort();
+}
+
+/** The licence a package.json declares: an SPDX expression, or the older object and list forms. */
+function declaredLicence(pkg) {
+  const one = (l) => (typeof l === 'string' ? l : typeof l?.type === 'string' ? l.type : undefined);
+  if (pkg.license !== undefined) return one(pkg.license) ?? 'see below';
+  if (Array.isArray(pkg.licenses)) return pkg.licenses.map(one).filter(Boolean).join(' OR ') || 'see below';
+  return 'see below';
 }
 
 /**
@@ -41,11 +49,11 @@ export function thirdPartyNotices(root, metafile) {
   const sections = bundledPackages(metafile).map((folder) => {
     const dir = join(root, folder);
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const files = existsSync(dir) ? legalFiles(dir) : [];
+    const files = legalFiles(dir);
     if (!files.some((f) => !/^notice/i.test(f)))
       throw new Error(`${folder} (${pkg.name}@${pkg.version}) has no licence file to carry in the bundle`);
     const texts = files.map((f) => readFileSync(join(dir, f), 'utf8').replace(/\r\n/g, '\n').trimEnd());
-    return [`${pkg.name}@${pkg.version} (${pkg.license ?? 'see below'})`, '', ...texts].join('\n');
+    return [`${pkg.name}@${pkg.version} (${declaredLicence(pkg)})`, '', ...texts].join('\n');
   });
   return (
     ['docsync bundles the following packages. Their licences and notices follow.', ...sections].join(

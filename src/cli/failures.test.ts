@@ -20,10 +20,10 @@ beforeAll(async () => {
 
 it('plan against a server that accepts and never answers: a bounded failure, logged at error level on stderr', async () => {
   const sockets = new Set<Socket>();
-  let requests = 0;
+  const requests: string[] = [];
   const server = createServer((s) => {
     sockets.add(s);
-    s.on('data', (d: Buffer) => (requests += d.toString('latin1').match(/^GET /gm)?.length ?? 0));
+    s.on('data', (d: Buffer) => requests.push(...(d.toString('latin1').match(/^GET \S+/gm) ?? [])));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const dir = mkdtempSync(join(tmpdir(), 'docsync-cli-failure-'));
@@ -44,8 +44,10 @@ it('plan against a server that accepts and never answers: a bounded failure, log
     ]);
     expect(r.code).toBe(1);
     // Bounded by its attempts, not by the clock (a wall-time bound failed on a loaded machine):
-    // three requests, each given up after --timeout, then the failure.
-    expect(requests).toBe(3);
+    // the same request three times, each given up after --timeout, then the failure.
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests).size).toBe(1);
+    expect(requests[0]).toMatch(/^GET \/v1\/orgs\/org_t\//);
     const failed = r.stderr
       .split('\n')
       .filter((l) => l.startsWith('{'))

@@ -30,7 +30,7 @@ function entry(keys: readonly string[], rnd: () => number): Record<string, unkno
 }
 
 describe("the structure diff's unchanged-field checks", () => {
-  it('say "unchanged" exactly where changedFields finds nothing (site spaces and sections)', () => {
+  it('never say "unchanged" where changedFields finds a change (site spaces and sections)', () => {
     const rnd = random(42);
     let unchanged = 0;
     for (let n = 0; n < 4000; n += 1) {
@@ -50,5 +50,22 @@ describe("the structure diff's unchanged-field checks", () => {
       if (want && !got) expect(Object.values(d).some((v) => v !== null && typeof v === 'object')).toBe(true);
     }
     expect(unchanged).toBeGreaterThan(500);
+  });
+
+  // A field added to SITE_SPACE_FIELDS or SECTION_FIELDS but not to the check would be called
+  // unchanged, and its update dropped from the plan: each field, changed alone, must be seen.
+  it.each([
+    ...SITE_SPACE_FIELDS.map((field) => ['site space', field] as const),
+    ...SECTION_FIELDS.map((field) => ['section', field] as const),
+  ])('sees a %s whose %s alone changes', (what, field) => {
+    const keys: readonly string[] = what === 'site space' ? SITE_SPACE_FIELDS : SECTION_FIELDS;
+    const l = Object.fromEntries(keys.map((k) => [k, 'a']));
+    const d = { ...l, [field]: 'b' };
+    expect(changedFields(d, l, keys)).not.toBeNull();
+    const unchanged =
+      what === 'site space'
+        ? siteSpaceUnchanged(d as unknown as DesiredSiteSpace, l as unknown as LiveSiteSpace)
+        : sectionUnchanged(d as unknown as DesiredSection, l as unknown as LiveSection);
+    expect(unchanged).toBe(false);
   });
 });

@@ -29,6 +29,21 @@ export type OpShape = { type: string; [field: string]: unknown };
 /** The note of an update that sets what a creation call cannot take (decision 0002). */
 export const SET_AFTER_CREATION = 'set after creation';
 
+/**
+ * Whether an update is its creation's follow-up (noted as such, or at an address `created` holds,
+ * the addresses this plan creates): with its creation, one resource to create. The summary people
+ * read and the plan's guards (`policy.maxUpdates`...) count by this one rule.
+ */
+export function isCreationFollowUp(
+  change: { action: string; address: string; note?: string | undefined },
+  created: ReadonlySet<string> | undefined,
+): boolean {
+  return (
+    change.action === 'update' &&
+    (change.note === SET_AFTER_CREATION || (created !== undefined && created.has(change.address)))
+  );
+}
+
 /** Two or more live objects that share the key of one desired entry: left alone until one is pinned. */
 export type Duplicate = { organization: string; kind: string; name: string; ids: string[] };
 

@@ -1,4 +1,4 @@
-import { SET_AFTER_CREATION, type Ref } from '../model/index.js';
+import { isCreationFollowUp, type Ref } from '../model/index.js';
 import { relationKinds } from '../kinds/registry.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import type { Change, ChangeOp } from '../reconcile/index.js';
@@ -310,9 +310,9 @@ export function countsOf(changes: readonly Change[]): Counts {
   // Updates counted as the summary counts them (a creation's follow-up is not one).
   for (let i = 0; i < changes.length; i += 1) {
     const c = changes[i]!;
-    if (c.action !== 'update' || c.note === SET_AFTER_CREATION) continue;
+    if (c.action !== 'update') continue;
     const k = byKind.get(c.kind)!;
-    if (!k.created?.has(c.address)) k.updates += 1;
+    if (!isCreationFollowUp(c, k.created)) k.updates += 1;
   }
   for (const [kind, k] of byKind) {
     const deletes = relationKinds.has(kind) ? 0 : k.deletes;

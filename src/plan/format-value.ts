@@ -1,4 +1,4 @@
-import { SET_AFTER_CREATION } from '../model/index.js';
+import { isCreationFollowUp } from '../model/index.js';
 import type { Change } from '../reconcile/index.js';
 
 export const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', delete: '-', move: '↕' };
@@ -46,7 +46,7 @@ export function resourceSummary(
   const summary: Record<Change['action'], number> = { create: 0, update: 0, delete: 0, move: 0 };
   for (let i = 0; i < changes.length; i += 1) {
     const c = changes[i]!;
-    if (c.action === 'update' && (created.has(c.address) || c.note === SET_AFTER_CREATION)) continue;
+    if (isCreationFollowUp(c, created)) continue;
     summary[c.action] += 1;
   }
   return summary;

@@ -52,8 +52,8 @@ async function shippedBuild(outdir: string): Promise<string> {
     cpSync(built, outdir, { recursive: true });
     return inputs.commit;
   }
-  // The builder's own docsync settings never reach the warm-up (warmUpEnv, checked below); the
-  // build is made with one set, as a user's shell may have it.
+  // The builder's own docsync settings never reach the warm-up (warmUpEnv, checked below in
+  // process); when this test builds, it builds with one set, as a user's shell may have it.
   const flavor = process.env['DOCSYNC_API_FLAVOR'];
   process.env['DOCSYNC_API_FLAVOR'] = 'current';
   try {
