@@ -412,6 +412,25 @@ class TokenBucket {
   }
 }
 
+/** An answer of the fake-clock server, `at` the moment it reaches the client (600 a second, announced). */
+function answerOf(
+  r: { allowed: boolean; remaining: number; resetEpochSeconds: number; retryAfterSeconds: number },
+  sentAt: number,
+  at: number,
+) {
+  return {
+    at,
+    sentAt,
+    retryAfter: r.allowed ? null : r.retryAfterSeconds,
+    headers: {
+      'ratelimit-policy': '600;w=1',
+      'x-ratelimit-limit': '600',
+      'x-ratelimit-remaining': String(r.remaining),
+      'x-ratelimit-reset': String(r.resetEpochSeconds),
+    },
+  };
+}
+
 /**
  * A client with a backlog at 600 requests a second (sliding, announced), each request written at
  * its slot, on a fake clock. The server's event loop stalls now and then (`stallMs(t)`: how long a
@@ -460,17 +479,7 @@ function skewed(
     const r = server.take(at);
     if (r.allowed) arrivals.push(at);
     else throttled += 1;
-    answers.push({
-      at: at + 100,
-      sentAt,
-      retryAfter: r.allowed ? null : r.retryAfterSeconds,
-      headers: {
-        'ratelimit-policy': '600;w=1',
-        'x-ratelimit-limit': '600',
-        'x-ratelimit-remaining': String(r.remaining),
-        'x-ratelimit-reset': String(r.resetEpochSeconds),
-      },
-    });
+    answers.push(answerOf(r, sentAt, at + 100));
   }
   /** Starts within the last second of the run (the steady rate by then). */
   const lastSecond = arrivals.filter((t) => t > now - 1000).length;
@@ -555,17 +564,7 @@ function busyClient(busyMs: (t: number) => number, seconds: number) {
     const r = server.take(sentAt);
     if (r.allowed) arrivals.push(sentAt);
     else throttled += 1;
-    answers.push({
-      at: sentAt + 100,
-      sentAt,
-      retryAfter: r.allowed ? null : r.retryAfterSeconds,
-      headers: {
-        'ratelimit-policy': '600;w=1',
-        'x-ratelimit-limit': '600',
-        'x-ratelimit-remaining': String(r.remaining),
-        'x-ratelimit-reset': String(r.resetEpochSeconds),
-      },
-    });
+    answers.push(answerOf(r, sentAt, sentAt + 100));
   }
   return { throttled, sent: arrivals.length, widest };
 }

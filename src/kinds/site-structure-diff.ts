@@ -53,30 +53,25 @@ export const SITE_SPACE_FIELDS = ['path', 'condition', 'draft', 'hidden', 'pageI
  */
 const keeps = (want: unknown, have: unknown) => want === undefined || want === (have ?? null);
 
-/** Whether `changedFields(ds, ss, SITE_SPACE_FIELDS)` is null, for the site spaces of most plans. */
-export function siteSpaceUnchanged(ds: DesiredSiteSpace, ss: LiveSiteSpace): boolean {
-  return (
-    keeps(ds.path, ss.path) &&
-    keeps(ds.condition, ss.condition) &&
-    keeps(ds.draft, ss.draft) &&
-    keeps(ds.hidden, ss.hidden) &&
-    keeps(ds.pageId, ss.pageId)
-  );
+/**
+ * Whether no field of `fields` changes from `l` to `d` (`changedFields(d, l, fields)` is then
+ * null), for the site spaces and sections of most plans: an indexed walk of the kind's own list,
+ * nothing allocated.
+ */
+function unchangedIn(d: object, l: object, fields: readonly string[]): boolean {
+  const want = d as Record<string, unknown>;
+  const have = l as Record<string, unknown>;
+  for (let i = 0; i < fields.length; i += 1) if (!keeps(want[fields[i]!], have[fields[i]!])) return false;
+  return true;
 }
 
-/** Whether `changedFields(d, l, SECTION_FIELDS)` is null, for the sections of most plans. */
-export function sectionUnchanged(d: DesiredSection, l: LiveSection): boolean {
-  return (
-    keeps(d.title, l.title) &&
-    keeps(d.icon, l.icon) &&
-    keeps(d.description, l.description) &&
-    keeps(d.condition, l.condition) &&
-    keeps(d.path, l.path) &&
-    keeps(d.draft, l.draft) &&
-    keeps(d.localizedTitle, l.localizedTitle) &&
-    keeps(d.localizedDescription, l.localizedDescription)
-  );
-}
+/** Whether `changedFields(ds, ss, SITE_SPACE_FIELDS)` is null. */
+export const siteSpaceUnchanged = (ds: DesiredSiteSpace, ss: LiveSiteSpace): boolean =>
+  unchangedIn(ds, ss, SITE_SPACE_FIELDS);
+
+/** Whether `changedFields(d, l, SECTION_FIELDS)` is null. */
+export const sectionUnchanged = (d: DesiredSection, l: LiveSection): boolean =>
+  unchangedIn(d, l, SECTION_FIELDS);
 
 /**
  * Fields to set after a creation, without the flags a creation already leaves false (`hidden`,
