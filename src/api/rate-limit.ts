@@ -173,8 +173,7 @@ export class RateBudget {
     // lesson), up to a quarter of the window, until `SKEW_WINDOWS` windows pass without another.
     if (this.limit !== null && this.windowMs !== null && now >= this.widenedAt + this.windowMs) {
       const wider = Math.min(this.windowMs / 4, 2 * this.margin()) - margin(this.windowMs);
-      this.skew.observe(this.window(now), wider);
-      this.skew.observe(this.window(now), wider);
+      this.skew.observeCertain(this.window(now), wider);
       this.widenedAt = now;
     }
     // Unknown until the next answer says: the pause itself holds everything back until then.
@@ -287,7 +286,7 @@ const NEAR_LIMIT = 0.9;
 /**
  * The second largest value observed in each of the last `windows` windows (numbered by the
  * caller), the largest of those: a maximum that one outlier does not set and that forgets, window
- * by window. A lesson that must count at once is observed twice.
+ * by window. A lesson that must count at once is `observeCertain`'s.
  */
 class RecentMax {
   /** Per window: its largest and second largest values. */
@@ -299,6 +298,12 @@ class RecentMax {
     if (value > top[0]) this.tops.set(window, [value, top[0]]);
     else if (value > top[1]) this.tops.set(window, [top[0], value]);
     for (const w of this.tops.keys()) if (w <= window - this.windows) this.tops.delete(w);
+  }
+
+  /** A value that counts at once, not only when a second one confirms it (a 429's lesson). */
+  observeCertain(window: number, value: number): void {
+    this.observe(window, value);
+    this.observe(window, value);
   }
 
   value(window: number): number {

@@ -425,7 +425,7 @@ function updateSections(s: Structure): Map<SectionSlot, string> {
   const sectionSetKeys = new Map<SectionSlot, string>();
   for (let index = 0; index < s.slots.length; index += 1) {
     const slot = s.slots[index]!;
-    const wantDefault = defaultOf(s.containers[index]!.placements);
+    const wantDefault = s.containers[index]!.placements.find((p) => p.d.default);
     let diff: { before: Record<string, unknown>; after: Record<string, unknown> } | null;
     // What waits and the patch are made only for a section that changes (issue 33: allocation).
     let deps: (string | undefined)[] | undefined;
@@ -467,12 +467,6 @@ function updateSections(s: Structure): Map<SectionSlot, string> {
     sectionSetKeys.set(slot, key);
   }
   return sectionSetKeys;
-}
-
-/** The first placement the config makes its place's default. */
-function defaultOf(placements: readonly SpacePlacement[]): SpacePlacement | undefined {
-  for (const p of placements) if (p.d.default) return p;
-  return undefined;
 }
 
 /** The site's default section and root default site space ride on the site's own update. */
