@@ -53,6 +53,8 @@ if ((quick || only) && write) {
   process.exit(2);
 }
 const TOKEN = 'bench-token';
+/** The teams list's pages in the emulator's request log (not a team's members below it). */
+const TEAMS_LIST = /\/orgs\/[^/]+\/teams$/;
 /** The shipped CLI, as `npm run build` writes it. */
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const rows: { bench: string; measured: string; target: string; ok: boolean | null }[] = [];
@@ -464,15 +466,18 @@ async function heavyPlan(): Promise<void> {
  * (sliding, announced in RateLimit-Policy), concurrency growing from 4 as the headers allow (up to
  * the CLI's default `--max-concurrency`). The bound: the last request cannot start before the rate limit lets it (`lowerBound`) and
  * its answer comes one (shortest) latency later; nor before the longest chain of reads that must
- * happen in order (a list's pages one after the other, then the reads below an item) has run, one
- * latency each. Config loading is not in the time (it is the CPU rows' business).
+ * happen in order (a list's pages one after the other, then the reads below an item) has run, each
+ * page for the latency the emulator gave it. Config loading is not in the time (it is the CPU rows' business).
  */
 async function latencyPlan(): Promise<void> {
   const latencyMs = 100;
   const jitterMs = 20;
   const limit = 600;
   const windowMs = 1000;
-  const cases: { name: string; seed: unknown; config: string; chain: number }[] = [];
+  // `chain`: the list whose pages must be read one after the other (its path in the request log), and
+  // whether a read below one of its items follows the last page.
+  const cases: { name: string; seed: unknown; config: string; chain: { list: RegExp; below: boolean } }[] =
+    [];
   const dir = mkdtempSync(join(tmpdir(), 'docsync-latency-'));
   try {
     const heavy = quick ? HEAVY_QUICK : HEAVY_FULL;
@@ -482,19 +487,17 @@ async function latencyPlan(): Promise<void> {
       name: `request-heavy organization (${heavyResources(heavy).toLocaleString('en')} resources)`,
       seed: h.seed,
       config: join(dir, 'heavy'),
-      chain: Math.ceil(heavy.teams / 1000) + 1,
+      chain: { list: TEAMS_LIST, below: true },
     });
     const n = quick ? 10_000 : 100_000;
     const b = writeScenario(n, join(dir, 'bench'));
-    // The longest list's pages one after the other (15,000 teams: 15 pages), or the sites' page
-    // then a site's sections: 2 reads.
-    const live = (b.seed as { organizations: { teams: unknown[]; customFields: unknown[] }[] })
-      .organizations[0]!;
+    // The longest list's pages one after the other: 15,000 teams, 15 pages (its 50 custom fields are
+    // one page; the sites' page then a site's sections, 2 reads).
     cases.push({
       name: `benchmark organization (${b.resources.toLocaleString('en')} resources)`,
       seed: b.seed,
       config: join(dir, 'bench'),
-      chain: Math.max(2, Math.ceil(live.teams.length / 1000), Math.ceil(live.customFields.length / 1000)),
+      chain: { list: TEAMS_LIST, below: false },
     });
     for (const c of cases) {
       const faults = {
@@ -528,9 +531,11 @@ async function latencyPlan(): Promise<void> {
       const readCpuMs = (readsDone.cpu.user + readsDone.cpu.system) / 1000;
       await api.close();
       const log = (await (await fetch(`${url}/_emulator/requests`)).json()) as {
+        path: string;
         status: number;
         at: string;
         finishedAt?: string;
+        delayMs?: number;
       }[];
       const calls = log.filter((r) => r.status !== 429).length;
       // When the last answer left the emulator, and the most requests it held at once.
@@ -547,7 +552,12 @@ async function latencyPlan(): Promise<void> {
       await emulator.stop();
       const fastest = latencyMs - jitterMs;
       const rateBound = lowerBound(calls, { limit, windowMs, model: 'sliding' }) + fastest;
-      const chainBound = c.chain * fastest;
+      // Each page of the chain waits for the one before: the chain takes at least the latencies the
+      // emulator gave its pages (drawn from latency ± jitter), then the shortest for a read below.
+      const pages = log.filter((r) => r.status === 200 && c.chain.list.test(r.path));
+      const chainReads = pages.length + (c.chain.below ? 1 : 0);
+      const chainBound =
+        pages.reduce((sum, r) => sum + (r.delayMs ?? fastest), 0) + (c.chain.below ? fastest : 0);
       const bound = Math.max(rateBound, chainBound);
       const fixed4 = ((calls / 4) * latencyMs) / 1000;
       // The client is one thread: its own CPU time is a bound too, whatever the API allows. Stated
@@ -559,7 +569,7 @@ async function latencyPlan(): Promise<void> {
       const s1 = (v: number) => `${(v / 1000).toFixed(1)} s`;
       row(
         `plan wall time at ${latencyMs} ± ${jitterMs} ms latency, ${limit} requests/s: ${c.name}`,
-        `${s1(ms)} for ${calls} GETs; API bound ${s1(bound)} (${(ms / bound).toFixed(2)}×; rate ${s1(rateBound)}, chain of ${c.chain} reads ${s1(chainBound)}); reads done at ${s1(readsDone.ms)}, last answer at ${s1(lastAnswer)}, at most ${mostInFlight} in flight; client CPU ${s1(cpuMs)} (${s1(readCpuMs)} while reading, ${s1(cpuMs - readCpuMs)} after), so ${limits}; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s; load ${load.toFixed(1)} on ${cpus().length} cores`,
+        `${s1(ms)} for ${calls} GETs; API bound ${s1(bound)} (${(ms / bound).toFixed(2)}×; rate ${s1(rateBound)}, chain of ${chainReads} reads ${s1(chainBound)}); reads done at ${s1(readsDone.ms)}, last answer at ${s1(lastAnswer)}, at most ${mostInFlight} in flight; client CPU ${s1(cpuMs)} (${s1(readCpuMs)} while reading, ${s1(cpuMs - readCpuMs)} after), so ${limits}; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s; load ${load.toFixed(1)} on ${cpus().length} cores`,
         '≤ 1.2 × API bound, no 429',
         ms <= 1.2 * bound && throttled === 0,
       );
@@ -568,7 +578,7 @@ async function latencyPlan(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   notes.push(
-    `Plan wall time on a realistic API: the emulator delays each answer ${latencyMs} ms ± ${jitterMs} ms (uniform, \`latencyJitterMs\`) and allows ${limit} requests per second (sliding, announced in RateLimit-Policy); the client starts at 4 requests in flight and grows to what the limit allows at the shortest recent latency it sees, twice over, up to ${DEFAULT_MAX_CONCURRENCY} (the CLI's default \`--max-concurrency\`; decisions 27 and 43); a request leaves its queue when its slot of the rate budget comes (a list's next page first, then the route furthest behind, routes sharing the turns in proportion to what each has waiting), the pacer makes up starts a busy event loop missed and counts a start again when undici writes it (decision 43). The bound is the larger of two: the rate limit's (\`lowerBound\` for the GETs made, plus the shortest latency for the last answer) and the longest chain of reads that must happen in order (a list's pages one after the other, then a read below one of its items: 3 pages of teams then a team's members for the request-heavy organization, 15 pages of teams for the benchmark organization), each taking at least the shortest latency. Config loading is not in the time. The row also says when the live read's lists were all done and when the last answer left the emulator (from its request log, relative to the plan's start), the most requests the emulator held at once, and the CPU the client spent (user + system of the benchmark process, which is then only the client), while reading and after (resolving references, the diff, the plan): the client is one thread, so its CPU time is a bound of its own; when it exceeds the API's bound, the row says the client's CPU limits (the CPU rows' business), and the target stays the API's bound.`,
+    `Plan wall time on a realistic API: the emulator delays each answer ${latencyMs} ms ± ${jitterMs} ms (uniform, \`latencyJitterMs\`) and allows ${limit} requests per second (sliding, announced in RateLimit-Policy); the client starts at 4 requests in flight and grows to what the limit allows at the shortest recent latency it sees, twice over, up to ${DEFAULT_MAX_CONCURRENCY} (the CLI's default \`--max-concurrency\`; decisions 27 and 43); a request leaves its queue when its slot of the rate budget comes (a list's next page first, then the route furthest behind, routes sharing the turns in proportion to what each has waiting), the pacer makes up starts a busy event loop missed and counts a start again when undici writes it (decision 43). The bound is the larger of two: the rate limit's (\`lowerBound\` for the GETs made, plus the shortest latency for the last answer) and the longest chain of reads that must happen in order (a list's pages one after the other, then a read below one of its items: 3 pages of teams then a team's members for the request-heavy organization, 15 pages of teams for the benchmark organization), each page taking at least the latency the emulator gave it (the request log's \`delayMs\`, drawn from 100 ± 20 ms: about 1.5 s for 15 pages, where 15 × the shortest latency, 1.2 s, is a bound no client reaches but by luck), a read below at least the shortest latency. Config loading is not in the time. The row also says when the live read's lists were all done and when the last answer left the emulator (from its request log, relative to the plan's start), the most requests the emulator held at once, and the CPU the client spent (user + system of the benchmark process, which is then only the client), while reading and after (resolving references, the diff, the plan): the client is one thread, so its CPU time is a bound of its own; when it exceeds the API's bound, the row says the client's CPU limits (the CPU rows' business), and the target stays the API's bound.`,
   );
 }
 

@@ -49,6 +49,8 @@ export type RequestLogEntry = {
   userAgent?: string;
   /** When the answer was sent (or the connection dropped): with `at`, when the request was in the server. */
   finishedAt?: string;
+  /** The latency the emulator's faults added to this answer (`latencyMs` ± `latencyJitterMs`), when any. */
+  delayMs?: number;
 };
 
 export type Emulator = {
@@ -303,7 +305,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       (faults.latencyRate === undefined || random() < faults.latencyRate);
     const jitter = delayed && faults.latencyJitterMs > 0 ? (random() * 2 - 1) * faults.latencyJitterMs : 0;
     const delay = delayed ? Math.max(0, faults.latencyMs + jitter) : 0;
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) {
+      entry.delayMs = delay;
+      await sleep(delay);
+    }
     if (req.headers.authorization !== `Bearer ${token}`)
       return finish(401, { message: 'Unauthorized: a valid bearer token is required' });
     if (limit && !limit.allowed) {

@@ -159,5 +159,14 @@ describe('emulator: the current flavor', () => {
     // Never below latencyMs − jitter; not all the same (a busy machine only adds to some of them).
     expect(Math.min(...took)).toBeGreaterThanOrEqual(19);
     expect(Math.max(...took) - Math.min(...took)).toBeGreaterThan(15);
+    // The request log names the latency each answer was given (the latency bench's chain bound sums them).
+    const delays = emu.requests().map((r) => r.delayMs ?? -1);
+    expect(delays).toHaveLength(8);
+    for (const [i, d] of delays.entries()) {
+      expect(d).toBeGreaterThanOrEqual(20);
+      expect(d).toBeLessThanOrEqual(100);
+      expect(took[i]).toBeGreaterThanOrEqual(d - 1);
+    }
+    expect(new Set(delays).size).toBeGreaterThan(1);
   });
 });
