@@ -3,11 +3,13 @@ import {
   appendFileSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, version as esbuildVersion, type BuildOptions, type Metafile } from 'esbuild';
@@ -112,7 +114,23 @@ export default async function setup(): Promise<() => void> {
   process.env['DOCSYNC_TEST_CLI'] = TEST_CLI;
   process.env['DOCSYNC_TEST_CHECK_ACTIONS'] = TEST_CHECK_ACTIONS;
   process.env['DOCSYNC_TEST_ACTION'] = TEST_ACTION;
-  return mainCpu;
+  const scratch = runScratch();
+  return () => {
+    mainCpu();
+    scratch();
+  };
+}
+
+/**
+ * One temporary folder for the run: every `os.tmpdir()` of the workers and of the processes they
+ * start (daemons, git, etcd, Chromium) is below it, and it is removed when the run ends, so that
+ * the temporary folders a test forgets, or a killed process leaves, do not pile up in /tmp (about
+ * 150 a run before). A test that must not leave files behind still removes its own.
+ */
+function runScratch(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'docsync-tests-'));
+  process.env['TMPDIR'] = dir;
+  return () => rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /**
