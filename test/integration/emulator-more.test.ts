@@ -103,6 +103,23 @@ describe('emulator: kinds beyond the card', () => {
   });
 });
 
+describe('emulator: held writes', () => {
+  it('holdWrites(after) lets the first writes through and holds the next until released; reads pass', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    const hold = emu.holdWrites(2);
+    expect((await call(emu, 'POST', `${org}/collections`, { title: 'A' })).status).toBe(201);
+    expect((await call(emu, 'POST', `${org}/collections`, { title: 'B' })).status).toBe(201);
+    const third = call(emu, 'POST', `${org}/collections`, { title: 'C' });
+    await until(() => hold.waiting() === 1, 15_000, 5);
+    const titles = (await call(emu, 'GET', `${org}/collections`)).body.items.map((c: any) => c.title);
+    expect(titles).toEqual(expect.arrayContaining(['A', 'B']));
+    expect(titles).not.toContain('C');
+    hold.release();
+    expect((await third).status).toBe(201);
+    expect(hold.waiting()).toBe(1);
+  });
+});
+
 describe('emulator: the current flavor', () => {
   it('publishes, sorts the structure, groups sections by a field, has no custom fields, and answers 204 for deleting what does not exist', async () => {
     emu = await withEmulator({ seed: baseSeed(), flavor: 'current' });
@@ -160,22 +177,5 @@ describe('emulator: the current flavor', () => {
     // Never below latencyMs − jitter; not all the same (a busy machine only adds to some of them).
     expect(Math.min(...took)).toBeGreaterThanOrEqual(19);
     expect(Math.max(...took) - Math.min(...took)).toBeGreaterThan(15);
-  });
-});
-
-describe('emulator: held writes', () => {
-  it('holdWrites(after) lets the first writes through and holds the next until released; reads pass', async () => {
-    emu = await withEmulator({ seed: baseSeed() });
-    const hold = emu.holdWrites(2);
-    expect((await call(emu, 'POST', `${org}/collections`, { title: 'A' })).status).toBe(201);
-    expect((await call(emu, 'POST', `${org}/collections`, { title: 'B' })).status).toBe(201);
-    const third = call(emu, 'POST', `${org}/collections`, { title: 'C' });
-    await until(() => hold.waiting() === 1, 15_000, 5);
-    const titles = (await call(emu, 'GET', `${org}/collections`)).body.items.map((c: any) => c.title);
-    expect(titles).toEqual(expect.arrayContaining(['A', 'B']));
-    expect(titles).not.toContain('C');
-    hold.release();
-    expect((await third).status).toBe(201);
-    expect(hold.waiting()).toBe(1);
   });
 });
