@@ -69,9 +69,10 @@ export type Emulator = {
   dispatch: (method: string, path: string, query?: URLSearchParams, body?: unknown) => DispatchResult;
   /**
    * Hold every write (any method but GET) before it is processed until `release()`: a test can
-   * keep a writer mid-apply for as long as it needs, whatever the machine's load.
+   * keep a writer mid-apply for as long as it needs, whatever the machine's load. The first
+   * `after` writes (default none) pass: a writer can be stopped at its exact n-th write.
    */
-  holdWrites: () => WriteHold;
+  holdWrites: (after?: number) => WriteHold;
   close: () => Promise<void>;
 };
 
@@ -179,7 +180,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       )
     : null;
   let baseUrl = '';
-  let hold: { waiting: number; released: Promise<void>; release: () => void } | null = null;
+  let hold: { pass: number; waiting: number; released: Promise<void>; release: () => void } | null = null;
 
   const persist = () => {
     if (!options.dataFile) return;
@@ -297,8 +298,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     if (hold && method !== 'GET') {
       const current = hold;
-      current.waiting += 1;
-      await current.released;
+      if (current.pass > 0) current.pass -= 1;
+      else {
+        current.waiting += 1;
+        await current.released;
+      }
     }
     const delayed =
       (faults.latencyMethods === undefined || faults.latencyMethods.includes(method)) &&
@@ -444,10 +448,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     routes: () => router.list(),
     setFaults,
     dispatch,
-    holdWrites: () => {
+    holdWrites: (after = 0) => {
       let release = () => {};
       const released = new Promise<void>((resolve) => (release = resolve));
-      const current = { waiting: 0, released, release };
+      const current = { pass: after, waiting: 0, released, release };
       hold = current;
       return {
         waiting: () => current.waiting,

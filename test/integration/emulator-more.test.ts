@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
+import { until } from '../helpers/cli.js';
 import { baseSeed, call, withEmulator } from '../helpers/emulator.js';
 
 let emu: Emulator;
@@ -99,6 +100,23 @@ describe('emulator: kinds beyond the card', () => {
       'Français',
     );
     expect((await call(emu, 'DELETE', `${org}/translations/${tr.id}`)).status).toBe(205);
+  });
+});
+
+describe('emulator: held writes', () => {
+  it('holdWrites(after) lets the first writes through and holds the next until released; reads pass', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    const hold = emu.holdWrites(2);
+    expect((await call(emu, 'POST', `${org}/collections`, { title: 'A' })).status).toBe(201);
+    expect((await call(emu, 'POST', `${org}/collections`, { title: 'B' })).status).toBe(201);
+    const third = call(emu, 'POST', `${org}/collections`, { title: 'C' });
+    await until(() => hold.waiting() === 1, 15_000, 5);
+    const titles = (await call(emu, 'GET', `${org}/collections`)).body.items.map((c: any) => c.title);
+    expect(titles).toEqual(expect.arrayContaining(['A', 'B']));
+    expect(titles).not.toContain('C');
+    hold.release();
+    expect((await third).status).toBe(201);
+    expect(hold.waiting()).toBe(1);
   });
 });
 
