@@ -27,7 +27,7 @@ describe('property: applying the plan yields the desired state', () => {
         ).toEqual([]);
         const again = await makePlan(api, desired);
         expect(again.plan.changes, `case ${i} second plan`).toEqual([]);
-        // The live state the second plan read (\`readLive\` after the apply, as a reader would see it).
+        // The live state the second plan read: `readLive` after the apply, nothing written since.
         const live = again.live;
         // With prune off, a space held by a section the config omits stays there (a warning says so).
         const kept = new Set(
