@@ -8,5 +8,11 @@ export function bundleCommit(text: string): string | undefined;
 export function actionBuildOptions(options?: { outfile?: string; commit?: string | undefined }): BuildOptions;
 /** Build the action bundle; returns the file written. */
 export function bundleAction(options?: { outfile?: string; commit?: string | undefined }): Promise<string>;
-/** Whether a bundle (default: dist-action/index.js) equals a fresh build from the commit it names. */
-export function checkBundle(file?: string): Promise<{ same: boolean; commit: string | undefined }>;
+/**
+ * Whether a bundle (default: dist-action/index.js) equals a fresh build from the commit it names;
+ * `fresh`: such a build's index.js made already (its notices beside it), else one is built.
+ */
+export function checkBundle(
+  file?: string,
+  options?: { fresh?: string },
+): Promise<{ same: boolean; commit: string | undefined }>;

@@ -64,21 +64,23 @@ export async function bundleAction({ outfile = BUNDLE, commit = currentCommit(RO
 /**
  * Whether a built bundle (by default the checked-in one), and its notices beside it, equal a fresh
  * build from the sources here and the commit it names. The release workflow runs it after committing the bundle to the tag.
+ * `fresh`: the index.js of a build made already from that commit, its notices beside it (tests
+ * comparing several bundles with one build); by default one is built now.
  */
-export async function checkBundle(file = BUNDLE) {
+export async function checkBundle(file = BUNDLE, { fresh } = {}) {
   const text = await readFile(file, 'utf8');
   const commit = bundleCommit(text);
-  const dir = await mkdtemp(join(tmpdir(), 'docsync-bundle-check-'));
+  const dir = fresh ? undefined : await mkdtemp(join(tmpdir(), 'docsync-bundle-check-'));
   try {
-    const fresh = await readFile(await bundleAction({ outfile: join(dir, 'index.js'), commit }), 'utf8');
+    const built = fresh ?? (await bundleAction({ outfile: join(dir, 'index.js'), commit }));
     // Its notices too, when they are beside it (the release commits both).
     const notices = join(dirname(file), NOTICES_FILE);
     const sameNotices =
       !existsSync(notices) ||
-      (await readFile(notices, 'utf8')) === (await readFile(join(dir, NOTICES_FILE), 'utf8'));
-    return { same: fresh === text && sameNotices, commit };
+      (await readFile(notices, 'utf8')) === (await readFile(join(dirname(built), NOTICES_FILE), 'utf8'));
+    return { same: (await readFile(built, 'utf8')) === text && sameNotices, commit };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -19,8 +19,7 @@ source_commit="$(git rev-parse HEAD)"
 git tag --force "$tag" >/dev/null # (re)made here: the clone may carry a released tag of that name
 
 echo "== release notes of $tag (CHANGELOG.md)"
-node scripts/changelog-section.mjs "$tag" >"$work/notes.md"
-head -n 5 "$work/notes.md"
+node scripts/changelog-section.mjs "$tag"
 
 echo "== action bundle and tags"
 bash scripts/release-action.sh "$tag" "$source_commit"

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,10 +59,8 @@ describe('CHANGELOG.md and the release notes', () => {
     expect(changelogSection(text, 'Unreleased')).toMatch(/^- The GitHub Action is a JavaScript action/m);
   });
 
-  it('the script prints the notes of a tag and fails, naming the section, when there are none', async () => {
-    const ok = await run(process.execPath, ['scripts/changelog-section.mjs', `v${version}`]);
-    expect(ok.code).toBe(0);
-    expect(ok.out).toBe(`${changelogSection(read('CHANGELOG.md'), version)}\n`);
+  // Printing a tag's notes (exit 0, the notes and nothing else) is the dry run's first step, below.
+  it('the script fails, naming the section, when a tag has no notes', async () => {
     const missing = await run(process.execPath, ['scripts/changelog-section.mjs', 'v99.0.0']);
     expect(missing.code).toBe(1);
     expect(missing.out).toBe('error: CHANGELOG.md has no section "## [99.0.0]" with notes\n');
@@ -92,6 +90,12 @@ describe('the release workflow', () => {
   it('dry run: the steps that publish nothing pass on a scratch clone of HEAD (tags moved, bundle and its notices committed)', async () => {
     const r = await run('bash', ['scripts/release-dry-run.sh']);
     expect(r.code, r.out).toBe(0);
+    // scripts/changelog-section.mjs prints the notes of the tag, all of them and nothing else (from
+    // the clone of HEAD: HEAD's CHANGELOG.md).
+    const changelog = execFileSync('git', ['show', 'HEAD:CHANGELOG.md'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.out).toContain(
+      `== release notes of v${version} (CHANGELOG.md)\n${changelogSection(changelog, version)}\n== action bundle and tags\n`,
+    );
     expect(r.out).toMatch(new RegExp(`tagged [0-9a-f]+ as v${version} and v${version.split('.')[0]} `));
     expect(r.out).toContain('dist-action/index.js is what the sources build (commit ');
     // The npm package, packed once here for the whole suite (test/ci/packaging.test.ts relies on it):

@@ -3,7 +3,7 @@
 // (test/global-setup.ts) is the same program as one ES module; this builds the shipped layout once,
 // and keeps it in .test-dist while nothing the build reads changed (below).
 import { isAscii } from 'node:buffer';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -76,12 +76,21 @@ let dist: string;
 /** The commit the build embeds. */
 let commit: string;
 const env = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' };
-const cli = (args: string[], flags: string[] = []) =>
-  spawnSync(process.execPath, [...flags, join(dist, 'cli.js'), ...args], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
+const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * `node` on these arguments, its exit code and output (not thrown on a non-zero exit). Not
+ * synchronous: the tests below start their processes at once (`describe.concurrent`).
+ */
+function node(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { env, ...opts, encoding: 'utf8' }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
   });
+}
 
 // What the launcher asks of V8 (src/v8-settings.ts's flags first), in a process of its own (V8
 // takes a text it compiled before from its own cache of scripts, so only a fresh process shows
@@ -94,7 +103,8 @@ const s = new Script('(function (exports, require, module, __filename, __dirname
   { filename: p, lineOffset: -1, cachedData: cache });
 process.stdout.write(String(s.cachedDataRejected));`;
 
-describe('the shipped CLI (npm run build)', () => {
+// Each test reads dist/ and starts its own processes (none writes dist/): they run at once.
+describe.concurrent('the shipped CLI (npm run build)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'docsync-shipped-'));
     dist = join(dir, 'dist');
@@ -112,7 +122,7 @@ describe('the shipped CLI (npm run build)', () => {
     expect(env).toEqual({ NO_COLOR: '1', DOCSYNC_LOG_LEVEL: 'error', PATH: '/bin' });
   });
 
-  it('is a launcher, a CommonJS program with its source map, and a code cache V8 accepts', () => {
+  it('is a launcher, a CommonJS program with its source map, and a code cache V8 accepts', async () => {
     for (const f of [
       'cli.js',
       'docsync.cjs',
@@ -124,7 +134,7 @@ describe('the shipped CLI (npm run build)', () => {
     // The licences of what it bundles (scripts/notices.mjs; test/ci/notices.test.ts checks the text).
     expect(readFileSync(join(dist, 'THIRD-PARTY-NOTICES.txt'), 'utf8')).toMatch(/^undici@\S+ \(MIT\)$/m);
     expect(readFileSync(join(dist, 'cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
-    const check = spawnSync(process.execPath, ['-e', CHECK, join(dist, 'docsync.cjs')], { encoding: 'utf8' });
+    const check = await node(['-e', CHECK, join(dist, 'docsync.cjs')]);
     expect(check.stdout).toBe('false');
   });
 
@@ -135,25 +145,18 @@ describe('the shipped CLI (npm run build)', () => {
     expect(readFileSync(join(dist, 'docsync.cjs.LEGAL.txt'), 'utf8')).toMatch(/License/);
   });
 
-  // A stale cache (another build's) and none at all are src/code-cache.test.ts's, in process.
-  it('runs with its cache and with one V8 refuses, and says the same', () => {
-    const validate = cli(['validate', '--config', 'config']);
+  // With a cache V8 refuses: the copy's run below. A stale cache (another build's) and none at all
+  // are src/code-cache.test.ts's, in process.
+  it('runs with its cache', async () => {
+    const validate = await node([join(dist, 'cli.js'), 'validate', '--config', 'config'], { cwd: ROOT });
     expect(validate.status).toBe(0);
     expect(validate.stdout).toMatch(/^config: valid/);
-    const cache = join(dist, 'docsync.cjs.cache');
-    const good = readFileSync(cache);
-    const spoilt = Buffer.from(good);
-    spoilt.fill(7, 32, 4096); // the right text, V8's data spoilt
-    writeFileSync(cache, spoilt);
-    expect(cli(['validate', '--config', 'config']).stdout).toBe(validate.stdout);
-    writeFileSync(cache, good);
   });
 
-  it('maps stack traces to src/ under --enable-source-maps', () => {
-    const run = spawnSync(
-      process.execPath,
+  it('maps stack traces to src/ under --enable-source-maps', async () => {
+    const run = await node(
       ['--enable-source-maps', join(dist, 'cli.js'), 'plan', '--api-url', 'http://127.0.0.1:1'],
-      { cwd: ROOT, env: { ...env, DOCSYNC_LOG_LEVEL: 'debug' }, encoding: 'utf8' },
+      { cwd: ROOT, env: { ...env, DOCSYNC_LOG_LEVEL: 'debug' } },
     );
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^error: no API token.*\[token-missing\]$/m);
@@ -185,12 +188,24 @@ describe('the shipped CLI (npm run build)', () => {
     }
   });
 
-  it('runs from a copy of dist/ elsewhere (the image, an npm install), with the commit it was built from', () => {
+  // The copy's cache is spoilt (the right text, V8's data not): the program runs the same without it.
+  it('runs from a copy of dist/ elsewhere (the image, an npm install), with the commit it was built from, and with a cache V8 refuses', async () => {
     const copy = join(dir, 'copy', 'dist');
     cpSync(dist, copy, { recursive: true });
-    const run = spawnSync(process.execPath, [join(copy, 'cli.js'), 'version'], { env, encoding: 'utf8' });
+    const cache = join(copy, 'docsync.cjs.cache');
+    const spoilt = readFileSync(cache);
+    spoilt.fill(7, 32, 4096);
+    writeFileSync(cache, spoilt);
+    const run = await node([join(copy, 'cli.js'), 'version']);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^commit: +${commit}$`, 'm'));
-    expect(run.stdout).toMatch(/\d+\.\d+\.\d+/);
+    expect(run.stderr).toBe('');
+    // All of it, in order: nothing added, nothing cut short.
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+      .version;
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^docsync ${esc(version)}\\ncommit: +${commit}\\napi flavor: .+\\nnode: +${esc(process.version)}\\n$`,
+      ),
+    );
   });
 });

@@ -62,12 +62,12 @@ describe('terminal output', () => {
           child.on('close', () => resolve(out.replace(/\r/g, '')));
           child.stdin.end();
         });
-      const quiet = await onTty([]);
+      // Two plans of the same emulator, which neither writes: at once.
+      const [quiet, loud] = await Promise.all([onTty([]), onTty(['--log-level', 'info'])]);
       expect(quiet).toContain('+ site org_demo/sites/Developer Docs');
       expect(quiet).toMatch(/Plan: \d+ to create/);
       expect(quiet).not.toMatch(/ info /);
       expect(quiet).not.toContain('plan computed');
-      const loud = await onTty(['--log-level', 'info']);
       expect(loud).toContain('plan computed');
     },
     90_000,
