@@ -1,13 +1,34 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeRepo } from '../../test/helpers/git.js';
 import { GIT_LIMITS, gitEnv } from './git-process.js';
 import { checkoutKey, GitSource } from './git-source.js';
+
+/**
+ * The git commands the product starts from now on (a `git` first on PATH that logs its command and
+ * runs the real one), until the returned function is called: their names, in order.
+ */
+function gitCommands(): () => string[] {
+  const bin = mkdtempSync(join(tmpdir(), 'docsync-git-bin-'));
+  const log = join(bin, 'log');
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(log, '');
+  writeFileSync(
+    join(bin, 'git'),
+    `#!/bin/sh\nfor a; do case "$a" in -*|*=*) ;; *) echo "$a" >> '${log}'; break;; esac; done\nexec '${real}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  vi.stubEnv('PATH', `${bin}:${process.env['PATH'] ?? ''}`);
+  return () => {
+    vi.unstubAllEnvs();
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  };
+}
 
 const source = (url: string, workDir: string) =>
   new GitSource({ url, branch: 'main', path: 'config', workDir });
@@ -58,7 +79,11 @@ describe('git source', () => {
     // Back-dated, so that a fetch or a checkout (which rewrite them) would show in the times.
     const past = Math.floor(Date.now() / 1000) - 60;
     for (const f of [fetchHead, index]) utimesSync(f, past, past);
+    // The poll right after the clone: the checkout it has just set up is not read again (no
+    // `git config`), only the remote is asked where the branch is.
+    const commands = gitCommands();
     const again = await src.refresh();
+    expect(commands()).toEqual(['ls-remote']);
     expect(again).toEqual(first);
     expect(statSync(fetchHead).mtimeMs / 1000).toBe(past);
     expect(statSync(index).mtimeMs / 1000).toBe(past);

@@ -319,7 +319,13 @@ export class GitSource implements ConfigSource {
       const problem = branchNameProblem(this.opts.branch);
       if (problem) throw new GitError(`--branch "${this.opts.branch}" ${problem}`);
       await mkdir(this.opts.workDir, { recursive: true });
-      if (!(await this.verified())) return (this.current = await this.clone());
+      if (!(await this.verified())) {
+        this.current = await this.clone();
+        // The checkout this source has just set up is its own: the next poll does not read its
+        // config again (one `git config` fewer per clone) unless `.git/config` or HEAD changes.
+        this.verifiedStamp = await this.stamp();
+        return this.current;
+      }
       // An idle poll: the branch is still at the commit this source checked out, so there is
       // nothing to fetch and nothing to check out (a changed config always changes the commit).
       const known = this.current;
