@@ -88,7 +88,11 @@ describe('git source', () => {
     expect(statSync(fetchHead).mtimeMs / 1000).toBe(past);
     expect(statSync(index).mtimeMs / 1000).toBe(past);
     const second = repo.commit({ 'config/org.yaml': 'organization: org_b\n' }, 'second');
+    const polled = gitCommands();
     expect((await src.refresh()).id).toBe(second);
+    // A new commit: asked, fetched, sized, checked to be a commit, checked out (no process to read
+    // the refs the fetch and the reset wrote).
+    expect(polled()).toEqual(['ls-remote', 'fetch', 'ls-tree', 'log', 'reset', 'clean']);
     expect(readFileSync(join(src.configDir, 'org.yaml'), 'utf8')).toContain('org_b');
     expect(statSync(fetchHead).mtimeMs / 1000).toBeGreaterThan(past);
     // The checkout's remote pointed elsewhere between two polls: verified again, cloned over.
