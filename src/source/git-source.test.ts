@@ -30,13 +30,25 @@ function gitCommands(): () => string[] {
   };
 }
 
+/**
+ * Repositories A and B, made once for the tests that only read them (each test has its own state
+ * folder): two repositories instead of five.
+ */
+const readOnly = (() => {
+  let made: { a: { url: string }; b: { url: string } } | undefined;
+  return () =>
+    (made ??= {
+      a: makeRepo({ 'config/org.yaml': 'organization: org_a\n' }),
+      b: makeRepo({ 'config/org.yaml': 'organization: org_b\n' }),
+    });
+})();
+
 const source = (url: string, workDir: string) =>
   new GitSource({ url, branch: 'main', path: 'config', workDir });
 
 describe('git source', () => {
   it('keys the checkout by repository and branch: repo A then repo B on the same state folder reads B', async () => {
-    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
-    const b = makeRepo({ 'config/org.yaml': 'organization: org_b\n' });
+    const { a, b } = readOnly();
     const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
     const fromA = source(a.url, workDir);
     await fromA.refresh();
@@ -48,8 +60,7 @@ describe('git source', () => {
   });
 
   it("verifies a checkout before use: another repository's files in its place are cloned over", async () => {
-    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
-    const b = makeRepo({ 'config/org.yaml': 'organization: org_b\n' });
+    const { a, b } = readOnly();
     const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
     await source(a.url, workDir).refresh();
     cpSync(join(workDir, checkoutKey(a.url, 'main')), join(workDir, checkoutKey(b.url, 'main')), {
@@ -61,7 +72,7 @@ describe('git source', () => {
   });
 
   it('a source that cannot be fetched fails; it never falls back to a checkout of another source', async () => {
-    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
+    const { a } = readOnly();
     const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
     await source(a.url, workDir).refresh();
     const missing = source(`file://${join(workDir, 'no-such-repo')}`, workDir);
