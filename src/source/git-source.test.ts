@@ -4,7 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeRepo } from '../../test/helpers/git.js';
 import { GIT_LIMITS, gitEnv } from './git-process.js';
 import { checkoutKey, GitSource } from './git-source.js';
@@ -45,6 +45,9 @@ const readOnly = (() => {
 
 const source = (url: string, workDir: string) =>
   new GitSource({ url, branch: 'main', path: 'config', workDir });
+
+// A test that failed between `gitCommands()` and its reading leaves no logging git on PATH.
+afterEach(() => vi.unstubAllEnvs());
 
 describe('git source', () => {
   it('keys the checkout by repository and branch: repo A then repo B on the same state folder reads B', async () => {
