@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi, type TestContext } from 'vitest';
 import type { Emulator } from '../emulator/server.js';
 import { baseSeed, client, TOKEN, withEmulator } from '../../test/helpers/emulator.js';
 import { commonDefaults, makeApi } from '../cli/context.js';
@@ -43,41 +43,74 @@ const sendMany = (n: number) =>
     ),
   );
 
+/**
+ * The peak in flight of 60 reads through a client of the test's own emulator (both closed when the
+ * test ends): these tests wait on latency and the rate limit, not the CPU, and run at once
+ * (`it.concurrent`), each measuring its own emulator's log.
+ */
 async function readMany(
+  { onTestFinished }: TestContext,
   options: { concurrency: number; maxConcurrency?: number },
   make: (e: Emulator) => ApiClient = (e) => client(e, options),
 ): Promise<number> {
-  api = make(await rateLimited());
-  await sendMany(60);
-  expect(emu.requests().filter((r) => r.status === 429)).toEqual([]);
-  return peakInFlight(emu);
+  const rateLimit = { limit: 200, windowSeconds: 1, model: 'sliding' } as const;
+  const e = await withEmulator({ seed: baseSeed(), rateLimit });
+  e.setFaults({ latencyMs: 40, latencyJitterMs: 10, seed: 1, rateLimit });
+  const c = make(e);
+  onTestFinished(async () => {
+    await c.close();
+    await e.close();
+  });
+  await Promise.all(
+    Array.from({ length: 60 }, () =>
+      c.http.send({ method: 'GET', path: '/orgs/org_t', route: '/orgs/{org}', expect: [200] }),
+    ),
+  );
+  expect(e.requests().filter((r) => r.status === 429)).toEqual([]);
+  return peakInFlight(e);
+}
+
+/**
+ * The CLI's client (`makeApi` from `commonDefaults()`, as a command makes it), the token set in the
+ * environment only while it is made (synchronously: tests running at once never see it change).
+ */
+function cliClient(e: Emulator, max?: number): ApiClient {
+  const before = process.env['DOCSYNC_TOKEN'];
+  process.env['DOCSYNC_TOKEN'] = TOKEN;
+  try {
+    return makeApi({
+      ...commonDefaults(),
+      apiUrl: e.url,
+      concurrency: 2,
+      ...(max ? { maxConcurrency: max } : {}),
+    });
+  } finally {
+    if (before === undefined) delete process.env['DOCSYNC_TOKEN'];
+    else process.env['DOCSYNC_TOKEN'] = before;
+  }
 }
 
 describe('adaptive concurrency', () => {
-  it('grows past the starting concurrency to what the rate limit allows at the latency seen, up to the max', async () => {
-    // 200/s × ~45 ms × 1.25 ≈ 12 in flight.
-    const peak = await readMany({ concurrency: 2, maxConcurrency: 8 });
-    expect(peak).toBeGreaterThan(2);
-    expect(peak).toBeLessThanOrEqual(8);
+  it.concurrent(
+    'grows past the starting concurrency to what the rate limit allows at the latency seen, up to the max',
+    async (context) => {
+      // 200/s × ~45 ms × 1.25 ≈ 12 in flight.
+      const peak = await readMany(context, { concurrency: 2, maxConcurrency: 8 });
+      expect(peak).toBeGreaterThan(2);
+      expect(peak).toBeLessThanOrEqual(8);
+    },
+  );
+
+  it.concurrent('stays at the concurrency given when no max above it is', async (context) => {
+    expect(await readMany(context, { concurrency: 2 })).toBeLessThanOrEqual(2);
   });
 
-  it('stays at the concurrency given when no max above it is', async () => {
-    expect(await readMany({ concurrency: 2 })).toBeLessThanOrEqual(2);
+  it.concurrent("the CLI's client grows by default (--max-concurrency 256)", async (context) => {
+    expect(await readMany(context, { concurrency: 2 }, (e) => cliClient(e))).toBeGreaterThan(2);
   });
 
-  it("the CLI's client grows by default (--max-concurrency 256), and --max-concurrency equal to --concurrency keeps it fixed", async () => {
-    vi.stubEnv('DOCSYNC_TOKEN', TOKEN);
-    const cli = (e: Emulator, max?: number) =>
-      makeApi({
-        ...commonDefaults(),
-        apiUrl: e.url,
-        concurrency: 2,
-        ...(max ? { maxConcurrency: max } : {}),
-      });
-    expect(await readMany({ concurrency: 2 }, (e) => cli(e))).toBeGreaterThan(2);
-    await api.close();
-    await emu.close();
-    expect(await readMany({ concurrency: 2 }, (e) => cli(e, 2))).toBeLessThanOrEqual(2);
+  it.concurrent("--max-concurrency equal to --concurrency keeps the CLI's client fixed", async (context) => {
+    expect(await readMany(context, { concurrency: 2 }, (e) => cliClient(e, 2))).toBeLessThanOrEqual(2);
   });
 
   it('DOCSYNC_MAX_CONCURRENCY is read and checked like --max-concurrency', () => {

@@ -93,6 +93,32 @@ describe('git source against a hostile remote', () => {
     expect(existsSync(source.configDir)).toBe(false);
   });
 
+  it('a branch set to an annotated tag (not a commit) is refused before the working tree changes', async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: old\n' });
+    const source = new GitSource({ url: repo.url, branch: 'main', path: 'config', workDir: state() });
+    const first = await source.refresh();
+    const second = repo.commit({ 'config/org.yaml': 'organization: second\n' }, 'second');
+    git(
+      repo.dir,
+      '-c',
+      'user.name=T',
+      '-c',
+      'user.email=t@example.com',
+      'tag',
+      '-a',
+      '-m',
+      'v1',
+      'v1',
+      second,
+    );
+    // `git update-ref` refuses a tag for a branch; a remote's own files do not.
+    writeFileSync(join(repo.dir, '.git', 'refs', 'heads', 'main'), `${git(repo.dir, 'rev-parse', 'v1')}\n`);
+    await expect(source.refresh()).rejects.toThrow(/^git: .*(not a commit|could not be verified)/);
+    expect(org(source)).toContain('old');
+    const checkout = join(source.configDir, '..');
+    expect(git(checkout, 'rev-parse', 'HEAD')).toBe(first.id);
+  });
+
   it.each([
     '--upload-pack=touch /tmp/docsync-pwned',
     '-b',

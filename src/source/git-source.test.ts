@@ -1,21 +1,57 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeRepo } from '../../test/helpers/git.js';
 import { GIT_LIMITS, gitEnv } from './git-process.js';
 import { checkoutKey, GitSource } from './git-source.js';
 
+/**
+ * The git commands the product starts from now on (a `git` first on PATH that logs its command and
+ * runs the real one), until the returned function is called: their names, in order.
+ */
+function gitCommands(): () => string[] {
+  const bin = mkdtempSync(join(tmpdir(), 'docsync-git-bin-'));
+  const log = join(bin, 'log');
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(log, '');
+  writeFileSync(
+    join(bin, 'git'),
+    `#!/bin/sh\nfor a; do case "$a" in -*|*=*) ;; *) echo "$a" >> '${log}'; break;; esac; done\nexec '${real}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  vi.stubEnv('PATH', `${bin}:${process.env['PATH'] ?? ''}`);
+  return () => {
+    vi.unstubAllEnvs();
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  };
+}
+
+/**
+ * Repositories A and B, made once for the tests that only read them (each test has its own state
+ * folder): two repositories instead of five.
+ */
+const readOnly = (() => {
+  let made: { a: { url: string }; b: { url: string } } | undefined;
+  return () =>
+    (made ??= {
+      a: makeRepo({ 'config/org.yaml': 'organization: org_a\n' }),
+      b: makeRepo({ 'config/org.yaml': 'organization: org_b\n' }),
+    });
+})();
+
 const source = (url: string, workDir: string) =>
   new GitSource({ url, branch: 'main', path: 'config', workDir });
 
+// A test that failed between `gitCommands()` and its reading leaves no logging git on PATH.
+afterEach(() => vi.unstubAllEnvs());
+
 describe('git source', () => {
   it('keys the checkout by repository and branch: repo A then repo B on the same state folder reads B', async () => {
-    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
-    const b = makeRepo({ 'config/org.yaml': 'organization: org_b\n' });
+    const { a, b } = readOnly();
     const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
     const fromA = source(a.url, workDir);
     await fromA.refresh();
@@ -27,8 +63,7 @@ describe('git source', () => {
   });
 
   it("verifies a checkout before use: another repository's files in its place are cloned over", async () => {
-    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
-    const b = makeRepo({ 'config/org.yaml': 'organization: org_b\n' });
+    const { a, b } = readOnly();
     const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
     await source(a.url, workDir).refresh();
     cpSync(join(workDir, checkoutKey(a.url, 'main')), join(workDir, checkoutKey(b.url, 'main')), {
@@ -40,7 +75,7 @@ describe('git source', () => {
   });
 
   it('a source that cannot be fetched fails; it never falls back to a checkout of another source', async () => {
-    const a = makeRepo({ 'config/org.yaml': 'organization: org_a\n' });
+    const { a } = readOnly();
     const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
     await source(a.url, workDir).refresh();
     const missing = source(`file://${join(workDir, 'no-such-repo')}`, workDir);
@@ -58,12 +93,20 @@ describe('git source', () => {
     // Back-dated, so that a fetch or a checkout (which rewrite them) would show in the times.
     const past = Math.floor(Date.now() / 1000) - 60;
     for (const f of [fetchHead, index]) utimesSync(f, past, past);
+    // The poll right after the clone: the checkout it has just set up is not read again (no
+    // `git config`), only the remote is asked where the branch is.
+    const commands = gitCommands();
     const again = await src.refresh();
+    expect(commands()).toEqual(['ls-remote']);
     expect(again).toEqual(first);
     expect(statSync(fetchHead).mtimeMs / 1000).toBe(past);
     expect(statSync(index).mtimeMs / 1000).toBe(past);
     const second = repo.commit({ 'config/org.yaml': 'organization: org_b\n' }, 'second');
+    const polled = gitCommands();
     expect((await src.refresh()).id).toBe(second);
+    // A new commit: asked, fetched, sized, checked to be a commit, checked out (no process to read
+    // the refs the fetch and the reset wrote).
+    expect(polled()).toEqual(['ls-remote', 'fetch', 'ls-tree', 'log', 'reset', 'clean']);
     expect(readFileSync(join(src.configDir, 'org.yaml'), 'utf8')).toContain('org_b');
     expect(statSync(fetchHead).mtimeMs / 1000).toBeGreaterThan(past);
     // The checkout's remote pointed elsewhere between two polls: verified again, cloned over.

@@ -244,28 +244,49 @@ export class GitSource implements ConfigSource {
     const fetchHead = await readFile(join(dir, '.git', 'FETCH_HEAD'), 'utf8');
     const lines = fetchHead.split('\n').filter((l) => l !== '');
     const fetched = lines.length === 1 ? lines[0]!.split('\t')[0]! : '';
-    const tracking = (
-      await this.git(['rev-parse', '--verify', '--quiet', `${this.trackingRef}^{commit}`], dir)
-    ).trim();
+    // What the fetch wrote (a loose ref), read without a process; packed, git reads it. That it
+    // names a commit is checked by `checkOut` before anything is written.
+    const tracking = await this.readRef(dir, this.trackingRef);
     if (!OBJECT_ID.test(fetched) || fetched !== tracking)
       throw new GitError(`the commit fetched for branch ${this.opts.branch} could not be verified`);
     return fetched;
   }
 
   /**
-   * Reset the working tree to exactly `id` (bounded in size), then read HEAD's commit: it must be
-   * `id`. The revision (id, date, subject) is HEAD's.
+   * The object id a ref names: its loose file when it has one (what fetch and reset write), else
+   * `git rev-parse` (a packed ref); empty when it names none.
+   */
+  private async readRef(dir: string, ref: string): Promise<string> {
+    const loose = await readFile(join(dir, '.git', ...ref.split('/')), 'utf8').catch(() => '');
+    if (OBJECT_ID.test(loose.trim())) return loose.trim();
+    return (
+      await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], dir).catch(() => '')
+    ).trim();
+  }
+
+  /**
+   * Reset the working tree to exactly `id` (bounded in size), which must be a commit (`git log`
+   * names it by its own id: a tag, tree or blob is refused before anything is written), then read
+   * where HEAD's branch is: it must be `id`. The revision (id, date, subject) is that commit's.
    */
   private async checkOut(dir: string, id: string, fresh: boolean): Promise<Revision> {
     if ((await this.treeBytes(dir, id)) > this.maxBytes)
       throw new CheckoutTooLargeError('working tree', this.maxBytes);
-    await this.git(['reset', '--quiet', '--hard', id], dir);
-    if (!fresh) await this.git(['clean', '-f', '-d', '-q'], dir);
-    const [head, date, ...subject] = (await this.git(['log', '-1', '--format=%H%n%aI%n%s', 'HEAD'], dir))
+    const [commit, date, ...subject] = (
+      await this.git(['log', '-1', '--no-walk', '--format=%H%n%aI%n%s', id, '--'], dir)
+    )
       .trim()
       .split('\n');
+    if (commit !== id) throw new GitError(`${id} fetched for ${this.opts.branch} is not a commit`);
+    await this.git(['reset', '--quiet', '--hard', id], dir);
+    if (!fresh) await this.git(['clean', '-f', '-d', '-q'], dir);
+    const headFile = await readFile(join(dir, '.git', 'HEAD'), 'utf8');
+    const head =
+      headFile === `ref: refs/heads/${this.opts.branch}\n`
+        ? await this.readRef(dir, `refs/heads/${this.opts.branch}`)
+        : headFile.trim();
     if (head !== id)
-      throw new GitError(`the checkout is at ${head ?? '?'}, not at ${id} fetched for ${this.opts.branch}`);
+      throw new GitError(`the checkout is at ${head || '?'}, not at ${id} fetched for ${this.opts.branch}`);
     return { id, subject: subject.join('\n'), ...(date ? { time: date } : {}) };
   }
 
@@ -319,7 +340,13 @@ export class GitSource implements ConfigSource {
       const problem = branchNameProblem(this.opts.branch);
       if (problem) throw new GitError(`--branch "${this.opts.branch}" ${problem}`);
       await mkdir(this.opts.workDir, { recursive: true });
-      if (!(await this.verified())) return (this.current = await this.clone());
+      if (!(await this.verified())) {
+        this.current = await this.clone();
+        // The checkout this source has just set up is its own: the next poll does not read its
+        // config again (one `git config` fewer per clone) unless `.git/config` or HEAD changes.
+        this.verifiedStamp = await this.stamp();
+        return this.current;
+      }
       // An idle poll: the branch is still at the commit this source checked out, so there is
       // nothing to fetch and nothing to check out (a changed config always changes the commit).
       const known = this.current;

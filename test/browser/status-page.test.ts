@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserType, Page } from 'playwright-core';
+import type { BrowserContext, BrowserType, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { exampleSeed, TOKEN, withEmulator } from '../helpers/emulator.js';
@@ -71,7 +71,10 @@ async function layoutProblems(page: Page): Promise<string[]> {
 
 let emu: Emulator | undefined;
 let daemon: InProcessDaemon | undefined;
+let launching: Promise<BrowserContext> | undefined;
 afterAll(async () => {
+  // Closed here too if the test failed before it used the browser.
+  await (await launching?.catch(() => undefined))?.close();
   await daemon?.stop();
   await emu?.close();
 });
@@ -84,6 +87,24 @@ describe('status page in a browser', () => {
   it.runIf(runIt)(
     'shows the organization, the revision and a pending change, escapes config text, and never the token',
     async () => {
+      // Chromium starts (its own processes, a second or more) while the emulator, the apply and the
+      // daemon get ready: the page is loaded only once the daemon has planned.
+      launching = chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'docsync-chromium-')), {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+        viewport: { width: 390, height: 844 },
+      });
+      launching.catch(() => undefined); // awaited below (and in afterAll)
       emu = await withEmulator({ seed: exampleSeed() });
       const demo = readFileSync(join(ROOT, 'config', 'demo.yaml'), 'utf8');
       const state = mkdtempSync(join(tmpdir(), 'docsync-page-'));
@@ -120,24 +141,7 @@ describe('status page in a browser', () => {
       );
       await until(async () => (await daemon!.status()).lastSync?.result === 'planned', 60_000);
 
-      const context = await chromium.launchPersistentContext(
-        mkdtempSync(join(tmpdir(), 'docsync-chromium-')),
-        {
-          executablePath: CHROMIUM,
-          headless: true,
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-          viewport: { width: 390, height: 844 },
-        },
-      );
+      const context = await launching;
       try {
         const page = context.pages()[0] ?? (await context.newPage());
         // The page reloads itself every 10 s (its meta refresh, src/daemon/ui/status-page.test.ts):
