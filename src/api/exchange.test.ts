@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerTooLargeError, requestDeadline } from './bounded-body.js';
 import { Exchange } from './exchange.js';
@@ -75,5 +77,19 @@ describe('Exchange: one request and its whole answer through our own dispatch ha
     await expect(exchange.send(agent, req)).rejects.toMatchObject({ code: 'deadline' });
     expect(exchange.answered).toBe(false);
     expect(reached).toBe(false);
+  });
+
+  it('lets go of the answer once it is handed over (undici keeps finished requests and their handlers a while)', async () => {
+    // A full collection on demand, without starting the test process with `--expose-gc`.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { agent, req } = await serve((_req, res) => res.end('x'.repeat(100_000)));
+    // Kept, as undici's queue keeps the handler of a finished request until it compacts.
+    const exchange = new Exchange(1_000_000, undefined);
+    const answer = await (async () => new WeakRef(await exchange.send(agent, req)))();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    gc();
+    expect(exchange.statusCode).toBe(200);
+    expect(answer.deref()).toBeUndefined();
   });
 });

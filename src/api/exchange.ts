@@ -99,21 +99,19 @@ export class Exchange {
 
   onComplete(): void {
     if (this.settled) return;
-    const { chunks } = this;
-    this.finish();
-    this.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size));
+    const { chunks, size } = this;
+    this.finish().resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   }
 
   onError(error: Error): void {
     if (this.settled) return;
-    this.finish();
-    this.reject(error);
+    this.finish().reject(error);
   }
 
   private tooLarge(): void {
-    this.finish();
-    this.reject(new AnswerTooLargeError(this.maxBytes));
-    this.abort?.();
+    const { abort } = this;
+    this.finish().reject(new AnswerTooLargeError(this.maxBytes));
+    abort?.();
   }
 
   /** The signal fired: abort with its reason (now, or when undici is about to write the request). */
@@ -123,9 +121,21 @@ export class Exchange {
     this.abort?.(reason as Error);
   }
 
-  private finish(): void {
+  /**
+   * Settled: the functions that settle the promise, which the exchange then lets go of. undici
+   * keeps up to 256 finished requests per connection (and their handlers) until it compacts its
+   * queue; an exchange that kept them would keep its promise, and so the answer, as long.
+   */
+  private finish(): { resolve: (bytes: Buffer) => void; reject: (error: unknown) => void } {
+    const { resolve, reject } = this;
     this.settled = true;
     this.chunks = [];
+    this.resolve = dropped;
+    this.reject = dropped;
+    this.abort = undefined;
     if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    return { resolve, reject };
   }
 }
+
+const dropped = (): void => undefined;
