@@ -1,18 +1,12 @@
-import type { Dispatcher } from 'undici';
-import {
-  AnswerTooLargeError,
-  DeadlineError,
-  readBoundedBytes,
-  requestDeadline,
-  type DeadlineSignal,
-} from './bounded-body.js';
+import { AnswerTooLargeError, DeadlineError, requestDeadline, type DeadlineSignal } from './bounded-body.js';
 import { ApiError, codeForStatus } from './errors.js';
 import { LaneQueue, type LaneOptions } from './lane-queue.js';
 import { queued } from './queued.js';
 import { RateBudget } from './rate-limit.js';
 import { ShortestRecent } from './shortest-recent.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
-import { Agent, errors as undiciErrors, request } from './undici.js';
+import { Agent, errors as undiciErrors } from './undici.js';
+import { Exchange } from './exchange.js';
 import { registerSecret } from '../secrets/registry.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
 import { jsonText } from './json-text.js';
@@ -454,39 +448,30 @@ export class HttpClient {
       sentAt ??= this.budget.sent();
       if (this.onWrite.length > 0) for (const resolve of this.onWrite.splice(0)) resolve();
     };
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(
-        this.agent,
-        this.origin,
-        path,
-        {
-          method: req.method,
-          headers,
-          body,
-          // undici takes any object with addEventListener as a signal.
-          signal: deadline.signal as unknown as AbortSignal,
-        },
-        onSent,
-      );
-    } catch (error) {
-      deadline.clear();
-      this.budget.release(undefined, sentAt);
-      this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
-      throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
-    }
+    const exchange = new Exchange(this.opts.maxResponseBytes, deadline.signal, onSent);
     let bytes: Buffer;
     try {
-      bytes = await readBoundedBytes(res, this.opts.maxResponseBytes);
+      bytes = await exchange.send(this.agent, {
+        origin: this.origin,
+        path,
+        method: req.method,
+        headers,
+        body,
+      });
     } catch (error) {
-      this.budget.release(res.headers, sentAt, Date.now() - this.rtt.value);
+      // Before the answer's headers or while its body came (the request reached the server).
+      const { answered } = exchange;
+      if (answered) this.budget.release(exchange.headers, sentAt, Date.now() - this.rtt.value);
+      else this.budget.release(undefined, sentAt);
       this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
+      if (!answered)
+        throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
       if (error instanceof AnswerTooLargeError)
         throw new ApiError({
           code: 'invalid-response',
           method: req.method,
           route: req.route,
-          status: res.statusCode,
+          status: exchange.statusCode,
           apiMessage: error.message,
           sent: true,
           cause: error,
@@ -495,6 +480,7 @@ export class HttpClient {
     } finally {
       deadline.clear();
     }
+    const res = { statusCode: exchange.statusCode, headers: exchange.headers };
     // The server took it an answer's shortest time before it came, at the latest (its count then is
     // what `Remaining` says).
     this.budget.release(res.headers, sentAt, Date.now() - this.rtt.value);

@@ -238,17 +238,33 @@ function withChecks(schema: Schema, parse: Parse): Parse {
   const checks = schema._zod.def.checks ?? [];
   if (schema._zod.traits.has('$ZodCheck')) return () => UNSURE;
   if (checks.length === 0) return parse;
+  // One payload per schema, reused from value to value (a config checks some 270,000 values: an
+  // object and an array each, issue 33). Taken while the checks run, so a check that parses with
+  // this schema again gets a new one; never reused after an async check, which may still hold it.
+  let spare: Payload | undefined = { value: undefined, issues: [] };
   return (v) => {
     const value = parse(v);
     if (value === UNSURE || value === FAIL) return value;
-    const payload: Payload = { value, issues: [] };
-    for (const check of checks) {
-      const when = check._zod.def.when;
-      if (when && !when(payload)) continue;
-      const result = check._zod.check(payload);
-      if (result instanceof Promise) return UNSURE;
-      if (payload.issues.length > 0) return FAIL;
-    }
-    return payload.value;
+    const payload: Payload = spare ?? { value, issues: [] };
+    spare = undefined;
+    payload.value = value;
+    const answer = runChecks(checks, payload);
+    if (answer === UNSURE) return UNSURE;
+    payload.value = undefined;
+    payload.issues.length = 0;
+    spare = payload;
+    return answer;
   };
+}
+
+/** The payload's value once `checks` pass, `FAIL` when one reports an issue, `UNSURE` for an async one. */
+function runChecks(checks: NonNullable<Schema['_zod']['def']['checks']>, payload: Payload): unknown {
+  for (const check of checks) {
+    const when = check._zod.def.when;
+    if (when && !when(payload)) continue;
+    const result = check._zod.check(payload);
+    if (result instanceof Promise) return UNSURE;
+    if (payload.issues.length > 0) return FAIL;
+  }
+  return payload.value;
 }

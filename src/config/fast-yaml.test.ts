@@ -80,6 +80,33 @@ describe('fastParseYaml', () => {
     expect(fastParseYaml(text)).toBeUndefined();
   });
 
+  it('reads each key as written when keys share a place among the recent keys, and lines with trailing spaces or CRLF', () => {
+    // `space`, `spice` and `slice` have the same length and first and last letters (one place
+    // among the recent keys); keys longer than 12 characters are never kept.
+    const lines = [
+      'space: a   ',
+      'spice:   ',
+      '  - slice: b',
+      '    space: c  ',
+      '  -   ',
+      '    spice: [d, e]   ',
+      'a_very_long_key_name: f',
+      'a_very_long_key_nome: g',
+      'slice:',
+      '  space: "h"  # note',
+    ];
+    for (const eol of ['\n', '\r\n']) {
+      const text = lines.join(eol) + eol;
+      expect(expectAgreement(text)).toEqual({
+        space: 'a',
+        spice: [{ slice: 'b', space: 'c' }, { spice: ['d', 'e'] }],
+        a_very_long_key_name: 'f',
+        a_very_long_key_nome: 'g',
+        slice: { space: 'h' },
+      });
+    }
+  });
+
   it('agrees with the full parser on generated documents', () => {
     let seed = 7;
     const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;

@@ -39,12 +39,13 @@ const trimSpaces = (s: string): string => {
 /**
  * Where the key of a `key:` line ends (the index of its colon), or -1: a key is `[A-Za-z_][\w-]*`
  * and its colon is followed by a space or ends the line (`/^([A-Za-z_][\w-]*):(?: +|$)/`, scanned by
- * hand: no match array per line, issue 33).
+ * hand: no match array per line, issue 33). The line's content is `text` from `from` to `end`
+ * (what follows `end` is trailing spaces, a line break or nothing: never part of a key).
  */
-function keyEnd(text: string, from = 0): number {
+function keyEnd(text: string, from: number, end: number): number {
   const colon = keyColon(text, from);
   if (colon === -1) return -1;
-  return colon + 1 === text.length || text.charCodeAt(colon + 1) === 0x20 ? colon : -1;
+  return colon + 1 === end || text.charCodeAt(colon + 1) === 0x20 ? colon : -1;
 }
 
 /** The index of the colon after a key `[A-Za-z_][\w-]*` written at `from`, or -1. */
@@ -71,9 +72,11 @@ const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/;
 
 export function fastParseYaml(text: string): Value | undefined {
   if (UNSUPPORTED_CHARS.test(text)) return undefined;
-  // Lines as two parallel lists (no object per line); a CR is only ever before a LF here.
+  // Lines as parallel lists of where each one's content starts and ends in `text` (no object and
+  // no string per line, issue 33); a CR is only ever before a LF here.
   const indents: number[] = [];
-  const texts: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
   for (let start = 0; start <= text.length;) {
     let next = text.indexOf('\n', start);
     if (next === -1) next = text.length;
@@ -91,14 +94,15 @@ export function fastParseYaml(text: string): Value | undefined {
       return undefined;
     while (end > body && text.charCodeAt(end - 1) === 0x20) end -= 1;
     indents.push(indent);
-    texts.push(text.slice(body, end));
+    starts.push(body);
+    ends.push(end);
   }
-  if (texts.length === 0) return undefined;
+  if (starts.length === 0) return undefined;
   try {
-    const reader = new Reader(indents, texts, new Int32Array(texts.length));
-    if (indents[0] !== 0 || keyEnd(texts[0]!) === -1) return undefined;
+    const reader = new Reader(text, indents, starts, ends);
+    if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
     const value = reader.map(0);
-    if (reader.i !== texts.length) return undefined;
+    if (reader.i !== starts.length) return undefined;
     return value;
   } catch (error) {
     if (error instanceof Bail) return undefined;
@@ -109,10 +113,12 @@ export function fastParseYaml(text: string): Value | undefined {
 class Reader {
   i = 0;
   constructor(
+    private readonly text: string,
     private readonly indents: number[],
-    private readonly texts: string[],
-    /** Where each line's content starts in its text: past `- ` once a sequence item is read as a mapping. */
-    private readonly froms: Int32Array,
+    /** Where each line's content starts in `text`: past `- ` once a sequence item is read as a mapping. */
+    private readonly froms: number[],
+    /** Where each line's content ends in `text` (before trailing spaces and the line break). */
+    private readonly ends: number[],
   ) {}
 
   /** The indentation of the current line, or -1 past the last one. */
@@ -124,10 +130,11 @@ class Reader {
   private block(parent: number): Value {
     const indent = this.indent;
     if (indent <= parent) return null;
-    const text = this.texts[this.i]!;
+    const { text } = this;
     const from = this.froms[this.i]!;
-    if (isItem(text, from)) return this.seq(indent);
-    if (keyEnd(text, from) !== -1) return this.map(indent);
+    const end = this.ends[this.i]!;
+    if (isItem(text, from, end)) return this.seq(indent);
+    if (keyEnd(text, from, end) !== -1) return this.map(indent);
     return bail();
   }
 
@@ -135,21 +142,22 @@ class Reader {
     const out: Record<string, Value> = {};
     for (let at = this.indent; at >= indent; at = this.indent) {
       if (at > indent) bail();
-      const text = this.texts[this.i]!;
+      const { text } = this;
       const from = this.froms[this.i]!;
-      const colon = keyEnd(text, from);
+      const end = this.ends[this.i]!;
+      const colon = keyEnd(text, from, end);
       // Not a `key:` line (a sequence at the mapping's own indentation is read by the key before it).
       if (colon === -1) return bail();
-      const key = text.slice(from, colon);
+      const key = keyAt(text, from, colon);
       if (!usableKey(key, out)) bail();
       const restAt = afterSpaces(text, colon + 1);
       this.i += 1;
-      if (restAt === text.length || text.charCodeAt(restAt) === 0x23) {
-        if (this.indent === indent && isItem(this.texts[this.i]!, this.froms[this.i]!))
+      if (restAt >= end || text.charCodeAt(restAt) === 0x23) {
+        if (this.indent === indent && isItem(text, this.froms[this.i]!, this.ends[this.i]!))
           out[key] = this.seq(indent);
         else out[key] = this.block(indent);
       } else {
-        out[key] = inline(text.slice(restAt));
+        out[key] = inline(text.slice(restAt, end));
         this.noContinuation(indent);
       }
     }
@@ -159,26 +167,27 @@ class Reader {
   private seq(indent: number): Value[] {
     const out: Value[] = [];
     for (let at = this.indent; at >= indent; at = this.indent) {
-      const text = this.texts[this.i]!;
+      const { text } = this;
       const from = this.froms[this.i]!;
-      if (at > indent || !isItem(text, from)) {
+      const end = this.ends[this.i]!;
+      if (at > indent || !isItem(text, from, end)) {
         if (at > indent) bail();
         return out;
       }
       const offset = afterSpaces(text, from + 1);
-      if (offset === text.length || text.charCodeAt(offset) === 0x23) {
+      if (offset >= end || text.charCodeAt(offset) === 0x23) {
         this.i += 1;
         out.push(this.block(indent));
-      } else if (isItem(text, offset)) {
+      } else if (isItem(text, offset, end)) {
         bail();
-      } else if (keyEnd(text, offset) !== -1) {
+      } else if (keyEnd(text, offset, end) !== -1) {
         // `- key: value`: a mapping whose keys line up with the first one (read in place, no copy).
         this.indents[this.i] = indent + offset - from;
         this.froms[this.i] = offset;
         out.push(this.map(indent + offset - from));
       } else {
         this.i += 1;
-        out.push(inline(text.slice(offset)));
+        out.push(inline(text.slice(offset, end)));
         this.noContinuation(indent);
       }
     }
@@ -191,9 +200,33 @@ class Reader {
   }
 }
 
-/** Whether the line's content from `from` is a sequence item: `-` alone or `- ` and more. */
-const isItem = (text: string, from: number) =>
-  text.charCodeAt(from) === 0x2d && (from + 1 === text.length || text.charCodeAt(from + 1) === 0x20);
+/** Whether the line's content from `from` (to `end`) is a sequence item: `-` alone or `- ` and more. */
+const isItem = (text: string, from: number, end: number) =>
+  text.charCodeAt(from) === 0x2d && (from + 1 === end || text.charCodeAt(from + 1) === 0x20);
+
+/**
+ * The keys read lately, by a hash of their length and first and last characters: a config
+ * writes the same few keys thousands of times (`space:`, `path:`), and a key found here is the
+ * same string as before, already internalized as a property name, where a new slice would be one
+ * more string to allocate and look up (issue 33). A miss (or a collision) slices and keeps the new
+ * key in that place.
+ */
+const recentKeys: (string | undefined)[] = new Array<string | undefined>(512).fill(undefined);
+
+/**
+ * The key written from `from` to `colon` in `text`. Only short keys are kept (all of the schema's
+ * are): V8 copies a slice of fewer than 13 characters, so a kept key never holds a file's text.
+ */
+function keyAt(text: string, from: number, colon: number): string {
+  const length = colon - from;
+  if (length > 12) return text.slice(from, colon);
+  const slot = (length * 61 + text.charCodeAt(from) * 7 + text.charCodeAt(colon - 1)) & 511;
+  const known = recentKeys[slot];
+  if (known !== undefined && known.length === length && text.startsWith(known, from)) return known;
+  const key = text.slice(from, colon);
+  recentKeys[slot] = key;
+  return key;
+}
 
 /** A key the subset reads as the same string the full parser would, and not seen before. */
 const usableKey = (key: string, seen: Record<string, Value>) =>

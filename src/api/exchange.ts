@@ -1,0 +1,141 @@
+import type { Dispatcher } from 'undici';
+import { AnswerTooLargeError, type DeadlineSignal } from './bounded-body.js';
+import { errors, parseHeaders } from './undici.js';
+
+/** What the API client sends: undici's dispatch options without a signal (the exchange has its own). */
+export type ExchangeRequest = {
+  origin: string;
+  path: string;
+  method: Dispatcher.HttpMethod;
+  headers: Record<string, string>;
+  body: string | undefined;
+};
+
+/**
+ * One request and its whole answer, read by a dispatch handler of our own (undici's handler
+ * interface, as undici's `request` gives its dispatcher), for the API client's many small answers.
+ *
+ * undici's `request` wraps each answer in a `Readable` (its state, events, `nextTick`s and one
+ * more promise), run in an async resource's scope; the client then read that stream into one
+ * buffer. Here the chunks are kept as they come and the promise settles once, with the bytes: the
+ * same requests, answers and errors (issue 33, decision 42's ninth pass).
+ *
+ * - `onSent` is called when undici writes the request to its socket (`onConnect`, as `Sent` did
+ *   for `request`: the rate budget counts a start then, decision 43).
+ * - `signal` aborts the exchange with its reason, before or after the answer's headers (the
+ *   reason is what the promise rejects with, as with `request` and its body stream).
+ * - An answer over `maxBytes` (by its declared length, or as it arrives) rejects with
+ *   `AnswerTooLargeError` and drops the connection; nothing more of it is kept.
+ * - `answered` tells a failure after the headers (the request reached the server) from one before.
+ */
+export class Exchange {
+  /** The answer's status and headers, once they came. */
+  statusCode = 0;
+  headers: Record<string, string | string[] | undefined> = {};
+  answered = false;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private abort: ((reason?: Error) => void) | undefined;
+  private reason: unknown;
+  private settled = false;
+  private resolve!: (bytes: Buffer) => void;
+  private reject!: (error: unknown) => void;
+  private readonly onAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly signal: DeadlineSignal | undefined,
+    private readonly onSent?: () => void,
+  ) {
+    if (signal?.aborted) this.reason = signal.reason ?? new errors.RequestAbortedError();
+    else if (signal) {
+      this.onAbort = () => this.stop(signal.reason ?? new errors.RequestAbortedError());
+      signal.addEventListener('abort', this.onAbort);
+    }
+  }
+
+  /** Send the request; settles with the answer's body (its status and headers are on the exchange). */
+  send(dispatcher: Dispatcher, req: ExchangeRequest): Promise<Buffer> {
+    const done = new Promise<Buffer>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    dispatcher.dispatch(req, this as unknown as Dispatcher.DispatchHandler);
+    return done;
+  }
+
+  // undici's (legacy) handler interface, which its core calls directly.
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.reason !== undefined) {
+      abort(this.reason as Error);
+      return;
+    }
+    this.abort = abort;
+    this.onSent?.();
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // An informational answer (1xx): the real one follows.
+    if (statusCode < 200) return true;
+    this.statusCode = statusCode;
+    this.headers = parseHeaders(rawHeaders);
+    this.answered = true;
+    const declared = Number(this.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxBytes) this.tooLarge();
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      this.tooLarge();
+      return true;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.settled) return;
+    const { chunks, size } = this;
+    this.finish().resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  }
+
+  onError(error: Error): void {
+    if (this.settled) return;
+    this.finish().reject(error);
+  }
+
+  private tooLarge(): void {
+    const { abort } = this;
+    this.finish().reject(new AnswerTooLargeError(this.maxBytes));
+    abort?.();
+  }
+
+  /** The signal fired: abort with its reason (now, or when undici is about to write the request). */
+  private stop(reason: unknown): void {
+    if (this.settled) return;
+    this.reason = reason;
+    this.abort?.(reason as Error);
+  }
+
+  /**
+   * Settled: the functions that settle the promise, which the exchange then lets go of. undici
+   * keeps up to 256 finished requests per connection (and their handlers) until it compacts its
+   * queue; an exchange that kept them would keep its promise, and so the answer, as long.
+   */
+  private finish(): { resolve: (bytes: Buffer) => void; reject: (error: unknown) => void } {
+    const { resolve, reject } = this;
+    this.settled = true;
+    this.chunks = [];
+    this.resolve = dropped;
+    this.reject = dropped;
+    this.abort = undefined;
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    return { resolve, reject };
+  }
+}
+
+const dropped = (): void => undefined;
