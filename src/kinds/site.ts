@@ -287,11 +287,20 @@ function references(
   return out;
 }
 
-function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
+/** The sites' diff, a site at a time (`diffSteps`): it reads nothing other kinds' diffs write. */
+function* diffSteps(
+  ctx: DiffContext,
+  desired: DesiredSite[],
+  live: LiveSite[],
+): Generator<void, void, undefined> {
   const drafts = kindDrafts<SiteOp>(ctx, 'site');
   countLive(ctx, 'site', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
-  for (const [d, l] of pairs) diffOne(ctx, d, l);
+  yield;
+  for (const [d, l] of pairs) {
+    diffOne(ctx, d, l);
+    yield;
+  }
   for (const l of leftover) {
     const addr = siteAddress(ctx.org, l.title);
     drafts.prune({
@@ -301,6 +310,11 @@ function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void 
       op: { type: 'delete-site', org: ctx.org, site: liveRef(l.id) },
     });
   }
+}
+
+function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
+  const steps = diffSteps(ctx, desired, live);
+  while (steps.next().done !== true);
 }
 
 export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 'site'> = {
@@ -360,6 +374,9 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
     },
   ],
   diff,
+  diffSteps,
+  // Its grants (`access`) name teams and members through what the teams' and members' diffs write.
+  diffsAlone: (sites) => sites.every((s) => s.access === undefined),
   diffPhase: 'before-settings',
   export: {
     each: (live, ctx) => {

@@ -62,12 +62,26 @@ const ROUTE = '/orgs/{org}/teams/{team}';
 const address = (org: string, title: string) => `${org}/teams/${title}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 
+/** Teams diffed between two yields of `diffSteps` (a few hundred µs). */
+const TEAMS_PER_STEP = 100;
+
 /** A team's whole membership difference is one change. Other kinds name teams by title (`ctx.teamRefs`). */
 function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
+  const steps = diffSteps(ctx, desired, live);
+  while (steps.next().done !== true);
+}
+
+/** The teams' diff, some teams at a time (`diffSteps`): it reads nothing other kinds' diffs write. */
+function* diffSteps(
+  ctx: DiffContext,
+  desired: DesiredTeam[],
+  live: LiveTeam[],
+): Generator<void, void, undefined> {
   const { org } = ctx;
   const drafts = kindDrafts<TeamOp>(ctx, 'team');
   countLive(ctx, 'team', live.length);
   const { pairs, leftover } = pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
+  yield;
   // Indexed, without destructuring: one call runs this over every team, mostly before it is
   // optimized, where each step of a for…of and each destructured pair is an iterator (issue 33).
   for (let i = 0; i < pairs.length; i += 1) {
@@ -98,6 +112,7 @@ function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void 
         });
     }
     if (d.members) diffTeamMembers(ctx, addr, ref, createKey, d.members, l?.members ?? []);
+    if (i % TEAMS_PER_STEP === TEAMS_PER_STEP - 1) yield;
   }
   for (const l of leftover) {
     const addr = address(org, l.title);
@@ -205,6 +220,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
     },
   ],
   diff,
+  diffSteps,
   diffPhase: 'before-settings',
   export: {
     file: 'teams.yaml',
