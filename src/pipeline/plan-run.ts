@@ -54,7 +54,10 @@ export async function makePlan(
 /** The longest a slice of work ahead holds the event loop (a chained page's answer waits that long). */
 const SLICE_MS = 4;
 
-/** Runs `step` until it says it is done, in slices of `SLICE_MS` between which I/O goes first. */
+/**
+ * Runs `step` until it says it is done, in slices of `SLICE_MS` between which I/O goes first. A
+ * step never throws: a failed one says it is done, and the work is done again in its place.
+ */
 async function inSlices(step: () => boolean): Promise<void> {
   for (;;) {
     await new Promise<void>((resolve) => setImmediate(resolve));

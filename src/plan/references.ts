@@ -109,6 +109,7 @@ export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
 export class LiveProof {
   private readonly proven = new Map<string, Set<string>>();
   private readonly lists = new Map<string, { items: readonly unknown[]; steps: Iterator<void> }>();
+  private failed = false;
 
   /** A list kind's live list is read whole: its part can be proven now (then `step` runs it). */
   listRead(key: string, items: readonly unknown[]): boolean {
@@ -117,17 +118,27 @@ export class LiveProof {
     return true;
   }
 
-  /** One step of `key`'s part; false once it is done. */
+  /** One step of `key`'s part; false once it is done (or failed: `finish` then leaves it to `provenByLive`). */
   step(key: string): boolean {
     const list = this.lists.get(key);
-    return list !== undefined && list.steps.next().done !== true;
+    if (list === undefined || this.failed) return false;
+    try {
+      return list.steps.next().done !== true;
+    } catch {
+      this.failed = true;
+      return false;
+    }
   }
 
-  /** What `live` proves; undefined when a list was added that is not the one `live` holds. */
+  /**
+   * What `live` proves; undefined when a list was added that is not the one `live` holds, or a
+   * step failed (`provenByLive` then throws the same error where it is asked).
+   */
   finish(live: LiveOrganization): Map<string, Set<string>> | undefined {
-    for (const [key, { items, steps }] of this.lists) {
+    for (const [key, { items }] of this.lists) {
       if (listIn(live, key as 'sites') !== items) return undefined;
-      while (steps.next().done !== true);
+      while (this.step(key));
+      if (this.failed) return undefined;
     }
     for (const kind of anyListKinds) {
       const items = listIn(live, kind.key);
