@@ -293,14 +293,29 @@ function* diffSteps(
   desired: DesiredSite[],
   live: LiveSite[],
 ): Generator<void, void, undefined> {
-  const drafts = kindDrafts<SiteOp>(ctx, 'site');
-  countLive(ctx, 'site', live.length);
-  const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
+  const { pairs, leftover } = pairSites(ctx, desired, live);
   yield;
   for (const [d, l] of pairs) {
     diffOne(ctx, d, l);
     yield;
   }
+  pruneSites(ctx, leftover);
+}
+
+function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
+  const { pairs, leftover } = pairSites(ctx, desired, live);
+  for (const [d, l] of pairs) diffOne(ctx, d, l);
+  pruneSites(ctx, leftover);
+}
+
+function pairSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]) {
+  countLive(ctx, 'site', live.length);
+  return pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
+}
+
+/** The live sites the config does not describe. */
+function pruneSites(ctx: DiffContext, leftover: readonly LiveSite[]): void {
+  const drafts = kindDrafts<SiteOp>(ctx, 'site');
   for (const l of leftover) {
     const addr = siteAddress(ctx.org, l.title);
     drafts.prune({
@@ -310,11 +325,6 @@ function* diffSteps(
       op: { type: 'delete-site', org: ctx.org, site: liveRef(l.id) },
     });
   }
-}
-
-function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
-  const steps = diffSteps(ctx, desired, live);
-  while (steps.next().done !== true);
 }
 
 export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 'site'> = {
