@@ -5,8 +5,7 @@ import type { DiffProblem } from '../diff/draft.js';
 import { absentHere, listIn, lookups } from '../kinds/registry.js';
 import type { Lookup } from '../kinds/types.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../reconcile/index.js';
-import type {
-  LiveProof} from '../plan/references.js';
+import type { LiveProof } from '../plan/references.js';
 import {
   provenByLive,
   referencesToCheck,
