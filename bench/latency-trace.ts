@@ -56,6 +56,19 @@ try {
   // When undici wrote each request's headers to its socket.
   const sent: number[] = [];
   diagnostics.subscribe('undici:client:sendHeaders', () => sent.push(Date.now()));
+  // The chain (the teams list's pages, one after the other): when the client wrote each page's
+  // request and when it had the answer's headers (its event loop got to it).
+  const isChain = (path: string) => /\/teams(\?|$)/.test(path);
+  const chainWritten: number[] = [];
+  const chainHeard: number[] = [];
+  diagnostics.subscribe('undici:client:sendHeaders', (m) => {
+    const { request } = m as { request: { path: string } };
+    if (isChain(request.path)) chainWritten.push(Date.now());
+  });
+  diagnostics.subscribe('undici:request:headers', (m) => {
+    const { request } = m as { request: { path: string } };
+    if (isChain(request.path)) chainHeard.push(Date.now());
+  });
   const samples: {
     t: number;
     elu: number;
@@ -165,6 +178,27 @@ try {
   );
   for (const [route, r] of [...routes].sort((a, b) => a[1].first - b[1].first))
     console.log(`${route}: ${r.count} from ${r.first} (answered at ${r.firstAnswered}) to ${r.last} ms`);
+  // The chain page by page: written by the client, received and answered by the emulator, heard by
+  // the client; its own time is the sum of the emulator's latencies, the rest is the client's.
+  const chain = log
+    .filter((r) => isChain(r.path) && r.status !== 429)
+    .map((r) => ({ at: Date.parse(r.at) - t0, done: Date.parse(r.finishedAt ?? r.at) - t0 }))
+    .sort((a, b) => a.at - b.at);
+  let own = 0;
+  console.log('chain page: written  recv  answ  heard | latency  answered → next written');
+  chain.forEach((c, k) => {
+    own += c.done - c.at;
+    const w = chainWritten[k] !== undefined ? chainWritten[k]! - t0 : NaN;
+    const h = chainHeard[k] !== undefined ? chainHeard[k]! - t0 : NaN;
+    const next = chainWritten[k + 1] !== undefined ? chainWritten[k + 1]! - t0 - c.done : NaN;
+    console.log(
+      `${String(k + 1).padStart(10)}: ${String(w).padStart(7)} ${String(c.at).padStart(5)} ${String(c.done).padStart(5)} ${String(h).padStart(6)} | ${String(c.done - c.at).padStart(7)}  ${String(next).padStart(6)}`,
+    );
+  });
+  const lastAnswer = Math.max(...log.map((r) => Date.parse(r.finishedAt ?? r.at))) - t0;
+  console.log(
+    `chain: ${chain.length} pages, own time ${own} ms; reads done − own time ${readsDone - own} ms; last answer sent at ${lastAnswer} ms; after the reads: ${ms - readsDone} ms wall, ${cpuMs(cpu) - cpuMs(readCpu)} ms CPU`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

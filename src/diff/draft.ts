@@ -88,6 +88,16 @@ export class DraftSet {
     return full;
   }
 
+  /** Another set's drafts, after this one's, in their order (a kind diffed ahead, src/reconcile/diff.ts). */
+  absorb(other: DraftSet): void {
+    for (const draft of other.drafts) {
+      if (this.byKey.has(draft.key))
+        throw new DocsyncError('duplicate-change-key', `duplicate change key ${draft.key}`);
+      this.drafts.push(draft);
+      this.byKey.set(draft.key, draft);
+    }
+  }
+
   get(key: string): Draft | undefined {
     return this.byKey.get(key);
   }

@@ -86,6 +86,19 @@ export type ListKind<
   /** Pair desired and live entries and draft the changes (pure); the diff context is shared. */
   diff: (ctx: DiffContext, desired: D[], live: L[]) => void;
   /**
+   * The same diff in steps (a generator that yields between items: a site, some teams), for a kind
+   * whose diff reads nothing another kind's diff writes (no `siteRefs`, `teamRefs`, `dependedOn`,
+   * other kinds' drafts, `self` or `userIds`): it can then run in a context of its own as soon as
+   * its list is read, a slice at a time, while other lists are still being read, and be spliced in
+   * at its place in the diff's order (src/reconcile/diff.ts, decision 43's sixth pass).
+   */
+  diffSteps?: (ctx: DiffContext, desired: D[], live: L[]) => Iterator<void, void, undefined>;
+  /**
+   * Whether `diffSteps` of these entries reads nothing other kinds' diffs write (default: yes): a
+   * site that grants a team access names it through `teamRefs`, so its diff waits for the teams'.
+   */
+  diffsAlone?: (desired: D[]) => boolean;
+  /**
    * When it is diffed (the plan's order of independent changes follows it): before the other kinds
    * because they depend on its changes (custom fields before their values), right before the
    * organization's settings (which may name a site or a team: teams, then sites), right after them,

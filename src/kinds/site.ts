@@ -287,11 +287,35 @@ function references(
   return out;
 }
 
+/** The sites' diff, a site at a time (`diffSteps`): it reads nothing other kinds' diffs write. */
+function* diffSteps(
+  ctx: DiffContext,
+  desired: DesiredSite[],
+  live: LiveSite[],
+): Generator<void, void, undefined> {
+  const { pairs, leftover } = pairSites(ctx, desired, live);
+  yield;
+  for (const [d, l] of pairs) {
+    diffOne(ctx, d, l);
+    yield;
+  }
+  pruneSites(ctx, leftover);
+}
+
 function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
-  const drafts = kindDrafts<SiteOp>(ctx, 'site');
-  countLive(ctx, 'site', live.length);
-  const { pairs, leftover } = pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
+  const { pairs, leftover } = pairSites(ctx, desired, live);
   for (const [d, l] of pairs) diffOne(ctx, d, l);
+  pruneSites(ctx, leftover);
+}
+
+function pairSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]) {
+  countLive(ctx, 'site', live.length);
+  return pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
+}
+
+/** The live sites the config does not describe. */
+function pruneSites(ctx: DiffContext, leftover: readonly LiveSite[]): void {
+  const drafts = kindDrafts<SiteOp>(ctx, 'site');
   for (const l of leftover) {
     const addr = siteAddress(ctx.org, l.title);
     drafts.prune({
@@ -360,6 +384,9 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
     },
   ],
   diff,
+  diffSteps,
+  // Its grants (`access`) name teams and members through what the teams' and members' diffs write.
+  diffsAlone: (sites) => sites.every((s) => s.access === undefined),
   diffPhase: 'before-settings',
   export: {
     each: (live, ctx) => {

@@ -62,15 +62,51 @@ const ROUTE = '/orgs/{org}/teams/{team}';
 const address = (org: string, title: string) => `${org}/teams/${title}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 
+/** Teams diffed between two yields of `diffSteps` (a few hundred µs). */
+const TEAMS_PER_STEP = 100;
+
 /** A team's whole membership difference is one change. Other kinds name teams by title (`ctx.teamRefs`). */
 function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
+  const { pairs, leftover } = pairTeams(ctx, desired, live);
+  diffPairs(ctx, pairs, 0, pairs.length);
+  pruneTeams(ctx, leftover);
+}
+
+/**
+ * The teams' diff, some teams at a time (`diffSteps`): it reads nothing other kinds' diffs write.
+ * The loop over the teams stays in `diffPairs`, a plain function V8 optimizes while it runs.
+ */
+function* diffSteps(
+  ctx: DiffContext,
+  desired: DesiredTeam[],
+  live: LiveTeam[],
+): Generator<void, void, undefined> {
+  const { pairs, leftover } = pairTeams(ctx, desired, live);
+  yield;
+  for (let i = 0; i < pairs.length; i += TEAMS_PER_STEP) {
+    diffPairs(ctx, pairs, i, Math.min(pairs.length, i + TEAMS_PER_STEP));
+    yield;
+  }
+  pruneTeams(ctx, leftover);
+}
+
+function pairTeams(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]) {
+  countLive(ctx, 'team', live.length);
+  return pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
+}
+
+/** The pairs from `from` to before `to`. */
+function diffPairs(
+  ctx: DiffContext,
+  pairs: readonly [DesiredTeam, LiveTeam | undefined][],
+  from: number,
+  to: number,
+): void {
   const { org } = ctx;
   const drafts = kindDrafts<TeamOp>(ctx, 'team');
-  countLive(ctx, 'team', live.length);
-  const { pairs, leftover } = pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
   // Indexed, without destructuring: one call runs this over every team, mostly before it is
   // optimized, where each step of a for…of and each destructured pair is an iterator (issue 33).
-  for (let i = 0; i < pairs.length; i += 1) {
+  for (let i = from; i < to; i += 1) {
     const d = pairs[i]![0];
     const l = pairs[i]![1];
     const addr = address(org, d.title);
@@ -99,6 +135,12 @@ function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void 
     }
     if (d.members) diffTeamMembers(ctx, addr, ref, createKey, d.members, l?.members ?? []);
   }
+}
+
+/** The live teams the config does not describe. */
+function pruneTeams(ctx: DiffContext, leftover: readonly LiveTeam[]): void {
+  const { org } = ctx;
+  const drafts = kindDrafts<TeamOp>(ctx, 'team');
   for (const l of leftover) {
     const addr = address(org, l.title);
     drafts.prune({
@@ -205,6 +247,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
     },
   ],
   diff,
+  diffSteps,
   diffPhase: 'before-settings',
   export: {
     file: 'teams.yaml',

@@ -20,6 +20,12 @@ import { holdsGrants } from '../kinds/grants.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
+/**
+ * A list kind's live list of one organization is read whole (`items`: the array the live state
+ * holds for it): what is diffed ahead starts from it (decision 43, sixth pass).
+ */
+export type OnListRead = (org: string, key: string, items: readonly unknown[]) => void;
+
 /** Counts list reads for the progress line. */
 class Tracker {
   done = 0;
@@ -50,12 +56,13 @@ export async function readLive(
   api: ApiClient,
   desired: DesiredState,
   onProgress?: (p: ReadProgress) => void,
+  onListRead?: OnListRead,
 ): Promise<LiveState> {
   const tracker = new Tracker(onProgress);
   // One organization that cannot be read does not stop the others from being planned.
   const organizations = await Promise.all(
     desired.organizations.map((org) =>
-      readOrganization(api, org, tracker).catch((error: unknown) => ({
+      readOrganization(api, org, tracker, onListRead).catch((error: unknown) => ({
         id: org.id,
         readError: (error as Error).message,
         readFailure: {
@@ -148,8 +155,9 @@ export async function readOrganization(
   api: ApiClient,
   org: DesiredOrganization,
   tracker = new Tracker(),
+  onListRead?: OnListRead,
 ): Promise<LiveOrganization> {
-  return readScoped(api, org.id, scopeInSteps(org), { tracker });
+  return readScoped(api, org.id, scopeInSteps(org), { tracker, ...(onListRead ? { onListRead } : {}) });
 }
 
 export async function readScoped(
@@ -160,13 +168,14 @@ export async function readScoped(
     tracker?: Tracker;
     /** Filled with the secrets the live model never holds (certificates), by object id: for export. */
     secrets?: Map<string, string>;
+    onListRead?: OnListRead;
   } = {},
 ): Promise<LiveOrganization> {
   const tracker = options.tracker ?? new Tracker();
   const t = <T>(p: Promise<T>) => tracker.track(p);
   const [spaceValues, extra] = await Promise.all([
     readSpaceFacets(api, scope.spaceIds, t),
-    readAdministration(api, orgId, scope, t, options.secrets),
+    readAdministration(api, orgId, scope, t, options.secrets, options.onListRead),
   ]);
   const spaces = collectionKind.spaces.merge(spaceValues, extra.spaceDetails);
   return {
@@ -183,7 +192,11 @@ async function readAdministration(
   scope: ReadScope,
   t: Track,
   secrets: Map<string, string> | undefined,
+  onListRead: OnListRead | undefined,
 ) {
+  const onList = onListRead
+    ? (key: string, items: readonly unknown[]) => onListRead(orgId, key, items)
+    : undefined;
   // The kinds the config's references name: once the first request is on its way.
   const later = scope.named ? api.http.written().then(scope.named) : Promise.resolve([]);
   const readsSelf = (lists: string[]) => anyListKinds.some((k) => k.needsSelf && lists.includes(k.key));
@@ -211,9 +224,9 @@ async function readAdministration(
       ),
     ).then((found) => found.filter((s) => s !== undefined)),
     Promise.all([
-      readLists(api, orgId, scope, t, secrets),
+      readLists(api, orgId, scope, t, secrets, onList),
       later.then((more) =>
-        more.length > 0 ? readLists(api, orgId, { ...scope, lists: more }, t, secrets) : [],
+        more.length > 0 ? readLists(api, orgId, { ...scope, lists: more }, t, secrets, onList) : [],
       ),
     ]).then(([now, more]) => listsOf([...now, ...more])),
   ]);
@@ -255,6 +268,7 @@ async function readLists(
   scope: ReadScope,
   t: Track,
   secrets: Map<string, string> | undefined,
+  onList?: (key: string, items: readonly unknown[]) => void,
 ): Promise<ListRead[]> {
   const reads = anyListKinds
     .filter((kind) => scope.lists.includes(kind.key))
@@ -317,11 +331,9 @@ async function readLists(
               children !== undefined,
             ),
           );
-          return {
-            key: kind.key,
-            readOnly: read.readOnly,
-            items: children ? await Promise.all(below) : items,
-          };
+          const list = children ? await Promise.all(below) : items;
+          if (!read.readOnly) onList?.(kind.key, list);
+          return { key: kind.key, readOnly: read.readOnly, items: list };
         }),
     );
   return Promise.all(reads);

@@ -1,10 +1,11 @@
 import type { ApiClient } from '../api/client.js';
-import { diff } from '../reconcile/diff.js';
+import { diff, diffAheadOf } from '../reconcile/diff.js';
 import { readLive, type ReadProgress } from '../live/read.js';
 import type { DesiredState, LiveState } from '../reconcile/index.js';
 import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';
+import { LiveProof } from '../plan/references.js';
 import { inheritedOf, locateInConfig } from '../config/origins.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import { withAccess } from './plan-access.js';
@@ -17,9 +18,21 @@ export async function makePlan(
   desired: DesiredState,
   onProgress?: (p: ReadProgress) => void,
 ): Promise<PlanRun> {
-  const live = await readLive(api, desired, onProgress);
-  const unresolved = await resolveReferences(api, desired, live);
-  const diffs = diff(desired, live, { capabilities: api.capabilities }).map((d) => {
+  const options = { capabilities: api.capabilities };
+  // A kind whose diff needs no other kind's is diffed as soon as its list is read, in slices that
+  // leave the event loop to the reads still under way; the diff below splices it in (decision 43).
+  // So is what each list proves of the config's references (`LiveProof`).
+  const ahead = diffAheadOf(desired, options);
+  const proofs = new Map(desired.organizations.map((o) => [o.id, new LiveProof()]));
+  const slices = new Ahead();
+  const live = await readLive(api, desired, onProgress, (org, key, items) => {
+    const proof = proofs.get(org);
+    if (proof?.listRead(key, items)) slices.add(() => proof.step(key));
+    const one = ahead.get(org);
+    if (one?.listRead(key, items)) slices.add(() => one.step(key));
+  });
+  const unresolved = await resolveReferences(api, desired, live, proofs);
+  const diffs = diff(desired, live, options, ahead).map((d) => {
     const problems = unresolved.get(d.organization);
     // A located unresolved reference replaces the diff's own unlocated words about it; the
     // organization's changes are then left out of the plan as a whole: never a partial apply.
@@ -37,6 +50,39 @@ export async function makePlan(
   );
   const inherited = desired.organizations.flatMap(inheritedOf);
   return { desired, live, plan: inherited.length > 0 ? { ...plan, inherited } : plan };
+}
+
+/**
+ * How long a slice of work ahead holds the event loop (it ends with the first step past it: a site,
+ * 100 teams, 8 live entries proven), which a chained page's answer may wait.
+ */
+const SLICE_MS = 2;
+
+/**
+ * Work done ahead while the lists are read: its tasks' steps, one task after another, in one slice
+ * of at most `SLICE_MS` per turn of the event loop, so that I/O (a chained page's answer, the next
+ * page's write) waits for one slice at most, however many tasks there are. A step never throws: a
+ * failed one says it is done, and the work is done again in its place.
+ */
+class Ahead {
+  private readonly tasks: (() => boolean)[] = [];
+  private running = false;
+
+  add(step: () => boolean): void {
+    this.tasks.push(step);
+    if (this.running) return;
+    this.running = true;
+    void this.run();
+  }
+
+  private async run(): Promise<void> {
+    while (this.tasks.length > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const until = performance.now() + SLICE_MS;
+      while (this.tasks.length > 0 && performance.now() < until) if (!this.tasks[0]!()) this.tasks.shift();
+    }
+    this.running = false;
+  }
 }
 
 /** Where each entry's own `brokenLinks` that refused a link is in the config, when loaded here. */

@@ -5,6 +5,7 @@ import type { DiffProblem } from '../diff/draft.js';
 import { absentHere, listIn, lookups } from '../kinds/registry.js';
 import type { Lookup } from '../kinds/types.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../reconcile/index.js';
+import type { LiveProof } from '../plan/references.js';
 import {
   provenByLive,
   referencesToCheck,
@@ -23,13 +24,16 @@ export async function resolveReferences(
   api: ApiClient,
   desired: DesiredState,
   live: LiveState,
+  /** What the live read proved as its lists were read (`LiveProof`), by organization. */
+  proofs?: ReadonlyMap<string, LiveProof>,
 ): Promise<Map<string, DiffProblem[]>> {
   const out = new Map<string, DiffProblem[]>();
   await Promise.all(
     desired.organizations.map(async (org) => {
       const liveOrg = live.organizations.find((l) => l.id === org.id);
       if (!liveOrg || liveOrg.readError !== undefined) return;
-      const check = referencesToCheck(org, liveOrg);
+      const proven = proofs?.get(org.id)?.finish(liveOrg);
+      const check = proven ? referencesToCheck(org, liveOrg, proven) : referencesToCheck(org, liveOrg);
       if (check.length === 0) return;
       const known = await readKnown(api, org, liveOrg, check);
       // In file order, as a compiler reports them.

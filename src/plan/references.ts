@@ -97,32 +97,102 @@ export function referencesOf(
 
 /** What the live read already proves exists, by target (lower case where names compare without case). */
 export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
-  const proven = new Map<string, Set<string>>();
-  for (const kind of anyListKinds) {
-    if (!kind.liveReferences) continue;
-    for (const entry of listIn(live, kind.key) ?? [])
-      for (const { target, names } of kind.liveReferences(entry)) {
-        let set = proven.get(target);
-        if (!set) proven.set(target, (set = new Set<string>()));
-        const lookup = lookupOf(target);
-        for (const n of names) set.add(normal(lookup, n));
-      }
-  }
-  for (const { target, names } of collectionKind.liveReferences(live)) {
-    const set = proven.get(target) ?? new Set<string>();
-    for (const n of names) set.add(n);
-    proven.set(target, set);
-  }
-  // The objects a lookup lists, when the live read already has that list.
-  for (const { lookup, kind } of lookups) {
-    const items = kind ? listIn(live, kind.key) : undefined;
-    if (!items || !lookup.names) continue;
-    const set = proven.get(lookup.target) ?? new Set<string>();
-    for (const item of items) for (const n of lookup.names(item as never)) set.add(normal(lookup, n));
-    proven.set(lookup.target, set);
-  }
-  return proven;
+  return new LiveProof().finish(live)!;
 }
+
+/**
+ * `provenByLive`, a list at a time: each list kind's part (what its entries name, and the names a
+ * lookup lists) is added as its list is read, in steps (`listRead`, `step`: decision 43's sixth
+ * pass), and `finish` adds the rest once the whole live state is read. The sets hold the same names
+ * as `provenByLive`'s, in another order where lists were added early: ask them what they hold only.
+ */
+export class LiveProof {
+  private readonly proven = new Map<string, Set<string>>();
+  private readonly lists = new Map<string, { items: readonly unknown[]; steps: Iterator<void> }>();
+  private failed = false;
+
+  /** A list kind's live list is read whole: its part can be proven now (then `step` runs it). */
+  listRead(key: string, items: readonly unknown[]): boolean {
+    if (this.lists.has(key)) return false;
+    this.lists.set(key, { items, steps: this.prove(key, items) });
+    return true;
+  }
+
+  /** One step of `key`'s part; false once it is done (or failed: `finish` then leaves it to `provenByLive`). */
+  step(key: string): boolean {
+    const list = this.lists.get(key);
+    if (list === undefined || this.failed) return false;
+    try {
+      return list.steps.next().done !== true;
+    } catch {
+      this.failed = true;
+      return false;
+    }
+  }
+
+  /**
+   * What `live` proves; undefined when a list was added that is not the one `live` holds, or a
+   * step failed (`provenByLive` then throws the same error where it is asked).
+   */
+  finish(live: LiveOrganization): Map<string, Set<string>> | undefined {
+    for (const [key, { items }] of this.lists) {
+      if (listIn(live, key as 'sites') !== items) return undefined;
+      while (this.step(key));
+      if (this.failed) return undefined;
+    }
+    for (const kind of anyListKinds) {
+      const items = listIn(live, kind.key);
+      if (!items || this.lists.has(kind.key)) continue;
+      const steps = this.prove(kind.key, items, false);
+      while (steps.next().done !== true);
+    }
+    for (const { target, names } of collectionKind.liveReferences(live)) {
+      const set = this.set(target);
+      for (const n of names) set.add(n);
+    }
+    for (const { lookup, kind } of lookups) {
+      const items = kind ? listIn(live, kind.key) : undefined;
+      if (items && !this.lists.has(kind!.key)) this.listed(lookup, items);
+    }
+    return this.proven;
+  }
+
+  /** A list kind's part: what its entries name, then (early) the names its lookups list. */
+  private *prove(
+    key: string,
+    items: readonly unknown[],
+    withLookups = true,
+  ): Generator<void, void, undefined> {
+    const kind = anyListKinds.find((k) => k.key === key);
+    if (kind?.liveReferences)
+      for (let i = 0; i < items.length; i += 1) {
+        for (const { target, names } of kind.liveReferences(items[i])) {
+          const set = this.set(target);
+          const lookup = lookupOf(target);
+          for (const n of names) set.add(normal(lookup, n));
+        }
+        if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
+      }
+    if (withLookups)
+      for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
+  }
+
+  /** The objects a lookup lists, when the live read has that list. */
+  private listed(lookup: Lookup, items: readonly unknown[]): void {
+    if (!lookup.names) return;
+    const set = this.set(lookup.target);
+    for (const item of items) for (const n of lookup.names(item as never)) set.add(normal(lookup, n));
+  }
+
+  private set(target: string): Set<string> {
+    let set = this.proven.get(target);
+    if (!set) this.proven.set(target, (set = new Set<string>()));
+    return set;
+  }
+}
+
+/** Live entries proven between two yields of `LiveProof`'s steps. */
+const ENTRIES_PER_STEP = 8;
 
 /** The lookups by target (asked once per name of every live entry: a map, not a search). */
 let lookupByTarget: Map<string, Lookup> | undefined;
@@ -135,8 +205,11 @@ export const lookupOf = (target: string): Lookup | undefined =>
 const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
 
 /** The organization's references to resolve against the API: those the live read does not already prove. */
-export function referencesToCheck(org: DesiredOrganization, live: LiveOrganization): ConfigReference[] {
-  const proven = provenByLive(live);
+export function referencesToCheck(
+  org: DesiredOrganization,
+  live: LiveOrganization,
+  proven = provenByLive(live),
+): ConfigReference[] {
   return referencesOf(org, (target, id) => !proven.get(target)?.has(normal(lookupOf(target), id)));
 }
 

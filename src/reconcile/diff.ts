@@ -31,17 +31,10 @@ export function diffOrganization(
   desired: DesiredOrganization,
   live: LiveOrganization,
   options: DiffOptions,
+  ahead?: DiffAhead,
 ): OrgDiff {
   const ctx: DiffContext = {
-    org: desired.id,
-    drafts: new DraftSet(),
-    unmanaged: [],
-    problems: [],
-    prune: desired.policy.prune,
-    pruneMembers: desired.policy.pruneMembers ?? false,
-    minAdmins: desired.policy.minAdmins ?? DEFAULT_MIN_ADMINS,
-    managedLive: { count: 0 },
-    dependedOn: new Map(),
+    ...baseContext(desired, options),
     self: live.self ?? null,
     ...(live.members
       ? {
@@ -52,12 +45,6 @@ export function diffOrganization(
       : {}),
     siteRefs: new Map((live.sites ?? []).map((s) => [s.title, { ref: liveRef(s.id) }])),
     teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
-    caps: options.capabilities,
-    warnings: [],
-    duplicates: [],
-    brokenLinks: desired.policy.brokenLinks ?? DEFAULT_BROKEN_LINKS,
-    links: { planned: [], broken: [] },
-    ...(options.targets ? { targets: options.targets } : {}),
   };
   // Kinds the API does not have cannot be managed (each reason once).
   const absent = new Set<string>();
@@ -90,17 +77,17 @@ export function diffOrganization(
       warnings: [],
     };
   }
-  diffListKinds(ctx, desired, live, 'first');
+  diffListKinds(ctx, desired, live, 'first', ahead);
   diffSpaceFacets(ctx, desired, live, undefined);
-  diffListKinds(ctx, desired, live, 'before-settings');
+  diffListKinds(ctx, desired, live, 'before-settings', ahead);
   for (const kind of anyObjectKinds) {
     const wanted = valueIn(desired, kind.key);
     const found = valueIn(live, kind.key);
     if (wanted !== undefined && found !== undefined) kind.diff(ctx, wanted, found);
   }
-  diffListKinds(ctx, desired, live, 'after-settings');
+  diffListKinds(ctx, desired, live, 'after-settings', ahead);
   collectionKind.diff(ctx, desired, live);
-  diffListKinds(ctx, desired, live, undefined);
+  diffListKinds(ctx, desired, live, undefined, ahead);
   diffSpaceFacets(ctx, desired, live, 'last');
   return {
     organization: desired.id,
@@ -110,7 +97,6 @@ export function diffOrganization(
     problems: ctx.problems,
     policy: desired.policy,
     managedLiveCount: ctx.managedLive.count,
-    ...(ctx.managedLive.byKind ? { managedLiveByKind: ctx.managedLive.byKind } : {}),
     ...(ctx.managedLive.byKind ? { managedLiveByKind: ctx.managedLive.byKind } : {}),
     warnings: ctx.warnings,
     duplicates: ctx.duplicates,
@@ -126,11 +112,134 @@ function diffListKinds(
   desired: DesiredOrganization,
   live: LiveOrganization,
   phase: AnyListKind['diffPhase'],
+  ahead: DiffAhead | undefined,
 ) {
   for (const kind of anyListKinds) {
     const wanted = listIn(desired, kind.key);
-    if (wanted && kind.diffPhase === phase) kind.diff(ctx, wanted, listIn(live, kind.key) ?? []);
+    if (!wanted || kind.diffPhase !== phase) continue;
+    const found = listIn(live, kind.key) ?? [];
+    const done = ahead?.take(kind.key, found);
+    if (done) splice(ctx, done);
+    else kind.diff(ctx, wanted, found);
   }
+}
+
+/** What every kind's diff shares that comes from the config and the options, not the live state. */
+function baseContext(
+  desired: DesiredOrganization,
+  options: DiffOptions,
+): Omit<DiffContext, 'self' | 'userIds' | 'siteRefs' | 'teamRefs'> {
+  return {
+    org: desired.id,
+    drafts: new DraftSet(),
+    unmanaged: [],
+    problems: [],
+    prune: desired.policy.prune,
+    pruneMembers: desired.policy.pruneMembers ?? false,
+    minAdmins: desired.policy.minAdmins ?? DEFAULT_MIN_ADMINS,
+    managedLive: { count: 0 },
+    dependedOn: new Map(),
+    caps: options.capabilities,
+    warnings: [],
+    duplicates: [],
+    brokenLinks: desired.policy.brokenLinks ?? DEFAULT_BROKEN_LINKS,
+    links: { planned: [], broken: [] },
+    ...(options.targets ? { targets: options.targets } : {}),
+  };
+}
+
+/**
+ * The kinds of one organization diffed ahead (decision 43, sixth pass): a kind with `diffSteps`
+ * (its diff reads nothing other kinds' diffs write) whose list is read is diffed in a context of
+ * its own, a step at a time, while other lists are still being read; `diffOrganization` splices
+ * what it wrote in at the kind's place in the diff's order, so the diff is the same as diffing it
+ * there: the same drafts in the same order, and the same warnings, problems, counts and refs.
+ * Pure: the caller decides when each step runs (`step`), and `take` finishes a kind's diff.
+ */
+export class DiffAhead {
+  private readonly kinds = new Map<
+    string,
+    {
+      live: readonly unknown[];
+      ctx: DiffContext;
+      steps: Iterator<void, void, undefined>;
+      started: boolean;
+      failed: boolean;
+    }
+  >();
+
+  constructor(
+    private readonly desired: DesiredOrganization,
+    private readonly options: DiffOptions,
+  ) {}
+
+  /**
+   * A list kind's live list is read (`live`: the array the live state will hold): whether it can be
+   * diffed ahead (then `step` runs it).
+   */
+  listRead(key: string, live: readonly unknown[]): boolean {
+    const kind = anyListKinds.find((k) => k.key === key);
+    const wanted = listIn(this.desired, key);
+    if (!kind?.diffSteps || !wanted || this.kinds.has(key)) return false;
+    if (kind.diffsAlone && !kind.diffsAlone(wanted)) return false;
+    // The context holds nothing read live: such a kind reads neither `self`, `userIds` nor the refs.
+    const ctx: DiffContext = {
+      ...baseContext(this.desired, this.options),
+      self: null,
+      siteRefs: new Map(),
+      teamRefs: new Map(),
+    };
+    const steps = kind.diffSteps(ctx, wanted, live as never[]);
+    this.kinds.set(key, { live, ctx, steps, started: false, failed: false });
+    return true;
+  }
+
+  /** One step of `key`'s diff; false once it is done (or failed: it is then diffed in place). */
+  step(key: string): boolean {
+    const k = this.kinds.get(key);
+    if (!k || k.failed) return false;
+    k.started = true;
+    try {
+      return k.steps.next().done !== true;
+    } catch {
+      // Diffed again in its place, where the same error is thrown in the same order as without this.
+      k.failed = true;
+      return false;
+    }
+  }
+
+  /**
+   * `key`'s diff context, finished, if it was begun ahead from this very list; a kind not begun
+   * (its list was read last) is diffed in place, which costs no splice.
+   */
+  take(key: string, live: readonly unknown[]): DiffContext | undefined {
+    const k = this.kinds.get(key);
+    if (!k?.started || k.live !== live) return undefined;
+    while (this.step(key));
+    return k.failed ? undefined : k.ctx;
+  }
+}
+
+/** What a kind diffed ahead wrote, in order, as if it had written it into `ctx` at this point. */
+function splice(ctx: DiffContext, done: DiffContext): void {
+  ctx.drafts.absorb(done.drafts);
+  // Pushed one by one: a spread of a long list as arguments can overflow the stack.
+  for (const x of done.unmanaged) ctx.unmanaged.push(x);
+  for (const x of done.problems) ctx.problems.push(x);
+  for (const x of done.warnings) ctx.warnings.push(x);
+  for (const x of done.duplicates) ctx.duplicates.push(x);
+  for (const x of done.links.planned) ctx.links.planned.push(x);
+  for (const x of done.links.broken) ctx.links.broken.push(x);
+  ctx.managedLive.count += done.managedLive.count;
+  if (done.managedLive.byKind) {
+    const byKind = (ctx.managedLive.byKind ??= {});
+    for (const [kind, n] of Object.entries(done.managedLive.byKind)) byKind[kind] = (byKind[kind] ?? 0) + n;
+  }
+  // A key set again keeps its place in a map, a new one goes last: as the kind's own sets would.
+  for (const [k, v] of done.siteRefs) ctx.siteRefs.set(k, v);
+  for (const [k, v] of done.teamRefs) ctx.teamRefs.set(k, v);
+  for (const [k, v] of done.dependedOn) ctx.dependedOn.set(k, v);
+  if (done.admins) ctx.admins = done.admins;
 }
 
 /** The facets of existing spaces diffed in this phase (custom field values; grants, last). */
@@ -151,13 +260,32 @@ function diffSpaceFacets(
   }
 }
 
-/** Diff every organization of the desired state against its live state. */
-export function diff(desired: DesiredState, live: LiveState, options: DiffOptions): OrgDiff[] {
+/**
+ * Diff every organization of the desired state against its live state; `ahead` holds what was
+ * diffed while the lists were read (`diffAheadOf`), the same diff.
+ */
+export function diff(
+  desired: DesiredState,
+  live: LiveState,
+  options: DiffOptions,
+  ahead?: ReadonlyMap<string, DiffAhead>,
+): OrgDiff[] {
   return desired.organizations.map((org) =>
     diffOrganization(
       org,
       live.organizations.find((l) => l.id === org.id) ?? { id: org.id },
-      desired.targets ? { ...options, targets: desired.targets } : options,
+      optionsOf(desired, options),
+      ahead?.get(org.id),
     ),
   );
 }
+
+/** What `diff` diffs ahead for each organization, as its lists are read (see `DiffAhead`). */
+export function diffAheadOf(desired: DesiredState, options: DiffOptions): Map<string, DiffAhead> {
+  return new Map(
+    desired.organizations.map((org) => [org.id, new DiffAhead(org, optionsOf(desired, options))]),
+  );
+}
+
+const optionsOf = (desired: DesiredState, options: DiffOptions): DiffOptions =>
+  desired.targets ? { ...options, targets: desired.targets } : options;
