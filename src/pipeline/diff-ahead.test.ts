@@ -5,6 +5,7 @@ import { buildPlan } from '../plan/build.js';
 import { makePlan } from './plan-run.js';
 import { listIn } from '../kinds/registry.js';
 import { siteKind } from '../kinds/site.js';
+import { teamKind } from '../kinds/team.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { syntheticModels } from '../../bench/synthetic.js';
 import { client, withEmulator } from '../../test/helpers/emulator.js';
@@ -160,13 +161,28 @@ describe('diffing kinds ahead, while other lists are read', () => {
       while (inner.next().done !== true) yield;
       seen.push(reading ? 'while reading' : 'after the reads');
     });
+    // The teams, read last, are diffed in place: no step of their diff ahead may run once the plan
+    // is made (it did, in the background, with the whole teams' diff: nobody took its result).
+    let planned = false;
+    let teamStepsAfter = 0;
+    const teamSteps = teamKind.diffSteps!;
+    vi.spyOn(teamKind, 'diffSteps').mockImplementation(function* (ctx, d, l) {
+      const inner = teamSteps(ctx, d, l);
+      while (inner.next().done !== true) {
+        if (planned) teamStepsAfter += 1;
+        yield;
+      }
+    });
     try {
       const { plan } = await makePlan(api, desired, (p) => {
         reading = p.listsDone < p.listsStarted;
       });
+      planned = true;
       expect(plan.errors).toEqual([]);
       expect(seen).toEqual(['while reading']);
       expect(plan.changes.map((c) => c.address)).toEqual(['org_a/sites/Docs']);
+      for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(teamStepsAfter).toBe(0);
     } finally {
       await api.close();
       await emu.close();

@@ -31,8 +31,31 @@ export async function makePlan(
     const one = ahead.get(org);
     if (one?.listRead(key, items)) slices.add(() => one.step(key));
   });
-  const unresolved = await resolveReferences(api, desired, live, proofs);
-  const diffs = diff(desired, live, options, ahead).map((d) => {
+  // Once the diff has taken what it needs, what is still queued ahead is nobody's: dropped, also
+  // when resolving or diffing fails (else it would run on after the plan, holding the states).
+  let diffed: ReturnType<typeof diff>;
+  try {
+    const unresolved = await resolveReferences(api, desired, live, proofs);
+    diffed = withUnresolved(diff(desired, live, options, ahead), unresolved, desired);
+  } finally {
+    slices.stop();
+  }
+  const plan = withAccess(
+    buildPlan(diffed, desired.targets ? { targets: desired.targets } : {}),
+    desired,
+    live,
+  );
+  const inherited = desired.organizations.flatMap(inheritedOf);
+  return { desired, live, plan: inherited.length > 0 ? { ...plan, inherited } : plan };
+}
+
+/** Each organization's diff, its settings located, with its unresolved references in its problems. */
+function withUnresolved(
+  diffs: OrgDiff[],
+  unresolved: Awaited<ReturnType<typeof resolveReferences>>,
+  desired: DesiredState,
+): OrgDiff[] {
+  return diffs.map((d) => {
     const problems = unresolved.get(d.organization);
     // A located unresolved reference replaces the diff's own unlocated words about it; the
     // organization's changes are then left out of the plan as a whole: never a partial apply.
@@ -43,13 +66,6 @@ export async function makePlan(
       problems: [...problems, ...located.problems.filter((p) => p.code !== 'unknown-reference')],
     };
   });
-  const plan = withAccess(
-    buildPlan(diffs, desired.targets ? { targets: desired.targets } : {}),
-    desired,
-    live,
-  );
-  const inherited = desired.organizations.flatMap(inheritedOf);
-  return { desired, live, plan: inherited.length > 0 ? { ...plan, inherited } : plan };
 }
 
 /**
@@ -73,6 +89,11 @@ class Ahead {
     if (this.running) return;
     this.running = true;
     void this.run();
+  }
+
+  /** Drop what is still queued: its results are no longer wanted. */
+  stop(): void {
+    this.tasks.length = 0;
   }
 
   private async run(): Promise<void> {

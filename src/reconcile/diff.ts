@@ -210,13 +210,21 @@ export class DiffAhead {
 
   /**
    * `key`'s diff context, finished, if it was begun ahead from this very list; a kind not begun
-   * (its list was read last) is diffed in place, which costs no splice.
+   * (its list was read last) is diffed in place, which costs no splice. Either way the kind is
+   * done with here: its steps still queued do nothing.
    */
   take(key: string, live: readonly unknown[]): DiffContext | undefined {
     const k = this.kinds.get(key);
-    if (!k?.started || k.live !== live) return undefined;
-    while (this.step(key));
-    return k.failed ? undefined : k.ctx;
+    // Taken or not, nothing of it runs after this: a step still queued finds nothing to do.
+    this.kinds.delete(key);
+    if (!k?.started || k.failed || k.live !== live) return undefined;
+    try {
+      while (k.steps.next().done !== true);
+    } catch {
+      // Diffed again in its place, where the same error is thrown in the same order as without this.
+      return undefined;
+    }
+    return k.ctx;
   }
 }
 

@@ -259,9 +259,17 @@ export class GitSource implements ConfigSource {
   private async readRef(dir: string, ref: string): Promise<string> {
     const loose = await readFile(join(dir, '.git', ...ref.split('/')), 'utf8').catch(() => '');
     if (OBJECT_ID.test(loose.trim())) return loose.trim();
-    return (
-      await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], dir).catch(() => '')
-    ).trim();
+    return this.revParse(dir, `${ref}^{commit}`);
+  }
+
+  /** The commit `rev` names, empty when none; a stop or a timeout is not "none": it is thrown. */
+  private async revParse(dir: string, rev: string): Promise<string> {
+    try {
+      return (await this.git(['rev-parse', '--verify', '--quiet', rev], dir)).trim();
+    } catch (error) {
+      if (this.stopping.signal.aborted || /timed out after/.test((error as Error).message)) throw error;
+      return '';
+    }
   }
 
   /**
@@ -280,11 +288,13 @@ export class GitSource implements ConfigSource {
     if (commit !== id) throw new GitError(`${id} fetched for ${this.opts.branch} is not a commit`);
     await this.git(['reset', '--quiet', '--hard', id], dir);
     if (!fresh) await this.git(['clean', '-f', '-d', '-q'], dir);
+    // HEAD as `git init` and `reset` write it (files refs); any other form (a reftable repository's
+    // `refs/heads/.invalid`, a detached id) is left to git to read.
     const headFile = await readFile(join(dir, '.git', 'HEAD'), 'utf8');
     const head =
       headFile === `ref: refs/heads/${this.opts.branch}\n`
         ? await this.readRef(dir, `refs/heads/${this.opts.branch}`)
-        : headFile.trim();
+        : await this.revParse(dir, 'HEAD^{commit}');
     if (head !== id)
       throw new GitError(`the checkout is at ${head || '?'}, not at ${id} fetched for ${this.opts.branch}`);
     return { id, subject: subject.join('\n'), ...(date ? { time: date } : {}) };
