@@ -431,6 +431,24 @@ function answerOf(
   };
 }
 
+/** An answer on its way back to the fake-clock client. */
+type Answer = { at: number; sentAt: number; headers: Record<string, string>; retryAfter: number | null };
+
+/**
+ * Spells of `lengthMs(t)` (t: ms into the run), the first 200 ms in, each 100–400 ms after the
+ * last one ended (seeded), until `seconds` have passed: a server's stalls or a client's busy loop.
+ */
+function spellsOf(lengthMs: (t: number) => number, seconds: number, seed: number): [number, number][] {
+  const random = seededRandom(seed);
+  const spells: [number, number][] = [];
+  for (let t = EPOCH + 200; t < EPOCH + seconds * 1000;) {
+    const length = lengthMs(t - EPOCH);
+    spells.push([t, t + length]);
+    t += length + 100 + random() * 300;
+  }
+  return spells;
+}
+
 /**
  * A client with a backlog at 600 requests a second (sliding, announced), each request written at
  * its slot, on a fake clock. The server's event loop stalls now and then (`stallMs(t)`: how long a
@@ -446,21 +464,10 @@ function skewed(
 ) {
   let now = EPOCH;
   const budget = new RateBudget(() => now);
-  const random = seededRandom(43);
-  const stalls: [number, number][] = [];
-  for (let t = EPOCH + 200; t < EPOCH + seconds * 1000;) {
-    const length = stallMs(t - EPOCH);
-    stalls.push([t, t + length]);
-    t += length + 100 + random() * 300;
-  }
+  const stalls = spellsOf(stallMs, seconds, 43);
   const reaches = (s: number) => stalls.find(([from, to]) => s >= from && s < to)?.[1] ?? s + 1;
   /** Answers on their way back, in the order they come (requests reach the server in order). */
-  const answers: {
-    at: number;
-    sentAt: number;
-    headers: Record<string, string>;
-    retryAfter: number | null;
-  }[] = [];
+  const answers: Answer[] = [];
   const arrivals: number[] = [];
   let throttled = 0;
   while (now < EPOCH + seconds * 1000) {
@@ -526,21 +533,10 @@ function busyClient(busyMs: (t: number) => number, seconds: number) {
   let now = EPOCH;
   const budget = new RateBudget(() => now);
   const server = new RateWindow(600, 1000, 'sliding');
-  const random = seededRandom(44);
-  const spells: [number, number][] = [];
-  for (let t = EPOCH + 200; t < EPOCH + seconds * 1000;) {
-    const length = busyMs(t - EPOCH);
-    spells.push([t, t + length]);
-    t += length + 100 + random() * 300;
-  }
+  const spells = spellsOf(busyMs, seconds, 44);
   /** When the client's event loop is next free at or after `t`. */
   const free = (t: number) => spells.find(([from, to]) => t >= from && t < to)?.[1] ?? t;
-  const answers: {
-    at: number;
-    sentAt: number;
-    headers: Record<string, string>;
-    retryAfter: number | null;
-  }[] = [];
+  const answers: Answer[] = [];
   const arrivals: number[] = [];
   let throttled = 0;
   let widest = 0;
