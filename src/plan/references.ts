@@ -9,6 +9,7 @@ import {
 } from '../kinds/registry.js';
 import type { EntryReference, Lookup } from '../kinds/types.js';
 import { didYouMean } from '../model/did-you-mean.js';
+import { advance } from '../model/steps.js';
 import type { DesiredOrganization, LiveOrganization } from '../reconcile/index.js';
 
 /**
@@ -122,12 +123,9 @@ export class LiveProof {
   step(key: string): boolean {
     const list = this.lists.get(key);
     if (list === undefined || this.failed) return false;
-    try {
-      return list.steps.next().done !== true;
-    } catch {
-      this.failed = true;
-      return false;
-    }
+    const r = advance(list.steps);
+    this.failed = r === 'failed';
+    return r === 'more';
   }
 
   /**

@@ -16,6 +16,7 @@ import {
 import type { AnyListKind } from '../kinds/shapes.js';
 import type { ChangeOp, ResourceKind } from './change.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from './state.js';
+import { advance } from '../model/steps.js';
 
 /** The diff of one organization: its drafts name the registry's kinds and operations. */
 export type OrgDiff = AnyOrgDiff<Draft<ResourceKind, ChangeOp>>;
@@ -199,13 +200,10 @@ export class DiffAhead {
     const k = this.kinds.get(key);
     if (!k || k.failed) return false;
     k.started = true;
-    try {
-      return k.steps.next().done !== true;
-    } catch {
-      // Diffed again in its place, where the same error is thrown in the same order as without this.
-      k.failed = true;
-      return false;
-    }
+    const r = advance(k.steps);
+    // A failed diff is done again in its place, where the same error is thrown in the same order.
+    k.failed = r === 'failed';
+    return r === 'more';
   }
 
   /**
@@ -218,13 +216,10 @@ export class DiffAhead {
     // Taken or not, nothing of it runs after this: a step still queued finds nothing to do.
     this.kinds.delete(key);
     if (!k?.started || k.failed || k.live !== live) return undefined;
-    try {
-      while (k.steps.next().done !== true);
-    } catch {
-      // Diffed again in its place, where the same error is thrown in the same order as without this.
-      return undefined;
-    }
-    return k.ctx;
+    let r: ReturnType<typeof advance>;
+    do r = advance(k.steps);
+    while (r === 'more');
+    return r === 'failed' ? undefined : k.ctx;
   }
 }
 
