@@ -93,7 +93,7 @@ export async function readBoundedText(res: Dispatcher.ResponseData, maxBytes: nu
  * listeners, not `for await` (an async iterator costs promises per chunk), and no copy when the
  * answer came in one chunk.
  */
-export function readBoundedBytes(res: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
+function readBoundedBytes(res: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
   const body = res.body;
   if (Number.isFinite(declared) && declared > maxBytes) {
