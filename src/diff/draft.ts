@@ -68,7 +68,7 @@ export class DraftSet {
 
   add(draft: DraftInput): Draft {
     const key = draft.key;
-    if (this.byKey.has(key)) throw new DocsyncError('duplicate-change-key', `duplicate change key ${key}`);
+    this.refuseTaken(key);
     // One shape for every draft, its fields named one by one: a spread of the many shapes kinds
     // pass is slow until optimized, and a set per draft for its few deps is garbage (issue 33).
     const full: Draft = {
@@ -91,11 +91,14 @@ export class DraftSet {
   /** Another set's drafts, after this one's, in their order (a kind diffed ahead, src/reconcile/diff.ts). */
   absorb(other: DraftSet): void {
     for (const draft of other.drafts) {
-      if (this.byKey.has(draft.key))
-        throw new DocsyncError('duplicate-change-key', `duplicate change key ${draft.key}`);
+      this.refuseTaken(draft.key);
       this.drafts.push(draft);
       this.byKey.set(draft.key, draft);
     }
+  }
+
+  private refuseTaken(key: string): void {
+    if (this.byKey.has(key)) throw new DocsyncError('duplicate-change-key', `duplicate change key ${key}`);
   }
 
   get(key: string): Draft | undefined {
