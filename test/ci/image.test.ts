@@ -166,81 +166,94 @@ describe('the image (Dockerfile)', () => {
     expect(info.buildCommit()).toBe('abcdef1234567');
   });
 
-  it('runs from a folder laid out like the image (/app), with no node_modules: version, plan against the emulator', async () => {
-    await built;
-    expect(existsSync(join(app, 'dist', 'cli.js'))).toBe(true);
-    expect(existsSync(join(app, 'node_modules'))).toBe(false);
-    expect(ancestors(app).filter((d) => existsSync(join(d, 'node_modules')))).toEqual([]);
-    // The commands that talk HTTP run with CLI_NODE_FLAGS (V8's baseline WebAssembly compiler for
-    // undici's parser: less CPU, the same behaviour); version gains nothing from it.
-    const cli = (args: string[], env: Record<string, string> = {}, flags: readonly string[] = []) =>
-      run(process.execPath, [...flags, join(app, 'dist', 'cli.js'), ...args], {
-        cwd: app,
-        env: {
-          PATH: process.env['PATH'] ?? '',
-          NO_COLOR: '1',
-          DOCSYNC_STATE_DIR: join(app, '..', 'state'),
-          ...env,
-        },
-      });
-    // The version (what `--version` prints too: src/version.ts) and the commit: neither embedded
-    // (the tests' bundle) nor a checkout above it, `unknown`, not some other repository's HEAD.
-    expect(JSON.parse((await cli(['version', '-o', 'json'])).stdout)).toMatchObject({
-      version: (JSON.parse(read('package.json')) as { version: string }).version,
-      commit: 'unknown',
-    });
-    // No `validate` here: the plan below loads and checks the same config from /app, and the shipped
-    // binary's `validate` is test/ci/shipped-cli.test.ts's.
-    const emulator = await withEmulator({ seed: exampleSeed() });
-    try {
-      const plan = await cli(
-        ['plan', '--config', 'config', '--api-url', emulator.url, '-o', 'json'],
-        { DOCSYNC_TOKEN: TOKEN, DOCSYNC_LOG_LEVEL: 'warn' },
-        CLI_NODE_FLAGS,
-      );
-      const summary = (JSON.parse(plan.stdout) as { summary: Record<string, number> }).summary;
-      expect(summary['create']).toBeGreaterThan(0);
-    } finally {
-      await emulator.close();
-    }
-  });
+  // The two tests that start processes in /app run at once: each has its own emulator and state
+  // folder, and neither writes /app.
+  it.concurrent(
+    'runs from a folder laid out like the image (/app), with no node_modules: version, plan against the emulator',
+    async () => {
+      await built;
+      expect(existsSync(join(app, 'dist', 'cli.js'))).toBe(true);
+      expect(existsSync(join(app, 'node_modules'))).toBe(false);
+      expect(ancestors(app).filter((d) => existsSync(join(d, 'node_modules')))).toEqual([]);
+      // The commands that talk HTTP run with CLI_NODE_FLAGS (V8's baseline WebAssembly compiler for
+      // undici's parser: less CPU, the same behaviour); version gains nothing from it.
+      const cli = (args: string[], env: Record<string, string> = {}, flags: readonly string[] = []) =>
+        run(process.execPath, [...flags, join(app, 'dist', 'cli.js'), ...args], {
+          cwd: app,
+          env: {
+            PATH: process.env['PATH'] ?? '',
+            NO_COLOR: '1',
+            DOCSYNC_STATE_DIR: join(app, '..', 'state'),
+            ...env,
+          },
+        });
+      // No `validate` here: the plan below loads and checks the same config from /app, and the shipped
+      // binary's `validate` is test/ci/shipped-cli.test.ts's. Both processes start at once (neither
+      // writes anything the other reads).
+      const emulator = await withEmulator({ seed: exampleSeed() });
+      try {
+        const [version, plan] = await Promise.all([
+          cli(['version', '-o', 'json']),
+          cli(
+            ['plan', '--config', 'config', '--api-url', emulator.url, '-o', 'json'],
+            { DOCSYNC_TOKEN: TOKEN, DOCSYNC_LOG_LEVEL: 'warn' },
+            CLI_NODE_FLAGS,
+          ),
+        ]);
+        // The version (what `--version` prints too: src/version.ts) and the commit: neither embedded
+        // (the tests' bundle) nor a checkout above it, `unknown`, not some other repository's HEAD.
+        expect(JSON.parse(version.stdout)).toMatchObject({
+          version: (JSON.parse(read('package.json')) as { version: string }).version,
+          commit: 'unknown',
+        });
+        const summary = (JSON.parse(plan.stdout) as { summary: Record<string, number> }).summary;
+        expect(summary['create']).toBeGreaterThan(0);
+      } finally {
+        await emulator.close();
+      }
+    },
+  );
 
-  it('`demo` runs there too (no node_modules): the daemon answers /healthz and serves the status page on 0.0.0.0', async () => {
-    await built;
-    const child = spawn(
-      process.execPath,
-      [...CLI_NODE_FLAGS, join(app, 'dist/cli.js'), 'demo', '--port', '0', '--emulator-port', '0'],
-      {
-        cwd: app,
-        env: {
-          PATH: process.env['PATH'] ?? '',
-          NODE_ENV: 'production',
-          DOCSYNC_STATE_DIR: join(app, '..', 'state'),
-          DOCSYNC_HOST: '0.0.0.0', // what the image sets for the daemon
-          DOCSYNC_LOG_LEVEL: 'warn',
-          NO_COLOR: '1',
+  it.concurrent(
+    '`demo` runs there too (no node_modules): the daemon answers /healthz and serves the status page on 0.0.0.0',
+    async () => {
+      await built;
+      const child = spawn(
+        process.execPath,
+        [...CLI_NODE_FLAGS, join(app, 'dist/cli.js'), 'demo', '--port', '0', '--emulator-port', '0'],
+        {
+          cwd: app,
+          env: {
+            PATH: process.env['PATH'] ?? '',
+            NODE_ENV: 'production',
+            DOCSYNC_STATE_DIR: join(app, '..', 'demo-state'),
+            DOCSYNC_HOST: '0.0.0.0', // what the image sets for the daemon
+            DOCSYNC_LOG_LEVEL: 'warn',
+            NO_COLOR: '1',
+          },
         },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    try {
-      // The daemon's own line comes after the demo's (page, status, ...): wait for both.
-      await until(() => /^page: +http:/m.test(stdout) && /^docsync daemon /m.test(stdout), 60_000);
-      expect(stdout).toMatch(/docsync daemon \(apply mode\) on http:\/\/0\.0\.0\.0:\d+/);
-      expect(stdout).toContain(`config:   ${join(app, 'config')}`);
-      const page = /^page: +(http:\/\/127\.0\.0\.1:\d+\/) /m.exec(stdout);
-      expect(page, stdout + stderr).not.toBeNull();
-      const health = await fetch(new URL('healthz', page![1]!));
-      expect(health.status).toBe(200);
-      const html = await fetch(page![1]!);
-      expect(html.status).toBe(200);
-      expect(await html.text()).toContain('<title>docsync status</title>');
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('close', r));
-    }
-  }, 90_000);
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      try {
+        // The daemon's own line comes after the demo's (page, status, ...): wait for both.
+        await until(() => /^page: +http:/m.test(stdout) && /^docsync daemon /m.test(stdout), 60_000);
+        expect(stdout).toMatch(/docsync daemon \(apply mode\) on http:\/\/0\.0\.0\.0:\d+/);
+        expect(stdout).toContain(`config:   ${join(app, 'config')}`);
+        const page = /^page: +(http:\/\/127\.0\.0\.1:\d+\/) /m.exec(stdout);
+        expect(page, stdout + stderr).not.toBeNull();
+        const health = await fetch(new URL('healthz', page![1]!));
+        expect(health.status).toBe(200);
+        const html = await fetch(page![1]!);
+        expect(html.status).toBe(200);
+        expect(await html.text()).toContain('<title>docsync status</title>');
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('close', r));
+      }
+    },
+    90_000,
+  );
 });
