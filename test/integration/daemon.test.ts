@@ -37,6 +37,22 @@ const status = async (r: Running) => (await (await fetch(`${r.url}/status`)).jso
 /** The last sync applied this revision (one status read: both fields from the same answer). */
 const synced = (s: any, revision: string) =>
   s.lastSync?.revision === revision && s.lastSync?.result === 'applied';
+/**
+ * Whether the daemon logged, past `from` (an offset in its stderr, kept in memory), a line holding
+ * every one of `parts`. The waits below check this first and read /status or the emulator only
+ * once it holds: polling those every 100 ms cost an HTTP exchange, on both sides, per check (about
+ * 140 over the file). What they assert is still read from /status and the emulator.
+ */
+const logged = (r: Running, from: number, ...parts: string[]) =>
+  r
+    .stderr()
+    .slice(from)
+    .split('\n')
+    .some((line) => parts.every((part) => line.includes(part)));
+/** The end of a sync (`sync finished`, `sync failed`, `sync refused`), of a drift check. */
+const SYNC = '"msg":"sync ';
+const DRIFT_CHECKED = '"msg":"drift checked"';
+const applied = '"result":"applied"';
 const teams = async () =>
   (await call(emu!, 'GET', '/orgs/org_demo/teams')).body.items.map((t: any) => t.title).sort();
 
@@ -65,7 +81,11 @@ describe('docsync daemon', () => {
     await until(() => hold.waiting() > 0, 60_000);
     expect((await fetch(`${running.url}/readyz`)).status).toBe(503);
     hold.release();
-    await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
+    await until(
+      async () =>
+        logged(running!, 0, SYNC, applied) && (await status(running!)).lastSync?.result === 'applied',
+      40_000,
+    );
     expect((await fetch(`${running.url}/readyz`)).status).toBe(200);
     const first = await status(running);
     expect(first.api).toEqual({ flavor: 'seed' }); // an emulator URL: api.md's flavor
@@ -88,7 +108,7 @@ describe('docsync daemon', () => {
       },
       'add teams',
     );
-    await until(async () => synced(await status(running!), sha), 20_000);
+    await until(async () => logged(running!, 0, SYNC, sha) && synced(await status(running!), sha), 20_000);
     expect(await teams()).toEqual(['Docs Writers', 'Placeholder', 'Reviewers']);
 
     // Webhooks: a wrong signature is refused; a valid one triggers a sync at once (the two
@@ -122,7 +142,10 @@ describe('docsync daemon', () => {
       'break it',
     );
     expect(await push()).toBe(202);
-    await until(async () => (await status(running!)).lastSync?.revision === bad, 40_000);
+    await until(
+      async () => logged(running!, 0, SYNC, bad) && (await status(running!)).lastSync?.revision === bad,
+      40_000,
+    );
     const invalid = await status(running);
     expect(invalid.lastSync.result).toBe('invalid-config');
     expect(invalid.configValid).toBe(false);
@@ -135,7 +158,10 @@ describe('docsync daemon', () => {
 
     const fixed = repo.commit({ 'docs/config/demo.yaml': demoConfig }, 'fix it');
     expect(await push()).toBe(202);
-    await until(async () => synced(await status(running!), fixed), 20_000);
+    await until(
+      async () => logged(running!, 0, SYNC, fixed) && synced(await status(running!), fixed),
+      20_000,
+    );
     expect(await teams()).toEqual(['Docs Writers']);
 
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
@@ -177,11 +203,19 @@ describe('docsync daemon', () => {
       '--state-dir',
       stateDir,
     ]);
-    await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
+    await until(
+      async () =>
+        logged(running!, 0, SYNC, applied) && (await status(running!)).lastSync?.result === 'applied',
+      40_000,
+    );
+    const put = running.stderr().length;
     const extra = (await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand' })).body;
     // lastDrift.corrected is set once the heal finished, which is after the team disappears.
     await until(
-      async () => !(await teams()).includes('Made by hand') && (await status(running!)).lastDrift?.corrected,
+      async () =>
+        logged(running!, put, DRIFT_CHECKED, '"drifted":true') &&
+        !(await teams()).includes('Made by hand') &&
+        (await status(running!)).lastDrift?.corrected,
       40_000,
     );
     const s = await status(running);
@@ -232,10 +266,21 @@ describe('docsync daemon', () => {
       '--state-dir',
       stateDir,
     ]);
-    await until(async () => (await status(running!)).lastSync?.result === 'no-changes', 40_000);
+    await until(
+      async () =>
+        logged(running!, 0, SYNC, '"result":"no-changes"') &&
+        (await status(running!)).lastSync?.result === 'no-changes',
+      40_000,
+    );
+    const again = running.stderr().length;
     await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand again' });
     const writesBefore = writes(emu).length;
-    await until(async () => (await status(running!)).lastDrift?.drifted === true, 40_000);
+    await until(
+      async () =>
+        logged(running!, again, DRIFT_CHECKED, '"drifted":true') &&
+        (await status(running!)).lastDrift?.drifted === true,
+      40_000,
+    );
     const drift = await status(running);
     expect(drift.lastDrift).toMatchObject({ drifted: true, corrected: false, summary: { delete: 1 } });
     expect(writes(emu).length).toBe(writesBefore);
@@ -254,14 +299,22 @@ describe('docsync daemon', () => {
     writeFileSync(join(dir, 'demo.yaml'), demoConfig);
     // Polling stays on as the fallback of watching, as in production.
     running = await startDaemon(['--config', dir, '--mode', 'apply', '--interval', '2s', '--ui=false']);
-    await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
+    await until(
+      async () =>
+        logged(running!, 0, SYNC, applied) && (await status(running!)).lastSync?.result === 'applied',
+      40_000,
+    );
     expect((await fetch(`${running.url}/`)).status).toBe(404);
     expect((await fetch(`${running.url}/api/runs`)).status).toBe(200);
+    const edited = running.stderr().length;
     writeFileSync(
       join(dir, 'demo.yaml'),
       demoConfig.replace('  - title: Docs Writers', '  - title: Docs Writers\n  - title: Watched'),
     );
-    await until(async () => (await teams()).includes('Watched'), 40_000);
+    await until(
+      async () => logged(running!, edited, SYNC, applied) && (await teams()).includes('Watched'),
+      40_000,
+    );
     expect(await running.stop()).toBe(0);
   }, 150_000);
 });
@@ -297,15 +350,23 @@ describe('drift notifications', () => {
         '--notify-url',
         hookUrl,
       ]);
-      await until(async () => (await status(running!)).lastSync?.result === 'applied', 40_000);
+      await until(
+        async () =>
+          logged(running!, 0, SYNC, applied) && (await status(running!)).lastSync?.result === 'applied',
+        40_000,
+      );
       await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift one' });
       await until(() => received.length >= 1, 40_000);
       const checks = async () => (await status(running!)).lastDrift?.at;
       // Two more checks see the same drift: no second notification.
-      const first = await checks();
-      await until(async () => (await checks()) !== first, 10_000);
-      const second = await checks();
-      await until(async () => (await checks()) !== second, 10_000);
+      /** Until a check after this call: its line logged, then /status showing another check. */
+      const nextCheck = async () => {
+        const from = running!.stderr().length;
+        const at = await checks();
+        await until(async () => logged(running!, from, DRIFT_CHECKED) && (await checks()) !== at, 10_000);
+      };
+      await nextCheck();
+      await nextCheck();
       expect(received).toHaveLength(1);
       expect(received[0].text).toMatch(
         /docsync drift: live state differs from the configuration: 0 to create, 0 to update, 1 to delete/,
