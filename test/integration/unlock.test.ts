@@ -63,23 +63,32 @@ function unlockOnTty(state: string, answer: string): Promise<{ code: number | nu
 }
 
 it('docsync unlock asks on a terminal: only "yes" removes the lock', async () => {
-  const state = mkdtempSync(join(tmpdir(), 'docsync-unlock-tty-'));
-  mkdirSync(join(state, 'locks'));
-  const file = lockFile(state, 'org_t');
-  const holder = {
-    pid: 4242,
-    host: 'build-runner-7',
-    startedAt: new Date().toISOString(),
-    owner: 'docsync apply',
+  /** A state folder with org_t locked by a process elsewhere; its lock file. */
+  const locked = () => {
+    const state = mkdtempSync(join(tmpdir(), 'docsync-unlock-tty-'));
+    mkdirSync(join(state, 'locks'));
+    const file = lockFile(state, 'org_t');
+    const holder = {
+      pid: 4242,
+      host: 'build-runner-7',
+      startedAt: new Date().toISOString(),
+      owner: 'docsync apply',
+    };
+    writeFileSync(file, JSON.stringify(holder));
+    return { state, file };
   };
-  writeFileSync(file, JSON.stringify(holder));
-  const no = await unlockOnTty(state, 'no');
+  // The two answers on two terminals at once, each on its own lock.
+  const [refusing, accepting] = [locked(), locked()];
+  const [no, yes] = await Promise.all([
+    unlockOnTty(refusing.state, 'no'),
+    unlockOnTty(accepting.state, 'yes'),
+  ]);
   expect(no.output).toContain('Remove this lock?');
   expect(no.output).toContain('not unlocked');
   expect(no.code).toBe(1);
-  expect(existsSync(file)).toBe(true);
-  const yes = await unlockOnTty(state, 'yes');
+  expect(existsSync(refusing.file)).toBe(true);
+  expect(yes.output).toContain('Remove this lock?');
   expect(yes.output).toContain('unlocked organization org_t');
   expect(yes.code).toBe(0);
-  expect(existsSync(file)).toBe(false);
+  expect(existsSync(accepting.file)).toBe(false);
 });
