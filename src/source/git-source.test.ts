@@ -16,7 +16,10 @@ import { checkoutKey, GitSource } from './git-source.js';
 function gitCommands(): () => string[] {
   const bin = mkdtempSync(join(tmpdir(), 'docsync-git-bin-'));
   const log = join(bin, 'log');
-  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const real = (process.env['PATH'] ?? '')
+    .split(':')
+    .map((dir) => join(dir, 'git'))
+    .find((file) => existsSync(file))!;
   writeFileSync(log, '');
   writeFileSync(
     join(bin, 'git'),
