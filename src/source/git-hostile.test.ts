@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { makeRepo } from '../../test/helpers/git.js';
 import { GitError } from './git-process.js';
@@ -10,6 +10,21 @@ import { branchNameProblem, CheckoutTooLargeError, checkoutKey, GitSource } from
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+/** The `git` the product would run (the first on PATH), found without a shell. */
+const gitOnPath = () =>
+  (process.env['PATH'] ?? '')
+    .split(':')
+    .map((dir) => join(dir, 'git'))
+    .find((file) => existsSync(file))!;
+/**
+ * A lightweight tag at the repository's first commit: the loose ref file `git tag <name>` writes,
+ * without a process for it.
+ */
+const tag = (repo: { dir: string; head: string }, name: string) => {
+  const file = join(repo.dir, '.git', 'refs', 'tags', ...name.split('/'));
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${repo.head}\n`);
+};
 const state = () => mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
 const org = (source: GitSource) => readFileSync(join(source.configDir, 'org.yaml'), 'utf8');
 
@@ -30,7 +45,7 @@ const HOSTILE_REFS = [
 describe('git source against a hostile remote', () => {
   it('follows the branch, never a tag or branch named like it: fresh clone, then every fetch', async () => {
     const repo = makeRepo({ 'config/org.yaml': 'organization: old\n' });
-    const old = git(repo.dir, 'rev-parse', 'HEAD');
+    const old = repo.head;
     execFileSync('git', ['update-ref', '--stdin'], {
       cwd: repo.dir,
       input: HOSTILE_REFS.map((ref) => `create ${ref} ${old}\n`).join(''),
@@ -39,9 +54,8 @@ describe('git source against a hostile remote', () => {
     const source = new GitSource({ url: repo.url, branch: 'main', path: 'config', workDir: state() });
     expect((await source.refresh()).id).toBe(second);
     expect(org(source)).toContain('second');
-    // No tag reached the checkout: it fetches the branch's ref alone.
+    // No tag reached the checkout: it fetches the branch's ref alone (every ref listed, no refs/tags/).
     const checkout = join(source.configDir, '..');
-    expect(git(checkout, 'tag', '--list')).toBe('');
     expect(git(checkout, 'for-each-ref', '--format=%(refname)')).toBe(
       'refs/heads/main\nrefs/remotes/origin/main',
     );
@@ -53,7 +67,7 @@ describe('git source against a hostile remote', () => {
 
   it('a checkout made by an earlier version (tags fetched with it) is set up again, without them', async () => {
     const repo = makeRepo({ 'config/org.yaml': 'organization: old\n' });
-    git(repo.dir, 'tag', 'origin/main');
+    tag(repo, 'origin/main');
     const second = repo.commit({ 'config/org.yaml': 'organization: second\n' }, 'second');
     const workDir = state();
     const checkout = join(workDir, checkoutKey(repo.url, 'main'));
@@ -66,7 +80,7 @@ describe('git source against a hostile remote', () => {
 
   it("no configured refspec brings tags in: the operator's git config asking for every tag is overridden", async () => {
     const repo = makeRepo({ 'config/org.yaml': 'organization: old\n' });
-    git(repo.dir, 'tag', 'origin/main');
+    tag(repo, 'origin/main');
     const second = repo.commit({ 'config/org.yaml': 'organization: second\n' }, 'second');
     const home = mkdtempSync(join(tmpdir(), 'docsync-home-'));
     writeFileSync(
@@ -87,7 +101,7 @@ describe('git source against a hostile remote', () => {
 
   it('a branch that exists only as a tag is not found; the tag is never checked out', async () => {
     const repo = makeRepo({ 'config/org.yaml': 'organization: tagged\n' });
-    git(repo.dir, 'tag', 'v1');
+    tag(repo, 'v1');
     const source = new GitSource({ url: repo.url, branch: 'v1', path: 'config', workDir: state() });
     await expect(source.refresh()).rejects.toThrow(/^git: .*couldn't find remote ref refs\/heads\/v1/);
     expect(existsSync(source.configDir)).toBe(false);
@@ -112,7 +126,10 @@ describe('git source against a hostile remote', () => {
       second,
     );
     // `git update-ref` refuses a tag for a branch; a remote's own files do not.
-    writeFileSync(join(repo.dir, '.git', 'refs', 'heads', 'main'), `${git(repo.dir, 'rev-parse', 'v1')}\n`);
+    // The tag object's id, from the loose ref `git tag` wrote.
+    const tagObject = readFileSync(join(repo.dir, '.git', 'refs', 'tags', 'v1'), 'utf8');
+    expect(tagObject.trim()).not.toBe(second);
+    writeFileSync(join(repo.dir, '.git', 'refs', 'heads', 'main'), tagObject);
     await expect(source.refresh()).rejects.toThrow(/^git: .*(not a commit|could not be verified)/);
     expect(org(source)).toContain('old');
     const checkout = join(source.configDir, '..');
@@ -187,7 +204,7 @@ describe('the maximum checkout size', () => {
     repo.commit({ 'zeros.bin': '\0'.repeat(2 * 1024 * 1024) }, 'big');
     // A git whose ls-tree, once it listed the tree, goes on as a huge tree's would (30 s more):
     // only a listing killed as soon as the total passes the bound ends before that.
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const realGit = gitOnPath();
     const bin = mkdtempSync(join(tmpdir(), 'docsync-slow-ls-tree-'));
     writeFileSync(
       join(bin, 'git'),

@@ -16,7 +16,10 @@ import { checkoutKey, GitSource } from './git-source.js';
 function gitCommands(): () => string[] {
   const bin = mkdtempSync(join(tmpdir(), 'docsync-git-bin-'));
   const log = join(bin, 'log');
-  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const real = (process.env['PATH'] ?? '')
+    .split(':')
+    .map((dir) => join(dir, 'git'))
+    .find((file) => existsSync(file))!;
   writeFileSync(log, '');
   writeFileSync(
     join(bin, 'git'),
@@ -121,6 +124,30 @@ describe('git source', () => {
     // A fresh source (a restarted daemon) fetches and checks out, whatever the checkout holds.
     const restarted = source(repo.url, workDir);
     expect((await restarted.refresh()).id).toBe(second);
+  });
+
+  it('a clone writes its remote in git config syntax: a URL and branch with quotes, backslashes, # and ; read back as given', async () => {
+    const repo = makeRepo({ 'config/org.yaml': 'organization: org_odd\n' });
+    // A local path (git reads it as given) and a branch name git allows, each with what git's
+    // config syntax would otherwise read as a comment, a quote or an escape.
+    const odd = join(mkdtempSync(join(tmpdir(), 'docsync-git-odd-')), 'we"ird \\ #dir; x');
+    cpSync(repo.dir, odd, { recursive: true });
+    const branch = 'a#b;"c\'d';
+    writeFileSync(join(odd, '.git', 'refs', 'heads', branch), `${repo.head}\n`);
+    const workDir = mkdtempSync(join(tmpdir(), 'docsync-git-state-'));
+    const opts = { url: odd, branch, path: 'config', workDir };
+    expect((await new GitSource(opts).refresh()).id).toBe(repo.head);
+    const checkout = join(workDir, checkoutKey(odd, branch));
+    const config = (key: string) =>
+      execFileSync('git', ['config', '--local', key], { cwd: checkout, encoding: 'utf8' });
+    expect(config('remote.origin.url')).toBe(`${odd}\n`);
+    expect(config('remote.origin.fetch')).toBe(`+refs/heads/${branch}:refs/remotes/origin/${branch}\n`);
+    // A restarted source verifies the checkout (`git config`) and keeps it: no new `git init`.
+    const commands = gitCommands();
+    const restarted = new GitSource(opts);
+    expect((await restarted.refresh()).id).toBe(repo.head);
+    expect(commands()).toEqual(['config', 'fetch', 'ls-tree', 'log', 'reset', 'clean']);
+    expect(readFileSync(join(restarted.configDir, 'org.yaml'), 'utf8')).toContain('org_odd');
   });
 
   it("keeps connect and low-speed limits in git's environment (the operator's own values win)", () => {

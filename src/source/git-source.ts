@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocsyncError } from '../errors.js';
 import { GitError, gitEnv, runGit } from './git-process.js';
@@ -87,6 +87,17 @@ export function checkoutKey(url: string, branch: string): string {
 }
 
 const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * A value as git's config file reads it back: quoted (so that `#`, `;` and spaces stay the value's),
+ * with the escapes git knows (`\\`, `\"`, `\n`, `\t`, `\b`). A NUL cannot be written (nor passed
+ * to git as an argument).
+ */
+export function configValue(value: string): string {
+  if (value.includes('\0')) throw new GitError('a NUL character cannot be written to git config');
+  const escapes: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\b': '\\b' };
+  return `"${value.replace(/[\\"\n\t\b]/g, (c) => escapes[c]!)}"`;
+}
 
 /**
  * A git repository fetched into its own folder (keyed by URL and branch). Only the branch is ever
@@ -188,12 +199,12 @@ export class GitSource implements ConfigSource {
     await rm(tmp, { recursive: true, force: true });
     await rm(this.checkout, { recursive: true, force: true });
     await this.git(['init', '--quiet', `--initial-branch=${this.opts.branch}`, '--', tmp], this.opts.workDir);
-    // url, fetch = +refs/heads/<branch>:refs/remotes/origin/<branch>, tagOpt = --no-tags
-    await this.git(
-      ['remote', 'add', '--no-tags', '-t', this.opts.branch, '--', 'origin', this.opts.url],
-      tmp,
+    // What `git remote add --no-tags -t <branch> origin <url>` writes, without a process for it.
+    await appendFile(
+      join(tmp, '.git', 'config'),
+      `[remote "origin"]\n\turl = ${configValue(this.opts.url)}\n\tfetch = ${configValue(this.refspec)}\n\ttagOpt = --no-tags\n`,
     );
-    const revision = await this.checkOut(tmp, await this.fetch(tmp), true);
+    const revision = await this.checkOut(tmp, await this.fetch(tmp, true), true);
     await rename(tmp, this.checkout);
     return revision;
   }
@@ -201,9 +212,10 @@ export class GitSource implements ConfigSource {
   /**
    * Fetch the branch alone, no tags, into its remote-tracking ref; the commit id fetched. Fetched
    * objects stay in one pack (never unpacked to loose objects), whose growth is watched: past the
-   * bound, git is killed.
+   * bound, git is killed. A new repository's first fetch starts no `git maintenance run --auto`
+   * (one pack, nothing to maintain); later fetches do, as the checkout's packs add up.
    */
-  private async fetch(dir: string): Promise<string> {
+  private async fetch(dir: string, fresh = false): Promise<string> {
     const tooLarge = new AbortController();
     const signal = AbortSignal.any([this.stopping.signal, tooLarge.signal]);
     const watch = setInterval(() => {
@@ -214,6 +226,7 @@ export class GitSource implements ConfigSource {
     try {
       await this.git(
         [
+          ...(fresh ? ['-c', 'maintenance.auto=false'] : []),
           '-c',
           'fetch.unpackLimit=1',
           '-c',

@@ -14,6 +14,8 @@ import { dirname, join } from 'node:path';
 export function makeRepo(files: Record<string, string>): {
   dir: string;
   url: string;
+  /** The first commit's id. */
+  head: string;
   commit: (files: Record<string, string>, message: string) => string;
 } {
   const dir = mkdtempSync(join(tmpdir(), 'docsync-repo-'));
@@ -46,6 +48,6 @@ export function makeRepo(files: Record<string, string>): {
       return git('rev-parse', 'HEAD');
     }
   };
-  commit(files, 'initial config');
-  return { dir, url: `file://${dir}`, commit };
+  const first = commit(files, 'initial config');
+  return { dir, url: `file://${dir}`, head: first, commit };
 }

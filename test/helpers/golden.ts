@@ -16,6 +16,15 @@ export const cases = readdirSync(PLANS)
   .filter((d) => existsSync(join(PLANS, d, 'desired.yaml')))
   .sort();
 
+/** A case's API flavor (its options.json), without loading its config. */
+export function caseFlavor(name: string): 'seed' | 'current' {
+  const file = join(PLANS, name, 'options.json');
+  const options = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { flavor?: 'seed' | 'current' })
+    : {};
+  return options.flavor ?? 'seed';
+}
+
 /**
  * A case's inputs: its config (loaded with its environment), the emulator's seed, the flavor and
  * the environment; nothing planned. For the tests that plan through HTTP themselves.
