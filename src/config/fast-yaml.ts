@@ -73,10 +73,13 @@ const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/;
 export function fastParseYaml(text: string): Value | undefined {
   if (UNSUPPORTED_CHARS.test(text)) return undefined;
   // Lines as parallel lists of where each one's content starts and ends in `text` (no object and
-  // no string per line, issue 33); a CR is only ever before a LF here.
-  const indents: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  // no string per line, issue 33); a CR is only ever before a LF here. Typed arrays sized once:
+  // no growing, and nothing for the garbage collector to copy.
+  const capacity = lineCount(text);
+  const indents = new Int32Array(capacity);
+  const starts = new Int32Array(capacity);
+  const ends = new Int32Array(capacity);
+  let n = 0;
   for (let start = 0; start <= text.length;) {
     let next = text.indexOf('\n', start);
     if (next === -1) next = text.length;
@@ -93,16 +96,17 @@ export function fastParseYaml(text: string): Value | undefined {
     )
       return undefined;
     while (end > body && text.charCodeAt(end - 1) === 0x20) end -= 1;
-    indents.push(indent);
-    starts.push(body);
-    ends.push(end);
+    indents[n] = indent;
+    starts[n] = body;
+    ends[n] = end;
+    n += 1;
   }
-  if (starts.length === 0) return undefined;
+  if (n === 0) return undefined;
   try {
-    const reader = new Reader(text, indents, starts, ends);
+    const reader = new Reader(text, indents.subarray(0, n), starts.subarray(0, n), ends.subarray(0, n));
     if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
     const value = reader.map(0);
-    if (reader.i !== starts.length) return undefined;
+    if (reader.i !== n) return undefined;
     return value;
   } catch (error) {
     if (error instanceof Bail) return undefined;
@@ -110,15 +114,22 @@ export function fastParseYaml(text: string): Value | undefined {
   }
 }
 
+/** How many lines `text` has: one more than its line feeds (its last line may be empty). */
+function lineCount(text: string): number {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
+  return count;
+}
+
 class Reader {
   i = 0;
   constructor(
     private readonly text: string,
-    private readonly indents: number[],
+    private readonly indents: Int32Array,
     /** Where each line's content starts in `text`: past `- ` once a sequence item is read as a mapping. */
-    private readonly froms: number[],
+    private readonly froms: Int32Array,
     /** Where each line's content ends in `text` (before trailing spaces and the line break). */
-    private readonly ends: number[],
+    private readonly ends: Int32Array,
   ) {}
 
   /** The indentation of the current line, or -1 past the last one. */
