@@ -6,8 +6,9 @@ import { locate, type YamlFile } from './yaml-file.js';
 /** A place in a config file: where a plan error about a config value points. */
 export type ConfigLocation = { file: string; line: number; column: number };
 
-type Origin = { yaml: YamlFile; index: number };
-type Origins = { lists: Map<string, Origin[]>; objects: Map<string, YamlFile> };
+/** The entries `start` to `start + count - 1` of a merged list: one file's entries, in its order. */
+type Span = { yaml: YamlFile; start: number; count: number };
+type Origins = { lists: Map<string, Span[]>; objects: Map<string, YamlFile> };
 
 /**
  * Where each entry of a normalized organization came from. `normalize` concatenates the lists of
@@ -24,10 +25,12 @@ export function recordOrigins(orgs: readonly DesiredOrganization[], parsed: read
     for (const { yaml, config } of parsed) {
       if (config.organization !== org.id) continue;
       for (const [key, value] of Object.entries(config)) {
+        // One span per file and list, not an object per entry (issue 33: 20,000 kept for a plan).
         if (Array.isArray(value)) {
-          const list = entry.lists.get(key) ?? [];
-          value.forEach((_, index) => list.push({ yaml, index }));
-          entry.lists.set(key, list);
+          let spans = entry.lists.get(key);
+          if (!spans) entry.lists.set(key, (spans = []));
+          const last = spans[spans.length - 1];
+          spans.push({ yaml, start: last ? last.start + last.count : 0, count: value.length });
         } else if (value !== null && typeof value === 'object') entry.objects.set(key, yaml);
       }
     }
@@ -46,9 +49,11 @@ export function locateInConfig(
   const [key, index, ...rest] = path;
   if (!entry || typeof key !== 'string') return undefined;
   if (typeof index === 'number') {
-    const origin = entry.lists.get(key)?.[index];
-    if (!origin) return undefined;
-    return { file: origin.yaml.file, ...locate(origin.yaml, [key, origin.index, ...rest], onKey) };
+    const span = Number.isInteger(index)
+      ? entry.lists.get(key)?.find((s) => index >= s.start && index < s.start + s.count)
+      : undefined;
+    if (!span) return undefined;
+    return { file: span.yaml.file, ...locate(span.yaml, [key, index - span.start, ...rest], onKey) };
   }
   const yaml = entry.objects.get(key);
   return yaml ? { file: yaml.file, ...locate(yaml, path, onKey) } : undefined;

@@ -9,6 +9,7 @@ const BEARER = /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text.replace(SECRET_URL, '[redacted-url]').replace(BEARER, 'Bearer [redacted]');
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  for (const secret of secrets)
+    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('[redacted]');
   return out;
 }

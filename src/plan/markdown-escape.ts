@@ -24,6 +24,9 @@ const LINE_BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
 const INVISIBLE =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** Text that `oneLine` leaves as it is once redacted: space to tilde, nothing else. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const TAB = /\t/g;
 /** Every ASCII punctuation character, all of which CommonMark lets a backslash make literal. */
 const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 /** A zero-width space: GitHub links no `@user`, `#1`, `GH-1` or URL that it splits. */
@@ -37,9 +40,13 @@ const codePoint = (c: string): string =>
  * (C0 with ESC, DEL, C1, bidi, zero-width) `<U+XXXX>`, secrets `[redacted]`.
  */
 export function oneLine(value: string): string {
-  return redact(value)
+  const redacted = redact(value);
+  // Printable ASCII holds no line break, tab or invisible character: nothing more to replace
+  // (most of a plan's 100,000 strings; issue 33).
+  if (PRINTABLE_ASCII.test(redacted)) return redacted;
+  return redacted
     .replace(LINE_BREAKS, ' ↵ ')
-    .replace(/\t/g, ' ')
+    .replace(TAB, ' ')
     .replace(INVISIBLE, (c) => `<${codePoint(c)}>`);
 }
 

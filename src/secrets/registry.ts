@@ -7,6 +7,8 @@ import { redactText } from '../model/redact.js';
  * plans) passes `redact` or `redactDeep`.
  */
 const secrets = new Set<string>();
+/** `secrets` longest first, made when first asked after a change (a plan redacts 100,000 strings). */
+let longestFirst: readonly string[] | undefined;
 
 /** Shorter values are not registered: replacing them would mangle ordinary text. */
 export const MIN_SECRET_LENGTH = 4;
@@ -17,18 +19,22 @@ const notSecret = new Set<string>();
 export function registerSecret(secret: string | undefined): void {
   if (!secret) return;
   for (const value of new Set([secret, secret.trim()]))
-    if (value.length >= MIN_SECRET_LENGTH && !notSecret.has(value)) secrets.add(value);
+    if (value.length >= MIN_SECRET_LENGTH && !notSecret.has(value)) {
+      secrets.add(value);
+      longestFirst = undefined;
+    }
 }
 
 /** Only for a value that is public by construction, like the demo's `dev-token`: never redacted. */
 export function declareNotSecret(value: string): void {
   notSecret.add(value);
   secrets.delete(value);
+  longestFirst = undefined;
 }
 
 /** The registered secrets, longest first (so a secret containing another is replaced whole). */
-export function registeredSecrets(): string[] {
-  return [...secrets].sort((a, b) => b.length - a.length);
+export function registeredSecrets(): readonly string[] {
+  return (longestFirst ??= [...secrets].sort((a, b) => b.length - a.length));
 }
 
 /** Text with every registered secret, bearer token and secret-bearing URL replaced. */
