@@ -59,6 +59,19 @@ describe('live read', () => {
     expect(members).toBeLessThan(lastPage);
   });
 
+  it("asks for a list's next page as soon as its answer names it, before the page's items are handed over", async () => {
+    emu = await withEmulator({ seed: bigSeed(2500) });
+    api = client(emu);
+    const http = api.http;
+    // The requests queued or running when each page is handed over: the next page's is one of them.
+    const pendingAtPage: number[] = [];
+    const teams = teamKind.reads[0]!.list('org_t');
+    await api.listPages(teams, () => pendingAtPage.push(http.pending));
+    // Before, the next page was asked for only once the reader had done with the page: 0, 0, 0.
+    expect(pendingAtPage).toEqual([1, 1, 0]);
+    expect(emu.requests().map((r) => r.path)).toEqual(Array(3).fill('/v1/orgs/org_t/teams'));
+  });
+
   it("lets the reads below different lists take turns instead of one list's reads all going first", async () => {
     const seed = bigSeed(12);
     (seed.organizations as any[])[0].sites = Array.from({ length: 12 }, (_, i) => ({
