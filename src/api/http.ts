@@ -135,6 +135,8 @@ export class HttpClient {
   private pacing = 0;
   /** Requests of a priority above 0 (a list's next page, a leading list) sent and not settled. */
   private chained = 0;
+  /** The routes whose reads weigh more (or less) than 1 in the queue's turns (`shareRoute`). */
+  private readonly shares = new Map<string, number>();
   /** Answers of priority 0 waiting for their turn while a chained request is under way (`later`). */
   private readonly answersLater: (() => void)[] = [];
   /** The shortest recent attempt (for the concurrency the rate limit allows). */
@@ -231,14 +233,26 @@ export class HttpClient {
     // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    if (!req.priority) return queued(this.enqueue, run, { lane });
-    const chained = queued(this.enqueue, run, { lane, priority: req.priority });
+    const share = this.shares.get(lane);
+    const options = share === undefined ? { lane } : { lane, share };
+    if (!req.priority) return queued(this.enqueue, run, options);
+    const chained = queued(this.enqueue, run, { ...options, priority: req.priority });
     this.chained += 1;
     const over = () => {
       this.chained -= 1;
     };
     chained.then(over, over);
     return chained;
+  }
+
+  /**
+   * The weight of a GET route's reads in the queue's turns (`LaneOptions.share`), from the next read
+   * of it on (undefined: back to 1): the live read gives the reads below a kind diffed ahead a larger one, so that they end
+   * before the other lanes and the kind's diff runs while those are still read (decision 43).
+   */
+  shareRoute(route: string, share: number | undefined): void {
+    if (share === undefined) this.shares.delete(route);
+    else this.shares.set(route, share);
   }
 
   /**

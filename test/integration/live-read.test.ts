@@ -102,6 +102,40 @@ describe('live read', () => {
     expect(first.filter((k) => k === 'site').length).toBeGreaterThanOrEqual(3);
   });
 
+  it("ends the reads below the sites before the teams' when the plan diffs the sites ahead", async () => {
+    const seed = bigSeed(30);
+    (seed.organizations as any[])[0].sites = Array.from({ length: 30 }, (_, i) => ({
+      title: `Site ${i}`,
+      sections: [{ title: 'A', path: 'a', siteSpaces: [{ space: 'space_1' }] }],
+    }));
+    emu = await withEmulator({ seed });
+    api = client(emu, { concurrency: 2 });
+    const desired = {
+      organizations: [
+        {
+          id: 'org_t',
+          policy,
+          teams: Array.from({ length: 30 }, (_, i) => ({ title: `Team ${i}`, members: [] })),
+          sites: Array.from({ length: 30 }, (_, i) => ({ title: `Site ${i}`, sections: [] })),
+        },
+      ],
+    };
+    const lastOf = (paths: string[], end: string) => paths.findLastIndex((p) => p.endsWith(end));
+    // Read for a plan (the lists handed over as read, `onListRead`): a site's reads below weigh 1.5.
+    await readLive(api, desired, undefined, () => undefined);
+    const planned = emu.requests().map((r) => r.path);
+    // The site's reads (sections, share links: 60) end while the members' (30) still have a fifth to go.
+    expect(lastOf(planned, '/members')).toBe(planned.length - 1);
+    expect(planned.length - 1 - lastOf(planned, '/sections')).toBeGreaterThanOrEqual(6);
+    // Read for anything else (export, drift): lanes in plain proportion end together.
+    await readLive(api, desired);
+    const plain = emu
+      .requests()
+      .slice(planned.length)
+      .map((r) => r.path);
+    expect(plain.length - 1 - lastOf(plain, '/sections')).toBeLessThan(3);
+  });
+
   it('reads first the lists whose items have reads below them (the first answer is the probe)', async () => {
     const seed = bigSeed(3);
     const o = (seed.organizations as any[])[0];
