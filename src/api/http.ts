@@ -133,6 +133,12 @@ export class HttpClient {
   private turn: Promise<void> = Promise.resolve();
   /** Requests waiting for a slot of the rate budget. */
   private pacing = 0;
+  /** Requests of a priority above 0 (a list's next page, a leading list) sent and not settled. */
+  private chained = 0;
+  /** The routes whose reads weigh more (or less) than 1 in the queue's turns (`shareRoute`). */
+  private readonly shares = new Map<string, number>();
+  /** Answers of priority 0 waiting for their turn while a chained request is under way (`later`). */
+  private readonly answersLater: (() => void)[] = [];
   /** The shortest recent attempt (for the concurrency the rate limit allows). */
   private readonly rtt = new ShortestRecent();
   /** The headers of every request (a body adds its type). */
@@ -227,11 +233,46 @@ export class HttpClient {
     // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    return queued(this.enqueue, run, {
-      lane,
-      ...(req.priority ? { priority: req.priority } : {}),
+    const share = this.shares.get(lane);
+    const options = share === undefined ? { lane } : { lane, share };
+    if (!req.priority) return queued(this.enqueue, run, options);
+    const chained = queued(this.enqueue, run, { ...options, priority: req.priority });
+    this.chained += 1;
+    const over = () => {
+      this.chained -= 1;
+    };
+    chained.then(over, over);
+    return chained;
+  }
+
+  /**
+   * The weight of a GET route's reads in the queue's turns (`LaneOptions.share`), from the next read
+   * of it on (undefined: back to 1): the live read gives the reads below a kind diffed ahead a larger one, so that they end
+   * before the other lanes and the kind's diff runs while those are still read (decision 43).
+   */
+  shareRoute(route: string, share: number | undefined): void {
+    if (share === undefined) this.shares.delete(route);
+    else this.shares.set(route, share);
+  }
+
+  /**
+   * Settles at a later turn of the event loop, one waiting answer a turn: an answer of a lower
+   * priority than a chained page waits here (`attempt`) while one is under way, so that when the
+   * chained page's answer comes in the same turn as many others, it is handled (and the page after
+   * it written) before them, not behind them (decision 43's seventh pass).
+   */
+  private later(): Promise<void> {
+    return new Promise((resolve) => {
+      this.answersLater.push(resolve);
+      if (this.answersLater.length === 1) setImmediate(this.nextLater);
     });
   }
+
+  private readonly nextLater = (): void => {
+    const resolve = this.answersLater.shift();
+    if (this.answersLater.length > 0) setImmediate(this.nextLater);
+    resolve?.();
+  };
 
   /** Into `waiting`, for `queued`: each task added starts when `pump` gets it a slot. */
   private readonly enqueue = (run: () => Promise<void>, options: LaneOptions): void => {
@@ -491,6 +532,8 @@ export class HttpClient {
 
     if (req.expect.includes(res.statusCode)) {
       if (bytes.length === 0) return { status: res.statusCode, body: undefined };
+      // While a chained page is under way, its answer goes before this one (`later`).
+      if (!req.priority && this.chained > 0) await this.later();
       try {
         return { status: res.statusCode, body: JSON.parse(jsonText(bytes)) as unknown };
       } catch (error) {

@@ -57,6 +57,27 @@ describe('LaneQueue (the HTTP client queue)', () => {
       expect(big.slice(q * 125, (q + 1) * 125).filter((n) => n.startsWith('h'))).toHaveLength(25);
   });
 
+  it('serves a lane of a larger share ahead of its proportion: it ends when the others are that far behind', () => {
+    // 100 heavy reads of share 1.5 among 400 light ones: the heavy lane ends when the light one is
+    // two thirds through (at 367 of 500), where lanes in plain proportion end together.
+    const q = new LaneQueue();
+    const lane = new Map<() => Promise<unknown>, string>();
+    const add = (name: string, share?: number) => {
+      const run = () => Promise.resolve(name);
+      lane.set(run, name);
+      q.enqueue(run, { lane: name, ...(share ? { share } : {}) });
+    };
+    for (let i = 0; i < 100; i += 1) add('h', 1.5);
+    for (let i = 0; i < 400; i += 1) add('l');
+    const ran: string[] = [];
+    for (let run = q.dequeue(); run; run = q.dequeue()) ran.push(lane.get(run)!);
+    const lastHeavy = ran.lastIndexOf('h');
+    expect(lastHeavy).toBeGreaterThan(355);
+    expect(lastHeavy).toBeLessThan(375);
+    // Still spread: each fifth of its reads among the light ones, not bunched at the start.
+    expect(ran.slice(0, 73).filter((n) => n === 'h').length).toBeLessThan(25);
+  });
+
   it('keeps the order within a lane, and FIFO for tasks without a lane', async () => {
     expect(await order([{ name: 'w1' }, { name: 'w2' }, { name: 'w3' }])).toEqual(['w1', 'w2', 'w3']);
   });

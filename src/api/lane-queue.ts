@@ -6,11 +6,16 @@ type Run = () => Promise<unknown>;
 export type LaneOptions = QueueAddOptions & {
   /** Tasks of one lane start in the order they came; lanes share the turns (default: one shared lane). */
   lane?: string;
+  /**
+   * The lane's weight in the turns (default 1): a lane of share 1.5 is served as if it had two
+   * thirds of its work, so it ends when lanes of share 1 are two thirds through theirs.
+   */
+  share?: number;
 };
 
-type Task = { run: Run; id: string | undefined; lane: string };
+type Task = { run: Run; id: string | undefined; lane: string; share: number };
 /** `served`: tasks of this lane dequeued since it last had none waiting (its progress, with `tasks`). */
-type Lane = { name: string; tasks: Task[]; head: number; served: number };
+type Lane = { name: string; tasks: Task[]; head: number; served: number; share: number };
 
 /**
  * The lanes of one priority, served in proportion to what each has waiting: the next task comes from
@@ -25,16 +30,16 @@ class Level {
   cursor = 0;
   size = 0;
 
-  push(lane: string, run: Run, id: string | undefined): void {
+  push(lane: string, run: Run, id: string | undefined, share = 1): void {
     let l = this.lanes.get(lane);
     if (!l) {
-      l = { name: lane, tasks: [], head: 0, served: 0 };
+      l = { name: lane, tasks: [], head: 0, served: 0, share };
       this.lanes.set(lane, l);
       // A new lane waits for its turn behind the lanes already served in this round.
       this.ring.splice(this.cursor, 0, l);
       this.cursor += 1;
     }
-    l.tasks.push({ run, id, lane });
+    l.tasks.push({ run, id, lane, share });
     this.size += 1;
   }
 
@@ -64,13 +69,13 @@ class Level {
   private behind(): number {
     let best = this.cursor;
     const lane = this.ring[best]!;
-    // a behind b: a.served / a.total < b.served / b.total, without division.
+    // a behind b: a.served / (a.share × a.total) < b.served / (b.share × b.total), without division.
     let served = lane.served;
-    let total = lane.served + lane.tasks.length - lane.head;
+    let total = lane.share * (lane.served + lane.tasks.length - lane.head);
     for (let k = 1; k < this.ring.length; k += 1) {
       const i = (this.cursor + k) % this.ring.length;
       const l = this.ring[i]!;
-      const lTotal = l.served + l.tasks.length - l.head;
+      const lTotal = l.share * (l.served + l.tasks.length - l.head);
       if (l.served * total < served * lTotal) {
         best = i;
         served = l.served;
@@ -129,7 +134,7 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
       this.levels.set(priority, level);
       this.order = [...this.levels.keys()].sort((a, b) => b - a);
     }
-    level.push(options?.lane ?? '', run, options?.id);
+    level.push(options?.lane ?? '', run, options?.id, options?.share);
   }
 
   dequeue(): Run | undefined {
@@ -149,7 +154,7 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
     for (const level of this.levels.values()) {
       const task = level.remove((t) => t.id === id);
       if (!task) continue;
-      return this.enqueue(task.run, { priority, id, lane: task.lane });
+      return this.enqueue(task.run, { priority, id, lane: task.lane, share: task.share });
     }
     throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);
   }

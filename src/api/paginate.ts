@@ -24,6 +24,8 @@ class PageWalk<T extends z.ZodType, S> {
   private page: string | undefined;
   private count = 0;
   private emptyInARow = 0;
+  /** The next page, asked for as soon as an answer named it (`askAhead`). */
+  private ahead: { page: string; got: Promise<PageOf<S>> } | undefined;
   private readonly shape: (res: HttpResponse) => PageOf<S>;
 
   constructor(
@@ -38,16 +40,41 @@ class PageWalk<T extends z.ZodType, S> {
   ) {
     const schema = Page(item);
     this.shape = (res) => {
+      // The next page is asked for as soon as the answer names it, before its items are checked
+      // and made live (and handed over): a chain of pages waits for none of that (decision 43).
+      this.askAhead(res);
       const parsed = parseAnswer(schema, res.body, 'GET', route);
       const items = parsed.items as z.infer<T>[];
       return { status: res.status, items: live ? items.map(live) : (items as S[]), next: parsed.next?.page };
     };
   }
 
-  /** The next page (the first, at the start). */
+  /** The next page (the first, at the start): the one asked for ahead, when it is that one. */
   fetch(): Promise<PageOf<S>> {
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    if (ahead && ahead.page === this.page) return ahead.got;
+    return this.request(this.page);
+  }
+
+  /**
+   * The page after the answer `res` (its body as the API sent it, not checked yet), asked for now
+   * when it names one within the bounds `more` checks: `fetch` then takes it. A page that fails its
+   * check after this has cost one request more, which the read's failure drops.
+   */
+  private askAhead(res: HttpResponse): void {
+    const body = res.body as { items?: unknown; next?: { page?: unknown } | null } | null | undefined;
+    const next = body?.next?.page;
+    if (typeof next !== 'string' || next === '' || !Array.isArray(body!.items)) return;
+    if (this.beyond(res.status, body!.items.length, next) !== undefined) return;
+    const got = this.request(next);
+    // Settled when `fetch` takes it; a page never taken (this one failed) fails unheard.
+    got.catch(() => undefined);
+    this.ahead = { page: next, got };
+  }
+
+  private request(page: string | undefined): Promise<PageOf<S>> {
     this.count += 1;
-    const page = this.page;
     return this.http.send(
       {
         method: 'GET',
@@ -67,22 +94,29 @@ class PageWalk<T extends z.ZodType, S> {
   /** Whether there is a page after `got` (throws when the list breaks a bound). */
   more({ status, items, next }: PageOf<S>): boolean {
     if (!next) return false;
-    if (this.seen?.has(next))
-      throw this.fail(status, 'next.page repeats a page token already seen; stopping instead of looping');
+    // The page asked for ahead counts in `count` already: the bounds are judged as they were then.
+    const counted = this.ahead?.page === next ? 1 : 0;
+    const broken = this.beyond(status, items.length, next, counted);
+    if (broken) throw broken;
     this.emptyInARow = items.length === 0 ? this.emptyInARow + 1 : 0;
-    if (this.emptyInARow >= MAX_EMPTY_PAGES)
-      throw this.fail(
-        status,
-        `${this.emptyInARow} empty pages in a row still point to a next page; stopping`,
-      );
-    if (this.count >= this.http.maxPages)
-      throw this.fail(
-        status,
-        `the list has more than ${this.http.maxPages} pages; stopping (a pagination loop?)`,
-      );
     (this.seen ??= new Set()).add(next);
     this.page = next;
     return true;
+  }
+
+  /** The bound a next page `next` after a page of `length` items would break, if any. */
+  private beyond(status: number, length: number, next: string, counted = 0): ApiError | undefined {
+    if (this.seen?.has(next))
+      return this.fail(status, 'next.page repeats a page token already seen; stopping instead of looping');
+    const empty = length === 0 ? this.emptyInARow + 1 : 0;
+    if (empty >= MAX_EMPTY_PAGES)
+      return this.fail(status, `${empty} empty pages in a row still point to a next page; stopping`);
+    if (this.count - counted >= this.http.maxPages)
+      return this.fail(
+        status,
+        `the list has more than ${this.http.maxPages} pages; stopping (a pagination loop?)`,
+      );
+    return undefined;
   }
 
   private fail(status: number, message: string): ApiError {

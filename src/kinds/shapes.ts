@@ -99,6 +99,13 @@ export type ListKind<
    */
   diffsAlone?: (desired: D[]) => boolean;
   /**
+   * The weight of the reads below this kind's items in the client's turns, when its diff is done
+   * ahead (`diffSteps`; default 1, as every other read): above 1 they end before the reads of
+   * weight 1 (a share of 1.5: when those are two thirds through), so that a diff that waits for
+   * them (the sites', whose sections are read below each site) runs while the others are read.
+   */
+  readsBelowShare?: number;
+  /**
    * When it is diffed (the plan's order of independent changes follows it): before the other kinds
    * because they depend on its changes (custom fields before their values), right before the
    * organization's settings (which may name a site or a team: teams, then sites), right after them,

@@ -387,6 +387,8 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
   diffSteps,
   // Its grants (`access`) name teams and members through what the teams' and members' diffs write.
   diffsAlone: (sites) => sites.every((s) => s.access === undefined),
+  // A site's sections are read below it; its diff, most of a plan's, waits for them.
+  readsBelowShare: 1.5,
   diffPhase: 'before-settings',
   export: {
     each: (live, ctx) => {

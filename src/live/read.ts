@@ -299,8 +299,15 @@ async function readLists(
               .catch(() => undefined);
           const items: unknown[] = [];
           const below: Promise<unknown>[] = [];
+          // The reads below a kind diffed ahead may weigh more in the client's turns: they then
+          // end before the other lists' and its diff runs while those are still read (decision 43).
+          let shared = !onList || !children || !kind.readsBelowShare || !diffsAhead(kind, desired);
+          let routes: string[] = [];
           // Each page's items are mapped, and the reads below them started, as the page arrives:
           // the next page and those reads go on at once (decision 39).
+          const unshare = () => {
+            for (const route of routes) api.http.shareRoute(route, undefined);
+          };
           await t(
             api.listPages(
               read.list(orgId),
@@ -314,6 +321,11 @@ async function readLists(
                   const item = read.live(withoutCredentials(answer, kind.credentials) as never);
                   if (!children) items.push(item);
                   else {
+                    if (!shared) {
+                      routes = children.reads.map((c) => routeBelow(c, orgId, item));
+                      for (const route of routes) api.http.shareRoute(route, kind.readsBelowShare);
+                      shared = true;
+                    }
                     const full = readChildren(
                       api,
                       orgId,
@@ -330,8 +342,11 @@ async function readLists(
               },
               children !== undefined,
             ),
-          );
-          const list = children ? await Promise.all(below) : items;
+          ).catch((error: unknown) => {
+            unshare();
+            throw error;
+          });
+          const list = children ? await Promise.all(below).finally(unshare) : items;
           if (!read.readOnly) onList?.(kind.key, list);
           return { key: kind.key, readOnly: read.readOnly, items: list };
         }),
@@ -340,6 +355,17 @@ async function readLists(
 }
 
 type ListRead = { key: string; readOnly: boolean | undefined; items: unknown[] };
+
+/** Whether the plan diffs `kind` ahead for this config (`DiffAhead.listRead`'s test). */
+function diffsAhead(kind: (typeof anyListKinds)[number], desired: unknown[] | undefined): boolean {
+  return (
+    kind.diffSteps !== undefined && desired !== undefined && (kind.diffsAlone?.(desired as never) ?? true)
+  );
+}
+
+/** The route of a read below `item`. */
+const routeBelow = (c: ChildRead<unknown, unknown>, org: string, item: unknown): string =>
+  'list' in c ? c.list(org, item).route : c.call(org, item).route;
 
 /** The lists read, in the registry's order (whichever step of the scope started them). */
 function listsOf(reads: ListRead[]): Partial<LiveOrganization> {

@@ -59,6 +59,19 @@ describe('live read', () => {
     expect(members).toBeLessThan(lastPage);
   });
 
+  it("asks for a list's next page as soon as its answer names it, before the page's items are handed over", async () => {
+    emu = await withEmulator({ seed: bigSeed(2500) });
+    api = client(emu);
+    const http = api.http;
+    // The requests queued or running when each page is handed over: the next page's is one of them.
+    const pendingAtPage: number[] = [];
+    const teams = teamKind.reads[0]!.list('org_t');
+    await api.listPages(teams, () => pendingAtPage.push(http.pending));
+    // Before, the next page was asked for only once the reader had done with the page: 0, 0, 0.
+    expect(pendingAtPage).toEqual([1, 1, 0]);
+    expect(emu.requests().map((r) => r.path)).toEqual(Array(3).fill('/v1/orgs/org_t/teams'));
+  });
+
   it("lets the reads below different lists take turns instead of one list's reads all going first", async () => {
     const seed = bigSeed(12);
     (seed.organizations as any[])[0].sites = Array.from({ length: 12 }, (_, i) => ({
@@ -87,6 +100,40 @@ describe('live read', () => {
     const first = kinds.slice(0, 12);
     expect(first.filter((k) => k === 'members').length).toBeGreaterThanOrEqual(3);
     expect(first.filter((k) => k === 'site').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("ends the reads below the sites before the teams' when the plan diffs the sites ahead", async () => {
+    const seed = bigSeed(30);
+    (seed.organizations as any[])[0].sites = Array.from({ length: 30 }, (_, i) => ({
+      title: `Site ${i}`,
+      sections: [{ title: 'A', path: 'a', siteSpaces: [{ space: 'space_1' }] }],
+    }));
+    emu = await withEmulator({ seed });
+    api = client(emu, { concurrency: 2 });
+    const desired = {
+      organizations: [
+        {
+          id: 'org_t',
+          policy,
+          teams: Array.from({ length: 30 }, (_, i) => ({ title: `Team ${i}`, members: [] })),
+          sites: Array.from({ length: 30 }, (_, i) => ({ title: `Site ${i}`, sections: [] })),
+        },
+      ],
+    };
+    const lastOf = (paths: string[], end: string) => paths.findLastIndex((p) => p.endsWith(end));
+    // Read for a plan (the lists handed over as read, `onListRead`): a site's reads below weigh 1.5.
+    await readLive(api, desired, undefined, () => undefined);
+    const planned = emu.requests().map((r) => r.path);
+    // The site's reads (sections, share links: 60) end while the members' (30) still have a fifth to go.
+    expect(lastOf(planned, '/members')).toBe(planned.length - 1);
+    expect(planned.length - 1 - lastOf(planned, '/sections')).toBeGreaterThanOrEqual(6);
+    // Read for anything else (export, drift): lanes in plain proportion end together.
+    await readLive(api, desired);
+    const plain = emu
+      .requests()
+      .slice(planned.length)
+      .map((r) => r.path);
+    expect(plain.length - 1 - lastOf(plain, '/sections')).toBeLessThan(3);
   });
 
   it('reads first the lists whose items have reads below them (the first answer is the probe)', async () => {

@@ -1,0 +1,46 @@
+import { createServer, type ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { clientOf } from '../../test/helpers/http-client.js';
+
+describe('a chained page first', () => {
+  it('handles the answer of a list’s next page before answers of lower priority that came with it', async () => {
+    // The server holds every request until it has all of them, then answers them at once: the
+    // client finds them all in one turn of its event loop, the next page's (sent last) among them.
+    const held: ServerResponse[] = [];
+    const READS = 12;
+    const body = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ id: `x${i}` })) });
+    const answer = (r: ServerResponse) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      r.end(body);
+    };
+    let hold = false;
+    const http = await clientOf(
+      createServer((_req, res) => {
+        if (!hold) return answer(res);
+        held.push(res);
+        if (held.length === READS + 1) held.splice(0).forEach(answer);
+      }),
+      { token: 'chain-first-token-0123456789', concurrency: READS + 1 },
+    );
+    const handled: string[] = [];
+    const read = (path: string, priority?: number) =>
+      http.send({ method: 'GET', path, route: path, expect: [200], ...(priority ? { priority } : {}) }, () =>
+        handled.push(path),
+      );
+    // The first answer ends the client's probing (one request at a time until an answer comes).
+    await http.send({ method: 'GET', path: '/probe', route: '/probe', expect: [200] });
+    hold = true;
+    const reads = Array.from({ length: READS }, () => read('/below'));
+    // Once the reads below are written: the list's next page, the chain every later read waits on.
+    while (http.pending > 0 && (http as unknown as { running: number }).running < READS)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const page = read('/page', 1);
+    await Promise.all([...reads, page]);
+    // Before, the answers were handled in the order their sockets were read: the page's last or
+    // near it. Now an answer of lower priority waits a turn of the event loop while a chained page
+    // is under way, and the page's is handled at once.
+    expect(handled.indexOf('/page')).toBe(0);
+    expect(handled).toHaveLength(READS + 1);
+  });
+});
