@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { kindDrafts } from '../diff/builder.js';
+import { kindDrafts, type KindDrafts } from '../diff/builder.js';
 import { problem, warn, type DiffContext } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
 import type { OpShape, Ref } from '../model/change.js';
@@ -277,60 +277,33 @@ const teamMembersKey = (ctx: DiffContext, title: string): string | undefined => 
   return ctx.drafts.drafts.find((d) => d.kind === 'team-members' && d.address.startsWith(`${addr}/`))?.key;
 };
 
+/** The three targets' operations differ only in their type's middle word. */
+const opType = (
+  target: GrantHolder['target'],
+  verb: 'create' | 'update' | 'delete',
+  subject: GrantSubject,
+) => (verb === 'create' ? `create-${target}-grant` : `${verb}-${target}-${subjectKind(subject)}-grant`);
+
+/** A live grant's address names its subject as people do (a team's title, a user's e-mail). */
+const subjectName = (g: LiveGrant) => {
+  const name = (g as Partial<LiveGrantEntry>).name ?? null;
+  return 'team' in g ? `team:${name ?? g.team}` : `member:${name ?? g.member}`;
+};
+
 /**
  * One object's grants: pair by subject (a team by its id, known from its title; a user by e-mail
  * or id), then create, update or revoke. A team the plan creates is granted after its creation and
  * membership; a team the plan deletes cannot be granted; the token's own user grant is never revoked.
  */
 export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void {
-  // The three targets' operations differ only in their type's middle word.
   const drafts = kindDrafts<OpShape>(ctx, kind);
-  const type = (verb: 'create' | 'update' | 'delete', subject: GrantSubject) =>
-    verb === 'create' ? `create-${h.target}-grant` : `${verb}-${h.target}-${subjectKind(subject)}-grant`;
-  /** A live grant's address names its subject as people do (a team's title, a user's e-mail). */
-  const subjectName = (g: LiveGrant) => {
-    const name = (g as Partial<LiveGrantEntry>).name ?? null;
-    return 'team' in g ? `team:${name ?? g.team}` : `member:${name ?? g.member}`;
-  };
   const used = new Set<LiveGrant>();
-  const userIds = ctx.userIds ?? new Map<string, string>();
   for (const d of h.desired) {
     const address = `${h.address}/access/${grantSubject(d)}`;
-    let subject: GrantSubject;
-    let live: LiveGrant | undefined;
     const deps: (string | undefined)[] = [h.createKey];
-    if ('team' in d) {
-      const team = ctx.teamRefs.get(d.team);
-      if (!team) {
-        problem(ctx, `${h.label}: no team titled "${d.team}" to grant access to`, 'unknown-reference');
-        continue;
-      }
-      const teamAddr = `${ctx.org}/teams/${d.team}`;
-      if (
-        ctx.drafts.drafts.some((x) => x.action === 'delete' && x.address === teamAddr && x.kind === 'team')
-      ) {
-        problem(
-          ctx,
-          `${h.label}: team "${d.team}" is deleted by this plan (not in teams); keep it or remove its grant`,
-          'unknown-reference',
-        );
-        continue;
-      }
-      subject = { team: team.ref };
-      deps.push(team.createKey, teamMembersKey(ctx, d.team));
-      const id = 'id' in team.ref ? team.ref.id : undefined;
-      live = id === undefined ? undefined : h.live.find((l) => 'team' in l && l.team === id);
-    } else {
-      live = h.live.find(
-        (l) => 'member' in l && (l.member === d.member || (l as Partial<LiveGrantEntry>).name === d.member),
-      );
-      const id = live && 'member' in live ? live.member : userIds.get(d.member);
-      if (id === undefined) {
-        problem(ctx, `${h.label}: no member with e-mail ${d.member} to grant access to`, 'unknown-reference');
-        continue;
-      }
-      subject = { user: id };
-    }
+    const paired = 'team' in d ? teamSubject(ctx, h, d, deps) : memberSubject(ctx, h, d);
+    if (!paired) continue;
+    const { subject, live } = paired;
     if (live) used.add(live);
     const base = { org: ctx.org, holder: h.ref, subject };
     if (!live)
@@ -338,7 +311,7 @@ export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void
         address,
         after: { role: d.role },
         deps,
-        op: { type: type('create', subject), ...base, role: d.role },
+        op: { type: opType(h.target, 'create', subject), ...base, role: d.role },
       });
     else if (live.role !== d.role)
       drafts.update({
@@ -346,9 +319,61 @@ export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void
         before: { role: live.role },
         after: { role: d.role },
         deps,
-        op: { type: type('update', subject), ...base, role: d.role },
+        op: { type: opType(h.target, 'update', subject), ...base, role: d.role },
       });
   }
+  revokeUnlisted(ctx, drafts, h, used);
+}
+
+type Paired = { subject: GrantSubject; live: LiveGrant | undefined };
+
+/** A team's grant: its subject (the team by title, after its creation and members: `deps`) and its live grant. */
+function teamSubject(
+  ctx: DiffContext,
+  h: GrantHolder,
+  d: Extract<DesiredGrant, { team: string }>,
+  deps: (string | undefined)[],
+): Paired | undefined {
+  const team = ctx.teamRefs.get(d.team);
+  if (!team) {
+    problem(ctx, `${h.label}: no team titled "${d.team}" to grant access to`, 'unknown-reference');
+    return undefined;
+  }
+  const teamAddr = `${ctx.org}/teams/${d.team}`;
+  if (ctx.drafts.drafts.some((x) => x.action === 'delete' && x.address === teamAddr && x.kind === 'team')) {
+    problem(
+      ctx,
+      `${h.label}: team "${d.team}" is deleted by this plan (not in teams); keep it or remove its grant`,
+      'unknown-reference',
+    );
+    return undefined;
+  }
+  deps.push(team.createKey, teamMembersKey(ctx, d.team));
+  const id = 'id' in team.ref ? team.ref.id : undefined;
+  const live = id === undefined ? undefined : h.live.find((l) => 'team' in l && l.team === id);
+  return { subject: { team: team.ref }, live };
+}
+
+/** A member's grant: its subject (the user by e-mail or id) and its live grant. */
+function memberSubject(
+  ctx: DiffContext,
+  h: GrantHolder,
+  d: Extract<DesiredGrant, { member: string }>,
+): Paired | undefined {
+  const userIds = ctx.userIds ?? new Map<string, string>();
+  const live = h.live.find(
+    (l) => 'member' in l && (l.member === d.member || (l as Partial<LiveGrantEntry>).name === d.member),
+  );
+  const id = live && 'member' in live ? live.member : userIds.get(d.member);
+  if (id === undefined) {
+    problem(ctx, `${h.label}: no member with e-mail ${d.member} to grant access to`, 'unknown-reference');
+    return undefined;
+  }
+  return { subject: { user: id }, live };
+}
+
+/** The live grants the config does not list: revoked when pruned, except the token's own user's. */
+function revokeUnlisted(ctx: DiffContext, drafts: KindDrafts<OpShape>, h: GrantHolder, used: Set<LiveGrant>) {
   for (const l of h.live) {
     if (used.has(l)) continue;
     const subject: GrantSubject = 'team' in l ? { team: liveRef(l.team) } : { user: l.member };
@@ -361,7 +386,7 @@ export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void
       {
         address: `${h.address}/access/${subjectName(l)}`,
         before: { role: l.role },
-        op: { type: type('delete', subject), org: ctx.org, holder: h.ref, subject },
+        op: { type: opType(h.target, 'delete', subject), org: ctx.org, holder: h.ref, subject },
       },
       keep ? false : ctx.prune,
       self ? SELF_KEPT.self : unknownSelf ? SELF_KEPT.unknown : undefined,
