@@ -66,12 +66,19 @@ const STRUCTURE_DIFF_PARTS = [
   'src/kinds/structure-paths.ts',
 ];
 /**
- * Parts of a kind's module split off by idea to keep files small (decision 49): the redirects the
- * plan wants and the diff's calls, beside site-redirect.ts, counted once with it.
+ * Parts of a module split off by idea to keep files small (decision 49), counted once with it: the
+ * redirects the plan wants and the diff's calls, beside site-redirect.ts; the structure's config
+ * (schemas, normalization, checks, docs), beside site-structure.ts, for the kinds it names.
  */
 const KIND_PARTS: Record<string, string[]> = {
   'src/kinds/site-redirect-resolve.ts': ['site-redirect'],
   'src/kinds/site-redirect-diff.ts': ['site-redirect'],
+  'src/kinds/site-structure-config.ts': [
+    'site-section',
+    'site-space',
+    'site-section-group',
+    'site-customization',
+  ],
 };
 const ABOUT_OTHERS: Record<string, string[]> = Object.fromEntries([
   ...[...GRANT_FILES, ...ACCESS_FILES].map((f) => [f, ['space', 'collection', 'site', 'team', 'member']]),
