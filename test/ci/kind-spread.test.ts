@@ -62,6 +62,9 @@ const ACCESS_FILES = [
  */
 const STRUCTURE_DIFF_PARTS = [
   'src/kinds/site-structure-types.ts',
+  'src/kinds/site-structure-fields.ts',
+  'src/kinds/site-structure-spaces.ts',
+  'src/kinds/site-structure-unique.ts',
   'src/kinds/site-space-overrides.ts',
   'src/kinds/structure-paths.ts',
 ];
