@@ -38,6 +38,7 @@ const HELPERS_NAMING_KINDS: Record<string, string> = {
 const GRANT_FILES = [
   'src/model/grants.ts',
   'src/kinds/grants.ts',
+  'src/kinds/grants-diff.ts',
   'src/kinds/space-grant.ts',
   'src/kinds/collection-grant.ts',
   'src/kinds/site-grant.ts',
