@@ -81,67 +81,23 @@ function raiseIn(map: Map<string, Access>, key: string, access: Access): void {
   if (!now || rank(access.role) > rank(now.role)) map.set(key, access);
 }
 
+/** The model's objects and teams by id, and the grants on each object. */
+type ModelIndex = {
+  objects: Map<string, AccessObject>;
+  teams: Map<string, AccessModel['teams'][number]>;
+  grantsOn: Map<string, Grant[]>;
+};
+
 /** The access of every member to every object (see `AccessMatrix`). */
 export function effectiveAccess(model: AccessModel): AccessMatrix {
-  const objects = new Map(model.objects.map((o) => [o.id, o]));
-  const teams = new Map(model.teams.map((t) => [t.id, t]));
-  const grantsOn = new Map<string, Grant[]>();
-  for (const g of model.grants) {
-    const list = grantsOn.get(g.object);
-    if (list) list.push(g);
-    else grantsOn.set(g.object, [g]);
-  }
-  const defaults = new Map<string, Access | 'org-role' | null>();
-  /** What every member gets by default: a role with its reason, their own org role, or nothing. */
-  const defaultOf = (id: string, depth = 0): Access | 'org-role' | null => {
-    const cached = defaults.get(id);
-    if (cached !== undefined) return cached;
-    const o = objects.get(id);
-    let result: Access | 'org-role' | null;
-    if (!o || depth > 64) result = null;
-    else if (o.defaultLevel === 'inherit') result = o.parent ? defaultOf(o.parent, depth + 1) : 'org-role';
-    else if (o.defaultLevel === null) result = null;
-    else result = { role: o.defaultLevel, via: `default level of ${o.noun} ${o.title}` };
-    defaults.set(id, result);
-    return result;
-  };
-  /** The grants of `o` over those that reach it from above; `where`: how they read from below. */
-  const withOwn = (o: AccessObject, above: Reach, where: string): Reach => {
-    const own = grantsOn.get(o.id);
-    if (!own) return above;
-    const users = new Map(above.users);
-    let sig = above.sig;
-    for (const g of own) {
-      if ('user' in g.subject) {
-        raiseIn(users, g.subject.user, { role: g.role, via: `direct grant${where}` });
-        sig += `|${o.id}:u:${g.subject.user}:${g.role}`;
-      } else {
-        const team = teams.get(g.subject.team);
-        // One (immutable) access for every member of the team.
-        const access = team ? { role: g.role, via: `team ${team.title}${where}` } : undefined;
-        for (const u of team?.members ?? []) raiseIn(users, u, access!);
-        sig += `|${o.id}:t:${g.subject.team}[${team?.members.join(',') ?? ''}]:${g.role}`;
-      }
-    }
-    return { users, sig };
-  };
-  const below = new Map<string, Reach>();
-  /** What a collection's grants (and those above it) give what it holds. */
-  const reachBelow = (id: string | null | undefined, depth = 0): Reach => {
-    if (!id || depth > 64) return NONE;
-    const cached = below.get(id);
-    if (cached) return cached;
-    const o = objects.get(id);
-    const reach = o ? withOwn(o, reachBelow(o.parent, depth + 1), ` on ${o.noun} ${o.title}`) : NONE;
-    below.set(id, reach);
-    return reach;
-  };
-
+  const index = indexModel(model);
+  const defaultOf = defaults(index);
+  const reachBelow = reaches(index);
   const orgRoles = new Map(model.members.map((m) => [m.id, m.role]));
   const rows = new Map<string, AccessRow>();
   for (const object of model.objects) {
     const base = defaultOf(object.id);
-    const reach = withOwn(object, reachBelow(object.parent), '');
+    const reach = withOwn(index, object, reachBelow(object.parent), '');
     const baseSig = base === null ? '-' : base === 'org-role' ? 'org' : `${base.role}@${base.via}`;
     rows.set(object.id, {
       object,
@@ -150,33 +106,112 @@ export function effectiveAccess(model: AccessModel): AccessMatrix {
       sig: `${baseSig}${reach.sig}`,
     });
   }
-  /** The teams' grants on `o` over those from above (as `withOwn` does for members). */
-  const teamsWith = (o: AccessObject, above: ReadonlyMap<string, Access>, where: string) => {
-    const own = grantsOn.get(o.id)?.filter((g) => 'team' in g.subject);
-    if (!own?.length) return above;
-    const map = new Map(above);
-    for (const g of own)
-      raiseIn(map, (g.subject as { team: string }).team, {
-        role: g.role,
-        via: where ? `grant${where}` : 'direct grant',
-      });
-    return map;
+  const teamsOf = teamAccess(index);
+  return { rows, orgRoles, teamTitles: new Map(model.teams.map((t) => [t.id, t.title])), teamsOf };
+}
+
+function indexModel(model: AccessModel): ModelIndex {
+  const objects = new Map(model.objects.map((o) => [o.id, o]));
+  const teams = new Map(model.teams.map((t) => [t.id, t]));
+  const grantsOn = new Map<string, Grant[]>();
+  for (const g of model.grants) {
+    const list = grantsOn.get(g.object);
+    if (list) list.push(g);
+    else grantsOn.set(g.object, [g]);
+  }
+  return { objects, teams, grantsOn };
+}
+
+/** What every member gets by default on an object: a role with its reason, their own org role, or nothing (cached). */
+function defaults({ objects }: ModelIndex) {
+  const cache = new Map<string, Access | 'org-role' | null>();
+  const defaultOf = (id: string, depth = 0): Access | 'org-role' | null => {
+    const cached = cache.get(id);
+    if (cached !== undefined) return cached;
+    const o = objects.get(id);
+    let result: Access | 'org-role' | null;
+    if (!o || depth > 64) result = null;
+    else if (o.defaultLevel === 'inherit') result = o.parent ? defaultOf(o.parent, depth + 1) : 'org-role';
+    else if (o.defaultLevel === null) result = null;
+    else result = { role: o.defaultLevel, via: `default level of ${o.noun} ${o.title}` };
+    cache.set(id, result);
+    return result;
   };
+  return defaultOf;
+}
+
+/** The grants of `o` over those that reach it from above; `where`: how they read from below. */
+function withOwn({ teams, grantsOn }: ModelIndex, o: AccessObject, above: Reach, where: string): Reach {
+  const own = grantsOn.get(o.id);
+  if (!own) return above;
+  const users = new Map(above.users);
+  let sig = above.sig;
+  for (const g of own) {
+    if ('user' in g.subject) {
+      raiseIn(users, g.subject.user, { role: g.role, via: `direct grant${where}` });
+      sig += `|${o.id}:u:${g.subject.user}:${g.role}`;
+    } else {
+      const team = teams.get(g.subject.team);
+      // One (immutable) access for every member of the team.
+      const access = team ? { role: g.role, via: `team ${team.title}${where}` } : undefined;
+      for (const u of team?.members ?? []) raiseIn(users, u, access!);
+      sig += `|${o.id}:t:${g.subject.team}[${team?.members.join(',') ?? ''}]:${g.role}`;
+    }
+  }
+  return { users, sig };
+}
+
+/** What a collection's grants (and those above it) give what it holds (cached). */
+function reaches(index: ModelIndex) {
+  const below = new Map<string, Reach>();
+  const reachBelow = (id: string | null | undefined, depth = 0): Reach => {
+    if (!id || depth > 64) return NONE;
+    const cached = below.get(id);
+    if (cached) return cached;
+    const o = index.objects.get(id);
+    const reach = o ? withOwn(index, o, reachBelow(o.parent, depth + 1), ` on ${o.noun} ${o.title}`) : NONE;
+    below.set(id, reach);
+    return reach;
+  };
+  return reachBelow;
+}
+
+/** The teams' grants on `o` over those from above (as `withOwn` does for members). */
+function teamsWith(
+  { grantsOn }: ModelIndex,
+  o: AccessObject,
+  above: ReadonlyMap<string, Access>,
+  where: string,
+): ReadonlyMap<string, Access> {
+  const own = grantsOn.get(o.id)?.filter((g) => 'team' in g.subject);
+  if (!own?.length) return above;
+  const map = new Map(above);
+  for (const g of own)
+    raiseIn(map, (g.subject as { team: string }).team, {
+      role: g.role,
+      via: where ? `grant${where}` : 'direct grant',
+    });
+  return map;
+}
+
+/** Each team's access to an object, through grants on it and above it (the matrix's `teamsOf`). */
+function teamAccess(index: ModelIndex) {
   const teamsBelowCache = new Map<string, ReadonlyMap<string, Access>>();
   const teamsBelow = (id: string | null | undefined, depth = 0): ReadonlyMap<string, Access> => {
     if (!id || depth > 64) return NO_TEAMS;
     const cached = teamsBelowCache.get(id);
     if (cached) return cached;
-    const o = objects.get(id);
-    const map = o ? teamsWith(o, teamsBelow(o.parent, depth + 1), ` on ${o.noun} ${o.title}`) : NO_TEAMS;
+    const o = index.objects.get(id);
+    const map = o
+      ? teamsWith(index, o, teamsBelow(o.parent, depth + 1), ` on ${o.noun} ${o.title}`)
+      : NO_TEAMS;
     teamsBelowCache.set(id, map);
     return map;
   };
-  const teamsOf = (id: string): ReadonlyMap<string, Access> => {
-    const o = objects.get(id);
-    return o ? teamsWith(o, teamsBelow(o.parent), '') : NO_TEAMS;
+  return (id: string): ReadonlyMap<string, Access> => {
+    const o = index.objects.get(id);
+    return o ? teamsWith(index, o, teamsBelow(o.parent), '') : NO_TEAMS;
   };
-  return { rows, orgRoles, teamTitles: new Map(model.teams.map((t) => [t.id, t.title])), teamsOf };
 }
 
 /** What the default gives one member: guests (no organization role) get nothing by default. */

@@ -125,31 +125,52 @@ export function plannedAccessModel(desired: DesiredOrganization, live: LiveOrgan
   const prune = desired.policy.prune;
   const members = plannedMembers(desired, live, now);
   const memberId = memberLookup(members);
-
-  const teams = desired.teams
-    ? (() => {
-        const { pairs, leftover } = pair(desired.teams, live.teams ?? []);
-        const liveTeams = new Map(now.teams.map((t) => [t.id, t]));
-        const omitted = new Set(leftover.map((l) => l.id));
-        const kept = prune ? [] : now.teams.filter((t) => omitted.has(t.id));
-        return [
-          ...pairs.map(([d, l]) => ({
-            id: l?.id ?? `${NEW.team}${d.title}`,
-            title: d.title,
-            members: d.members
-              ? d.members.map((m) => memberId(m.user))
-              : ((l && liveTeams.get(l.id)?.members) ?? []),
-          })),
-          ...kept,
-        ];
-      })()
-    : now.teams;
+  const teams = desired.teams ? plannedTeams(desired.teams, live, now, memberId, prune) : now.teams;
   const teamId = (title: string): string => teams.find((t) => t.title === title)?.id ?? `${NEW.team}${title}`;
+  const { objects, entries } = plannedObjects(desired, live, now);
+  const subjectId: SubjectId = { team: teamId, member: memberId };
+  const grants = plannedGrants(objects, entries, live, subjectId, prune);
+  return { members, teams, objects: [...objects.values()], grants };
+}
 
-  // Desired entries by the id they have after the plan, for their grants.
+type MemberId = ReturnType<typeof memberLookup>;
+/** The id a grant's subject has after the plan. */
+type SubjectId = { team: (title: string) => string; member: MemberId };
+type AccessObjects = Map<string, AccessModel['objects'][number]>;
+
+/** Teams after the plan: the desired ones (paired with live ones), and omitted ones unless pruned. */
+function plannedTeams(
+  desiredTeams: NonNullable<DesiredOrganization['teams']>,
+  live: LiveOrganization,
+  now: AccessModel,
+  memberId: MemberId,
+  prune: boolean | undefined,
+): AccessModel['teams'] {
+  const { pairs, leftover } = pair(desiredTeams, live.teams ?? []);
+  const liveTeams = new Map(now.teams.map((t) => [t.id, t]));
+  const omitted = new Set(leftover.map((l) => l.id));
+  const kept = prune ? [] : now.teams.filter((t) => omitted.has(t.id));
+  return [
+    ...pairs.map(([d, l]) => ({
+      id: l?.id ?? `${NEW.team}${d.title}`,
+      title: d.title,
+      members: d.members
+        ? d.members.map((m) => memberId(m.user))
+        : ((l && liveTeams.get(l.id)?.members) ?? []),
+    })),
+    ...kept,
+  ];
+}
+
+/** The objects after the plan (collections, spaces, sites) by id, and the desired entries by that id, for their grants. */
+function plannedObjects(
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+  now: AccessModel,
+): { objects: AccessObjects; entries: Map<string, WithGrants<DesiredGrant>> } {
+  const prune = desired.policy.prune;
   const entries = new Map<string, WithGrants<DesiredGrant>>();
-  const objects = new Map(now.objects.map((o) => [o.id, o]));
-  const liveEntries = new Map(liveObjects(live).map((o) => [o.id, o.entry]));
+  const objects: AccessObjects = new Map(now.objects.map((o) => [o.id, o]));
 
   // Collections by title after the plan: the live ones, then the desired ones over them.
   const collectionIds = new Map(
@@ -193,7 +214,21 @@ export function plannedAccessModel(desired: DesiredOrganization, live: LiveOrgan
       entries.set(id, d);
     }
   }
+  return { objects, entries };
+}
 
+/**
+ * The grants after the plan: an entry's listed grants replace the live ones of the subjects they
+ * name; the unlisted live ones stay unless pruned (the token's own user's always stay).
+ */
+function plannedGrants(
+  objects: AccessObjects,
+  entries: Map<string, WithGrants<DesiredGrant>>,
+  live: LiveOrganization,
+  subjectId: SubjectId,
+  prune: boolean | undefined,
+): Grant[] {
+  const liveEntries = new Map(liveObjects(live).map((o) => [o.id, o.entry]));
   const grants: Grant[] = [];
   for (const o of objects.values()) {
     const liveEntry = liveEntries.get(o.id);
@@ -206,7 +241,7 @@ export function plannedAccessModel(desired: DesiredOrganization, live: LiveOrgan
     }
     const resolved = wanted.map((g: DesiredGrant): Grant => ({
       object: o.id,
-      subject: 'team' in g ? { team: teamId(g.team) } : { user: memberId(g.member) },
+      subject: 'team' in g ? { team: subjectId.team(g.team) } : { user: subjectId.member(g.member) },
       role: g.role as Role,
     }));
     const named = new Set(resolved.map((g) => subjectKey(g.subject)));
@@ -216,7 +251,7 @@ export function plannedAccessModel(desired: DesiredOrganization, live: LiveOrgan
       .filter((g) => !prune || ('user' in g.subject && g.subject.user === live.self));
     grants.push(...resolved, ...unlisted);
   }
-  return { members, teams, objects: [...objects.values()], grants };
+  return grants;
 }
 
 const subjectKey = (s: Grant['subject']): string => ('team' in s ? `t:${s.team}` : `u:${s.user}`);

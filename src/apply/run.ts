@@ -69,6 +69,24 @@ async function runOne(
   }
 }
 
+/** One apply in progress: what each change produced and ended as, and what waits on what. */
+type ApplyRun = {
+  plan: Plan;
+  api: ApiClient;
+  options: ApplyOptions;
+  produced: Produced;
+  results: Map<string, ChangeResult>;
+  byId: Map<string, Change>;
+  /** Per change, how many of its dependencies have not succeeded yet. */
+  waiting: Map<string, number>;
+  dependents: Map<string, string[]>;
+  attempts: number;
+  failed: number;
+  running: number;
+  /** Ends the wait for the plan's changes. */
+  resolveAll: () => void;
+};
+
 /**
  * Execute a plan: each change starts once its dependencies succeeded (the client's queue bounds
  * concurrency); a failed change marks its dependents skipped while independent changes go on.
@@ -80,103 +98,149 @@ export async function applyPlan(
 ): Promise<ApplyResult> {
   const started = Date.now();
   await preloadCertificates(plan.changes, options.configRoot, options.certificates);
-  const produced: Produced = new Map();
-  const results = new Map<string, ChangeResult>();
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const waiting = new Map(plan.changes.map((c) => [c.id, c.dependsOn.filter((d) => byId.has(d)).length]));
   const dependents = new Map<string, string[]>();
   for (const c of plan.changes)
     for (const d of c.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), c.id]);
-  const attempts = options.creationAttempts ?? 3;
-  let failed = 0;
+  const run: ApplyRun = {
+    plan,
+    api,
+    options,
+    produced: new Map(),
+    results: new Map(),
+    byId,
+    waiting,
+    dependents,
+    attempts: options.creationAttempts ?? 3,
+    failed: 0,
+    running: 0,
+    resolveAll: () => {},
+  };
+  await new Promise<void>((resolveAll) => {
+    run.resolveAll = resolveAll;
+    for (const c of plan.changes) if (waiting.get(c.id) === 0) start(run, c);
+    maybeDone(run);
+  });
+  return summary(run, started);
+}
 
-  const progress = () => options.onProgress?.({ done: results.size, total: plan.changes.length, failed });
-  const base = (c: Change) => ({
+function progress(run: ApplyRun): void {
+  run.options.onProgress?.({ done: run.results.size, total: run.plan.changes.length, failed: run.failed });
+}
+
+function base(c: Change) {
+  return {
     id: c.id,
     kind: c.kind,
     action: c.action,
     address: c.address,
     ...(c.note ? { note: c.note } : {}),
-  });
-
-  const skip = (id: string, because: string) => {
-    for (const childId of dependents.get(id) ?? []) {
-      if (results.has(childId)) continue;
-      const child = byId.get(childId)!;
-      results.set(childId, { ...base(child), status: 'skipped', durationMs: 0, message: because });
-      options.logger?.warn(
-        { change: childId, address: child.address, action: child.action, status: 'skipped', because },
-        'change skipped',
-      );
-      skip(childId, because);
-    }
   };
+}
 
-  await new Promise<void>((resolveAll) => {
-    let running = 0;
-    const maybeDone = () => {
-      if (running === 0 && (results.size === plan.changes.length || options.shouldStop?.())) resolveAll();
-    };
-    const start = (change: Change) => {
-      if (options.shouldStop?.()) return;
-      const gate = options.gateFor?.(changeOrg(change));
-      if (gate && gate.remainingMs() <= 0) {
-        // Ownership lost: this organization's queue stops between calls; the new owner re-plans.
-        const because = `not written: ${gate.label}`;
-        results.set(change.id, { ...base(change), status: 'skipped', durationMs: 0, message: because });
-        options.logger?.warn({ change: change.id, status: 'skipped', because }, 'change skipped');
-        skip(change.id, because);
-        progress();
-        return;
-      }
-      running += 1;
-      const t0 = Date.now();
-      const log = options.logger?.child({
-        change: change.id,
-        address: change.address,
-        action: change.action,
-        kind: change.kind,
-      });
-      withWriteGate(gate, () =>
-        runOne(api, change, produced, attempts, { gate, shouldStop: options.shouldStop, logger: log }),
-      )
-        .then(({ output, adopted }) => {
-          produced.set(change.id, output);
-          const durationMs = Date.now() - t0;
-          results.set(change.id, {
-            ...base(change),
-            status: 'applied',
-            durationMs,
-            ...(adopted ? { adopted } : {}),
-          });
-          log?.info({ status: 'applied', durationMs, adopted }, 'change applied');
-          for (const childId of dependents.get(change.id) ?? []) {
-            const left = waiting.get(childId)! - 1;
-            waiting.set(childId, left);
-            if (left === 0 && !results.has(childId)) start(byId.get(childId)!);
-          }
-        })
-        .catch((error: unknown) => {
-          failed += 1;
-          const durationMs = Date.now() - t0;
-          const message =
-            error instanceof ApiError ? (error.apiMessage ?? error.message) : (error as Error).message;
-          const code =
-            error instanceof ApiError ? error.code : ((error as { code?: string }).code ?? 'error');
-          results.set(change.id, { ...base(change), status: 'failed', durationMs, message, code });
-          log?.error({ status: 'failed', durationMs, code, err: message }, 'change failed');
-          skip(change.id, `${change.id} failed`);
-        })
-        .finally(() => {
-          running -= 1;
-          progress();
-          maybeDone();
-        });
-    };
-    for (const c of plan.changes) if (waiting.get(c.id) === 0) start(c);
-    maybeDone();
+function maybeDone(run: ApplyRun): void {
+  if (run.running === 0 && (run.results.size === run.plan.changes.length || run.options.shouldStop?.()))
+    run.resolveAll();
+}
+
+/** Mark every change below `id` skipped, `because`. */
+function skip(run: ApplyRun, id: string, because: string): void {
+  for (const childId of run.dependents.get(id) ?? []) {
+    if (run.results.has(childId)) continue;
+    const child = run.byId.get(childId)!;
+    run.results.set(childId, { ...base(child), status: 'skipped', durationMs: 0, message: because });
+    run.options.logger?.warn(
+      { change: childId, address: child.address, action: child.action, status: 'skipped', because },
+      'change skipped',
+    );
+    skip(run, childId, because);
+  }
+}
+
+/** Start one change whose dependencies succeeded, unless the apply stops or its organization's gate closed. */
+function start(run: ApplyRun, change: Change): void {
+  const { options } = run;
+  if (options.shouldStop?.()) return;
+  const gate = options.gateFor?.(changeOrg(change));
+  if (gate && gate.remainingMs() <= 0) {
+    // Ownership lost: this organization's queue stops between calls; the new owner re-plans.
+    const because = `not written: ${gate.label}`;
+    run.results.set(change.id, { ...base(change), status: 'skipped', durationMs: 0, message: because });
+    options.logger?.warn({ change: change.id, status: 'skipped', because }, 'change skipped');
+    skip(run, change.id, because);
+    progress(run);
+    return;
+  }
+  run.running += 1;
+  const t0 = Date.now();
+  const log = options.logger?.child({
+    change: change.id,
+    address: change.address,
+    action: change.action,
+    kind: change.kind,
   });
+  withWriteGate(gate, () =>
+    runOne(run.api, change, run.produced, run.attempts, {
+      gate,
+      shouldStop: options.shouldStop,
+      logger: log,
+    }),
+  )
+    .then(({ output, adopted }) => applied(run, change, t0, log, output, adopted))
+    .catch((error: unknown) => failedChange(run, change, t0, log, error))
+    .finally(() => {
+      run.running -= 1;
+      progress(run);
+      maybeDone(run);
+    });
+}
 
+/** A change applied: record it, and start each dependent that waited only for it. */
+function applied(
+  run: ApplyRun,
+  change: Change,
+  t0: number,
+  log: Logger | undefined,
+  output: OpOutput,
+  adopted: boolean,
+): void {
+  run.produced.set(change.id, output);
+  const durationMs = Date.now() - t0;
+  run.results.set(change.id, {
+    ...base(change),
+    status: 'applied',
+    durationMs,
+    ...(adopted ? { adopted } : {}),
+  });
+  log?.info({ status: 'applied', durationMs, adopted }, 'change applied');
+  for (const childId of run.dependents.get(change.id) ?? []) {
+    const left = run.waiting.get(childId)! - 1;
+    run.waiting.set(childId, left);
+    if (left === 0 && !run.results.has(childId)) start(run, run.byId.get(childId)!);
+  }
+}
+
+/** A change failed: record why, and skip what depends on it. */
+function failedChange(
+  run: ApplyRun,
+  change: Change,
+  t0: number,
+  log: Logger | undefined,
+  error: unknown,
+): void {
+  run.failed += 1;
+  const durationMs = Date.now() - t0;
+  const message = error instanceof ApiError ? (error.apiMessage ?? error.message) : (error as Error).message;
+  const code = error instanceof ApiError ? error.code : ((error as { code?: string }).code ?? 'error');
+  run.results.set(change.id, { ...base(change), status: 'failed', durationMs, message, code });
+  log?.error({ status: 'failed', durationMs, code, err: message }, 'change failed');
+  skip(run, change.id, `${change.id} failed`);
+}
+
+/** The result of every change in the plan's order (what never started: skipped), and the counts. */
+function summary(run: ApplyRun, started: number): ApplyResult {
+  const { plan, results, failed } = run;
   for (const c of plan.changes)
     if (!results.has(c.id))
       results.set(c.id, {

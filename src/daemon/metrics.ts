@@ -3,18 +3,50 @@ import type { HttpObserver } from '../api/http.js';
 import type { CoordinationObserver } from '../coord/types.js';
 import { collectProcessMetrics } from './process-metrics.js';
 
+/** Owned organizations and when each was last known in sync (set by the daemon's OrgHealth). */
+type OrgsInSync = { read: () => [string, number][] };
+/** Configured organizations, suspended or not, apply blocked or not (set by the daemon's OrgControls). */
+type OrgControls = { read: () => { org: string; suspended: boolean; blocked: boolean }[] };
+
 /** The daemon's Prometheus metrics, in their own registry; `stop` ends the process metrics' monitors. */
 export function createMetrics() {
   const registry = new Registry();
-  /** Owned organizations and when each was last known in sync (set by the daemon's OrgHealth). */
-  const orgsInSync: { read: () => [string, number][] } = { read: () => [] };
-  /** Configured organizations, suspended or not, apply blocked or not (set by the daemon's OrgControls). */
-  const orgControls: { read: () => { org: string; suspended: boolean; blocked: boolean }[] } = {
-    read: () => [],
-  };
+  const orgsInSync: OrgsInSync = { read: () => [] };
+  const orgControls: OrgControls = { read: () => [] };
   const stop = collectProcessMetrics(registry);
+  // Registered in this order: /metrics lists them so.
   const m = {
     registry,
+    ...runMetrics(registry),
+    ...apiMetrics(registry),
+    ...convergenceMetrics(registry),
+    orgsInSync,
+    ...orgMetrics(registry, orgsInSync),
+    ...controlMetrics(registry, orgControls),
+    orgControls,
+    ...sourceMetrics(registry),
+  };
+  const observer: HttpObserver = {
+    request: (method, route, status) => m.apiRequests.inc({ method, route, status: String(status) }),
+    retry: (_method, _route, reason) => m.apiRetries.inc({ reason }),
+    paused: (ms) => m.rateLimitPaused.inc(ms / 1000),
+    budget: (remaining) => {
+      if (remaining !== null) m.rateLimitRemaining.set(remaining);
+    },
+  };
+  const coordination: CoordinationObserver = {
+    owned: (n) => m.orgsOwned.set(n),
+    unowned: (n) => m.orgsUnowned.set(n),
+    renewFailed: () => m.leaseRenewFailures.inc(),
+  };
+  return { ...m, observer, coordination, stop };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Sync runs, the changes they applied, and drift checks. */
+function runMetrics(registry: Registry) {
+  return {
     syncDuration: new Histogram({
       name: 'docsync_sync_duration_seconds',
       help: 'Duration of sync runs',
@@ -49,6 +81,12 @@ export function createMetrics() {
       help: 'Time of the last drift check that could read live state',
       registers: [registry],
     }),
+  };
+}
+
+/** API requests, retries and the rate limit. */
+function apiMetrics(registry: Registry) {
+  return {
     apiRequests: new Counter({
       name: 'docsync_api_requests_total',
       help: 'API requests by method, route template and status',
@@ -71,6 +109,12 @@ export function createMetrics() {
       help: 'Remaining API rate budget',
       registers: [registry],
     }),
+  };
+}
+
+/** The last successful sync, and how long a change waits to be applied. */
+function convergenceMetrics(registry: Registry) {
+  return {
     lastSuccess: new Gauge({
       name: 'docsync_last_success_timestamp_seconds',
       help: 'Time of the last successful sync',
@@ -82,7 +126,12 @@ export function createMetrics() {
       buckets: [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600],
       registers: [registry],
     }),
-    orgsInSync,
+  };
+}
+
+/** Owned organizations, their ownership through etcd, and applies that did not converge. */
+function orgMetrics(registry: Registry, orgsInSync: OrgsInSync) {
+  return {
     orgLastSuccess: new Gauge({
       name: 'docsync_org_last_success_timestamp_seconds',
       help: 'Per owned organization: when it was last known in sync with the source (a successful sync, or a fetch with nothing new and nothing pending), or when this replica took it, if later',
@@ -113,6 +162,12 @@ export function createMetrics() {
       help: 'Applies whose re-read of what they changed still found differences (or could not re-read)',
       registers: [registry],
     }),
+  };
+}
+
+/** Per configured organization: suspended, apply blocked. */
+function controlMetrics(registry: Registry, orgControls: OrgControls) {
+  return {
     orgSuspended: new Gauge({
       name: 'docsync_org_suspended',
       help: 'Per configured organization: 1 while suspended (through the API or suspended: true in its config), else 0',
@@ -133,7 +188,12 @@ export function createMetrics() {
         for (const c of orgControls.read()) this.set({ org: c.org }, c.blocked ? 1 : 0);
       },
     }),
-    orgControls,
+  };
+}
+
+/** The config revision in effect. */
+function sourceMetrics(registry: Registry) {
+  return {
     sourceInfo: new Gauge({
       name: 'docsync_source_info',
       help: 'The config revision in effect',
@@ -141,20 +201,4 @@ export function createMetrics() {
       registers: [registry],
     }),
   };
-  const observer: HttpObserver = {
-    request: (method, route, status) => m.apiRequests.inc({ method, route, status: String(status) }),
-    retry: (_method, _route, reason) => m.apiRetries.inc({ reason }),
-    paused: (ms) => m.rateLimitPaused.inc(ms / 1000),
-    budget: (remaining) => {
-      if (remaining !== null) m.rateLimitRemaining.set(remaining);
-    },
-  };
-  const coordination: CoordinationObserver = {
-    owned: (n) => m.orgsOwned.set(n),
-    unowned: (n) => m.orgsUnowned.set(n),
-    renewFailed: () => m.leaseRenewFailures.inc(),
-  };
-  return { ...m, observer, coordination, stop };
 }
-
-export type Metrics = ReturnType<typeof createMetrics>;

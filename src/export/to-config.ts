@@ -52,46 +52,7 @@ export function exportOrganization(
   const warnings: string[] = [];
   const files: ExportFile[] = [];
   const kinds: ExportContext = { org, warnings, files, secrets: certificates, caps };
-  /** What the list kinds that export into `file` contribute to it, by key. */
-  const kindEntries = (file: string): Record<string, unknown> =>
-    Object.fromEntries(
-      anyListKinds
-        .flatMap((kind) => {
-          const out = inFile(kind);
-          return out?.file === file ? [[kind.key, out.entries(listIn(org, kind.key), kinds)]] : [];
-        })
-        .filter(([, entries]) => entries !== undefined),
-    );
-  /** What the list kinds that export into `file` hold, for its header. */
-  const kindHeaders = (file: string): string[] =>
-    [...anyObjectKinds.map((kind) => kind.export), ...anyListKinds.map(inFile)].flatMap((out) =>
-      out?.file === file ? [out.header] : [],
-    );
-  /** What the object kinds that export into `file` write in it (those read). */
-  const objectEntries = (file: string): Record<string, unknown> =>
-    Object.fromEntries(
-      anyObjectKinds.flatMap((kind) => {
-        const live = valueIn(org, kind.key);
-        return kind.export.file === file && live !== undefined
-          ? [[kind.key, kind.export.entry(live, kinds)]]
-          : [];
-      }),
-    );
-  /** What the list kinds that export into `file` say in its header. */
-  const kindNotes = (file: string): string =>
-    anyListKinds
-      .map((kind) => {
-        const out = inFile(kind);
-        return out?.file === file ? (out.note?.(kinds) ?? '') : '';
-      })
-      .join('');
-  /** A space's facets (its custom field values), as export writes them. */
-  const spaceFacetValues = (space: object): Record<string, unknown> =>
-    Object.fromEntries(
-      anySpaceFacets
-        .map((facet) => [facet.key, facet.export(listIn(space, facet.key), org)])
-        .filter(([, value]) => value !== undefined),
-    );
+  const spaceFacetValues = (space: object) => facetValues(org, space);
   if (schemaPath === SCHEMA_FILE) files.push({ path: SCHEMA_FILE, text: configJsonSchemaText() });
   const tree = collectionKind.export;
   files.push({
@@ -108,13 +69,13 @@ export function exportOrganization(
     ...anyListKinds.flatMap((kind) => inFile(kind)?.file ?? []),
   ]))
     if (file !== tree.file) {
-      const entries = { ...objectEntries(file), ...kindEntries(file) };
+      const entries = { ...objectEntries(kinds, file), ...kindEntries(kinds, file) };
       if (Object.keys(entries).length === 0) continue;
       files.push({
         path: file,
         text: yamlText(
           { organization: org.id, ...entries },
-          header(schemaPath, sentence(kindHeaders(file))) + kindNotes(file),
+          header(schemaPath, sentence(kindHeaders(file))) + kindNotes(kinds, file),
         ),
       });
     }
@@ -129,4 +90,54 @@ export function exportOrganization(
         });
       }
   return { files, warnings };
+}
+
+/** What the list kinds that export into `file` contribute to it, by key. */
+function kindEntries(kinds: ExportContext, file: string): Record<string, unknown> {
+  return Object.fromEntries(
+    anyListKinds
+      .flatMap((kind) => {
+        const out = inFile(kind);
+        return out?.file === file ? [[kind.key, out.entries(listIn(kinds.org, kind.key), kinds)]] : [];
+      })
+      .filter(([, entries]) => entries !== undefined),
+  );
+}
+
+/** What the list kinds that export into `file` hold, for its header. */
+function kindHeaders(file: string): string[] {
+  return [...anyObjectKinds.map((kind) => kind.export), ...anyListKinds.map(inFile)].flatMap((out) =>
+    out?.file === file ? [out.header] : [],
+  );
+}
+
+/** What the object kinds that export into `file` write in it (those read). */
+function objectEntries(kinds: ExportContext, file: string): Record<string, unknown> {
+  return Object.fromEntries(
+    anyObjectKinds.flatMap((kind) => {
+      const live = valueIn(kinds.org, kind.key);
+      return kind.export.file === file && live !== undefined
+        ? [[kind.key, kind.export.entry(live, kinds)]]
+        : [];
+    }),
+  );
+}
+
+/** What the list kinds that export into `file` say in its header. */
+function kindNotes(kinds: ExportContext, file: string): string {
+  return anyListKinds
+    .map((kind) => {
+      const out = inFile(kind);
+      return out?.file === file ? (out.note?.(kinds) ?? '') : '';
+    })
+    .join('');
+}
+
+/** A space's facets (its custom field values), as export writes them. */
+function facetValues(org: LiveOrganization, space: object): Record<string, unknown> {
+  return Object.fromEntries(
+    anySpaceFacets
+      .map((facet) => [facet.key, facet.export(listIn(space, facet.key), org)])
+      .filter(([, value]) => value !== undefined),
+  );
 }

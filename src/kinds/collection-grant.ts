@@ -4,7 +4,6 @@ import type { DesiredCollection, LiveCollection } from './collection-diff.js';
 import {
   ACCESS_DESCRIBE,
   AccessConfig,
-  diffGrants,
   exportAccess,
   grantLists,
   grantOps,
@@ -15,6 +14,7 @@ import {
   type GrantRoutes,
   holderRef,
 } from './grants.js';
+import { diffGrants } from './grants-diff.js';
 import type { EntryReference, KindModule } from './types.js';
 import type { KindExamples } from './examples.js';
 

@@ -1,19 +1,11 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
-import { changedFields, createdRef, liveRef } from '../diff/draft.js';
-import type { NavSlot, SiteScope } from '../diff/site-scope.js';
+import { countLive, type DiffContext } from '../diff/context.js';
+import type { SiteScope } from '../diff/site-scope.js';
 import type { LiveStructure } from './site-section.js';
-import {
-  orderRootLinks,
-  placeAfter,
-  wantedGroup,
-  type DesiredExternalLink,
-  type ExternalLinkOp,
-  type LiveExternalLink,
-  type Slot,
-} from './external-link-order.js';
+import type { DesiredExternalLink, ExternalLinkOp, LiveExternalLink } from './external-link-order.js';
 import { placedLinks, type Neighbour } from './external-link-place.js';
+import { diffLinks } from './external-link-diff.js';
 import { exportedNames } from './site-structure.js';
 import { nullish } from '../model/schema.js';
 import { emulated } from './emulated.js';
@@ -140,7 +132,6 @@ function linksOf(answer: z.infer<typeof Structure>): Placed[] {
 }
 
 const address = (site: string, title: string) => `${site}/external-links/${title}`;
-const FIELDS = ['title', 'url', 'description', 'icon', 'draft', 'localizedTitle'] as const;
 
 function diff(
   ctx: DiffContext,
@@ -149,82 +140,11 @@ function diff(
   desired: DesiredExternalLink[],
   live: LiveExternalLink[],
 ): void {
-  const { org } = ctx;
   const drafts = kindDrafts<ExternalLinkOp>(ctx, 'site-external-link');
   countLive(ctx, 'site-external-link', live.length);
-  const { pairs, leftover } = pairByIdentity(
-    ctx,
-    `site "${siteTitle}": external link`,
-    desired,
-    live,
-    (x) => x.title,
+  diffLinks(ctx, drafts, site, `site "${siteTitle}": external link`, { desired, live }, (title) =>
+    address(site.addr, title),
   );
-  const groups = site.nav?.groups ?? new Map<string, NavSlot>();
-  const groupTitle = (id: string | null) =>
-    id === null ? null : ([...groups].find(([, g]) => g.liveId === id)?.[0] ?? id);
-  const slots: Slot[] = [];
-  let previousCreate: string | undefined;
-  for (const [d, l] of pairs) {
-    const addr = address(site.addr, d.title);
-    const want = wantedGroup(d);
-    const group = typeof want === 'string' ? groups.get(want) : undefined;
-    if (!l) {
-      // Everything in one call; a draft is created as a draft (never live in between).
-      const plain = defined({
-        description: d.description ?? undefined,
-        icon: d.icon ?? undefined,
-        draft: d.draft ? true : undefined,
-        localizedTitle:
-          d.localizedTitle && Object.keys(d.localizedTitle).length > 0 ? d.localizedTitle : undefined,
-      });
-      // Created in its group (`parent`), named by title in the plan.
-      const fields = group ? { ...plain, parent: { $ref: group.ref } } : plain;
-      const key = drafts.create({
-        address: addr,
-        after: { title: d.title, url: d.url, ...plain, ...(group ? { group: want } : {}) },
-        // Created in list order: the API appends, so the planned order comes true.
-        deps: [site.createKey, previousCreate, group?.createKey],
-        op: { type: 'create-external-link', org, site: site.ref, title: d.title, url: d.url, fields },
-      });
-      previousCreate = key;
-      slots.push({ d, ref: createdRef(key), addr, createKey: key, arrival: key });
-      continue;
-    }
-    const slot: Slot = { d, l, ref: liveRef(l.id), addr };
-    slots.push(slot);
-    const changed = changedFields(d, l, FIELDS);
-    // Into another group (or to the root): the same update, with `parent`.
-    const regroup =
-      want !== undefined && (group ? group.liveId !== l.group : want !== null || l.group !== null);
-    if (!changed && !regroup) continue;
-    slot.arrival = drafts.update({
-      address: addr,
-      before: { ...changed?.before, ...(regroup ? { group: groupTitle(l.group) } : {}) },
-      after: { ...changed?.after, ...(regroup ? { group: want } : {}) },
-      deps: [group?.createKey],
-      op: {
-        type: 'update-external-link',
-        org,
-        site: site.ref,
-        link: liveRef(l.id),
-        patch: { ...changed?.after, ...(regroup ? { parent: group ? { $ref: group.ref } : null } : {}) },
-      },
-    });
-    if (!regroup) slot.arrival = undefined;
-  }
-  const deleted = new Set<string>();
-  for (const l of leftover)
-    if (
-      drafts.prune({
-        address: address(site.addr, l.title),
-        id: l.id,
-        before: { title: l.title, url: l.url },
-        op: { type: 'delete-external-link', org, site: site.ref, link: liveRef(l.id) },
-      })
-    )
-      deleted.add(l.id);
-  orderRootLinks(ctx, drafts, site, live, slots);
-  placeAfter(ctx, drafts, site, slots, { links: live, deleted });
 }
 
 /**

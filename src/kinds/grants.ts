@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { kindDrafts } from '../diff/builder.js';
-import { problem, warn, type DiffContext } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
-import type { OpShape, Ref } from '../model/change.js';
+import type { Ref } from '../model/change.js';
 import { memberRoles } from '../model/kinds.js';
 import {
   GRANTS_KEY,
-  grantSubject,
   type DesiredGrant,
   type GrantRole,
   type GrantTarget,
@@ -18,8 +15,8 @@ import type { ApiCall, ApiList, EntryReference, OpDef, OpDefs, Resolver } from '
  * Grants (issue 29, decision 0034): what the three grant kinds share (`space-grant`,
  * `collection-grant`, `site-grant`): the `access:` list of a space's, collection's or site's
  * config entry, its normalization to the shared shapes of src/model/grants.ts, the live reads (one
- * list of team grants and one of user grants per object), the diff and the API calls. The kinds
- * differ only in the object that holds the grants and its routes.
+ * list of team grants and one of user grants per object), the API calls and, in grants-diff.ts, the
+ * diff. The kinds differ only in the object that holds the grants and its routes.
  */
 
 export type { DesiredGrant, LiveGrant } from '../model/grants.js';
@@ -179,7 +176,7 @@ export type GrantOp<T extends GrantTarget> =
 
 /** A grant's subject in its change and delete operations' types (their routes differ). */
 export type GrantSubjectKind = 'team' | 'member';
-const subjectKind = (s: GrantSubject): GrantSubjectKind => ('team' in s ? 'team' : 'member');
+export const subjectKind = (s: GrantSubject): GrantSubjectKind => ('team' in s ? 'team' : 'member');
 
 /** Any target's grant operation, as the calls below read it. */
 type AnyGrantOp = { org: string; holder: Ref; subject: GrantSubject; role?: GrantRole };
@@ -249,124 +246,6 @@ export function grantOps<T extends GrantTarget>(target: T, routes: GrantRoutes):
     ),
   };
   return defs as unknown as OpDefs<GrantOp<T>>;
-}
-
-/** Why a grant of the token's own user is kept. */
-export const SELF_KEPT = {
-  self: "it is the token's own access (never revoked)",
-  unknown: "the token's own user is unknown: no user grant is revoked",
-};
-
-/** One object whose grants are diffed: its reference, address, the draft creating it, and its grants. */
-export type GrantHolder = {
-  /** `space`, `collection`, `site`: the plan's words. */
-  target: GrantTarget;
-  /** Who the object is, for messages (`space space_1`, `site "Docs"`). */
-  label: string;
-  ref: Ref;
-  /** The object's address (`org/spaces/space_1`); its grants are `<address>/access/<subject>`. */
-  address: string;
-  createKey?: string | undefined;
-  desired: DesiredGrant[];
-  live: LiveGrant[];
-};
-
-/** The key of the change that sets a team's members (they join before the team's grants). */
-const teamMembersKey = (ctx: DiffContext, title: string): string | undefined => {
-  const addr = `${ctx.org}/teams/${title}`;
-  return ctx.drafts.drafts.find((d) => d.kind === 'team-members' && d.address.startsWith(`${addr}/`))?.key;
-};
-
-/**
- * One object's grants: pair by subject (a team by its id, known from its title; a user by e-mail
- * or id), then create, update or revoke. A team the plan creates is granted after its creation and
- * membership; a team the plan deletes cannot be granted; the token's own user grant is never revoked.
- */
-export function diffGrants(ctx: DiffContext, kind: string, h: GrantHolder): void {
-  // The three targets' operations differ only in their type's middle word.
-  const drafts = kindDrafts<OpShape>(ctx, kind);
-  const type = (verb: 'create' | 'update' | 'delete', subject: GrantSubject) =>
-    verb === 'create' ? `create-${h.target}-grant` : `${verb}-${h.target}-${subjectKind(subject)}-grant`;
-  /** A live grant's address names its subject as people do (a team's title, a user's e-mail). */
-  const subjectName = (g: LiveGrant) => {
-    const name = (g as Partial<LiveGrantEntry>).name ?? null;
-    return 'team' in g ? `team:${name ?? g.team}` : `member:${name ?? g.member}`;
-  };
-  const used = new Set<LiveGrant>();
-  const userIds = ctx.userIds ?? new Map<string, string>();
-  for (const d of h.desired) {
-    const address = `${h.address}/access/${grantSubject(d)}`;
-    let subject: GrantSubject;
-    let live: LiveGrant | undefined;
-    const deps: (string | undefined)[] = [h.createKey];
-    if ('team' in d) {
-      const team = ctx.teamRefs.get(d.team);
-      if (!team) {
-        problem(ctx, `${h.label}: no team titled "${d.team}" to grant access to`, 'unknown-reference');
-        continue;
-      }
-      const teamAddr = `${ctx.org}/teams/${d.team}`;
-      if (
-        ctx.drafts.drafts.some((x) => x.action === 'delete' && x.address === teamAddr && x.kind === 'team')
-      ) {
-        problem(
-          ctx,
-          `${h.label}: team "${d.team}" is deleted by this plan (not in teams); keep it or remove its grant`,
-          'unknown-reference',
-        );
-        continue;
-      }
-      subject = { team: team.ref };
-      deps.push(team.createKey, teamMembersKey(ctx, d.team));
-      const id = 'id' in team.ref ? team.ref.id : undefined;
-      live = id === undefined ? undefined : h.live.find((l) => 'team' in l && l.team === id);
-    } else {
-      live = h.live.find(
-        (l) => 'member' in l && (l.member === d.member || (l as Partial<LiveGrantEntry>).name === d.member),
-      );
-      const id = live && 'member' in live ? live.member : userIds.get(d.member);
-      if (id === undefined) {
-        problem(ctx, `${h.label}: no member with e-mail ${d.member} to grant access to`, 'unknown-reference');
-        continue;
-      }
-      subject = { user: id };
-    }
-    if (live) used.add(live);
-    const base = { org: ctx.org, holder: h.ref, subject };
-    if (!live)
-      drafts.create({
-        address,
-        after: { role: d.role },
-        deps,
-        op: { type: type('create', subject), ...base, role: d.role },
-      });
-    else if (live.role !== d.role)
-      drafts.update({
-        address,
-        before: { role: live.role },
-        after: { role: d.role },
-        deps,
-        op: { type: type('update', subject), ...base, role: d.role },
-      });
-  }
-  for (const l of h.live) {
-    if (used.has(l)) continue;
-    const subject: GrantSubject = 'team' in l ? { team: liveRef(l.team) } : { user: l.member };
-    const self = 'member' in l && ctx.self !== null && l.member === ctx.self;
-    const unknownSelf = 'member' in l && ctx.self === null;
-    const keep = self || unknownSelf;
-    if (unknownSelf && ctx.prune)
-      warn(ctx, `${h.label}: the grant of ${subjectName(l)} is kept: ${SELF_KEPT.unknown}`);
-    drafts.prune(
-      {
-        address: `${h.address}/access/${subjectName(l)}`,
-        before: { role: l.role },
-        op: { type: type('delete', subject), org: ctx.org, holder: h.ref, subject },
-      },
-      keep ? false : ctx.prune,
-      self ? SELF_KEPT.self : unknownSelf ? SELF_KEPT.unknown : undefined,
-    );
-  }
 }
 
 /** The reference of an object that may be created by the plan (its creation's key), or is live. */

@@ -58,6 +58,9 @@ export function diffGroups(
 const titleIn = (live: readonly LiveSectionGroup[]) => (id: string) =>
   live.find((g) => g.id === id)?.title ?? id;
 
+/** A group's update that moves it into another group (or to the root), planned after the creations. */
+type GroupMove = { slot: GroupSlot; before: Fields; after: Fields; patch: Patch };
+
 /** The groups themselves: creations (with their first members, in their parent), renames, moves between groups, deletions. */
 function diffSectionGroups(
   ctx: DiffContext,
@@ -68,14 +71,13 @@ function diffSectionGroups(
   live: LiveSectionGroup[],
   slots: SectionSlot[],
 ): Groups {
-  const { org } = ctx;
   const slotByPath = new Map(slots.map((s) => [s.d.path, s]));
   const groupSlots: GroupSlot[] = [];
   const wantedGroupOf = new Map<SectionSlot, GroupSlot>();
   const membersUnmanaged = new Set<string>();
   const byTitle = new Map<string, GroupSlot>();
   const liveTitle = titleIn(live);
-  const updates: { slot: GroupSlot; before: Fields; after: Fields; patch: Patch }[] = [];
+  const updates: GroupMove[] = [];
 
   let previousCreate: string | undefined;
   const { pairs, leftover } = pairByIdentity(
@@ -90,84 +92,125 @@ function diffSectionGroups(
     const addr = groupAddress(site.addr, dg.title);
     const members = (dg.sections ?? []).map((p) => slotByPath.get(p)).filter((s): s is SectionSlot => !!s);
     if (lg && dg.sections === undefined) membersUnmanaged.add(lg.id);
-    if (!lg) {
-      const key = `create:${addr}`;
-      const parent = dg.parent ? byTitle.get(dg.parent) : undefined;
-      const slot: GroupSlot = {
-        title: dg.title,
-        ref: createdRef(key),
-        addr,
-        createKey: key,
-        d: dg,
-        arrival: key,
-      };
-      groupDrafts.create({
-        address: addr,
-        after: {
-          title: dg.title,
-          ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
-          ...(dg.draft ? { draft: true } : {}),
-          ...(parent ? { parent: dg.parent } : {}),
-          ...(dg.sections !== undefined ? { sections: dg.sections } : {}),
-        },
-        deps: [site.createKey, previousCreate, parent?.createKey, ...members.map((m) => m.createKey)],
-        op: {
-          type: 'create-section-group',
-          org,
-          site: site.ref,
-          title: dg.title,
-          ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
-          sections: members.map((m) => m.ref),
-          ...(parent ? { parent: parent.ref } : {}),
-          // A draft is created as a draft: never live in between (staged structure).
-          ...(dg.draft ? { draft: true } : {}),
-        },
-      });
-      // The creation cannot take localized titles: set right after.
-      if (dg.localizedTitle && Object.keys(dg.localizedTitle).length > 0)
-        groupDrafts.update({
-          address: addr,
-          before: null,
-          after: { localizedTitle: dg.localizedTitle },
-          deps: [key],
-          note: SET_AFTER_CREATION,
-          op: {
-            type: 'update-section-group',
-            org,
-            site: site.ref,
-            group: slot.ref,
-            patch: { localizedTitle: dg.localizedTitle },
-          },
-        });
-      groupSlots.push(slot);
-      byTitle.set(dg.title, slot);
-      for (const m of members) wantedGroupOf.set(m, slot);
-      previousCreate = key;
-      continue;
-    }
-    const slot: GroupSlot = { title: dg.title, ref: liveRef(lg.id), addr, liveId: lg.id, d: dg, l: lg };
+    const slot: GroupSlot = lg
+      ? { title: dg.title, ref: liveRef(lg.id), addr, liveId: lg.id, d: dg, l: lg }
+      : createdGroup(ctx, groupDrafts, site, dg, addr, members, byTitle, previousCreate);
     groupSlots.push(slot);
     byTitle.set(dg.title, slot);
     for (const m of members) wantedGroupOf.set(m, slot);
-    // A rename keeps the group and its memberships: one update (with its move into another group).
-    const diff = changedFields(dg, lg, ['title', 'icon', 'draft', 'localizedTitle']);
-    const move = parentChange(slot, (t) => byTitle.get(t), liveTitle);
-    if (diff && !move)
-      groupDrafts.update({
-        address: addr,
-        ...diff,
-        op: { type: 'update-section-group', org, site: site.ref, group: slot.ref, patch: diff.after },
-      });
-    else if (move)
-      updates.push({
-        slot,
-        before: { ...diff?.before, parent: move.before },
-        after: { ...diff?.after, parent: move.after },
-        patch: { ...diff?.after, parentSectionGroupId: move.field },
-      });
+    if (lg) keptGroup(ctx, groupDrafts, site, slot, lg, updates, (t) => byTitle.get(t), liveTitle);
+    else previousCreate = slot.createKey;
   }
-  // Moves into other groups run after the creations (a new parent exists), parents first, one
-  // after the other: each is appended to its new level, in the order planned.
+  const moved = moveGroups(ctx, groupDrafts, site, updates, previousCreate);
+  const deleted = deleteGroups(ctx, groupDrafts, site, leftover, groupSlots, moved);
+  return { slots: groupSlots, wantedGroupOf, membersUnmanaged, deleted, moved };
+}
+
+/** A group the config adds: created with its first members in its parent, then its localized titles. */
+function createdGroup(
+  ctx: DiffContext,
+  groupDrafts: KindDrafts<SectionGroupOp>,
+  site: SiteScope,
+  dg: DesiredSectionGroup,
+  addr: string,
+  members: SectionSlot[],
+  byTitle: Map<string, GroupSlot>,
+  previousCreate: string | undefined,
+): GroupSlot {
+  const { org } = ctx;
+  const key = `create:${addr}`;
+  const parent = dg.parent ? byTitle.get(dg.parent) : undefined;
+  const slot: GroupSlot = {
+    title: dg.title,
+    ref: createdRef(key),
+    addr,
+    createKey: key,
+    d: dg,
+    arrival: key,
+  };
+  groupDrafts.create({
+    address: addr,
+    after: {
+      title: dg.title,
+      ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
+      ...(dg.draft ? { draft: true } : {}),
+      ...(parent ? { parent: dg.parent } : {}),
+      ...(dg.sections !== undefined ? { sections: dg.sections } : {}),
+    },
+    deps: [site.createKey, previousCreate, parent?.createKey, ...members.map((m) => m.createKey)],
+    op: {
+      type: 'create-section-group',
+      org,
+      site: site.ref,
+      title: dg.title,
+      ...(dg.icon !== undefined ? { icon: dg.icon } : {}),
+      sections: members.map((m) => m.ref),
+      ...(parent ? { parent: parent.ref } : {}),
+      // A draft is created as a draft: never live in between (staged structure).
+      ...(dg.draft ? { draft: true } : {}),
+    },
+  });
+  // The creation cannot take localized titles: set right after.
+  if (dg.localizedTitle && Object.keys(dg.localizedTitle).length > 0)
+    groupDrafts.update({
+      address: addr,
+      before: null,
+      after: { localizedTitle: dg.localizedTitle },
+      deps: [key],
+      note: SET_AFTER_CREATION,
+      op: {
+        type: 'update-section-group',
+        org,
+        site: site.ref,
+        group: slot.ref,
+        patch: { localizedTitle: dg.localizedTitle },
+      },
+    });
+  return slot;
+}
+
+/** A live group the config keeps: updated now, or its move (with its changes) queued in `updates`. */
+function keptGroup(
+  ctx: DiffContext,
+  groupDrafts: KindDrafts<SectionGroupOp>,
+  site: SiteScope,
+  slot: GroupSlot,
+  lg: LiveSectionGroup,
+  updates: GroupMove[],
+  slotOf: (title: string) => GroupSlot | undefined,
+  liveTitle: (id: string) => string,
+): void {
+  const dg = slot.d;
+  const addr = slot.addr;
+  // A rename keeps the group and its memberships: one update (with its move into another group).
+  const diff = changedFields(dg, lg, ['title', 'icon', 'draft', 'localizedTitle']);
+  const move = parentChange(slot, slotOf, liveTitle);
+  if (diff && !move)
+    groupDrafts.update({
+      address: addr,
+      ...diff,
+      op: { type: 'update-section-group', org: ctx.org, site: site.ref, group: slot.ref, patch: diff.after },
+    });
+  else if (move)
+    updates.push({
+      slot,
+      before: { ...diff?.before, parent: move.before },
+      after: { ...diff?.after, parent: move.after },
+      patch: { ...diff?.after, parentSectionGroupId: move.field },
+    });
+}
+
+/**
+ * Moves into other groups run after the creations (a new parent exists), parents first, one
+ * after the other: each is appended to its new level, in the order planned.
+ */
+function moveGroups(
+  ctx: DiffContext,
+  groupDrafts: KindDrafts<SectionGroupOp>,
+  site: SiteScope,
+  updates: GroupMove[],
+  previousCreate: string | undefined,
+): Set<GroupSlot> {
   const moved = new Set<GroupSlot>();
   let previousMove = previousCreate;
   for (const u of updates) {
@@ -176,12 +219,24 @@ function diffSectionGroups(
       before: u.before,
       after: u.after,
       deps: [previousMove],
-      op: { type: 'update-section-group', org, site: site.ref, group: u.slot.ref, patch: u.patch },
+      op: { type: 'update-section-group', org: ctx.org, site: site.ref, group: u.slot.ref, patch: u.patch },
     });
     moved.add(u.slot);
     u.slot.arrival = key;
     previousMove = key;
   }
+  return moved;
+}
+
+/** The live groups the config omits, innermost first (when pruned): by live id, their deletion's key. */
+function deleteGroups(
+  ctx: DiffContext,
+  groupDrafts: KindDrafts<SectionGroupOp>,
+  site: SiteScope,
+  leftover: LiveSectionGroup[],
+  groupSlots: GroupSlot[],
+  moved: Set<GroupSlot>,
+): Map<string, string> {
   const deleted = new Map<string, string>();
   for (const lg of innermostFirst(leftover)) {
     const addr = groupAddress(site.addr, lg.title);
@@ -189,7 +244,7 @@ function diffSectionGroups(
       address: addr,
       id: lg.id,
       before: { title: lg.title },
-      op: { type: 'delete-section-group', org, site: site.ref, group: liveRef(lg.id) },
+      op: { type: 'delete-section-group', org: ctx.org, site: site.ref, group: liveRef(lg.id) },
     });
     if (!deleteKey) continue;
     deleted.set(lg.id, deleteKey);
@@ -202,7 +257,7 @@ function diffSectionGroups(
       ...inside.map((x) => deleted.get(x.id) ?? groupSlots.find((g) => g.l === x && moved.has(g))?.arrival),
     );
   }
-  return { slots: groupSlots, wantedGroupOf, membersUnmanaged, deleted, moved };
+  return deleted;
 }
 
 /**

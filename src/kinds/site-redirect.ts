@@ -1,45 +1,27 @@
 import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
-import { countLive, pairByIdentity, problem, type DiffContext } from '../diff/context.js';
-import { liveRef } from '../diff/draft.js';
+import { countLive, type DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
-import type { Fields, Ref } from '../model/change.js';
 import { nullish } from '../model/schema.js';
 import { defined } from './fields.js';
-import {
-  draftPaths,
-  planLinks,
-  type BrokenLinkSetting,
-  type LinkDestination,
-  type OldPath,
-  type PathTarget,
-} from '../diff/site-paths.js';
-import { matchesAddress } from '../model/address-glob.js';
-import { placedAddress, sectionAddress, structureTarget, targetIdOf } from './site-section.js';
+import { targetIdOf } from './site-section.js';
 import { absentHere, deleteCall, idOutput } from './types.js';
 import type { SiteListKind } from './shapes.js';
 import type { KindExamples } from './examples.js';
-import { BULK_MAX, LIST, LiveDestination, ROUTE, Source } from './site-redirect-api.js';
+import { LIST, LiveDestination, ROUTE, Source } from './site-redirect-api.js';
+import { diffRedirects } from './site-redirect-diff.js';
+import type { LiveSiteRedirect, SiteRedirectOp } from './site-redirect-resolve.js';
 import { emulator } from './site-redirect-emulated.js';
 
 /**
  * A site's redirects (today's API), by source path, and the redirects a plan adds so that the
  * published paths it changes keep working (decision 36). Upserts go in one bulk call when that is
  * fewer calls (two or more), single calls otherwise; deletions are single calls (the guards count
- * each).
+ * each). The diff's steps are in site-redirect-resolve.ts and site-redirect-diff.ts, the API's shapes in site-redirect-api.ts,
+ * the emulator's part in site-redirect-emulated.ts.
  */
 
-/** A destination as the API takes it: references to what the plan creates are resolved when it runs. */
-type Destination = Record<string, unknown>;
-
-/** One redirect in the API's words (`destination` may hold `{ $ref }` values). */
-type Body = { source: string; destination: Destination; permanent?: boolean; captureWildcard?: boolean };
-
-export type SiteRedirectOp =
-  | { type: 'create-site-redirect'; org: string; site: Ref; redirect: Body }
-  | { type: 'update-site-redirect'; org: string; site: Ref; redirect: Ref; patch: Fields }
-  | { type: 'delete-site-redirect'; org: string; site: Ref; redirect: Ref }
-  | { type: 'upsert-site-redirects'; org: string; site: Ref; redirects: Body[] };
+export type { LiveSiteRedirect, SiteRedirectOp } from './site-redirect-resolve.js';
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 const SitePath = z.string().regex(/^\/\S*$/, 'must be a path of this site such as /guides/v2');
@@ -82,15 +64,6 @@ const Config = z.strictObject({
 type Config = z.infer<typeof Config>;
 
 export type DesiredSiteRedirect = Config;
-/** A live redirect; `destination` in the API's shape. */
-export type LiveSiteRedirect = {
-  id: string;
-  source: string;
-  destination: LiveDestination;
-  permanent: boolean;
-  captureWildcard: boolean;
-};
-
 const Answer = z.looseObject({
   id: z.string(),
   source: z.string(),
@@ -106,209 +79,6 @@ const BulkAnswer = z.looseObject({
 });
 
 const list = (org: string, site: string) => ({ route: LIST, params: { org, site }, item: Answer });
-const address = (site: string, source: string) => `${site}/redirects${source}`;
-
-/** A destination's identity, to compare a desired one with a live one. */
-function liveKey(d: LiveDestination): string {
-  if (d.kind === 'external') return `external:${d.url}`;
-  return `${d.kind}:${targetIdOf(d)}${d.kind === 'site-page' ? `:${d.pageId}` : ''}`;
-}
-
-/** A desired redirect, resolved: the body to send, its identity, and how people read it. */
-type Resolved = {
-  id?: string;
-  source: string;
-  body: Body;
-  key: string | undefined;
-  shown: string;
-  deps: (string | undefined)[];
-  permanent?: boolean;
-  captureWildcard?: boolean;
-  /** A planned redirect: the addresses of the section or site space whose old path it keeps. */
-  follows?: string[];
-};
-
-function toBody(
-  dest: LinkDestination<PathTarget>,
-  page?: string,
-): Pick<Resolved, 'body' | 'key' | 'shown' | 'deps'> | null {
-  if ('url' in dest)
-    return {
-      body: { source: '', destination: { kind: 'external', url: dest.url } },
-      key: `external:${dest.url}`,
-      shown: dest.url,
-      deps: [],
-    };
-  const t = dest.to;
-  const section = t.type === 'section-path';
-  if (section && page !== undefined) return null;
-  const shown = dest.path ?? t.path ?? t.label;
-  return {
-    body: { source: '', destination: structureTarget(section, { $ref: t.ref }, page) },
-    key: t.liveId ? liveKey(structureTarget(section, t.liveId, page) as LiveDestination) : undefined,
-    shown: page === undefined ? shown : `${shown} page ${page}`,
-    deps: [t.createKey],
-  };
-}
-
-/** How people read a live destination: the live path it leads to, or its URL. */
-function liveShown(d: LiveDestination, paths: Map<string, string> | undefined): string {
-  if (d.kind === 'external') return d.url;
-  const id = targetIdOf(d);
-  const path = paths?.get(id) ?? `${d.kind} ${id}`;
-  return d.kind === 'site-page' ? `${path} page ${d.pageId}` : path;
-}
-
-function withSource(
-  r: Pick<Resolved, 'body' | 'key' | 'shown' | 'deps'>,
-  source: string,
-  extra: Partial<Body>,
-): Resolved {
-  const body: Body = { ...r.body, source, ...extra };
-  return { ...r, source, body, ...extra };
-}
-
-/**
- * In a partial plan (`--target`), the old paths of the targeted sections and site spaces only: the
- * others do not move in this plan, so they need no redirect and break no link.
- */
-const targeted =
-  (ctx: DiffContext) =>
-  (o: OldPath): boolean =>
-    !ctx.targets || (o.addresses ?? []).some((a) => ctx.targets!.some((t) => matchesAddress(t, a)));
-
-/**
- * The config entry whose own `brokenLinks` decided for an old path: a site space's entry (by its
- * space) when it sets one, else the section it keeps its segment in; a section's entry by its path
- * after the plan. Its address and its path in the site's entry, for the refusal to name it.
- */
-function settingOf(site: SiteScope, o: OldPath | undefined): BrokenLinkSetting | undefined {
-  const sections = site.entries?.sections ?? [];
-  const space = o?.label.startsWith('site space ') ? o.label.slice('site space '.length) : undefined;
-  if (o && space !== undefined) {
-    const root = (site.entries?.spaces ?? []).findIndex((e) => e.space === space && e.brokenLinks);
-    if (root >= 0)
-      return { address: placedAddress(site.addr, undefined, space), path: ['spaces', root, 'brokenLinks'] };
-    for (const [i, s] of sections.entries()) {
-      const k = s.spaces.findIndex((e) => e.space === space);
-      if (k < 0) continue;
-      const sectionAddr = sectionAddress(site.addr, s.path);
-      if (s.spaces[k]!.brokenLinks)
-        return {
-          address: placedAddress(site.addr, s.path, space),
-          path: ['sections', i, 'spaces', k, 'brokenLinks'],
-        };
-      if (s.brokenLinks) return { address: sectionAddr, path: ['sections', i, 'brokenLinks'] };
-    }
-    return undefined;
-  }
-  const i = sections.findIndex((s) => s.brokenLinks && `/${s.path}` === o?.target?.path);
-  return i < 0
-    ? undefined
-    : { address: sectionAddress(site.addr, sections[i]!.path), path: ['sections', i, 'brokenLinks'] };
-}
-
-/** The site's declared redirects with the planned ones (a declared source wins), resolved. */
-function desiredRedirects(
-  ctx: DiffContext,
-  site: SiteScope,
-  siteTitle: string,
-  declared: DesiredSiteRedirect[],
-): Resolved[] {
-  const paths = site.paths;
-  const byPath = new Map(
-    declared.flatMap((d) => (typeof d.destination === 'string' ? [[d.source, d.destination] as const] : [])),
-  );
-  const links = planLinks<PathTarget>({
-    policy: ctx.brokenLinks,
-    ...(site.fallback !== undefined ? { fallback: site.fallback } : {}),
-    old:
-      site.served && paths
-        ? paths.old.filter(targeted(ctx)).map((o) => ({
-            ...o,
-            ...(o.target?.path !== undefined ? { targetPath: o.target.path } : {}),
-          }))
-        : [],
-    after: paths?.after ?? new Map(),
-    declared: byPath,
-    ...(paths && site.drafts ? { drafts: draftPaths(paths.liveById, site.drafts) } : {}),
-  });
-  const where = `site "${siteTitle}"`;
-  const hint = paths
-    ? ''
-    : " (the site's sections or spaces are not in the configuration, so docsync does not know its paths)";
-  for (const p of links.problems) problem(ctx, `${where}: ${p.message}${hint}`, p.code);
-  for (const b of links.broken) {
-    const setting = b.ownPolicy
-      ? settingOf(
-          site,
-          paths?.old.find((o) => o.path === b.path),
-        )
-      : undefined;
-    ctx.links.broken.push({
-      site: siteTitle,
-      address: address(site.addr, b.path),
-      path: b.path,
-      what: b.label,
-      reason: b.reason,
-      ...(setting ? { setting } : {}),
-    });
-  }
-  const out: Resolved[] = [];
-  for (const d of declared) {
-    const extra = defined({ permanent: d.permanent, captureWildcard: d.captureWildcard }) as Partial<Body>;
-    let dest: LinkDestination<PathTarget> | undefined;
-    let page: string | undefined;
-    if (typeof d.destination === 'string') dest = links.resolved.get(d.source);
-    else {
-      page = d.destination.page;
-      const t = paths?.after.get(d.destination.path);
-      if (t) dest = { to: t, path: d.destination.path };
-      else
-        problem(
-          ctx,
-          `${where}: redirect ${d.source}: ${d.destination.path} is not a site space of the site after this plan${hint}`,
-          'unknown-redirect-destination',
-        );
-    }
-    if (!dest) continue;
-    const body = toBody(dest, page);
-    if (!body) {
-      problem(
-        ctx,
-        `${where}: redirect ${d.source}: a page is in a site space, and ${d.destination as unknown as string} is a section`,
-        'unknown-redirect-destination',
-      );
-      continue;
-    }
-    out.push(withSource(body, d.source, extra));
-  }
-  const taken = new Set(declared.map((d) => d.source));
-  for (const p of links.planned) {
-    if (taken.has(p.source)) continue;
-    const body = toBody(p.destination)!;
-    const r = withSource(body, p.source, {
-      permanent: true,
-      ...(p.captureWildcard ? { captureWildcard: true } : {}),
-    });
-    out.push(p.addresses ? { ...r, follows: p.addresses } : r);
-    ctx.links.planned.push({ site: siteTitle, source: p.source, destination: body.shown, reason: p.reason });
-  }
-  return out;
-}
-
-const KEEPS_A_LINK =
-  'it keeps an old URL working; declare it, or set policy.brokenLinks: allow to let policy.prune remove it';
-
-const shownFields = (r: Resolved): Fields =>
-  defined({ destination: r.shown, permanent: r.permanent, captureWildcard: r.captureWildcard });
-
-/** The resources the planned redirects among `upserts` keep the URLs of (a partial plan takes them along). */
-function followsOf(upserts: readonly { r: Resolved }[]): { follows?: string[] } {
-  const follows = [...new Set(upserts.flatMap((u) => u.r.follows ?? []))];
-  return follows.length > 0 ? { follows } : {};
-}
-
 function diff(
   ctx: DiffContext,
   site: SiteScope,
@@ -318,104 +88,9 @@ function diff(
   managed: boolean,
 ): void {
   if (absentHere(siteRedirectKind, ctx.caps)) return;
-  const { org } = ctx;
   const drafts = kindDrafts<SiteRedirectOp>(ctx, 'site-redirect');
   if (managed) countLive(ctx, 'site-redirect', live.length);
-  const desired = desiredRedirects(ctx, site, siteTitle, declared);
-  const { pairs, leftover } = pairByIdentity(
-    ctx,
-    `site "${siteTitle}": redirect`,
-    desired,
-    live,
-    (x) => x.source,
-  );
-  const upserts: {
-    r: Resolved;
-    l?: LiveSiteRedirect;
-    before: Fields | null;
-    after: Fields;
-    patch: Fields;
-  }[] = [];
-  for (const [r, l] of pairs) {
-    if (!l) {
-      upserts.push({ r, before: null, after: shownFields(r), patch: {} });
-      continue;
-    }
-    const before: Fields = {};
-    const after: Fields = {};
-    const patch: Fields = {};
-    if (r.key !== liveKey(l.destination)) {
-      before['destination'] = liveShown(l.destination, site.paths?.liveById);
-      after['destination'] = r.shown;
-      patch['destination'] = r.body.destination;
-    }
-    for (const f of ['permanent', 'captureWildcard'] as const)
-      if (r[f] !== undefined && r[f] !== l[f]) {
-        before[f] = l[f];
-        after[f] = r[f];
-        patch[f] = r[f];
-      }
-    if (Object.keys(after).length > 0) upserts.push({ r, l, before, after, patch });
-  }
-  // A single call when that is as few calls as the bulk one; the bulk upsert otherwise (or when
-  // the live list was not read: it creates or replaces whatever is there).
-  if (managed && upserts.length === 1) {
-    const u = upserts[0]!;
-    const addr = address(site.addr, u.r.source);
-    const follows = followsOf([u]);
-    if (!u.l)
-      drafts.create({
-        address: addr,
-        ...follows,
-        after: u.after,
-        deps: [site.createKey, ...u.r.deps],
-        op: { type: 'create-site-redirect', org, site: site.ref, redirect: u.r.body },
-      });
-    else
-      drafts.update({
-        address: addr,
-        ...follows,
-        before: u.before,
-        after: u.after,
-        deps: u.r.deps,
-        op: { type: 'update-site-redirect', org, site: site.ref, redirect: liveRef(u.l.id), patch: u.patch },
-      });
-  } else
-    for (let i = 0; i < upserts.length; i += BULK_MAX) {
-      const chunk = upserts.slice(i, i + BULK_MAX);
-      const before: Fields = {};
-      const after: Fields = {};
-      for (const u of chunk) {
-        before[u.r.source] = u.l ? liveShown(u.l.destination, site.paths?.liveById) : null;
-        after[u.r.source] = u.r.shown;
-      }
-      const created = chunk.filter((u) => !u.l).length;
-      const n = chunk.length;
-      drafts.update({
-        address: `${site.addr}/redirects${i === 0 ? '' : `#${i / BULK_MAX + 1}`}`,
-        ...followsOf(chunk),
-        before,
-        after,
-        deps: [site.createKey, ...chunk.flatMap((u) => u.r.deps)],
-        note: `1 bulk replace (${n} ${n === 1 ? 'change' : 'changes'}: ${created} to create, ${n - created} to update)`,
-        op: { type: 'upsert-site-redirects', org, site: site.ref, redirects: chunk.map((u) => u.r.body) },
-      });
-    }
-  // A redirect to a section or site space keeps an old URL working (a plan may have added it):
-  // pruning it would break that URL, so it is left alone unless policy.brokenLinks is allow.
-  for (const l of leftover) {
-    const keeps = ctx.brokenLinks !== 'allow' && l.destination.kind !== 'external';
-    drafts.prune(
-      {
-        address: address(site.addr, l.source),
-        id: l.id,
-        before: { destination: liveShown(l.destination, site.paths?.liveById) },
-        op: { type: 'delete-site-redirect', org, site: site.ref, redirect: liveRef(l.id) },
-      },
-      keeps ? false : ctx.prune,
-      keeps ? KEEPS_A_LINK : undefined,
-    );
-  }
+  diffRedirects(ctx, drafts, site, siteTitle, { declared, live, managed });
 }
 
 /** The live redirects as config entries: destinations named by the live paths of the site. */

@@ -1,10 +1,7 @@
 import { SET_AFTER_CREATION } from '../model/index.js';
-import type { Ref } from '../model/index.js';
 import {
   pairSections,
   sectionAddress,
-  type DesiredSection,
-  type DesiredSiteSpace,
   type DesiredStructure,
   type LiveSection,
   type LiveSiteSpace,
@@ -12,77 +9,31 @@ import {
   type SectionOp,
   type SectionSlot,
 } from './site-section.js';
-import { siteSpaceAddress, type SiteSpaceOp } from './site-space.js';
+import type { SiteSpaceOp } from './site-space.js';
 import { kindDrafts } from '../diff/builder.js';
 import { countLive, warn, type DiffContext } from '../diff/context.js';
-import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
+import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
-import { keepPathsUnique, type PathItem } from '../diff/paths.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Container, SpacePlacement, Structure } from './site-structure-types.js';
-import { overrideCustomization } from './site-space-overrides.js';
 import { recordPaths } from './structure-paths.js';
+import {
+  SECTION_SET_AFTER,
+  sectionUnchanged,
+  setAfterCreation,
+  SECTION_FIELDS,
+  SECTION_CREATE_TITLE_MAX,
+} from './site-structure-fields.js';
+import { placeSiteSpaces, pruneSiteSpaces } from './site-structure-spaces.js';
+import { keepStructurePathsUnique } from './site-structure-unique.js';
 
-/** The API takes at most 64 characters of title when it creates a section. */
-export const SECTION_CREATE_TITLE_MAX = 64;
-
-export const SECTION_FIELDS = [
-  'title',
-  'icon',
-  'description',
-  'condition',
-  'path',
-  'draft',
-  'localizedTitle',
-  'localizedDescription',
-] as const;
-/** What a new section's update sets after its creation (its creation takes its title and draft). */
-const SECTION_SET_AFTER = [
-  'path',
-  'icon',
-  'description',
-  'condition',
-  'localizedTitle',
-  'localizedDescription',
-];
-export const SITE_SPACE_FIELDS = ['path', 'condition', 'draft', 'hidden', 'pageId'] as const;
-
-/**
- * Whether a field given is the live value as it is (`changedFields` then finds nothing): most
- * fields of most entries. Read by name, not by key, for the site spaces and sections (issue 33).
- */
-const keeps = (want: unknown, have: unknown) => want === undefined || want === (have ?? null);
-
-/**
- * Whether no field of `fields` changes from `l` to `d` (`changedFields(d, l, fields)` is then
- * null), for the site spaces and sections of most plans: an indexed walk of the kind's own list,
- * nothing allocated.
- */
-function unchangedIn(d: object, l: object, fields: readonly string[]): boolean {
-  const want = d as Record<string, unknown>;
-  const have = l as Record<string, unknown>;
-  for (let i = 0; i < fields.length; i += 1) if (!keeps(want[fields[i]!], have[fields[i]!])) return false;
-  return true;
-}
-
-/** Whether `changedFields(ds, ss, SITE_SPACE_FIELDS)` is null. */
-export const siteSpaceUnchanged = (ds: DesiredSiteSpace, ss: LiveSiteSpace): boolean =>
-  unchangedIn(ds, ss, SITE_SPACE_FIELDS);
-
-/** Whether `changedFields(d, l, SECTION_FIELDS)` is null. */
-export const sectionUnchanged = (d: DesiredSection, l: LiveSection): boolean =>
-  unchangedIn(d, l, SECTION_FIELDS);
-
-/**
- * Fields to set after a creation, without the flags a creation already leaves false (`hidden`,
- * `draft`): no call to say what is already so.
- */
-function setAfterCreation(d: Record<string, unknown>, keys: readonly string[]) {
-  const fields = fieldsToSet(d, keys);
-  if (!fields) return null;
-  for (const key of Object.keys(fields)) if (fields[key] === false) delete fields[key];
-  return Object.keys(fields).length > 0 ? fields : null;
-}
+export {
+  SECTION_CREATE_TITLE_MAX,
+  SECTION_FIELDS,
+  SITE_SPACE_FIELDS,
+  sectionUnchanged,
+  siteSpaceUnchanged,
+} from './site-structure-fields.js';
 
 /**
  * Sections and site spaces of one site: pairing, creations, updates, deletions, defaults, path
@@ -215,211 +166,6 @@ function createAndDeleteSections(s: Structure): void {
   }
 }
 
-/** Where each space of the site is now: its live site space, and the section holding it (null: the root). */
-type LiveLocation = { ss: LiveSiteSpace; section: LiveSection | null };
-
-/**
- * A site space's place in the plan. Its address and live reference are made when first read: most
- * site spaces of most plans keep their place and fields, and nothing reads either (issue 33).
- */
-class Placement implements SpacePlacement {
-  createKey?: string;
-  updateKey?: string;
-  private address: string | undefined;
-  private reference: Ref | undefined;
-  constructor(
-    readonly d: DesiredSiteSpace,
-    readonly container: Container,
-    readonly live: LiveSiteSpace | undefined,
-  ) {}
-  get addr(): string {
-    return (this.address ??= siteSpaceAddress(this.container.addr, this.d.space));
-  }
-  get ref(): Ref {
-    return (this.reference ??= this.live ? liveRef(this.live.id) : { id: '' });
-  }
-  set ref(ref: Ref) {
-    this.reference = ref;
-  }
-}
-
-/** The last of `list` whose space is `space` (the live read's last wins, as a map's would). */
-function lastOf(list: readonly LiveSiteSpace[], space: string): LiveSiteSpace | undefined {
-  for (let i = list.length - 1; i >= 0; i -= 1) if (list[i]!.space === space) return list[i];
-  return undefined;
-}
-
-/** 3. Site spaces, across the whole site: a space lives in one place per site. */
-function placeSiteSpaces(s: Structure): void {
-  // One map, space to the section holding its live site space (null: the root; the root's win),
-  // and the site space found in that section's short list (issue 33: allocation).
-  const holder = new Map<string, LiveSection | null>();
-  for (const ls of s.liveSections) for (const ss of ls.spaces) holder.set(ss.space, ls);
-  for (const ss of s.root?.live ?? []) holder.set(ss.space, null);
-  for (const c of s.containers) if (c.slot?.l || c === s.root) countLive(s.ctx, 'site-space', c.live.length);
-
-  for (const c of s.containers) {
-    const list = c.slot ? c.slot.d.spaces : (s.d.spaces ?? []);
-    let previousInContainer: string | undefined;
-    for (let index = 0; index < list.length; index += 1) {
-      const ds = list[index]!;
-      const section = holder.get(ds.space);
-      if (section === undefined) {
-        previousInContainer = moveSiteSpaceHere(s, c, ds, index, undefined, previousInContainer);
-        continue;
-      }
-      const ss = lastOf(section ? section.spaces : s.root!.live, ds.space)!;
-      const here = c.slot ? section !== null && section === c.slot.l : section === null;
-      if (here) {
-        keepSiteSpace(s, c, ds, ss);
-        continue;
-      }
-      if (section && s.held.get(ds.space) === section) {
-        s.stays(ds.space, section);
-        continue;
-      }
-      previousInContainer = moveSiteSpaceHere(s, c, ds, index, { ss, section }, previousInContainer);
-    }
-  }
-}
-
-/** A site space already in its place: its fields. */
-function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: LiveSiteSpace): void {
-  const { org, site } = s;
-  const p = new Placement(ds, c, ss);
-  const diff = siteSpaceUnchanged(ds, ss) ? null : changedFields(ds, ss, SITE_SPACE_FIELDS);
-  if (diff)
-    p.updateKey = s.siteSpaces.update({
-      address: p.addr,
-      ...diff,
-      op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after },
-    });
-  overrideCustomization(s, p);
-  c.placements.push(p);
-}
-
-/**
- * A site space elsewhere (or nowhere): take it out of its old place, then create it here (the first
- * space of a created section comes with the section). Returns the key the next creation waits for.
- */
-function moveSiteSpaceHere(
-  s: Structure,
-  c: Container,
-  ds: DesiredSiteSpace,
-  index: number,
-  loc: LiveLocation | undefined,
-  previousInContainer: string | undefined,
-): string | undefined {
-  const { org, site } = s;
-  const freed = loc ? freeSiteSpace(s, c, ds, loc) : undefined;
-  const p = new Placement(ds, c, undefined);
-  const addr = p.addr;
-  const withSection = c.slot?.createKey !== undefined && index === 0;
-  if (c.slot?.createKey && withSection) {
-    p.createKey = c.slot.createKey;
-    p.ref = createdRef(c.slot.createKey, `siteSpace:${ds.space}`);
-    s.ctx.drafts.depend(c.slot.createKey, freed);
-  } else {
-    const draft = ds.draft ? { draft: true } : {};
-    p.createKey = s.siteSpaces.create({
-      address: addr,
-      after: { space: ds.space, ...draft },
-      deps: [site.createKey, c.slot?.createKey, freed, previousInContainer],
-      op: {
-        type: 'create-site-space',
-        org,
-        site: site.ref,
-        spaceId: ds.space,
-        ...(c.slot ? { section: c.slot.ref } : {}),
-        ...draft,
-      },
-    });
-    p.ref = createdRef(p.createKey);
-  }
-  // A section's first site space comes with it, live: a draft one becomes a draft right after.
-  const follow = setAfterCreation(
-    ds,
-    withSection ? SITE_SPACE_FIELDS : SITE_SPACE_FIELDS.filter((f) => f !== 'draft'),
-  );
-  if (follow)
-    p.updateKey = s.siteSpaces.update({
-      address: addr,
-      before: null,
-      after: follow,
-      deps: [p.createKey],
-      note: SET_AFTER_CREATION,
-      op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow },
-    });
-  overrideCustomization(s, p);
-  c.placements.push(p);
-  return p.createKey;
-}
-
-/** The key of what frees a space's old place: its section's deletion, or its own. */
-function freeSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, loc: LiveLocation): string {
-  const { org, site } = s;
-  const freed = loc.section ? s.deletedSections.get(loc.section.id) : undefined;
-  if (freed) return freed;
-  // Named by the section's final path, as every change inside a renamed section is.
-  const from = loc.section
-    ? (s.slots.find((slot) => slot.l === loc.section)?.addr ?? sectionAddress(site.addr, loc.section.path))
-    : site.addr;
-  const oldAddr = siteSpaceAddress(from, ds.space);
-  const key = s.siteSpaces.delete({
-    key: `delete:${oldAddr}#${loc.ss.id}`,
-    address: oldAddr,
-    before: { path: loc.ss.path },
-    note: `moves to ${c.addr}: the API cannot move a site space between sections`,
-    op: { type: 'delete-site-space', org, site: site.ref, siteSpace: liveRef(loc.ss.id) },
-  });
-  s.movedOut.set(loc.ss.id, key);
-  return key;
-}
-
-/** Live site spaces of managed places that the config does not want anywhere in the site. */
-function pruneSiteSpaces(s: Structure): void {
-  // The spaces the config wants in the site, gathered only when a place has a live site space
-  // that no placement keeps (issue 33: most places keep all theirs).
-  let wantedSpaces: Set<string> | undefined;
-  for (const c of s.containers) {
-    if (c.slot && !c.slot.l) continue;
-    if (keepsAll(c)) continue;
-    for (const ss of c.live) {
-      wantedSpaces ??= spacesWanted(s);
-      if (wantedSpaces.has(ss.space)) continue;
-      const deleteKey = s.siteSpaces.prune({
-        address: siteSpaceAddress(c.addr, ss.space),
-        id: ss.id,
-        before: { path: ss.path },
-        op: { type: 'delete-site-space', org: s.org, site: s.site.ref, siteSpace: liveRef(ss.id) },
-      });
-      if (deleteKey) s.movedOut.set(ss.id, deleteKey);
-    }
-  }
-}
-
-/**
- * Whether placements keep each of the place's live site spaces, in live order (so none is pruned;
- * any other case goes through the set of wanted spaces).
- */
-function keepsAll(c: Container): boolean {
-  let j = 0;
-  for (const p of c.placements)
-    if (p.live) {
-      if (c.live[j] !== p.live) return false;
-      j += 1;
-    }
-  return j === c.live.length;
-}
-
-/** Every space the config places in the site. */
-function spacesWanted(s: Structure): Set<string> {
-  const wanted = new Set<string>();
-  for (const c of s.containers)
-    for (const ds of (c.slot ? c.slot.d.spaces : s.d.spaces) ?? []) wanted.add(ds.space);
-  return wanted;
-}
-
 /** 4. Section fields, and each section's default site space. Returns the keys of the updates. */
 function updateSections(s: Structure): Map<SectionSlot, string> {
   const sectionSetKeys = new Map<SectionSlot, string>();
@@ -490,98 +236,6 @@ function setSiteDefaults(s: Structure): void {
       site.patch.deps.push(want.createKey);
     }
   }
-}
-
-/** 5. Paths stay unique in each scope while they change. */
-function keepStructurePathsUnique(s: Structure, sectionSetKeys: Map<SectionSlot, string>): void {
-  // A scope where no path is set has nothing to order (what keepPathsUnique looks for first): its
-  // items are not built (issue 33: allocation).
-  const sectionPathSet = s.slots.some((slot) => {
-    const want = slot.l && slot.l.path === slot.d.path ? null : slot.d.path;
-    return want !== null && want !== (slot.l?.path ?? null) && !!sectionSetKeys.get(slot);
-  });
-  if (sectionPathSet) keepSectionPathsUnique(s, sectionSetKeys);
-  for (const c of s.containers) keepSiteSpacePathsUnique(s, c);
-}
-
-/** Paths of the site's sections stay unique while they change. */
-function keepSectionPathsUnique(s: Structure, sectionSetKeys: Map<SectionSlot, string>): void {
-  const { ctx, org, site, slots } = s;
-  const sectionItems: PathItem[] = [
-    ...slots.map((slot) => ({
-      label: slot.addr,
-      livePath: slot.l?.path ?? null,
-      wantPath: slot.l && slot.l.path === slot.d.path ? null : slot.d.path,
-      ...(sectionSetKeys.get(slot) ? { setKey: sectionSetKeys.get(slot)! } : {}),
-    })),
-    ...s.liveSections
-      .filter((ls) => !s.used.has(ls))
-      .map((ls) => ({
-        label: sectionAddress(site.addr, ls.path),
-        livePath: ls.path,
-        wantPath: null,
-        ...(s.deletedSections.get(ls.id) ? { deleteKey: s.deletedSections.get(ls.id)! } : {}),
-      })),
-  ];
-  const slotByLabel = new Map(slots.map((slot) => [slot.addr, slot]));
-  keepPathsUnique<SectionOp>(ctx, sectionItems, s.sections, (item, path) => ({
-    type: 'update-section',
-    org,
-    site: site.ref,
-    section: slotByLabel.get(item.label)!.ref,
-    patch: { path },
-  }));
-}
-
-/** Paths of the site spaces of one place stay unique while they change. */
-function keepSiteSpacePathsUnique(s: Structure, c: Container): void {
-  const { ctx, org, site } = s;
-  const mine = c.placements;
-  if (!pathSetIn(mine)) return;
-  // Items one by one, no spreads or nested searches per site space (issue 33).
-  const items: PathItem[] = [];
-  for (const p of mine) {
-    const item: PathItem = {
-      label: p.addr,
-      livePath: p.live?.path ?? null,
-      wantPath: p.d.path !== undefined && p.d.path !== p.live?.path ? p.d.path : null,
-    };
-    if (p.updateKey) item.setKey = p.updateKey;
-    items.push(item);
-  }
-  for (const ss of c.live) {
-    if (placed(mine, ss)) continue;
-    const item: PathItem = { label: siteSpaceAddress(c.addr, ss.space), livePath: ss.path, wantPath: null };
-    const deleteKey = s.movedOut.get(ss.id);
-    if (deleteKey) item.deleteKey = deleteKey;
-    items.push(item);
-  }
-  keepPathsUnique<SiteSpaceOp>(ctx, items, s.siteSpaces, (item, path) => ({
-    type: 'update-site-space',
-    org,
-    site: site.ref,
-    siteSpace: placementAt(mine, item.label)!.ref,
-    patch: { path },
-  }));
-}
-
-/** Whether one of the placements keeps the live site space. */
-function placed(placements: readonly SpacePlacement[], ss: LiveSiteSpace): boolean {
-  for (const p of placements) if (p.live === ss) return true;
-  return false;
-}
-
-/** The (last) placement at `addr`. */
-function placementAt(placements: readonly SpacePlacement[], addr: string): SpacePlacement | undefined {
-  for (let i = placements.length - 1; i >= 0; i -= 1) if (placements[i]!.addr === addr) return placements[i];
-  return undefined;
-}
-
-/** Whether an update of one of the placements sets its path (what keepPathsUnique looks for first). */
-function pathSetIn(placements: readonly SpacePlacement[]): boolean {
-  for (const p of placements)
-    if (p.updateKey && p.d.path !== undefined && p.d.path !== (p.live?.path ?? null)) return true;
-  return false;
 }
 
 /** 6. Order: sections of the site, site spaces of each place. */

@@ -4,7 +4,6 @@ import type { DesiredGrant } from '../model/grants.js';
 import {
   ACCESS_DESCRIBE,
   AccessConfig,
-  diffGrants,
   exportAccess,
   grantLists,
   grantOps,
@@ -14,6 +13,7 @@ import {
   type GrantOp,
   type GrantRoutes,
 } from './grants.js';
+import { diffGrants } from './grants-diff.js';
 import type { SpaceFacet } from './shapes.js';
 import type { KindExamples } from './examples.js';
 

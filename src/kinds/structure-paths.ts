@@ -36,11 +36,26 @@ export function recordPaths(s: Structure): void {
 }
 
 function sitePaths(s: Structure): SitePaths {
+  const targets = pathsAfter(s);
+  const { old, liveById } = oldPaths(s, targets);
+  return { after: targets.after, old, liveById };
+}
+
+/** Where each path leads after the plan, with each space's and live section's target and the entries' own policies. */
+type Targets = {
+  after: Map<string, PathTarget>;
+  bySpace: Map<string, PathTarget>;
+  bySection: Map<LiveSection, PathTarget>;
+  /** The entries' own `brokenLinks`, by live section and by space. */
+  sectionPolicy: Map<LiveSection, BrokenLinksPolicy>;
+  spacePolicy: Map<string, BrokenLinksPolicy>;
+};
+
+function pathsAfter(s: Structure): Targets {
   const after = new Map<string, PathTarget>();
   const bySpace = new Map<string, PathTarget>();
   const bySection = new Map<LiveSection, PathTarget>();
   const placedLive = new Set<LiveSiteSpace>();
-  /** The entries' own `brokenLinks`, by live section and by space. */
   const sectionPolicy = new Map<LiveSection, BrokenLinksPolicy>();
   const spacePolicy = new Map<string, BrokenLinksPolicy>();
   for (const c of s.containers) {
@@ -75,7 +90,12 @@ function sitePaths(s: Structure): SitePaths {
           target('space-path', `site space ${ss.space}`, liveRef(ss.id), undefined, undefined, ss.id),
         );
   }
-  // Sections the configuration leaves alone (prune off) keep their paths and site spaces.
+  keptSectionPaths(s, after);
+  return { after, bySpace, bySection, sectionPolicy, spacePolicy };
+}
+
+/** Sections the configuration leaves alone (prune off) keep their paths and site spaces. */
+function keptSectionPaths(s: Structure, after: Map<string, PathTarget>): void {
   for (const ls of s.liveSections)
     if (!s.used.has(ls) && !s.deletedSections.has(ls.id)) {
       after.set(
@@ -89,6 +109,13 @@ function sitePaths(s: Structure): SitePaths {
             target('space-path', `site space ${ss.space}`, liveRef(ss.id), undefined, undefined, ss.id),
           );
     }
+}
+
+/** What becomes of each live path (its target, policy and the changes that move it), and each live object's path by id. */
+function oldPaths(
+  s: Structure,
+  { bySpace, bySection, sectionPolicy, spacePolicy }: Targets,
+): { old: OldPath[]; liveById: Map<string, string> } {
   const old: OldPath[] = [];
   const liveById = new Map<string, string>();
   const { sectionAddresses, spaceAddresses } = changeAddresses(s);
@@ -118,7 +145,7 @@ function sitePaths(s: Structure): SitePaths {
     for (const ss of ls.spaces) spaceOld(ss, path, ls);
   }
   for (const ss of s.root?.live ?? []) spaceOld(ss, '', null);
-  return { after, old, liveById };
+  return { old, liveById };
 }
 
 /** Whether `path` is `${base}/${segment}`, without building that string (once per site space). */

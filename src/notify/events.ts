@@ -119,88 +119,95 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 function own(base: Base, o: Observation): { event?: NotificationEvent; next?: Condition } {
   switch (o.kind) {
     case 'applied':
-      return {
-        next: 'ok',
-        event: event(
-          base,
-          'applied',
-          'info',
-          {
-            summary: `docsync applied ${plural(o.applied, 'change')} to ${o.org}`,
-            ...(o.counts ? { message: summaryLine(o.counts) } : {}),
-          },
-          [o.runId],
-          { applied: o.applied, ...(o.counts ? { counts: o.counts } : {}) },
-        ),
-      };
+      return { next: 'ok', event: appliedEvent(base, o) };
     case 'apply-failed':
-      return {
-        next: 'failing',
-        event: event(
-          base,
-          'apply-failed',
-          'error',
-          { summary: `docsync could not sync ${o.org}`, message: o.error },
-          [base.commit, o.code, o.error],
-          {
-            error: o.error,
-            code: o.code,
-            ...(o.counts ? { counts: o.counts } : {}),
-            ...(o.applied !== undefined ? { applied: o.applied } : {}),
-            ...(o.failed !== undefined ? { failed: o.failed } : {}),
-          },
-        ),
-      };
+      return { next: 'failing', event: applyFailedEvent(base, o) };
     case 'refused':
-      return {
-        next: 'failing',
-        event: event(
-          base,
-          'refused',
-          'error',
-          { summary: `docsync refused to apply the plan for ${o.org}`, message: o.reason },
-          [base.commit, o.reason],
-          { error: o.reason, ...(o.counts ? { counts: o.counts } : {}) },
-        ),
-      };
+      return { next: 'failing', event: refusedEvent(base, o) };
     case 'drift':
-      return {
-        next: 'drifted',
-        event: event(
-          base,
-          'drift',
-          // Drift the daemon corrects by itself needs no one; drift it only reports does.
-          o.healing ? 'info' : 'error',
-          {
-            summary: `docsync drift: live state differs from the configuration: ${summaryLine(o.counts)}`,
-            message: [o.who ? `changed by ${o.who}` : '', o.healing ? 'self-heal will apply the plan' : '']
-              .filter((m) => m.length > 0)
-              .join('; '),
-          },
-          [o.checksum],
-          { counts: o.counts, checksum: o.checksum, changes: o.changes.slice(0, MAX_CHANGES) },
-        ),
-      };
+      return { next: 'drifted', event: driftEvent(base, o) };
     case 'drift-error':
-      return {
-        next: 'failing',
-        event: event(
-          base,
-          'drift-error',
-          'error',
-          {
-            summary: 'docsync drift check failed: live state could not be read, drift is unknown',
-            message: o.error,
-          },
-          [o.code, o.error],
-          { error: o.error, code: o.code },
-        ),
-      };
+      return { next: 'failing', event: driftErrorEvent(base, o) };
     case 'in-sync':
       return { next: 'ok' };
     case 'planned':
       return {};
   }
+}
+
+type Seen<K extends Observation['kind']> = Extract<Observation, { kind: K }>;
+
+function appliedEvent(base: Base, o: Seen<'applied'>): NotificationEvent {
+  return event(
+    base,
+    'applied',
+    'info',
+    {
+      summary: `docsync applied ${plural(o.applied, 'change')} to ${o.org}`,
+      ...(o.counts ? { message: summaryLine(o.counts) } : {}),
+    },
+    [o.runId],
+    { applied: o.applied, ...(o.counts ? { counts: o.counts } : {}) },
+  );
+}
+
+function applyFailedEvent(base: Base, o: Seen<'apply-failed'>): NotificationEvent {
+  return event(
+    base,
+    'apply-failed',
+    'error',
+    { summary: `docsync could not sync ${o.org}`, message: o.error },
+    [base.commit, o.code, o.error],
+    {
+      error: o.error,
+      code: o.code,
+      ...(o.counts ? { counts: o.counts } : {}),
+      ...(o.applied !== undefined ? { applied: o.applied } : {}),
+      ...(o.failed !== undefined ? { failed: o.failed } : {}),
+    },
+  );
+}
+
+function refusedEvent(base: Base, o: Seen<'refused'>): NotificationEvent {
+  return event(
+    base,
+    'refused',
+    'error',
+    { summary: `docsync refused to apply the plan for ${o.org}`, message: o.reason },
+    [base.commit, o.reason],
+    { error: o.reason, ...(o.counts ? { counts: o.counts } : {}) },
+  );
+}
+
+function driftEvent(base: Base, o: Seen<'drift'>): NotificationEvent {
+  return event(
+    base,
+    'drift',
+    // Drift the daemon corrects by itself needs no one; drift it only reports does.
+    o.healing ? 'info' : 'error',
+    {
+      summary: `docsync drift: live state differs from the configuration: ${summaryLine(o.counts)}`,
+      message: [o.who ? `changed by ${o.who}` : '', o.healing ? 'self-heal will apply the plan' : '']
+        .filter((m) => m.length > 0)
+        .join('; '),
+    },
+    [o.checksum],
+    { counts: o.counts, checksum: o.checksum, changes: o.changes.slice(0, MAX_CHANGES) },
+  );
+}
+
+function driftErrorEvent(base: Base, o: Seen<'drift-error'>): NotificationEvent {
+  return event(
+    base,
+    'drift-error',
+    'error',
+    {
+      summary: 'docsync drift check failed: live state could not be read, drift is unknown',
+      message: o.error,
+    },
+    [o.code, o.error],
+    { error: o.error, code: o.code },
+  );
 }
 
 const RECOVERED_WHY: Record<Observation['kind'], string> = {
