@@ -25,7 +25,8 @@ export function accessModels(
   desired: DesiredOrganization,
   live: LiveOrganization,
 ): { before: AccessModel; after: AccessModel } {
-  return { before: liveAccessModel(live, desired), after: plannedAccessModel(desired, live) };
+  const before = liveAccessModel(live, desired);
+  return { before, after: plannedAccessModel(desired, live, before) };
 }
 
 /**
@@ -120,8 +121,12 @@ function pair<D extends Renamable & { title: string }, L extends { id: string; t
 }
 
 /** The model after the plan: the desired state resolved against the live one (module comment). */
-export function plannedAccessModel(desired: DesiredOrganization, live: LiveOrganization): AccessModel {
-  const now = liveAccessModel(live, desired);
+export function plannedAccessModel(
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+  /** The live model (`liveAccessModel(live, desired)`), when the caller has it already: never changed. */
+  now: AccessModel = liveAccessModel(live, desired),
+): AccessModel {
   const prune = desired.policy.prune;
   const members = plannedMembers(desired, live, now);
   const memberId = memberLookup(members);
