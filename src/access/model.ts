@@ -132,7 +132,7 @@ export function plannedAccessModel(
   const memberId = memberLookup(members);
   const teams = desired.teams ? plannedTeams(desired.teams, live, now, memberId, prune) : now.teams;
   const teamId = (title: string): string => teams.find((t) => t.title === title)?.id ?? `${NEW.team}${title}`;
-  const { objects, entries } = plannedObjects(desired, live, now);
+  const { objects, entries } = plannedObjects(desired, live, now, prune);
   const subjectId: SubjectId = { team: teamId, member: memberId };
   const grants = plannedGrants(objects, entries, live, subjectId, prune);
   return { members, teams, objects: [...objects.values()], grants };
@@ -172,8 +172,8 @@ function plannedObjects(
   desired: DesiredOrganization,
   live: LiveOrganization,
   now: AccessModel,
+  prune: boolean | undefined,
 ): { objects: AccessObjects; entries: Map<string, WithGrants<DesiredGrant>> } {
-  const prune = desired.policy.prune;
   const entries = new Map<string, WithGrants<DesiredGrant>>();
   const objects: AccessObjects = new Map(now.objects.map((o) => [o.id, o]));
 

@@ -72,7 +72,7 @@ export async function daemonCommand(opts: DaemonCommandOptions, run: DaemonRun =
     err(`error: ${problem}`);
     return 1;
   }
-  const orgConcurrency = Number(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY);
+  const orgConcurrency = orgConcurrencyOf(opts);
   let secrets: Secrets;
   try {
     secrets = await readSecrets(opts);
@@ -117,11 +117,15 @@ export async function daemonCommand(opts: DaemonCommandOptions, run: DaemonRun =
   }
 }
 
+/** `--org-concurrency` as the daemon uses it and `optionProblem` checks it. */
+const orgConcurrencyOf = (opts: DaemonCommandOptions): number =>
+  Number(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY);
+
 /** The first option a user got wrong, as the message says it; undefined when all are right. */
 function optionProblem(opts: DaemonCommandOptions): string | undefined {
   if (opts.mode !== 'apply' && opts.mode !== 'plan')
     return `--mode must be apply or plan, got "${opts.mode}"`;
-  const orgConcurrency = Number(opts.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY);
+  const orgConcurrency = orgConcurrencyOf(opts);
   if (!Number.isInteger(orgConcurrency) || orgConcurrency < 1)
     return `--org-concurrency (DOCSYNC_ORG_CONCURRENCY) must be a positive integer, got "${opts.orgConcurrency}"`;
   if (opts.driftCron && !cron.validate(opts.driftCron))
