@@ -25,22 +25,40 @@ export type Shapes = ReturnType<typeof makeShapes>;
 export const APP_URL = 'https://app.emulator.local';
 export const PUBLISHED_URL = 'https://docs.emulator.local';
 
-export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = 'seed') {
-  const app = APP_URL;
-  const pub = PUBLISHED_URL;
-  const current = flavor === 'current';
+type ShapeContext = {
+  baseUrl: () => string;
+  flavor: 'seed' | 'current';
+  current: boolean;
   /** Fields only today's API has: present in `current`, absent in `seed`. */
-  const only = <T extends object>(fields: T): T | Record<string, never> => (current ? fields : {});
-  /** What a link's answer is given (it uses none of it). */
-  const linkContext: EmulatedContext = {
-    flavor,
-    now: () => '',
-    id: () => '',
-    secret: () => '',
-    org: '',
-    urls: { api: '', app: APP_URL, docs: PUBLISHED_URL },
-  };
+  only: <T extends object>(fields: T) => T | Record<string, never>;
+};
 
+export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = 'seed') {
+  const current = flavor === 'current';
+  const ctx: ShapeContext = { baseUrl, flavor, current, only: (fields) => (current ? fields : {}) };
+  const people = peopleShapes(ctx);
+  const content = contentShapes(ctx);
+  const siteSpace = siteSpaceShape(ctx, content.space);
+  const structure = structureShapes(ctx, siteSpace);
+  return {
+    user: people.user,
+    member: people.member,
+    organization: organizationShape(ctx),
+    collection: content.collection,
+    space: content.space,
+    team: people.team,
+    siteSpace,
+    section: structure.section,
+    group: structure.group,
+    navItem: structure.navItem,
+    site: siteShape(ctx),
+    customField: customFieldShape(ctx),
+  };
+}
+
+/** Users, members and teams. */
+function peopleShapes(ctx: ShapeContext) {
+  const { baseUrl, only } = ctx;
   const user = (m: EmuMember) => ({
     object: 'user',
     id: m.user.id,
@@ -63,7 +81,23 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     ...only({ sites: org.sites.length }),
   });
 
-  const organization = (org: EmuOrganization) => ({
+  const team = (t: EmuTeam) => ({
+    object: 'team',
+    id: t.id,
+    title: t.title,
+    members: t.members.length,
+    spaces: 0,
+    createdAt: t.createdAt,
+    permissions: { admin: true, view: true },
+  });
+
+  return { user, member, team };
+}
+
+function organizationShape(ctx: ShapeContext) {
+  const { baseUrl, only } = ctx;
+  const app = APP_URL;
+  return (org: EmuOrganization) => ({
     object: 'organization',
     id: org.id,
     title: org.title,
@@ -100,7 +134,12 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       }),
     },
   });
+}
 
+/** Collections and spaces. */
+function contentShapes(ctx: ShapeContext) {
+  const { baseUrl, only } = ctx;
+  const app = APP_URL;
   const collection = (org: EmuOrganization, c: EmuCollection) => ({
     object: 'collection',
     id: c.id,
@@ -144,17 +183,13 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     },
   });
 
-  const team = (t: EmuTeam) => ({
-    object: 'team',
-    id: t.id,
-    title: t.title,
-    members: t.members.length,
-    spaces: 0,
-    createdAt: t.createdAt,
-    permissions: { admin: true, view: true },
-  });
+  return { collection, space };
+}
 
-  const siteSpace = (org: EmuOrganization, site: EmuSite, ss: EmuSiteSpace) => {
+function siteSpaceShape(ctx: ShapeContext, space: ReturnType<typeof contentShapes>['space']) {
+  const { only } = ctx;
+  const pub = PUBLISHED_URL;
+  return (org: EmuOrganization, site: EmuSite, ss: EmuSiteSpace) => {
     const sp = spaceIn(org, ss.spaceId);
     const section = ss.sectionId ? site.sections.find((s) => s.id === ss.sectionId) : undefined;
     const isDefault = section ? section.defaultSiteSpaceId === ss.id : site.defaultRootSiteSpaceId === ss.id;
@@ -174,6 +209,21 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       }),
       urls: { published: `${pub}/${site.id}/${section ? `${section.path}/` : ''}${ss.path}` },
     };
+  };
+}
+
+/** Sections, section groups and a level of the navigation (groups with their children). */
+function structureShapes(ctx: ShapeContext, siteSpace: ReturnType<typeof siteSpaceShape>) {
+  const { flavor, current, only } = ctx;
+  const pub = PUBLISHED_URL;
+  /** What a link's answer is given (it uses none of it). */
+  const linkContext: EmulatedContext = {
+    flavor,
+    now: () => '',
+    id: () => '',
+    secret: () => '',
+    org: '',
+    urls: { api: '', app: APP_URL, docs: PUBLISHED_URL },
   };
 
   const section = (org: EmuOrganization, site: EmuSite, sec: EmuSection) => ({
@@ -232,7 +282,14 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     };
   };
 
-  const site = (org: EmuOrganization, s: EmuSite) => ({
+  return { section, group, navItem };
+}
+
+function siteShape(ctx: ShapeContext) {
+  const { baseUrl, flavor, only } = ctx;
+  const app = APP_URL;
+  const pub = PUBLISHED_URL;
+  return (org: EmuOrganization, s: EmuSite) => ({
     object: 'site',
     id: s.id,
     type: s.type,
@@ -268,8 +325,11 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
       ...only({ preview: `${pub}/~preview/${s.id}` }),
     },
   });
+}
 
-  const customField = (org: EmuOrganization, f: EmuCustomField) => ({
+function customFieldShape(ctx: ShapeContext) {
+  const { baseUrl } = ctx;
+  return (org: EmuOrganization, f: EmuCustomField) => ({
     object: 'custom-field',
     id: f.id,
     name: f.name,
@@ -283,19 +343,4 @@ export function makeShapes(baseUrl: () => string, flavor: 'seed' | 'current' = '
     urls: { location: `${baseUrl()}/v1/orgs/${org.id}/custom-fields/${f.name}` },
     permissions: { view: true, edit: true },
   });
-
-  return {
-    user,
-    member,
-    organization,
-    collection,
-    space,
-    team,
-    siteSpace,
-    section,
-    group,
-    navItem,
-    site,
-    customField,
-  };
 }

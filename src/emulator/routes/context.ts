@@ -14,3 +14,8 @@ export type RouteDeps = {
   /** Indexes of the state kept between writes (src/emulator/memo.ts); none: every lookup scans. */
   memo?: Memo;
 };
+
+/** `urls.location`: an absolute URI in today's API, a path as api.md shows it in `seed`. */
+export function flavoredLocation(deps: RouteDeps, path: string): string {
+  return deps.flavor === 'current' ? `${deps.baseUrl()}/v1${path}` : `/v1${path}`;
+}

@@ -41,7 +41,13 @@ function checkValue(field: EmuCustomField, value: unknown, where: string): Exclu
   }
 }
 
-export function registerCustomFields({ state, shapes, router }: RouteDeps): void {
+export function registerCustomFields(deps: RouteDeps): void {
+  registerFieldRoutes(deps);
+  registerSpaceValues(deps);
+}
+
+/** The organization's custom fields. */
+function registerFieldRoutes({ state, shapes, router }: RouteDeps): void {
   const base = '/orgs/:orgId/custom-fields';
   const field = (org: EmuOrganization, name: string) => {
     const f = org.customFields.find((x) => x.name === name);
@@ -105,7 +111,10 @@ export function registerCustomFields({ state, shapes, router }: RouteDeps): void
     for (const space of org.spaces) delete space.customFields[f.name];
     return { status: 204 };
   });
+}
 
+/** A space's values of the custom fields. */
+function registerSpaceValues({ state, shapes, router }: RouteDeps): void {
   router.on('GET', '/spaces/:spaceId/custom-fields', ({ params }) => {
     const { org, space } = findSpaceAnywhere(state(), params.spaceId!);
     const body = org.customFields.map((f) => ({

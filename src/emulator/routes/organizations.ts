@@ -1,5 +1,6 @@
 import { badRequest } from '../errors.js';
 import { paginate } from '../paginate.js';
+import type { EmuOrganization } from '../state.js';
 import { findById, findOrg, findSpaceAnywhere, now } from '../store.js';
 import { asBody, optBoolean, optEnum, optString, optStringArray, roles } from '../validate.js';
 import type { RouteDeps } from './context.js';
@@ -7,8 +8,14 @@ import type { RouteDeps } from './context.js';
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
 
 /** Organizations, members, collections and spaces: what the API cannot create but docsync references. */
-export function registerOrganizations({ state, shapes, router, flavor }: RouteDeps): void {
-  const levels = flavor === 'current' ? ([...roles, 'inherit'] as const) : roles;
+export function registerOrganizations(deps: RouteDeps): void {
+  registerOrganizationRoutes(deps);
+  registerMembers(deps);
+  registerCollectionReads(deps);
+  registerSpaces(deps);
+}
+
+function registerOrganizationRoutes({ state, shapes, router }: RouteDeps): void {
   router.on('GET', '/orgs', ({ query }) => ({
     status: 200,
     body: paginate(state().organizations.map(shapes.organization), query),
@@ -19,39 +26,44 @@ export function registerOrganizations({ state, shapes, router, flavor }: RouteDe
   }));
   router.on('PATCH', '/orgs/:orgId', ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);
-    const b = asBody(body);
-    const title = optString(b, 'title', { min: 2, max: 255 });
-    const hostname = optString(b, 'hostname', { min: 3, max: 32 });
-    const emailDomains = optStringArray(b, 'emailDomains');
-    const defaultRole = optEnum(b, 'defaultRole', roles, { nullable: true });
-    const sso = optBoolean(b, 'sso');
-    const ai = optBoolean(b, 'ai');
-    const inviteLinks = optBoolean(b, 'inviteLinks');
-    let defaultContent: string | null | undefined;
-    if (b['defaultContent'] !== undefined) {
-      if (b['defaultContent'] === null) defaultContent = null;
-      else {
-        const dc = asBody(b['defaultContent'], true);
-        if (dc['type'] !== 'site') throw badRequest('defaultContent.type: must be site');
-        const site = optString(dc, 'site');
-        if (!site || !org.sites.some((x) => x.id === site))
-          throw badRequest('defaultContent.site: not a site of this organization');
-        defaultContent = site;
-      }
-    }
-    const logo = optString(b, 'logo', { max: 2048, nullable: true, pattern: URL_PATTERN });
-    if (defaultContent !== undefined) org.defaultContent = defaultContent;
-    if (title !== undefined && title !== null) org.title = title;
-    if (hostname !== undefined) org.hostname = hostname;
-    if (emailDomains !== undefined) org.emailDomains = emailDomains;
-    if (defaultRole !== undefined) org.defaultRole = defaultRole;
-    if (sso !== undefined) org.sso = sso;
-    if (ai !== undefined) org.ai = ai;
-    if (inviteLinks !== undefined) org.inviteLinks = inviteLinks;
-    if (logo !== undefined) org.logo = logo;
+    patchOrganization(org, asBody(body));
     return { status: 200, body: shapes.organization(org) };
   });
+}
 
+function patchOrganization(org: EmuOrganization, b: Record<string, unknown>): void {
+  const title = optString(b, 'title', { min: 2, max: 255 });
+  const hostname = optString(b, 'hostname', { min: 3, max: 32 });
+  const emailDomains = optStringArray(b, 'emailDomains');
+  const defaultRole = optEnum(b, 'defaultRole', roles, { nullable: true });
+  const sso = optBoolean(b, 'sso');
+  const ai = optBoolean(b, 'ai');
+  const inviteLinks = optBoolean(b, 'inviteLinks');
+  let defaultContent: string | null | undefined;
+  if (b['defaultContent'] !== undefined) {
+    if (b['defaultContent'] === null) defaultContent = null;
+    else {
+      const dc = asBody(b['defaultContent'], true);
+      if (dc['type'] !== 'site') throw badRequest('defaultContent.type: must be site');
+      const site = optString(dc, 'site');
+      if (!site || !org.sites.some((x) => x.id === site))
+        throw badRequest('defaultContent.site: not a site of this organization');
+      defaultContent = site;
+    }
+  }
+  const logo = optString(b, 'logo', { max: 2048, nullable: true, pattern: URL_PATTERN });
+  if (defaultContent !== undefined) org.defaultContent = defaultContent;
+  if (title !== undefined && title !== null) org.title = title;
+  if (hostname !== undefined) org.hostname = hostname;
+  if (emailDomains !== undefined) org.emailDomains = emailDomains;
+  if (defaultRole !== undefined) org.defaultRole = defaultRole;
+  if (sso !== undefined) org.sso = sso;
+  if (ai !== undefined) org.ai = ai;
+  if (inviteLinks !== undefined) org.inviteLinks = inviteLinks;
+  if (logo !== undefined) org.logo = logo;
+}
+
+function registerMembers({ state, shapes, router }: RouteDeps): void {
   router.on('GET', '/orgs/:orgId/members', ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);
     let members = [...org.members];
@@ -88,7 +100,9 @@ export function registerOrganizations({ state, shapes, router, flavor }: RouteDe
     member.role = role ?? null;
     return { status: 200, body: shapes.member(org, member) };
   });
+}
 
+function registerCollectionReads({ state, shapes, router }: RouteDeps): void {
   router.on('GET', '/orgs/:orgId/collections', ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);
     const nested = query.get('nested') !== 'false';
@@ -117,7 +131,10 @@ export function registerOrganizations({ state, shapes, router, flavor }: RouteDe
     const spaces = org!.spaces.filter((s) => s.parent === c.id).map((s) => shapes.space(org!, s));
     return { status: 200, body: paginate(spaces, query) };
   });
+}
 
+function registerSpaces({ state, shapes, router, flavor }: RouteDeps): void {
+  const levels = flavor === 'current' ? ([...roles, 'inherit'] as const) : roles;
   router.on('GET', '/spaces/:spaceId', ({ params }) => {
     const { org, space } = findSpaceAnywhere(state(), params.spaceId!);
     return { status: 200, body: shapes.space(org, space) };

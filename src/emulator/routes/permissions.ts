@@ -97,11 +97,7 @@ export function registerPermissions({ state, shapes, router }: RouteDeps): void 
     const s = findSite(org, id);
     return { org, id, access: s.access ?? [], set: (a) => (s.access = a) };
   };
-  const families: {
-    base: string;
-    holder: (p: Record<string, string | undefined>) => Holder;
-    site: boolean;
-  }[] = [
+  const families: Family[] = [
     { base: '/spaces/:spaceId/permissions', holder: (p) => space(p['spaceId']!), site: false },
     {
       base: '/collections/:collectionId/permissions',
@@ -117,38 +113,15 @@ export function registerPermissions({ state, shapes, router }: RouteDeps): void 
   for (const f of families) registerFamily(shapes, router, f);
 }
 
-function registerFamily(
-  shapes: RouteDeps['shapes'],
-  router: RouteDeps['router'],
-  f: { base: string; holder: (p: Record<string, string | undefined>) => Holder; site: boolean },
-): void {
-  const memberOf = (org: EmuOrganization, id: string) => org.members.find((m) => m.user.id === id);
+/** The grants of one kind of object (spaces, collections or sites) and how to find its holder. */
+type Family = { base: string; holder: (p: Record<string, string | undefined>) => Holder; site: boolean };
+
+const memberOf = (org: EmuOrganization, id: string) => org.members.find((m) => m.user.id === id);
+
+function registerFamily(shapes: RouteDeps['shapes'], router: RouteDeps['router'], f: Family): void {
   router.on('POST', f.base, ({ params, body }) => {
     const h = f.holder(params);
-    const b = asBody(body, true);
-    const role = optEnum(b, 'role', roles, { required: true, nullable: true });
-    // A guest (null) role is not served: docsync never sends one.
-    if (role === null) throw badRequest('role: guest grants are not served by the emulator');
-    const list = (field: 'teams' | 'users'): string[] => {
-      const v = b[field];
-      if (v === undefined) return [];
-      if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string'))
-        throw badRequest(`${field}: must be a non-empty list of ids`);
-      return v as string[];
-    };
-    const teams = list('teams');
-    const users = list('users');
-    if (teams.length === 0 && users.length === 0) throw badRequest('teams or users: one is required');
-    for (const t of teams)
-      if (!h.org.teams.some((x) => x.id === t)) throw badRequest(`teams: team ${t} not found`);
-    for (const u of users)
-      if (!memberOf(h.org, u)) throw badRequest(`users: ${u} is not a member of the organization`);
-    const access = h.access.filter((g) => !('team' in g ? teams.includes(g.team) : users.includes(g.user)));
-    access.push(
-      ...teams.map((team) => ({ team, role: role! })),
-      ...users.map((user) => ({ user, role: role! })),
-    );
-    h.set(access);
+    grant(h, asBody(body, true));
     return { status: 204 };
   });
   router.on('GET', `${f.base}/teams`, ({ params, query }) => {
@@ -167,6 +140,39 @@ function registerFamily(
     });
     return { status: 200, body: paginate(items, query) };
   });
+  registerGrantEdits(router, f);
+  registerAggregate(shapes, router, f);
+}
+
+/** `POST …/permissions`: give teams and users a role (replacing the grants they had). */
+function grant(h: Holder, b: Record<string, unknown>): void {
+  const role = optEnum(b, 'role', roles, { required: true, nullable: true });
+  // A guest (null) role is not served: docsync never sends one.
+  if (role === null) throw badRequest('role: guest grants are not served by the emulator');
+  const list = (field: 'teams' | 'users'): string[] => {
+    const v = b[field];
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string'))
+      throw badRequest(`${field}: must be a non-empty list of ids`);
+    return v as string[];
+  };
+  const teams = list('teams');
+  const users = list('users');
+  if (teams.length === 0 && users.length === 0) throw badRequest('teams or users: one is required');
+  for (const t of teams)
+    if (!h.org.teams.some((x) => x.id === t)) throw badRequest(`teams: team ${t} not found`);
+  for (const u of users)
+    if (!memberOf(h.org, u)) throw badRequest(`users: ${u} is not a member of the organization`);
+  const access = h.access.filter((g) => !('team' in g ? teams.includes(g.team) : users.includes(g.user)));
+  access.push(
+    ...teams.map((team) => ({ team, role: role! })),
+    ...users.map((user) => ({ user, role: role! })),
+  );
+  h.set(access);
+}
+
+/** Change or remove one team's or user's grant. */
+function registerGrantEdits(router: RouteDeps['router'], f: Family): void {
   for (const [path, key] of [
     ['teams/:teamId', 'team'],
     ['users/:userId', 'user'],
@@ -191,6 +197,10 @@ function registerFamily(
       return { status: 204 };
     });
   }
+}
+
+/** Who has which role on the object, inherited grants included. */
+function registerAggregate(shapes: RouteDeps['shapes'], router: RouteDeps['router'], f: Family): void {
   router.on('GET', `${f.base}/aggregate`, ({ params, query }) => {
     const h = f.holder(params);
     const matrix = effectiveAccess(accessModel(h.org));

@@ -147,15 +147,25 @@ function patchOverrides(current: Record<string, unknown>, patch: Record<string, 
 
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
 
-export function registerSiteFace(deps: RouteDeps): void {
-  if (deps.flavor !== 'current') return;
-  const { router } = deps;
-  const base = '/orgs/:orgId/sites/:siteId';
-  const customizationAnswer = (c: NonNullable<EmuSite['customization']>) => ({
+const base = '/orgs/:orgId/sites/:siteId';
+
+function customizationAnswer(c: NonNullable<EmuSite['customization']>) {
+  return {
     ...c.document,
     ...(c.updatedAt ? { updatedAt: c.updatedAt } : {}),
-  });
+  };
+}
 
+/** Today's API: a site's customization, agent settings and publishing authentication. */
+export function registerSiteFace(deps: RouteDeps): void {
+  if (deps.flavor !== 'current') return;
+  registerCustomization(deps);
+  registerAgentSettings(deps);
+  registerPublishingAuth(deps);
+}
+
+function registerCustomization(deps: RouteDeps): void {
+  const { router } = deps;
   router.on('GET', `${base}/customization`, ({ params }) => {
     const { site } = siteOf(deps, params);
     return { status: 200, body: customizationAnswer(customizationOf(site)) };
@@ -194,7 +204,10 @@ export function registerSiteFace(deps: RouteDeps): void {
     delete ss.customization;
     return { status: 205 };
   });
+}
 
+function registerAgentSettings(deps: RouteDeps): void {
+  const { router } = deps;
   const agentAnswer = (site: EmuSite, orgId: string) => {
     const a = agentSettingsOf(site);
     return {
@@ -214,7 +227,10 @@ export function registerSiteFace(deps: RouteDeps): void {
     site.agentSettings = { settings, updatedAt: now() };
     return { status: 200, body: agentAnswer(site, org.id) };
   });
+}
 
+function registerPublishingAuth(deps: RouteDeps): void {
+  const { router } = deps;
   const authAnswer = (a: EmuPublishingAuth) => ({
     object: 'publishing-auth',
     backend: a.backend,

@@ -1,6 +1,6 @@
 import { badRequest } from '../errors.js';
 import { paginate } from '../paginate.js';
-import type { EmuSite } from '../state.js';
+import type { EmuOrganization, EmuSite } from '../state.js';
 import { findById, findOrg, newId, now, placeRelative, slugify, uniquePath } from '../store.js';
 import {
   asBody,
@@ -23,10 +23,19 @@ const siteTypes = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 
 /** `DefaultLevel` of today's API: a role or inherit (or null). */
 const levels = [...roles, 'inherit'] as const;
 
-export function registerSites(deps: RouteDeps): void {
-  const { state, shapes, router } = deps;
-  const base = '/orgs/:orgId/sites';
+const base = '/orgs/:orgId/sites';
 
+export function registerSites(deps: RouteDeps): void {
+  registerSiteList(deps);
+  registerSiteItem(deps);
+  if (deps.flavor === 'current') registerSitePublishing(deps);
+  registerAdaptiveSchema(deps);
+  // api.md's published view; docsync does not use it and the emulator serves it in `seed` only.
+  if (deps.flavor === 'seed') registerPublished(deps);
+}
+
+function registerSiteList(deps: RouteDeps): void {
+  const { state, shapes, router } = deps;
   router.on('GET', base, ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);
     let sites = org.sites;
@@ -47,45 +56,53 @@ export function registerSites(deps: RouteDeps): void {
 
   router.on('POST', base, ({ params, body }) => {
     const org = findOrg(state(), params.orgId!);
-    const b = asBody(body);
-    const type = optEnum(b, 'type', deps.flavor === 'current' ? siteTypes : (['basic'] as const)) ?? 'basic';
-    const title = optString(b, 'title', { min: 2, max: 128 }) ?? 'Untitled site';
-    const visibility = optEnum(b, 'visibility', siteVisibilities) ?? 'public';
-    const spaces = b['spaces'] === undefined ? [] : optStringArray(b, 'spaces')!;
-    for (const id of spaces) findById(org.spaces, id, 'space');
-    const site: EmuSite = {
-      id: newId('site'),
-      type,
-      title,
-      visibility,
-      published: false,
-      basename: null,
-      hostname: null,
-      agentsContext: 'included',
-      adaptiveContent: { enabled: false },
-      proxy: null,
-      createdAt: now(),
-      adaptiveSchema: null,
-      adaptiveSchemaUpdatedAt: null,
-      defaultSectionId: null,
-      defaultRootSiteSpaceId: null,
-      sections: [],
-      groups: [],
-      siteSpaces: [],
-      shareLinks: [],
-    };
-    const taken = new Set<string>();
-    for (const spaceId of new Set(spaces)) {
-      const sp = org.spaces.find((s) => s.id === spaceId)!;
-      const path = uniquePath(slugify(sp.title, 'space'), taken);
-      taken.add(path);
-      site.siteSpaces.push({ id: newId('sitesp'), spaceId, sectionId: null, path, condition: null });
-    }
-    site.defaultRootSiteSpaceId = site.siteSpaces[0]?.id ?? null;
+    const site = newSite(deps, org, asBody(body));
     org.sites.push(site);
     return { status: 201, body: shapes.site(org, site) };
   });
+}
 
+/** A site from a create request's body, its spaces at the root. */
+function newSite(deps: RouteDeps, org: EmuOrganization, b: Record<string, unknown>): EmuSite {
+  const type = optEnum(b, 'type', deps.flavor === 'current' ? siteTypes : (['basic'] as const)) ?? 'basic';
+  const title = optString(b, 'title', { min: 2, max: 128 }) ?? 'Untitled site';
+  const visibility = optEnum(b, 'visibility', siteVisibilities) ?? 'public';
+  const spaces = b['spaces'] === undefined ? [] : optStringArray(b, 'spaces')!;
+  for (const id of spaces) findById(org.spaces, id, 'space');
+  const site: EmuSite = {
+    id: newId('site'),
+    type,
+    title,
+    visibility,
+    published: false,
+    basename: null,
+    hostname: null,
+    agentsContext: 'included',
+    adaptiveContent: { enabled: false },
+    proxy: null,
+    createdAt: now(),
+    adaptiveSchema: null,
+    adaptiveSchemaUpdatedAt: null,
+    defaultSectionId: null,
+    defaultRootSiteSpaceId: null,
+    sections: [],
+    groups: [],
+    siteSpaces: [],
+    shareLinks: [],
+  };
+  const taken = new Set<string>();
+  for (const spaceId of new Set(spaces)) {
+    const sp = org.spaces.find((s) => s.id === spaceId)!;
+    const path = uniquePath(slugify(sp.title, 'space'), taken);
+    taken.add(path);
+    site.siteSpaces.push({ id: newId('sitesp'), spaceId, sectionId: null, path, condition: null });
+  }
+  site.defaultRootSiteSpaceId = site.siteSpaces[0]?.id ?? null;
+  return site;
+}
+
+function registerSiteItem(deps: RouteDeps): void {
+  const { shapes, router } = deps;
   router.on('GET', `${base}/:siteId`, ({ params }) => {
     const { org, site } = siteOf(deps, params);
     return { status: 200, body: shapes.site(org, site) };
@@ -99,87 +116,99 @@ export function registerSites(deps: RouteDeps): void {
 
   router.on('PATCH', `${base}/:siteId`, ({ params, body }) => {
     const { org, site } = siteOf(deps, params);
-    const b = asBody(body);
-    // Today's API has no agentsContext; bodies do not forbid extra fields, so it is ignored.
-    if (deps.flavor === 'current') delete b['agentsContext'];
-    const title = optString(b, 'title', { min: 2, max: 128 });
-    const visibility = optEnum(b, 'visibility', siteVisibilities);
-    const basename = optString(b, 'basename', { min: 1, max: 100 });
-    const agentsContext = optEnum(b, 'agentsContext', ['included', 'excluded'] as const);
-    const proxy = optString(b, 'proxy', { max: 512, nullable: true, pattern: proxyPattern });
-    let adaptive: boolean | undefined;
-    if (b['adaptiveContent'] !== undefined) {
-      adaptive = optBoolean(asBody(b['adaptiveContent'], true), 'enabled');
-      if (adaptive === undefined) throw badRequest('adaptiveContent.enabled: is required');
-    }
-    const defaultLevel =
-      deps.flavor === 'current' ? optEnum(b, 'defaultLevel', levels, { nullable: true }) : undefined;
-    const defaultSiteSection = optString(b, 'defaultSiteSection');
-    const defaultSiteSpace = optString(b, 'defaultSiteSpace');
-    if (defaultSiteSection) findById(site.sections, defaultSiteSection, 'site section');
-    let rootDefault: string | undefined;
-    let sectionDefault: { sectionId: string; siteSpaceId: string } | undefined;
-    if (defaultSiteSpace) {
-      const ss = findById(site.siteSpaces, defaultSiteSpace, 'site space');
-      if (ss.sectionId === null) rootDefault = ss.id;
-      else {
-        const effectiveDefaultSection = defaultSiteSection ?? site.defaultSectionId;
-        if (ss.sectionId !== effectiveDefaultSection)
-          throw badRequest('defaultSiteSpace: must be a root site space or one of the default section');
-        sectionDefault = { sectionId: ss.sectionId, siteSpaceId: ss.id };
-      }
-    }
-    if (title) site.title = title;
-    if (visibility) site.visibility = visibility;
-    if (basename) site.basename = basename;
-    if (agentsContext) site.agentsContext = agentsContext;
-    if (proxy !== undefined) site.proxy = proxy;
-    if (adaptive !== undefined) site.adaptiveContent = { enabled: adaptive };
-    if (defaultLevel !== undefined) site.defaultLevel = defaultLevel;
-    if (defaultSiteSection) site.defaultSectionId = defaultSiteSection;
-    if (rootDefault) site.defaultRootSiteSpaceId = rootDefault;
-    if (sectionDefault)
-      findById(site.sections, sectionDefault.sectionId, 'site section').defaultSiteSpaceId =
-        sectionDefault.siteSpaceId;
+    patchSite(deps, site, asBody(body));
     return { status: 200, body: shapes.site(org, site) };
   });
+}
 
-  if (deps.flavor === 'current') {
-    router.on('POST', `${base}/:siteId/publish`, ({ params }) => {
-      const { org, site } = siteOf(deps, params);
-      site.published = true;
-      return { status: 200, body: shapes.site(org, site) };
-    });
-    router.on('POST', `${base}/:siteId/unpublish`, ({ params }) => {
-      const { org, site } = siteOf(deps, params);
-      site.published = false;
-      return { status: 200, body: shapes.site(org, site) };
-    });
-    router.on('PATCH', `${base}/:siteId/structure/sort`, ({ params, body }) => {
-      const { site } = siteOf(deps, params);
-      const b = asBody(body, true);
-      const item = asBody(b['item'], true);
-      const position = asBody(b['position'], true);
-      const where = (['before', 'after'] as const).filter((w) => position[w] !== undefined);
-      if (where.length !== 1) throw badRequest('position: exactly one of before or after is required');
-      const ref = asBody(position[where[0]!], true);
-      const types = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
-      const itemType = optEnum(item, 'type', types, { required: true })!;
-      const refType = optEnum(ref, 'type', types, { required: true })!;
-      const itemId = optString(item, 'id') ?? '';
-      const refId = optString(ref, 'id') ?? '';
-      if (itemType === 'site-space' || refType === 'site-space') {
-        if (itemType !== refType) throw badRequest(`position.${where[0]}.type: must be ${itemType}`);
-        const a = findById(site.siteSpaces, itemId, 'site space');
-        const anchor = findById(site.siteSpaces, refId, 'site space');
-        if (a.sectionId !== anchor.sectionId)
-          throw badRequest(`position.${where[0]}.id: must be in the same section as the item`);
-        if (a !== anchor) placeRelative(site.siteSpaces, a, anchor, where[0]!);
-      } else sortNavigation(site, { type: itemType, id: itemId }, { type: refType, id: refId }, where[0]!);
-      return { status: 204 };
-    });
+function patchSite(deps: RouteDeps, site: EmuSite, b: Record<string, unknown>): void {
+  // Today's API has no agentsContext; bodies do not forbid extra fields, so it is ignored.
+  if (deps.flavor === 'current') delete b['agentsContext'];
+  const title = optString(b, 'title', { min: 2, max: 128 });
+  const visibility = optEnum(b, 'visibility', siteVisibilities);
+  const basename = optString(b, 'basename', { min: 1, max: 100 });
+  const agentsContext = optEnum(b, 'agentsContext', ['included', 'excluded'] as const);
+  const proxy = optString(b, 'proxy', { max: 512, nullable: true, pattern: proxyPattern });
+  let adaptive: boolean | undefined;
+  if (b['adaptiveContent'] !== undefined) {
+    adaptive = optBoolean(asBody(b['adaptiveContent'], true), 'enabled');
+    if (adaptive === undefined) throw badRequest('adaptiveContent.enabled: is required');
   }
+  const defaultLevel =
+    deps.flavor === 'current' ? optEnum(b, 'defaultLevel', levels, { nullable: true }) : undefined;
+  const defaultSiteSection = optString(b, 'defaultSiteSection');
+  const defaultSiteSpace = optString(b, 'defaultSiteSpace');
+  if (defaultSiteSection) findById(site.sections, defaultSiteSection, 'site section');
+  let rootDefault: string | undefined;
+  let sectionDefault: { sectionId: string; siteSpaceId: string } | undefined;
+  if (defaultSiteSpace) {
+    const ss = findById(site.siteSpaces, defaultSiteSpace, 'site space');
+    if (ss.sectionId === null) rootDefault = ss.id;
+    else {
+      const effectiveDefaultSection = defaultSiteSection ?? site.defaultSectionId;
+      if (ss.sectionId !== effectiveDefaultSection)
+        throw badRequest('defaultSiteSpace: must be a root site space or one of the default section');
+      sectionDefault = { sectionId: ss.sectionId, siteSpaceId: ss.id };
+    }
+  }
+  if (title) site.title = title;
+  if (visibility) site.visibility = visibility;
+  if (basename) site.basename = basename;
+  if (agentsContext) site.agentsContext = agentsContext;
+  if (proxy !== undefined) site.proxy = proxy;
+  if (adaptive !== undefined) site.adaptiveContent = { enabled: adaptive };
+  if (defaultLevel !== undefined) site.defaultLevel = defaultLevel;
+  if (defaultSiteSection) site.defaultSectionId = defaultSiteSection;
+  if (rootDefault) site.defaultRootSiteSpaceId = rootDefault;
+  if (sectionDefault)
+    findById(site.sections, sectionDefault.sectionId, 'site section').defaultSiteSpaceId =
+      sectionDefault.siteSpaceId;
+}
 
+/** Today's API: publish, unpublish, and sort the navigation. */
+function registerSitePublishing(deps: RouteDeps): void {
+  const { shapes, router } = deps;
+  router.on('POST', `${base}/:siteId/publish`, ({ params }) => {
+    const { org, site } = siteOf(deps, params);
+    site.published = true;
+    return { status: 200, body: shapes.site(org, site) };
+  });
+  router.on('POST', `${base}/:siteId/unpublish`, ({ params }) => {
+    const { org, site } = siteOf(deps, params);
+    site.published = false;
+    return { status: 200, body: shapes.site(org, site) };
+  });
+  router.on('PATCH', `${base}/:siteId/structure/sort`, ({ params, body }) => {
+    const { site } = siteOf(deps, params);
+    sortStructure(site, asBody(body, true));
+    return { status: 204 };
+  });
+}
+
+/** Move an item of the navigation before or after another (`PATCH …/structure/sort`). */
+function sortStructure(site: EmuSite, b: Record<string, unknown>): void {
+  const item = asBody(b['item'], true);
+  const position = asBody(b['position'], true);
+  const where = (['before', 'after'] as const).filter((w) => position[w] !== undefined);
+  if (where.length !== 1) throw badRequest('position: exactly one of before or after is required');
+  const ref = asBody(position[where[0]!], true);
+  const types = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
+  const itemType = optEnum(item, 'type', types, { required: true })!;
+  const refType = optEnum(ref, 'type', types, { required: true })!;
+  const itemId = optString(item, 'id') ?? '';
+  const refId = optString(ref, 'id') ?? '';
+  if (itemType === 'site-space' || refType === 'site-space') {
+    if (itemType !== refType) throw badRequest(`position.${where[0]}.type: must be ${itemType}`);
+    const a = findById(site.siteSpaces, itemId, 'site space');
+    const anchor = findById(site.siteSpaces, refId, 'site space');
+    if (a.sectionId !== anchor.sectionId)
+      throw badRequest(`position.${where[0]}.id: must be in the same section as the item`);
+    if (a !== anchor) placeRelative(site.siteSpaces, a, anchor, where[0]!);
+  } else sortNavigation(site, { type: itemType, id: itemId }, { type: refType, id: refId }, where[0]!);
+}
+
+function registerAdaptiveSchema(deps: RouteDeps): void {
+  const { router } = deps;
   router.on('GET', `${base}/:siteId/adaptive-schema`, ({ params }) => {
     const { site } = siteOf(deps, params);
     const jsonSchema = site.adaptiveSchema ?? {
@@ -212,13 +241,10 @@ export function registerSites(deps: RouteDeps): void {
       body: { object: 'site-adaptive-schema', jsonSchema: schema, updatedAt: site.adaptiveSchemaUpdatedAt },
     };
   });
-  // api.md's published view; docsync does not use it and the emulator serves it in `seed` only.
-  if (deps.flavor === 'seed') registerPublished(deps);
 }
 
 function registerPublished(deps: RouteDeps): void {
   const { shapes, router } = deps;
-  const base = '/orgs/:orgId/sites';
   router.on('GET', `${base}/:siteId/published`, ({ params }) => {
     const { org, site } = siteOf(deps, params);
     return {

@@ -37,13 +37,20 @@ function teamsPerUser(teams: readonly EmuTeam[], only?: readonly string[]): Map<
   return new Map([...counts].map(([u, c]) => [u, c.n]));
 }
 
-export function registerTeams({ state, shapes, router, memo }: RouteDeps): void {
-  const base = '/orgs/:orgId/teams';
-  const team = (orgId: string, teamId: string): { org: EmuOrganization; team: EmuTeam } => {
-    const org = findOrg(state(), orgId);
-    return { org, team: findById(org.teams, teamId, 'team', memo) };
-  };
+const base = '/orgs/:orgId/teams';
 
+function team(deps: RouteDeps, orgId: string, teamId: string): { org: EmuOrganization; team: EmuTeam } {
+  const org = findOrg(deps.state(), orgId);
+  return { org, team: findById(org.teams, teamId, 'team', deps.memo) };
+}
+
+export function registerTeams(deps: RouteDeps): void {
+  registerTeamRoutes(deps);
+  registerTeamMembers(deps);
+}
+
+function registerTeamRoutes(deps: RouteDeps): void {
+  const { state, shapes, router } = deps;
   router.on('GET', base, ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);
     let teams = org.teams;
@@ -72,21 +79,24 @@ export function registerTeams({ state, shapes, router, memo }: RouteDeps): void 
   });
   router.on('GET', `${base}/:teamId`, ({ params }) => ({
     status: 200,
-    body: shapes.team(team(params.orgId!, params.teamId!).team),
+    body: shapes.team(team(deps, params.orgId!, params.teamId!).team),
   }));
   router.on('PATCH', `${base}/:teamId`, ({ params, body }) => {
-    const t = team(params.orgId!, params.teamId!).team;
+    const t = team(deps, params.orgId!, params.teamId!).team;
     t.title = reqString(asBody(body, true), 'title', { min: 1, max: 64 });
     return { status: 200, body: shapes.team(t) };
   });
   router.on('DELETE', `${base}/:teamId`, ({ params }) => {
-    const { org, team: t } = team(params.orgId!, params.teamId!);
+    const { org, team: t } = team(deps, params.orgId!, params.teamId!);
     org.teams.splice(org.teams.indexOf(t), 1);
     return { status: 204 };
   });
+}
 
+function registerTeamMembers(deps: RouteDeps): void {
+  const { shapes, router, memo } = deps;
   router.on('GET', `${base}/:teamId/members`, ({ params, query }) => {
-    const { org, team: t } = team(params.orgId!, params.teamId!);
+    const { org, team: t } = team(deps, params.orgId!, params.teamId!);
     // Each member's number of teams: every user's remembered between writes, else this team's
     // members' counted in one pass over the teams.
     const counts = memo?.active
@@ -106,33 +116,12 @@ export function registerTeams({ state, shapes, router, memo }: RouteDeps): void 
     return { status: 200, body: paginate(items, query) };
   });
   router.on('PUT', `${base}/:teamId/members`, ({ params, body }) => {
-    const { org, team: t } = team(params.orgId!, params.teamId!);
-    const b = asBody(body, true);
-    const add = (optStringArray(b, 'add') ?? []).map((u) => resolveUser(org, u, 'add'));
-    const remove = new Set((optStringArray(b, 'remove') ?? []).map((u) => resolveUser(org, u, 'remove')));
-    const membershipsRaw = b['memberships'];
-    const memberships = new Map<string, 'owner' | 'member'>();
-    if (membershipsRaw !== undefined) {
-      if (typeof membershipsRaw !== 'object' || membershipsRaw === null || Array.isArray(membershipsRaw))
-        throw badRequest('memberships: must be an object');
-      for (const [user, value] of Object.entries(membershipsRaw)) {
-        const role = optEnum(asBody(value, true), 'role', teamRoles, { required: true });
-        memberships.set(resolveUser(org, user, `memberships.${user}`), role as 'owner' | 'member');
-      }
-    }
-    for (const userId of add) {
-      if (remove.has(userId) || t.members.some((m) => m.userId === userId)) continue;
-      t.members.push({ userId, role: 'member' });
-    }
-    t.members = t.members.filter((m) => !remove.has(m.userId));
-    for (const m of t.members) {
-      const role = memberships.get(m.userId);
-      if (role) m.role = role;
-    }
+    const { org, team: t } = team(deps, params.orgId!, params.teamId!);
+    changeMembers(org, t, asBody(body, true));
     return { status: 204 };
   });
   router.on('PUT', `${base}/:teamId/members/:userId`, ({ params, body }) => {
-    const { org, team: t } = team(params.orgId!, params.teamId!);
+    const { org, team: t } = team(deps, params.orgId!, params.teamId!);
     const userId = resolveUser(org, params.userId!, 'userId');
     const role = optEnum(asBody(body), 'role', teamRoles) ?? undefined;
     const existing = t.members.find((m) => m.userId === userId);
@@ -141,11 +130,36 @@ export function registerTeams({ state, shapes, router, memo }: RouteDeps): void 
     return { status: 204 };
   });
   router.on('DELETE', `${base}/:teamId/members/:userId`, ({ params }) => {
-    const { org, team: t } = team(params.orgId!, params.teamId!);
+    const { org, team: t } = team(deps, params.orgId!, params.teamId!);
     const userId = resolveUser(org, params.userId!, 'userId');
     const before = t.members.length;
     t.members = t.members.filter((m) => m.userId !== userId);
     if (t.members.length === before) throw notFound(`user ${userId} is not a member of team ${t.id}`);
     return { status: 204 };
   });
+}
+
+/** `PUT …/members`: add, remove, and set members' roles (`memberships`), in that order. */
+function changeMembers(org: EmuOrganization, t: EmuTeam, b: Record<string, unknown>): void {
+  const add = (optStringArray(b, 'add') ?? []).map((u) => resolveUser(org, u, 'add'));
+  const remove = new Set((optStringArray(b, 'remove') ?? []).map((u) => resolveUser(org, u, 'remove')));
+  const membershipsRaw = b['memberships'];
+  const memberships = new Map<string, 'owner' | 'member'>();
+  if (membershipsRaw !== undefined) {
+    if (typeof membershipsRaw !== 'object' || membershipsRaw === null || Array.isArray(membershipsRaw))
+      throw badRequest('memberships: must be an object');
+    for (const [user, value] of Object.entries(membershipsRaw)) {
+      const role = optEnum(asBody(value, true), 'role', teamRoles, { required: true });
+      memberships.set(resolveUser(org, user, `memberships.${user}`), role as 'owner' | 'member');
+    }
+  }
+  for (const userId of add) {
+    if (remove.has(userId) || t.members.some((m) => m.userId === userId)) continue;
+    t.members.push({ userId, role: 'member' });
+  }
+  t.members = t.members.filter((m) => !remove.has(m.userId));
+  for (const m of t.members) {
+    const role = memberships.get(m.userId);
+    if (role) m.role = role;
+  }
 }

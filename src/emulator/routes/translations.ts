@@ -3,7 +3,7 @@ import { paginate } from '../paginate.js';
 import type { EmuOrganization, EmuTranslation } from '../state.js';
 import { findOrg, findSpaceAnywhere, newId, now } from '../store.js';
 import { asBody, optEnum, reqString } from '../validate.js';
-import type { RouteDeps } from './context.js';
+import { flavoredLocation, type RouteDeps } from './context.js';
 
 /** `TranslationLanguage` of the official document. */
 export const translationLanguages = [
@@ -24,6 +24,43 @@ function document(value: unknown, field: string): Record<string, unknown> {
   return doc;
 }
 
+/** A translation as the flavor answers it: today's translation of a space, or api.md's settings. */
+function translationShape(deps: RouteDeps, org: EmuOrganization, t: EmuTranslation) {
+  const location = flavoredLocation(deps, `/orgs/${org.id}/translations/${t.id}`);
+  return deps.flavor === 'current'
+    ? {
+        object: 'translation',
+        id: t.id,
+        status: (t.runs ?? 0) > 0 ? 'completed' : 'pending',
+        source: t.source,
+        language: t.language,
+        instructions: t.instructions ?? emptyDocument,
+        createdAt: t.createdAt,
+        updatedAt: t.updatedAt,
+        stats: {
+          runs: t.runs ?? 0,
+          totalWords: 0,
+          totalPages: 0,
+          totalDuration: 0,
+          latestRunDuration: 0,
+          latestPages: 0,
+          latestWords: 0,
+        },
+        permissions: { view: true, edit: true },
+        urls: { location },
+      }
+    : {
+        object: 'translation-settings',
+        id: t.id,
+        title: t.title,
+        languages: [],
+        createdAt: t.createdAt,
+        updatedAt: t.updatedAt,
+        permissions: { view: true, edit: true },
+        urls: { location },
+      };
+}
+
 /**
  * Translations. `seed` serves api.md's translation settings (`{title}`); `current` serves today's
  * translation of a source space into a language. Each flavor sees only the translations of its shape.
@@ -31,10 +68,6 @@ function document(value: unknown, field: string): Record<string, unknown> {
 export function registerTranslations(deps: RouteDeps): void {
   const { state, router, flavor } = deps;
   const base = '/orgs/:orgId/translations';
-  const url = (org: EmuOrganization, t: EmuTranslation) =>
-    flavor === 'current'
-      ? `${deps.baseUrl()}/v1/orgs/${org.id}/translations/${t.id}`
-      : `/v1/orgs/${org.id}/translations/${t.id}`;
   const mine = (t: EmuTranslation) => (flavor === 'current' ? t.source !== undefined : t.title !== undefined);
   const list = (org: EmuOrganization) => (org.translations ??= []);
   const find = (org: EmuOrganization, id: string) => {
@@ -42,39 +75,7 @@ export function registerTranslations(deps: RouteDeps): void {
     if (!t) throw notFound(`translation ${id} not found`);
     return t;
   };
-  const shape = (org: EmuOrganization, t: EmuTranslation) =>
-    flavor === 'current'
-      ? {
-          object: 'translation',
-          id: t.id,
-          status: (t.runs ?? 0) > 0 ? 'completed' : 'pending',
-          source: t.source,
-          language: t.language,
-          instructions: t.instructions ?? emptyDocument,
-          createdAt: t.createdAt,
-          updatedAt: t.updatedAt,
-          stats: {
-            runs: t.runs ?? 0,
-            totalWords: 0,
-            totalPages: 0,
-            totalDuration: 0,
-            latestRunDuration: 0,
-            latestPages: 0,
-            latestWords: 0,
-          },
-          permissions: { view: true, edit: true },
-          urls: { location: url(org, t) },
-        }
-      : {
-          object: 'translation-settings',
-          id: t.id,
-          title: t.title,
-          languages: [],
-          createdAt: t.createdAt,
-          updatedAt: t.updatedAt,
-          permissions: { view: true, edit: true },
-          urls: { location: url(org, t) },
-        };
+  const shape = (org: EmuOrganization, t: EmuTranslation) => translationShape(deps, org, t);
 
   router.on('GET', base, ({ params, query }) => {
     const org = findOrg(state(), params.orgId!);

@@ -1,0 +1,255 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { findLabel, recordWrite, type ServedWrite } from './audit.js';
+import { HttpError } from './errors.js';
+import { hasBody, readBody, send, sendError } from './http-io.js';
+import type { RouteResult } from './router.js';
+import { persist, type Hold, type RequestLogEntry, type Running } from './running.js';
+import type { EmulatorState } from './state.js';
+
+const DEFAULT_LIMIT = 100_000;
+
+type Finish = (status: number, body?: unknown) => void;
+type Limit = ReturnType<NonNullable<Running['window']>['take']> | null;
+type Read = { raw: string; error: HttpError | null };
+type Match = Exclude<ReturnType<Running['router']['match']>, null | 'method'>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * One request to the API under `/v1`, in stages: logged, rate-limited, body read, held, delayed,
+ * refused (token, rate limit, injected fault) or routed and served.
+ */
+export async function serveApi(
+  run: Running,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  const entry = logRequest(run, req, res, url, method);
+  const finish: Finish = (status, body) => {
+    entry.status = status;
+    if (body !== undefined && status >= 400)
+      sendError(res, status, String((body as { message: string }).message));
+    else send(res, status, body);
+  };
+  const limit = takeRate(run, res);
+  // The body is read first: a client that gives up while the answer is delayed has still sent
+  // its request, and the emulator still processes it, as a real server would.
+  // A request without a body (every GET) has nothing to wait for: no listeners, no extra tick.
+  const read = hasBody(req) ? await readRequestBody(req) : { raw: '', error: null };
+  const held = run.hold && method !== 'GET' ? passHold(run.hold) : null;
+  if (held) await held;
+  const delay = latencyFor(run, method);
+  if (delay > 0) {
+    entry.delayMs = delay;
+    await sleep(delay);
+  }
+  if (refused(run, req, res, limit, finish)) return;
+  const fault = rollFault(run, req, res, method, entry, finish);
+  if (fault === 'answered') return;
+  answer(run, req, url, read, { method, entry, finish, resetAfter: fault === 'reset-after' });
+}
+
+function logRequest(
+  run: Running,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  method: string,
+): RequestLogEntry {
+  const entry: RequestLogEntry = {
+    method,
+    path: url.pathname,
+    query: url.search,
+    status: 0,
+    at: new Date().toISOString(),
+    ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
+  };
+  run.log.push(entry);
+  res.once('close', () => (entry.finishedAt = new Date().toISOString()));
+  return entry;
+}
+
+/** Take one request from the rate window and announce the budget left (unless the window says not to). */
+function takeRate(run: Running, res: ServerResponse): Limit {
+  const window = run.window;
+  const limit = window ? window.take(Date.now()) : null;
+  if (!window || window.headers) {
+    res.setHeader('X-RateLimit-Limit', String(limit ? window!.limit : DEFAULT_LIMIT));
+    res.setHeader('X-RateLimit-Remaining', String(limit ? limit.remaining : DEFAULT_LIMIT));
+    res.setHeader(
+      'X-RateLimit-Reset',
+      String(limit ? limit.resetEpochSeconds : Math.ceil(Date.now() / 1000) + 60),
+    );
+    if (window) res.setHeader('RateLimit-Policy', `${window.limit};w=${window.windowMs / 1000}`);
+  }
+  return limit;
+}
+
+async function readRequestBody(req: IncomingMessage): Promise<Read> {
+  try {
+    return { raw: await readBody(req), error: null };
+  } catch (error) {
+    return {
+      raw: '',
+      error: error instanceof HttpError ? error : new HttpError(400, 'request body could not be read'),
+    };
+  }
+}
+
+/** Let a write pass the hold, or count it as waiting: the promise it must wait for, if any. */
+function passHold(current: Hold): Promise<void> | null {
+  if (current.pass > 0) {
+    current.pass -= 1;
+    return null;
+  }
+  current.waiting += 1;
+  return current.released;
+}
+
+/** The latency the faults add to this request (`latencyMs` ± `latencyJitterMs`), 0 when none. */
+function latencyFor(run: Running, method: string): number {
+  const { faults, random } = run;
+  const delayed =
+    (faults.latencyMethods === undefined || faults.latencyMethods.includes(method)) &&
+    (faults.latencyRate === undefined || random() < faults.latencyRate);
+  const jitter = delayed && faults.latencyJitterMs > 0 ? (random() * 2 - 1) * faults.latencyJitterMs : 0;
+  return delayed ? Math.max(0, faults.latencyMs + jitter) : 0;
+}
+
+/** Answer 401 without the token, 429 past the rate limit: whether the request was refused. */
+function refused(
+  run: Running,
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: Limit,
+  finish: Finish,
+): boolean {
+  if (req.headers.authorization !== `Bearer ${run.token}`) {
+    finish(401, { message: 'Unauthorized: a valid bearer token is required' });
+    return true;
+  }
+  if (limit && !limit.allowed) {
+    res.setHeader('Retry-After', String(limit.retryAfterSeconds));
+    finish(429, { message: 'Too many requests: rate limit exceeded' });
+    return true;
+  }
+  return false;
+}
+
+/**
+ * An injected fault, when the dice say so: an error status or a connection reset now
+ * (`answered`), or a reset after the request is served (`reset-after`).
+ */
+function rollFault(
+  run: Running,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  entry: RequestLogEntry,
+  finish: Finish,
+): 'none' | 'answered' | 'reset-after' {
+  const faults = run.faults;
+  const faultApplies = faults.rate > 0 && (!faults.methods || faults.methods.includes(method));
+  if (!(faultApplies && run.random() < faults.rate)) return 'none';
+  if (faults.resetConnections && run.random() < 0.5) {
+    if (run.random() >= 0.5) return 'reset-after';
+    entry.status = -1;
+    req.socket.destroy();
+    return 'answered';
+  }
+  const status = faults.statuses[Math.floor(run.random() * faults.statuses.length)] ?? 500;
+  if (status === 429) res.setHeader('Retry-After', String(faults.retryAfterSeconds));
+  finish(status, { message: `Injected fault ${status}` });
+  return 'answered';
+}
+
+type Answering = { method: string; entry: RequestLogEntry; finish: Finish; resetAfter: boolean };
+
+/** Parse the body, route the request and serve it (a write through the memo, then persisted). */
+function answer(run: Running, req: IncomingMessage, url: URL, read: Read, a: Answering): void {
+  const { method, entry, finish } = a;
+  if (read.error) return finish(read.error.status, { message: read.error.message });
+  let body: unknown;
+  try {
+    body = read.raw.length > 0 ? JSON.parse(read.raw) : undefined;
+  } catch {
+    return finish(400, { message: 'request body is not valid JSON' });
+  }
+  if (body !== undefined) entry.body = body;
+  const match = run.router.match(method, url.pathname.slice('/v1'.length) || '/');
+  if (match === null) return finish(404, { message: `no route for ${method} ${url.pathname}` });
+  if (match === 'method') return finish(405, { message: `method ${method} not allowed on ${url.pathname}` });
+  try {
+    const serve = () => serveMatch(run, req, url, method, match, body);
+    const result = method === 'GET' ? serve() : run.memo.write(serve);
+    if (method !== 'GET') persist(run);
+    if (a.resetAfter) {
+      entry.status = -1;
+      req.socket.destroy();
+      return;
+    }
+    finish(result.status, result.body);
+  } catch (error) {
+    if (goneDelete(run, error, method)) return finish(204);
+    if (error instanceof HttpError) return finish(error.status, { message: error.message });
+    return finish(500, { message: `internal emulator error: ${(error as Error).message}` });
+  }
+}
+
+/** Run the route's handler; a lost write (`ignoreWrites`) answers and puts the state back. */
+function serveMatch(
+  run: Running,
+  req: IncomingMessage,
+  url: URL,
+  method: string,
+  match: Match,
+  body: unknown,
+): RouteResult {
+  const ignoreWrites = run.faults.ignoreWrites;
+  const ignored =
+    method !== 'GET' &&
+    ignoreWrites != null &&
+    (ignoreWrites.path === undefined || url.pathname.includes(ignoreWrites.path));
+  const before = ignored ? structuredClone(run.state) : undefined;
+  // Handlers check everything before they change anything, so a failed request changes nothing.
+  // The audit log is today's API's (GET …/audit-events): api.md's emulator keeps none.
+  const write =
+    method !== 'GET' && run.flavor === 'current' ? servedWrite(req, method, match, run.state) : undefined;
+  const result = match.handler({ params: match.params, query: url.searchParams, body });
+  // A lost write: the answer says it happened, the state says it did not.
+  if (before !== undefined) run.state = before;
+  if (write && result.status < 400) recordWrite(run.state, { ...write, answer: result.body });
+  return result;
+}
+
+/** Today's API answers a DELETE of something that does not exist with 204 ("did not exist"). */
+export function goneDelete(run: Running, error: unknown, method: string): boolean {
+  return (
+    error instanceof HttpError && error.status === 404 && method === 'DELETE' && run.flavor === 'current'
+  );
+}
+
+/** What the audit log needs of a write, known before it runs (a deleted object's label). */
+function servedWrite(
+  req: IncomingMessage,
+  method: string,
+  match: { params: Record<string, string>; template: string },
+  state: EmulatorState,
+): Omit<ServedWrite, 'answer'> {
+  const header = req.headers['x-emulator-actor'];
+  const actor = typeof header === 'string' && header.length > 0 ? header : undefined;
+  const parts = match.template.split('/').filter(Boolean);
+  const last = parts[parts.length - 1] ?? '';
+  const org = state.organizations.find((o) => o.id === match.params['orgId']);
+  const id = last.startsWith(':') ? match.params[last.slice(1)] : undefined;
+  const labelBefore = method === 'DELETE' && org && id ? findLabel(org, id) : undefined;
+  return {
+    method,
+    template: match.template,
+    params: match.params,
+    ...(actor ? { actor } : {}),
+    ...(labelBefore ? { labelBefore } : {}),
+  };
+}
