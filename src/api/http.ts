@@ -464,15 +464,7 @@ export class HttpClient {
       throw error;
     }
     const started = Date.now();
-    let path = `${this.basePath}${req.path}`;
-    let sep = '?';
-    if (req.query)
-      for (const k in req.query) {
-        const v = req.query[k];
-        if (v === undefined) continue;
-        path += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
-        sep = '&';
-      }
+    const path = pathOf(this.basePath, req);
     // A request without a body shares one headers object (undici only reads it).
     let headers = this.headers;
     let body: string | undefined;
@@ -534,33 +526,14 @@ export class HttpClient {
       if (bytes.length === 0) return { status: res.statusCode, body: undefined };
       // While a chained page is under way, its answer goes before this one (`later`).
       if (!req.priority && this.chained > 0) await this.later();
-      try {
-        return { status: res.statusCode, body: JSON.parse(jsonText(bytes)) as unknown };
-      } catch (error) {
-        throw new ApiError({
-          code: 'invalid-response',
-          method: req.method,
-          route: req.route,
-          status: res.statusCode,
-          apiMessage: 'the answer is not valid JSON',
-          sent: true,
-          cause: error,
-        });
-      }
+      return { status: res.statusCode, body: parsedAnswer(req, res.statusCode, bytes) };
     }
     if (res.statusCode === 429) {
       const retryAfter = Number(res.headers['retry-after']);
       const waited = this.budget.pause(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
       this.opts.observer.paused?.(waited);
     }
-    throw new ApiError({
-      code: codeForStatus(res.statusCode),
-      method: req.method,
-      route: req.route,
-      status: res.statusCode,
-      apiMessage: apiMessage(bytes.toString('utf8')),
-      sent: res.statusCode !== 429,
-    });
+    throw refusal(req, res.statusCode, bytes);
   }
 
   /**
@@ -649,4 +622,47 @@ function apiMessage(text: string): string | undefined {
     // not JSON: fall through
   }
   return text ? text.slice(0, 200) : undefined;
+}
+
+/** The request's path on the server, with its query (undefined values left out). */
+function pathOf(basePath: string, req: HttpRequest): string {
+  let path = `${basePath}${req.path}`;
+  let sep = '?';
+  if (req.query)
+    for (const k in req.query) {
+      const v = req.query[k];
+      if (v === undefined) continue;
+      path += `${sep}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+      sep = '&';
+    }
+  return path;
+}
+
+/** An expected answer's body, parsed; an answer that is not JSON is the API's error, not ours. */
+function parsedAnswer(req: HttpRequest, status: number, bytes: Buffer): unknown {
+  try {
+    return JSON.parse(jsonText(bytes)) as unknown;
+  } catch (error) {
+    throw new ApiError({
+      code: 'invalid-response',
+      method: req.method,
+      route: req.route,
+      status,
+      apiMessage: 'the answer is not valid JSON',
+      sent: true,
+      cause: error,
+    });
+  }
+}
+
+/** The error an unexpected status is (a 429 was not taken by the server: it may be sent again). */
+function refusal(req: HttpRequest, status: number, bytes: Buffer): ApiError {
+  return new ApiError({
+    code: codeForStatus(status),
+    method: req.method,
+    route: req.route,
+    status,
+    apiMessage: apiMessage(bytes.toString('utf8')),
+    sent: status !== 429,
+  });
 }

@@ -277,87 +277,117 @@ async function readLists(
         .filter((read) =>
           read.readOnly ? readOnlyHere(kind, api.capabilities) : !absentHere(kind, api.capabilities),
         )
-        .map(async (read) => {
-          const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
-          const children = read.children;
-          // Export (no config) reads everything below each item. What the config wants below
-          // them is worked out once the first request is on its way (or when the first page
-          // comes, if sooner): on a large config, a tenth of a second that no request waits for.
-          let wants: unknown;
-          let prepared = !children || !desired;
-          const wanted = () => {
-            if (!prepared) {
-              wants = children!.prepare(desired as never[]);
-              prepared = true;
-            }
-            return wants;
-          };
-          if (!prepared)
-            void api.http
-              .written()
-              .then(wanted)
-              .catch(() => undefined);
-          const items: unknown[] = [];
-          const below: Promise<unknown>[] = [];
-          // The reads below a kind diffed ahead may weigh more in the client's turns: they then
-          // end before the other lists' and its diff runs while those are still read (decision 43).
-          let shared = !onList || !children || !kind.readsBelowShare || !diffsAhead(kind, desired);
-          let routes: string[] = [];
-          // Each page's items are mapped, and the reads below them started, as the page arrives:
-          // the next page and those reads go on at once (decision 39).
-          const unshare = () => {
-            for (const route of routes) api.http.shareRoute(route, undefined);
-          };
-          await t(
-            api.listPages(
-              read.list(orgId),
-              (answers) => {
-                for (const answer of answers) {
-                  if (secrets && read.secret) {
-                    const pair = read.secret(answer as never);
-                    if (pair) secrets.set(...pair);
-                  }
-                  // An id that is a credential reaches the live model as its fingerprint (decision 0031).
-                  const item = read.live(withoutCredentials(answer, kind.credentials) as never);
-                  if (!children) items.push(item);
-                  else {
-                    if (!shared) {
-                      routes = children.reads.map((c) => routeBelow(c, orgId, item));
-                      for (const route of routes) api.http.shareRoute(route, kind.readsBelowShare);
-                      shared = true;
-                    }
-                    const full = readChildren(
-                      api,
-                      orgId,
-                      item,
-                      children.reads,
-                      desired ? { wants: wanted() } : undefined,
-                      t,
-                    );
-                    // Judged below, once the list is read; until then a failure is not unhandled.
-                    full.catch(() => undefined);
-                    below.push(full);
-                  }
-                }
-              },
-              children !== undefined,
-            ),
-          ).catch((error: unknown) => {
-            unshare();
-            throw error;
-          });
-          const list = children ? await Promise.all(below).finally(unshare) : items;
-          if (!read.readOnly) onList?.(kind.key, list);
-          return { key: kind.key, readOnly: read.readOnly, items: list };
-        }),
+        .map((read) => readList(api, orgId, { kind, read, scope, t, secrets, onList })),
     );
   return Promise.all(reads);
+}
+
+type ListKind = (typeof anyListKinds)[number];
+type ListReadOf = ListKind['reads'][number];
+
+/** One list of one kind, its items mapped and the reads below them started as each page arrives. */
+async function readList(
+  api: ApiClient,
+  orgId: string,
+  {
+    kind,
+    read,
+    scope,
+    t,
+    secrets,
+    onList,
+  }: {
+    kind: ListKind;
+    read: ListReadOf;
+    scope: ReadScope;
+    t: Track;
+    secrets: Map<string, string> | undefined;
+    onList: ((key: string, items: readonly unknown[]) => void) | undefined;
+  },
+): Promise<ListRead> {
+  const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
+  const children = read.children;
+  const wanted = wantedBelow(api, children, desired);
+  const items: unknown[] = [];
+  const below: Promise<unknown>[] = [];
+  // The reads below a kind diffed ahead may weigh more in the client's turns: they then
+  // end before the other lists' and its diff runs while those are still read (decision 43).
+  let shared = !onList || !children || !kind.readsBelowShare || !diffsAhead(kind, desired);
+  let routes: string[] = [];
+  const unshare = () => {
+    for (const route of routes) api.http.shareRoute(route, undefined);
+  };
+  const onItem = (answer: unknown) => {
+    if (secrets && read.secret) {
+      const pair = read.secret(answer as never);
+      if (pair) secrets.set(...pair);
+    }
+    // An id that is a credential reaches the live model as its fingerprint (decision 0031).
+    const item = read.live(withoutCredentials(answer, kind.credentials) as never);
+    if (!children) {
+      items.push(item);
+      return;
+    }
+    if (!shared) {
+      routes = children.reads.map((c) => routeBelow(c, orgId, item));
+      for (const route of routes) api.http.shareRoute(route, kind.readsBelowShare);
+      shared = true;
+    }
+    const full = readChildren(api, orgId, item, children.reads, desired ? { wants: wanted() } : undefined, t);
+    // Judged below, once the list is read; until then a failure is not unhandled.
+    full.catch(() => undefined);
+    below.push(full);
+  };
+  // Each page's items are mapped, and the reads below them started, as the page arrives:
+  // the next page and those reads go on at once (decision 39).
+  await t(
+    api.listPages(
+      read.list(orgId),
+      (answers) => {
+        for (const answer of answers) onItem(answer);
+      },
+      children !== undefined,
+    ),
+  ).catch((error: unknown) => {
+    unshare();
+    throw error;
+  });
+  const list = children ? await Promise.all(below).finally(unshare) : items;
+  if (!read.readOnly) onList?.(kind.key, list);
+  return { key: kind.key, readOnly: read.readOnly, items: list };
+}
+
+/**
+ * What the config wants below a list's items, worked out once. Export (no config) reads
+ * everything below each item. It is worked out once the first request is on its way (or when the
+ * first page comes, if sooner): on a large config, a tenth of a second that no request waits for.
+ */
+function wantedBelow(
+  api: ApiClient,
+  children: ListReadOf['children'],
+  desired: unknown[] | undefined,
+): () => unknown {
+  let wants: unknown;
+  let prepared = !children || !desired;
+  const wanted = () => {
+    if (!prepared) {
+      wants = children!.prepare(desired as never[]);
+      prepared = true;
+    }
+    return wants;
+  };
+  if (!prepared)
+    void api.http
+      .written()
+      .then(wanted)
+      .catch(() => undefined);
+  return wanted;
 }
 
 type ListRead = { key: string; readOnly: boolean | undefined; items: unknown[] };
 
 /** Whether the plan diffs `kind` ahead for this config (`DiffAhead.listRead`'s test). */
-function diffsAhead(kind: (typeof anyListKinds)[number], desired: unknown[] | undefined): boolean {
+function diffsAhead(kind: ListKind, desired: unknown[] | undefined): boolean {
   return (
     kind.diffSteps !== undefined && desired !== undefined && (kind.diffsAlone?.(desired as never) ?? true)
   );
