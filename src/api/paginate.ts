@@ -26,7 +26,13 @@ class PageWalk<T extends z.ZodType, S> {
   private emptyInARow = 0;
   /** The next page, asked for as soon as an answer named it (`askAhead`). */
   private ahead: { page: string; got: Promise<PageOf<S>> } | undefined;
-  private readonly shape: (res: HttpResponse) => PageOf<S>;
+  /**
+   * The page the reader took last (`fetch`): only its answer asks for the page after it, so a
+   * walk is never more than one page ahead of its reader, and a reader that stops (or a page that
+   * fails its check) leaves at most that one request behind, not a chain running on by itself.
+   */
+  private taken: string | undefined;
+  private readonly shape: (res: HttpResponse, page: string | undefined) => PageOf<S>;
 
   constructor(
     private readonly http: HttpClient,
@@ -37,12 +43,14 @@ class PageWalk<T extends z.ZodType, S> {
     live: ((item: z.infer<T>) => S) | undefined,
     /** The list's items have reads below them: its first page goes first too. */
     private readonly leads = false,
+    /** Ask for the next page before the reader takes it (a reader that reads the whole list). */
+    private readonly readsAhead = true,
   ) {
     const schema = Page(item);
-    this.shape = (res) => {
+    this.shape = (res, page) => {
       // The next page is asked for as soon as the answer names it, before its items are checked
       // and made live (and handed over): a chain of pages waits for none of that (decision 43).
-      this.askAhead(res);
+      if (this.readsAhead && page === this.taken && this.ahead === undefined) this.askAhead(res);
       const parsed = parseAnswer(schema, res.body, 'GET', route);
       const items = parsed.items as z.infer<T>[];
       return { status: res.status, items: live ? items.map(live) : (items as S[]), next: parsed.next?.page };
@@ -53,14 +61,16 @@ class PageWalk<T extends z.ZodType, S> {
   fetch(): Promise<PageOf<S>> {
     const ahead = this.ahead;
     this.ahead = undefined;
+    this.taken = this.page;
     if (ahead && ahead.page === this.page) return ahead.got;
     return this.request(this.page);
   }
 
   /**
    * The page after the answer `res` (its body as the API sent it, not checked yet), asked for now
-   * when it names one within the bounds `more` checks: `fetch` then takes it. A page that fails its
-   * check after this has cost one request more, which the read's failure drops.
+   * when it names one within the bounds `more` checks: `fetch` then takes it. Only the answer of the
+   * page the reader took asks (`taken`): a page that fails its check after this, or a reader that
+   * stops, has cost one request more, whose answer is dropped and asks for nothing.
    */
   private askAhead(res: HttpResponse): void {
     const body = res.body as { items?: unknown; next?: { page?: unknown } | null } | null | undefined;
@@ -87,7 +97,7 @@ class PageWalk<T extends z.ZodType, S> {
         // sends one request at a time, and a plain list there would hold back every read below.
         ...(page !== undefined || this.leads ? { priority: 1 } : {}),
       },
-      this.shape,
+      (res) => this.shape(res, page),
     );
   }
 
@@ -144,8 +154,10 @@ export async function* pages<T extends z.ZodType, S = z.infer<T>>(
   query: Record<string, string | number | boolean | undefined> = {},
   live?: (item: z.infer<T>) => S,
   leads = false,
+  /** The next page asked for while the reader has this one (false: a reader that may stop early). */
+  readsAhead = true,
 ): AsyncGenerator<S[]> {
-  const walk = new PageWalk(http, path, route, item, query, live, leads);
+  const walk = new PageWalk(http, path, route, item, query, live, leads, readsAhead);
   for (;;) {
     const got = await walk.fetch();
     yield got.items;
@@ -153,7 +165,10 @@ export async function* pages<T extends z.ZodType, S = z.infer<T>>(
   }
 }
 
-/** Every item of a list endpoint, one at a time (see `pages`). */
+/**
+ * Every item of a list endpoint, one at a time (see `pages`), for a reader that may stop early (the
+ * audit log's newest events): a page is asked for only when the reader wants it.
+ */
 export async function* paginate<T extends z.ZodType>(
   http: HttpClient,
   path: string,
@@ -161,7 +176,7 @@ export async function* paginate<T extends z.ZodType>(
   item: T,
   query: Record<string, string | number | boolean | undefined> = {},
 ): AsyncGenerator<z.infer<T>> {
-  for await (const page of pages(http, path, route, item, query)) yield* page;
+  for await (const page of pages(http, path, route, item, query, undefined, false, false)) yield* page;
 }
 
 /**
