@@ -81,7 +81,7 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
   const used = new Set<L>();
   const found = new Map<D, L | undefined>();
   // The live items by name: the first in `first`, any other with that name in `more` (duplicates
-  // are rare: no array per item, issue 33). By id only when some entry is pinned.
+  // are rare: no array per item, issue 33). By id only when some entry is pinned (`pairPinned`).
   const first = new Map<string, L>();
   const more = new Map<string, L[]>();
   // Indexed loops: one call runs each over a whole kind (14,000 teams), mostly before it is
@@ -96,23 +96,7 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
       else more.set(name, [l]);
     }
   }
-  let byId: Map<string, L> | undefined;
-  for (let i = 0; i < desired.length; i += 1) {
-    const d = desired[i]!;
-    const pin = d.id;
-    if (pin === undefined) continue;
-    if (!byId) {
-      byId = new Map();
-      for (const l of live) byId.set(l.id, l);
-    }
-    const l = byId.get(pin);
-    if (!l) {
-      problem(ctx, `${what} "${nameOf(d)}" is pinned to id ${pin}, which does not exist`, 'pin-not-found');
-      continue;
-    }
-    used.add(l);
-    found.set(d, l);
-  }
+  pairPinned(ctx, what, desired, live, nameOf, used, found);
   /** The live items named `name` not yet used, added to `out` once each, in live order. */
   const collect = (name: string, out: L[]): void => {
     const l = first.get(name);
@@ -152,6 +136,39 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
   const leftover: L[] = [];
   for (let i = 0; i < live.length; i += 1) if (!used.has(live[i]!)) leftover.push(live[i]!);
   return { pairs, leftover };
+}
+
+/**
+ * The first step of `pairByIdentity`: pair each pinned desired item with the live item of its id
+ * (into `found`, marking it in `used`); a pin to no live item is a problem. The live items are
+ * indexed by id only when some entry is pinned.
+ */
+function pairPinned<D extends Renamable, L extends { id: string }>(
+  ctx: DiffContext,
+  what: string,
+  desired: readonly D[],
+  live: readonly L[],
+  nameOf: (x: D | L) => string,
+  used: Set<L>,
+  found: Map<D, L | undefined>,
+): void {
+  let byId: Map<string, L> | undefined;
+  for (let i = 0; i < desired.length; i += 1) {
+    const d = desired[i]!;
+    const pin = d.id;
+    if (pin === undefined) continue;
+    if (!byId) {
+      byId = new Map();
+      for (const l of live) byId.set(l.id, l);
+    }
+    const l = byId.get(pin);
+    if (!l) {
+      problem(ctx, `${what} "${nameOf(d)}" is pinned to id ${pin}, which does not exist`, 'pin-not-found');
+      continue;
+    }
+    used.add(l);
+    found.set(d, l);
+  }
 }
 
 /** Two live objects share the key of a desired one: name them and say how to resolve it. */
