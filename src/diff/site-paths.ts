@@ -151,47 +151,8 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
   const problems: LinkPlan<T>['problems'] = [];
   /** Old exact paths redirected by the plan, to what (for collapsing declared chains). */
   const plannedExact = new Map<string, LinkDestination<T>>();
-  const wildcards = new Set<string>();
-  const fallbackOf: { path: string; label: string; addresses?: string[] }[] = [];
-
-  const drafts = input.drafts ?? [];
-  const linkable = (path: string) => !drafts.some((u) => path === u || path.startsWith(`${u}/`));
-  for (const o of input.old) {
-    if (!linkable(o.path)) continue;
-    if (input.after.has(o.path)) continue;
-    if (input.declared.has(o.path)) continue;
-    const policy = o.policy ?? input.policy;
-    if (policy === 'allow') continue;
-    if (o.under !== undefined && wildcards.has(o.under)) continue;
-    if (policy === 'redirect' && o.target !== null) {
-      const destination: LinkDestination<T> = {
-        to: o.target,
-        ...(o.targetPath !== undefined ? { path: o.targetPath } : {}),
-      };
-      const reason = `${o.label} moves to ${o.targetPath ?? 'its new place'}`;
-      const from = o.addresses ? { addresses: o.addresses } : {};
-      planned.push({ source: o.path, destination, captureWildcard: false, reason, ...from });
-      planned.push({ source: wildcardOf(o.path), destination, captureWildcard: true, reason, ...from });
-      plannedExact.set(o.path, destination);
-      wildcards.add(o.path);
-      continue;
-    }
-    if (policy === 'redirect' && input.fallback !== undefined) {
-      fallbackOf.push(o);
-      continue;
-    }
-    const own = o.policy !== undefined;
-    const setBy = own ? "the entry's brokenLinks" : 'policy.brokenLinks';
-    broken.push({
-      path: o.path,
-      label: o.label,
-      reason:
-        policy === 'refuse'
-          ? `${o.target === null ? 'deleted' : `moves to ${o.targetPath ?? 'another path'}`} and ${setBy} is refuse`
-          : 'deleted, and no redirect or redirectFallback says where it goes',
-      ...(own && policy === 'refuse' ? { ownPolicy: true as const } : {}),
-    });
-  }
+  const fallbackOf: OldLink[] = [];
+  planOldPaths(input, planned, broken, plannedExact, fallbackOf);
 
   const resolved = new Map<string, LinkDestination<T>>();
   const resolve = (destination: string, chain: string[]): LinkDestination<T> | undefined => {
@@ -233,6 +194,62 @@ export function planLinks<T>(input: LinkInput<T>): LinkPlan<T> {
       }
   }
   return { planned, resolved, broken, problems: dedupe(problems) };
+}
+
+/** An old path whose object is deleted, to redirect to the site's `redirectFallback`. */
+type OldLink = { path: string; label: string; addresses?: string[] };
+
+/**
+ * The first step of `planLinks`: for each published old path the plan takes away, plan its
+ * redirects (into `planned` and `plannedExact`), keep it for the fallback (`fallbackOf`), or name
+ * it broken (`broken`).
+ */
+function planOldPaths<T>(
+  input: LinkInput<T>,
+  planned: PlannedLink<T>[],
+  broken: BrokenLink[],
+  plannedExact: Map<string, LinkDestination<T>>,
+  fallbackOf: OldLink[],
+): void {
+  const wildcards = new Set<string>();
+  const drafts = input.drafts ?? [];
+  const linkable = (path: string) => !drafts.some((u) => path === u || path.startsWith(`${u}/`));
+  for (const o of input.old) {
+    if (!linkable(o.path)) continue;
+    if (input.after.has(o.path)) continue;
+    if (input.declared.has(o.path)) continue;
+    const policy = o.policy ?? input.policy;
+    if (policy === 'allow') continue;
+    if (o.under !== undefined && wildcards.has(o.under)) continue;
+    if (policy === 'redirect' && o.target !== null) {
+      const destination: LinkDestination<T> = {
+        to: o.target,
+        ...(o.targetPath !== undefined ? { path: o.targetPath } : {}),
+      };
+      const reason = `${o.label} moves to ${o.targetPath ?? 'its new place'}`;
+      const from = o.addresses ? { addresses: o.addresses } : {};
+      planned.push({ source: o.path, destination, captureWildcard: false, reason, ...from });
+      planned.push({ source: wildcardOf(o.path), destination, captureWildcard: true, reason, ...from });
+      plannedExact.set(o.path, destination);
+      wildcards.add(o.path);
+      continue;
+    }
+    if (policy === 'redirect' && input.fallback !== undefined) {
+      fallbackOf.push(o);
+      continue;
+    }
+    const own = o.policy !== undefined;
+    const setBy = own ? "the entry's brokenLinks" : 'policy.brokenLinks';
+    broken.push({
+      path: o.path,
+      label: o.label,
+      reason:
+        policy === 'refuse'
+          ? `${o.target === null ? 'deleted' : `moves to ${o.targetPath ?? 'another path'}`} and ${setBy} is refuse`
+          : 'deleted, and no redirect or redirectFallback says where it goes',
+      ...(own && policy === 'refuse' ? { ownPolicy: true as const } : {}),
+    });
+  }
 }
 
 function dedupe<P extends { message: string }>(list: P[]): P[] {
