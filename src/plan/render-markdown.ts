@@ -44,9 +44,11 @@ function openFence(text: string): string | undefined {
   return open;
 }
 
-/** Markdown for pull-request comments: summary first, details collapsed, capped in size. */
-export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
-  const limit = options.limit ?? MARKDOWN_LIMIT;
+/**
+ * The comment's head: title, partial-plan note, errors, warnings, refusals, summary, previews and
+ * the table of each organization's changes.
+ */
+function headLines(plan: Plan, options: MarkdownOptions): string[] {
   const head: string[] = [];
   head.push(`### ${options.title ?? 'docsync plan'}`);
   head.push('');
@@ -92,6 +94,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     head.push(`| ${mdCode(org, { table: true })} | ${n.create} | ${n.update} | ${n.delete} | ${n.move} |`);
   }
   head.push('');
+  return head;
+}
+
+/**
+ * The comment's details: each organization's changes, effective access, redirects, ignored,
+ * unmanaged and inherited entries.
+ */
+function detailSections(plan: Plan, options: MarkdownOptions): string[] {
   const sections: string[] = [];
   for (const org of plan.organizations) {
     const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
@@ -121,6 +131,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     sections.push(
       `<details><summary>From base files (extends): ${inherited.length} entr${inherited.length === 1 ? 'y' : 'ies'}</summary>\n\n${inherited.map((l) => `- ${mdText(l)}`).join('\n')}\n\n</details>\n`,
     );
+  return sections;
+}
+
+/** Markdown for pull-request comments: summary first, details collapsed, capped in size. */
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const limit = options.limit ?? MARKDOWN_LIMIT;
+  const head = headLines(plan, options);
+  const sections = detailSections(plan, options);
   const headText = redactText(head.join('\n'));
   const rest = redactText(sections.join('\n'));
   let text = `${headText}${rest}`;
