@@ -42,6 +42,42 @@ const CONTROL_KEYS = ['ignore', 'protect'];
 const isEntry = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A path as a rule or an issue names it: `sites[0].sections[1]`. */
+const dotted = (path: Path): string =>
+  path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('')
+    .slice(1);
+
+/**
+ * An entry without its `ignore` and `protect` keys; the rules they make are added to `out`, and a
+ * malformed one is reported to `issue` instead.
+ */
+function takeControls(
+  entry: Record<string, unknown>,
+  path: Path,
+  address: string,
+  out: EntryControls,
+  issue: (path: Path, message: string) => void,
+): Record<string, unknown> {
+  const { ignore, protect, ...rest } = entry;
+  const rule = dotted(path);
+  if (ignore !== undefined) {
+    if (
+      !Array.isArray(ignore) ||
+      ignore.length === 0 ||
+      !ignore.every((f) => typeof f === 'string' && f !== '')
+    )
+      issue([...path, 'ignore'], 'expected a list of field names, such as [title, icon]');
+    else out.ignore.push({ fields: ignore as string[], address, rule: `${rule}.ignore` });
+  }
+  if (protect !== undefined) {
+    if (typeof protect !== 'boolean') issue([...path, 'protect'], 'expected true or false');
+    else if (protect) out.protect.push({ address, rule: `${rule}.protect` });
+  }
+  return rest;
+}
+
 /**
  * The YAML value without entries' `ignore` and `protect` keys (a copy where they were), the rules
  * they make, and located issues for malformed ones. Only lists of entries are walked (not
@@ -66,10 +102,7 @@ export function extractEntryControls(
       code: 'invalid-value',
       file: yaml.file,
       ...locate(yaml, path),
-      path: path
-        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
-        .join('')
-        .slice(1),
+      path: dotted(path),
       message,
     });
   // The entry's path and address are built only when needed (a rule, an issue, or lists below
@@ -83,25 +116,7 @@ export function extractEntryControls(
     if ('ignore' in entry || 'protect' in entry) {
       const path = pathOf();
       const address = addressOf();
-      const { ignore, protect, ...rest } = entry;
-      copy = rest;
-      const rule = path
-        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
-        .join('')
-        .slice(1);
-      if (ignore !== undefined) {
-        if (
-          !Array.isArray(ignore) ||
-          ignore.length === 0 ||
-          !ignore.every((f) => typeof f === 'string' && f !== '')
-        )
-          issue([...path, 'ignore'], 'expected a list of field names, such as [title, icon]');
-        else out.ignore.push({ fields: ignore as string[], address, rule: `${rule}.ignore` });
-      }
-      if (protect !== undefined) {
-        if (typeof protect !== 'boolean') issue([...path, 'protect'], 'expected true or false');
-        else if (protect) out.protect.push({ address, rule: `${rule}.protect` });
-      }
+      copy = takeControls(entry, path, address, out, issue);
     }
     const source = copy ?? entry;
     // `for…in`, not `Object.keys`: no array of keys per entry (parsed YAML has no inherited keys).

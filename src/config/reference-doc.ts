@@ -188,12 +188,14 @@ function headingOf(path: string, doc: KindDoc | undefined): string {
   return `\`${path}\`${doc ? `: ${doc.title}` : ''}`;
 }
 
-export function renderReference(
-  root: Schema = configJsonSchema() as Schema,
-  kinds: Record<string, KindDoc> = KIND_DOCS,
-): string {
-  const resolve = resolver(root);
+type Resolve = (s: Schema) => Schema;
 
+/** What a row says of a key: its type, its limits, and what omitting it means. */
+function describers(resolve: Resolve): {
+  typeOf: (raw: Schema) => string;
+  limitsOf: (raw: Schema) => string[];
+  omission: (raw: Schema, required: boolean, topLevel: boolean) => string;
+} {
   const typeOf = (raw: Schema): string => {
     const s = resolve(raw);
     if (s.anyOf || s.oneOf) {
@@ -253,6 +255,60 @@ export function renderReference(
     return topLevel ? 'optional; omitted: not managed (not even read)' : 'optional; omitted: not managed';
   };
 
+  return { typeOf, limitsOf, omission };
+}
+
+/** What renderReference shares with each of its sections. */
+type Render = {
+  kinds: Record<string, KindDoc>;
+  shared: Map<string, SharedPart>;
+  table: (schema: Schema, topLevel: boolean, sectionPaths: Set<string>, path: string) => string[];
+  sectionPaths: Set<string>;
+  link: (path: string) => string;
+};
+
+/** One section of the reference: its heading, facts, tables (or link to the same keys), notes and example. */
+function renderSection(out: string[], sec: Part, { kinds, shared, table, sectionPaths, link }: Render): void {
+  const doc = kinds[sec.path];
+  const heading = headingOf(sec.path, doc);
+  const depth = Math.min(sec.path.split('.').length + 1, 4);
+  out.push(`${'#'.repeat(depth)} ${heading}`, '');
+  const facts: string[] = [];
+  if (sec.schema.description) facts.push(sec.schema.description);
+  if (doc?.identity) facts.push(`**Identity:** ${doc.identity}.`);
+  const pins = sec.alternatives.some((a) => a.properties?.['id'] && !(a.required ?? []).includes('id'));
+  if (pins && doc?.identity && !doc.identity.startsWith('`id`'))
+    facts.push(
+      '**Pin:** `id` (optional) ties the entry to a live resource by its id, so changing the identity renames it instead of replacing it.',
+    );
+  if (facts.length > 0) out.push(facts.join(' '), '');
+  const same = shared.get(sec.path);
+  if (same)
+    out.push(
+      `Same keys as ${link(same.same)}${same.nullable ? ', each of which may also be `null` here' : ''}.`,
+      '',
+    );
+  else if (sec.alternatives.length > 1) {
+    out.push(
+      `One of: ${sec.alternatives.map((a) => `\`{ ${Object.keys(a.properties ?? {}).join(', ')} }\``).join(' or ')}.`,
+      '',
+    );
+    for (const alt of sec.alternatives) out.push(...table(alt, false, sectionPaths, sec.path), '');
+  } else out.push(...table(sec.schema, false, sectionPaths, sec.path), '');
+  for (const note of doc?.notes ?? []) out.push(note, '');
+  if (doc?.example !== undefined) {
+    const key = sec.path.replace(/\[\]$/, '');
+    out.push('```yaml', stringify({ [key]: doc.example }).trimEnd(), '```', '');
+  }
+}
+
+export function renderReference(
+  root: Schema = configJsonSchema() as Schema,
+  kinds: Record<string, KindDoc> = KIND_DOCS,
+): string {
+  const resolve = resolver(root);
+  const { typeOf, limitsOf, omission } = describers(resolve);
+
   const sections = partsOf(root);
 
   const table = (schema: Schema, topLevel: boolean, sectionPaths: Set<string>, path: string): string[] => {
@@ -287,39 +343,8 @@ export function renderReference(
   if (root.description) out.push(root.description, '');
   out.push(...table(root, true, sectionPaths, ''), '');
 
-  for (const sec of sections.filter((s) => !coveredBy.has(s.path))) {
-    const doc = kinds[sec.path];
-    const heading = headingOf(sec.path, doc);
-    const depth = Math.min(sec.path.split('.').length + 1, 4);
-    out.push(`${'#'.repeat(depth)} ${heading}`, '');
-    const facts: string[] = [];
-    if (sec.schema.description) facts.push(sec.schema.description);
-    if (doc?.identity) facts.push(`**Identity:** ${doc.identity}.`);
-    const pins = sec.alternatives.some((a) => a.properties?.['id'] && !(a.required ?? []).includes('id'));
-    if (pins && doc?.identity && !doc.identity.startsWith('`id`'))
-      facts.push(
-        '**Pin:** `id` (optional) ties the entry to a live resource by its id, so changing the identity renames it instead of replacing it.',
-      );
-    if (facts.length > 0) out.push(facts.join(' '), '');
-    const same = shared.get(sec.path);
-    if (same)
-      out.push(
-        `Same keys as ${link(same.same)}${same.nullable ? ', each of which may also be `null` here' : ''}.`,
-        '',
-      );
-    else if (sec.alternatives.length > 1) {
-      out.push(
-        `One of: ${sec.alternatives.map((a) => `\`{ ${Object.keys(a.properties ?? {}).join(', ')} }\``).join(' or ')}.`,
-        '',
-      );
-      for (const alt of sec.alternatives) out.push(...table(alt, false, sectionPaths, sec.path), '');
-    } else out.push(...table(sec.schema, false, sectionPaths, sec.path), '');
-    for (const note of doc?.notes ?? []) out.push(note, '');
-    if (doc?.example !== undefined) {
-      const key = sec.path.replace(/\[\]$/, '');
-      out.push('```yaml', stringify({ [key]: doc.example }).trimEnd(), '```', '');
-    }
-  }
+  const render: Render = { kinds, shared, table, sectionPaths, link };
+  for (const sec of sections.filter((s) => !coveredBy.has(s.path))) renderSection(out, sec, render);
   out.push(
     '## Complete examples',
     '',
