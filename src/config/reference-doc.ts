@@ -268,7 +268,7 @@ type Render = {
 };
 
 /** One section of the reference: its heading, facts, tables (or link to the same keys), notes and example. */
-function renderSection(out: string[], sec: Part, { kinds, shared, table, sectionPaths, link }: Render): void {
+function renderPart(out: string[], sec: Part, { kinds, shared, table, sectionPaths, link }: Render): void {
   const doc = kinds[sec.path];
   const heading = headingOf(sec.path, doc);
   const depth = Math.min(sec.path.split('.').length + 1, 4);
@@ -344,7 +344,7 @@ export function renderReference(
   out.push(...table(root, true, sectionPaths, ''), '');
 
   const render: Render = { kinds, shared, table, sectionPaths, link };
-  for (const sec of sections.filter((s) => !coveredBy.has(s.path))) renderSection(out, sec, render);
+  for (const sec of sections.filter((s) => !coveredBy.has(s.path))) renderPart(out, sec, render);
   out.push(
     '## Complete examples',
     '',

@@ -101,7 +101,7 @@ function headLines(plan: Plan, options: MarkdownOptions): string[] {
  * The comment's details: each organization's changes, effective access, redirects, ignored,
  * unmanaged and inherited entries.
  */
-function detailSections(plan: Plan, options: MarkdownOptions): string[] {
+function detailBlocks(plan: Plan, options: MarkdownOptions): string[] {
   const sections: string[] = [];
   for (const org of plan.organizations) {
     const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
@@ -138,7 +138,7 @@ function detailSections(plan: Plan, options: MarkdownOptions): string[] {
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const head = headLines(plan, options);
-  const sections = detailSections(plan, options);
+  const sections = detailBlocks(plan, options);
   const headText = redactText(head.join('\n'));
   const rest = redactText(sections.join('\n'));
   let text = `${headText}${rest}`;
