@@ -1,23 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterEach, expect, it, vi } from 'vitest';
-import { lockFile } from '../apply/lock.js';
+import { lockedElsewhere } from '../../test/helpers/locks.js';
 import { unlockCommand } from './unlock.js';
 
 afterEach(() => vi.restoreAllMocks());
 
 it('unlock off a terminal removes nothing without --yes, and says so', async () => {
-  const state = mkdtempSync(join(tmpdir(), 'docsync-unlock-notty-'));
-  mkdirSync(join(state, 'locks'));
-  const file = lockFile(state, 'org_n');
-  const holder = {
-    pid: 4242,
-    host: 'build-runner-7',
-    startedAt: new Date().toISOString(),
-    owner: 'docsync apply',
-  };
-  writeFileSync(file, JSON.stringify(holder));
+  const { state, file } = lockedElsewhere('org_n', 'docsync-unlock-notty-');
   const stderr: string[] = [];
   vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));

@@ -1,24 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { acquireLock, lockFile } from '../../src/apply/lock.js';
+import { acquireLock } from '../../src/apply/lock.js';
 import { ROOT, runMain } from '../helpers/cli.js';
+import { lockedElsewhere } from '../helpers/locks.js';
 
 it('docsync unlock names the holder, host and age, clears a lock from elsewhere, keeps a live one', async () => {
-  const state = mkdtempSync(join(tmpdir(), 'docsync-unlock-'));
-  mkdirSync(join(state, 'locks'));
-  const file = lockFile(state, 'org_u');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      pid: 4242,
-      host: 'build-runner-7',
-      startedAt: new Date().toISOString(),
-      owner: 'docsync apply',
-    }),
-  );
+  const { state, file } = lockedElsewhere('org_u');
   const cleared = await runMain(['unlock', '--org', 'org_u', '--state-dir', state, '--yes']);
   expect(cleared.code).toBe(0);
   expect(cleared.stdout).toMatch(/locked by docsync apply \(pid 4242 on build-runner-7, for \d+s\)/);
@@ -63,22 +52,11 @@ function unlockOnTty(state: string, answer: string): Promise<{ code: number | nu
 }
 
 it('docsync unlock asks on a terminal: only "yes" removes the lock', async () => {
-  /** A state folder with org_t locked by a process elsewhere; its lock file. */
-  const locked = () => {
-    const state = mkdtempSync(join(tmpdir(), 'docsync-unlock-tty-'));
-    mkdirSync(join(state, 'locks'));
-    const file = lockFile(state, 'org_t');
-    const holder = {
-      pid: 4242,
-      host: 'build-runner-7',
-      startedAt: new Date().toISOString(),
-      owner: 'docsync apply',
-    };
-    writeFileSync(file, JSON.stringify(holder));
-    return { state, file };
-  };
   // The two answers on two terminals at once, each on its own lock.
-  const [refusing, accepting] = [locked(), locked()];
+  const [refusing, accepting] = [
+    lockedElsewhere('org_t', 'docsync-unlock-tty-'),
+    lockedElsewhere('org_t', 'docsync-unlock-tty-'),
+  ];
   const [no, yes] = await Promise.all([
     unlockOnTty(refusing.state, 'no'),
     unlockOnTty(accepting.state, 'yes'),
