@@ -29,21 +29,26 @@ async function list(options: { total: number; bad?: number; loop?: string }) {
   return { http, served };
 }
 
+type Http = Parameters<typeof listAll>[0];
+
+/** A reader of `pages` that stops after the first page: one page taken. */
+async function firstPageOnly(http: Http): Promise<number> {
+  for await (const page of pages(http, '/x', '/x', Item)) if (page.length > 0) break;
+  return 1;
+}
+
 describe('a list read asks for at most one page beyond what its reader took (the page asked for ahead)', () => {
   const cases = [
     {
       name: 'a reader that stops after the first page',
       total: 50,
-      read: async (http: Parameters<typeof listAll>[0]) => {
-        for await (const page of pages(http, '/x', '/x', Item)) if (page.length > 0) break;
-        return 1;
-      },
+      read: firstPageOnly,
     },
     {
       name: 'a list whose third page fails its check',
       total: 50,
       bad: 2,
-      read: async (http: Parameters<typeof listAll>[0]) => {
+      read: async (http: Http) => {
         await expect(listAll(http, '/x', '/x', Item)).rejects.toThrow(/items/);
         return 3;
       },
@@ -52,7 +57,7 @@ describe('a list read asks for at most one page beyond what its reader took (the
       name: 'a list that loops back to a page it named before',
       total: 3,
       loop: '1',
-      read: async (http: Parameters<typeof listAll>[0]) => {
+      read: async (http: Http) => {
         await expect(listAll(http, '/x', '/x', Item)).rejects.toThrow(/repeats a page token/);
         return 3;
       },
@@ -61,16 +66,13 @@ describe('a list read asks for at most one page beyond what its reader took (the
       name: 'a reader that stops after the first page of a list that loops',
       total: 3,
       loop: '1',
-      read: async (http: Parameters<typeof listAll>[0]) => {
-        for await (const page of pages(http, '/x', '/x', Item)) if (page.length > 0) break;
-        return 1;
-      },
+      read: firstPageOnly,
     },
     {
       name: 'a one-at-a-time reader (the audit log) that stops after the first item: no page ahead',
       total: 50,
       extra: 0,
-      read: async (http: Parameters<typeof listAll>[0]) => {
+      read: async (http: Http) => {
         for await (const item of paginate(http, '/x', '/x', Item)) if (item.id) break;
         return 1;
       },
