@@ -32,10 +32,10 @@ export async function resolveReferences(
     desired.organizations.map(async (org) => {
       const liveOrg = live.organizations.find((l) => l.id === org.id);
       if (!liveOrg || liveOrg.readError !== undefined) return;
-      const proven = proofs?.get(org.id)?.finish(liveOrg);
-      const check = proven ? referencesToCheck(org, liveOrg, proven) : referencesToCheck(org, liveOrg);
+      const proven = proofs?.get(org.id)?.finish(liveOrg) ?? provenByLive(liveOrg);
+      const check = referencesToCheck(org, liveOrg, proven);
       if (check.length === 0) return;
-      const known = await readKnown(api, org, liveOrg, check);
+      const known = await readKnown(api, org, liveOrg, check, proven);
       // In file order, as a compiler reports them.
       const problems = unresolvedReferences(org.id, check, known)
         .map((u) => located(org, u))
@@ -67,9 +67,10 @@ async function readKnown(
   desired: DesiredOrganization,
   live: LiveOrganization,
   check: ConfigReference[],
+  /** What the live state proves (the read's `LiveProof`, or `provenByLive`). */
+  proven: ReturnType<typeof provenByLive>,
 ): Promise<Known> {
   const known: Known = new Map();
-  const proven = provenByLive(live);
   await Promise.all(
     lookups
       .filter(({ lookup }) => check.some((r) => r.target === lookup.target))
