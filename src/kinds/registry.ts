@@ -43,6 +43,11 @@ export type LiveLists = Lists<ListKinds, 'L'>;
 /** The list kinds, loosely typed, for code that handles every one the same way. */
 export const anyListKinds: readonly AnyListKind[] = listKinds;
 
+/** Whether the plan diffs `kind` ahead of the other lists for these wanted entries (decision 43). */
+export function diffsAhead(kind: AnyListKind, wanted: readonly unknown[] | undefined): boolean {
+  return kind.diffSteps !== undefined && wanted !== undefined && (kind.diffsAlone?.(wanted as never) ?? true);
+}
+
 export { anySpaceFacets, spaceFacets } from './space-facets.js';
 export { anySiteFacets, anySiteListKinds } from './site-parts.js';
 

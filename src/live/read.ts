@@ -11,6 +11,7 @@ import {
   collectionKind,
   listIn,
   valueIn,
+  diffsAhead,
 } from '../kinds/registry.js';
 import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../reconcile/index.js';
@@ -312,7 +313,11 @@ async function readList(
   const below: Promise<unknown>[] = [];
   // The reads below a kind diffed ahead may weigh more in the client's turns: they then
   // end before the other lists' and its diff runs while those are still read (decision 43).
-  let shared = !onList || !children || !kind.readsBelowShare || !diffsAhead(kind, desired);
+  let shared =
+    !onList ||
+    !children ||
+    !kind.readsBelowShare ||
+    !diffsAhead(kind, scope.desired && listIn(scope.desired, kind.key));
   let routes: string[] = [];
   const unshare = () => {
     for (const route of routes) api.http.shareRoute(route, undefined);
@@ -385,13 +390,6 @@ function wantedBelow(
 }
 
 type ListRead = { key: string; readOnly: boolean | undefined; items: unknown[] };
-
-/** Whether the plan diffs `kind` ahead for this config (`DiffAhead.listRead`'s test). */
-function diffsAhead(kind: ListKind, desired: unknown[] | undefined): boolean {
-  return (
-    kind.diffSteps !== undefined && desired !== undefined && (kind.diffsAlone?.(desired as never) ?? true)
-  );
-}
 
 /** The route of a read below `item`. */
 const routeBelow = (c: ChildRead<unknown, unknown>, org: string, item: unknown): string =>

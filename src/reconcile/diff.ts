@@ -1,6 +1,6 @@
 import type { ApiCapabilities } from '../model/capabilities.js';
 import { DEFAULT_MIN_ADMINS } from '../model/index.js';
-import { problem, type DiffContext } from '../diff/context.js';
+import { countLive, problem, type DiffContext } from '../diff/context.js';
 import { DEFAULT_BROKEN_LINKS } from '../diff/site-paths.js';
 import { DraftSet, liveRef, type Draft, type OrgDiff as AnyOrgDiff } from '../diff/draft.js';
 import {
@@ -12,6 +12,7 @@ import {
   collectionKind,
   listIn,
   valueIn,
+  diffsAhead,
 } from '../kinds/registry.js';
 import type { AnyListKind } from '../kinds/shapes.js';
 import type { ChangeOp, ResourceKind } from './change.js';
@@ -181,8 +182,7 @@ export class DiffAhead {
   listRead(key: string, live: readonly unknown[]): boolean {
     const kind = anyListKinds.find((k) => k.key === key);
     const wanted = listIn(this.desired, key);
-    if (!kind?.diffSteps || !wanted || this.kinds.has(key)) return false;
-    if (kind.diffsAlone && !kind.diffsAlone(wanted)) return false;
+    if (!kind || !wanted || !diffsAhead(kind, wanted) || this.kinds.has(key)) return false;
     // The context holds nothing read live: such a kind reads neither `self`, `userIds` nor the refs.
     const ctx: DiffContext = {
       ...baseContext(this.desired, this.options),
@@ -190,7 +190,7 @@ export class DiffAhead {
       siteRefs: new Map(),
       teamRefs: new Map(),
     };
-    const steps = kind.diffSteps(ctx, wanted, live as never[]);
+    const steps = kind.diffSteps!(ctx, wanted, live as never[]);
     this.kinds.set(key, { live, ctx, steps, started: false, failed: false });
     return true;
   }
@@ -233,11 +233,7 @@ function splice(ctx: DiffContext, done: DiffContext): void {
   for (const x of done.duplicates) ctx.duplicates.push(x);
   for (const x of done.links.planned) ctx.links.planned.push(x);
   for (const x of done.links.broken) ctx.links.broken.push(x);
-  ctx.managedLive.count += done.managedLive.count;
-  if (done.managedLive.byKind) {
-    const byKind = (ctx.managedLive.byKind ??= {});
-    for (const [kind, n] of Object.entries(done.managedLive.byKind)) byKind[kind] = (byKind[kind] ?? 0) + n;
-  }
+  for (const [kind, n] of Object.entries(done.managedLive.byKind ?? {})) countLive(ctx, kind, n);
   // A key set again keeps its place in a map, a new one goes last: as the kind's own sets would.
   for (const [k, v] of done.siteRefs) ctx.siteRefs.set(k, v);
   for (const [k, v] of done.teamRefs) ctx.teamRefs.set(k, v);
