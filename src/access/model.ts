@@ -121,11 +121,11 @@ function pair<D extends Renamable & { title: string }, L extends { id: string; t
 }
 
 /** The model after the plan: the desired state resolved against the live one (module comment). */
-export function plannedAccessModel(
+function plannedAccessModel(
   desired: DesiredOrganization,
   live: LiveOrganization,
-  /** The live model (`liveAccessModel(live, desired)`), when the caller has it already: never changed. */
-  now: AccessModel = liveAccessModel(live, desired),
+  /** The live model (`liveAccessModel(live, desired)`): never changed. */
+  now: AccessModel,
 ): AccessModel {
   const prune = desired.policy.prune;
   const members = plannedMembers(desired, live, now);

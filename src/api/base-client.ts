@@ -127,7 +127,7 @@ export class BaseClient {
   async listPages<T>(list: ApiList<T>, onPage: (items: T[]) => void, leads = false): Promise<void> {
     const path = pathOf(list.route, list.params);
     const query = list.nested ? { nested: true } : undefined;
-    for await (const page of pages(this.http, path, list.route, list.item, query, undefined, leads)) {
+    for await (const page of pages(this.http, path, list.route, list.item, query, leads)) {
       for (const item of page as T[]) registerCredentials(item, list.credentials);
       onPage(page as T[]);
     }

@@ -146,18 +146,17 @@ class PageWalk<T extends z.ZodType, S> {
  * Bounded: a page token seen twice, empty pages that keep pointing onward, or more than the
  * client's `maxPages` pages are errors naming the endpoint, never an endless loop (`PageWalk`).
  */
-export async function* pages<T extends z.ZodType, S = z.infer<T>>(
+export async function* pages<T extends z.ZodType>(
   http: HttpClient,
   path: string,
   route: string,
   item: T,
   query: Record<string, string | number | boolean | undefined> = {},
-  live?: (item: z.infer<T>) => S,
   leads = false,
   /** The next page asked for while the reader has this one (false: a reader that may stop early). */
   readsAhead = true,
-): AsyncGenerator<S[]> {
-  const walk = new PageWalk(http, path, route, item, query, live, leads, readsAhead);
+): AsyncGenerator<z.infer<T>[]> {
+  const walk = new PageWalk<T, z.infer<T>>(http, path, route, item, query, undefined, leads, readsAhead);
   for (;;) {
     const got = await walk.fetch();
     yield got.items;
@@ -176,7 +175,7 @@ export async function* paginate<T extends z.ZodType>(
   item: T,
   query: Record<string, string | number | boolean | undefined> = {},
 ): AsyncGenerator<z.infer<T>> {
-  for await (const page of pages(http, path, route, item, query, undefined, false, false)) yield* page;
+  for await (const page of pages(http, path, route, item, query, false, false)) yield* page;
 }
 
 /**

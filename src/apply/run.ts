@@ -102,7 +102,11 @@ export async function applyPlan(
   const waiting = new Map(plan.changes.map((c) => [c.id, c.dependsOn.filter((d) => byId.has(d)).length]));
   const dependents = new Map<string, string[]>();
   for (const c of plan.changes)
-    for (const d of c.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), c.id]);
+    for (const d of c.dependsOn) {
+      const list = dependents.get(d);
+      if (list) list.push(c.id);
+      else dependents.set(d, [c.id]);
+    }
   const run: ApplyRun = {
     plan,
     api,

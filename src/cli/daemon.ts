@@ -72,7 +72,6 @@ export async function daemonCommand(opts: DaemonCommandOptions, run: DaemonRun =
     err(`error: ${problem}`);
     return 1;
   }
-  const orgConcurrency = orgConcurrencyOf(opts);
   let secrets: Secrets;
   try {
     secrets = await readSecrets(opts);
@@ -110,7 +109,7 @@ export async function daemonCommand(opts: DaemonCommandOptions, run: DaemonRun =
       err(`error: ${(error as Error).message}`);
       return 1;
     }
-    const parts: Parts = { opts, logger, metrics, coordinator, ownDir, orgConcurrency, secrets };
+    const parts: Parts = { opts, logger, metrics, coordinator, ownDir, secrets };
     return await runUntilStopped(parts, source, hooks, run, out);
   } finally {
     metrics.stop();
@@ -199,7 +198,6 @@ type Parts = {
   metrics: Metrics;
   coordinator: Coordinator;
   ownDir: string;
-  orgConcurrency: number;
   secrets: Secrets;
 };
 
@@ -247,7 +245,7 @@ async function runUntilStopped(
 }
 
 function daemonOptions(
-  { opts, coordinator, orgConcurrency, secrets }: Parts,
+  { opts, coordinator, secrets }: Parts,
   journal: RunJournal,
   controls: OrgControls,
 ): ConstructorParameters<typeof Daemon>[4] {
@@ -263,7 +261,7 @@ function daemonOptions(
     notifications: secrets.notifications,
     reminderMs: parseDuration(opts.reminder),
     stopTimeoutMs: parseDuration(opts.stopTimeout),
-    orgConcurrency,
+    orgConcurrency: orgConcurrencyOf(opts),
     journal,
     coordinator,
     controls,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLoopback, readBody, send, sendError } from './http-io.js';
+import { isLoopback } from '../daemon/ui-auth.js';
+import { readBody, send, sendError } from './http-io.js';
 import { reset, setFaults, type Running } from './running.js';
 
 /** The control endpoints under `/_emulator/` (state, request log, reset, faults): loopback only. */
@@ -9,7 +10,7 @@ export async function control(
   res: ServerResponse,
   path: string,
 ): Promise<void> {
-  if (!isLoopback(req.socket.remoteAddress))
+  if (!isLoopback(req.socket.remoteAddress ?? ''))
     return sendError(res, 403, 'control endpoints answer on loopback only');
   const raw = req.method === 'POST' ? await readBody(req) : '';
   const body = raw ? (JSON.parse(raw) as unknown) : undefined;

@@ -45,12 +45,3 @@ export function readBody(req: IncomingMessage): Promise<string> {
 export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 }
-
-export function isLoopback(address: string | undefined): boolean {
-  return (
-    address === '127.0.0.1' ||
-    address === '::1' ||
-    address === '::ffff:127.0.0.1' ||
-    (address?.startsWith('127.') ?? false)
-  );
-}

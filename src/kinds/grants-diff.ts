@@ -11,13 +11,13 @@ import { subjectKind, type GrantSubject, type LiveGrantEntry } from './grants.js
  */
 
 /** Why a grant of the token's own user is kept. */
-export const SELF_KEPT = {
+const SELF_KEPT = {
   self: "it is the token's own access (never revoked)",
   unknown: "the token's own user is unknown: no user grant is revoked",
 };
 
 /** One object whose grants are diffed: its reference, address, the draft creating it, and its grants. */
-export type GrantHolder = {
+type GrantHolder = {
   /** `space`, `collection`, `site`: the plan's words. */
   target: GrantTarget;
   /** Who the object is, for messages (`space space_1`, `site "Docs"`). */

@@ -93,7 +93,7 @@ const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  * with the escapes git knows (`\\`, `\"`, `\n`, `\t`, `\b`). A NUL cannot be written (nor passed
  * to git as an argument).
  */
-export function configValue(value: string): string {
+function configValue(value: string): string {
   if (value.includes('\0')) throw new GitError('a NUL character cannot be written to git config');
   const escapes: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\b': '\\b' };
   return `"${value.replace(/[\\"\n\t\b]/g, (c) => escapes[c]!)}"`;
