@@ -384,3 +384,13 @@ export type Optional<K, Part extends 'C' | 'D' | 'L'> = Partial<ByKey<K, Part>>;
 export type Lists<K, Part extends 'C' | 'D' | 'L'> = {
   [Key in keyof ByKey<K, Part>]?: ByKey<K, Part>[Key][];
 };
+
+/** A kind's `diff` made of its `diffSteps`: the same steps, run to the end at once. */
+export function drained<D, L>(
+  steps: (ctx: DiffContext, desired: D[], live: L[]) => Iterator<void, void, undefined>,
+): (ctx: DiffContext, desired: D[], live: L[]) => void {
+  return (ctx, desired, live) => {
+    const it = steps(ctx, desired, live);
+    while (it.next().done !== true);
+  };
+}

@@ -39,7 +39,7 @@ import {
   type NormalizeExtras,
 } from './types.js';
 import { PRIVATE_KEY_MAX, privateKeyProblem } from './site-visitor-auth.js';
-import type { ListKind } from './shapes.js';
+import { drained, type ListKind } from './shapes.js';
 import { pick, type KindExamples } from './examples.js';
 import { randomLiveStructure, randomStructure } from './site-structure.js';
 
@@ -287,7 +287,7 @@ function references(
   return out;
 }
 
-/** The sites' diff, a site at a time (`diffSteps`): it reads nothing other kinds' diffs write. */
+/** The sites' diff, a site at a time (its `diff` runs them at once): it reads nothing other kinds' diffs write. */
 function* diffSteps(
   ctx: DiffContext,
   desired: DesiredSite[],
@@ -299,12 +299,6 @@ function* diffSteps(
     diffOne(ctx, d, l);
     yield;
   }
-  pruneSites(ctx, leftover);
-}
-
-function diff(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]): void {
-  const { pairs, leftover } = pairSites(ctx, desired, live);
-  for (const [d, l] of pairs) diffOne(ctx, d, l);
   pruneSites(ctx, leftover);
 }
 
@@ -383,7 +377,7 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
       children: { prepare: pairing, reads: partReads<LiveSite>() },
     },
   ],
-  diff,
+  diff: drained(diffSteps),
   diffSteps,
   // Its grants (`access`) name teams and members through what the teams' and members' diffs write.
   diffsAlone: (sites) => sites.every((s) => s.access === undefined),

@@ -16,7 +16,7 @@ import {
   type LiveTeamMember,
 } from './team-members.js';
 import { deleteCall, idOutput, listBelow } from './types.js';
-import type { ListKind } from './shapes.js';
+import { drained, type ListKind } from './shapes.js';
 import { pick, shuffle, type KindExamples } from './examples.js';
 
 /** Teams of an organization, by title (or pinned id), with their membership when listed. */
@@ -65,15 +65,10 @@ const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 /** Teams diffed between two yields of `diffSteps` (a few hundred µs). */
 const TEAMS_PER_STEP = 100;
 
-/** A team's whole membership difference is one change. Other kinds name teams by title (`ctx.teamRefs`). */
-function diff(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]): void {
-  const { pairs, leftover } = pairTeams(ctx, desired, live);
-  diffPairs(ctx, pairs, 0, pairs.length);
-  pruneTeams(ctx, leftover);
-}
-
 /**
- * The teams' diff, some teams at a time (`diffSteps`): it reads nothing other kinds' diffs write.
+ * The teams' diff, some teams at a time (its `diff` runs them at once): it reads nothing other
+ * kinds' diffs write. A team's whole membership difference is one change; other kinds name teams
+ * by title (`ctx.teamRefs`).
  * The loop over the teams stays in `diffPairs`, a plain function V8 optimizes while it runs.
  */
 function* diffSteps(
@@ -246,7 +241,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
       },
     },
   ],
-  diff,
+  diff: drained(diffSteps),
   diffSteps,
   diffPhase: 'before-settings',
   export: {
