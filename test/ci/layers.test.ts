@@ -1,31 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import type * as TypeScript from 'typescript';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-// Required, not imported: node's ESM loader scans the 9 MB CommonJS `typescript.js` twice before
-// running it (its module format, then its export names), about two thirds of this file's CPU.
-const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;
+import { ROOT, SRC, sources, ts } from '../helpers/sources.js';
 
 /**
  * The floors of src/, drawn from every import, type imports included (decision 0001): no file
  * reaches itself through its imports, and each floor of the core imports only the floors below it.
  * Hand-written (about fifty lines) because no cycle tool is installed: ESLint's `import-x/no-cycle`
  * does not follow type imports.
+ *
+ * Each source file of src/ (relative path) with the files of src/ it imports, `import type` and `export … from` too.
  */
-const ROOT = resolve(new URL('../../', import.meta.url).pathname);
-const SRC = join(ROOT, 'src');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
-
-/** Each source file of src/ (relative path) with the files of src/ it imports, `import type` and `export … from` too. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sources(SRC)) {
