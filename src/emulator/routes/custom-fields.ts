@@ -58,10 +58,7 @@ function registerFieldRoutes({ state, shapes, router }: RouteDeps): void {
     const org = findOrg(state(), params.orgId!);
     return {
       status: 200,
-      body: paginate(
-        org.customFields.map((f) => shapes.customField(org, f)),
-        query,
-      ),
+      body: paginate(org.customFields, query, (f) => shapes.customField(org, f)),
     };
   });
   router.on('POST', base, ({ params, body }) => {

@@ -58,10 +58,7 @@ export function registerOpenApiSpecs(deps: RouteDeps): void {
     const org = findOrg(state(), params.orgId!);
     return {
       status: 200,
-      body: paginate(
-        spec(org).map((s) => shape(org, s)),
-        query,
-      ),
+      body: paginate(spec(org), query, (s) => shape(org, s)),
     };
   });
   router.on('POST', '/orgs/:orgId/openapi', ({ params, body }) => {

@@ -18,7 +18,7 @@ export function registerOrganizations(deps: RouteDeps): void {
 function registerOrganizationRoutes({ state, shapes, router }: RouteDeps): void {
   router.on('GET', '/orgs', ({ query }) => ({
     status: 200,
-    body: paginate(state().organizations.map(shapes.organization), query),
+    body: paginate(state().organizations, query, (o) => shapes.organization(o)),
   }));
   router.on('GET', '/orgs/:orgId', ({ params }) => ({
     status: 200,
@@ -109,10 +109,7 @@ function registerCollectionReads({ state, shapes, router }: RouteDeps): void {
     const list = nested ? org.collections : org.collections.filter((c) => c.parent === null);
     return {
       status: 200,
-      body: paginate(
-        list.map((c) => shapes.collection(org, c)),
-        query,
-      ),
+      body: paginate(list, query, (c) => shapes.collection(org, c)),
     };
   });
   const findCollection = (id: string) => {

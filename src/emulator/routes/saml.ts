@@ -53,10 +53,7 @@ export function registerSaml(deps: RouteDeps): void {
     const org = findOrg(state(), params.orgId!);
     return {
       status: 200,
-      body: paginate(
-        saml(org).map((p) => shape(org, p)),
-        query,
-      ),
+      body: paginate(saml(org), query, (p) => shape(org, p)),
     };
   });
   router.on('POST', '/orgs/:orgId/saml', ({ params, body }) => {

@@ -172,10 +172,7 @@ function registerGroupRoutes(deps: RouteDeps): void {
     const { org, site } = siteOf(deps, params);
     return {
       status: 200,
-      body: paginate(
-        site.groups.map((g) => shapes.group(org, site, g)),
-        query,
-      ),
+      body: paginate(site.groups, query, (g) => shapes.group(org, site, g)),
     };
   });
   router.on('POST', groups, ({ params, body }) => {
