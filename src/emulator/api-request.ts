@@ -3,7 +3,7 @@ import { findLabel, recordWrite, type ServedWrite } from './audit.js';
 import { HttpError } from './errors.js';
 import { hasBody, readBody, send, sendError } from './http-io.js';
 import type { RouteResult } from './router.js';
-import { persist, type Hold, type RequestLogEntry, type Running } from './running.js';
+import { served, type Hold, type RequestLogEntry, type Running } from './running.js';
 import type { EmulatorState } from './state.js';
 
 const DEFAULT_LIMIT = 100_000;
@@ -182,9 +182,7 @@ function answer(run: Running, req: IncomingMessage, url: URL, read: Read, a: Ans
   if (match === null) return finish(404, { message: `no route for ${method} ${url.pathname}` });
   if (match === 'method') return finish(405, { message: `method ${method} not allowed on ${url.pathname}` });
   try {
-    const serve = () => serveMatch(run, req, url, method, match, body);
-    const result = method === 'GET' ? serve() : run.memo.write(serve);
-    if (method !== 'GET') persist(run);
+    const result = served(run, method, () => serveMatch(run, req, url, method, match, body));
     if (a.resetAfter) {
       entry.status = -1;
       req.socket.destroy();

@@ -84,6 +84,17 @@ function rateWindow(rateLimit: EmulatorOptions['rateLimit'] | null): RateWindow 
     : null;
 }
 
+/**
+ * Serve one request: a GET as it is, a write with the memo's indexes dropped (`Memo.write`) and then
+ * the state saved (`persist`). The HTTP server and the in-process `dispatch` both serve this way.
+ */
+export function served<T>(run: Running, method: string, serve: () => T): T {
+  if (method === 'GET') return serve();
+  const result = run.memo.write(serve);
+  persist(run);
+  return result;
+}
+
 /** Write the state to the data file, when there is one (a whole new file, renamed over the old). */
 export function persist(run: Running): void {
   if (!run.dataFile) return;

@@ -9,6 +9,7 @@ import {
   openRunning,
   persist,
   reset,
+  served,
   setFaults,
   type EmulatorOptions,
   type RequestLogEntry,
@@ -131,9 +132,7 @@ function dispatch(
   if (match === null) return fail(404, `no route for ${method} /v1${path}`);
   if (match === 'method') return fail(405, `method ${method} not allowed on /v1${path}`);
   try {
-    const serve = () => match.handler({ params: match.params, query, body });
-    const result = method === 'GET' ? serve() : run.memo.write(serve);
-    if (method !== 'GET') persist(run);
+    const result = served(run, method, () => match.handler({ params: match.params, query, body }));
     return result.body === undefined
       ? { status: result.status }
       : { status: result.status, body: JSON.parse(JSON.stringify(result.body)) as unknown };
