@@ -16,13 +16,17 @@ export const cases = readdirSync(PLANS)
   .filter((d) => existsSync(join(PLANS, d, 'desired.yaml')))
   .sort();
 
+type CaseOptions = { flavor?: 'seed' | 'current'; env?: Record<string, string> };
+
+/** A case's options.json (none: the seed flavor, no environment). */
+function caseOptions(name: string): CaseOptions {
+  const file = join(PLANS, name, 'options.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as CaseOptions) : {};
+}
+
 /** A case's API flavor (its options.json), without loading its config. */
 export function caseFlavor(name: string): 'seed' | 'current' {
-  const file = join(PLANS, name, 'options.json');
-  const options = existsSync(file)
-    ? (JSON.parse(readFileSync(file, 'utf8')) as { flavor?: 'seed' | 'current' })
-    : {};
-  return options.flavor ?? 'seed';
+  return caseOptions(name).flavor ?? 'seed';
 }
 
 /**
@@ -31,12 +35,7 @@ export function caseFlavor(name: string): 'seed' | 'current' {
  */
 export function caseInputs(name: string) {
   const dir = join(PLANS, name);
-  const options = existsSync(join(dir, 'options.json'))
-    ? (JSON.parse(readFileSync(join(dir, 'options.json'), 'utf8')) as {
-        flavor?: 'seed' | 'current';
-        env?: Record<string, string>;
-      })
-    : {};
+  const options = caseOptions(name);
   const flavor = options.flavor ?? 'seed';
   const loaded = loadConfigFromBuffers(
     [

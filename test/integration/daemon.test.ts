@@ -53,6 +53,9 @@ const logged = (r: Running, from: number, ...parts: string[]) =>
 const SYNC = '"msg":"sync ';
 const DRIFT_CHECKED = '"msg":"drift checked"';
 const applied = '"result":"applied"';
+/** Until the daemon's first sync is applied (logged, then read from /status). */
+const firstApplied = (r: Running) =>
+  until(async () => logged(r, 0, SYNC, applied) && (await status(r)).lastSync?.result === 'applied', 40_000);
 const teams = async () =>
   (await call(emu!, 'GET', '/orgs/org_demo/teams')).body.items.map((t: any) => t.title).sort();
 
@@ -81,11 +84,7 @@ describe('docsync daemon', () => {
     await until(() => hold.waiting() > 0, 60_000);
     expect((await fetch(`${running.url}/readyz`)).status).toBe(503);
     hold.release();
-    await until(
-      async () =>
-        logged(running!, 0, SYNC, applied) && (await status(running!)).lastSync?.result === 'applied',
-      40_000,
-    );
+    await firstApplied(running!);
     expect((await fetch(`${running.url}/readyz`)).status).toBe(200);
     const first = await status(running);
     expect(first.api).toEqual({ flavor: 'seed' }); // an emulator URL: api.md's flavor
@@ -203,11 +202,7 @@ describe('docsync daemon', () => {
       '--state-dir',
       stateDir,
     ]);
-    await until(
-      async () =>
-        logged(running!, 0, SYNC, applied) && (await status(running!)).lastSync?.result === 'applied',
-      40_000,
-    );
+    await firstApplied(running!);
     const put = running.stderr().length;
     const extra = (await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Made by hand' })).body;
     // lastDrift.corrected is set once the heal finished, which is after the team disappears.
@@ -299,11 +294,7 @@ describe('docsync daemon', () => {
     writeFileSync(join(dir, 'demo.yaml'), demoConfig);
     // Polling stays on as the fallback of watching, as in production.
     running = await startDaemon(['--config', dir, '--mode', 'apply', '--interval', '2s', '--ui=false']);
-    await until(
-      async () =>
-        logged(running!, 0, SYNC, applied) && (await status(running!)).lastSync?.result === 'applied',
-      40_000,
-    );
+    await firstApplied(running!);
     expect((await fetch(`${running.url}/`)).status).toBe(404);
     expect((await fetch(`${running.url}/api/runs`)).status).toBe(200);
     const edited = running.stderr().length;
@@ -350,11 +341,7 @@ describe('drift notifications', () => {
         '--notify-url',
         hookUrl,
       ]);
-      await until(
-        async () =>
-          logged(running!, 0, SYNC, applied) && (await status(running!)).lastSync?.result === 'applied',
-        40_000,
-      );
+      await firstApplied(running!);
       await call(emu, 'PUT', '/orgs/org_demo/teams', { title: 'Drift one' });
       await until(() => received.length >= 1, 40_000);
       const checks = async () => (await status(running!)).lastDrift?.at;
