@@ -27,14 +27,6 @@ import {
 import { placeSiteSpaces, pruneSiteSpaces } from './site-structure-spaces.js';
 import { keepStructurePathsUnique } from './site-structure-unique.js';
 
-export {
-  SECTION_CREATE_TITLE_MAX,
-  SECTION_FIELDS,
-  SITE_SPACE_FIELDS,
-  sectionUnchanged,
-  siteSpaceUnchanged,
-} from './site-structure-fields.js';
-
 /**
  * Sections and site spaces of one site: pairing, creations, updates, deletions, defaults, path
  * conflicts and order. Returns the section slots (the groups diff names sections through them).

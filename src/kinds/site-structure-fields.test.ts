@@ -5,7 +5,7 @@ import {
   SITE_SPACE_FIELDS,
   sectionUnchanged,
   siteSpaceUnchanged,
-} from './site-structure-diff.js';
+} from './site-structure-fields.js';
 import type { DesiredSection, DesiredSiteSpace, LiveSection, LiveSiteSpace } from './site-section.js';
 
 /** A seeded generator (the same values on every run). */
