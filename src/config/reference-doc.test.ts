@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configJsonSchema } from './json-schema.js';
-import { anchor, coverage, documentedPaths, renderReference } from './reference-doc.js';
+import { anchor, renderReference } from './reference-doc.js';
+import { coverage, documentedPaths } from './reference-parts.js';
 import { KIND_DOCS } from './reference-kinds.js';
 import { ConfigFileSchema } from './schema.js';
 
