@@ -141,26 +141,18 @@ export class LiveProof {
     for (const kind of anyListKinds) {
       const items = listIn(live, kind.key);
       if (!items || this.lists.has(kind.key)) continue;
-      const steps = this.prove(kind.key, items, false);
+      const steps = this.prove(kind.key, items);
       while (steps.next().done !== true);
     }
     for (const { target, names } of collectionKind.liveReferences(live)) {
       const set = this.set(target);
       for (const n of names) set.add(n);
     }
-    for (const { lookup, kind } of lookups) {
-      const items = kind ? listIn(live, kind.key) : undefined;
-      if (items && !this.lists.has(kind!.key)) this.listed(lookup, items);
-    }
     return this.proven;
   }
 
-  /** A list kind's part: what its entries name, then (early) the names its lookups list. */
-  private *prove(
-    key: string,
-    items: readonly unknown[],
-    withLookups = true,
-  ): Generator<void, void, undefined> {
+  /** A list kind's part: what its entries name, then the names its lookups list. */
+  private *prove(key: string, items: readonly unknown[]): Generator<void, void, undefined> {
     const kind = anyListKinds.find((k) => k.key === key);
     if (kind?.liveReferences)
       for (let i = 0; i < items.length; i += 1) {
@@ -171,8 +163,7 @@ export class LiveProof {
         }
         if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
       }
-    if (withLookups)
-      for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
+    for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
   }
 
   /** The objects a lookup lists, when the live read has that list. */
