@@ -73,13 +73,7 @@ export async function scanConfigFolder(dir: string): Promise<ConfigFolder> {
     try {
       await visit(scan, next.full, '', next.name, next.hidden, true);
     } catch (error) {
-      skip(
-        scan,
-        next.full,
-        'error',
-        'read-failed',
-        `cannot read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
+      readFailed(scan, next.full, error);
     }
     if (files.length > MAX_FILES) break;
   }
@@ -182,6 +176,17 @@ async function visit(
   return visitFile(scan, full, real, name);
 }
 
+/** An entry that could not be read (a permission, a file gone since the folder was listed): skipped. */
+function readFailed(scan: Scan, full: string, error: unknown): void {
+  skip(
+    scan,
+    full,
+    'error',
+    'read-failed',
+    `cannot read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+  );
+}
+
 /** One folder's entries, in name order (a link is put aside, to be followed after the walk). */
 async function walk(scan: Scan, current: string, currentReal: string): Promise<void> {
   let entries: Dirent[];
@@ -204,13 +209,7 @@ async function walk(scan: Scan, current: string, currentReal: string): Promise<v
     try {
       await visit(scan, full, currentReal, name, hidden, false, typed(entry) ? entry : undefined);
     } catch (error) {
-      skip(
-        scan,
-        full,
-        'error',
-        'read-failed',
-        `cannot read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
+      readFailed(scan, full, error);
     }
     if (scan.files.length > MAX_FILES) return;
   }
