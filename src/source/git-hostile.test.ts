@@ -4,18 +4,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { makeRepo } from '../../test/helpers/git.js';
+import { gitOnPath, makeRepo } from '../../test/helpers/git.js';
 import { GitError } from './git-process.js';
 import { branchNameProblem, CheckoutTooLargeError, checkoutKey, GitSource } from './git-source.js';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-/** The `git` the product would run (the first on PATH), found without a shell. */
-const gitOnPath = () =>
-  (process.env['PATH'] ?? '')
-    .split(':')
-    .map((dir) => join(dir, 'git'))
-    .find((file) => existsSync(file))!;
 /**
  * A lightweight tag at the repository's first commit: the loose ref file `git tag <name>` writes,
  * without a process for it.

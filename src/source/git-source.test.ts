@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeRepo } from '../../test/helpers/git.js';
+import { gitOnPath, makeRepo } from '../../test/helpers/git.js';
 import { GIT_LIMITS, gitEnv } from './git-process.js';
 import { checkoutKey, GitSource } from './git-source.js';
 
@@ -16,10 +16,7 @@ import { checkoutKey, GitSource } from './git-source.js';
 function gitCommands(): () => string[] {
   const bin = mkdtempSync(join(tmpdir(), 'docsync-git-bin-'));
   const log = join(bin, 'log');
-  const real = (process.env['PATH'] ?? '')
-    .split(':')
-    .map((dir) => join(dir, 'git'))
-    .find((file) => existsSync(file))!;
+  const real = gitOnPath();
   writeFileSync(log, '');
   writeFileSync(
     join(bin, 'git'),

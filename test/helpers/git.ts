@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -51,3 +51,10 @@ export function makeRepo(files: Record<string, string>): {
   const first = commit(files, 'initial config');
   return { dir, url: `file://${dir}`, head: first, commit };
 }
+
+/** The `git` the product would run (the first on PATH), found without a shell. */
+export const gitOnPath = (): string =>
+  (process.env['PATH'] ?? '')
+    .split(':')
+    .map((dir) => join(dir, 'git'))
+    .find((file) => existsSync(file))!;
