@@ -53,16 +53,16 @@ try {
     if (wait <= 0) slots.push(Date.now());
     return wait;
   };
-  // When undici wrote each request's headers to its socket.
-  const sent: number[] = [];
-  diagnostics.subscribe('undici:client:sendHeaders', () => sent.push(Date.now()));
-  // The chain (the teams list's pages, one after the other): when the client wrote each page's
-  // request and when it had the answer's headers (its event loop got to it).
+  // When undici wrote each request's headers to its socket; of the chain (the teams list's pages,
+  // one after the other), when the client wrote each page's request and when it had the answer's
+  // headers (its event loop got to it).
   const isChain = (path: string) => /\/teams(\?|$)/.test(path);
+  const sent: number[] = [];
   const chainWritten: number[] = [];
   const chainHeard: number[] = [];
   diagnostics.subscribe('undici:client:sendHeaders', (m) => {
     const { request } = m as { request: { path: string } };
+    sent.push(Date.now());
     if (isChain(request.path)) chainWritten.push(Date.now());
   });
   diagnostics.subscribe('undici:request:headers', (m) => {
