@@ -63,10 +63,11 @@ export function runCli(
         stdio: ['ignore', process.env.BENCH_CHILD_STDOUT && !onStdout ? 'inherit' : 'pipe', 'pipe'],
       },
     );
+    // As text, decoded across chunks: a character split between two chunks is not garbled.
     let stdout = '';
-    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('exit', (code) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
