@@ -30,6 +30,29 @@ export function accessModels(
 }
 
 /**
+ * `accessModels` with only the teams a grant of either model names: the only teams effective
+ * access reads (a grant's members, a granted team's title), so `effectiveAccess` and `diffAccess`
+ * give the same answers. Teams no grant names are not paired with the live ones at all: a plan
+ * of 15,000 teams and no team grant pairs none (issue 33).
+ */
+export function grantedAccessModels(
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+): { before: AccessModel; after: AccessModel } {
+  const before = liveAccessModel(live, desired);
+  const { teams, ...after } = plannedParts(desired, live, before);
+  const granted = new Set<string>();
+  for (const grants of [before.grants, after.grants])
+    for (const g of grants) if ('team' in g.subject) granted.add(g.subject.team);
+  const only = (all: () => AccessModel['teams']) =>
+    granted.size === 0 ? [] : all().filter((t) => granted.has(t.id));
+  return {
+    before: { ...before, teams: only(() => before.teams) },
+    after: { ...after, teams: only(teams) },
+  };
+}
+
+/**
  * The model of the live state. With `desired`, a space the config names that the live state does
  * not hold (its fields were not read) is there too, with what is known of it: its id.
  */
@@ -102,22 +125,43 @@ function pair<D extends Renamable & { title: string }, L extends { id: string; t
   desired: readonly D[],
   live: readonly L[],
 ): { pairs: [D, L | undefined][]; leftover: L[] } {
+  // Plain loops and one array of partners by desired index: 15,000 teams are paired (issue 33).
   const used = new Set<L>();
-  const byId = new Map(live.map((l) => [l.id, l]));
+  const byId = new Map<string, L>();
   const byTitle = new Map<string, L[]>();
-  for (const l of live) byTitle.set(l.title, [...(byTitle.get(l.title) ?? []), l]);
-  /** The first live object of these titles not yet paired. */
-  const free = (titles: readonly string[]) =>
-    titles.flatMap((t) => byTitle.get(t) ?? []).find((l) => !used.has(l));
-  const take = (l: L | undefined) => {
-    if (l) used.add(l);
-    return l;
+  for (const l of live) {
+    byId.set(l.id, l);
+    const same = byTitle.get(l.title);
+    if (same) same.push(l);
+    else byTitle.set(l.title, [l]);
+  }
+  /** The first live object of these titles not yet paired, taken. */
+  const takeFree = (titles: readonly string[]): L | undefined => {
+    for (const t of titles)
+      for (const l of byTitle.get(t) ?? [])
+        if (!used.has(l)) {
+          used.add(l);
+          return l;
+        }
+    return undefined;
   };
-  const found = new Map<D, L | undefined>();
-  for (const d of desired) if (d.id) found.set(d, take(byId.get(d.id)));
-  for (const d of desired) if (!d.id) found.set(d, take(free([d.title])));
-  for (const d of desired) if (!d.id && !found.get(d)) found.set(d, take(free(d.previously ?? [])));
-  return { pairs: desired.map((d) => [d, found.get(d)]), leftover: live.filter((l) => !used.has(l)) };
+  const found = new Array<L | undefined>(desired.length);
+  desired.forEach((d, i) => {
+    if (!d.id) return;
+    const l = byId.get(d.id);
+    if (l) used.add(l);
+    found[i] = l;
+  });
+  desired.forEach((d, i) => {
+    if (!d.id) found[i] = takeFree([d.title]);
+  });
+  desired.forEach((d, i) => {
+    if (!d.id && !found[i]) found[i] = takeFree(d.previously ?? []);
+  });
+  return {
+    pairs: desired.map((d, i): [D, L | undefined] => [d, found[i]]),
+    leftover: live.filter((l) => !used.has(l)),
+  };
 }
 
 /** The model after the plan: the desired state resolved against the live one (module comment). */
@@ -127,11 +171,31 @@ function plannedAccessModel(
   /** The live model (`liveAccessModel(live, desired)`): never changed. */
   now: AccessModel,
 ): AccessModel {
+  const { teams, ...rest } = plannedParts(desired, live, now);
+  return { ...rest, teams: teams() };
+}
+
+/** The model after the plan, its teams when asked (they are paired with the live ones then, once). */
+function plannedParts(
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+  now: AccessModel,
+): Omit<AccessModel, 'teams'> & { teams: () => AccessModel['teams'] } {
   const prune = desired.policy.prune;
   const members = plannedMembers(desired, live, now);
   const memberId = memberLookup(members);
-  const teams = desired.teams ? plannedTeams(desired.teams, live, now, memberId, prune) : now.teams;
-  const teamId = (title: string): string => teams.find((t) => t.title === title)?.id ?? `${NEW.team}${title}`;
+  let planned: AccessModel['teams'] | undefined;
+  const teams = () =>
+    (planned ??= desired.teams ? plannedTeams(desired.teams, live, now, memberId, prune) : now.teams);
+  // The first team of each title: a map, not a search per grant.
+  let byTitle: Map<string, string> | undefined;
+  const teamId = (title: string): string => {
+    if (!byTitle) {
+      byTitle = new Map();
+      for (const t of teams()) if (!byTitle.has(t.title)) byTitle.set(t.title, t.id);
+    }
+    return byTitle.get(title) ?? `${NEW.team}${title}`;
+  };
   const { objects, entries } = plannedObjects(desired, live, now, prune);
   const subjectId: SubjectId = { team: teamId, member: memberId };
   const grants = plannedGrants(objects, entries, live, subjectId, prune);
