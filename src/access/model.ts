@@ -39,15 +39,17 @@ export function grantedAccessModels(
   desired: DesiredOrganization,
   live: LiveOrganization,
 ): { before: AccessModel; after: AccessModel } {
-  const before = liveAccessModel(live, desired);
-  const { teams, ...after } = plannedParts(desired, live, before);
+  const now = liveParts(live, desired);
+  let all: AccessModel['teams'] | undefined;
+  const nowTeams = () => (all ??= liveTeams(live));
+  const { teams, ...after } = plannedParts(desired, live, now, nowTeams);
   const granted = new Set<string>();
-  for (const grants of [before.grants, after.grants])
+  for (const grants of [now.grants, after.grants])
     for (const g of grants) if ('team' in g.subject) granted.add(g.subject.team);
-  const only = (all: () => AccessModel['teams']) =>
-    granted.size === 0 ? [] : all().filter((t) => granted.has(t.id));
+  const only = (list: () => AccessModel['teams']) =>
+    granted.size === 0 ? [] : list().filter((t) => granted.has(t.id));
   return {
-    before: { ...before, teams: only(() => before.teams) },
+    before: { members: now.members, teams: only(nowTeams), objects: now.objects, grants: now.grants },
     after: { ...after, teams: only(teams) },
   };
 }
@@ -57,6 +59,12 @@ export function grantedAccessModels(
  * not hold (its fields were not read) is there too, with what is known of it: its id.
  */
 export function liveAccessModel(live: LiveOrganization, desired?: DesiredOrganization): AccessModel {
+  const { members, objects, grants } = liveParts(live, desired);
+  return { members, teams: liveTeams(live), objects, grants };
+}
+
+/** The live model but its teams (15,000 of them may be read for a plan that needs none). */
+function liveParts(live: LiveOrganization, desired?: DesiredOrganization): Omit<AccessModel, 'teams'> {
   const objects: AccessObject[] = [
     ...(live.collections ?? []).map((c): AccessObject => ({
       noun: 'collection',
@@ -82,16 +90,20 @@ export function liveAccessModel(live: LiveOrganization, desired?: DesiredOrganiz
   ];
   return {
     members: (live.members ?? []).map((m) => ({ id: m.userId, email: m.email ?? m.userId, role: m.role })),
-    teams: (live.teams ?? []).map((t) => ({
-      id: t.id,
-      title: t.title,
-      members: (t.members ?? []).map((m) => m.userId),
-    })),
     objects,
     grants: liveObjects(live).flatMap(({ id, entry }) =>
       (liveGrantsOf(entry) ?? []).map((g) => liveGrant(id, g)),
     ),
   };
+}
+
+/** The live teams, their members by id. */
+function liveTeams(live: LiveOrganization): AccessModel['teams'] {
+  return (live.teams ?? []).map((t) => ({
+    id: t.id,
+    title: t.title,
+    members: (t.members ?? []).map((m) => m.userId),
+  }));
 }
 
 type LiveSpace = NonNullable<LiveOrganization['spaces']>[number];
@@ -171,7 +183,7 @@ function plannedAccessModel(
   /** The live model (`liveAccessModel(live, desired)`): never changed. */
   now: AccessModel,
 ): AccessModel {
-  const { teams, ...rest } = plannedParts(desired, live, now);
+  const { teams, ...rest } = plannedParts(desired, live, now, () => now.teams);
   return { ...rest, teams: teams() };
 }
 
@@ -179,14 +191,17 @@ function plannedAccessModel(
 function plannedParts(
   desired: DesiredOrganization,
   live: LiveOrganization,
-  now: AccessModel,
+  /** The live model but its teams: never changed. */
+  now: Omit<AccessModel, 'teams'>,
+  /** The live model's teams, made when asked. */
+  nowTeams: () => AccessModel['teams'],
 ): Omit<AccessModel, 'teams'> & { teams: () => AccessModel['teams'] } {
   const prune = desired.policy.prune;
   const members = plannedMembers(desired, live, now);
   const memberId = memberLookup(members);
   let planned: AccessModel['teams'] | undefined;
   const teams = () =>
-    (planned ??= desired.teams ? plannedTeams(desired.teams, live, now, memberId, prune) : now.teams);
+    (planned ??= desired.teams ? plannedTeams(desired.teams, live, nowTeams(), memberId, prune) : nowTeams());
   // The first team of each title: a map, not a search per grant.
   let byTitle: Map<string, string> | undefined;
   const teamId = (title: string): string => {
@@ -211,14 +226,15 @@ type AccessObjects = Map<string, AccessModel['objects'][number]>;
 function plannedTeams(
   desiredTeams: NonNullable<DesiredOrganization['teams']>,
   live: LiveOrganization,
-  now: AccessModel,
+  /** The live model's teams. */
+  nowTeams: AccessModel['teams'],
   memberId: MemberId,
   prune: boolean | undefined,
 ): AccessModel['teams'] {
   const { pairs, leftover } = pair(desiredTeams, live.teams ?? []);
-  const liveTeams = new Map(now.teams.map((t) => [t.id, t]));
+  const liveTeams = new Map(nowTeams.map((t) => [t.id, t]));
   const omitted = new Set(leftover.map((l) => l.id));
-  const kept = prune ? [] : now.teams.filter((t) => omitted.has(t.id));
+  const kept = prune ? [] : nowTeams.filter((t) => omitted.has(t.id));
   return [
     ...pairs.map(([d, l]) => ({
       id: l?.id ?? `${NEW.team}${d.title}`,
@@ -235,7 +251,7 @@ function plannedTeams(
 function plannedObjects(
   desired: DesiredOrganization,
   live: LiveOrganization,
-  now: AccessModel,
+  now: Omit<AccessModel, 'teams'>,
   prune: boolean | undefined,
 ): { objects: AccessObjects; entries: Map<string, WithGrants<DesiredGrant>> } {
   const entries = new Map<string, WithGrants<DesiredGrant>>();
@@ -329,7 +345,7 @@ const subjectKey = (s: Grant['subject']): string => ('team' in s ? `t:${s.team}`
 function plannedMembers(
   desired: DesiredOrganization,
   live: LiveOrganization,
-  now: AccessModel,
+  now: Omit<AccessModel, 'teams'>,
 ): AccessModel['members'] {
   if (!desired.members) return now.members;
   const out = new Map(now.members.map((m) => [m.id, m]));
