@@ -30,10 +30,41 @@ export function accessModels(
 }
 
 /**
+ * `accessModels` with only the teams a grant of either model names: the only teams effective
+ * access reads (a grant's members, a granted team's title), so `effectiveAccess` and `diffAccess`
+ * give the same answers. Teams no grant names are not paired with the live ones at all: a plan
+ * of 15,000 teams and no team grant pairs none (issue 33).
+ */
+export function grantedAccessModels(
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+): { before: AccessModel; after: AccessModel } {
+  const now = liveParts(live, desired);
+  let all: AccessModel['teams'] | undefined;
+  const nowTeams = () => (all ??= liveTeams(live));
+  const { teams, ...after } = plannedParts(desired, live, now, nowTeams);
+  const granted = new Set<string>();
+  for (const grants of [now.grants, after.grants])
+    for (const g of grants) if ('team' in g.subject) granted.add(g.subject.team);
+  const only = (list: () => AccessModel['teams']) =>
+    granted.size === 0 ? [] : list().filter((t) => granted.has(t.id));
+  return {
+    before: { members: now.members, teams: only(nowTeams), objects: now.objects, grants: now.grants },
+    after: { ...after, teams: only(teams) },
+  };
+}
+
+/**
  * The model of the live state. With `desired`, a space the config names that the live state does
  * not hold (its fields were not read) is there too, with what is known of it: its id.
  */
 export function liveAccessModel(live: LiveOrganization, desired?: DesiredOrganization): AccessModel {
+  const { members, objects, grants } = liveParts(live, desired);
+  return { members, teams: liveTeams(live), objects, grants };
+}
+
+/** The live model but its teams (15,000 of them may be read for a plan that needs none). */
+function liveParts(live: LiveOrganization, desired?: DesiredOrganization): Omit<AccessModel, 'teams'> {
   const objects: AccessObject[] = [
     ...(live.collections ?? []).map((c): AccessObject => ({
       noun: 'collection',
@@ -59,16 +90,20 @@ export function liveAccessModel(live: LiveOrganization, desired?: DesiredOrganiz
   ];
   return {
     members: (live.members ?? []).map((m) => ({ id: m.userId, email: m.email ?? m.userId, role: m.role })),
-    teams: (live.teams ?? []).map((t) => ({
-      id: t.id,
-      title: t.title,
-      members: (t.members ?? []).map((m) => m.userId),
-    })),
     objects,
     grants: liveObjects(live).flatMap(({ id, entry }) =>
       (liveGrantsOf(entry) ?? []).map((g) => liveGrant(id, g)),
     ),
   };
+}
+
+/** The live teams, their members by id. */
+function liveTeams(live: LiveOrganization): AccessModel['teams'] {
+  return (live.teams ?? []).map((t) => ({
+    id: t.id,
+    title: t.title,
+    members: (t.members ?? []).map((m) => m.userId),
+  }));
 }
 
 type LiveSpace = NonNullable<LiveOrganization['spaces']>[number];
@@ -102,22 +137,43 @@ function pair<D extends Renamable & { title: string }, L extends { id: string; t
   desired: readonly D[],
   live: readonly L[],
 ): { pairs: [D, L | undefined][]; leftover: L[] } {
+  // Plain loops and one array of partners by desired index: 15,000 teams are paired (issue 33).
   const used = new Set<L>();
-  const byId = new Map(live.map((l) => [l.id, l]));
+  const byId = new Map<string, L>();
   const byTitle = new Map<string, L[]>();
-  for (const l of live) byTitle.set(l.title, [...(byTitle.get(l.title) ?? []), l]);
-  /** The first live object of these titles not yet paired. */
-  const free = (titles: readonly string[]) =>
-    titles.flatMap((t) => byTitle.get(t) ?? []).find((l) => !used.has(l));
-  const take = (l: L | undefined) => {
-    if (l) used.add(l);
-    return l;
+  for (const l of live) {
+    byId.set(l.id, l);
+    const same = byTitle.get(l.title);
+    if (same) same.push(l);
+    else byTitle.set(l.title, [l]);
+  }
+  /** The first live object of these titles not yet paired, taken. */
+  const takeFree = (titles: readonly string[]): L | undefined => {
+    for (const t of titles)
+      for (const l of byTitle.get(t) ?? [])
+        if (!used.has(l)) {
+          used.add(l);
+          return l;
+        }
+    return undefined;
   };
-  const found = new Map<D, L | undefined>();
-  for (const d of desired) if (d.id) found.set(d, take(byId.get(d.id)));
-  for (const d of desired) if (!d.id) found.set(d, take(free([d.title])));
-  for (const d of desired) if (!d.id && !found.get(d)) found.set(d, take(free(d.previously ?? [])));
-  return { pairs: desired.map((d) => [d, found.get(d)]), leftover: live.filter((l) => !used.has(l)) };
+  const found = new Array<L | undefined>(desired.length);
+  desired.forEach((d, i) => {
+    if (!d.id) return;
+    const l = byId.get(d.id);
+    if (l) used.add(l);
+    found[i] = l;
+  });
+  desired.forEach((d, i) => {
+    if (!d.id) found[i] = takeFree([d.title]);
+  });
+  desired.forEach((d, i) => {
+    if (!d.id && !found[i]) found[i] = takeFree(d.previously ?? []);
+  });
+  return {
+    pairs: desired.map((d, i): [D, L | undefined] => [d, found[i]]),
+    leftover: live.filter((l) => !used.has(l)),
+  };
 }
 
 /** The model after the plan: the desired state resolved against the live one (module comment). */
@@ -127,11 +183,34 @@ function plannedAccessModel(
   /** The live model (`liveAccessModel(live, desired)`): never changed. */
   now: AccessModel,
 ): AccessModel {
+  const { teams, ...rest } = plannedParts(desired, live, now, () => now.teams);
+  return { ...rest, teams: teams() };
+}
+
+/** The model after the plan, its teams when asked (they are paired with the live ones then, once). */
+function plannedParts(
+  desired: DesiredOrganization,
+  live: LiveOrganization,
+  /** The live model but its teams: never changed. */
+  now: Omit<AccessModel, 'teams'>,
+  /** The live model's teams, made when asked. */
+  nowTeams: () => AccessModel['teams'],
+): Omit<AccessModel, 'teams'> & { teams: () => AccessModel['teams'] } {
   const prune = desired.policy.prune;
   const members = plannedMembers(desired, live, now);
   const memberId = memberLookup(members);
-  const teams = desired.teams ? plannedTeams(desired.teams, live, now, memberId, prune) : now.teams;
-  const teamId = (title: string): string => teams.find((t) => t.title === title)?.id ?? `${NEW.team}${title}`;
+  let planned: AccessModel['teams'] | undefined;
+  const teams = () =>
+    (planned ??= desired.teams ? plannedTeams(desired.teams, live, nowTeams(), memberId, prune) : nowTeams());
+  // The first team of each title: a map, not a search per grant.
+  let byTitle: Map<string, string> | undefined;
+  const teamId = (title: string): string => {
+    if (!byTitle) {
+      byTitle = new Map();
+      for (const t of teams()) if (!byTitle.has(t.title)) byTitle.set(t.title, t.id);
+    }
+    return byTitle.get(title) ?? `${NEW.team}${title}`;
+  };
   const { objects, entries } = plannedObjects(desired, live, now, prune);
   const subjectId: SubjectId = { team: teamId, member: memberId };
   const grants = plannedGrants(objects, entries, live, subjectId, prune);
@@ -147,14 +226,15 @@ type AccessObjects = Map<string, AccessModel['objects'][number]>;
 function plannedTeams(
   desiredTeams: NonNullable<DesiredOrganization['teams']>,
   live: LiveOrganization,
-  now: AccessModel,
+  /** The live model's teams. */
+  nowTeams: AccessModel['teams'],
   memberId: MemberId,
   prune: boolean | undefined,
 ): AccessModel['teams'] {
   const { pairs, leftover } = pair(desiredTeams, live.teams ?? []);
-  const liveTeams = new Map(now.teams.map((t) => [t.id, t]));
+  const liveTeams = new Map(nowTeams.map((t) => [t.id, t]));
   const omitted = new Set(leftover.map((l) => l.id));
-  const kept = prune ? [] : now.teams.filter((t) => omitted.has(t.id));
+  const kept = prune ? [] : nowTeams.filter((t) => omitted.has(t.id));
   return [
     ...pairs.map(([d, l]) => ({
       id: l?.id ?? `${NEW.team}${d.title}`,
@@ -171,7 +251,7 @@ function plannedTeams(
 function plannedObjects(
   desired: DesiredOrganization,
   live: LiveOrganization,
-  now: AccessModel,
+  now: Omit<AccessModel, 'teams'>,
   prune: boolean | undefined,
 ): { objects: AccessObjects; entries: Map<string, WithGrants<DesiredGrant>> } {
   const entries = new Map<string, WithGrants<DesiredGrant>>();
@@ -265,7 +345,7 @@ const subjectKey = (s: Grant['subject']): string => ('team' in s ? `t:${s.team}`
 function plannedMembers(
   desired: DesiredOrganization,
   live: LiveOrganization,
-  now: AccessModel,
+  now: Omit<AccessModel, 'teams'>,
 ): AccessModel['members'] {
   if (!desired.members) return now.members;
   const out = new Map(now.members.map((m) => [m.id, m]));

@@ -90,11 +90,23 @@ export class DraftSet {
 
   /** Another set's drafts, after this one's, in their order (a kind diffed ahead, src/reconcile/diff.ts). */
   absorb(other: DraftSet): void {
+    this.refuseShared(other);
     for (const draft of other.drafts) {
-      this.refuseTaken(draft.key);
       this.drafts.push(draft);
       this.byKey.set(draft.key, draft);
     }
+  }
+
+  /**
+   * Refuse `other` when a key of its drafts is taken here, naming the first in its order, as adding
+   * them one by one would. One lookup per key of the smaller set: a site's 14,000 drafts absorbed
+   * after a few hundred are not looked up one by one (issue 33).
+   */
+  private refuseShared(other: DraftSet): void {
+    const [fewer, more] =
+      this.byKey.size <= other.byKey.size ? [this.byKey, other.byKey] : [other.byKey, this.byKey];
+    for (const key of fewer.keys())
+      if (more.has(key)) for (const draft of other.drafts) this.refuseTaken(draft.key);
   }
 
   private refuseTaken(key: string): void {

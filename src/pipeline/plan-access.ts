@@ -1,7 +1,7 @@
 import type { DesiredState, LiveState } from '../reconcile/state.js';
 import type { Plan, PlanAccessChange } from '../plan/types.js';
 import { diffAccess, effectiveAccess } from '../access/effective.js';
-import { accessModels, emailsOf } from '../access/model.js';
+import { emailsOf, grantedAccessModels } from '../access/model.js';
 
 /**
  * The plan with its effective-access difference (`plan.access`, decision 35): per organization
@@ -17,7 +17,7 @@ export function withAccess(plan: Plan, desired: DesiredState, live: LiveState): 
     const now = live.organizations.find((o) => o.id === org.id);
     if (!now || now.readError !== undefined || failed.has(org.id) || failed.has('*')) continue;
     if (!plan.changes.some((c) => c.address.startsWith(`${org.id}/`))) continue;
-    const { before, after } = accessModels(org, now);
+    const { before, after } = grantedAccessModels(org, now);
     const emails = emailsOf(before, after);
     for (const c of diffAccess(effectiveAccess(before), effectiveAccess(after), emails))
       access.push({ organization: org.id, ...c });

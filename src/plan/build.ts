@@ -78,15 +78,17 @@ function isChangeRef(obj: Record<string, unknown>): boolean {
 /**
  * Rewrite every `{ change: key }` reference of a value to the final change ids. Objects without a
  * reference inside are returned as they are (no copy), which keeps large plans cheap. One function
- * for every op, not a closure per op (issue 33).
+ * for every op, not a closure per op, and no call for a field that holds no object (issue 33).
  */
 function renameRefs(value: unknown, ids: IdOf): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i += 1) {
-      const next = renameRefs(value[i], ids);
-      if (next !== value[i]) (copy ??= [...value])[i] = next;
+      const item: unknown = value[i];
+      if (item === null || typeof item !== 'object') continue;
+      const next = renameRefs(item, ids);
+      if (next !== item) (copy ??= [...value])[i] = next;
     }
     return copy ?? value;
   }
@@ -94,8 +96,10 @@ function renameRefs(value: unknown, ids: IdOf): unknown {
   if (isChangeRef(obj)) return renameRef(obj as Ref, ids);
   let copy: Record<string, unknown> | undefined;
   for (const key in obj) {
-    const next = renameRefs(obj[key], ids);
-    if (next !== obj[key]) (copy ??= { ...obj })[key] = next;
+    const field = obj[key];
+    if (field === null || typeof field !== 'object') continue;
+    const next = renameRefs(field, ids);
+    if (next !== field) (copy ??= { ...obj })[key] = next;
   }
   return copy ?? obj;
 }
@@ -287,25 +291,29 @@ function applyControls(
   return { diffs: out, ignored };
 }
 
-/** How many of the changes have the action. */
-function countOf(changes: readonly Change[], action: Change['action']): number {
-  let n = 0;
-  for (let i = 0; i < changes.length; i += 1) if (changes[i]!.action === action) n += 1;
-  return n;
-}
-
 /** What the guards count of one organization's changes: deletions and updates, per kind too. */
 export function countsOf(changes: readonly Change[]): Counts {
+  return tally(changes).counts;
+}
+
+/**
+ * `countsOf` and the creations, in two passes over the changes, one record per kind in the order
+ * kinds first appear (issue 33).
+ */
+function tally(changes: readonly Change[]): { counts: Counts; creates: number } {
   const counts: Counts = { deletes: 0, updates: 0, deletesByKind: {}, updatesByKind: {} };
-  // Two passes over the changes, one record per kind in the order kinds first appear (issue 33).
   type KindCount = { deletes: number; updates: number; created: Set<string> | undefined };
   const byKind = new Map<string, KindCount>();
+  let creates = 0;
   for (let i = 0; i < changes.length; i += 1) {
     const c = changes[i]!;
     let k = byKind.get(c.kind);
     if (!k) byKind.set(c.kind, (k = { deletes: 0, updates: 0, created: undefined }));
     if (c.action === 'delete') k.deletes += 1;
-    else if (c.action === 'create') (k.created ??= new Set()).add(c.address);
+    else if (c.action === 'create') {
+      creates += 1;
+      (k.created ??= new Set()).add(c.address);
+    }
   }
   // Updates counted as the summary counts them (a creation's follow-up is not one).
   for (let i = 0; i < changes.length; i += 1) {
@@ -321,7 +329,75 @@ export function countsOf(changes: readonly Change[]): Counts {
     counts.deletes += deletes;
     counts.updates += k.updates;
   }
-  return counts;
+  return { counts, creates };
+}
+
+/**
+ * The plan's checksum: sha256 over one JSON line per change (its id, action, kind, address,
+ * before, after, dependsOn and op, in that order). The diff builds every object in a fixed key
+ * order, so JSON.stringify is canonical here. The lines are fed in chunks of about 64 kB: one call
+ * into the hash per chunk, not two per change, and never one string of the whole plan.
+ */
+export function checksumOf(changes: readonly Change[]): string {
+  const hash = createHash('sha256');
+  let chunk = '';
+  for (let i = 0; i < changes.length; i += 1) {
+    const c = changes[i]!;
+    chunk += `${JSON.stringify([c.id, c.action, c.kind, c.address, c.before, c.after, c.dependsOn, c.op])}\n`;
+    if (chunk.length >= 65536) {
+      hash.update(chunk);
+      chunk = '';
+    }
+  }
+  return hash.update(chunk).digest('hex');
+}
+
+/**
+ * Each organization's changes (those at an address below it), in plan order: one pass over the
+ * plan, not one per organization. An organization id with a `/` in it (never an API id) is
+ * matched by prefix as before.
+ */
+function changesByOrganization(
+  changes: readonly Change[],
+  organizations: readonly string[],
+): (organization: string) => Change[] {
+  const byOrg = new Map<string, Change[]>(organizations.map((o) => [o, []]));
+  const slashed = organizations.filter((o) => o.includes('/'));
+  if (slashed.length === 0)
+    for (let i = 0; i < changes.length; i += 1) {
+      const c = changes[i]!;
+      const at = c.address.indexOf('/');
+      if (at >= 0) byOrg.get(c.address.slice(0, at))?.push(c);
+    }
+  return (organization) =>
+    slashed.length === 0
+      ? byOrg.get(organization)!
+      : changes.filter((c) => c.address.startsWith(`${organization}/`));
+}
+
+/** What the guards judge of one organization: its counts, thresholds, protected deletions, links. */
+function guardFacts(d: ControlledDiff, mine: readonly Change[]): PlanGuardFacts {
+  const { counts, creates } = tally(mine);
+  const population = { all: d.managedLiveCount, byKind: d.managedLiveByKind ?? {} };
+  const ratio = d.policy.deletes !== undefined || d.policy.updates !== undefined;
+  const prot =
+    (d.policy.protect?.length ?? 0) === 0
+      ? []
+      : protectedDeletes(
+          d.policy,
+          mine.filter((c) => c.action === 'delete' && !relationKinds.has(c.kind)),
+        );
+  return {
+    organization: d.organization,
+    deletes: counts.deletes,
+    creates,
+    maxDeletes: d.policy.maxDeletes,
+    managedLive: d.managedLiveCount,
+    ...(d.admins ? { admins: d.admins } : {}),
+    ...(ratio ? { limits: limitChecks(d.policy, counts, population) } : {}),
+    ...(prot.length > 0 ? { protected: prot } : {}),
+    ...(d.brokenLinks && d.brokenLinks.length > 0 ? { brokenLinks: d.brokenLinks } : {}),
+  };
 }
 
 function finish(
@@ -333,45 +409,12 @@ function finish(
 ): Plan {
   // Resources, counted as every other place counts them (text, markdown, apply, daemon, history).
   const summary: PlanSummary = resourceSummary(changes);
-  // The diff builds every object in a fixed key order, so JSON.stringify is canonical here; the
-  // hash is fed change by change instead of from one large string.
-  const hash = createHash('sha256');
-  // The same bytes in chunks of about 64 kB: one call into the hash per chunk, not two per change.
-  let chunk = '';
-  for (let i = 0; i < changes.length; i += 1) {
-    const c = changes[i]!;
-    chunk += `${JSON.stringify([c.id, c.action, c.kind, c.address, c.before, c.after, c.dependsOn, c.op])}\n`;
-    if (chunk.length >= 65536) {
-      hash.update(chunk);
-      chunk = '';
-    }
-  }
-  const checksum = hash.update(chunk).digest('hex');
-  const guards = diffs.map((d): PlanGuardFacts => {
-    const prefix = `${d.organization}/`;
-    const mine = changes.filter((c) => c.address.startsWith(prefix));
-    const counts = countsOf(mine);
-    const population = { all: d.managedLiveCount, byKind: d.managedLiveByKind ?? {} };
-    const ratio = d.policy.deletes !== undefined || d.policy.updates !== undefined;
-    const prot =
-      (d.policy.protect?.length ?? 0) === 0
-        ? []
-        : protectedDeletes(
-            d.policy,
-            mine.filter((c) => c.action === 'delete' && !relationKinds.has(c.kind)),
-          );
-    return {
-      organization: d.organization,
-      deletes: counts.deletes,
-      creates: countOf(mine, 'create'),
-      maxDeletes: d.policy.maxDeletes,
-      managedLive: d.managedLiveCount,
-      ...(d.admins ? { admins: d.admins } : {}),
-      ...(ratio ? { limits: limitChecks(d.policy, counts, population) } : {}),
-      ...(prot.length > 0 ? { protected: prot } : {}),
-      ...(d.brokenLinks && d.brokenLinks.length > 0 ? { brokenLinks: d.brokenLinks } : {}),
-    };
-  });
+  const checksum = checksumOf(changes);
+  const mine = changesByOrganization(
+    changes,
+    diffs.map((d) => d.organization),
+  );
+  const guards = diffs.map((d) => guardFacts(d, mine(d.organization)));
   const redirects = diffs.flatMap((d) =>
     d.problems.length > 0
       ? []
