@@ -9,6 +9,8 @@ import { shuffle } from '../kinds/examples.js';
 import { ArrivingList } from '../model/arriving.js';
 import { teamKind } from '../kinds/team.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
+import type { ApiClient } from '../api/client.js';
+import type { Plan } from '../plan/types.js';
 import { syntheticModels } from '../../bench/synthetic.js';
 import { client, withEmulator } from '../../test/helpers/emulator.js';
 import { randomDesired, randomLiveSeed, rng } from '../../test/helpers/random-state.js';
@@ -302,6 +304,66 @@ describe('diffing kinds ahead, while other lists are read', () => {
     expect(proof.finish(org)).toBeUndefined();
   });
 
+  it('plans through makePlan as with nothing ahead: sites whose sections end out of order, teams over pages with twins', async () => {
+    // 2,500 teams: three chained pages; Team 5's twin on the last page, Team 2,400's on the same.
+    const teams = Array.from({ length: 2_500 }, (_, i) => ({ id: `team_${i}`, title: `Team ${i}` }));
+    teams.push({ id: 'twin_5', title: 'Team 5' }, { id: 'twin_2400', title: 'Team 2400' });
+    const emu = await withEmulator({ seed: seedOf(12, teams) });
+    // Each answer 0–30 ms late: the sites' sections end in another order than the sites'.
+    emu.setFaults({ latencyMs: 15, latencyJitterMs: 15, seed: 43 });
+    const api = client(emu);
+    const random = rng(3);
+    // The config's teams in another order, some new, some gone; its sites' sections renamed.
+    const titles = shuffle(
+      random,
+      teams.slice(0, 2_500).map((t) => t.title),
+    ).filter(() => random() > 0.05);
+    const desired = siteConfig(12, [...titles, 'Team new 1', 'Team new 2']);
+    try {
+      const { ahead, plain } = await planBothWays(api, desired);
+      expect(ahead).toBe(plain);
+      const plan = JSON.parse(ahead) as Plan;
+      expect(plan.duplicates?.map((d) => d.name).sort()).toEqual(['Team 2400', 'Team 5']);
+      expect(plan.changes.filter((c) => c.address.includes('/sites/')).length).toBeGreaterThan(0);
+    } finally {
+      await api.close();
+      await emu.close();
+    }
+  });
+
+  it('plans as with nothing ahead when a site fails to read, and runs nothing ahead after', async () => {
+    const emu = await withEmulator({ seed: seedOf(6, [{ id: 'team_1', title: 'Team 1' }]) });
+    emu.setFaults({ latencyMs: 10, latencyJitterMs: 10, seed: 7 });
+    const api = client(emu);
+    // The reads below site 3 fail: the organization cannot be read.
+    const list = api.list.bind(api);
+    vi.spyOn(api, 'list').mockImplementation((l) =>
+      JSON.stringify(l).includes('site_3') ? Promise.reject(new Error('site 3 is gone')) : list(l),
+    );
+    let stepsAfter = 0;
+    let planned = false;
+    const steps = siteKind.diffSteps!;
+    vi.spyOn(siteKind, 'diffSteps').mockImplementation(function* (ctx, d, l, arriving) {
+      const inner = steps(ctx, d, l, arriving);
+      for (let r = inner.next(); r.done !== true; r = inner.next()) {
+        if (planned) stepsAfter += 1;
+        yield r.value;
+      }
+    });
+    try {
+      const desired = siteConfig(6, ['Team 1']);
+      const { ahead, plain } = await planBothWays(api, desired);
+      planned = true;
+      expect(ahead).toBe(plain);
+      expect((JSON.parse(ahead) as Plan).errors.map((e) => e.message).join()).toContain('site 3 is gone');
+      for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(stepsAfter).toBe(0);
+    } finally {
+      await api.close();
+      await emu.close();
+    }
+  });
+
   it('diffs a list read early while a longer chain of pages is still being read', async () => {
     // 2,500 teams: three pages one after the other; the site's list and its sections: two reads.
     const teams = Array.from({ length: 2_500 }, (_, i) => ({ id: `team_${i}`, title: `Team ${i}` }));
@@ -356,6 +418,59 @@ describe('diffing kinds ahead, while other lists are read', () => {
     }
   });
 });
+
+/** The plan `makePlan` makes, and the one it makes with nothing diffed ahead (the kinds' `diffSteps` off). */
+async function planBothWays(
+  api: ApiClient,
+  desired: DesiredState,
+): Promise<{ ahead: string; plain: string }> {
+  const ahead = JSON.stringify((await makePlan(api, desired)).plan);
+  const kinds = [siteKind, teamKind] as { diffSteps?: unknown }[];
+  const steps = kinds.map((k) => k.diffSteps);
+  for (const k of kinds) k.diffSteps = undefined;
+  try {
+    return { ahead, plain: JSON.stringify((await makePlan(api, desired)).plan) };
+  } finally {
+    kinds.forEach((k, i) => (k.diffSteps = steps[i]));
+  }
+}
+
+/** An organization of `sites` sites of one section each, and `teams` teams (the live side). */
+function seedOf(sites: number, teams: { id: string; title: string }[]) {
+  return {
+    organizations: [
+      {
+        id: 'org_a',
+        title: 'A',
+        teams,
+        spaces: [{ id: 'space_1', title: 'Space 1' }],
+        sites: Array.from({ length: sites }, (_, i) => ({
+          id: `site_${i}`,
+          title: `Site ${i}`,
+          sections: [{ title: 'A', path: 'a', siteSpaces: [{ space: 'space_1' }] }],
+        })),
+      },
+    ],
+  };
+}
+
+/** A config of `sites` sites (each section renamed, one site's visibility changed) and the teams named. */
+function siteConfig(sites: number, teams: string[]): DesiredState {
+  return {
+    organizations: [
+      {
+        id: 'org_a',
+        policy: { prune: true },
+        teams: teams.map((title) => ({ title })),
+        sites: Array.from({ length: sites }, (_, i) => ({
+          title: `Site ${i}`,
+          ...(i === 2 ? { visibility: 'unlisted' } : {}),
+          sections: [{ title: `A ${i}`, path: 'a', spaces: [{ space: 'space_1' }] }],
+        })),
+      },
+    ],
+  } as unknown as DesiredState;
+}
 
 /** A config of the teams named and one site whose visibility changes. */
 function syntheticState(titles: string[]): { desired: DesiredState } {
