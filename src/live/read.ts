@@ -341,21 +341,8 @@ async function readList(
       for (const route of routes) api.http.shareRoute(route, kind.readsBelowShare);
       shared = true;
     }
-    const at = list.push(item) - 1;
-    const full = readChildren(
-      api,
-      orgId,
-      item,
-      children.reads,
-      desired ? { wants: wanted() } : undefined,
-      t,
-    ).then((whole) => {
-      list[at] = whole;
-      arriving?.itemRead(item, whole);
-    });
-    // Judged below, once the list is read; until then a failure is not unhandled.
-    full.catch(() => undefined);
-    below.push(full);
+    const wants = desired ? { wants: wanted() } : undefined;
+    below.push(inPlace(list, item, readChildren(api, orgId, item, children.reads, wants, t), arriving));
   };
   // Each page's items are mapped, and the reads below them started, as the page arrives:
   // the next page and those reads go on at once (decision 39).
@@ -377,6 +364,26 @@ async function readList(
   if (children) await Promise.all(below).finally(unshare);
   arriving?.read(list);
   return { key: kind.key, readOnly: read.readOnly, items: list };
+}
+
+/**
+ * `item` in `list`, its place holding it whole once the reads below it (`full`) end, when
+ * `arriving` is told so too.
+ */
+function inPlace(
+  list: unknown[],
+  item: unknown,
+  full: Promise<unknown>,
+  arriving: ArrivingList | undefined,
+): Promise<void> {
+  const at = list.push(item) - 1;
+  const done = full.then((whole) => {
+    list[at] = whole;
+    arriving?.itemRead(item, whole);
+  });
+  // Judged once the list's pages are read; until then a failure is not unhandled.
+  done.catch(() => undefined);
+  return done;
 }
 
 /**

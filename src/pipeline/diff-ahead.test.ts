@@ -390,8 +390,8 @@ describe('diffing kinds ahead, while other lists are read', () => {
       yield* { [Symbol.iterator]: () => steps(ctx, d, l, arriving) };
       seen.push(reading ? 'while reading' : 'after the reads');
     });
-    // The teams, read last, are diffed in place: no step of their diff ahead may run once the plan
-    // is made (it did, in the background, with the whole teams' diff: nobody took its result).
+    // No step of the teams' diff ahead may run once the plan is made (it once did, in the
+    // background, with the whole teams' diff: nobody took its result).
     let planned = false;
     let teamStepsAfter = 0;
     const teamSteps = teamKind.diffSteps!;
