@@ -172,7 +172,7 @@ function pairPinned<D extends Renamable, L extends { id: string }>(
 }
 
 /** Two live objects share the key of a desired one: name them and say how to resolve it. */
-function duplicates(ctx: DiffContext, what: string, name: string, candidates: { id: string }[]): void {
+export function duplicates(ctx: DiffContext, what: string, name: string, candidates: { id: string }[]): void {
   const ids = candidates.map((c) => c.id);
   ctx.duplicates.push({ organization: ctx.org, kind: what, name, ids });
   warn(

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
+import type { ArrivingList, Wait } from '../model/arriving.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
 import type { ApiFlavor } from '../model/kinds.js';
@@ -91,8 +92,17 @@ export type ListKind<
    * other kinds' drafts, `self` or `userIds`): it can then run in a context of its own as soon as
    * its list is read, a slice at a time, while other lists are still being read, and be spliced in
    * at its place in the diff's order (src/reconcile/diff.ts, decision 43's sixth pass).
+   * With `arriving`, it starts as the list begins to be read (decision 43's eighth pass): `live` is
+   * then `arriving.paged`, the items as paged so far, and a step that needs what is not read yet
+   * (the next page, an item's reads below) yields `WAIT` (src/model/arriving.ts); the result must
+   * be the diff of the list `arriving.items` ends up holding.
    */
-  diffSteps?: (ctx: DiffContext, desired: D[], live: L[]) => Iterator<void, void, undefined>;
+  diffSteps?: (
+    ctx: DiffContext,
+    desired: D[],
+    live: L[],
+    arriving?: ArrivingList<L>,
+  ) => Iterator<void | Wait, void, undefined>;
   /**
    * Whether `diffSteps` of these entries reads nothing other kinds' diffs write (default: yes): a
    * site that grants a team access names it through `teamRefs`, so its diff waits for the teams'.
@@ -387,9 +397,10 @@ export type Lists<K, Part extends 'C' | 'D' | 'L'> = {
 
 /** A kind's `diff` made of its `diffSteps`: the same steps, run to the end at once. */
 export function drained<D, L>(
-  steps: (ctx: DiffContext, desired: D[], live: L[]) => Iterator<void, void, undefined>,
+  steps: (ctx: DiffContext, desired: D[], live: L[]) => Iterator<void | Wait, void, undefined>,
 ): (ctx: DiffContext, desired: D[], live: L[]) => void {
   return (ctx, desired, live) => {
+    // Without a list being read, nothing is waited for: every step runs at once.
     const it = steps(ctx, desired, live);
     while (it.next().done !== true);
   };

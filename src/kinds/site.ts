@@ -5,6 +5,7 @@ import { countLive, pairByIdentity, warn, type DiffContext } from '../diff/conte
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import { SET_AFTER_CREATION, type Patch, type Ref } from '../model/change.js';
+import { pagesOf, wholeOf, type ArrivingList, type Wait } from '../model/arriving.js';
 import type { Renamable } from '../model/desired.js';
 import { agentsContexts, visibilities, type AgentsContext, type Visibility } from '../model/kinds.js';
 import {
@@ -287,22 +288,29 @@ function references(
   return out;
 }
 
-/** The sites' diff, a site at a time (its `diff` runs them at once): it reads nothing other kinds' diffs write. */
+/**
+ * The sites' diff, a site at a time (its `diff` runs them at once): it reads nothing other kinds'
+ * diffs write. While the list is read (`arriving`), the sites are paired once its pages are read
+ * (a site's title is on its page) and each site is diffed once the reads below it (its sections)
+ * are done, in the pairs' order: the diff runs while the other sites' sections are still read.
+ */
 function* diffSteps(
   ctx: DiffContext,
   desired: DesiredSite[],
   live: LiveSite[],
-): Generator<void, void, undefined> {
-  const { pairs, leftover } = pairSites(ctx, desired, live);
+  arriving?: ArrivingList<LiveSite>,
+): Generator<void | Wait, void, undefined> {
+  const { pairs, leftover } = pairSites(ctx, desired, arriving ? yield* pagesOf(arriving) : live);
   yield;
   for (const [d, l] of pairs) {
-    diffOne(ctx, d, l);
+    diffOne(ctx, d, l && arriving ? yield* wholeOf(arriving, l) : l);
     yield;
   }
+  // Their id and title, as paged: the same as whole.
   pruneSites(ctx, leftover);
 }
 
-function pairSites(ctx: DiffContext, desired: DesiredSite[], live: LiveSite[]) {
+function pairSites(ctx: DiffContext, desired: DesiredSite[], live: readonly LiveSite[]) {
   countLive(ctx, 'site', live.length);
   return pairByIdentity(ctx, 'site', desired, live, (x) => x.title);
 }

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { kindDrafts } from '../diff/builder.js';
 import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js';
 import { createdRef, liveRef } from '../diff/draft.js';
+import { pairedAsRead, pairsByNameOnly } from '../diff/paired-as-read.js';
 import type { Ref } from '../model/change.js';
+import { itemsOf, type ArrivingList, type Wait } from '../model/arriving.js';
 import { defined, duplicatesOf, pin, previously, shortTitlePinned } from './fields.js';
 import {
   diffTeamMembers,
@@ -75,8 +77,16 @@ function* diffSteps(
   ctx: DiffContext,
   desired: DesiredTeam[],
   live: LiveTeam[],
-): Generator<void, void, undefined> {
-  const { pairs, leftover } = pairTeams(ctx, desired, live);
+  arriving?: ArrivingList<LiveTeam>,
+): Generator<void | Wait, void, undefined> {
+  if (arriving && pairsByNameOnly(desired, titleOf)) {
+    // A page at a time as the pages come (the teams' list is the longest chain of pages).
+    const leftover = yield* pairedAsRead(ctx, 'team', desired, arriving, titleOf, diffAll, TEAMS_PER_STEP);
+    countLive(ctx, 'team', arriving.paged.length);
+    pruneTeams(ctx, leftover);
+    return;
+  }
+  const { pairs, leftover } = pairTeams(ctx, desired, arriving ? yield* itemsOf(arriving) : live);
   yield;
   for (let i = 0; i < pairs.length; i += TEAMS_PER_STEP) {
     diffPairs(ctx, pairs, i, Math.min(pairs.length, i + TEAMS_PER_STEP));
@@ -85,10 +95,16 @@ function* diffSteps(
   pruneTeams(ctx, leftover);
 }
 
-function pairTeams(ctx: DiffContext, desired: DesiredTeam[], live: LiveTeam[]) {
+function pairTeams(ctx: DiffContext, desired: DesiredTeam[], live: readonly LiveTeam[]) {
   countLive(ctx, 'team', live.length);
-  return pairByIdentity(ctx, 'team', desired, live, (x) => x.title);
+  return pairByIdentity(ctx, 'team', desired, live, titleOf);
 }
+
+const titleOf = (x: { title: string }) => x.title;
+
+/** Every pair given. */
+const diffAll = (ctx: DiffContext, pairs: readonly [DesiredTeam, LiveTeam | undefined][]) =>
+  diffPairs(ctx, pairs, 0, pairs.length);
 
 /** The pairs from `from` to before `to`. */
 function diffPairs(

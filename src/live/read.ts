@@ -18,14 +18,16 @@ import type { LiveOrganization, LiveState } from '../reconcile/index.js';
 import { referenceTargets } from '../plan/references.js';
 import { withoutCredentials } from '../secrets/credentials.js';
 import { holdsGrants } from '../kinds/grants.js';
+import { ArrivingList } from '../model/arriving.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
 /**
- * A list kind's live list of one organization is read whole (`items`: the array the live state
- * holds for it): what is diffed ahead starts from it (decision 43, sixth pass).
+ * A list kind's live list of one organization begins to be read: `list` tells, as it is read, its
+ * items as paged, each item once the reads below it are done, and the array the live state holds
+ * for it: what is diffed ahead starts from it (decision 43, sixth and eighth passes).
  */
-export type OnListRead = (org: string, key: string, items: readonly unknown[]) => void;
+export type OnListRead = (org: string, key: string, list: ArrivingList) => void;
 
 /** Counts list reads for the progress line. */
 class Tracker {
@@ -195,9 +197,7 @@ async function readAdministration(
   secrets: Map<string, string> | undefined,
   onListRead: OnListRead | undefined,
 ) {
-  const onList = onListRead
-    ? (key: string, items: readonly unknown[]) => onListRead(orgId, key, items)
-    : undefined;
+  const onList = onListRead ? (key: string, list: ArrivingList) => onListRead(orgId, key, list) : undefined;
   // The kinds the config's references name: once the first request is on its way.
   const later = scope.named ? api.http.written().then(scope.named) : Promise.resolve([]);
   const readsSelf = (lists: string[]) => anyListKinds.some((k) => k.needsSelf && lists.includes(k.key));
@@ -269,7 +269,7 @@ async function readLists(
   scope: ReadScope,
   t: Track,
   secrets: Map<string, string> | undefined,
-  onList?: (key: string, items: readonly unknown[]) => void,
+  onList?: OnList,
 ): Promise<ListRead[]> {
   const reads = anyListKinds
     .filter((kind) => scope.lists.includes(kind.key))
@@ -303,13 +303,18 @@ async function readList(
     scope: ReadScope;
     t: Track;
     secrets: Map<string, string> | undefined;
-    onList: ((key: string, items: readonly unknown[]) => void) | undefined;
+    onList: OnList | undefined;
   },
 ): Promise<ListRead> {
   const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
   const children = read.children;
   const wanted = wantedBelow(api, children, desired);
-  const items: unknown[] = [];
+  // Told as it is read (what is done ahead waits on it): its items as paged, each whole, the list.
+  const arriving = onList && !read.readOnly ? new ArrivingList(children !== undefined) : undefined;
+  if (arriving) onList!(kind.key, arriving);
+  // The items as paged (also the list, without reads below), and the items whole, in order.
+  const items: unknown[] = arriving?.paged ?? [];
+  const list: unknown[] = children ? [] : items;
   const below: Promise<unknown>[] = [];
   // The reads below a kind diffed ahead may weigh more in the client's turns: they then
   // end before the other lists' and its diff runs while those are still read (decision 43).
@@ -329,19 +334,15 @@ async function readList(
     }
     // An id that is a credential reaches the live model as its fingerprint (decision 0031).
     const item = read.live(withoutCredentials(answer, kind.credentials) as never);
-    if (!children) {
-      items.push(item);
-      return;
-    }
+    items.push(item);
+    if (!children) return;
     if (!shared) {
       routes = children.reads.map((c) => routeBelow(c, orgId, item));
       for (const route of routes) api.http.shareRoute(route, kind.readsBelowShare);
       shared = true;
     }
-    const full = readChildren(api, orgId, item, children.reads, desired ? { wants: wanted() } : undefined, t);
-    // Judged below, once the list is read; until then a failure is not unhandled.
-    full.catch(() => undefined);
-    below.push(full);
+    const wants = desired ? { wants: wanted() } : undefined;
+    below.push(inPlace(list, item, readChildren(api, orgId, item, children.reads, wants, t), arriving));
   };
   // Each page's items are mapped, and the reads below them started, as the page arrives:
   // the next page and those reads go on at once (decision 39).
@@ -350,6 +351,7 @@ async function readList(
       read.list(orgId),
       (answers) => {
         for (const answer of answers) onItem(answer);
+        arriving?.pageRead();
       },
       children !== undefined,
     ),
@@ -357,9 +359,31 @@ async function readList(
     unshare();
     throw error;
   });
-  const list = children ? await Promise.all(below).finally(unshare) : items;
-  if (!read.readOnly) onList?.(kind.key, list);
+  arriving?.allPagesRead();
+  // Each item's place in `list` holds it whole once its reads below are done.
+  if (children) await Promise.all(below).finally(unshare);
+  arriving?.read(list);
   return { key: kind.key, readOnly: read.readOnly, items: list };
+}
+
+/**
+ * `item` in `list`, its place holding it whole once the reads below it (`full`) end, when
+ * `arriving` is told so too.
+ */
+function inPlace(
+  list: unknown[],
+  item: unknown,
+  full: Promise<unknown>,
+  arriving: ArrivingList | undefined,
+): Promise<void> {
+  const at = list.push(item) - 1;
+  const done = full.then((whole) => {
+    list[at] = whole;
+    arriving?.itemRead(item, whole);
+  });
+  // Judged once the list's pages are read; until then a failure is not unhandled.
+  done.catch(() => undefined);
+  return done;
 }
 
 /**
@@ -390,6 +414,8 @@ function wantedBelow(
 }
 
 type ListRead = { key: string; readOnly: boolean | undefined; items: unknown[] };
+
+type OnList = (key: string, list: ArrivingList) => void;
 
 /** The route of a read below `item`. */
 const routeBelow = (c: ChildRead<unknown, unknown>, org: string, item: unknown): string =>

@@ -1,11 +1,19 @@
+import { WAIT } from './arriving.js';
+
+/** How a step went (`advance`). */
+export type StepResult = 'more' | 'waiting' | 'done' | 'failed';
+
 /**
  * One step of work done a step at a time (a generator that yields between steps): `more` while
- * steps remain, `done` at the end, `failed` when the step threw (the caller does the work again in
- * its place, where the same error comes at the same point; decision 43, sixth pass).
+ * steps remain, `waiting` when it yielded `WAIT` (it needs more of a list than is read: run it
+ * again once more is read), `done` at the end, `failed` when the step threw (the caller does the
+ * work again in its place, where the same error comes at the same point; decision 43).
  */
-export function advance(steps: Iterator<unknown>): 'more' | 'done' | 'failed' {
+export function advance(steps: Iterator<unknown>): StepResult {
   try {
-    return steps.next().done === true ? 'done' : 'more';
+    const r = steps.next();
+    if (r.done === true) return 'done';
+    return r.value === WAIT ? 'waiting' : 'more';
   } catch {
     return 'failed';
   }

@@ -9,6 +9,7 @@ import { LiveProof } from '../plan/references.js';
 import { inheritedOf, locateInConfig } from '../config/origins.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import { withAccess } from './plan-access.js';
+import type { ArrivingList } from '../model/arriving.js';
 
 export type PlanRun = { desired: DesiredState; live: LiveState; plan: Plan };
 
@@ -25,11 +26,13 @@ export async function makePlan(
   const ahead = diffAheadOf(desired, options);
   const proofs = new Map(desired.organizations.map((o) => [o.id, new LiveProof()]));
   const slices = new Ahead();
-  const live = await readLive(api, desired, onProgress, (org, key, items) => {
+  const live = await readLive(api, desired, onProgress, (org, key, list) => {
+    // What waits for more of a list runs again when more of it is read.
+    list.changed = () => slices.wake(list);
     const proof = proofs.get(org);
-    if (proof?.listRead(key, items)) slices.add(() => proof.step(key));
+    if (proof?.listArriving(key, list)) slices.add(() => proof.step(key), list);
     const one = ahead.get(org);
-    if (one?.listRead(key, items)) slices.add(() => one.step(key));
+    if (one?.listArriving(key, list)) slices.add(() => one.step(key), list);
   });
   // Once the diff has taken what it needs, what is still queued ahead is nobody's: dropped, also
   // when resolving or diffing fails (else it would run on after the plan, holding the states).
@@ -74,33 +77,67 @@ function withUnresolved(
  */
 const SLICE_MS = 2;
 
+/** A task's step: `more` to do, `waiting` for more of its list to be read, or `done`. */
+type Step = () => 'more' | 'waiting' | 'done';
+type Task = { step: Step; list: ArrivingList };
+
 /**
  * Work done ahead while the lists are read: its tasks' steps, one task after another, in one slice
  * of at most `SLICE_MS` per turn of the event loop, so that I/O (a chained page's answer, the next
- * page's write) waits for one slice at most, however many tasks there are. A step never throws: a
- * failed one says it is done, and the work is done again in its place.
+ * page's write) waits for one slice at most, however many tasks there are. A task waiting for more
+ * of a list is set aside until more is read (`wake`), so it costs nothing while it waits. A step
+ * never throws: a failed one says it is done, and the work is done again in its place.
  */
 class Ahead {
-  private readonly tasks: (() => boolean)[] = [];
+  private readonly tasks: Task[] = [];
+  /** The tasks waiting for more of a list, by the list. */
+  private readonly waiting = new Map<ArrivingList, Task[]>();
   private running = false;
+  private stopped = false;
 
-  add(step: () => boolean): void {
-    this.tasks.push(step);
+  /** A task's steps, on what it is worked out from (`list`). */
+  add(step: Step, list: ArrivingList): void {
+    if (this.stopped) return;
+    this.tasks.push({ step, list });
+    this.start();
+  }
+
+  /** More of `list` is read: the tasks waiting for it go back in the queue, after the others. */
+  wake(list: ArrivingList): void {
+    const tasks = this.waiting.get(list);
+    if (tasks === undefined || this.stopped) return;
+    this.waiting.delete(list);
+    for (const task of tasks) this.tasks.push(task);
+    this.start();
+  }
+
+  /** Drop what is still queued or waiting: its results are no longer wanted. */
+  stop(): void {
+    this.stopped = true;
+    this.tasks.length = 0;
+    this.waiting.clear();
+  }
+
+  private start(): void {
     if (this.running) return;
     this.running = true;
     void this.run();
-  }
-
-  /** Drop what is still queued: its results are no longer wanted. */
-  stop(): void {
-    this.tasks.length = 0;
   }
 
   private async run(): Promise<void> {
     while (this.tasks.length > 0) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const until = performance.now() + SLICE_MS;
-      while (this.tasks.length > 0 && performance.now() < until) if (!this.tasks[0]!()) this.tasks.shift();
+      while (this.tasks.length > 0 && performance.now() < until) {
+        const r = this.tasks[0]!.step();
+        if (r === 'more') continue;
+        const task = this.tasks.shift()!;
+        if (r === 'waiting') {
+          const same = this.waiting.get(task.list);
+          if (same) same.push(task);
+          else this.waiting.set(task.list, [task]);
+        }
+      }
     }
     this.running = false;
   }

@@ -9,6 +9,7 @@ import {
 } from '../kinds/registry.js';
 import type { EntryReference, Lookup } from '../kinds/types.js';
 import { didYouMean } from '../model/did-you-mean.js';
+import { ArrivingList, itemsOf, WAIT, wholeOf, type Wait } from '../model/arriving.js';
 import { advance } from '../model/steps.js';
 import type { DesiredOrganization, LiveOrganization } from '../reconcile/index.js';
 
@@ -103,29 +104,38 @@ export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
 
 /**
  * `provenByLive`, a list at a time: each list kind's part (what its entries name, and the names a
- * lookup lists) is added as its list is read, in steps (`listRead`, `step`: decision 43's sixth
- * pass), and `finish` adds the rest once the whole live state is read. The sets hold the same names
- * as `provenByLive`'s, in another order where lists were added early: ask them what they hold only.
+ * lookup lists) is added as its list is read, in steps (`listArriving`, `step`: decision 43's
+ * sixth pass), an entry once it is whole (its reads below done: the eighth pass), and `finish` adds
+ * the rest once the whole live state is read. The sets hold the same names as `provenByLive`'s, in
+ * another order where lists were added early: ask them what they hold only.
  */
 export class LiveProof {
   private readonly proven = new Map<string, Set<string>>();
-  private readonly lists = new Map<string, { items: readonly unknown[]; steps: Iterator<void> }>();
+  private readonly lists = new Map<string, { list: ArrivingList; steps: Iterator<unknown> }>();
   private failed = false;
 
-  /** A list kind's live list is read whole: its part can be proven now (then `step` runs it). */
-  listRead(key: string, items: readonly unknown[]): boolean {
+  /** A list kind's live list begins to be read: its part can be proven as it is (then `step` runs it). */
+  listArriving(key: string, list: ArrivingList): boolean {
     if (this.lists.has(key)) return false;
-    this.lists.set(key, { items, steps: this.prove(key, items) });
+    this.lists.set(key, { list, steps: this.prove(key, list) });
     return true;
   }
 
-  /** One step of `key`'s part; false once it is done (or failed: `finish` then leaves it to `provenByLive`). */
-  step(key: string): boolean {
+  /** A list kind's live list is read whole. */
+  listRead(key: string, items: readonly unknown[]): boolean {
+    return this.listArriving(key, ArrivingList.read(items));
+  }
+
+  /**
+   * One step of `key`'s part: `more`, `waiting` (for more of the list), or `done` (also when it
+   * failed: `finish` then leaves it to `provenByLive`).
+   */
+  step(key: string): 'more' | 'waiting' | 'done' {
     const list = this.lists.get(key);
-    if (list === undefined || this.failed) return false;
+    if (list === undefined || this.failed) return 'done';
     const r = advance(list.steps);
     this.failed = r === 'failed';
-    return r === 'more';
+    return r === 'failed' ? 'done' : r;
   }
 
   /**
@@ -133,15 +143,18 @@ export class LiveProof {
    * step failed (`provenByLive` then throws the same error where it is asked).
    */
   finish(live: LiveOrganization): Map<string, Set<string>> | undefined {
-    for (const [key, { items }] of this.lists) {
-      if (listIn(live, key as 'sites') !== items) return undefined;
-      while (this.step(key));
-      if (this.failed) return undefined;
+    for (const [key, { list }] of this.lists) {
+      if (list.items === undefined || listIn(live, key as 'sites') !== list.items) return undefined;
+      let r: ReturnType<LiveProof['step']>;
+      do r = this.step(key);
+      while (r === 'more');
+      // Read whole, a list has nothing more to wait for.
+      if (this.failed || r === 'waiting') return undefined;
     }
     for (const kind of anyListKinds) {
       const items = listIn(live, kind.key);
       if (!items || this.lists.has(kind.key)) continue;
-      const steps = this.prove(kind.key, items);
+      const steps = this.prove(kind.key, ArrivingList.read(items));
       while (steps.next().done !== true);
     }
     for (const { target, names } of collectionKind.liveReferences(live)) {
@@ -151,18 +164,23 @@ export class LiveProof {
     return this.proven;
   }
 
-  /** A list kind's part: what its entries name, then the names its lookups list. */
-  private *prove(key: string, items: readonly unknown[]): Generator<void, void, undefined> {
+  /** A list kind's part: what its entries name, each once whole, then the names its lookups list. */
+  private *prove(key: string, list: ArrivingList): Generator<void | Wait, void, undefined> {
     const kind = anyListKinds.find((k) => k.key === key);
     if (kind?.liveReferences)
-      for (let i = 0; i < items.length; i += 1) {
-        for (const { target, names } of kind.liveReferences(items[i])) {
+      for (let i = 0; ; i += 1) {
+        while (i >= list.paged.length && !list.pagesDone) yield WAIT;
+        if (i >= list.paged.length) break;
+        // Asked first: a generator per entry only when one must wait (15,000 teams read whole).
+        const item = list.whole(list.paged[i]) ?? (yield* wholeOf(list, list.paged[i]));
+        for (const { target, names } of kind.liveReferences(item)) {
           const set = this.set(target);
           const lookup = lookupOf(target);
           for (const n of names) set.add(normal(lookup, n));
         }
         if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
       }
+    const items = yield* itemsOf(list);
     for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
   }
 

@@ -17,6 +17,7 @@ import {
 import type { AnyListKind } from '../kinds/shapes.js';
 import type { ChangeOp, ResourceKind } from './change.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from './state.js';
+import { ArrivingList } from '../model/arriving.js';
 import { advance } from '../model/steps.js';
 
 /** The diff of one organization: its drafts name the registry's kinds and operations. */
@@ -151,20 +152,22 @@ function baseContext(
 }
 
 /**
- * The kinds of one organization diffed ahead (decision 43, sixth pass): a kind with `diffSteps`
- * (its diff reads nothing other kinds' diffs write) whose list is read is diffed in a context of
- * its own, a step at a time, while other lists are still being read; `diffOrganization` splices
- * what it wrote in at the kind's place in the diff's order, so the diff is the same as diffing it
- * there: the same drafts in the same order, and the same warnings, problems, counts and refs.
- * Pure: the caller decides when each step runs (`step`), and `take` finishes a kind's diff.
+ * The kinds of one organization diffed ahead (decision 43, sixth and eighth passes): a kind with
+ * `diffSteps` (its diff reads nothing other kinds' diffs write) is diffed in a context of its own,
+ * a step at a time, from when its list begins to be read (`listArriving`: its steps wait for the
+ * pages and the items' reads below they need) while other lists are still being read;
+ * `diffOrganization` splices what it wrote in at the kind's place in the diff's order, so the diff
+ * is the same as diffing it there: the same drafts in the same order, and the same warnings,
+ * problems, counts and refs. Pure: the caller decides when each step runs (`step`), and `take`
+ * finishes a kind's diff.
  */
 export class DiffAhead {
   private readonly kinds = new Map<
     string,
     {
-      live: readonly unknown[];
+      list: ArrivingList;
       ctx: DiffContext;
-      steps: Iterator<void, void, undefined>;
+      steps: Iterator<unknown, void, undefined>;
       started: boolean;
       failed: boolean;
     }
@@ -176,10 +179,10 @@ export class DiffAhead {
   ) {}
 
   /**
-   * A list kind's live list is read (`live`: the array the live state will hold): whether it can be
-   * diffed ahead (then `step` runs it).
+   * A list kind's live list begins to be read (`list` fills as it is): whether it can be diffed
+   * ahead (then `step` runs it, waiting for what it needs of the list).
    */
-  listRead(key: string, live: readonly unknown[]): boolean {
+  listArriving(key: string, list: ArrivingList): boolean {
     const kind = anyListKinds.find((k) => k.key === key);
     const wanted = listIn(this.desired, key);
     if (!kind || !wanted || !diffsAhead(kind, wanted) || this.kinds.has(key)) return false;
@@ -190,36 +193,45 @@ export class DiffAhead {
       siteRefs: new Map(),
       teamRefs: new Map(),
     };
-    const steps = kind.diffSteps!(ctx, wanted, live as never[]);
-    this.kinds.set(key, { live, ctx, steps, started: false, failed: false });
+    const steps = kind.diffSteps!(ctx, wanted, list.paged as never[], list as never);
+    this.kinds.set(key, { list, ctx, steps, started: false, failed: false });
     return true;
   }
 
-  /** One step of `key`'s diff; false once it is done (or failed: it is then diffed in place). */
-  step(key: string): boolean {
+  /** A list kind's live list is read whole (`live`: the array the live state will hold). */
+  listRead(key: string, live: readonly unknown[]): boolean {
+    return this.listArriving(key, ArrivingList.read(live));
+  }
+
+  /**
+   * One step of `key`'s diff: `more`, `waiting` (for more of its list: step it again once more is
+   * read), or `done` (also when it failed: it is then diffed in place).
+   */
+  step(key: string): 'more' | 'waiting' | 'done' {
     const k = this.kinds.get(key);
-    if (!k || k.failed) return false;
+    if (!k || k.failed) return 'done';
     k.started = true;
     const r = advance(k.steps);
     // A failed diff is done again in its place, where the same error is thrown in the same order.
     k.failed = r === 'failed';
-    return r === 'more';
+    return r === 'failed' ? 'done' : r;
   }
 
   /**
-   * `key`'s diff context, finished, if it was begun ahead from this very list; a kind not begun
-   * (its list was read last) is diffed in place, which costs no splice. Either way the kind is
+   * `key`'s diff context, finished, if it was begun ahead from the very list the live state holds
+   * (`live`); a kind not begun is diffed in place, which costs no splice. Either way the kind is
    * done with here: its steps still queued do nothing.
    */
   take(key: string, live: readonly unknown[]): DiffContext | undefined {
     const k = this.kinds.get(key);
     // Taken or not, nothing of it runs after this: a step still queued finds nothing to do.
     this.kinds.delete(key);
-    if (!k?.started || k.failed || k.live !== live) return undefined;
+    if (!k?.started || k.failed || k.list.items !== live) return undefined;
     let r: ReturnType<typeof advance>;
     do r = advance(k.steps);
     while (r === 'more');
-    return r === 'failed' ? undefined : k.ctx;
+    // The list is read whole: a step that still waits (for nothing more to come) counts as failed.
+    return r === 'done' ? k.ctx : undefined;
   }
 }
 
