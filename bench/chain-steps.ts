@@ -140,16 +140,24 @@ export function printSteps(steps: ChainStep[], chain: { at: number; done: number
       `${String(k + 1).padStart(4)}: ${f(answered, s.queued)} (${parts
         .slice(0, 4)
         .map(([a, b]) => f(a, b))
-        .join(
-          ' ',
-        )}) | ${slotWait ? f(s.queued, s.slot) : '  old'} ${parts
+        .join(' ')}) | ${slotWait ? f(s.queued, s.slot) : '  old'} ${parts
         .slice(5)
         .map(([a, b]) => f(a, b))
         .join(' ')} | ${s.state ?? ''}; shape ${f(s.shapeStart, s.shapeEnd)}`,
     );
   });
   console.log(
-    `sums over pages 2–${steps.length} (ms): ${['answ→heard', 'heard→body', 'body→shape', 'shape→asked', 'asked→slot', 'slot→dequeued', '→dispatched', '→written', '→recv']
+    `sums over pages 2–${steps.length} (ms): ${[
+      'answ→heard',
+      'heard→body',
+      'body→shape',
+      'shape→asked',
+      'asked→slot',
+      'slot→dequeued',
+      '→dispatched',
+      '→written',
+      '→recv',
+    ]
       .map((n, i) => `${n} ${sums[i]!.toFixed(0)}`)
       .join(', ')}`,
   );
