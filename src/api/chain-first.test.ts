@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { until } from '../../test/helpers/cli.js';
 import { clientOf } from '../../test/helpers/http-client.js';
 
 describe('a chained page first', () => {
@@ -42,5 +43,36 @@ describe('a chained page first', () => {
     // is under way, and the page's is handled at once.
     expect(handled.indexOf('/page')).toBe(0);
     expect(handled).toHaveLength(READS + 1);
+  });
+
+  it('writes a chained page while the reads running fill the concurrency, not after one of them ends', async () => {
+    // The server answers the first request, then holds every other one until the test lets them go.
+    const held: ServerResponse[] = [];
+    const seen: string[] = [];
+    const http = await clientOf(
+      createServer((req, res) => {
+        seen.push(req.url!);
+        if (seen.length === 1) return res.end('{}');
+        held.push(res);
+      }),
+      // A concurrency that may grow (up to 8), which the server's answers (no rate limit) keep at 2.
+      { token: 'chain-first-token-0123456789', concurrency: 2, maxConcurrency: 8 },
+    );
+    const read = (path: string, priority?: number) =>
+      http.send({ method: 'GET', path, route: path, expect: [200], ...(priority ? { priority } : {}) });
+    await read('/probe');
+    const reads = Array.from({ length: 6 }, (_, i) => read(`/below/${i}`));
+    await until(() => seen.length === 3, 15_000, 5);
+    const pages = [read('/page/1', 1), read('/page/2', 1)];
+    // Both pages are written while the two reads running are held and four more wait; a plain read is not.
+    await until(() => seen.length === 5, 15_000, 5);
+    expect(seen.slice(3).sort()).toEqual(['/v1/page/1', '/v1/page/2']);
+    expect(held).toHaveLength(4);
+    for (const res of held.splice(0)) res.end('{}');
+    const rest = until(() => {
+      for (const res of held.splice(0)) res.end('{}');
+      return seen.length === 9;
+    }, 15_000, 5);
+    await Promise.all([...reads, ...pages, rest]);
   });
 });
