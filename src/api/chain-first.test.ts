@@ -69,10 +69,47 @@ describe('a chained page first', () => {
     expect(seen.slice(3).sort()).toEqual(['/v1/page/1', '/v1/page/2']);
     expect(held).toHaveLength(4);
     for (const res of held.splice(0)) res.end('{}');
-    const rest = until(() => {
-      for (const res of held.splice(0)) res.end('{}');
-      return seen.length === 9;
-    }, 15_000, 5);
+    const rest = until(
+      () => {
+        for (const res of held.splice(0)) res.end('{}');
+        return seen.length === 9;
+      },
+      15_000,
+      5,
+    );
     await Promise.all([...reads, ...pages, rest]);
+  });
+
+  it('wakes the pacer for a chained page, which borrows its slot instead of waiting for the spread’s next turn', async () => {
+    const seen: string[] = [];
+    const http = await clientOf(
+      createServer((req, res) => {
+        seen.push(req.url!);
+        res.end('{}');
+      }),
+      { token: 'chain-first-token-0123456789' },
+    );
+    const read = (path: string, priority?: number) =>
+      http.send({ method: 'GET', path, route: path, expect: [200], ...(priority ? { priority } : {}) });
+    await read('/probe');
+    // The pacer's answers: for a slot not borrowed, the spread's next turn a minute away (until
+    // `spread` is off); otherwise the budget's own.
+    const borrowed: boolean[] = [];
+    let spread = true;
+    const acquire = http.budget.acquire.bind(http.budget);
+    http.budget.acquire = (waiting?: number, borrow = false) => {
+      borrowed.push(borrow);
+      return spread && !borrow ? 60_000 : acquire(waiting, borrow);
+    };
+    const below = read('/below');
+    await until(() => borrowed.length === 1, 15_000, 5);
+    // The read below sleeps until its turn; the page queued after it is written now.
+    await read('/page/1', 1);
+    expect(seen).toEqual(['/v1/probe', '/v1/page/1']);
+    expect(borrowed).toEqual([false, true, false]);
+    // The read below goes when the next page wakes the pacer again, the spread off.
+    spread = false;
+    await Promise.all([below, read('/page/2', 1)]);
+    expect(seen.slice(2)).toEqual(['/v1/page/2', '/v1/below']);
   });
 });

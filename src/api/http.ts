@@ -69,7 +69,10 @@ export type HttpRequest = {
 
 export type HttpResponse = { status: number; body: unknown };
 
-/** Chained requests (priority above 0) that may run above the adaptive concurrency (`HttpClient.room`). */
+/**
+ * Chained requests (priority above 0) under way up to which one may run above the adaptive
+ * concurrency (`HttpClient.room`) and borrow a slot of the pacer (`RateBudget.acquire`).
+ */
 const CHAINED_ABOVE = 4;
 
 /** With 1000 items a page, a million items per list. */
@@ -136,6 +139,8 @@ export class HttpClient {
   private turn: Promise<void> = Promise.resolve();
   /** Requests waiting for a slot of the rate budget. */
   private pacing = 0;
+  /** Ends the turn's sleep for a slot at once (`nap`), while one sleeps. */
+  private wake: (() => void) | undefined;
   /** Requests of a priority above 0 (a list's next page, a leading list) sent and not settled. */
   private chained = 0;
   /** The routes whose reads weigh more (or less) than 1 in the queue's turns (`shareRoute`). */
@@ -240,6 +245,8 @@ export class HttpClient {
     const options = share === undefined ? { lane } : { lane, share };
     if (!req.priority) return queued(this.enqueue, run, options);
     const chained = queued(this.enqueue, run, { ...options, priority: req.priority });
+    // The pump, asleep until the next turn of the spread, may start it sooner (`nextSlot`).
+    this.wake?.();
     this.chained += 1;
     const over = () => {
       this.chained -= 1;
@@ -300,7 +307,7 @@ export class HttpClient {
     // The API was found unreachable: the request fails at once, without waiting for a slot.
     if (this.unreachable()) return this.start(false);
     this.pumping = true;
-    void this.waitForBudget().then(() => {
+    void this.waitForBudget(true).then(() => {
       this.pumping = false;
       this.start(true);
     });
@@ -316,7 +323,16 @@ export class HttpClient {
   private room(): boolean {
     if (this.running < this.concurrency) return true;
     const above = Math.min(this.opts.maxConcurrency, this.concurrency + CHAINED_ABOVE);
-    return this.running < above && (this.waiting.top ?? 0) > 0;
+    return this.running < above && this.chainedNext();
+  }
+
+  /**
+   * Whether the best waiting request is chained, one of at most `CHAINED_ABOVE` under way (a list's
+   * pages: one at a time each). Many chained at once (a plan's leading lists at its start) are
+   * queued and paced as any other read.
+   */
+  private chainedNext(): boolean {
+    return (this.waiting.top ?? 0) > 0 && this.chained <= CHAINED_ABOVE;
   }
 
   /** Start the best waiting request (`granted`: with its first slot taken), then look for the next. */
@@ -450,25 +466,42 @@ export class HttpClient {
    * the first waits on a timer, instead of every running request waking up at each start to find
    * the slot taken (decision 43).
    */
-  private waitForBudget(): Promise<void> {
+  private waitForBudget(forPump = false): Promise<void> {
     this.pacing += 1;
-    const turn = this.turn.then(() => this.nextSlot());
+    const turn = this.turn.then(() => this.nextSlot(forPump));
     this.turn = turn.catch(() => undefined);
     return turn;
   }
 
-  private async nextSlot(): Promise<void> {
+  /** A slot for the turn's request; `forPump`: the turn is `pump`'s, whose slot goes to the best waiting request. */
+  private async nextSlot(forPump: boolean): Promise<void> {
     try {
       for (;;) {
+        // A chained request, when it is the best waiting, borrows: it need not wait for the spread's
+        // next turn, only for what the limit allows (`RateBudget.acquire`).
+        const borrow = forPump && this.chainedNext();
         // Behind this one: the queued requests and the running ones waiting for a slot after it.
-        const wait = this.budget.acquire(this.waiting.size + this.pacing - 1);
+        const wait = this.budget.acquire(this.waiting.size + this.pacing - 1, borrow);
         if (wait <= 0) return;
         this.opts.observer.paused?.(wait);
-        await sleep(Math.ceil(wait));
+        await this.nap(Math.ceil(wait));
       }
     } finally {
       this.pacing -= 1;
     }
+  }
+
+  /** Sleep `ms`, or less when `wake` is called (a chained request was queued). */
+  private nap(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
   }
 
   private async attempt(req: HttpRequest, gate?: WriteGate): Promise<HttpResponse> {
