@@ -115,51 +115,44 @@ export function printSteps(steps: ChainStep[], chain: { at: number; done: number
   const f = (a: number | undefined, b: number | undefined) =>
     a === undefined || b === undefined ? '    ?' : (b - a).toFixed(1).padStart(5);
   console.log(
-    'page: answered→asked (answ→heard heard→body body→shape shape→asked) | asked→slot slot→dequeued →dispatched →written →recv | asked when',
+    'page: answered→asked (answ→heard heard→body body→asked) | asked→slot slot→dequeued →dispatched →written →recv | asked when; the page before: body→shape, shape',
   );
-  const sums = new Array<number>(9).fill(0);
+  const names = [
+    'answ→heard',
+    'heard→body',
+    'body→asked',
+    'asked→slot',
+    'slot→dequeued',
+    '→dispatched',
+    '→written',
+    '→recv',
+  ];
+  const sums = new Array<number>(names.length).fill(0);
   steps.forEach((s, k) => {
     const prev = k > 0 ? steps[k - 1] : undefined;
     const answered = k > 0 ? chain[k - 1]?.done : undefined;
     const parts: [number | undefined, number | undefined][] = [
       [answered, prev?.heard],
       [prev?.heard, prev?.complete],
-      [prev?.complete, prev?.shapeStart],
-      [prev?.shapeStart, s.queued],
+      [prev?.complete, s.queued],
       [s.queued, s.slot],
       [Math.max(s.queued ?? 0, s.slot ?? 0), s.dequeued],
       [s.dequeued, s.dispatched],
       [s.dispatched, s.written],
       [s.written, chain[k]?.at],
     ];
-    parts.forEach(([a, b], i) => {
-      if (a !== undefined && b !== undefined && k > 0) sums[i]! += b - a;
-    });
+    // The slot taken before the page was asked for: `pump`'s, given to it (no wait of its own).
     const slotWait = s.slot !== undefined && s.queued !== undefined && s.slot > s.queued;
+    parts.forEach(([a, b], i) => {
+      if (a !== undefined && b !== undefined && k > 0 && (i !== 3 || slotWait)) sums[i]! += b - a;
+    });
+    const cells = parts.map(([a, b], i) => (i === 3 && !slotWait ? '  old' : f(a, b)));
     console.log(
-      `${String(k + 1).padStart(4)}: ${f(answered, s.queued)} (${parts
-        .slice(0, 4)
-        .map(([a, b]) => f(a, b))
-        .join(' ')}) | ${slotWait ? f(s.queued, s.slot) : '  old'} ${parts
-        .slice(5)
-        .map(([a, b]) => f(a, b))
-        .join(' ')} | ${s.state ?? ''}; shape ${f(s.shapeStart, s.shapeEnd)}`,
+      `${String(k + 1).padStart(4)}: ${f(answered, s.queued)} (${cells.slice(0, 3).join(' ')}) | ${cells.slice(3).join(' ')} | ${s.state ?? ''}; ${f(prev?.complete, prev?.shapeStart)} ${f(prev?.shapeStart, prev?.shapeEnd)}`,
     );
   });
   console.log(
-    `sums over pages 2–${steps.length} (ms): ${[
-      'answ→heard',
-      'heard→body',
-      'body→shape',
-      'shape→asked',
-      'asked→slot',
-      'slot→dequeued',
-      '→dispatched',
-      '→written',
-      '→recv',
-    ]
-      .map((n, i) => `${n} ${sums[i]!.toFixed(0)}`)
-      .join(', ')}`,
+    `sums over pages 2–${steps.length} (ms): ${names.map((n, i) => `${n} ${sums[i]!.toFixed(0)}`).join(', ')}`,
   );
   // The emulator's own part: how much longer than the latency it drew each answer took (recv → answ).
   const over = chain.map((c) => c.done - c.at - c.delay);
