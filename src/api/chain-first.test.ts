@@ -1,5 +1,6 @@
+import diagnostics from 'node:diagnostics_channel';
 import { createServer, type ServerResponse } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { until } from '../../test/helpers/cli.js';
 import { clientOf } from '../../test/helpers/http-client.js';
 
@@ -111,5 +112,58 @@ describe('a chained page first', () => {
     spread = false;
     await Promise.all([below, read('/page/2', 1)]);
     expect(seen.slice(2)).toEqual(['/v1/page/2', '/v1/below']);
+  });
+
+  it('writes the page a chained answer asks for before it handles the answers of lower priority that came with it', async () => {
+    // As in the first test, then the page's answer asks for the next page (as `PageWalk` does).
+    const held: ServerResponse[] = [];
+    const READS = 12;
+    const body = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ id: `x${i}` })) });
+    const answer = (r: ServerResponse) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      r.end(body);
+    };
+    let hold = false;
+    const http = await clientOf(
+      createServer((_req, res) => {
+        if (!hold) return answer(res);
+        held.push(res);
+        if (held.length === READS + 1) {
+          hold = false;
+          held.splice(0).forEach(answer);
+        }
+      }),
+      { token: 'chain-first-token-0123456789', concurrency: READS + 2 },
+    );
+    const events: string[] = [];
+    const written = (m: unknown) =>
+      events.push(`written ${(m as { request: { path: string } }).request.path}`);
+    diagnostics.subscribe('undici:client:sendHeaders', written);
+    onTestFinished(() => {
+      diagnostics.unsubscribe('undici:client:sendHeaders', written);
+    });
+    let next: Promise<unknown> | undefined;
+    const read = (path: string, priority?: number) =>
+      http.send(
+        { method: 'GET', path, route: path, expect: [200], ...(priority ? { priority } : {}) },
+        () => {
+          events.push(`handled ${path}`);
+          if (path === '/page/1') next = read('/page/2', 1);
+        },
+      );
+    await http.send({ method: 'GET', path: '/probe', route: '/probe', expect: [200] });
+    hold = true;
+    const reads = Array.from({ length: READS }, () => read('/below'));
+    while (http.pending > 0 && (http as unknown as { running: number }).running < READS)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    events.length = 0;
+    await Promise.all([...reads, read('/page/1', 1)]);
+    await next;
+    // Before, one answer below was handled (in the turn its deferral ended) before the next page was written.
+    const after = events.slice(events.indexOf('handled /page/1') + 1);
+    expect(after.filter((e) => e.startsWith('handled') || e.includes('/page/2'))[0]).toBe(
+      'written /v1/page/2',
+    );
   });
 });

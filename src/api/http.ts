@@ -152,6 +152,10 @@ export class HttpClient {
   private readonly shares = new Map<string, number>();
   /** Answers of priority 0 waiting for their turn while a chained request is under way (`later`). */
   private readonly answersLater: (() => void)[] = [];
+  /** Chained requests handed to undici and not written yet (`untilWritten`). */
+  private unwritten = 0;
+  /** Whether `nextLater` let the last turn go to such a write (it does so once in a row). */
+  private yielded = false;
   /** The shortest recent attempt (for the concurrency the rate limit allows). */
   private readonly rtt = new ShortestRecent();
   /** The headers of every request (a body adds its type). */
@@ -284,10 +288,34 @@ export class HttpClient {
   }
 
   private readonly nextLater = (): void => {
+    // A chained request handed to undici and not written yet is written at this check phase too,
+    // after this (undici writes on a kept-alive socket in an immediate of its own): the answer waits
+    // one more turn, once, instead of holding the write for its parse (decision 43's eighth pass).
+    if (this.unwritten > 0 && !this.yielded) {
+      this.yielded = true;
+      setImmediate(this.nextLater);
+      return;
+    }
+    this.yielded = false;
     const resolve = this.answersLater.shift();
     if (this.answersLater.length > 0) setImmediate(this.nextLater);
     resolve?.();
   };
+
+  /**
+   * Counts a chained request (priority above 0) in `unwritten` from now until the function returned
+   * is first called (when it is written, or its attempt ends unwritten).
+   */
+  private untilWritten(req: HttpRequest): () => void {
+    if (!req.priority) return noop;
+    this.unwritten += 1;
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      this.unwritten -= 1;
+    };
+  }
 
   /** Into `waiting`, for `queued`: each task added starts when `pump` gets it a slot. */
   private readonly enqueue = (run: () => Promise<void>, options: LaneOptions): void => {
@@ -531,8 +559,10 @@ export class HttpClient {
     // The budget counts the start again when the request is written (decision 43).
     // When it was written, by the budget's clock (undefined: not yet).
     let sentAt: number | undefined;
+    const written = this.untilWritten(req);
     const onSent = () => {
       sentAt ??= this.budget.sent();
+      written();
       if (this.onWrite.length > 0) for (const resolve of this.onWrite.splice(0)) resolve();
     };
     const exchange = new Exchange(this.opts.maxResponseBytes, deadline.signal, onSent);
@@ -566,6 +596,7 @@ export class HttpClient {
       throw this.transportError(req, error, true, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
     } finally {
       deadline.clear();
+      written();
     }
     const res = { statusCode: exchange.statusCode, headers: exchange.headers };
     // The server took it an answer's shortest time before it came, at the latest (its count then is
@@ -575,7 +606,15 @@ export class HttpClient {
     this.adapt(Date.now() - (sentAt ?? started));
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
     this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
+    return this.outcome(req, res, bytes);
+  }
 
+  /** An answer's outcome: an expected one parsed (in its turn), or the error it is (a 429 pauses the budget). */
+  private async outcome(
+    req: HttpRequest,
+    res: { statusCode: number; headers: Record<string, string | string[] | undefined> },
+    bytes: Buffer,
+  ): Promise<HttpResponse> {
     if (req.expect.includes(res.statusCode)) {
       if (bytes.length === 0) return { status: res.statusCode, body: undefined };
       // While a chained page is under way, its answer goes before this one (`later`).
@@ -695,6 +734,8 @@ function pathOf(basePath: string, req: HttpRequest): string {
     }
   return path;
 }
+
+const noop = (): void => undefined;
 
 /** Settles in the check phase after this turn's: what this turn wrote to a kept-alive socket is written by then. */
 function afterThisTurn(): Promise<void> {
