@@ -74,10 +74,7 @@ export type HttpRequest = {
 
 export type HttpResponse = { status: number; body: unknown };
 
-/**
- * Chained requests (priority above 0) under way up to which one may run above the adaptive
- * concurrency (`HttpClient.room`) and borrow a slot of the pacer (`RateBudget.acquire`).
- */
+/** Chained requests (priority above 0) under way up to which one may run above the adaptive concurrency (`HttpClient.room`). */
 const CHAINED_ABOVE = 4;
 
 /** With 1000 items a page, a million items per list. */
@@ -254,7 +251,7 @@ export class HttpClient {
     const options = share === undefined ? { lane } : { lane, share };
     if (!req.priority) return queued(this.enqueue, run, options);
     const chained = queued(this.enqueue, run, { ...options, priority: req.priority });
-    // The pump, asleep until the next turn of the spread, may start it sooner (`nextSlot`).
+    // The pump, asleep for a slot, asks the budget again (`nap`).
     this.wake?.();
     this.chained += 1;
     const over = () => {
@@ -340,7 +337,7 @@ export class HttpClient {
     // The API was found unreachable: the request fails at once, without waiting for a slot.
     if (this.unreachable()) return this.start(false);
     this.pumping = true;
-    void this.waitForBudget(true).then(() => {
+    void this.waitForBudget().then(() => {
       this.pumping = false;
       this.start(true);
     });
@@ -361,8 +358,8 @@ export class HttpClient {
 
   /**
    * Whether the best waiting request is chained, one of at most `CHAINED_ABOVE` under way (a list's
-   * pages: one at a time each). Many chained at once (a plan's leading lists at its start) are
-   * queued and paced as any other read.
+   * pages: one at a time each). Many chained at once (a plan's leading lists at its start) wait
+   * for room as any other read.
    */
   private chainedNext(): boolean {
     return (this.waiting.top ?? 0) > 0 && this.chained <= CHAINED_ABOVE;
@@ -499,22 +496,18 @@ export class HttpClient {
    * the first waits on a timer, instead of every running request waking up at each start to find
    * the slot taken (decision 43).
    */
-  private waitForBudget(forPump = false): Promise<void> {
+  private waitForBudget(): Promise<void> {
     this.pacing += 1;
-    const turn = this.turn.then(() => this.nextSlot(forPump));
+    const turn = this.turn.then(() => this.nextSlot());
     this.turn = turn.catch(() => undefined);
     return turn;
   }
 
-  /** A slot for the turn's request; `forPump`: the turn is `pump`'s, whose slot goes to the best waiting request. */
-  private async nextSlot(forPump: boolean): Promise<void> {
+  private async nextSlot(): Promise<void> {
     try {
       for (;;) {
-        // A chained request, when it is the best waiting, borrows: it need not wait for the spread's
-        // next turn, only for what the limit allows (`RateBudget.acquire`).
-        const borrow = forPump && this.chainedNext();
         // Behind this one: the queued requests and the running ones waiting for a slot after it.
-        const wait = this.budget.acquire(this.waiting.size + this.pacing - 1, borrow);
+        const wait = this.budget.acquire(this.waiting.size + this.pacing - 1);
         if (wait <= 0) return;
         this.opts.observer.paused?.(wait);
         await this.nap(Math.ceil(wait));
@@ -524,7 +517,11 @@ export class HttpClient {
     }
   }
 
-  /** Sleep `ms`, or less when `wake` is called (a chained request was queued). */
+  /**
+   * Sleep `ms`, or less when `wake` is called (a chained request was queued: the budget is asked
+   * again, and what it said when the sleep began may be out of date, as the poll while the first
+   * answer is awaited, up to 10 ms for a list's second page).
+   */
   private nap(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {

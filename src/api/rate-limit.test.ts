@@ -17,8 +17,6 @@ type Scenario = {
   n: number;
   concurrency: number;
   latencyMs: number;
-  /** Every this many requests, one borrows its slot (a chained page: `acquire`'s `borrow`). */
-  borrowEvery?: number;
 };
 
 /**
@@ -47,11 +45,11 @@ function simulate(s: Scenario) {
   const worker = () => {
     if (next >= s.n) return;
     next += 1;
-    attempt(s.borrowEvery !== undefined && next % s.borrowEvery === 0);
+    attempt();
   };
-  const attempt = (borrow = false) => {
-    const wait = budget.acquire(s.n - next, borrow);
-    if (wait > 0) return at(now + wait, () => attempt(borrow));
+  const attempt = () => {
+    const wait = budget.acquire(s.n - next);
+    if (wait > 0) return at(now + wait, attempt);
     // Written at once (a client whose event loop is free).
     const sentAt = budget.sent();
     if (now < pausedUntil) startedInPause += 1;
@@ -139,65 +137,6 @@ describe('RateBudget against a server with rate-limit headers (fake clock)', () 
     // Spread: a tenth of the window carries about a tenth of the limit, not a burst.
     expect(r.maxInTenth).toBeLessThanOrEqual(Math.ceil(s.limit / 10) + 1);
     expect(r.elapsed).toBeLessThanOrEqual(1.1 * r.bound);
-  });
-});
-
-describe('RateBudget with borrowed slots (chained pages)', () => {
-  it.each<[string, Scenario]>([
-    ['sliding window, one in 5 borrows', { ...fixed60, model: 'sliding', headers: 'policy', borrowEvery: 5 }],
-    [
-      'sliding window, 16 at once, one in 3 borrows',
-      { ...fixed60, model: 'sliding', headers: 'policy', concurrency: 16, borrowEvery: 3 },
-    ],
-    [
-      'fixed windows, run starts late, one in 2 borrows',
-      { ...fixed60, headers: 'policy', phaseMs: 9_000, borrowEvery: 2 },
-    ],
-    [
-      '600 per second, 100 at once, one in 10 borrows',
-      {
-        ...fixed60,
-        model: 'sliding',
-        limit: 600,
-        windowMs: 1_000,
-        n: 3_000,
-        concurrency: 100,
-        latencyMs: 100,
-        headers: 'policy',
-        borrowEvery: 10,
-      },
-    ],
-  ])('%s: a borrowed slot never takes the count over the limit in any window', (_name, s) => {
-    const r = simulate(s);
-    expect(r.done).toBe(s.n);
-    expect(r.throttled).toBe(0);
-    expect(r.maxInWindow).toBeLessThanOrEqual(s.limit);
-  });
-
-  it('a borrowed slot skips the spread’s next turn, not the window, and leaves the turns of the others', () => {
-    const now = EPOCH;
-    const b = new RateBudget(() => now);
-    const policy = { 'x-ratelimit-limit': '10', 'ratelimit-policy': '10;w=1' };
-    expect(b.acquire()).toBe(0);
-    b.sent();
-    b.release({ ...policy, 'x-ratelimit-remaining': '9' }, now);
-    // Spread: with more waiting than the budget left, each start waits its turn.
-    expect(b.acquire(100)).toBe(0);
-    b.sent();
-    const turn = b.acquire(100);
-    expect(turn).toBeGreaterThan(0);
-    // A chained page need not wait for it, and the others' turn is where it was.
-    expect(b.acquire(100, true)).toBe(0);
-    b.sent();
-    expect(b.acquire(100)).toBe(turn);
-    // The window full (10 starts within it): a borrowed slot waits like any other.
-    for (let i = 0; i < 7; i += 1) {
-      expect(b.acquire(0, true)).toBe(0);
-      b.sent();
-    }
-    const full = b.acquire(100, true);
-    expect(full).toBeGreaterThan(900);
-    expect(b.acquire(100)).toBe(full);
   });
 });
 

@@ -52,20 +52,15 @@ export class RateBudget {
   /**
    * How long to wait before a request may start (0: go now). Takes the slot when it returns 0.
    * `waiting`: how many more requests are queued behind this one (spreading is pointless when they
-   * all fit in the budget left). `borrow`: a chained request (a list's next page, which every read
-   * below the list waits on) that need not wait for the spread's next turn, only for what the
-   * limit allows (the window, the remaining budget, a pause); the turns of the others stay where
-   * they were (decision 43's eighth pass).
+   * all fit in the budget left).
    */
-  acquire(waiting = Number.POSITIVE_INFINITY, borrow = false): number {
+  acquire(waiting = Number.POSITIVE_INFINITY): number {
     const now = this.now();
-    const at = this.earliestStart(now, borrow);
+    const at = this.earliestStart(now);
     if (at > now) return at - now;
     if (this.available !== null) this.available -= 1;
     this.inFlight += 1;
     this.unsent += 1;
-    // A borrowed slot leaves the grid to the others: the window's rule counts it like any start.
-    if (borrow) return 0;
     const gap = waiting < this.budgetLeft(now) ? 0 : this.spacing(now);
     // Keep to the planned grid when a timer fired a little late, so lateness does not add up. While
     // requests keep waiting (a backlog), starts missed because the event loop was busy (with an
@@ -186,10 +181,10 @@ export class RateBudget {
     return this.pausedUntil - now;
   }
 
-  private earliestStart(now: number, borrow = false): number {
+  private earliestStart(now: number): number {
     // Until the first answer says what the limit is, one request at a time.
     if (!this.answered && this.inFlight > 0) return now + PROBE_POLL_MS;
-    let at = Math.max(this.pausedUntil, borrow ? now : this.nextAt);
+    let at = Math.max(this.pausedUntil, this.nextAt);
     if (this.available !== null && this.available <= 0) {
       if (now < this.resetAt) at = Math.max(at, this.resetAt);
       // The window has reset: assume a full budget until the next answer says otherwise.
