@@ -17,6 +17,10 @@ export async function startEmulatorProcess(
   const child = spawn(
     process.execPath,
     [
+      // `EMULATOR_CPU_PROF=<dir>`: a CPU profile of the emulator's process (for the latency trace).
+      ...(process.env.EMULATOR_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.EMULATOR_CPU_PROF}`, '--cpu-prof-interval=200']
+        : []),
       '--import',
       'tsx',
       fileURLToPath(new URL('./emulator-child.ts', import.meta.url)),

@@ -16,6 +16,7 @@ import { makePlan } from '../src/pipeline/plan-run.js';
 import { HEAVY_FULL, HEAVY_QUICK, writeHeavyScenario } from './heavy-scenario.js';
 import { startEmulatorProcess } from './emulator-process.js';
 import { writeScenario } from './scenario.js';
+import { printSteps, traceChain } from './chain-steps.js';
 
 const which = process.argv[2] === 'bench' ? 'bench' : 'heavy';
 const quick = process.argv.includes('--quick');
@@ -78,6 +79,8 @@ try {
     margin: number;
   }[] = [];
   const t0 = Date.now();
+  const t0Hr = performance.now();
+  const steps = traceChain(api, t0Hr);
   // For a CPU profile (--cpu-prof): its clock is hrtime's, in µs.
   console.log(`t0 hrtime ${process.hrtime.bigint() / 1000n} µs`);
   let last = performance.eventLoopUtilization();
@@ -113,6 +116,7 @@ try {
     status: number;
     at: string;
     finishedAt?: string;
+    delayMs?: number;
   }[];
   await emulator.stop();
   const n = Math.ceil(ms / BUCKET) + 1;
@@ -182,7 +186,11 @@ try {
   // the client; its own time is the sum of the emulator's latencies, the rest is the client's.
   const chain = log
     .filter((r) => isChain(r.path) && r.status !== 429)
-    .map((r) => ({ at: Date.parse(r.at) - t0, done: Date.parse(r.finishedAt ?? r.at) - t0 }))
+    .map((r) => ({
+      at: Date.parse(r.at) - t0,
+      done: Date.parse(r.finishedAt ?? r.at) - t0,
+      delay: r.delayMs ?? 0,
+    }))
     .sort((a, b) => a.at - b.at);
   let own = 0;
   console.log('chain page: written  recv  answ  heard | latency  answered → next written');
@@ -195,6 +203,7 @@ try {
       `${String(k + 1).padStart(10)}: ${String(w).padStart(7)} ${String(c.at).padStart(5)} ${String(c.done).padStart(5)} ${String(h).padStart(6)} | ${String(c.done - c.at).padStart(7)}  ${String(next).padStart(6)}`,
     );
   });
+  printSteps(steps, chain);
   const lastAnswer = Math.max(...log.map((r) => Date.parse(r.finishedAt ?? r.at))) - t0;
   console.log(
     `chain: ${chain.length} pages, own time ${own} ms; reads done − own time ${readsDone - own} ms; last answer sent at ${lastAnswer} ms; after the reads: ${ms - readsDone} ms wall, ${cpuMs(cpu) - cpuMs(readCpu)} ms CPU`,

@@ -126,6 +126,12 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
     return size;
   }
 
+  /** The highest priority a task waits at (undefined: none waits). */
+  get top(): number | undefined {
+    for (const priority of this.order) if (this.levels.get(priority)!.size > 0) return priority;
+    return undefined;
+  }
+
   enqueue(run: Run, options?: Partial<LaneOptions>): void {
     const priority = options?.priority ?? 0;
     let level = this.levels.get(priority);

@@ -1,7 +1,8 @@
+import diagnostics from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
-import { listAll, pages, paginate } from './paginate.js';
+import { listAll, nextInBytes, pages, paginate } from './paginate.js';
 import { clientOf } from '../../test/helpers/http-client.js';
 
 const TOKEN = 'paginate-token-0123456789';
@@ -89,5 +90,74 @@ describe('a list read asks for at most one page beyond what its reader took (the
     await http.close();
     expect(served.requests).toBeGreaterThanOrEqual(taken);
     expect(served.requests).toBeLessThanOrEqual(taken + extra);
+  });
+});
+
+describe('a large page’s next page, asked for from its bytes before they are parsed', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Three pages of 500 items (about 20 kB each), `next` written where `at` says. */
+  async function bigList(at: 'last' | 'first' | 'twice') {
+    const requested: string[] = [];
+    const server = createServer((req, res) => {
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? '0');
+      requested.push(`page ${page}`);
+      const items = Array.from({ length: 500 }, (_, i) => ({ id: `e${page}-${i}`, title: 'x'.repeat(24) }));
+      const next = page < 2 ? { page: String(page + 1) } : null;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // `twice`: a first `next` that a second one (`null`, the one JSON.parse keeps) overrides.
+      if (at === 'twice')
+        return res.end(`{"next":{"page":"2"},"items":${JSON.stringify(items)},"next":null}`);
+      res.end(JSON.stringify(at === 'last' ? { items, next } : { next, items }));
+    });
+    const http = await clientOf(server, { token: TOKEN, maxAttempts: 1 });
+    return { http, requested };
+  }
+
+  it.each(['last', 'first'] as const)(
+    'writes the request for the next page before parsing the page (next written %s)',
+    async (at) => {
+      const { http } = await bigList(at);
+      // The order of the client's writes of the pages' requests and its parses of their text.
+      const seen: string[] = [];
+      const written = (m: unknown) => {
+        const page = /[?&]page=(\d)/.exec((m as { request: { path: string } }).request.path)?.[1] ?? '0';
+        seen.push(`page ${page}`);
+      };
+      diagnostics.subscribe('undici:client:sendHeaders', written);
+      onTestFinished(() => {
+        diagnostics.unsubscribe('undici:client:sendHeaders', written);
+      });
+      const parse = JSON.parse;
+      vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: Parameters<typeof parse>[1]) => {
+        const page = /"id":"e(\d)-0"/.exec(text)?.[1];
+        if (page !== undefined) seen.push(`parsed ${page}`);
+        return parse(text, reviver) as unknown;
+      });
+      const items = await listAll(http, '/x', '/x', Item);
+      expect(items).toHaveLength(1500);
+      // Before, each page was parsed, then the next one asked for.
+      expect(seen).toEqual(['page 0', 'page 1', 'parsed 0', 'page 2', 'parsed 1', 'parsed 2']);
+    },
+  );
+
+  it('takes the next page the parsed answer names, not the one its bytes seemed to', async () => {
+    const { http, requested } = await bigList('twice');
+    const items = await listAll(http, '/x', '/x', Item);
+    await http.close();
+    // The bytes' first `next` was asked for ahead (one request more), the parsed answer has none.
+    expect(items).toHaveLength(500);
+    expect(requested).toEqual(['page 0', 'page 2']);
+  });
+
+  it('finds the token only at the root’s end or start, and only a plain one', () => {
+    const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
+    expect(nextInBytes(bytes({ items: [], next: { page: 'abc_-=' } }))).toBe('abc_-=');
+    expect(nextInBytes(bytes({ next: { page: 'p2' }, items: [1] }))).toBe('p2');
+    expect(nextInBytes(bytes({ items: [], next: null }))).toBeUndefined();
+    expect(nextInBytes(bytes({ items: [{ next: { page: 'inner' } }] }))).toBeUndefined();
+    expect(nextInBytes(bytes({ items: [], x: '"next":{"page":"s"}}' }))).toBeUndefined();
+    expect(nextInBytes(bytes({ items: [], next: { page: 'é' } }))).toBeUndefined();
+    expect(nextInBytes(bytes({ items: [], next: { page: 'p', more: 1 } }))).toBeUndefined();
   });
 });

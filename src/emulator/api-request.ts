@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findLabel, recordWrite, type ServedWrite } from './audit.js';
 import { HttpError } from './errors.js';
-import { hasBody, readBody, send, sendError } from './http-io.js';
+import { answerOf, errorAnswer, hasBody, readBody, write, type Answer } from './http-io.js';
+import { performance } from 'node:perf_hooks';
 import type { RouteResult } from './router.js';
 import { served, type Hold, type RequestLogEntry, type Running } from './running.js';
 import type { EmulatorState } from './state.js';
@@ -25,14 +26,9 @@ export async function serveApi(
   res: ServerResponse,
   url: URL,
 ): Promise<void> {
+  const arrived = performance.now();
   const method = req.method ?? 'GET';
   const entry = logRequest(run, req, res, url, method);
-  const finish: Finish = (status, body) => {
-    entry.status = status;
-    if (body !== undefined && status >= 400)
-      sendError(res, status, String((body as { message: string }).message));
-    else send(res, status, body);
-  };
   const limit = takeRate(run, res);
   // The body is read first: a client that gives up while the answer is delayed has still sent
   // its request, and the emulator still processes it, as a real server would.
@@ -41,14 +37,52 @@ export async function serveApi(
   const held = run.hold && method !== 'GET' ? passHold(run.hold) : null;
   if (held) await held;
   const delay = latencyFor(run, method);
-  if (delay > 0) {
-    entry.delayMs = delay;
-    await sleep(delay);
-  }
+  if (delay > 0) entry.delayMs = delay;
+  // A read (without faults to roll) is served at once and its answer written when its latency is
+  // up: the time the emulator takes to make an 80 kB answer is then within the latency it drew, not
+  // added to it. A write is served after its latency, as before.
+  const ahead = delay > 0 && method === 'GET' && !faultApplies(run, method);
+  const finish = ahead ? finishAt(res, entry, arrived + delay) : finishNow(res, entry);
+  if (delay > 0 && !ahead) await sleep(delay);
+  // Made at the end of this turn: the requests that came with it are logged and counted (their
+  // latency starts) first, not each after the answers made before it (80 kB for a sections page).
+  if (ahead) await new Promise<void>((resolve) => setImmediate(resolve));
   if (refused(run, req, res, limit, finish)) return;
   const fault = rollFault(run, req, res, method, entry, finish);
   if (fault === 'answered') return;
   answer(run, req, url, read, { method, entry, finish, resetAfter: fault === 'reset-after' });
+}
+
+/** The answer's `Finish`: made and written now. */
+function finishNow(res: ServerResponse, entry: RequestLogEntry): Finish {
+  return (status, body) => {
+    entry.status = status;
+    write(res, made(status, body));
+  };
+}
+
+/**
+ * The answer's `Finish`: made now, written at `due` (by `performance.now()`), or at once when that
+ * has passed. Its status is logged when it is written.
+ */
+function finishAt(res: ServerResponse, entry: RequestLogEntry, due: number): Finish {
+  return (status, body) => {
+    const answer = made(status, body);
+    const out = () => {
+      entry.status = status;
+      write(res, answer);
+    };
+    const wait = due - performance.now();
+    if (wait < 1) out();
+    else setTimeout(out, wait);
+  };
+}
+
+/** What `Finish` writes: an error status's `{ message }` as the API's error body. */
+function made(status: number, body: unknown): Answer {
+  return body !== undefined && status >= 400
+    ? errorAnswer(status, String((body as { message: string }).message))
+    : answerOf(status, body);
 }
 
 function logRequest(
@@ -151,8 +185,7 @@ function rollFault(
   finish: Finish,
 ): 'none' | 'answered' | 'reset-after' {
   const faults = run.faults;
-  const faultApplies = faults.rate > 0 && (!faults.methods || faults.methods.includes(method));
-  if (!(faultApplies && run.random() < faults.rate)) return 'none';
+  if (!(faultApplies(run, method) && run.random() < faults.rate)) return 'none';
   if (faults.resetConnections && run.random() < 0.5) {
     if (run.random() >= 0.5) return 'reset-after';
     entry.status = -1;
@@ -163,6 +196,12 @@ function rollFault(
   if (status === 429) res.setHeader('Retry-After', String(faults.retryAfterSeconds));
   finish(status, { message: `Injected fault ${status}` });
   return 'answered';
+}
+
+/** Whether the injected faults may hit a request of this method (the dice are rolled). */
+function faultApplies(run: Running, method: string): boolean {
+  const faults = run.faults;
+  return faults.rate > 0 && (!faults.methods || faults.methods.includes(method));
 }
 
 type Answering = { method: string; entry: RequestLogEntry; finish: Finish; resetAfter: boolean };

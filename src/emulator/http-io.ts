@@ -4,14 +4,25 @@ import { jsonBytes } from './json-bytes.js';
 
 const MAX_BODY = 1024 * 1024;
 
-export function send(res: ServerResponse, status: number, body?: unknown): void {
-  if (body === undefined) {
+/** An answer made and not written yet: its status and its body's bytes, when it has one. */
+export type Answer = { status: number; bytes: Buffer | undefined };
+
+/** The answer `send` writes, made now (the body encoded once: its length and its bytes from one buffer). */
+export function answerOf(status: number, body?: unknown): Answer {
+  return { status, bytes: body === undefined ? undefined : jsonBytes(body) };
+}
+
+/** The answer `sendError` writes. */
+export function errorAnswer(status: number, message: string): Answer {
+  return answerOf(status, { error: { code: status, message } });
+}
+
+export function write(res: ServerResponse, { status, bytes }: Answer): void {
+  if (bytes === undefined) {
     res.writeHead(status);
     res.end();
     return;
   }
-  // Encoded once: the length and the bytes sent come from the same buffer.
-  const bytes = jsonBytes(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': bytes.length,
@@ -19,8 +30,12 @@ export function send(res: ServerResponse, status: number, body?: unknown): void 
   res.end(bytes);
 }
 
+export function send(res: ServerResponse, status: number, body?: unknown): void {
+  write(res, answerOf(status, body));
+}
+
 export function sendError(res: ServerResponse, status: number, message: string): void {
-  send(res, status, { error: { code: status, message } });
+  write(res, errorAnswer(status, message));
 }
 
 export function readBody(req: IncomingMessage): Promise<string> {

@@ -187,4 +187,23 @@ describe('emulator: the current flavor', () => {
     }
     expect(new Set(delays).size).toBeGreaterThan(1);
   });
+
+  it('makes a delayed read’s answer when the read comes and writes it when its latency is up', async () => {
+    // The latency a read draws holds the time its answer takes to make (80 kB for a sections page):
+    // made after it, that time was added to the latency, the more so the busier the emulator was.
+    emu = await withEmulator({ seed: baseSeed() });
+    emu.setFaults({ latencyMs: 1500, latencyMethods: ['GET'] });
+    const before = (await call(emu, 'GET', org)).body.title as string;
+    const read = call(emu, 'GET', org);
+    await until(() => emu.requests().length === 2, 15_000, 5);
+    // A write while the read waits out its latency (writes are not delayed here).
+    expect((await call(emu, 'PATCH', org, { title: 'Renamed meanwhile' })).status).toBe(200);
+    const answer = await read;
+    expect(answer.status).toBe(200);
+    expect(answer.body.title).toBe(before);
+    expect((await call(emu, 'GET', org)).body.title).toBe('Renamed meanwhile');
+    // Written after its latency, not before.
+    const [, delayed] = emu.requests();
+    expect(Date.parse(delayed!.finishedAt!) - Date.parse(delayed!.at)).toBeGreaterThanOrEqual(1499);
+  });
 });
