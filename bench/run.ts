@@ -469,6 +469,8 @@ async function heavyPlan(): Promise<void> {
  * happen in order (a list's pages one after the other, then the reads below an item) has run, each
  * page for the latency the emulator gave it. Config loading is not in the time (it is the CPU rows' business).
  */
+const NOT_PRIORITIZED = "; the emulator at the client's priority (EMULATOR_PRIORITY needs root)";
+
 async function latencyPlan(): Promise<void> {
   const latencyMs = 100;
   const jitterMs = 20;
@@ -506,7 +508,8 @@ async function latencyPlan(): Promise<void> {
         seed: 33,
         rateLimit: { limit, windowSeconds: windowMs / 1000, model: 'sliding' },
       };
-      // The emulator in its own process: in this one it would share the client's thread.
+      // The emulator in its own process (in this one it would share the client's thread), above
+      // the client in the scheduler's order where allowed: a server elsewhere (bench/emulator-process.ts).
       const emulator = await startEmulatorProcess(dir, c.seed, faults);
       const url = emulator.url;
       const { desired } = await loadConfig(c.config);
@@ -569,7 +572,7 @@ async function latencyPlan(): Promise<void> {
       const s1 = (v: number) => `${(v / 1000).toFixed(1)} s`;
       row(
         `plan wall time at ${latencyMs} ± ${jitterMs} ms latency, ${limit} requests/s: ${c.name}`,
-        `${s1(ms)} for ${calls} GETs; API bound ${s1(bound)} (${(ms / bound).toFixed(2)}×; rate ${s1(rateBound)}, chain of ${chainReads} reads ${s1(chainBound)}); reads done at ${s1(readsDone.ms)}, last answer at ${s1(lastAnswer)}, at most ${mostInFlight} in flight; client CPU ${s1(cpuMs)} (${s1(readCpuMs)} while reading, ${s1(cpuMs - readCpuMs)} after), so ${limits}; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s; load ${load.toFixed(1)} on ${cpus().length} cores`,
+        `${s1(ms)} for ${calls} GETs; API bound ${s1(bound)} (${(ms / bound).toFixed(2)}×; rate ${s1(rateBound)}, chain of ${chainReads} reads ${s1(chainBound)}); reads done at ${s1(readsDone.ms)}, last answer at ${s1(lastAnswer)}, at most ${mostInFlight} in flight; client CPU ${s1(cpuMs)} (${s1(readCpuMs)} while reading, ${s1(cpuMs - readCpuMs)} after), so ${limits}; ${throttled} × 429; a fixed 4 in flight would need ≥ ${fixed4.toFixed(0)} s; load ${load.toFixed(1)} on ${cpus().length} cores${emulator.prioritized ? '' : NOT_PRIORITIZED}`,
         '≤ 1.2 × API bound, no 429',
         ms <= 1.2 * bound && throttled === 0,
       );
@@ -578,7 +581,7 @@ async function latencyPlan(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   notes.push(
-    `Plan wall time on a realistic API: the emulator delays each answer ${latencyMs} ms ± ${jitterMs} ms (uniform, \`latencyJitterMs\`) and allows ${limit} requests per second (sliding, announced in RateLimit-Policy); the client starts at 4 requests in flight and grows to what the limit allows at the shortest recent latency it sees, twice over, up to ${DEFAULT_MAX_CONCURRENCY} (the CLI's default \`--max-concurrency\`; decisions 27 and 43); a request leaves its queue when its slot of the rate budget comes (a list's next page first, then the route furthest behind, routes sharing the turns in proportion to what each has waiting), the pacer makes up starts a busy event loop missed and counts a start again when undici writes it (decision 43). The bound is the larger of two: the rate limit's (\`lowerBound\` for the GETs made, plus the shortest latency for the last answer) and the longest chain of reads that must happen in order (a list's pages one after the other, then a read below one of its items: 3 pages of teams then a team's members for the request-heavy organization, 15 pages of teams for the benchmark organization), each page taking at least the latency the emulator gave it (the request log's \`delayMs\`, drawn from 100 ± 20 ms: about 1.5 s for 15 pages, where 15 × the shortest latency, 1.2 s, is a bound no client reaches but by luck), a read below at least the shortest latency. Config loading is not in the time. The row also says when the live read's lists were all done and when the last answer left the emulator (from its request log, relative to the plan's start), the most requests the emulator held at once, and the CPU the client spent (user + system of the benchmark process, which is then only the client), while reading and after (resolving references, the diff, the plan): the client is one thread, so its CPU time is a bound of its own; when it exceeds the API's bound, the row says the client's CPU limits (the CPU rows' business), and the target stays the API's bound.`,
+    `Plan wall time on a realistic API: the emulator delays each answer ${latencyMs} ms ± ${jitterMs} ms (uniform, \`latencyJitterMs\`) and allows ${limit} requests per second (sliding, announced in RateLimit-Policy); the client starts at 4 requests in flight and grows to what the limit allows at the shortest recent latency it sees, twice over, up to ${DEFAULT_MAX_CONCURRENCY} (the CLI's default \`--max-concurrency\`; decisions 27 and 43); a request leaves its queue when its slot of the rate budget comes (a list's next page first, then the route furthest behind, routes sharing the turns in proportion to what each has waiting), the pacer makes up starts a busy event loop missed and counts a start again when undici writes it (decision 43). The bound is the larger of two: the rate limit's (\`lowerBound\` for the GETs made, plus the shortest latency for the last answer) and the longest chain of reads that must happen in order (a list's pages one after the other, then a read below one of its items: 3 pages of teams then a team's members for the request-heavy organization, 15 pages of teams for the benchmark organization), each page taking at least the latency the emulator gave it (the request log's \`delayMs\`, drawn from 100 ± 20 ms: about 1.5 s for 15 pages, where 15 × the shortest latency, 1.2 s, is a bound no client reaches but by luck), a read below at least the shortest latency. Config loading is not in the time. The emulator runs in a process of its own, scheduled ahead of the client (\`EMULATOR_PRIORITY\`, default −10, where the user may raise a priority; the row says when it could not): it stands for a server on other machines, whose clock and rate-limit count never wait for a core the client holds (decision 43, "The emulator apart"). The row also says when the live read's lists were all done and when the last answer left the emulator (from its request log, relative to the plan's start), the most requests the emulator held at once, and the CPU the client spent (user + system of the benchmark process, which is then only the client), while reading and after (resolving references, the diff, the plan): the client is one thread, so its CPU time is a bound of its own; when it exceeds the API's bound, the row says the client's CPU limits (the CPU rows' business), and the target stays the API's bound.`,
   );
 }
 
