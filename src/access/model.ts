@@ -32,8 +32,9 @@ export function accessModels(
 /**
  * `accessModels` with only the teams a grant of either model names: the only teams effective
  * access reads (a grant's members, a granted team's title), so `effectiveAccess` and `diffAccess`
- * give the same answers. Teams no grant names are not paired with the live ones at all: a plan
- * of 15,000 teams and no team grant pairs none (issue 33).
+ * give the same answers. When no grant names a team, no team is paired with the live ones or
+ * mapped: a plan of 15,000 teams and no team grant pairs none (issue 33); one team grant pairs
+ * them all, then keeps the granted ones.
  */
 export function grantedAccessModels(
   desired: DesiredOrganization,
