@@ -158,3 +158,37 @@ describe('a chained page first', () => {
     );
   });
 });
+
+describe('the time paused for the rate limit', () => {
+  it('is what the pacer slept, once, however many chained pages wake it during a 429’s pause', async () => {
+    let n = 0;
+    let paused = 0;
+    const http = await clientOf(
+      createServer((_req, res) => {
+        n += 1;
+        if (n === 2) {
+          res.writeHead(429, { 'retry-after': '1' });
+          return res.end('{}');
+        }
+        res.end('{}');
+      }),
+      { token: 'paused-metric-token-0123456789', observer: { paused: (ms) => (paused += ms) } },
+    );
+    const read = (path: string, priority?: number) =>
+      http.send({ method: 'GET', path, route: path, expect: [200], ...(priority ? { priority } : {}) });
+    await read('/probe');
+    const t0 = Date.now();
+    const first = read('/limited');
+    // Chained pages queued during the pause: each wakes the pacer, which asks the budget again.
+    const others: Promise<unknown>[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      others.push(read(`/page/${i}`, 1));
+    }
+    await Promise.all([first, ...others]);
+    const elapsed = Date.now() - t0;
+    // Slept once, in one turn at a time: never more than the time that passed (it was about 1 s).
+    expect(paused).toBeGreaterThan(500);
+    expect(paused).toBeLessThanOrEqual(elapsed);
+  });
+});

@@ -250,10 +250,11 @@ export class HttpClient {
     const share = this.shares.get(lane);
     const options = share === undefined ? { lane } : { lane, share };
     if (!req.priority) return queued(this.enqueue, run, options);
+    // Counted before it is queued: the pump may start it at once, and `chainedNext` counts it.
+    this.chained += 1;
     const chained = queued(this.enqueue, run, { ...options, priority: req.priority });
     // The pump, asleep for a slot, asks the budget again (`nap`).
     this.wake?.();
-    this.chained += 1;
     const over = () => {
       this.chained -= 1;
     };
@@ -509,8 +510,11 @@ export class HttpClient {
         // Behind this one: the queued requests and the running ones waiting for a slot after it.
         const wait = this.budget.acquire(this.waiting.size + this.pacing - 1);
         if (wait <= 0) return;
-        this.opts.observer.paused?.(wait);
+        // What was slept, not what was planned: a nap a chained request cuts short (`wake`) is
+        // followed by another for the rest, and a 429's pause is slept here (the metric once).
+        const from = Date.now();
         await this.nap(Math.ceil(wait));
+        this.opts.observer.paused?.(Date.now() - from);
       }
     } finally {
       this.pacing -= 1;
@@ -624,8 +628,8 @@ export class HttpClient {
     }
     if (res.statusCode === 429) {
       const retryAfter = Number(res.headers['retry-after']);
-      const waited = this.budget.pause(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
-      this.opts.observer.paused?.(waited);
+      // The pause is slept by the requests' next turn for a slot, which reports it (`nextSlot`).
+      this.budget.pause(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
     }
     throw refusal(req, res.statusCode, bytes);
   }

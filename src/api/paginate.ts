@@ -23,8 +23,10 @@ const NEXT_FIRST = new RegExp(String.raw`^\s*\{\s*"next"\s*:\s*\{\s*"page"\s*:\s
 /**
  * The next page's token in a list answer's bytes, found without parsing them: when the root
  * object's last (or first) member is `"next": { "page": "…" }` (as the API and the emulator write
- * it). A quote in JSON text is either structure or escaped inside a string, so a match at the
+ * it). In valid JSON a quote is either structure or escaped inside a string, so a match at the
  * root's end cannot be a string's content; a token with anything but plain ASCII is left to the parse.
+ * A body that is not valid JSON (cut short) may match an inner `next`: the guess costs one request,
+ * and the parse, which fails, decides (no page is taken from the guess).
  */
 export function nextInBytes(bytes: Buffer): string | undefined {
   const tail = bytes.toString('latin1', Math.max(0, bytes.length - PEEK_SPAN));

@@ -20,9 +20,10 @@ export async function makePlan(
   onProgress?: (p: ReadProgress) => void,
 ): Promise<PlanRun> {
   const options = { capabilities: api.capabilities };
-  // A kind whose diff needs no other kind's is diffed as soon as its list is read, in slices that
-  // leave the event loop to the reads still under way; the diff below splices it in (decision 43).
-  // So is what each list proves of the config's references (`LiveProof`).
+  // A kind whose diff needs no other kind's is diffed while its list is read (from its first page,
+  // each item once what it needs of it has arrived), in slices that leave the event loop to the
+  // reads still under way; the diff below splices it in (decision 43). So is what each list proves
+  // of the config's references (`LiveProof`).
   const ahead = diffAheadOf(desired, options);
   const proofs = new Map(desired.organizations.map((o) => [o.id, new LiveProof()]));
   const slices = new Ahead();
