@@ -106,7 +106,11 @@ const titleOf = (x: { title: string }) => x.title;
 const diffAll = (ctx: DiffContext, pairs: readonly [DesiredTeam, LiveTeam | undefined][]) =>
   diffPairs(ctx, pairs, 0, pairs.length);
 
-/** The pairs from `from` to before `to`. */
+/**
+ * The pairs from `from` to before `to`. It writes drafts and `teamRefs` only, as `pairedAsRead`
+ * needs (`PairsDiff`): a warning, problem or live count written here would come out in the pages'
+ * order rather than the config's when the teams are diffed as they are read.
+ */
 function diffPairs(
   ctx: DiffContext,
   pairs: readonly [DesiredTeam, LiveTeam | undefined][],
