@@ -8,6 +8,7 @@ import {
   valueIn,
 } from '../kinds/registry.js';
 import type { EntryReference, Lookup } from '../kinds/types.js';
+import type { AnyListKind } from '../kinds/shapes.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import { ArrivingList, itemsOf, WAIT, wholeOf, type Wait } from '../model/arriving.js';
 import { advance } from '../model/steps.js';
@@ -70,14 +71,21 @@ export function referenceTargets(org: DesiredOrganization): { named: Set<string>
 export function referencesOf(
   org: DesiredOrganization,
   keep: (target: string, id: string) => boolean = () => true,
+  /**
+   * A list kind's references kept ahead with a `keep` that kept at least what this one keeps, in
+   * config order (`LiveProof`'s): filtered again, not walked again.
+   */
+  ahead?: ReadonlyMap<string, readonly ConfigReference[]>,
 ): ConfigReference[] {
   const out: ConfigReference[] = [];
   for (const kind of anyListKinds) {
     if (!kind.references) continue;
-    listIn(org, kind.key)?.forEach((entry, i) => {
-      for (const r of kind.references!(entry, org as never, keep))
-        if (keep(r.target, r.id)) out.push({ ...r, path: [kind.key, i, ...r.path] });
-    });
+    const kept = ahead?.get(kind.key);
+    if (kept) {
+      for (const r of kept) if (keep(r.target, r.id)) out.push(r);
+      continue;
+    }
+    listIn(org, kind.key)?.forEach((entry, i) => entryReferences(out, kind, entry, i, org, keep));
   }
   for (const kind of anyObjectKinds) {
     const value = valueIn(org, kind.key);
@@ -97,6 +105,25 @@ export function referencesOf(
   return out;
 }
 
+/** The references of a list kind's entry (the `i`th of its list) that `keep` keeps, located. */
+function entryReferences(
+  out: ConfigReference[],
+  kind: AnyListKind,
+  entry: unknown,
+  i: number,
+  org: DesiredOrganization,
+  keep: (target: string, id: string) => boolean,
+): void {
+  for (const r of kind.references!(entry as never, org as never, keep))
+    if (keep(r.target, r.id)) out.push({ ...r, path: [kind.key, i, ...r.path] });
+}
+
+/** Whether a reference is not proven by `proven` (what is left to check). */
+const unprovenBy =
+  (proven: ReadonlyMap<string, Set<string>>) =>
+  (target: string, id: string): boolean =>
+    !proven.get(target)?.has(normal(lookupOf(target), id));
+
 /** What the live read already proves exists, by target (lower case where names compare without case). */
 export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
   return new LiveProof().finish(live)!;
@@ -113,6 +140,17 @@ export class LiveProof {
   private readonly proven = new Map<string, Set<string>>();
   private readonly lists = new Map<string, { list: ArrivingList; steps: Iterator<unknown> }>();
   private failed = false;
+  /** Once `finish` runs, nothing more is kept ahead (it would be walked twice). */
+  private finishing = false;
+  /** Each list kind's references not proven once its own list was proven (`referencesAhead`). */
+  private readonly kept = new Map<string, ConfigReference[]>();
+
+  /**
+   * With the desired organization, a list kind's references are also walked ahead, once its own
+   * live list is proven (the sites' references name the spaces their live site spaces prove):
+   * only the teams' part is then left to walk after the last teams page (the twelfth pass).
+   */
+  constructor(private readonly org?: DesiredOrganization) {}
 
   /** A list kind's live list begins to be read: its part can be proven as it is (then `step` runs it). */
   listArriving(key: string, list: ArrivingList): boolean {
@@ -143,6 +181,7 @@ export class LiveProof {
    * step failed (`provenByLive` then throws the same error where it is asked).
    */
   finish(live: LiveOrganization): Map<string, Set<string>> | undefined {
+    this.finishing = true;
     for (const [key, { list }] of this.lists) {
       if (list.items === undefined || listIn(live, key as 'sites') !== list.items) return undefined;
       let r: ReturnType<LiveProof['step']>;
@@ -182,6 +221,37 @@ export class LiveProof {
       }
     const items = yield* itemsOf(list);
     for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
+    if (kind && !this.finishing) yield* this.keepAhead(kind);
+  }
+
+  /**
+   * A list kind's references that the proof does not prove so far, in config order, a few entries
+   * a step. The sets only grow, so this keeps at least what `referencesToCheck` keeps at the end.
+   */
+  private *keepAhead(kind: AnyListKind): Generator<void, void, undefined> {
+    const org = this.org;
+    const entries = org && kind.references ? listIn(org, kind.key) : undefined;
+    if (!org || !entries) return;
+    const keep = unprovenBy(this.proven);
+    const out: ConfigReference[] = [];
+    for (let i = 0; i < entries.length; i += 1) {
+      if (this.finishing) return;
+      entryReferences(out, kind, entries[i], i, org, keep);
+      if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
+    }
+    this.kept.set(kind.key, out);
+  }
+
+  /**
+   * The references kept ahead by list kind, for `referencesToCheck` of `org` against `proven`:
+   * only when `proven` is what this proof finished with (its sets only grew since) and `org` the
+   * organization it walked.
+   */
+  referencesAhead(
+    org: DesiredOrganization,
+    proven: ReadonlyMap<string, Set<string>>,
+  ): ReadonlyMap<string, readonly ConfigReference[]> | undefined {
+    return org === this.org && proven === this.proven && !this.failed ? this.kept : undefined;
   }
 
   /** The objects a lookup lists, when the live read has that list. */
@@ -211,13 +281,18 @@ export const lookupOf = (target: string): Lookup | undefined =>
 
 const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
 
-/** The organization's references to resolve against the API: those the live read does not already prove. */
+/**
+ * The organization's references to resolve against the API: those the live read does not already
+ * prove. With the `LiveProof` that proved `proven`, a list kind's references it kept ahead are
+ * only filtered again here.
+ */
 export function referencesToCheck(
   org: DesiredOrganization,
   live: LiveOrganization,
   proven = provenByLive(live),
+  proof?: LiveProof,
 ): ConfigReference[] {
-  return referencesOf(org, (target, id) => !proven.get(target)?.has(normal(lookupOf(target), id)));
+  return referencesOf(org, unprovenBy(proven), proof?.referencesAhead(org, proven));
 }
 
 /** The references that nothing in `known` answers, each with a message that names the way out. */
