@@ -72,20 +72,20 @@ export function referencesOf(
   org: DesiredOrganization,
   keep: (target: string, id: string) => boolean = () => true,
   /**
-   * A list kind's references kept ahead with a `keep` that kept at least what this one keeps, in
-   * config order (`LiveProof`'s): filtered again, not walked again.
+   * By list kind, each entry's references kept ahead with a `keep` that kept at least what this
+   * one keeps (`LiveProof`'s): filtered again, not walked again; an entry without is walked.
    */
-  ahead?: ReadonlyMap<string, readonly ConfigReference[]>,
+  ahead?: ReadonlyMap<string, readonly (readonly ConfigReference[] | undefined)[]>,
 ): ConfigReference[] {
   const out: ConfigReference[] = [];
   for (const kind of anyListKinds) {
     if (!kind.references) continue;
     const kept = ahead?.get(kind.key);
-    if (kept) {
-      for (const r of kept) if (keep(r.target, r.id)) out.push(r);
-      continue;
-    }
-    listIn(org, kind.key)?.forEach((entry, i) => entryReferences(out, kind, entry, i, org, keep));
+    listIn(org, kind.key)?.forEach((entry, i) => {
+      const mine = kept?.[i];
+      if (mine === undefined) entryReferences(out, kind, entry, i, org, keep);
+      else for (const r of mine) if (keep(r.target, r.id)) out.push(r);
+    });
   }
   for (const kind of anyObjectKinds) {
     const value = valueIn(org, kind.key);
@@ -142,13 +142,17 @@ export class LiveProof {
   private failed = false;
   /** Once `finish` runs, nothing more is kept ahead (it would be walked twice). */
   private finishing = false;
-  /** Each list kind's references not proven once its own list was proven (`referencesAhead`). */
-  private readonly kept = new Map<string, ConfigReference[]>();
+  /**
+   * By list kind, by the config entry's index: its references not proven when it was walked
+   * ahead (`referencesAhead`); an entry not walked is walked at the end.
+   */
+  private readonly kept = new Map<string, (ConfigReference[] | undefined)[]>();
+  private readonly byName = new Map<string, Map<string, number[]>>();
 
   /**
-   * With the desired organization, a list kind's references are also walked ahead, once its own
-   * live list is proven (the sites' references name the spaces their live site spaces prove):
-   * only the teams' part is then left to walk after the last teams page (the twelfth pass).
+   * With the desired organization, a list kind's references are also walked ahead as its live
+   * list is proven, each entry once its live twin is (a site's references name the spaces its
+   * live site spaces prove): little is left to walk after the last page (the twelfth pass).
    */
   constructor(private readonly org?: DesiredOrganization) {}
 
@@ -217,29 +221,59 @@ export class LiveProof {
           const lookup = lookupOf(target);
           for (const n of names) set.add(normal(lookup, n));
         }
+        this.keepPaired(kind, item);
         if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
       }
+    if (kind) yield* this.keepRest(kind);
     const items = yield* itemsOf(list);
     for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
-    if (kind && !this.finishing) yield* this.keepAhead(kind);
   }
 
   /**
-   * A list kind's references that the proof does not prove so far, in config order, a few entries
-   * a step. The sets only grow, so this keeps at least what `referencesToCheck` keeps at the end.
+   * The references of the config's entries of `kind` named as the live entry just proven is (a
+   * site by its title): those the proof does not prove so far. An entry's references mostly name
+   * what its live twin names (a site's spaces), proven just before. The sets only grow, so this
+   * keeps at least what `referencesToCheck` keeps at the end, which filters them again.
    */
-  private *keepAhead(kind: AnyListKind): Generator<void, void, undefined> {
-    const org = this.org;
-    const entries = org && kind.references ? listIn(org, kind.key) : undefined;
-    if (!org || !entries) return;
-    const keep = unprovenBy(this.proven);
-    const out: ConfigReference[] = [];
-    for (let i = 0; i < entries.length; i += 1) {
-      if (this.finishing) return;
-      entryReferences(out, kind, entries[i], i, org, keep);
+  private keepPaired(kind: AnyListKind, item: unknown): void {
+    if (this.finishing || !this.org || !kind.references || !kind.lookup?.names) return;
+    const at = this.entriesByName(kind);
+    for (const name of kind.lookup.names(item as never))
+      for (const i of at.get(name) ?? []) this.keepEntry(kind, i);
+  }
+
+  /** The config's entries of `kind` not kept as their live twin was proven, a few a step. */
+  private *keepRest(kind: AnyListKind): Generator<void, void, undefined> {
+    const entries = this.org && kind.references ? listIn(this.org, kind.key) : undefined;
+    for (let i = 0; entries && i < entries.length && !this.finishing; i += 1) {
+      this.keepEntry(kind, i);
       if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
     }
-    this.kept.set(kind.key, out);
+  }
+
+  private keepEntry(kind: AnyListKind, i: number): void {
+    let kept = this.kept.get(kind.key);
+    if (!kept) this.kept.set(kind.key, (kept = []));
+    if (kept[i] !== undefined) return;
+    const out: ConfigReference[] = [];
+    entryReferences(out, kind, listIn(this.org!, kind.key)![i], i, this.org!, unprovenBy(this.proven));
+    kept[i] = out;
+  }
+
+  /** The config's entries of `kind` by the names they create (`lookup.created`), built once. */
+  private entriesByName(kind: AnyListKind): Map<string, number[]> {
+    let at = this.byName.get(kind.key);
+    if (at) return at;
+    this.byName.set(kind.key, (at = new Map()));
+    const created = kind.lookup?.created;
+    listIn(this.org!, kind.key)?.forEach((entry, i) => {
+      for (const name of created?.(entry as never) ?? []) {
+        const same = at.get(name);
+        if (same) same.push(i);
+        else at.set(name, [i]);
+      }
+    });
+    return at;
   }
 
   /**
@@ -250,7 +284,7 @@ export class LiveProof {
   referencesAhead(
     org: DesiredOrganization,
     proven: ReadonlyMap<string, Set<string>>,
-  ): ReadonlyMap<string, readonly ConfigReference[]> | undefined {
+  ): ReadonlyMap<string, readonly (readonly ConfigReference[] | undefined)[]> | undefined {
     return org === this.org && proven === this.proven && !this.failed ? this.kept : undefined;
   }
 
