@@ -23,9 +23,10 @@ export async function makePlan(
   // A kind whose diff needs no other kind's is diffed while its list is read (from its first page,
   // each item once what it needs of it has arrived), in slices that leave the event loop to the
   // reads still under way; the diff below splices it in (decision 43). So is what each list proves
-  // of the config's references (`LiveProof`).
+  // of the config's references (`LiveProof`), and which of its kind's references the proof leaves
+  // to check.
   const ahead = diffAheadOf(desired, options);
-  const proofs = new Map(desired.organizations.map((o) => [o.id, new LiveProof()]));
+  const proofs = new Map(desired.organizations.map((o) => [o.id, new LiveProof(o)]));
   const slices = new Ahead();
   const live = await readLive(api, desired, onProgress, (org, key, list) => {
     // What waits for more of a list runs again when more of it is read.

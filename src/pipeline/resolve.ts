@@ -32,8 +32,9 @@ export async function resolveReferences(
     desired.organizations.map(async (org) => {
       const liveOrg = live.organizations.find((l) => l.id === org.id);
       if (!liveOrg || liveOrg.readError !== undefined) return;
-      const proven = proofs?.get(org.id)?.finish(liveOrg) ?? provenByLive(liveOrg);
-      const check = referencesToCheck(org, liveOrg, proven);
+      const proof = proofs?.get(org.id);
+      const proven = proof?.finish(liveOrg) ?? provenByLive(liveOrg);
+      const check = referencesToCheck(org, liveOrg, proven, proof);
       if (check.length === 0) return;
       const known = await readKnown(api, org, liveOrg, check, proven);
       // In file order, as a compiler reports them.

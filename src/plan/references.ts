@@ -8,6 +8,7 @@ import {
   valueIn,
 } from '../kinds/registry.js';
 import type { EntryReference, Lookup } from '../kinds/types.js';
+import type { AnyListKind } from '../kinds/shapes.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import { ArrivingList, itemsOf, WAIT, wholeOf, type Wait } from '../model/arriving.js';
 import { advance } from '../model/steps.js';
@@ -70,13 +71,20 @@ export function referenceTargets(org: DesiredOrganization): { named: Set<string>
 export function referencesOf(
   org: DesiredOrganization,
   keep: (target: string, id: string) => boolean = () => true,
+  /**
+   * By list kind, each entry's references kept ahead with a `keep` that kept at least what this
+   * one keeps (`LiveProof`'s): filtered again, not walked again; an entry without is walked.
+   */
+  ahead?: ReadonlyMap<string, readonly (readonly ConfigReference[] | undefined)[]>,
 ): ConfigReference[] {
   const out: ConfigReference[] = [];
   for (const kind of anyListKinds) {
     if (!kind.references) continue;
+    const kept = ahead?.get(kind.key);
     listIn(org, kind.key)?.forEach((entry, i) => {
-      for (const r of kind.references!(entry, org as never, keep))
-        if (keep(r.target, r.id)) out.push({ ...r, path: [kind.key, i, ...r.path] });
+      const mine = kept?.[i];
+      if (mine === undefined) entryReferences(out, kind, entry, i, org, keep);
+      else for (const r of mine) if (keep(r.target, r.id)) out.push(r);
     });
   }
   for (const kind of anyObjectKinds) {
@@ -97,6 +105,25 @@ export function referencesOf(
   return out;
 }
 
+/** The references of a list kind's entry (the `i`th of its list) that `keep` keeps, located. */
+function entryReferences(
+  out: ConfigReference[],
+  kind: AnyListKind,
+  entry: unknown,
+  i: number,
+  org: DesiredOrganization,
+  keep: (target: string, id: string) => boolean,
+): void {
+  for (const r of kind.references!(entry as never, org as never, keep))
+    if (keep(r.target, r.id)) out.push({ ...r, path: [kind.key, i, ...r.path] });
+}
+
+/** Whether a reference is not proven by `proven` (what is left to check). */
+const unprovenBy =
+  (proven: ReadonlyMap<string, Set<string>>) =>
+  (target: string, id: string): boolean =>
+    !proven.get(target)?.has(normal(lookupOf(target), id));
+
 /** What the live read already proves exists, by target (lower case where names compare without case). */
 export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
   return new LiveProof().finish(live)!;
@@ -113,6 +140,21 @@ export class LiveProof {
   private readonly proven = new Map<string, Set<string>>();
   private readonly lists = new Map<string, { list: ArrivingList; steps: Iterator<unknown> }>();
   private failed = false;
+  /** Once `finish` runs, nothing more is kept ahead (it would be walked twice). */
+  private finishing = false;
+  /**
+   * By list kind, by the config entry's index: its references not proven when it was walked
+   * ahead (`referencesAhead`); an entry not walked is walked at the end.
+   */
+  private readonly kept = new Map<string, (ConfigReference[] | undefined)[]>();
+  private readonly byName = new Map<string, Map<string, number[]>>();
+
+  /**
+   * With the desired organization, a list kind's references are also walked ahead as its live
+   * list is proven, each entry once its live twin is (a site's references name the spaces its
+   * live site spaces prove): little is left to walk after the last page (the twelfth pass).
+   */
+  constructor(private readonly org?: DesiredOrganization) {}
 
   /** A list kind's live list begins to be read: its part can be proven as it is (then `step` runs it). */
   listArriving(key: string, list: ArrivingList): boolean {
@@ -143,6 +185,7 @@ export class LiveProof {
    * step failed (`provenByLive` then throws the same error where it is asked).
    */
   finish(live: LiveOrganization): Map<string, Set<string>> | undefined {
+    this.finishing = true;
     for (const [key, { list }] of this.lists) {
       if (list.items === undefined || listIn(live, key as 'sites') !== list.items) return undefined;
       let r: ReturnType<LiveProof['step']>;
@@ -178,10 +221,71 @@ export class LiveProof {
           const lookup = lookupOf(target);
           for (const n of names) set.add(normal(lookup, n));
         }
+        this.keepPaired(kind, item);
         if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
       }
+    if (kind) yield* this.keepRest(kind);
     const items = yield* itemsOf(list);
     for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
+  }
+
+  /**
+   * The references of the config's entries of `kind` named as the live entry just proven is (a
+   * site by its title): those the proof does not prove so far. An entry's references mostly name
+   * what its live twin names (a site's spaces), proven just before. The sets only grow, so this
+   * keeps at least what `referencesToCheck` keeps at the end, which filters them again.
+   */
+  private keepPaired(kind: AnyListKind, item: unknown): void {
+    if (this.finishing || !this.org || !kind.references || !kind.lookup?.names) return;
+    const at = this.entriesByName(kind);
+    for (const name of kind.lookup.names(item as never))
+      for (const i of at.get(name) ?? []) this.keepEntry(kind, i);
+  }
+
+  /** The config's entries of `kind` not kept as their live twin was proven, a few a step. */
+  private *keepRest(kind: AnyListKind): Generator<void, void, undefined> {
+    const entries = this.org && kind.references ? listIn(this.org, kind.key) : undefined;
+    for (let i = 0; entries && i < entries.length && !this.finishing; i += 1) {
+      this.keepEntry(kind, i);
+      if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
+    }
+  }
+
+  private keepEntry(kind: AnyListKind, i: number): void {
+    let kept = this.kept.get(kind.key);
+    if (!kept) this.kept.set(kind.key, (kept = []));
+    if (kept[i] !== undefined) return;
+    const out: ConfigReference[] = [];
+    entryReferences(out, kind, listIn(this.org!, kind.key)![i], i, this.org!, unprovenBy(this.proven));
+    kept[i] = out;
+  }
+
+  /** The config's entries of `kind` by the names they create (`lookup.created`), built once. */
+  private entriesByName(kind: AnyListKind): Map<string, number[]> {
+    let at = this.byName.get(kind.key);
+    if (at) return at;
+    this.byName.set(kind.key, (at = new Map()));
+    const created = kind.lookup?.created;
+    listIn(this.org!, kind.key)?.forEach((entry, i) => {
+      for (const name of created?.(entry as never) ?? []) {
+        const same = at.get(name);
+        if (same) same.push(i);
+        else at.set(name, [i]);
+      }
+    });
+    return at;
+  }
+
+  /**
+   * The references kept ahead by list kind, for `referencesToCheck` of `org` against `proven`:
+   * only when `proven` is what this proof finished with (its sets only grew since) and `org` the
+   * organization it walked.
+   */
+  referencesAhead(
+    org: DesiredOrganization,
+    proven: ReadonlyMap<string, Set<string>>,
+  ): ReadonlyMap<string, readonly (readonly ConfigReference[] | undefined)[]> | undefined {
+    return org === this.org && proven === this.proven && !this.failed ? this.kept : undefined;
   }
 
   /** The objects a lookup lists, when the live read has that list. */
@@ -211,13 +315,18 @@ export const lookupOf = (target: string): Lookup | undefined =>
 
 const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
 
-/** The organization's references to resolve against the API: those the live read does not already prove. */
+/**
+ * The organization's references to resolve against the API: those the live read does not already
+ * prove. With the `LiveProof` that proved `proven`, a list kind's references it kept ahead are
+ * only filtered again here.
+ */
 export function referencesToCheck(
   org: DesiredOrganization,
   live: LiveOrganization,
   proven = provenByLive(live),
+  proof?: LiveProof,
 ): ConfigReference[] {
-  return referencesOf(org, (target, id) => !proven.get(target)?.has(normal(lookupOf(target), id)));
+  return referencesOf(org, unprovenBy(proven), proof?.referencesAhead(org, proven));
 }
 
 /** The references that nothing in `known` answers, each with a message that names the way out. */
