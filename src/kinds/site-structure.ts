@@ -64,6 +64,13 @@ const liveSiteSpace = (ss: SiteSpace): LiveSiteSpace => ({
   pageId: ss.pageId ?? null,
 });
 
+/**
+ * The localized text of a section the API gives none of (most): one shared empty object, frozen,
+ * instead of two new ones per section that live as long as the live model (issue 33: each object
+ * that survives a scavenge is copied by it). Nothing writes into a live model's texts.
+ */
+const NO_LOCALIZED: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 const liveSection = (s: SiteSection): LiveSection => ({
   id: s.id,
   path: s.path,
@@ -73,8 +80,8 @@ const liveSection = (s: SiteSection): LiveSection => ({
   condition: s.condition ?? null,
   default: s.default ?? false,
   draft: s.draft ?? false,
-  localizedTitle: s.localizedTitle ?? {},
-  localizedDescription: s.localizedDescription ?? {},
+  localizedTitle: s.localizedTitle ?? NO_LOCALIZED,
+  localizedDescription: s.localizedDescription ?? NO_LOCALIZED,
   group: s.sectionGroup ?? null,
   spaces: s.siteSpaces.map(liveSiteSpace),
 });
