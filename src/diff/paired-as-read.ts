@@ -195,7 +195,8 @@ class Paging<D, L> {
           same.push(l);
           this.twins = true;
         } else this.byName.set(name, [l]);
-        const hole = this.holes.get(name);
+        // No holes (an entry waits at its turn while its item is due): no lookup an item.
+        const hole = this.holes.size > 0 ? this.holes.get(name) : undefined;
         if (hole) {
           this.holes.delete(name);
           this.ready.push(hole);
