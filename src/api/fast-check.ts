@@ -77,7 +77,7 @@ function compile(schema: z.ZodType): Check | null {
         item &&
         ((v) => {
           if (!Array.isArray(v)) return false;
-          for (let i = 0; i < v.length; i += 1) if (!item(v[i])) return false;
+          for (const x of v) if (!item(x)) return false;
           return true;
         })
       );
@@ -118,25 +118,16 @@ function compileObject(def: Def): Check | null {
     if (!field) return null;
     fields.push(field);
   }
-  // Parallel arrays walked by index: the check runs for every object of every answer (a sections
-  // page: a hundred-odd objects), so it reads no field record and compares no strings (issue 33).
-  const keys = fields.map((f) => f.key);
-  const checks = fields.map((f) => f.check);
-  const fills = fields.map((f) => (typeof f.absent === 'object' ? f.absent.fill : undefined));
-  const optional = fields.map((f) => f.absent === 'ok');
-  const n = fields.length;
   return (v) => {
     if (!isObject(v)) return false;
-    for (let i = 0; i < n; i += 1) {
-      const key = keys[i]!;
-      const value = v[key];
-      if (value !== undefined) {
-        if (!checks[i]!(value)) return false;
+    for (const f of fields) {
+      const value = v[f.key];
+      if (value === undefined) {
+        if (f.absent === 'fail') return false;
+        if (f.absent !== 'ok') v[f.key] = f.absent.fill();
         continue;
       }
-      const fill = fills[i];
-      if (fill) v[key] = fill();
-      else if (!optional[i]) return false;
+      if (!f.check(value)) return false;
     }
     return true;
   };
