@@ -76,13 +76,14 @@ export function* pairedAsRead<D, L extends { id: string }>(
     const d = desired[i]!;
     const name = nameOf(d);
     paging.index();
+    let found = paging.byName.get(name);
     // Its item is likely on the next page while no later entry's has come: it waits for it.
-    while (!paging.byName.has(name) && !list.pagesDone && paging.furthest <= i) {
+    while (!found && !list.pagesDone && paging.furthest <= i) {
       flush();
       yield WAIT;
       paging.index();
+      found = paging.byName.get(name);
     }
-    const found = paging.byName.get(name);
     // Two of its name so far: a duplicate whatever comes next, named once every page is read.
     if (found && found.length > 1) continue;
     if (!found && !list.pagesDone) {
@@ -116,10 +117,12 @@ export function* pairedAsRead<D, L extends { id: string }>(
     if (!('d' in segment)) ctx.drafts.absorb(segment.drafts);
     else if (segment.ctx) ctx.drafts.absorb(segment.ctx.drafts);
     else if (paging.holes.has(segment.name)) diff(ctx, [[segment.d, undefined]]);
-  for (const d of desired) {
-    const found = paging.byName.get(nameOf(d));
-    if (found && found.length > 1) duplicates(ctx, what, nameOf(d), found);
-  }
+  // Names are looked up again only when two live items shared one (issue 33: an entry a lookup).
+  if (paging.twins)
+    for (const d of desired) {
+      const found = paging.byName.get(nameOf(d));
+      if (found && found.length > 1) duplicates(ctx, what, nameOf(d), found);
+    }
   return paging.leftover;
 }
 
@@ -155,6 +158,8 @@ class Paging<D, L> {
   /** The entries whose item had not come at their turn, by name; those whose item has since come. */
   readonly holes = new Map<string, Hole<D>>();
   readonly ready: Hole<D>[] = [];
+  /** Whether two live items of one entry's name were paged (a duplicate, named at the end). */
+  twins = false;
   /** The furthest place in the config of an entry whose item has come (-1: none yet). */
   furthest = -1;
   /** The place in the config of each entry, by name. */
@@ -186,9 +191,12 @@ class Paging<D, L> {
       else {
         if (at > this.furthest) this.furthest = at;
         const same = this.byName.get(name);
-        if (same) same.push(l);
-        else this.byName.set(name, [l]);
-        const hole = this.holes.get(name);
+        if (same) {
+          same.push(l);
+          this.twins = true;
+        } else this.byName.set(name, [l]);
+        // No holes (an entry waits at its turn while its item is due): no lookup an item.
+        const hole = this.holes.size > 0 ? this.holes.get(name) : undefined;
         if (hole) {
           this.holes.delete(name);
           this.ready.push(hole);

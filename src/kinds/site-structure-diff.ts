@@ -4,7 +4,6 @@ import {
   sectionAddress,
   type DesiredStructure,
   type LiveSection,
-  type LiveSiteSpace,
   type LiveStructure,
   type SectionOp,
   type SectionSlot,
@@ -232,6 +231,14 @@ function setSiteDefaults(s: Structure): void {
 
 /** 6. Order: sections of the site, site spaces of each place. */
 function orderStructure(s: Structure): void {
+  // Every section kept in its live order, the new ones after them (most sites of most plans): no
+  // moves, and the order they would start from is not built (issue 33: a map and arrays a site).
+  if (!inPlanOrder(s.slots, s.liveSections, (slot) => slot.l)) addSectionMoves(s);
+  orderSiteSpaces(s);
+}
+
+/** The moves of the site's sections. */
+function addSectionMoves(s: Structure): void {
   const { org, site, slots } = s;
   const slotOfLive = new Map(slots.filter((slot) => slot.l).map((slot) => [slot.l!, slot]));
   const currentSections = [
@@ -245,11 +252,16 @@ function orderStructure(s: Structure): void {
     (slot) => slot.d.path,
     (item, position) => ({ type: 'move-section', org, site: site.ref, section: item.ref, position }),
   );
+}
+
+/** The moves of the site spaces of each place. */
+function orderSiteSpaces(s: Structure): void {
+  const { org, site } = s;
   for (const c of s.containers) {
     const mine = c.placements;
     // Every site space kept in its live order, the new ones after them (most places of most
     // plans): the order the moves would start from is the desired one, no moves to plan.
-    if (inPlanOrder(mine, c.live)) continue;
+    if (inPlanOrder(mine, c.live, (p) => p.live)) continue;
     const current = [
       ...c.live.map((ss) => mine.find((p) => p.live === ss)).filter((p): p is SpacePlacement => !!p),
       ...mine.filter((p) => !p.live),
@@ -265,19 +277,25 @@ function orderStructure(s: Structure): void {
 }
 
 /**
- * Whether the placements are in the order the moves would start from: those kept, in their live
- * order, then the new ones (what planMoves compares first, without building that order).
+ * Whether the placements (or section slots) are in the order the moves would start from: those
+ * kept, in their live order, then the new ones (what planMoves compares first, without building
+ * that order).
  */
-function inPlanOrder(mine: readonly SpacePlacement[], live: readonly LiveSiteSpace[]): boolean {
+function inPlanOrder<T, L>(
+  mine: readonly T[],
+  live: readonly L[],
+  liveOf: (item: T) => L | undefined,
+): boolean {
   let j = 0;
   let created = false;
   for (const p of mine) {
-    if (!p.live) {
+    const l = liveOf(p);
+    if (!l) {
       created = true;
       continue;
     }
     if (created) return false;
-    while (j < live.length && live[j] !== p.live) j += 1;
+    while (j < live.length && live[j] !== l) j += 1;
     if (j === live.length) return false;
     j += 1;
   }

@@ -18,6 +18,7 @@ import { nonDefault } from './sparse.js';
 import { callBelow, listBelow, type ApiList, type ChildRead } from './types.js';
 import { pick, shuffle, type Random } from './examples.js';
 import type {
+  DesiredSiteSpace,
   DesiredStructure,
   LiveSection,
   LiveSectionGroup,
@@ -64,6 +65,13 @@ const liveSiteSpace = (ss: SiteSpace): LiveSiteSpace => ({
   pageId: ss.pageId ?? null,
 });
 
+/**
+ * The localized text of a section the API gives none of (most): one shared empty object, frozen,
+ * instead of two new ones per section that live as long as the live model (issue 33: each object
+ * that survives a scavenge is copied by it). Nothing writes into a live model's texts.
+ */
+const NO_LOCALIZED: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 const liveSection = (s: SiteSection): LiveSection => ({
   id: s.id,
   path: s.path,
@@ -73,8 +81,8 @@ const liveSection = (s: SiteSection): LiveSection => ({
   condition: s.condition ?? null,
   default: s.default ?? false,
   draft: s.draft ?? false,
-  localizedTitle: s.localizedTitle ?? {},
-  localizedDescription: s.localizedDescription ?? {},
+  localizedTitle: s.localizedTitle ?? NO_LOCALIZED,
+  localizedDescription: s.localizedDescription ?? NO_LOCALIZED,
   group: s.sectionGroup ?? null,
   spaces: s.siteSpaces.map(liveSiteSpace),
 });
@@ -96,23 +104,34 @@ const ofSections = (l: LiveStructure): LiveSiteSpace[] => (l.sections ?? []).fla
 const atRoot = (l: LiveStructure): LiveSiteSpace[] => l.spaces ?? [];
 
 /**
+ * Each site space entry of a config entry's structure (in its sections, then at its root), until
+ * `stop` says so; whether it did. Walked in place: it runs for every site while its reads start,
+ * where a flattened copy of its site spaces was two arrays a site (issue 33).
+ */
+function someSiteSpace(d: DesiredStructure, stop: (ss: DesiredSiteSpace) => boolean): boolean {
+  for (const s of d.sections ?? []) for (const ss of s.spaces) if (stop(ss)) return true;
+  for (const ss of d.spaces ?? []) if (stop(ss)) return true;
+  return false;
+}
+
+/**
  * Whether a site space entry gives `customization` (values, keys given as null, or null): its plan
  * compares with the site's customization (an override is what differs from it; a key reset by null
  * goes back to it) and completes a value the PATCH takes whole from it (a new site space shows
  * the site's), so that is read even when the site's entry does not manage it.
  */
 export const givesOverrides = (d: DesiredStructure): boolean =>
-  [...(d.sections ?? []).flatMap((s) => s.spaces), ...(d.spaces ?? [])].some(
-    (ss) => ss.customization !== undefined,
-  );
+  someSiteSpace(d, (ss) => ss.customization !== undefined);
 
 /** The site spaces a config entry gives customization overrides for, by space id. */
-const overriddenSpaces = (d: DesiredStructure): Set<string> =>
-  new Set(
-    [...(d.sections ?? []).flatMap((s) => s.spaces), ...(d.spaces ?? [])]
-      .filter((ss) => ss.customization !== undefined)
-      .map((ss) => ss.space),
-  );
+function overriddenSpaces(d: DesiredStructure): Set<string> {
+  const spaces = new Set<string>();
+  someSiteSpace(d, (ss) => {
+    if (ss.customization !== undefined) spaces.add(ss.space);
+    return false;
+  });
+  return spaces;
+}
 
 const OverridesAnswer = z.looseObject({ updatedAt: z.string().optional() });
 
@@ -131,6 +150,8 @@ function overrideReads<L extends Parent>(attached: (l: LiveStructure) => LiveSit
     const d = entryOf ? entryOf(site) : undefined;
     if (entryOf && d === undefined) return [];
     const wanted = d ? overriddenSpaces(d) : undefined;
+    // An entry without overrides (most): no live site space is looked at.
+    if (wanted?.size === 0) return [];
     return attached(site as LiveStructure)
       .filter((ss) => !wanted || wanted.has(ss.space))
       .map((ss) =>

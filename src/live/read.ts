@@ -481,15 +481,20 @@ async function readChildren(
   scope: { wants: unknown } | undefined,
   t: Track,
 ): Promise<unknown> {
-  const here = children.filter((c) => !absentHere(c, api.capabilities));
-  const wanted = here.filter(
-    (c) => (!c.applies || c.applies(item)) && (!scope || c.wanted(item, scope.wants)),
-  );
+  // Loops, no arrays between (issue 33: this runs for every site while its reads start); which
+  // reads are wanted is known before the first starts.
+  const wanted: ChildRead<unknown, unknown>[] = [];
+  for (const c of children) {
+    if (absentHere(c, api.capabilities)) continue;
+    if ((!c.applies || c.applies(item)) && (!scope || c.wanted(item, scope.wants))) wanted.push(c);
+  }
   const answers = await Promise.all(
     wanted.map((c) => t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item)))),
   );
-  const full = wanted.reduce((at, c, i) => c.attach(at, answers[i] as never), item);
+  let full = item;
+  for (let i = 0; i < wanted.length; i += 1) full = wanted[i]!.attach(full, answers[i] as never);
   // Reads that need this round's answers (a site space's overrides need its id).
-  const next = wanted.flatMap((c) => c.then?.(full, scope?.wants) ?? []);
+  const next: ChildRead<unknown, unknown>[] = [];
+  for (const c of wanted) if (c.then) next.push(...c.then(full, scope?.wants));
   return next.length === 0 ? full : readChildren(api, orgId, full, next, undefined, t);
 }
