@@ -8,35 +8,17 @@ describe('a chained page first', () => {
   it('handles the answer of a list’s next page before answers of lower priority that came with it', async () => {
     // The server holds every request until it has all of them, then answers them at once: the
     // client finds them all in one turn of its event loop, the next page's (sent last) among them.
-    const held: ServerResponse[] = [];
     const READS = 12;
-    const body = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ id: `x${i}` })) });
-    const answer = (r: ServerResponse) => {
-      r.writeHead(200, { 'content-type': 'application/json' });
-      r.end(body);
-    };
-    let hold = false;
-    const http = await clientOf(
-      createServer((_req, res) => {
-        if (!hold) return answer(res);
-        held.push(res);
-        if (held.length === READS + 1) held.splice(0).forEach(answer);
-      }),
-      { token: 'chain-first-token-0123456789', concurrency: READS + 1 },
-    );
+    const { http, hold, running } = await heldTogether(READS + 1, READS + 1);
     const handled: string[] = [];
     const read = (path: string, priority?: number) =>
       http.send({ method: 'GET', path, route: path, expect: [200], ...(priority ? { priority } : {}) }, () =>
         handled.push(path),
       );
-    // The first answer ends the client's probing (one request at a time until an answer comes).
-    await http.send({ method: 'GET', path: '/probe', route: '/probe', expect: [200] });
-    hold = true;
+    hold();
     const reads = Array.from({ length: READS }, () => read('/below'));
     // Once the reads below are written: the list's next page, the chain every later read waits on.
-    while (http.pending > 0 && (http as unknown as { running: number }).running < READS)
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await running(READS);
     const page = read('/page', 1);
     await Promise.all([...reads, page]);
     // Before, the answers were handled in the order their sockets were read: the page's last or
@@ -107,25 +89,8 @@ describe('a chained page first', () => {
 
   it('writes the page a chained answer asks for before it handles the answers of lower priority that came with it', async () => {
     // As in the first test, then the page's answer asks for the next page (as `PageWalk` does).
-    const held: ServerResponse[] = [];
     const READS = 12;
-    const body = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ id: `x${i}` })) });
-    const answer = (r: ServerResponse) => {
-      r.writeHead(200, { 'content-type': 'application/json' });
-      r.end(body);
-    };
-    let hold = false;
-    const http = await clientOf(
-      createServer((_req, res) => {
-        if (!hold) return answer(res);
-        held.push(res);
-        if (held.length === READS + 1) {
-          hold = false;
-          held.splice(0).forEach(answer);
-        }
-      }),
-      { token: 'chain-first-token-0123456789', concurrency: READS + 2 },
-    );
+    const { http, hold, running } = await heldTogether(READS + 1, READS + 2);
     const events: string[] = [];
     const written = (m: unknown) =>
       events.push(`written ${(m as { request: { path: string } }).request.path}`);
@@ -142,12 +107,9 @@ describe('a chained page first', () => {
           if (path === '/page/1') next = read('/page/2', 1);
         },
       );
-    await http.send({ method: 'GET', path: '/probe', route: '/probe', expect: [200] });
-    hold = true;
+    hold();
     const reads = Array.from({ length: READS }, () => read('/below'));
-    while (http.pending > 0 && (http as unknown as { running: number }).running < READS)
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await running(READS);
     events.length = 0;
     await Promise.all([...reads, read('/page/1', 1)]);
     await next;
@@ -192,3 +154,37 @@ describe('the time paused for the rate limit', () => {
     expect(paused).toBeLessThanOrEqual(elapsed);
   });
 });
+
+/**
+ * A client of a server that answers at once until `hold()`, then holds requests until it has
+ * `count` of them and answers them all together (the client finds them in one turn of its event
+ * loop). The first answer has ended the client's probing (one request at a time until an answer
+ * comes). `running(n)`: once `n` requests are under way, and written.
+ */
+async function heldTogether(count: number, concurrency: number) {
+  const held: ServerResponse[] = [];
+  const body = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ id: `x${i}` })) });
+  const answer = (r: ServerResponse) => {
+    r.writeHead(200, { 'content-type': 'application/json' });
+    r.end(body);
+  };
+  let holding = false;
+  const http = await clientOf(
+    createServer((_req, res) => {
+      if (!holding) return answer(res);
+      held.push(res);
+      if (held.length === count) {
+        holding = false;
+        held.splice(0).forEach(answer);
+      }
+    }),
+    { token: 'chain-first-token-0123456789', concurrency },
+  );
+  await http.send({ method: 'GET', path: '/probe', route: '/probe', expect: [200] });
+  const running = async (n: number) => {
+    while (http.pending > 0 && (http as unknown as { running: number }).running < n)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  return { http, hold: () => void (holding = true), running };
+}
