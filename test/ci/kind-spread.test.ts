@@ -72,7 +72,8 @@ const STRUCTURE_DIFF_PARTS = [
 /**
  * Parts of a module split off by idea to keep files small (decision 49), counted once with it: the
  * redirects the plan wants and the diff's calls, beside site-redirect.ts; the structure's config
- * (schemas, normalization, checks, docs), beside site-structure.ts, for the kinds it names.
+ * (schemas, normalization, checks, docs) and its export, beside site-structure.ts, for the kinds
+ * they name.
  */
 const KIND_PARTS: Record<string, string[]> = {
   'src/kinds/site-redirect-resolve.ts': ['site-redirect'],
@@ -83,6 +84,7 @@ const KIND_PARTS: Record<string, string[]> = {
     'site-section-group',
     'site-customization',
   ],
+  'src/kinds/site-structure-export.ts': ['site-section', 'site-space', 'site-section-group'],
 };
 const ABOUT_OTHERS: Record<string, string[]> = Object.fromEntries([
   ...[...GRANT_FILES, ...ACCESS_FILES].map((f) => [f, ['space', 'collection', 'site', 'team', 'member']]),
