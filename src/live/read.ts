@@ -334,7 +334,8 @@ async function readList(
     }
     // An id that is a credential reaches the live model as its fingerprint (decision 0031).
     const item = read.live(withoutCredentials(answer, kind.credentials) as never);
-    items.push(item);
+    // As paged: the list itself without reads below, else only for what is done ahead.
+    if (!children || arriving) items.push(item);
     if (!children) return;
     if (!shared) {
       routes = children.reads.map((c) => routeBelow(c, orgId, item));

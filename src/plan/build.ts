@@ -3,6 +3,7 @@ import { relationKinds } from '../kinds/registry.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import type { Change, ChangeOp } from '../reconcile/index.js';
 import { createHash } from 'node:crypto';
+import { changesByOrganization } from './by-organization.js';
 import { resourceSummary } from './format-value.js';
 import { guardVerdict } from './safety.js';
 import {
@@ -350,29 +351,6 @@ export function checksumOf(changes: readonly Change[]): string {
     }
   }
   return hash.update(chunk).digest('hex');
-}
-
-/**
- * Each organization's changes (those at an address below it), in plan order: one pass over the
- * plan, not one per organization. An organization id with a `/` in it (never an API id) is
- * matched by prefix as before.
- */
-function changesByOrganization(
-  changes: readonly Change[],
-  organizations: readonly string[],
-): (organization: string) => Change[] {
-  const byOrg = new Map<string, Change[]>(organizations.map((o) => [o, []]));
-  const slashed = organizations.filter((o) => o.includes('/'));
-  if (slashed.length === 0)
-    for (let i = 0; i < changes.length; i += 1) {
-      const c = changes[i]!;
-      const at = c.address.indexOf('/');
-      if (at >= 0) byOrg.get(c.address.slice(0, at))?.push(c);
-    }
-  return (organization) =>
-    slashed.length === 0
-      ? byOrg.get(organization)!
-      : changes.filter((c) => c.address.startsWith(`${organization}/`));
 }
 
 /** What the guards judge of one organization: its counts, thresholds, protected deletions, links. */

@@ -1,5 +1,6 @@
 import type { Change, LiveState } from '../reconcile/index.js';
 import type { Plan } from './types.js';
+import { changesByOrganization } from './by-organization.js';
 import { fieldLines, resourceSummary, summaryLine, SYMBOL } from './format-value.js';
 import { htmlText, mdCode, mdFence, mdText, oneLine } from './markdown-escape.js';
 import { redactText } from '../model/redact.js';
@@ -48,7 +49,7 @@ function openFence(text: string): string | undefined {
  * The comment's head: title, partial-plan note, errors, warnings, refusals, summary, previews and
  * the table of each organization's changes.
  */
-function headLines(plan: Plan, options: MarkdownOptions): string[] {
+function headLines(plan: Plan, options: MarkdownOptions, mineOf: ChangesOf): string[] {
   const head: string[] = [];
   head.push(`### ${options.title ?? 'docsync plan'}`);
   head.push('');
@@ -89,8 +90,7 @@ function headLines(plan: Plan, options: MarkdownOptions): string[] {
   head.push('| organization | create | update | delete | move |');
   head.push('|---|---:|---:|---:|---:|');
   for (const org of plan.organizations) {
-    const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
-    const n = resourceSummary(mine);
+    const n = resourceSummary(mineOf(org));
     head.push(`| ${mdCode(org, { table: true })} | ${n.create} | ${n.update} | ${n.delete} | ${n.move} |`);
   }
   head.push('');
@@ -101,10 +101,10 @@ function headLines(plan: Plan, options: MarkdownOptions): string[] {
  * The comment's details: each organization's changes, effective access, redirects, ignored,
  * unmanaged and inherited entries.
  */
-function detailBlocks(plan: Plan, options: MarkdownOptions): string[] {
+function detailBlocks(plan: Plan, options: MarkdownOptions, mineOf: ChangesOf): string[] {
   const sections: string[] = [];
   for (const org of plan.organizations) {
-    const mine = plan.changes.filter((c) => c.address.startsWith(`${org}/`));
+    const mine = mineOf(org);
     if (mine.length === 0) continue;
     sections.push(
       `<details><summary>${htmlText(org)}: ${mine.length} change(s)</summary>\n\n${mdFence(mine.map((c) => block(c, options.markOf?.(c), changeProvenance(plan, c))).join('\n'), 'diff')}\n\n</details>\n`,
@@ -134,11 +134,15 @@ function detailBlocks(plan: Plan, options: MarkdownOptions): string[] {
   return sections;
 }
 
+type ChangesOf = ReturnType<typeof changesByOrganization>;
+
 /** Markdown for pull-request comments: summary first, details collapsed, capped in size. */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const limit = options.limit ?? MARKDOWN_LIMIT;
-  const head = headLines(plan, options);
-  const sections = detailBlocks(plan, options);
+  // Each organization's changes, grouped once for the summary table and the details.
+  const mineOf = changesByOrganization(plan.changes, plan.organizations);
+  const head = headLines(plan, options, mineOf);
+  const sections = detailBlocks(plan, options, mineOf);
   const headText = redactText(head.join('\n'));
   const rest = redactText(sections.join('\n'));
   let text = `${headText}${rest}`;
