@@ -35,7 +35,7 @@ function diffedAhead(
     const one = ahead.get(org.id)!;
     for (const key of order) {
       const items = listIn(org, key as 'sites');
-      if (!items || !one.listRead(key, items)) continue;
+      if (!items || !one.listArriving(key, ArrivingList.read(items))) continue;
       started += 1;
       for (let i = 0; i < steps(key) && one.step(key) === 'more'; i += 1);
     }
@@ -61,7 +61,7 @@ function expectSameProof(
     const proof = new LiveProof(config);
     for (const key of order) {
       const items = listIn(org, key as 'sites');
-      if (items && proof.listRead(key, items))
+      if (items && proof.listArriving(key, ArrivingList.read(items)))
         for (let i = 0; i < steps && proof.step(key) === 'more'; i += 1);
     }
     const early = proof.finish(org)!;
@@ -315,7 +315,7 @@ describe('diffing kinds ahead, while other lists are read', () => {
     expect(bytes(diffs)).toBe(sequential);
     const org = live.organizations[0]!;
     const proof = new LiveProof();
-    expect(proof.listRead('sites', org.sites!)).toBe(true);
+    expect(proof.listArriving('sites', ArrivingList.read(org.sites!))).toBe(true);
     expect(proof.step('sites')).toBe('done');
     expect(proof.finish(org)).toBeUndefined();
   });

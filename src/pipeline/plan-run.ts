@@ -1,3 +1,4 @@
+import type { AheadStep } from '../model/steps.js';
 import type { ApiClient } from '../api/client.js';
 import { diff, diffAheadOf } from '../reconcile/diff.js';
 import { readLive, type ReadProgress } from '../live/read.js';
@@ -80,7 +81,7 @@ function withUnresolved(
 const SLICE_MS = 2;
 
 /** A task's step: `more` to do, `waiting` for more of its list to be read, or `done`. */
-type Step = () => 'more' | 'waiting' | 'done';
+type Step = () => AheadStep;
 type Task = { step: Step; list: ArrivingList };
 
 /**

@@ -11,7 +11,7 @@ import type { EntryReference, Lookup } from '../kinds/types.js';
 import type { AnyListKind } from '../kinds/shapes.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import { ArrivingList, itemsOf, WAIT, wholeOf, type Wait } from '../model/arriving.js';
-import { advance } from '../model/steps.js';
+import { advance, type AheadStep } from '../model/steps.js';
 import type { DesiredOrganization, LiveOrganization } from '../reconcile/index.js';
 
 /**
@@ -163,16 +163,11 @@ export class LiveProof {
     return true;
   }
 
-  /** A list kind's live list is read whole. */
-  listRead(key: string, items: readonly unknown[]): boolean {
-    return this.listArriving(key, ArrivingList.read(items));
-  }
-
   /**
    * One step of `key`'s part: `more`, `waiting` (for more of the list), or `done` (also when it
    * failed: `finish` then leaves it to `provenByLive`).
    */
-  step(key: string): 'more' | 'waiting' | 'done' {
+  step(key: string): AheadStep {
     const list = this.lists.get(key);
     if (list === undefined || this.failed) return 'done';
     const r = advance(list.steps);

@@ -17,8 +17,8 @@ import {
 import type { AnyListKind } from '../kinds/shapes.js';
 import type { ChangeOp, ResourceKind } from './change.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from './state.js';
-import { ArrivingList } from '../model/arriving.js';
-import { advance } from '../model/steps.js';
+import type { ArrivingList } from '../model/arriving.js';
+import { advance, type AheadStep } from '../model/steps.js';
 
 /** The diff of one organization: its drafts name the registry's kinds and operations. */
 export type OrgDiff = AnyOrgDiff<Draft<ResourceKind, ChangeOp>>;
@@ -198,16 +198,11 @@ export class DiffAhead {
     return true;
   }
 
-  /** A list kind's live list is read whole (`live`: the array the live state will hold). */
-  listRead(key: string, live: readonly unknown[]): boolean {
-    return this.listArriving(key, ArrivingList.read(live));
-  }
-
   /**
    * One step of `key`'s diff: `more`, `waiting` (for more of its list: step it again once more is
    * read), or `done` (also when it failed: it is then diffed in place).
    */
-  step(key: string): 'more' | 'waiting' | 'done' {
+  step(key: string): AheadStep {
     const k = this.kinds.get(key);
     if (!k || k.failed) return 'done';
     k.started = true;
