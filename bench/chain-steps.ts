@@ -37,7 +37,7 @@ type Internals = {
 };
 
 const CHAIN_ROUTE = '/orgs/{org}/teams';
-const isChainPath = (path: string) => /\/teams(\?|$)/.test(path);
+export const isChainPath = (path: string) => /\/teams(\?|$)/.test(path);
 
 /** Watch the client's chain of teams pages (the steps, in the order the pages were asked for). */
 export function traceChain(api: ApiClient, t0: number): ChainStep[] {

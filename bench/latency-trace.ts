@@ -16,7 +16,7 @@ import { makePlan } from '../src/pipeline/plan-run.js';
 import { HEAVY_FULL, HEAVY_QUICK, writeHeavyScenario } from './heavy-scenario.js';
 import { startEmulatorProcess } from './emulator-process.js';
 import { writeScenario } from './scenario.js';
-import { printSteps, traceChain } from './chain-steps.js';
+import { isChainPath, printSteps, traceChain } from './chain-steps.js';
 
 const which = process.argv[2] === 'bench' ? 'bench' : 'heavy';
 const quick = process.argv.includes('--quick');
@@ -57,18 +57,17 @@ try {
   // When undici wrote each request's headers to its socket; of the chain (the teams list's pages,
   // one after the other), when the client wrote each page's request and when it had the answer's
   // headers (its event loop got to it).
-  const isChain = (path: string) => /\/teams(\?|$)/.test(path);
   const sent: number[] = [];
   const chainWritten: number[] = [];
   const chainHeard: number[] = [];
   diagnostics.subscribe('undici:client:sendHeaders', (m) => {
     const { request } = m as { request: { path: string } };
     sent.push(Date.now());
-    if (isChain(request.path)) chainWritten.push(Date.now());
+    if (isChainPath(request.path)) chainWritten.push(Date.now());
   });
   diagnostics.subscribe('undici:request:headers', (m) => {
     const { request } = m as { request: { path: string } };
-    if (isChain(request.path)) chainHeard.push(Date.now());
+    if (isChainPath(request.path)) chainHeard.push(Date.now());
   });
   const samples: {
     t: number;
@@ -185,7 +184,7 @@ try {
   // The chain page by page: written by the client, received and answered by the emulator, heard by
   // the client; its own time is the sum of the emulator's latencies, the rest is the client's.
   const chain = log
-    .filter((r) => isChain(r.path) && r.status !== 429)
+    .filter((r) => isChainPath(r.path) && r.status !== 429)
     .map((r) => ({
       at: Date.parse(r.at) - t0,
       done: Date.parse(r.finishedAt ?? r.at) - t0,

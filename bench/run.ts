@@ -461,6 +461,9 @@ async function heavyPlan(): Promise<void> {
   );
 }
 
+/** The latency row's note when the emulator could not be scheduled ahead of the client. */
+const NOT_PRIORITIZED = "; the emulator at the client's priority (EMULATOR_PRIORITY needs root)";
+
 /**
  * 7. Plan wall time on a realistic API: every answer 100 ms ± 20 ms late, 600 requests per second
  * (sliding, announced in RateLimit-Policy), concurrency growing from 4 as the headers allow (up to
@@ -469,8 +472,6 @@ async function heavyPlan(): Promise<void> {
  * happen in order (a list's pages one after the other, then the reads below an item) has run, each
  * page for the latency the emulator gave it. Config loading is not in the time (it is the CPU rows' business).
  */
-const NOT_PRIORITIZED = "; the emulator at the client's priority (EMULATOR_PRIORITY needs root)";
-
 async function latencyPlan(): Promise<void> {
   const latencyMs = 100;
   const jitterMs = 20;

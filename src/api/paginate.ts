@@ -78,7 +78,7 @@ class PageWalk<T extends z.ZodType, S> {
     this.shape = (res, page) => {
       // The next page is asked for as soon as the answer names it, before its items are checked
       // and made live (and handed over): a chain of pages waits for none of that (decision 43).
-      if (this.readsAhead && page === this.taken && this.ahead === undefined) this.askAhead(res);
+      if (this.mayAskAhead(page)) this.askAhead(res);
       const parsed = parseAnswer(schema, res.body, 'GET', route);
       const items = parsed.items as z.infer<T>[];
       return { status: res.status, items: live ? items.map(live) : (items as S[]), next: parsed.next?.page };
@@ -116,12 +116,17 @@ class PageWalk<T extends z.ZodType, S> {
    * by the same bounds, the answer counted as not empty (it is 16 kB at least).
    */
   private peek(page: string | undefined, status: number, bytes: Buffer): boolean {
-    if (!this.readsAhead || page !== this.taken || this.ahead !== undefined) return false;
+    if (!this.mayAskAhead(page)) return false;
     if (bytes.length < PEEK_MIN_BYTES) return false;
     const next = nextInBytes(bytes);
     if (next === undefined || this.beyond(status, 1, next) !== undefined) return false;
     this.sendAhead(next);
     return true;
+  }
+
+  /** Whether the answer of page `page` may ask for the next one: the page the reader took, none asked yet. */
+  private mayAskAhead(page: string | undefined): boolean {
+    return this.readsAhead && page === this.taken && this.ahead === undefined;
   }
 
   private sendAhead(next: string): void {

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type * as TypeScript from 'typescript';
+import { ROOT } from './cli.js';
 
 /**
  * The TypeScript compiler, required, not imported: node's ESM loader scans the 9 MB CommonJS
@@ -10,8 +11,8 @@ import type * as TypeScript from 'typescript';
  */
 export const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;
 
-/** The repository's root and its src/. */
-export const ROOT = resolve(new URL('../../', import.meta.url).pathname);
+/** The repository's root (test/helpers/cli.ts's) and its src/. */
+export { ROOT };
 export const SRC = join(ROOT, 'src');
 
 /** Every source file under `dir` (`*.ts`, not the tests beside them). */
