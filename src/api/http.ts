@@ -247,12 +247,14 @@ export class HttpClient {
     // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    const share = this.shares.get(lane);
-    const options = share === undefined ? { lane } : { lane, share };
-    if (!req.priority) return queued(this.enqueue, run, options);
+    const priority = req.priority ?? 0;
+    // One shape for every request's options (undefined: a share of 1, priority 0 the lowest): the
+    // queue's hot path met four and was deoptimized for each new one.
+    const options: LaneOptions = { lane, share: this.shares.get(lane), priority };
+    if (!priority) return queued(this.enqueue, run, options);
     // Counted before it is queued: the pump may start it at once, and `chainedNext` counts it.
     this.chained += 1;
-    const chained = queued(this.enqueue, run, { ...options, priority: req.priority });
+    const chained = queued(this.enqueue, run, options);
     // The pump, asleep for a slot, asks the budget again (`nap`).
     this.wake?.();
     const over = () => {

@@ -140,15 +140,18 @@ class PageWalk<T extends z.ZodType, S> {
     this.count += 1;
     return this.http.send(
       {
+        // Every field, in `BaseClient.call`'s order: one shape of request through the client.
         method: 'GET',
         path: this.path,
         route: this.route,
         query: { limit: PAGE_LIMIT, ...this.query, page },
+        body: undefined,
         expect: [200],
+        create: false,
         // A list's next page is on the path of every read below its items: it goes first. So does
         // the first page of a list with reads below its items: until the first answer the client
         // sends one request at a time, and a plain list there would hold back every read below.
-        ...(page !== undefined || this.leads ? { priority: 1 } : {}),
+        priority: page !== undefined || this.leads ? 1 : 0,
         peek: (status, bytes) => this.peek(page, status, bytes),
       },
       (res) => this.shape(res, page),
