@@ -7,6 +7,7 @@ import { ShortestRecent } from './shortest-recent.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { Agent, errors as undiciErrors } from './undici.js';
 import { Exchange } from './exchange.js';
+import type { AnswerHeaders } from './answer-headers.js';
 import { registerSecret } from '../secrets/registry.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
 import { jsonText } from './json-text.js';
@@ -615,7 +616,7 @@ export class HttpClient {
   /** An answer's outcome: an expected one parsed (in its turn), or the error it is (a 429 pauses the budget). */
   private async outcome(
     req: HttpRequest,
-    res: { statusCode: number; headers: Record<string, string | string[] | undefined> },
+    res: { statusCode: number; headers: AnswerHeaders },
     bytes: Buffer,
   ): Promise<HttpResponse> {
     if (req.expect.includes(res.statusCode)) {

@@ -386,7 +386,11 @@ async function readList(
  * it: the list is the items whole in order (`Promise.all`), not an array filled in place, whose
  * first push met an empty array of another elements kind than the optimized code's (a deopt).
  */
-function inPlace(item: unknown, full: Promise<unknown>, arriving: ArrivingList | undefined): Promise<unknown> {
+function inPlace(
+  item: unknown,
+  full: Promise<unknown>,
+  arriving: ArrivingList | undefined,
+): Promise<unknown> {
   const done = full.then((whole) => {
     arriving?.itemRead(item, whole);
     return whole;
