@@ -295,25 +295,21 @@ async function readLists(
 type ListKind = (typeof anyListKinds)[number];
 type ListReadOf = ListKind['reads'][number];
 
+/** What `readList` reads, and with what. */
+type ListReadJob = {
+  kind: ListKind;
+  read: ListReadOf;
+  scope: ReadScope;
+  t: Track;
+  secrets: Map<string, string> | undefined;
+  onList: OnList | undefined;
+};
+
 /** One list of one kind, its items mapped and the reads below them started as each page arrives. */
 async function readList(
   api: ApiClient,
   orgId: string,
-  {
-    kind,
-    read,
-    scope,
-    t,
-    secrets,
-    onList,
-  }: {
-    kind: ListKind;
-    read: ListReadOf;
-    scope: ReadScope;
-    t: Track;
-    secrets: Map<string, string> | undefined;
-    onList: OnList | undefined;
-  },
+  { kind, read, scope, t, secrets, onList }: ListReadJob,
 ): Promise<ListRead> {
   const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
   const children = read.children;
