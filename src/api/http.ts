@@ -105,7 +105,7 @@ export class HttpClient {
    * earlier, when a request only began to wait for its slot, let a next page wait behind every
    * request already waiting, and a list of 15 pages took 15 times that (decision 43).
    */
-  private readonly waiting = new LaneQueue();
+  private readonly waiting: LaneQueue;
   /** Requests started (their first slot taken) and not done. */
   private running = 0;
   /** The most requests running at once (adaptive: `adapt`). */
@@ -160,6 +160,7 @@ export class HttpClient {
   private readonly headers: Record<string, string>;
 
   constructor(options: HttpOptions) {
+    this.waiting = new LaneQueue(this.shares);
     this.opts = {
       concurrency: 4,
       timeoutMs: 30_000,
@@ -249,9 +250,9 @@ export class HttpClient {
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
     const priority = req.priority ?? 0;
-    // One shape for every request's options (undefined: a share of 1, priority 0 the lowest): the
-    // queue's hot path met four and was deoptimized for each new one.
-    const options: LaneOptions = { lane, share: this.shares.get(lane), priority };
+    // One shape for every request's options (priority 0 the lowest; the lane's share is the queue's
+    // to look up, `shareRoute`): the queue's hot path met four and was deoptimized for each new one.
+    const options: LaneOptions = { lane, priority };
     if (!priority) return queued(this.enqueue, run, options);
     // Counted before it is queued: the pump may start it at once, and `chainedNext` counts it.
     this.chained += 1;

@@ -139,6 +139,13 @@ class Level {
  * time the rate limit takes instead of bunching it.
  */
 export class LaneQueue implements Queue<Run, LaneOptions> {
+  /**
+   * `shares`: the share of a lane whose task's options give none, by lane (the client's routes,
+   * `HttpClient.shareRoute`), read when the task is queued. Not in the options: a `share` there,
+   * undefined for most requests and 1.5 for some, changed the options' shape mid-plan.
+   */
+  constructor(private readonly shares?: ReadonlyMap<string, number>) {}
+
   private readonly levels = new Map<number, Level>();
   /** Priorities with a level, highest first. */
   private order: number[] = [];
@@ -163,7 +170,8 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
       this.levels.set(priority, level);
       this.order = [...this.levels.keys()].sort((a, b) => b - a);
     }
-    level.push(options?.lane ?? '', run, options?.id, options?.share);
+    const lane = options?.lane ?? '';
+    level.push(lane, run, options?.id, options?.share ?? this.shares?.get(lane));
   }
 
   dequeue(): Run | undefined {

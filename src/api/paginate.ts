@@ -33,6 +33,12 @@ export function nextInBytes(bytes: Buffer): string | undefined {
   const found = NEXT_LAST.exec(tail) ?? NEXT_FIRST.exec(bytes.toString('latin1', 0, PEEK_SPAN));
   return found?.[1];
 }
+/**
+ * A page's expected status, one array for every page: an array allocated with each request lived
+ * as long as the request waited, and its allocation site's move to the old generation mid-plan
+ * deoptimized the code that made it.
+ */
+const EXPECT_OK: readonly number[] = [200];
 /** Empty pages that still name a next page: an API in a loop, not a list. */
 const MAX_EMPTY_PAGES = 3;
 
@@ -146,7 +152,7 @@ class PageWalk<T extends z.ZodType, S> {
         route: this.route,
         query: { limit: PAGE_LIMIT, ...this.query, page },
         body: undefined,
-        expect: [200],
+        expect: EXPECT_OK,
         create: false,
         // A list's next page is on the path of every read below its items: it goes first. So does
         // the first page of a list with reads below its items: until the first answer the client
