@@ -142,7 +142,18 @@ export class BaseClient {
     body?: unknown,
     create = false,
   ): Promise<z.infer<T>> {
-    const res = await this.http.send({ method, path, route, expect, body, create });
+    // Every field, in `PageWalk.request`'s order: one shape of request through the client.
+    const res = await this.http.send({
+      method,
+      path,
+      route,
+      query: undefined,
+      body,
+      expect,
+      create,
+      priority: 0,
+      peek: undefined,
+    });
     return (schema ? parseAnswer(schema, res.body, method, route) : undefined) as z.infer<T>;
   }
 }

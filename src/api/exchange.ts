@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { AnswerTooLargeError, type DeadlineSignal } from './bounded-body.js';
-import { errors, parseHeaders } from './undici.js';
+import { errors } from './undici.js';
+import { answerHeaders, NO_HEADERS, type AnswerHeaders } from './answer-headers.js';
 
 /** What the API client sends: undici's dispatch options without a signal (the exchange has its own). */
 export type ExchangeRequest = {
@@ -31,7 +32,8 @@ export type ExchangeRequest = {
 export class Exchange {
   /** The answer's status and headers, once they came. */
   statusCode = 0;
-  headers: Record<string, string | string[] | undefined> = {};
+  /** The headers the client reads (`answerHeaders`). */
+  headers: AnswerHeaders = NO_HEADERS;
   answered = false;
   private chunks: Buffer[] = [];
   private size = 0;
@@ -79,9 +81,10 @@ export class Exchange {
     // An informational answer (1xx): the real one follows.
     if (statusCode < 200) return true;
     this.statusCode = statusCode;
-    this.headers = parseHeaders(rawHeaders);
+    const headers = answerHeaders(rawHeaders);
+    this.headers = headers;
     this.answered = true;
-    const declared = Number(this.headers['content-length']);
+    const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > this.maxBytes) this.tooLarge();
     return true;
   }

@@ -7,6 +7,7 @@ import { ShortestRecent } from './shortest-recent.js';
 import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
 import { Agent, errors as undiciErrors } from './undici.js';
 import { Exchange } from './exchange.js';
+import type { AnswerHeaders } from './answer-headers.js';
 import { registerSecret } from '../secrets/registry.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
 import { jsonText } from './json-text.js';
@@ -104,7 +105,7 @@ export class HttpClient {
    * earlier, when a request only began to wait for its slot, let a next page wait behind every
    * request already waiting, and a list of 15 pages took 15 times that (decision 43).
    */
-  private readonly waiting = new LaneQueue();
+  private readonly waiting: LaneQueue;
   /** Requests started (their first slot taken) and not done. */
   private running = 0;
   /** The most requests running at once (adaptive: `adapt`). */
@@ -159,6 +160,7 @@ export class HttpClient {
   private readonly headers: Record<string, string>;
 
   constructor(options: HttpOptions) {
+    this.waiting = new LaneQueue(this.shares);
     this.opts = {
       concurrency: 4,
       timeoutMs: 30_000,
@@ -247,12 +249,14 @@ export class HttpClient {
     // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
     // share one lane, in the order they are sent.
     const lane = req.method === 'GET' ? req.route : '';
-    const share = this.shares.get(lane);
-    const options = share === undefined ? { lane } : { lane, share };
-    if (!req.priority) return queued(this.enqueue, run, options);
+    const priority = req.priority ?? 0;
+    // One shape for every request's options (priority 0 the lowest; the lane's share is the queue's
+    // to look up, `shareRoute`): the queue's hot path met four and was deoptimized for each new one.
+    const options: LaneOptions = { lane, priority };
+    if (!priority) return queued(this.enqueue, run, options);
     // Counted before it is queued: the pump may start it at once, and `chainedNext` counts it.
     this.chained += 1;
-    const chained = queued(this.enqueue, run, { ...options, priority: req.priority });
+    const chained = queued(this.enqueue, run, options);
     // The pump, asleep for a slot, asks the budget again (`nap`).
     this.wake?.();
     const over = () => {
@@ -613,7 +617,7 @@ export class HttpClient {
   /** An answer's outcome: an expected one parsed (in its turn), or the error it is (a 429 pauses the budget). */
   private async outcome(
     req: HttpRequest,
-    res: { statusCode: number; headers: Record<string, string | string[] | undefined> },
+    res: { statusCode: number; headers: AnswerHeaders },
     bytes: Buffer,
   ): Promise<HttpResponse> {
     if (req.expect.includes(res.statusCode)) {

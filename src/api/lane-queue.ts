@@ -10,12 +10,12 @@ export type LaneOptions = QueueAddOptions & {
    * The lane's weight in the turns (default 1): a lane of share 1.5 is served as if it had two
    * thirds of its work, so it ends when lanes of share 1 are two thirds through theirs.
    */
-  share?: number;
+  share?: number | undefined;
 };
 
-type Task = { run: Run; id: string | undefined; lane: string; share: number };
+type Task = { run: Run; id: string | undefined; lane: string };
 /** `served`: tasks of this lane dequeued since it last had none waiting (its progress, with `tasks`). */
-type Lane = { name: string; tasks: Task[]; head: number; served: number; share: number };
+type Lane = { name: string; tasks: Task[]; head: number; served: number };
 
 /**
  * The lanes of one priority, served in proportion to what each has waiting: the next task comes from
@@ -25,6 +25,12 @@ type Lane = { name: string; tasks: Task[]; head: number; served: number; share: 
  */
 class Level {
   readonly lanes = new Map<string, Lane>();
+  /**
+   * The shares of the lanes whose share is not 1. Not a field of the lane (nor of its tasks): the
+   * first lane of share 1.5 turned such a field from small integers to doubles, which deprecated
+   * the lanes' shape and threw away the client's optimized code in the middle of a plan.
+   */
+  private readonly shares = new Map<string, number>();
   /** Lanes with tasks, in the order they are served. */
   ring: Lane[] = [];
   cursor = 0;
@@ -33,13 +39,14 @@ class Level {
   push(lane: string, run: Run, id: string | undefined, share = 1): void {
     let l = this.lanes.get(lane);
     if (!l) {
-      l = { name: lane, tasks: [], head: 0, served: 0, share };
+      l = { name: lane, tasks: [], head: 0, served: 0 };
       this.lanes.set(lane, l);
+      if (share !== 1) this.shares.set(lane, share);
       // A new lane waits for its turn behind the lanes already served in this round.
       this.ring.splice(this.cursor, 0, l);
       this.cursor += 1;
     }
-    l.tasks.push({ run, id, lane, share });
+    l.tasks.push({ run, id, lane });
     this.size += 1;
   }
 
@@ -53,11 +60,14 @@ class Level {
     lane.served += 1;
     this.size -= 1;
     if (lane.head === lane.tasks.length) {
-      this.lanes.delete(lane.name);
+      this.drop(lane.name);
       this.ring.splice(this.cursor, 1);
     } else {
       if (lane.head > 1024 && lane.head * 2 > lane.tasks.length) {
-        lane.tasks = lane.tasks.slice(lane.head);
+        // In place: a lane's `tasks` assigned again made the field mutable after the client's
+        // code was optimized with it constant (its first compaction deoptimized the queue's callers).
+        lane.tasks.copyWithin(0, lane.head);
+        lane.tasks.length -= lane.head;
         lane.head = 0;
       }
       this.cursor += 1;
@@ -71,11 +81,11 @@ class Level {
     const lane = this.ring[best]!;
     // a behind b: a.served / (a.share × a.total) < b.served / (b.share × b.total), without division.
     let served = lane.served;
-    let total = lane.share * (lane.served + lane.tasks.length - lane.head);
+    let total = this.shareOf(lane.name) * (lane.served + lane.tasks.length - lane.head);
     for (let k = 1; k < this.ring.length; k += 1) {
       const i = (this.cursor + k) % this.ring.length;
       const l = this.ring[i]!;
-      const lTotal = l.share * (l.served + l.tasks.length - l.head);
+      const lTotal = this.shareOf(l.name) * (l.served + l.tasks.length - l.head);
       if (l.served * total < served * lTotal) {
         best = i;
         served = l.served;
@@ -85,20 +95,33 @@ class Level {
     return best;
   }
 
-  remove(match: (t: Task) => boolean): Task | undefined {
+  /** The lane's share (1 unless it was queued with another). */
+  shareOf(lane: string): number {
+    return this.shares.size === 0 ? 1 : (this.shares.get(lane) ?? 1);
+  }
+
+  /** The task `match` finds, out of the level, with its lane's share. */
+  remove(match: (t: Task) => boolean): { task: Task; share: number } | undefined {
     for (const [i, lane] of this.ring.entries()) {
       const at = lane.tasks.findIndex((t, j) => j >= lane.head && match(t));
       if (at < 0) continue;
       const [task] = lane.tasks.splice(at, 1);
+      const share = this.shareOf(lane.name);
       this.size -= 1;
       if (lane.head === lane.tasks.length) {
-        this.lanes.delete(lane.name);
+        this.drop(lane.name);
         this.ring.splice(i, 1);
         if (i < this.cursor) this.cursor -= 1;
       }
-      return task;
+      return { task: task!, share };
     }
     return undefined;
+  }
+
+  /** A lane with no task left waiting. */
+  private drop(lane: string): void {
+    this.lanes.delete(lane);
+    if (this.shares.size > 0) this.shares.delete(lane);
   }
 
   *tasks(): Generator<Run> {
@@ -116,6 +139,13 @@ class Level {
  * time the rate limit takes instead of bunching it.
  */
 export class LaneQueue implements Queue<Run, LaneOptions> {
+  /**
+   * `shares`: the share of a lane whose task's options give none, by lane (the client's routes,
+   * `HttpClient.shareRoute`), read when the task is queued. Not in the options: a `share` there,
+   * undefined for most requests and 1.5 for some, changed the options' shape mid-plan.
+   */
+  constructor(private readonly shares?: ReadonlyMap<string, number>) {}
+
   private readonly levels = new Map<number, Level>();
   /** Priorities with a level, highest first. */
   private order: number[] = [];
@@ -140,7 +170,8 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
       this.levels.set(priority, level);
       this.order = [...this.levels.keys()].sort((a, b) => b - a);
     }
-    level.push(options?.lane ?? '', run, options?.id, options?.share);
+    const lane = options?.lane ?? '';
+    level.push(lane, run, options?.id, options?.share ?? this.shares?.get(lane));
   }
 
   dequeue(): Run | undefined {
@@ -158,9 +189,10 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
 
   setPriority(id: string, priority: number): void {
     for (const level of this.levels.values()) {
-      const task = level.remove((t) => t.id === id);
-      if (!task) continue;
-      return this.enqueue(task.run, { priority, id, lane: task.lane, share: task.share });
+      const found = level.remove((t) => t.id === id);
+      if (!found) continue;
+      // The share of the lane it waited in (as good as its own: a lane's share is its first task's).
+      return this.enqueue(found.task.run, { priority, id, lane: found.task.lane, share: found.share });
     }
     throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);
   }

@@ -33,6 +33,12 @@ export function nextInBytes(bytes: Buffer): string | undefined {
   const found = NEXT_LAST.exec(tail) ?? NEXT_FIRST.exec(bytes.toString('latin1', 0, PEEK_SPAN));
   return found?.[1];
 }
+/**
+ * A page's expected status, one array for every page: an array allocated with each request lived
+ * as long as the request waited, and its allocation site's move to the old generation mid-plan
+ * deoptimized the code that made it.
+ */
+const EXPECT_OK: readonly number[] = [200];
 /** Empty pages that still name a next page: an API in a loop, not a list. */
 const MAX_EMPTY_PAGES = 3;
 
@@ -140,19 +146,33 @@ class PageWalk<T extends z.ZodType, S> {
     this.count += 1;
     return this.http.send(
       {
+        // Every field, in `BaseClient.call`'s order: one shape of request through the client.
         method: 'GET',
         path: this.path,
         route: this.route,
         query: { limit: PAGE_LIMIT, ...this.query, page },
-        expect: [200],
+        body: undefined,
+        expect: EXPECT_OK,
+        create: false,
         // A list's next page is on the path of every read below its items: it goes first. So does
         // the first page of a list with reads below its items: until the first answer the client
         // sends one request at a time, and a plain list there would hold back every read below.
-        ...(page !== undefined || this.leads ? { priority: 1 } : {}),
+        priority: page !== undefined || this.leads ? 1 : 0,
         peek: (status, bytes) => this.peek(page, status, bytes),
       },
       (res) => this.shape(res, page),
     );
+  }
+
+  /** The items of `first` and of every page after it, in `first`'s own array (one page: no copy). */
+  all(first: PageOf<S>): S[] | Promise<S[]> {
+    const out = first.items;
+    if (!this.more(first)) return out;
+    const next = (got: PageOf<S>): S[] | Promise<S[]> => {
+      for (const it of got.items) out.push(it);
+      return this.more(got) ? this.fetch().then(next) : out;
+    };
+    return this.fetch().then(next);
   }
 
   /** Whether there is a page after `got` (throws when the list breaks a bound). */
@@ -238,7 +258,7 @@ export async function* paginate<T extends z.ZodType>(
  * reads thousands of one-page lists (a team's members), each waiting in the client's queue for
  * seconds, and an async generator per list is that much more to keep and to step (decision 42).
  */
-export async function listAll<T extends z.ZodType, S = z.infer<T>>(
+export function listAll<T extends z.ZodType, S = z.infer<T>>(
   http: HttpClient,
   path: string,
   route: string,
@@ -246,12 +266,12 @@ export async function listAll<T extends z.ZodType, S = z.infer<T>>(
   query: Record<string, string | number | boolean | undefined> = {},
   live?: (item: z.infer<T>) => S,
 ): Promise<S[]> {
-  const walk = new PageWalk(http, path, route, item, query, live);
-  let got = await walk.fetch();
-  const out = got.items;
-  while (walk.more(got)) {
-    got = await walk.fetch();
-    for (const it of got.items) out.push(it);
+  // Not an async function either: inlined into every hot caller (a read below each site), its
+  // frame and resume points were a large part of their optimized code (issue 33).
+  try {
+    const walk = new PageWalk(http, path, route, item, query, live);
+    return walk.fetch().then((first) => walk.all(first));
+  } catch (error) {
+    return Promise.reject(error as Error);
   }
-  return out;
 }

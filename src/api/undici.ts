@@ -10,12 +10,6 @@ import type { Dispatcher } from 'undici';
 const require = createRequire(import.meta.url);
 export const Agent = require('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
 export const errors = require('undici/lib/core/errors.js') as typeof Undici.errors;
-/** undici's own header parsing (what `request` gives its caller as `headers`). */
-export const parseHeaders = (
-  require('undici/lib/core/util.js') as {
-    parseHeaders: (raw: Buffer[]) => Record<string, string | string[] | undefined>;
-  }
-).parseHeaders;
 const api = require('undici/lib/api/index.js') as {
   request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 };

@@ -34,15 +34,24 @@ class Tracker {
   done = 0;
   started = 0;
   constructor(private readonly onProgress?: (p: ReadProgress) => void) {}
-  async track<T>(work: Promise<T>): Promise<T> {
+  /** Not an async function: one per request, and no frame kept while it waits (as `await` in `try`/`finally`). */
+  track<T>(work: Promise<T>): Promise<T> {
     this.started += 1;
     this.report();
-    try {
-      return await work;
-    } finally {
-      this.done += 1;
-      this.report();
-    }
+    return work.then(
+      (value) => {
+        this.ended();
+        return value;
+      },
+      (error: unknown) => {
+        this.ended();
+        throw error;
+      },
+    );
+  }
+  private ended() {
+    this.done += 1;
+    this.report();
   }
   private report() {
     this.onProgress?.({ listsDone: this.done, listsStarted: this.started });
@@ -286,64 +295,65 @@ async function readLists(
 type ListKind = (typeof anyListKinds)[number];
 type ListReadOf = ListKind['reads'][number];
 
+/** What `readList` reads, and with what. */
+type ListReadJob = {
+  kind: ListKind;
+  read: ListReadOf;
+  scope: ReadScope;
+  t: Track;
+  secrets: Map<string, string> | undefined;
+  onList: OnList | undefined;
+};
+
 /** One list of one kind, its items mapped and the reads below them started as each page arrives. */
 async function readList(
   api: ApiClient,
   orgId: string,
-  {
-    kind,
-    read,
-    scope,
-    t,
-    secrets,
-    onList,
-  }: {
-    kind: ListKind;
-    read: ListReadOf;
-    scope: ReadScope;
-    t: Track;
-    secrets: Map<string, string> | undefined;
-    onList: OnList | undefined;
-  },
+  { kind, read, scope, t, secrets, onList }: ListReadJob,
 ): Promise<ListRead> {
   const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
   const children = read.children;
+  // Read once here, not in `onItem`: the kinds' read declarations differ in shape, and `onItem`
+  // (hot, one closure per list sharing its feedback) would meet a new shape after it was optimized.
+  const { live, secret } = read;
+  const { credentials, readsBelowShare } = kind;
+  const childReads = children?.reads;
   const wanted = wantedBelow(api, children, desired);
   // Told as it is read (what is done ahead waits on it): its items as paged, each whole, the list.
   const arriving = onList && !read.readOnly ? new ArrivingList(children !== undefined) : undefined;
   if (arriving) onList!(kind.key, arriving);
-  // The items as paged (also the list, without reads below), and the items whole, in order.
+  // The items as paged (also the list, without reads below).
   const items: unknown[] = arriving?.paged ?? [];
-  const list: unknown[] = children ? [] : items;
+  // Each item whole, in order, once its reads below are done (`inPlace`).
   const below: Promise<unknown>[] = [];
   // The reads below a kind diffed ahead may weigh more in the client's turns: they then
   // end before the other lists' and its diff runs while those are still read (decision 43).
   let shared =
     !onList ||
-    !children ||
-    !kind.readsBelowShare ||
+    !childReads ||
+    !readsBelowShare ||
     !diffsAhead(kind, scope.desired && listIn(scope.desired, kind.key));
   let routes: string[] = [];
   const unshare = () => {
     for (const route of routes) api.http.shareRoute(route, undefined);
   };
   const onItem = (answer: unknown) => {
-    if (secrets && read.secret) {
-      const pair = read.secret(answer as never);
+    if (secrets && secret) {
+      const pair = secret(answer as never);
       if (pair) secrets.set(...pair);
     }
     // An id that is a credential reaches the live model as its fingerprint (decision 0031).
-    const item = read.live(withoutCredentials(answer, kind.credentials) as never);
+    const item = live(withoutCredentials(answer, credentials) as never);
     // As paged: the list itself without reads below, else only for what is done ahead.
-    if (!children || arriving) items.push(item);
-    if (!children) return;
+    if (!childReads || arriving) items.push(item);
+    if (!childReads) return;
     if (!shared) {
-      routes = children.reads.map((c) => routeBelow(c, orgId, item));
-      for (const route of routes) api.http.shareRoute(route, kind.readsBelowShare);
+      routes = childReads.map((c) => routeBelow(c, orgId, item));
+      for (const route of routes) api.http.shareRoute(route, readsBelowShare);
       shared = true;
     }
     const wants = desired ? { wants: wanted() } : undefined;
-    below.push(inPlace(list, item, readChildren(api, orgId, item, children.reads, wants, t), arriving));
+    below.push(inPlace(item, readChildren(api, orgId, item, childReads, wants, t), arriving));
   };
   // Each page's items are mapped, and the reads below them started, as the page arrives:
   // the next page and those reads go on at once (decision 39).
@@ -361,26 +371,25 @@ async function readList(
     throw error;
   });
   arriving?.allPagesRead();
-  // Each item's place in `list` holds it whole once its reads below are done.
-  if (children) await Promise.all(below).finally(unshare);
+  // Each item whole, in the list's order, once its reads below are done.
+  const list = childReads ? await Promise.all(below).finally(unshare) : items;
   arriving?.read(list);
   return { key: kind.key, readOnly: read.readOnly, items: list };
 }
 
 /**
- * `item` in `list`, its place holding it whole once the reads below it (`full`) end, when
- * `arriving` is told so too.
+ * `item` whole once the reads below it (`full`) end, when `arriving` is told so too. Settles with
+ * it: the list is the items whole in order (`Promise.all`), not an array filled in place, whose
+ * first push met an empty array of another elements kind than the optimized code's (a deopt).
  */
 function inPlace(
-  list: unknown[],
   item: unknown,
   full: Promise<unknown>,
   arriving: ArrivingList | undefined,
-): Promise<void> {
-  const at = list.push(item) - 1;
+): Promise<unknown> {
   const done = full.then((whole) => {
-    list[at] = whole;
     arriving?.itemRead(item, whole);
+    return whole;
   });
   // Judged once the list's pages are read; until then a failure is not unhandled.
   done.catch(() => undefined);
@@ -472,8 +481,13 @@ async function orMissing<T>(read: Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** The reads below one item that the config wants (all, for export), attached in order. */
-async function readChildren(
+/**
+ * The reads below one item that the config wants (all, for export), attached in order. Not an
+ * async function: it runs for every item of a page at once, so an async one was optimized before
+ * any of its awaits had resumed, and deoptimized when the first did (the code after them had no
+ * type feedback); the answers are attached by `attachBelow`, a function of its own.
+ */
+function readChildren(
   api: ApiClient,
   orgId: string,
   item: unknown,
@@ -482,16 +496,34 @@ async function readChildren(
   scope: { wants: unknown } | undefined,
   t: Track,
 ): Promise<unknown> {
-  // Loops, no arrays between (issue 33: this runs for every site while its reads start); which
-  // reads are wanted is known before the first starts.
-  const wanted: ChildRead<unknown, unknown>[] = [];
-  for (const c of children) {
-    if (absentHere(c, api.capabilities)) continue;
-    if ((!c.applies || c.applies(item)) && (!scope || c.wanted(item, scope.wants))) wanted.push(c);
+  try {
+    // Loops, no arrays between (issue 33: this runs for every site while its reads start); which
+    // reads are wanted is known before the first starts.
+    const wanted: ChildRead<unknown, unknown>[] = [];
+    for (const c of children) {
+      if (absentHere(c, api.capabilities)) continue;
+      if ((!c.applies || c.applies(item)) && (!scope || c.wanted(item, scope.wants))) wanted.push(c);
+    }
+    const reads: Promise<unknown>[] = [];
+    for (const c of wanted)
+      reads.push(t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item))));
+    return Promise.all(reads).then((answers) => attachBelow(api, orgId, item, wanted, answers, scope, t));
+  } catch (error) {
+    // As an async function did: what a read's declaration throws rejects the item's promise.
+    return Promise.reject(error as Error);
   }
-  const answers = await Promise.all(
-    wanted.map((c) => t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item)))),
-  );
+}
+
+/** The answers of the reads below one item, attached in order; then the reads that need them. */
+function attachBelow(
+  api: ApiClient,
+  orgId: string,
+  item: unknown,
+  wanted: readonly ChildRead<unknown, unknown>[],
+  answers: readonly unknown[],
+  scope: { wants: unknown } | undefined,
+  t: Track,
+): unknown {
   let full = item;
   for (let i = 0; i < wanted.length; i += 1) full = wanted[i]!.attach(full, answers[i] as never);
   // Reads that need this round's answers (a site space's overrides need its id).

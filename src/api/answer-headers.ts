@@ -1,0 +1,61 @@
+/**
+ * The headers of an answer that the client reads (its size, a 429's pause, the rate limit's), in one
+ * object of one shape. undici's `parseHeaders` decoded every header (the date, the connection's,
+ * the content type) into an object whose shape followed the server's order: a plan reads thousands
+ * of answers, and the rate budget read them through polymorphic property loads (issue 33).
+ */
+export type AnswerHeaders = {
+  'content-length': HeaderValue;
+  'retry-after': HeaderValue;
+  'ratelimit-policy': HeaderValue;
+  'x-ratelimit-limit': HeaderValue;
+  'x-ratelimit-remaining': HeaderValue;
+  'x-ratelimit-reset': HeaderValue;
+};
+
+/** As undici's `parseHeaders` gives it: a header given twice or more is an array of its values. */
+type HeaderValue = string | string[] | undefined;
+
+type Name = keyof AnswerHeaders;
+
+/** The names read, by length: a header of another length is not decoded at all. */
+const BY_LENGTH = new Map<number, readonly Name[]>();
+for (const name of [
+  'content-length',
+  'retry-after',
+  'ratelimit-policy',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+] as const)
+  BY_LENGTH.set(name.length, [...(BY_LENGTH.get(name.length) ?? []), name]);
+
+/** The headers the client reads, from undici's raw list (name, value, name, value…; names in any case). */
+export function answerHeaders(raw: readonly Buffer[]): AnswerHeaders {
+  const headers: AnswerHeaders = {
+    'content-length': undefined,
+    'retry-after': undefined,
+    'ratelimit-policy': undefined,
+    'x-ratelimit-limit': undefined,
+    'x-ratelimit-remaining': undefined,
+    'x-ratelimit-reset': undefined,
+  };
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const names = BY_LENGTH.get(raw[i]!.length);
+    if (names === undefined) continue;
+    const name = nameIn(names, raw[i]!.toString('latin1').toLowerCase());
+    if (name === undefined) continue;
+    const value = raw[i + 1]!.toString('latin1');
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : typeof seen === 'string' ? [seen, value] : [...seen, value];
+  }
+  return headers;
+}
+
+function nameIn(names: readonly Name[], lower: string): Name | undefined {
+  for (const name of names) if (name === lower) return name;
+  return undefined;
+}
+
+/** Before an answer's headers came (made by `answerHeaders`: the same shape). Never written to. */
+export const NO_HEADERS: AnswerHeaders = answerHeaders([]);
