@@ -53,17 +53,23 @@ function keyColon(s: string, from: number): number {
   const first = s.charCodeAt(from);
   if (!(isLetter(first) || first === 0x5f)) return -1;
   let i = from + 1;
-  for (let c = s.charCodeAt(i); isLetter(c) || isDigit(c) || c === 0x5f || c === 0x2d; c = s.charCodeAt(i))
-    i += 1;
-  return s.charCodeAt(i) === 0x3a ? i : -1;
+  // Bounded by the length: no read past the end (a deoptimization, see afterSpaces).
+  for (; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (!(isLetter(c) || isDigit(c) || c === 0x5f || c === 0x2d)) break;
+  }
+  return i < s.length && s.charCodeAt(i) === 0x3a ? i : -1;
 }
 
 const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
-/** Index of the first character after the spaces at `i`. */
+/**
+ * Index of the first character after the spaces at `i`. Bounded by the length: a read past the end
+ * (a file's last line break, a flow collection that ends its line) deoptimizes the reader (issue 33).
+ */
 function afterSpaces(s: string, i: number): number {
-  while (s.charCodeAt(i) === 0x20) i += 1;
+  while (i < s.length && s.charCodeAt(i) === 0x20) i += 1;
   return i;
 }
 const INT = /^[-+]?[0-9]{1,15}$/;
@@ -72,9 +78,30 @@ const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/;
 
 export function fastParseYaml(text: string): Value | undefined {
   if (UNSUPPORTED_CHARS.test(text)) return undefined;
-  // Lines as parallel lists of where each one's content starts and ends in `text` (no object and
-  // no string per line, issue 33); a CR is only ever before a LF here.
-  const { indents, starts, ends } = lineTables(lineCount(text));
+  const tables = lineTables(lineCount(text));
+  const n = readLines(text, tables);
+  if (n <= 0) return undefined;
+  try {
+    const reader = new Reader(text, n, tables.indents, tables.starts, tables.ends);
+    if (tables.indents[0] !== 0 || keyEnd(text, tables.starts[0]!, tables.ends[0]!) === -1) return undefined;
+    const value = reader.map(0);
+    if (reader.i !== n) return undefined;
+    return value;
+  } catch (error) {
+    if (error instanceof Bail) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Lines as parallel lists of where each one's content starts and ends in `text` (no object and no
+ * string per line, issue 33); a CR is only ever before a LF here. Returns how many lines hold
+ * content, or -1 for a directive or a document marker (the full parser). A function of its own,
+ * ending with its loop: V8 compiles a long first file's loop on the spot and reuses that code at
+ * the next calls, and any code after the loop that had not yet run deoptimized it at every file
+ * (issue 33).
+ */
+function readLines(text: string, { indents, starts, ends }: LineTables): number {
   let n = 0;
   for (let start = 0; start <= text.length;) {
     let next = text.indexOf('\n', start);
@@ -90,24 +117,14 @@ export function fastParseYaml(text: string): Value | undefined {
       indent === 0 &&
       (text.startsWith('---', line) || text.startsWith('...', line) || text.startsWith('%', line))
     )
-      return undefined;
+      return -1;
     while (end > body && text.charCodeAt(end - 1) === 0x20) end -= 1;
     indents[n] = indent;
     starts[n] = body;
     ends[n] = end;
     n += 1;
   }
-  if (n === 0) return undefined;
-  try {
-    const reader = new Reader(text, n, indents, starts, ends);
-    if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
-    const value = reader.map(0);
-    if (reader.i !== n) return undefined;
-    return value;
-  } catch (error) {
-    if (error instanceof Bail) return undefined;
-    throw error;
-  }
+  return n;
 }
 
 type LineTables = { indents: Int32Array; starts: Int32Array; ends: Int32Array };
@@ -180,14 +197,18 @@ class Reader {
       if (!usableKey(key, out)) bail();
       const restAt = afterSpaces(text, colon + 1);
       this.i += 1;
+      let value: Value;
       if (restAt >= end || text.charCodeAt(restAt) === 0x23) {
         if (this.indent === indent && isItem(text, this.froms[this.i]!, this.ends[this.i]!))
-          out[key] = this.seq(indent);
-        else out[key] = this.block(indent);
+          value = this.seq(indent);
+        else value = this.block(indent);
       } else {
-        out[key] = inline(text.slice(restAt, end));
+        value = inline(text.slice(restAt, end));
         this.noContinuation(indent);
       }
+      // One store for every key: a store that had seen one key only was compiled for it, and
+      // deoptimized at the next (issue 33).
+      out[key] = value;
     }
     return out;
   }
@@ -321,7 +342,7 @@ function resolvePlain(s: string): Value {
 type Cursor = { s: string; i: number };
 
 function skipSpaces(c: Cursor): void {
-  while (c.s.charCodeAt(c.i) === 0x20) c.i += 1;
+  c.i = afterSpaces(c.s, c.i);
 }
 
 function flowValue(c: Cursor): Value {
@@ -439,7 +460,7 @@ function singleQuoted(c: Cursor): string {
       out += ch;
       continue;
     }
-    if (c.s[i + 1] === "'") {
+    if (i + 1 < c.s.length && c.s[i + 1] === "'") {
       out += "'";
       i += 1;
       continue;

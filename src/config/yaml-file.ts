@@ -259,27 +259,41 @@ function firstInvalidUtf8(bytes: Buffer): number {
  * else than white space. Each line is scanned only up to its first other character (issue 33).
  */
 function nestingDepth(text: string): number {
+  const flow = text.includes('[') || text.includes('{') ? flowDepth(text) : 0;
+  const block = deepestIndent(text) >> 1;
+  return flow > block ? flow : block;
+}
+
+/**
+ * The deepest count of open brackets. Integer steps and comparisons only: a `Math` call after the
+ * loop, never reached while the loop ran hot, deoptimized its optimized code at every file
+ * (issue 33).
+ */
+function flowDepth(text: string): number {
   let flow = 0;
-  let maxFlow = 0;
-  if (text.includes('[') || text.includes('{'))
-    for (let i = 0; i < text.length; i += 1) {
-      const c = text.charCodeAt(i);
-      if (c === 0x5b || c === 0x7b) {
-        flow += 1;
-        if (flow > maxFlow) maxFlow = flow;
-      } else if (c === 0x5d || c === 0x7d) flow = Math.max(0, flow - 1);
-    }
-  let maxIndent = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      flow += 1;
+      if (flow > deepest) deepest = flow;
+    } else if ((c === 0x5d || c === 0x7d) && flow > 0) flow -= 1;
+  }
+  return deepest;
+}
+
+/** The deepest indentation (white space) of a line that holds anything else. */
+function deepestIndent(text: string): number {
+  let deepest = 0;
   for (let start = 0; start < text.length;) {
     let i = start;
-    for (let c = text.charCodeAt(i); i < text.length && c !== 0x0a && isSpace(c); c = text.charCodeAt(i))
-      i += 1;
-    if (i < text.length && text.charCodeAt(i) !== 0x0a && i - start > maxIndent) maxIndent = i - start;
+    while (i < text.length && text.charCodeAt(i) !== 0x0a && isSpace(text.charCodeAt(i))) i += 1;
+    if (i < text.length && text.charCodeAt(i) !== 0x0a && i - start > deepest) deepest = i - start;
     const newline = text.indexOf('\n', i);
     if (newline === -1) break;
     start = newline + 1;
   }
-  return Math.max(maxFlow, Math.floor(maxIndent / 2));
+  return deepest;
 }
 
 /** What `String.prototype.trim` removes. */
