@@ -72,18 +72,59 @@ function afterSpaces(s: string, i: number): number {
   while (i < s.length && s.charCodeAt(i) === 0x20) i += 1;
   return i;
 }
-const INT = /^[-+]?[0-9]{1,15}$/;
-/** A plain scalar may not start with an indicator; `-`, `.`, `+` and digits start numbers (handled apart). */
-const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/;
+/**
+ * Whether `s` is an integer the subset reads, `/^[-+]?[0-9]{1,15}$/` (scanned by hand: a regular
+ * expression's call per scalar, some 200,000 of them in a large config, issue 33).
+ */
+export function isInt(s: string): boolean {
+  const sign = s.length > 0 && (s.charCodeAt(0) === 0x2d || s.charCodeAt(0) === 0x2b) ? 1 : 0;
+  if (s.length - sign < 1 || s.length - sign > 15) return false;
+  for (let i = sign; i < s.length; i += 1) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * Whether a plain scalar may start with the character `c`, `/^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/`: not an
+ * indicator; `-`, `.`, `+` and digits start numbers (handled apart).
+ */
+export function plainStart(c: number): boolean {
+  switch (c) {
+    case 0x2d: // -
+    case 0x3f: // ?
+    case 0x3a: // :
+    case 0x2c: // ,
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x7b: // {
+    case 0x7d: // }
+    case 0x23: // #
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case 0x27: // '
+    case 0x22: // "
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+    case 0x2e: // .
+    case 0x2b: // +
+    case 0x20: // space
+      return false;
+    default:
+      return !isDigit(c);
+  }
+}
 
 export function fastParseYaml(text: string): Value | undefined {
-  if (UNSUPPORTED_CHARS.test(text)) return undefined;
-  const tables = lineTables(lineCount(text));
-  const n = readLines(text, tables);
-  if (n <= 0) return undefined;
+  if (UNSUPPORTED_CHARS.test(text) || hasMarkers(text)) return undefined;
+  const { indents, starts, ends } = lineTables(lineCount(text));
+  const n = readLines(text, indents, starts, ends);
+  if (n === 0) return undefined;
   try {
-    const reader = new Reader(text, n, tables.indents, tables.starts, tables.ends);
-    if (tables.indents[0] !== 0 || keyEnd(text, tables.starts[0]!, tables.ends[0]!) === -1) return undefined;
+    const reader = new Reader(text, n, indents, starts, ends);
+    if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
     const value = reader.map(0);
     if (reader.i !== n) return undefined;
     return value;
@@ -94,14 +135,27 @@ export function fastParseYaml(text: string): Value | undefined {
 }
 
 /**
+ * Whether a line starts with a directive (`%`) or a document marker (`---`, `...`): the full
+ * parser's. (Such a line is never blank nor a comment.) Asked of the whole text before its lines
+ * are read, not of each line in the loop (see readLines).
+ */
+const hasMarkers = (text: string): boolean =>
+  text.startsWith('%') ||
+  text.startsWith('---') ||
+  text.startsWith('...') ||
+  text.includes('\n%') ||
+  text.includes('\n---') ||
+  text.includes('\n...');
+
+/**
  * Lines as parallel lists of where each one's content starts and ends in `text` (no object and no
  * string per line, issue 33); a CR is only ever before a LF here. Returns how many lines hold
- * content, or -1 for a directive or a document marker (the full parser). A function of its own,
- * ending with its loop: V8 compiles a long first file's loop on the spot and reuses that code at
- * the next calls, and any code after the loop that had not yet run deoptimized it at every file
- * (issue 33).
+ * content. A function of its own, its loop all of it, with nothing taken only on a rare line: V8
+ * compiles a long first file's loop on the spot, with the feedback of what ran until then, and
+ * reuses that code at the next calls; any code after the loop or on a line not yet met deoptimized
+ * it, at every file (issue 33).
  */
-function readLines(text: string, { indents, starts, ends }: LineTables): number {
+function readLines(text: string, indents: Int32Array, starts: Int32Array, ends: Int32Array): number {
   let n = 0;
   for (let start = 0; start <= text.length;) {
     let next = text.indexOf('\n', start);
@@ -109,15 +163,8 @@ function readLines(text: string, { indents, starts, ends }: LineTables): number 
     let end = next > start && text.charCodeAt(next - 1) === 0x0d ? next - 1 : next;
     const body = afterSpaces(text, start);
     const indent = body - start;
-    const line = start;
     start = next + 1;
     if (body >= end || text.charCodeAt(body) === 0x23) continue;
-    // Directives and document markers: the full parser.
-    if (
-      indent === 0 &&
-      (text.startsWith('---', line) || text.startsWith('...', line) || text.startsWith('%', line))
-    )
-      return -1;
     while (end > body && text.charCodeAt(end - 1) === 0x20) end -= 1;
     indents[n] = indent;
     starts[n] = body;
@@ -334,8 +381,8 @@ function resolvePlain(s: string): Value {
     default:
       break;
   }
-  if (INT.test(s)) return Number(s);
-  if (!PLAIN_START.test(s)) bail();
+  if (isInt(s)) return Number(s);
+  if (s.length === 0 || !plainStart(s.charCodeAt(0))) bail();
   return s;
 }
 
