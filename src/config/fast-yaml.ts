@@ -28,7 +28,16 @@ const bail = (): never => {
  */
 const UNSUPPORTED_CHARS =
   // eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb\t]|\r(?!\n)/;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb\t]/;
+const LONE_CR = /\r(?!\n)/;
+
+/**
+ * Whether `text` holds a character the subset does not handle (`UNSUPPORTED_CHARS`, or a CR not
+ * before a LF). Two expressions, the second only for a text with a CR: one with both alternatives
+ * scans a large config a third slower (issue 33).
+ */
+const unsupported = (text: string): boolean =>
+  UNSUPPORTED_CHARS.test(text) || (text.includes('\r') && LONE_CR.test(text));
 
 /** Trailing ASCII spaces only: `String.prototype.trimEnd` would also take Unicode spaces. */
 const trimSpaces = (s: string): string => {
@@ -117,11 +126,17 @@ export function plainStart(c: number): boolean {
   }
 }
 
-export function fastParseYaml(text: string): Value | undefined {
-  if (UNSUPPORTED_CHARS.test(text) || hasMarkers(text)) return undefined;
+/**
+ * The value of `text`, or `undefined`: outside the subset, or nested deeper than `maxDepth` as
+ * yaml-file.ts bounds it (brackets open at once, or half a line's indentation: its own line scan
+ * measures the indentation, so the loader need not scan the lines once more before).
+ */
+export function fastParseYaml(text: string, maxDepth = Number.POSITIVE_INFINITY): Value | undefined {
+  if (unsupported(text) || hasMarkers(text)) return undefined;
+  if ((text.includes('[') || text.includes('{')) && flowDepth(text) > maxDepth) return undefined;
   const { indents, starts, ends } = lineTables(lineCount(text));
-  const n = readLines(text, indents, starts, ends);
-  if (n === 0) return undefined;
+  const n = readLines(text, indents, starts, ends, 2 * maxDepth + 1);
+  if (n <= 0) return undefined;
   try {
     const reader = new Reader(text, n, indents, starts, ends);
     if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
@@ -132,6 +147,23 @@ export function fastParseYaml(text: string): Value | undefined {
     if (error instanceof Bail) return undefined;
     throw error;
   }
+}
+
+/**
+ * The deepest count of brackets open at once, anywhere in `text` (quotes and comments too: a bound).
+ * Integer steps and comparisons only, its loop all of it (see readLines).
+ */
+export function flowDepth(text: string): number {
+  let flow = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      flow += 1;
+      if (flow > deepest) deepest = flow;
+    } else if ((c === 0x5d || c === 0x7d) && flow > 0) flow -= 1;
+  }
+  return deepest;
 }
 
 /**
@@ -150,12 +182,19 @@ const hasMarkers = (text: string): boolean =>
 /**
  * Lines as parallel lists of where each one's content starts and ends in `text` (no object and no
  * string per line, issue 33); a CR is only ever before a LF here. Returns how many lines hold
- * content. A function of its own, its loop all of it, with nothing taken only on a rare line: V8
- * compiles a long first file's loop on the spot, with the feedback of what ran until then, and
- * reuses that code at the next calls; any code after the loop or on a line not yet met deoptimized
- * it, at every file (issue 33).
+ * content, or -1 for a line (a comment too) indented deeper than `maxIndent`. A function of its
+ * own, its loop all of it, with nothing taken only on a rare line: V8 compiles a long first file's
+ * loop on the spot, with the feedback of what ran until then, and reuses that code at the next
+ * calls; any code after the loop or on a line not yet met deoptimized it, at every file (issue 33).
  */
-function readLines(text: string, indents: Int32Array, starts: Int32Array, ends: Int32Array): number {
+function readLines(
+  text: string,
+  indents: Int32Array,
+  starts: Int32Array,
+  ends: Int32Array,
+  /** A line indented deeper, comments included, makes it answer -1 (nestingDepth's measure). */
+  maxIndent: number,
+): number {
   let n = 0;
   for (let start = 0; start <= text.length;) {
     let next = text.indexOf('\n', start);
@@ -164,7 +203,9 @@ function readLines(text: string, indents: Int32Array, starts: Int32Array, ends: 
     const body = afterSpaces(text, start);
     const indent = body - start;
     start = next + 1;
-    if (body >= end || text.charCodeAt(body) === 0x23) continue;
+    if (body >= end) continue;
+    if (indent > maxIndent) return -1;
+    if (text.charCodeAt(body) === 0x23) continue;
     while (end > body && text.charCodeAt(end - 1) === 0x20) end -= 1;
     indents[n] = indent;
     starts[n] = body;

@@ -65,6 +65,10 @@ describe('hostile bytes', () => {
     expect(codes(block(130))).toEqual(['too-deep']);
     // A line of white space only does not count.
     expect(codes(`organization: o\n${' '.repeat(200)}\n`)).not.toContain('too-deep');
+    // A comment counts; so does a text outside the fast reader's subset (a document marker, a tab).
+    expect(codes(`organization: o\n${' '.repeat(130)}# note\n`)).toEqual(['too-deep']);
+    expect(codes(`---\n${block(130)}`)).toEqual(['too-deep']);
+    expect(codes(`organization:\to\n${flow(65).slice(16)}`)).toEqual(['too-deep']);
   });
   it('refuses a folder with no config, and a missing folder', async () => {
     expect((await loadConfig(join(dir, 'good', 'none'))).issues[0]!.code).toBe('no-config');

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as YamlLib from 'yaml';
 import type { Document, LineCounter, Node } from 'yaml';
-import { fastParseYaml } from './fast-yaml.js';
+import { fastParseYaml, flowDepth } from './fast-yaml.js';
 import type { ConfigIssue } from './issues.js';
 
 let lib: typeof YamlLib | undefined;
@@ -44,12 +44,11 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
     return at('invalid-utf8', 'file is not valid UTF-8', line, column);
   }
   if (text.trim().length === 0 || /^(\s*(#.*)?\n?)*$/.test(text)) return at('empty-file', 'file is empty');
-  const depth = nestingDepth(text);
-  if (depth > MAX_DEPTH) return at('too-deep', `nesting is deeper than ${MAX_DEPTH} levels`);
-
-  // Fast path: the common subset, without positions; the full parser for anything else.
-  const fast = fastParseYaml(text);
+  // Fast path: the common subset, without positions, never deeper than the bound (it measures the
+  // nesting as nestingDepth does, in its own scan of the lines); the full parser for anything else.
+  const fast = fastParseYaml(text, MAX_DEPTH);
   if (fast !== undefined) return withLazyPositions(file, text, fast);
+  if (nestingDepth(text) > MAX_DEPTH) return at('too-deep', `nesting is deeper than ${MAX_DEPTH} levels`);
   return parseFull(file, text);
 }
 
@@ -257,29 +256,12 @@ function firstInvalidUtf8(bytes: Buffer): number {
  * Cheap upper bound of the nesting of flow and block collections, checked before parsing: the
  * deepest count of open brackets, and half the deepest indentation of a line that holds anything
  * else than white space. Each line is scanned only up to its first other character (issue 33).
+ * A text the fast path reads is measured so by its own scan (`fastParseYaml`'s `maxDepth`).
  */
 function nestingDepth(text: string): number {
   const flow = text.includes('[') || text.includes('{') ? flowDepth(text) : 0;
   const block = deepestIndent(text) >> 1;
   return flow > block ? flow : block;
-}
-
-/**
- * The deepest count of open brackets. Integer steps and comparisons only: a `Math` call after the
- * loop, never reached while the loop ran hot, deoptimized its optimized code at every file
- * (issue 33).
- */
-function flowDepth(text: string): number {
-  let flow = 0;
-  let deepest = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) {
-      flow += 1;
-      if (flow > deepest) deepest = flow;
-    } else if ((c === 0x5d || c === 0x7d) && flow > 0) flow -= 1;
-  }
-  return deepest;
 }
 
 /** The deepest indentation (white space) of a line that holds anything else. */
