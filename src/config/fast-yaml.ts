@@ -234,10 +234,17 @@ function lineTables(lines: number): LineTables {
   return tables;
 }
 
-/** How many lines `text` has: one more than its line feeds (its last line may be empty). */
+/**
+ * How many lines `text` has: one more than its line feeds (its last line may be empty). One search
+ * call, in the loop (a first one before it had no feedback in the loop's code: see readLines).
+ */
 function lineCount(text: string): number {
-  let count = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
+  let count = 0;
+  let i = -1;
+  do {
+    count += 1;
+    i = text.indexOf('\n', i + 1);
+  } while (i !== -1);
   return count;
 }
 
