@@ -111,8 +111,24 @@ export function readByFastPath(yaml: YamlFile): boolean {
 export function mayHoldAny(yaml: YamlFile, words: readonly string[]): boolean {
   const text = plainTexts.get(yaml);
   if (text === undefined) return true;
-  return words.some((w) => text.includes(w));
+  return words.length > 0 && anyOf(words).test(text);
 }
+
+/**
+ * One expression for a list of words, made once per list: a scan of the text for any of them,
+ * where a search per word scanned it once each (five words, a large config's 5.6 MB: 13–19 ms
+ * against 2–5 ms, issue 33).
+ */
+function anyOf(words: readonly string[]): RegExp {
+  let pattern = wordPatterns.get(words);
+  if (!pattern) {
+    pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+    wordPatterns.set(words, pattern);
+  }
+  return pattern;
+}
+
+const wordPatterns = new WeakMap<readonly string[], RegExp>();
 
 const locators = new WeakMap<YamlFile, YamlFile>();
 
