@@ -135,7 +135,23 @@ class EntryCheck implements EntryChecks {
     return (kinds) => checkUniqueIn(uniqueLists(this.issues, kinds), this.yaml, this.entry, this.here);
   }
   private below(path: Path): Place {
-    return { yaml: this.yaml, path: [...this.here, ...path] };
+    return new BelowPlace(this.yaml, this.here, path);
+  }
+}
+
+/**
+ * A place below an entry (`here`, then `rest`), its path made only when read, as FieldPlace's: a
+ * site's check hands one for each section path it registers (issue 33). `rest` is kept as given:
+ * the checks pass a new array each time.
+ */
+class BelowPlace implements Place {
+  constructor(
+    readonly yaml: YamlFile,
+    private readonly here: Path,
+    private readonly rest: Path,
+  ) {}
+  get path(): Path {
+    return [...this.here, ...this.rest];
   }
 }
 
