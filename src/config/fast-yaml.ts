@@ -172,12 +172,9 @@ export function flowDepth(text: string): number {
  * are read, not of each line in the loop (see readLines).
  */
 const hasMarkers = (text: string): boolean =>
-  text.startsWith('%') ||
-  text.startsWith('---') ||
-  text.startsWith('...') ||
-  text.includes('\n%') ||
-  text.includes('\n---') ||
-  text.includes('\n...');
+  text.startsWith('%') || text.startsWith('---') || text.startsWith('...') || MARKER_AFTER_LF.test(text);
+/** One scan of the text for the three after a line feed (three searches took half as long again). */
+const MARKER_AFTER_LF = /\n(?:%|---|\.\.\.)/;
 
 /**
  * Lines as parallel lists of where each one's content starts and ends in `text` (no object and no
