@@ -54,40 +54,48 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
 
 /** A file read by the fast path: positions come from a full parse on first use. */
 function withLazyPositions(file: string, text: string, value: unknown): YamlFile {
-  let full: YamlFile | undefined;
-  const positions = (): YamlFile => {
-    if (!full) {
-      const parsed = parseFull(file, text);
-      if (Array.isArray(parsed))
-        throw new Error(`${file}: the full YAML parser rejects what the fast one read`);
-      full = parsed;
-    }
-    return full;
-  };
-  const located: YamlFile = {
-    file,
-    value: undefined,
-    get doc() {
-      return positions().doc;
-    },
-    get lines() {
-      return positions().lines;
-    },
-  };
-  const yaml: YamlFile = {
-    file,
-    value,
-    get doc() {
-      return positions().doc;
-    },
-    get lines() {
-      return positions().lines;
-    },
-  };
-  locators.set(yaml, located);
+  const positions = new Positions(file, text);
+  const yaml = new LazyYamlFile(file, value, positions);
+  locators.set(yaml, new LazyYamlFile(file, undefined, positions));
   // An escape may spell any word: such a file's text says nothing sure (mayHoldAny).
   if (!text.includes('\\')) plainTexts.set(yaml, text);
   return yaml;
+}
+
+/** A fast-path file's positions: its full parse, made on first use and kept. */
+class Positions {
+  private full: YamlFile | undefined;
+  constructor(
+    private readonly file: string,
+    private readonly text: string,
+  ) {}
+  get(): YamlFile {
+    if (!this.full) {
+      const parsed = parseFull(this.file, this.text);
+      if (Array.isArray(parsed))
+        throw new Error(`${this.file}: the full YAML parser rejects what the fast one read`);
+      this.full = parsed;
+    }
+    return this.full;
+  }
+}
+
+/**
+ * A fast-path file, its `doc` and `lines` taken from its positions when read. A class: an object
+ * literal with getters defined its two accessors at run time, for each file (issue 33).
+ */
+class LazyYamlFile implements YamlFile {
+  constructor(
+    readonly file: string,
+    readonly value: unknown,
+    private readonly positions: Positions,
+  ) {}
+  get doc(): Document.Parsed {
+    return this.positions.get().doc;
+  }
+  get lines(): LineCounter {
+    return this.positions.get().lines;
+  }
 }
 
 /**
