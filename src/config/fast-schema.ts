@@ -171,6 +171,9 @@ function objectParse(schema: Schema): Parse {
   return (v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return FAIL;
     const input = v as Record<string, unknown>;
+    // A config's object almost always: its keys declared, in the schema's order, none required
+    // missing. Then its keys are all the fields to parse, in that order.
+    if (declaredInOrder(input, all)) return parseInOrder(input, all);
     if (strict) for (const key in input) if (!known.has(key)) return FAIL;
     // zod's copy, made at the first key whose answer is not the input's own value.
     let out: Record<string, unknown> | undefined;
@@ -193,6 +196,44 @@ function objectParse(schema: Schema): Parse {
 }
 
 type Field = { key: string; parse: () => Parse; optional: boolean };
+
+/**
+ * Whether `input`'s keys are all declared, in the schema's order, with every required one among
+ * them. The input is a tree the fast YAML reader made (or a copy of one): its keys are its own
+ * enumerable ones, so its keys are what `key in input` finds of the schema's.
+ */
+function declaredInOrder(input: Record<string, unknown>, fields: Field[]): boolean {
+  let f = 0;
+  for (const key in input) {
+    for (; f < fields.length && fields[f]!.key !== key; f += 1) if (!fields[f]!.optional) return false;
+    if (f === fields.length) return false;
+    f += 1;
+  }
+  for (; f < fields.length; f += 1) if (!fields[f]!.optional) return false;
+  return true;
+}
+
+/**
+ * What the general path answers for an input `declaredInOrder` holds: each key parsed in turn
+ * (the schema's order), zod's copy made at the first answer that is not the input's own value.
+ * One walk of the input's keys, where the general path asks `in` of every declared key and walks
+ * the keys twice more (issue 33).
+ */
+function parseInOrder(input: Record<string, unknown>, fields: Field[]): Answer {
+  let out: Record<string, unknown> | undefined;
+  let f = 0;
+  for (const key in input) {
+    while (fields[f]!.key !== key) f += 1;
+    const field = fields[f]!;
+    f += 1;
+    const before = input[key];
+    const value = field.parse()(before);
+    if (value === UNSURE || value === FAIL) return value;
+    if (out === undefined && value !== before) out = copyBefore(input, fields, field);
+    if (out !== undefined) out[key] = value;
+  }
+  return out ?? input;
+}
 
 /** zod's copy of `input`'s keys that come before `stop` in the schema (all: undefined). */
 function copyBefore(input: Record<string, unknown>, fields: Field[], stop: Field | undefined) {

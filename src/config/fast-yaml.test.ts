@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { fastParseYaml } from './fast-yaml.js';
+import { fastParseYaml, isInt, plainStart } from './fast-yaml.js';
 import { repositoryYamlFiles } from '../../test/helpers/repository-yaml.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -177,5 +177,33 @@ describe('fastParseYaml', () => {
     }
     // Enough of the documents stay inside the subset for the comparison to mean something.
     expect(agreed).toBeGreaterThan(300);
+  });
+
+  it('tells integers and the first character of a plain scalar as the regular expressions they replace', () => {
+    const plain = /^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/;
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c += 1)
+      if (plainStart(c) !== plain.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+    const int = /^[-+]?[0-9]{1,15}$/;
+    const words = [
+      '',
+      '-',
+      '+',
+      '0',
+      '-0',
+      '+7',
+      '12a',
+      'a12',
+      '--1',
+      '+-1',
+      '1-',
+      ' 1',
+      '1 ',
+      '1.5',
+      '0x1f',
+    ];
+    words.push('9'.repeat(15), '9'.repeat(16), `-${'1'.repeat(15)}`, `+${'1'.repeat(16)}`, '١٢');
+    for (const word of words) expect(isInt(word), word).toBe(int.test(word));
   });
 });

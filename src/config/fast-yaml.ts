@@ -28,7 +28,16 @@ const bail = (): never => {
  */
 const UNSUPPORTED_CHARS =
   // eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb\t]|\r(?!\n)/;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb\t]/;
+const LONE_CR = /\r(?!\n)/;
+
+/**
+ * Whether `text` holds a character the subset does not handle (`UNSUPPORTED_CHARS`, or a CR not
+ * before a LF). Two expressions, the second only for a text with a CR: one with both alternatives
+ * scans a large config a third slower (issue 33).
+ */
+const unsupported = (text: string): boolean =>
+  UNSUPPORTED_CHARS.test(text) || (text.includes('\r') && LONE_CR.test(text));
 
 /** Trailing ASCII spaces only: `String.prototype.trimEnd` would also take Unicode spaces. */
 const trimSpaces = (s: string): string => {
@@ -53,51 +62,81 @@ function keyColon(s: string, from: number): number {
   const first = s.charCodeAt(from);
   if (!(isLetter(first) || first === 0x5f)) return -1;
   let i = from + 1;
-  for (let c = s.charCodeAt(i); isLetter(c) || isDigit(c) || c === 0x5f || c === 0x2d; c = s.charCodeAt(i))
-    i += 1;
-  return s.charCodeAt(i) === 0x3a ? i : -1;
+  // Bounded by the length: no read past the end (a deoptimization, see afterSpaces).
+  for (; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (!(isLetter(c) || isDigit(c) || c === 0x5f || c === 0x2d)) break;
+  }
+  return i < s.length && s.charCodeAt(i) === 0x3a ? i : -1;
 }
 
 const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
-/** Index of the first character after the spaces at `i`. */
+/**
+ * Index of the first character after the spaces at `i`. Bounded by the length: a read past the end
+ * (a file's last line break, a flow collection that ends its line) deoptimizes the reader (issue 33).
+ */
 function afterSpaces(s: string, i: number): number {
-  while (s.charCodeAt(i) === 0x20) i += 1;
+  while (i < s.length && s.charCodeAt(i) === 0x20) i += 1;
   return i;
 }
-const INT = /^[-+]?[0-9]{1,15}$/;
-/** A plain scalar may not start with an indicator; `-`, `.`, `+` and digits start numbers (handled apart). */
-const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/;
+/**
+ * Whether `s` is an integer the subset reads, `/^[-+]?[0-9]{1,15}$/` (scanned by hand: a regular
+ * expression's call per scalar, some 200,000 of them in a large config, issue 33).
+ */
+export function isInt(s: string): boolean {
+  const sign = s.length > 0 && (s.charCodeAt(0) === 0x2d || s.charCodeAt(0) === 0x2b) ? 1 : 0;
+  if (s.length - sign < 1 || s.length - sign > 15) return false;
+  for (let i = sign; i < s.length; i += 1) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
+}
 
-export function fastParseYaml(text: string): Value | undefined {
-  if (UNSUPPORTED_CHARS.test(text)) return undefined;
-  // Lines as parallel lists of where each one's content starts and ends in `text` (no object and
-  // no string per line, issue 33); a CR is only ever before a LF here.
-  const { indents, starts, ends } = lineTables(lineCount(text));
-  let n = 0;
-  for (let start = 0; start <= text.length;) {
-    let next = text.indexOf('\n', start);
-    if (next === -1) next = text.length;
-    let end = next > start && text.charCodeAt(next - 1) === 0x0d ? next - 1 : next;
-    const body = afterSpaces(text, start);
-    const indent = body - start;
-    const line = start;
-    start = next + 1;
-    if (body >= end || text.charCodeAt(body) === 0x23) continue;
-    // Directives and document markers: the full parser.
-    if (
-      indent === 0 &&
-      (text.startsWith('---', line) || text.startsWith('...', line) || text.startsWith('%', line))
-    )
-      return undefined;
-    while (end > body && text.charCodeAt(end - 1) === 0x20) end -= 1;
-    indents[n] = indent;
-    starts[n] = body;
-    ends[n] = end;
-    n += 1;
+/**
+ * Whether a plain scalar may start with the character `c`, `/^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/`: not an
+ * indicator; `-`, `.`, `+` and digits start numbers (handled apart).
+ */
+export function plainStart(c: number): boolean {
+  switch (c) {
+    case 0x2d: // -
+    case 0x3f: // ?
+    case 0x3a: // :
+    case 0x2c: // ,
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x7b: // {
+    case 0x7d: // }
+    case 0x23: // #
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case 0x27: // '
+    case 0x22: // "
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+    case 0x2e: // .
+    case 0x2b: // +
+    case 0x20: // space
+      return false;
+    default:
+      return !isDigit(c);
   }
-  if (n === 0) return undefined;
+}
+
+/**
+ * The value of `text`, or `undefined`: outside the subset, or nested deeper than `maxDepth` as
+ * yaml-file.ts bounds it (brackets open at once, or half a line's indentation: its own line scan
+ * measures the indentation, so the loader need not scan the lines once more before).
+ */
+export function fastParseYaml(text: string, maxDepth = Number.POSITIVE_INFINITY): Value | undefined {
+  if (unsupported(text) || hasMarkers(text)) return undefined;
+  if ((text.includes('[') || text.includes('{')) && flowDepth(text) > maxDepth) return undefined;
+  const { indents, starts, ends } = lineTables(lineCount(text));
+  const n = readLines(text, indents, starts, ends, 2 * maxDepth + 1);
+  if (n <= 0) return undefined;
   try {
     const reader = new Reader(text, n, indents, starts, ends);
     if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
@@ -108,6 +147,69 @@ export function fastParseYaml(text: string): Value | undefined {
     if (error instanceof Bail) return undefined;
     throw error;
   }
+}
+
+/**
+ * The deepest count of brackets open at once, anywhere in `text` (quotes and comments too: a bound).
+ * Integer steps and comparisons only, its loop all of it (see readLines).
+ */
+export function flowDepth(text: string): number {
+  let flow = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      flow += 1;
+      if (flow > deepest) deepest = flow;
+    } else if ((c === 0x5d || c === 0x7d) && flow > 0) flow -= 1;
+  }
+  return deepest;
+}
+
+/**
+ * Whether a line starts with a directive (`%`) or a document marker (`---`, `...`): the full
+ * parser's. (Such a line is never blank nor a comment.) Asked of the whole text before its lines
+ * are read, not of each line in the loop (see readLines).
+ */
+const hasMarkers = (text: string): boolean =>
+  text.startsWith('%') || text.startsWith('---') || text.startsWith('...') || MARKER_AFTER_LF.test(text);
+/** One scan of the text for the three after a line feed (three searches took half as long again). */
+const MARKER_AFTER_LF = /\n(?:%|---|\.\.\.)/;
+
+/**
+ * Lines as parallel lists of where each one's content starts and ends in `text` (no object and no
+ * string per line, issue 33); a CR is only ever before a LF here. Returns how many lines hold
+ * content, or -1 for a line (a comment too) indented deeper than `maxIndent`. A function of its
+ * own, its loop all of it, with nothing taken only on a rare line: V8 compiles a long first file's
+ * loop on the spot, with the feedback of what ran until then, and reuses that code at the next
+ * calls; any code after the loop or on a line not yet met deoptimized it, at every file (issue 33).
+ */
+function readLines(
+  text: string,
+  indents: Int32Array,
+  starts: Int32Array,
+  ends: Int32Array,
+  /** A line indented deeper, comments included, makes it answer -1 (nestingDepth's measure). */
+  maxIndent: number,
+): number {
+  let n = 0;
+  for (let start = 0; start <= text.length;) {
+    let next = text.indexOf('\n', start);
+    if (next === -1) next = text.length;
+    let end = next > start && text.charCodeAt(next - 1) === 0x0d ? next - 1 : next;
+    const body = afterSpaces(text, start);
+    const indent = body - start;
+    start = next + 1;
+    if (body >= end) continue;
+    if (indent > maxIndent) return -1;
+    if (text.charCodeAt(body) === 0x23) continue;
+    while (end > body && text.charCodeAt(end - 1) === 0x20) end -= 1;
+    indents[n] = indent;
+    starts[n] = body;
+    ends[n] = end;
+    n += 1;
+  }
+  return n;
 }
 
 type LineTables = { indents: Int32Array; starts: Int32Array; ends: Int32Array };
@@ -129,10 +231,17 @@ function lineTables(lines: number): LineTables {
   return tables;
 }
 
-/** How many lines `text` has: one more than its line feeds (its last line may be empty). */
+/**
+ * How many lines `text` has: one more than its line feeds (its last line may be empty). One search
+ * call, in the loop (a first one before it had no feedback in the loop's code: see readLines).
+ */
 function lineCount(text: string): number {
-  let count = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
+  let count = 0;
+  let i = -1;
+  do {
+    count += 1;
+    i = text.indexOf('\n', i + 1);
+  } while (i !== -1);
   return count;
 }
 
@@ -180,14 +289,18 @@ class Reader {
       if (!usableKey(key, out)) bail();
       const restAt = afterSpaces(text, colon + 1);
       this.i += 1;
+      let value: Value;
       if (restAt >= end || text.charCodeAt(restAt) === 0x23) {
         if (this.indent === indent && isItem(text, this.froms[this.i]!, this.ends[this.i]!))
-          out[key] = this.seq(indent);
-        else out[key] = this.block(indent);
+          value = this.seq(indent);
+        else value = this.block(indent);
       } else {
-        out[key] = inline(text.slice(restAt, end));
+        value = inline(text, restAt, end);
         this.noContinuation(indent);
       }
+      // One store for every key: a store that had seen one key only was compiled for it, and
+      // deoptimized at the next (issue 33).
+      out[key] = value;
     }
     return out;
   }
@@ -215,7 +328,7 @@ class Reader {
         out.push(this.map(indent + offset - from));
       } else {
         this.i += 1;
-        out.push(inline(text.slice(offset, end)));
+        out.push(inline(text, offset, end));
         this.noContinuation(indent);
       }
     }
@@ -279,20 +392,42 @@ function reservedPlain(s: string): boolean {
   }
 }
 
-/** A value written on the rest of a line: a quoted, plain or flow scalar, then at most a comment. */
-function inline(rest: string): Value {
-  const c = rest[0]!;
-  if (c === '"' || c === "'" || c === '[' || c === '{') {
+/**
+ * A value written on the rest of a line (`text` from `from`, a character that is no space, to
+ * `end`): a quoted, plain or flow scalar, then at most a comment.
+ */
+function inline(text: string, from: number, end: number): Value {
+  const c = text.charCodeAt(from);
+  if (c === 0x22 || c === 0x27 || c === 0x5b || c === 0x7b) {
+    const rest = text.slice(from, end);
     const cursor = { s: rest, i: 0 };
     const value = flowValue(cursor);
     skipSpaces(cursor);
     if (cursor.i < rest.length && !(rest[cursor.i] === '#' && rest[cursor.i - 1] === ' ')) bail();
     return value;
   }
-  const hash = rest.indexOf(' #');
-  const plain = trimSpaces(hash === -1 ? rest : rest.slice(0, hash));
-  if (plain.includes(': ') || plain.endsWith(':') || plain.includes(' #')) bail();
-  return resolvePlain(plain);
+  return resolvePlain(text.slice(from, plainEnd(text, from, end)));
+}
+
+/**
+ * Where a plain scalar written from `from` ends: before a ` #` comment, and before the spaces at
+ * its end. Bails where the subset stops: a `:` that a space follows, or that ends the scalar (a
+ * `: ` inside, or a `:` last). One scan of the line's characters, not a slice and three searches
+ * per value (issue 33).
+ */
+function plainEnd(text: string, from: number, end: number): number {
+  let stop = end;
+  for (let i = from; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a) {
+      if (i + 1 === end || text.charCodeAt(i + 1) === 0x20) bail();
+    } else if (c === 0x20 && i + 1 < end && text.charCodeAt(i + 1) === 0x23) {
+      stop = i;
+      break;
+    }
+  }
+  while (stop > from && text.charCodeAt(stop - 1) === 0x20) stop -= 1;
+  return stop;
 }
 
 function resolvePlain(s: string): Value {
@@ -313,15 +448,15 @@ function resolvePlain(s: string): Value {
     default:
       break;
   }
-  if (INT.test(s)) return Number(s);
-  if (!PLAIN_START.test(s)) bail();
+  if (isInt(s)) return Number(s);
+  if (s.length === 0 || !plainStart(s.charCodeAt(0))) bail();
   return s;
 }
 
 type Cursor = { s: string; i: number };
 
 function skipSpaces(c: Cursor): void {
-  while (c.s.charCodeAt(c.i) === 0x20) c.i += 1;
+  c.i = afterSpaces(c.s, c.i);
 }
 
 function flowValue(c: Cursor): Value {
@@ -439,7 +574,7 @@ function singleQuoted(c: Cursor): string {
       out += ch;
       continue;
     }
-    if (c.s[i + 1] === "'") {
+    if (i + 1 < c.s.length && c.s[i + 1] === "'") {
       out += "'";
       i += 1;
       continue;

@@ -53,6 +53,23 @@ describe('hostile bytes', () => {
     for (let i = 1; i < 300; i += 1) text += `${' '.repeat(i * 2)}k${i}:\n`;
     expect(one(Buffer.from(text))[0]).toMatchObject({ code: 'too-deep' });
   });
+  it('bounds nesting at 64 levels, of brackets or of indentation', () => {
+    const codes = (text: string) => one(Buffer.from(text)).map((i) => i.code);
+    const flow = (depth: number) => `organization: o\nx: ${'['.repeat(depth)}${']'.repeat(depth)}\n`;
+    expect(codes(flow(64))).not.toContain('too-deep');
+    expect(codes(flow(65))).toEqual(['too-deep']);
+    // Closing brackets never count below none (a `]` first does not deepen what follows).
+    expect(codes(`organization: o\ny: "${']'.repeat(10)}"\n${flow(64).slice(16)}`)).not.toContain('too-deep');
+    const block = (spaces: number) => `organization: o\nx:\n${' '.repeat(spaces)}y: 1\n`;
+    expect(codes(block(129))).not.toContain('too-deep');
+    expect(codes(block(130))).toEqual(['too-deep']);
+    // A line of white space only does not count.
+    expect(codes(`organization: o\n${' '.repeat(200)}\n`)).not.toContain('too-deep');
+    // A comment counts; so does a text outside the fast reader's subset (a document marker, a tab).
+    expect(codes(`organization: o\n${' '.repeat(130)}# note\n`)).toEqual(['too-deep']);
+    expect(codes(`---\n${block(130)}`)).toEqual(['too-deep']);
+    expect(codes(`organization:\to\n${flow(65).slice(16)}`)).toEqual(['too-deep']);
+  });
   it('refuses a folder with no config, and a missing folder', async () => {
     expect((await loadConfig(join(dir, 'good', 'none'))).issues[0]!.code).toBe('no-config');
     expect((await loadConfig(new URL('../../docs', import.meta.url).pathname)).issues[0]!.code).toBe(

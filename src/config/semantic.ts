@@ -71,11 +71,19 @@ function uniqueIn(issues: Issues, what: string) {
   };
 }
 
-/** One identity scope per kind: its key, and its pinned ids. */
+/**
+ * One identity scope per kind: its key, and its pinned ids. What the walk reads of the kind is
+ * copied into objects of one shape: the kinds' own objects differ in shape, and reading them for
+ * every entry made the walk's code polymorphic and deoptimized it (issue 33).
+ */
 function uniqueLists(issues: Issues, kinds: readonly UniqueList[]) {
   return kinds.map((kind) => ({
     issues,
-    kind,
+    listKey: kind.key,
+    field: kind.unique.key,
+    pinned: kind.unique.pinned === true,
+    caseless: kind.unique.caseless === true,
+    check: kind.check,
     key: uniqueIn(issues, kind.unique.what),
     id: uniqueIn(issues, `${kind.unique.what} id`),
   }));
@@ -88,22 +96,25 @@ function checkUniqueIn(
   holder: object,
   at: Path,
 ): void {
-  for (const { issues, kind, key, id } of lists)
-    listIn(holder, kind.key)?.forEach((entry, i) => {
-      const e = entry as Record<string, string | undefined>;
-      const pinned = kind.unique.pinned ? e['id'] : undefined;
-      if (pinned) id(pinned, new FieldPlace(yaml, at, kind.key, i, 'id'));
+  for (const list of lists) {
+    const entries = listIn(holder, list.listKey);
+    if (!entries) continue;
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i] as Record<string, string | undefined>;
+      const pinned = list.pinned ? entry['id'] : undefined;
+      if (pinned) list.id(pinned, new FieldPlace(yaml, at, list.listKey, i, 'id'));
       else {
-        const value = e[kind.unique.key]!;
-        key(
-          kind.unique.caseless ? value.toLowerCase() : value,
-          new FieldPlace(yaml, at, kind.key, i, kind.unique.key),
+        const value = entry[list.field]!;
+        list.key(
+          list.caseless ? value.toLowerCase() : value,
+          new FieldPlace(yaml, at, list.listKey, i, list.field),
           value,
         );
       }
-      if (kind.check)
-        kind.check(entry as never, new EntryCheck(issues, yaml, [...at, kind.key, i], entry as object));
-    });
+      if (list.check)
+        list.check(entry as never, new EntryCheck(list.issues, yaml, [...at, list.listKey, i], entry));
+    }
+  }
 }
 
 /**
@@ -135,7 +146,23 @@ class EntryCheck implements EntryChecks {
     return (kinds) => checkUniqueIn(uniqueLists(this.issues, kinds), this.yaml, this.entry, this.here);
   }
   private below(path: Path): Place {
-    return { yaml: this.yaml, path: [...this.here, ...path] };
+    return new BelowPlace(this.yaml, this.here, path);
+  }
+}
+
+/**
+ * A place below an entry (`here`, then `rest`), its path made only when read, as FieldPlace's: a
+ * site's check hands one for each section path it registers (issue 33). `rest` is kept as given:
+ * the checks pass a new array each time.
+ */
+class BelowPlace implements Place {
+  constructor(
+    readonly yaml: YamlFile,
+    private readonly here: Path,
+    private readonly rest: Path,
+  ) {}
+  get path(): Path {
+    return [...this.here, ...this.rest];
   }
 }
 
