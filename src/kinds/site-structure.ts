@@ -14,6 +14,7 @@ import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { callBelow, listBelow, type ApiList, type ChildRead } from './types.js';
 import { pick, shuffle, type Random } from './examples.js';
+import { mapPacked } from '../model/packed.js';
 import type {
   DesiredSiteSpace,
   DesiredStructure,
@@ -80,7 +81,8 @@ const liveSection = (s: SiteSection): LiveSection => ({
   localizedTitle: s.localizedTitle ?? NO_LOCALIZED,
   localizedDescription: s.localizedDescription ?? NO_LOCALIZED,
   group: s.sectionGroup ?? null,
-  spaces: s.siteSpaces.map(liveSiteSpace),
+  // Packed whether or not the read is optimized: the diff reads every section's (model/packed.ts).
+  spaces: mapPacked(s.siteSpaces, liveSiteSpace),
 });
 
 type Parent = { id: string };
@@ -168,9 +170,14 @@ function overrideReads<L extends Parent>(attached: (l: LiveStructure) => LiveSit
             return {
               ...s,
               ...(l.sections
-                ? { sections: l.sections.map((sec) => ({ ...sec, spaces: sec.spaces.map(set) })) }
+                ? {
+                    sections: mapPacked(l.sections, (sec) => ({
+                      ...sec,
+                      spaces: mapPacked(sec.spaces, set),
+                    })),
+                  }
                 : {}),
-              ...(l.spaces ? { spaces: l.spaces.map(set) } : {}),
+              ...(l.spaces ? { spaces: mapPacked(l.spaces, set) } : {}),
             };
           },
         }),
@@ -219,7 +226,10 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
       // The site's root site spaces (those of sections come with their section).
       attach: (site: L, items: SiteSpace[]) => ({
         ...site,
-        spaces: items.filter((ss) => !ss.section).map(liveSiteSpace),
+        spaces: mapPacked(
+          items.filter((ss) => !ss.section),
+          liveSiteSpace,
+        ),
       }),
       then: overrideReads<L>(atRoot),
     }),
