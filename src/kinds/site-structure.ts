@@ -14,7 +14,7 @@ import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { callBelow, listBelow, type ApiList, type ChildRead } from './types.js';
 import { pick, shuffle, type Random } from './examples.js';
-import { mapPacked } from '../model/packed.js';
+import { mapPacked, packedCopy } from '../model/packed.js';
 import type {
   DesiredSiteSpace,
   DesiredStructure,
@@ -202,7 +202,8 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
         ...below('sections', SiteSection)(org, site),
         live: liveSection,
       }),
-      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections }),
+      // Copied packed: the read's arrays are packed or holey as it is optimized or not (model/packed.ts).
+      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections: packedCopy(sections) }),
       then: overrideReads<L>(ofSections),
     }),
     listBelow({
