@@ -145,7 +145,7 @@ const proofKind = (kind: AnyListKind): ProofKind => ({
 const unprovenBy =
   (proven: ReadonlyMap<string, Set<string>>) =>
   (target: string, id: string): boolean =>
-    !proven.get(target)?.has(normal(lookupOf(target), id));
+    !proven.get(target)?.has(caselessOf(target) ? id.toLowerCase() : id);
 
 /** What the live read already proves exists, by target (lower case where names compare without case). */
 export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
@@ -261,8 +261,8 @@ export class LiveProof {
   private proveEntry(kind: ProofKind, item: unknown): void {
     for (const { target, names } of kind.liveReferences!(item as never)) {
       const set = this.set(target);
-      const lookup = lookupOf(target);
-      for (const n of names) set.add(normal(lookup, n));
+      const caseless = caselessOf(target);
+      for (const n of names) set.add(caseless ? n.toLowerCase() : n);
     }
     this.keepPaired(kind, item);
   }
@@ -330,7 +330,9 @@ export class LiveProof {
   private listed(lookup: Lookup, items: readonly unknown[]): void {
     if (!lookup.names) return;
     const set = this.set(lookup.target);
-    for (const item of items) for (const n of lookup.names(item as never)) set.add(normal(lookup, n));
+    // Read once: the lookups differ in shape, and `normal` reading them per name was deoptimized.
+    const { names, caseless } = lookup;
+    for (const item of items) for (const n of names(item as never)) set.add(caseless ? n.toLowerCase() : n);
   }
 
   private set(target: string): Set<string> {
@@ -352,6 +354,17 @@ export const lookupOf = (target: string): Lookup | undefined =>
   );
 
 const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
+
+/**
+ * Whether the names of `target` compare without case (`lookupOf(target)?.caseless`), by target: a
+ * map of booleans, where the hot paths asked lookups of three shapes (wrong map, issue 33).
+ */
+let caselessByTarget: Map<string, boolean> | undefined;
+
+const caselessOf = (target: string): boolean =>
+  (caselessByTarget ??= new Map(
+    lookups.map((l) => [l.lookup.target, l.lookup.caseless === true] as const).reverse(),
+  )).get(target) === true;
 
 /**
  * The organization's references to resolve against the API: those the live read does not already
