@@ -4,7 +4,7 @@ import { brokenLinksPolicies } from '../diff/site-paths.js';
 import { CustomizationConfig, OverridesConfig } from './site-customization.js';
 import { nestedDocs } from './sparse.js';
 import type { KindDoc } from './types.js';
-import { mapPacked } from '../model/packed.js';
+import { mapHoley } from '../model/holey.js';
 import type { EntryChecks } from './shapes.js';
 import type {
   DesiredSection,
@@ -187,14 +187,14 @@ const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
 
 const section = (sec: z.infer<typeof SectionConfig>): DesiredSection => {
   const out = pickDefined(sec, SECTION_KEYS, {});
-  // Packed arrays, as the live ones: the structure diff reads both (model/packed.ts).
-  out['spaces'] = mapPacked(sec.spaces, siteSpace);
+  // Holey arrays, as the live ones: the structure diff reads both (model/holey.ts).
+  out['spaces'] = mapHoley(sec.spaces, siteSpace);
   return out as DesiredSection;
 };
 
 export function normalizeStructure(s: StructureConfig): DesiredStructure {
   return defined({
-    sections: s.sections && mapPacked(s.sections, section),
+    sections: s.sections && mapHoley(s.sections, section),
     sectionGroups: s.sectionGroups?.map(
       (g) =>
         defined({
@@ -208,7 +208,7 @@ export function normalizeStructure(s: StructureConfig): DesiredStructure {
           sections: g.sections,
         }) as DesiredSectionGroup,
     ),
-    spaces: s.spaces && mapPacked(s.spaces, siteSpace),
+    spaces: s.spaces && mapHoley(s.spaces, siteSpace),
   });
 }
 

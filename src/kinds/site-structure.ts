@@ -14,7 +14,7 @@ import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { callBelow, listBelow, type ApiList, type ChildRead } from './types.js';
 import { pick, shuffle, type Random } from './examples.js';
-import { mapPacked, packedCopy } from '../model/packed.js';
+import { holeyCopy, mapHoley } from '../model/holey.js';
 import type {
   DesiredSiteSpace,
   DesiredStructure,
@@ -81,8 +81,8 @@ const liveSection = (s: SiteSection): LiveSection => ({
   localizedTitle: s.localizedTitle ?? NO_LOCALIZED,
   localizedDescription: s.localizedDescription ?? NO_LOCALIZED,
   group: s.sectionGroup ?? null,
-  // Packed whether or not the read is optimized: the diff reads every section's (model/packed.ts).
-  spaces: mapPacked(s.siteSpaces, liveSiteSpace),
+  // Holey whether or not the read is optimized: the diff reads every section's (model/holey.ts).
+  spaces: mapHoley(s.siteSpaces, liveSiteSpace),
 });
 
 type Parent = { id: string };
@@ -171,13 +171,13 @@ function overrideReads<L extends Parent>(attached: (l: LiveStructure) => LiveSit
               ...s,
               ...(l.sections
                 ? {
-                    sections: mapPacked(l.sections, (sec) => ({
+                    sections: mapHoley(l.sections, (sec) => ({
                       ...sec,
-                      spaces: mapPacked(sec.spaces, set),
+                      spaces: mapHoley(sec.spaces, set),
                     })),
                   }
                 : {}),
-              ...(l.spaces ? { spaces: mapPacked(l.spaces, set) } : {}),
+              ...(l.spaces ? { spaces: mapHoley(l.spaces, set) } : {}),
             };
           },
         }),
@@ -202,8 +202,8 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
         ...below('sections', SiteSection)(org, site),
         live: liveSection,
       }),
-      // Copied packed: the read's arrays are packed or holey as it is optimized or not (model/packed.ts).
-      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections: packedCopy(sections) }),
+      // Copied holey: the read's arrays are packed or holey as it is optimized or not (model/holey.ts).
+      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections: holeyCopy(sections) }),
       then: overrideReads<L>(ofSections),
     }),
     listBelow({
@@ -227,7 +227,7 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
       // The site's root site spaces (those of sections come with their section).
       attach: (site: L, items: SiteSpace[]) => ({
         ...site,
-        spaces: mapPacked(
+        spaces: mapHoley(
           items.filter((ss) => !ss.section),
           liveSiteSpace,
         ),
