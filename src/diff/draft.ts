@@ -71,6 +71,8 @@ export class DraftSet {
     this.refuseTaken(key);
     // One shape for every draft, its fields named one by one: a spread of the many shapes kinds
     // pass is slow until optimized, and a set per draft for its few deps is garbage (issue 33).
+    // `note` and `follows` are there when undefined too: the plan's assembly reads every draft,
+    // and was deoptimized at each of the four shapes their presence made (wrong map).
     const full: Draft = {
       key,
       action: draft.action,
@@ -79,10 +81,10 @@ export class DraftSet {
       before: draft.before,
       after: draft.after,
       deps: uniqueDeps(draft.deps),
+      note: draft.note,
       op: draft.op,
+      follows: draft.follows,
     };
-    if (draft.note !== undefined) full.note = draft.note;
-    if (draft.follows !== undefined) full.follows = draft.follows;
     this.drafts.push(full);
     this.byKey.set(key, full);
     return full;

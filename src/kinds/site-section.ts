@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nullish } from '../model/schema.js';
+import { mapHoley } from '../model/holey.js';
 import { Localized } from './fields.js';
 import { SiteSpace, siteSpaceAddress } from './site-space.js';
 import type { Patch, Position, Ref } from '../model/change.js';
@@ -166,7 +167,8 @@ export function pairSections(
   addressOf: (path: string) => string,
 ): { slots: SectionSlot[]; used: Set<LiveSection> } {
   const used = new Set<LiveSection>();
-  const slots: SectionSlot[] = desired.map((ds) => ({
+  // Holey whether or not this is optimized: the structure diff's steps walk it (model/holey.ts).
+  const slots: SectionSlot[] = mapHoley(desired, (ds) => ({
     d: ds,
     l: undefined,
     ref: { id: '' },

@@ -4,6 +4,7 @@ import { brokenLinksPolicies } from '../diff/site-paths.js';
 import { CustomizationConfig, OverridesConfig } from './site-customization.js';
 import { nestedDocs } from './sparse.js';
 import type { KindDoc } from './types.js';
+import { mapHoley } from '../model/holey.js';
 import type { EntryChecks } from './shapes.js';
 import type {
   DesiredSection,
@@ -186,13 +187,14 @@ const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
 
 const section = (sec: z.infer<typeof SectionConfig>): DesiredSection => {
   const out = pickDefined(sec, SECTION_KEYS, {});
-  out['spaces'] = sec.spaces.map(siteSpace);
+  // Holey arrays, as the live ones: the structure diff reads both (model/holey.ts).
+  out['spaces'] = mapHoley(sec.spaces, siteSpace);
   return out as DesiredSection;
 };
 
 export function normalizeStructure(s: StructureConfig): DesiredStructure {
   return defined({
-    sections: s.sections?.map(section),
+    sections: s.sections && mapHoley(s.sections, section),
     sectionGroups: s.sectionGroups?.map(
       (g) =>
         defined({
@@ -206,7 +208,7 @@ export function normalizeStructure(s: StructureConfig): DesiredStructure {
           sections: g.sections,
         }) as DesiredSectionGroup,
     ),
-    spaces: s.spaces?.map(siteSpace),
+    spaces: s.spaces && mapHoley(s.spaces, siteSpace),
   });
 }
 

@@ -1,4 +1,5 @@
 import { SET_AFTER_CREATION } from '../model/index.js';
+import { mapHoley } from '../model/holey.js';
 import {
   pairSections,
   sectionAddress,
@@ -86,7 +87,7 @@ function pairStructure(
           if (holder) stays(first.space, holder);
           return !holder;
         });
-  const containers: Container[] = slots.map((slot) => ({
+  const containers: Container[] = mapHoley(slots, (slot) => ({
     slot,
     addr: slot.addr,
     live: slot.l?.spaces ?? [],

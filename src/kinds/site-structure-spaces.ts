@@ -23,26 +23,25 @@ type LiveLocation = { ss: LiveSiteSpace; section: LiveSection | null };
 
 /**
  * A site space's place in the plan. Its address and live reference are made when first read: most
- * site spaces of most plans keep their place and fields, and nothing reads either (issue 33).
+ * site spaces of most plans keep their place and fields, and nothing reads either (issue 33). Its
+ * keys are given to the constructor, never set after: V8 keeps a field written once constant, and
+ * the first key set after construction deoptimized the structure diff's code (issue 33).
  */
 class Placement implements SpacePlacement {
-  createKey?: string;
-  updateKey?: string;
-  private address: string | undefined;
-  private reference: Ref | undefined;
   constructor(
     readonly d: DesiredSiteSpace,
     readonly container: Container,
     readonly live: LiveSiteSpace | undefined,
+    readonly createKey: string | undefined = undefined,
+    readonly updateKey: string | undefined = undefined,
+    private reference: Ref | undefined = undefined,
+    private address: string | undefined = undefined,
   ) {}
   get addr(): string {
     return (this.address ??= siteSpaceAddress(this.container.addr, this.d.space));
   }
   get ref(): Ref {
     return (this.reference ??= this.live ? liveRef(this.live.id) : { id: '' });
-  }
-  set ref(ref: Ref) {
-    this.reference = ref;
   }
 }
 
@@ -89,14 +88,17 @@ export function placeSiteSpaces(s: Structure): void {
 /** A site space already in its place: its fields. */
 function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: LiveSiteSpace): void {
   const { org, site } = s;
-  const p = new Placement(ds, c, ss);
   const diff = siteSpaceUnchanged(ds, ss) ? null : changedFields(ds, ss, SITE_SPACE_FIELDS);
-  if (diff)
-    p.updateKey = s.siteSpaces.update({
+  let p = new Placement(ds, c, ss);
+  if (diff) {
+    const ref = liveRef(ss.id);
+    const updateKey = s.siteSpaces.update({
       address: p.addr,
       ...diff,
-      op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: diff.after },
+      op: { type: 'update-site-space', org, site: site.ref, siteSpace: ref, patch: diff.after },
     });
+    p = new Placement(ds, c, ss, undefined, updateKey, ref, p.addr);
+  }
   overrideCustomization(s, p);
   c.placements.push(p);
 }
@@ -115,16 +117,17 @@ function moveSiteSpaceHere(
 ): string | undefined {
   const { org, site } = s;
   const freed = loc ? freeSiteSpace(s, c, ds, loc) : undefined;
-  const p = new Placement(ds, c, undefined);
-  const addr = p.addr;
+  const addr = siteSpaceAddress(c.addr, ds.space);
   const withSection = c.slot?.createKey !== undefined && index === 0;
+  let createKey: string;
+  let ref: Ref;
   if (c.slot?.createKey && withSection) {
-    p.createKey = c.slot.createKey;
-    p.ref = createdRef(c.slot.createKey, `siteSpace:${ds.space}`);
+    createKey = c.slot.createKey;
+    ref = createdRef(c.slot.createKey, `siteSpace:${ds.space}`);
     s.ctx.drafts.depend(c.slot.createKey, freed);
   } else {
     const draft = ds.draft ? { draft: true } : {};
-    p.createKey = s.siteSpaces.create({
+    createKey = s.siteSpaces.create({
       address: addr,
       after: { space: ds.space, ...draft },
       deps: [site.createKey, c.slot?.createKey, freed, previousInContainer],
@@ -137,25 +140,27 @@ function moveSiteSpaceHere(
         ...draft,
       },
     });
-    p.ref = createdRef(p.createKey);
+    ref = createdRef(createKey);
   }
   // A section's first site space comes with it, live: a draft one becomes a draft right after.
   const follow = setAfterCreation(
     ds,
     withSection ? SITE_SPACE_FIELDS : SITE_SPACE_FIELDS.filter((f) => f !== 'draft'),
   );
-  if (follow)
-    p.updateKey = s.siteSpaces.update({
-      address: addr,
-      before: null,
-      after: follow,
-      deps: [p.createKey],
-      note: SET_AFTER_CREATION,
-      op: { type: 'update-site-space', org, site: site.ref, siteSpace: p.ref, patch: follow },
-    });
+  const updateKey = follow
+    ? s.siteSpaces.update({
+        address: addr,
+        before: null,
+        after: follow,
+        deps: [createKey],
+        note: SET_AFTER_CREATION,
+        op: { type: 'update-site-space', org, site: site.ref, siteSpace: ref, patch: follow },
+      })
+    : undefined;
+  const p = new Placement(ds, c, undefined, createKey, updateKey, ref, addr);
   overrideCustomization(s, p);
   c.placements.push(p);
-  return p.createKey;
+  return createKey;
 }
 
 /** The key of what frees a space's old place: its section's deletion, or its own. */

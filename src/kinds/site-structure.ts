@@ -14,6 +14,7 @@ import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
 import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { callBelow, listBelow, type ApiList, type ChildRead } from './types.js';
 import { pick, shuffle, type Random } from './examples.js';
+import { holeyCopy, mapHoley } from '../model/holey.js';
 import type {
   DesiredSiteSpace,
   DesiredStructure,
@@ -80,7 +81,8 @@ const liveSection = (s: SiteSection): LiveSection => ({
   localizedTitle: s.localizedTitle ?? NO_LOCALIZED,
   localizedDescription: s.localizedDescription ?? NO_LOCALIZED,
   group: s.sectionGroup ?? null,
-  spaces: s.siteSpaces.map(liveSiteSpace),
+  // Holey whether or not the read is optimized: the diff reads every section's (model/holey.ts).
+  spaces: mapHoley(s.siteSpaces, liveSiteSpace),
 });
 
 type Parent = { id: string };
@@ -168,9 +170,14 @@ function overrideReads<L extends Parent>(attached: (l: LiveStructure) => LiveSit
             return {
               ...s,
               ...(l.sections
-                ? { sections: l.sections.map((sec) => ({ ...sec, spaces: sec.spaces.map(set) })) }
+                ? {
+                    sections: mapHoley(l.sections, (sec) => ({
+                      ...sec,
+                      spaces: mapHoley(sec.spaces, set),
+                    })),
+                  }
                 : {}),
-              ...(l.spaces ? { spaces: l.spaces.map(set) } : {}),
+              ...(l.spaces ? { spaces: mapHoley(l.spaces, set) } : {}),
             };
           },
         }),
@@ -195,7 +202,8 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
         ...below('sections', SiteSection)(org, site),
         live: liveSection,
       }),
-      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections }),
+      // Copied holey: the read's arrays are packed or holey as it is optimized or not (model/holey.ts).
+      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections: holeyCopy(sections) }),
       then: overrideReads<L>(ofSections),
     }),
     listBelow({
@@ -219,7 +227,10 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
       // The site's root site spaces (those of sections come with their section).
       attach: (site: L, items: SiteSpace[]) => ({
         ...site,
-        spaces: items.filter((ss) => !ss.section).map(liveSiteSpace),
+        spaces: mapHoley(
+          items.filter((ss) => !ss.section),
+          liveSiteSpace,
+        ),
       }),
       then: overrideReads<L>(atRoot),
     }),

@@ -20,6 +20,7 @@ import {
 import { deleteCall, idOutput, listBelow } from './types.js';
 import { drained, type ListKind } from './shapes.js';
 import { pick, shuffle, type KindExamples } from './examples.js';
+import { holeyCopy } from '../model/holey.js';
 
 /** Teams of an organization, by title (or pinned id), with their membership when listed. */
 
@@ -252,9 +253,10 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
               item: MemberAnswer,
               live: liveMember,
             }),
+            // Copied holey: the read's arrays are packed or holey as it is optimized or not (model/holey.ts).
             attach: (team: LiveTeam, members: ReturnType<typeof liveMember>[]): LiveTeam => ({
               ...team,
-              members,
+              members: holeyCopy(members),
             }),
           }),
         ],

@@ -10,7 +10,7 @@ import {
 import type { EntryReference, Lookup } from '../kinds/types.js';
 import type { AnyListKind } from '../kinds/shapes.js';
 import { didYouMean } from '../model/did-you-mean.js';
-import { ArrivingList, itemsOf, WAIT, wholeOf, type Wait } from '../model/arriving.js';
+import { ArrivingList, itemsOf, WAIT, type Wait } from '../model/arriving.js';
 import { advance, type AheadStep } from '../model/steps.js';
 import type { DesiredOrganization, LiveOrganization } from '../reconcile/index.js';
 
@@ -83,7 +83,7 @@ export function referencesOf(
     const kept = ahead?.get(kind.key);
     listIn(org, kind.key)?.forEach((entry, i) => {
       const mine = kept?.[i];
-      if (mine === undefined) entryReferences(out, kind, entry, i, org, keep);
+      if (mine === undefined) entryReferences(out, kind.key, kind.references!, entry, i, org, keep);
       else for (const r of mine) if (keep(r.target, r.id)) out.push(r);
     });
   }
@@ -108,21 +108,44 @@ export function referencesOf(
 /** The references of a list kind's entry (the `i`th of its list) that `keep` keeps, located. */
 function entryReferences(
   out: ConfigReference[],
-  kind: AnyListKind,
+  key: string,
+  references: NonNullable<AnyListKind['references']>,
   entry: unknown,
   i: number,
   org: DesiredOrganization,
   keep: (target: string, id: string) => boolean,
 ): void {
-  for (const r of kind.references!(entry as never, org as never, keep))
-    if (keep(r.target, r.id)) out.push({ ...r, path: [kind.key, i, ...r.path] });
+  for (const r of references(entry as never, org as never, keep))
+    if (keep(r.target, r.id)) out.push({ ...r, path: [key, i, ...r.path] });
 }
+
+/**
+ * What the proof reads of a list kind, in one shape for every kind: the kinds' modules differ in
+ * the optional members they set, and the proof's hot functions, which read several kinds, were
+ * deoptimized at each new one (wrong map, issue 33).
+ */
+type ProofKind = {
+  kind: AnyListKind;
+  key: string;
+  liveReferences: AnyListKind['liveReferences'];
+  references: AnyListKind['references'];
+  /** The names a live entry is known by, when the config's entries of the kind have references. */
+  names: ((item: never) => string[]) | undefined;
+};
+
+const proofKind = (kind: AnyListKind): ProofKind => ({
+  kind,
+  key: kind.key,
+  liveReferences: kind.liveReferences,
+  references: kind.references,
+  names: kind.references ? kind.lookup?.names : undefined,
+});
 
 /** Whether a reference is not proven by `proven` (what is left to check). */
 const unprovenBy =
   (proven: ReadonlyMap<string, Set<string>>) =>
   (target: string, id: string): boolean =>
-    !proven.get(target)?.has(normal(lookupOf(target), id));
+    !proven.get(target)?.has(caselessOf(target) ? id.toLowerCase() : id);
 
 /** What the live read already proves exists, by target (lower case where names compare without case). */
 export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
@@ -202,26 +225,45 @@ export class LiveProof {
     return this.proven;
   }
 
-  /** A list kind's part: what its entries name, each once whole, then the names its lookups list. */
+  /**
+   * A list kind's part: what its entries name, each once whole, then the names its lookups list.
+   * Resumed at every step of every list, it is kept small, the entries' loop and each entry's work
+   * in functions of their own: what it reaches late (the rest, the lookups) deoptimizes it for
+   * want of feedback, and it was the plan's largest compile, four times (issue 33).
+   */
   private *prove(key: string, list: ArrivingList): Generator<void | Wait, void, undefined> {
-    const kind = anyListKinds.find((k) => k.key === key);
-    if (kind?.liveReferences)
-      for (let i = 0; ; i += 1) {
-        while (i >= list.paged.length && !list.pagesDone) yield WAIT;
-        if (i >= list.paged.length) break;
-        // Asked first: a generator per entry only when one must wait (15,000 teams read whole).
-        const item = list.whole(list.paged[i]) ?? (yield* wholeOf(list, list.paged[i]));
-        for (const { target, names } of kind.liveReferences(item)) {
-          const set = this.set(target);
-          const lookup = lookupOf(target);
-          for (const n of names) set.add(normal(lookup, n));
-        }
-        this.keepPaired(kind, item);
-        if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
-      }
+    const found = anyListKinds.find((k) => k.key === key);
+    const kind = found && proofKind(found);
+    if (kind?.liveReferences) yield* this.proveEntries(kind, list);
     if (kind) yield* this.keepRest(kind);
     const items = yield* itemsOf(list);
     for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
+  }
+
+  /** Each entry of `kind`'s list, once whole, as it arrives. */
+  private *proveEntries(kind: ProofKind, list: ArrivingList): Generator<void | Wait, void, undefined> {
+    for (let i = 0; ; i += 1) {
+      // `pagesDone` asked at every entry, not only once caught up: feedback before the first wait.
+      while (!list.pagesDone && i >= list.paged.length) yield WAIT;
+      if (i >= list.paged.length) return;
+      // Waited for here: no generator per entry (15,000 teams read whole). One ask, before and
+      // after a wait: its feedback is there when an optimized loop first waits.
+      const entry = list.paged[i];
+      let item: unknown;
+      while ((item = list.whole(entry)) === undefined) yield WAIT;
+      this.proveEntry(kind, item);
+      if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
+    }
+  }
+
+  /** What one whole live entry names, and the config's entries named as it is (`keepPaired`). */
+  private proveEntry(kind: ProofKind, item: unknown): void {
+    for (const { target, names } of kind.liveReferences!(item as never)) {
+      const set = this.set(target);
+      const caseless = caselessOf(target);
+      for (const n of names) set.add(caseless ? n.toLowerCase() : n);
+    }
+    this.keepPaired(kind, item);
   }
 
   /**
@@ -230,15 +272,14 @@ export class LiveProof {
    * what its live twin names (a site's spaces), proven just before. The sets only grow, so this
    * keeps at least what `referencesToCheck` keeps at the end, which filters them again.
    */
-  private keepPaired(kind: AnyListKind, item: unknown): void {
-    if (this.finishing || !this.org || !kind.references || !kind.lookup?.names) return;
-    const at = this.entriesByName(kind);
-    for (const name of kind.lookup.names(item as never))
-      for (const i of at.get(name) ?? []) this.keepEntry(kind, i);
+  private keepPaired(kind: ProofKind, item: unknown): void {
+    if (this.finishing || !this.org || !kind.names) return;
+    const at = this.entriesByName(kind.kind);
+    for (const name of kind.names(item as never)) for (const i of at.get(name) ?? []) this.keepEntry(kind, i);
   }
 
   /** The config's entries of `kind` not kept as their live twin was proven, a few a step. */
-  private *keepRest(kind: AnyListKind): Generator<void, void, undefined> {
+  private *keepRest(kind: ProofKind): Generator<void, void, undefined> {
     const entries = this.org && kind.references ? listIn(this.org, kind.key) : undefined;
     for (let i = 0; entries && i < entries.length && !this.finishing; i += 1) {
       this.keepEntry(kind, i);
@@ -246,12 +287,13 @@ export class LiveProof {
     }
   }
 
-  private keepEntry(kind: AnyListKind, i: number): void {
+  private keepEntry(kind: ProofKind, i: number): void {
     let kept = this.kept.get(kind.key);
     if (!kept) this.kept.set(kind.key, (kept = []));
     if (kept[i] !== undefined) return;
     const out: ConfigReference[] = [];
-    entryReferences(out, kind, listIn(this.org!, kind.key)![i], i, this.org!, unprovenBy(this.proven));
+    const entry = listIn(this.org!, kind.key)![i];
+    entryReferences(out, kind.key, kind.references!, entry, i, this.org!, unprovenBy(this.proven));
     kept[i] = out;
   }
 
@@ -287,7 +329,9 @@ export class LiveProof {
   private listed(lookup: Lookup, items: readonly unknown[]): void {
     if (!lookup.names) return;
     const set = this.set(lookup.target);
-    for (const item of items) for (const n of lookup.names(item as never)) set.add(normal(lookup, n));
+    // Read once: the lookups differ in shape, and `normal` reading them per name was deoptimized.
+    const { names, caseless } = lookup;
+    for (const item of items) for (const n of names(item as never)) set.add(caseless ? n.toLowerCase() : n);
   }
 
   private set(target: string): Set<string> {
@@ -309,6 +353,17 @@ export const lookupOf = (target: string): Lookup | undefined =>
   );
 
 const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
+
+/**
+ * Whether the names of `target` compare without case (`lookupOf(target)?.caseless`), by target: a
+ * map of booleans, where the hot paths asked lookups of three shapes (wrong map, issue 33).
+ */
+let caselessByTarget: Map<string, boolean> | undefined;
+
+const caselessOf = (target: string): boolean =>
+  (caselessByTarget ??= new Map(
+    lookups.map((l) => [l.lookup.target, l.lookup.caseless === true] as const).reverse(),
+  )).get(target) === true;
 
 /**
  * The organization's references to resolve against the API: those the live read does not already
