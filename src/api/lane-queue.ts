@@ -191,7 +191,7 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
     for (const level of this.levels.values()) {
       const found = level.remove((t) => t.id === id);
       if (!found) continue;
-      // The share of the lane it waited in (as good as its own: a lane's share is its first task's).
+      // The share of the lane it waited in: the queue keeps one share per lane, which replaces the task's own.
       return this.enqueue(found.task.run, { priority, id, lane: found.task.lane, share: found.share });
     }
     throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);

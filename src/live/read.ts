@@ -37,7 +37,12 @@ class Tracker {
   /** Not an async function: one per request, and no frame kept while it waits (as `await` in `try`/`finally`). */
   track<T>(work: Promise<T>): Promise<T> {
     this.started += 1;
-    this.report();
+    // A progress callback that throws rejects the read, as it did when this was an async function.
+    try {
+      this.report();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return work.then(
       (value) => {
         this.ended();

@@ -30,6 +30,24 @@ function bigSeed(teams: number) {
 }
 
 describe('live read', () => {
+  it('counts a failed list read as done, and a progress callback that throws fails the read', async () => {
+    emu = await withEmulator({ seed: bigSeed(3) });
+    emu.setFaults({ rate: 1, statuses: [404] });
+    api = client(emu);
+    const seen: { listsDone: number; listsStarted: number }[] = [];
+    const failed = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: [] }] }, (p) =>
+      seen.push(p),
+    );
+    expect(failed.organizations[0]).toHaveProperty('readError');
+    // The failed read is counted done too (the rejection path), so the progress line ends even.
+    expect(seen.at(-1)!.listsDone).toBe(seen.at(-1)!.listsStarted);
+    emu.setFaults({});
+    const thrown = await readLive(api, { organizations: [{ id: 'org_t', policy, teams: [] }] }, () => {
+      throw new Error('progress broke');
+    });
+    expect(thrown.organizations[0]).toMatchObject({ readError: 'progress broke' });
+  });
+
   it('reads 2,500 teams across pages of 1000, one request per page', async () => {
     emu = await withEmulator({ seed: bigSeed(2500) });
     api = client(emu);
