@@ -183,6 +183,7 @@ export class LiveProof {
   private readonly kept = new Map<string, (ConfigReference[] | undefined)[]>();
   private readonly byName = new Map<string, Map<string, number[]>>();
   private readonly kinds = proofKinds();
+  private readonly adders = new Map<string, (name: string) => void>();
 
   /**
    * With the desired organization, a list kind's references are also walked ahead as its live
@@ -193,6 +194,10 @@ export class LiveProof {
     // Written twice at once: set first in `finish`, after the proof's code was optimized reading it
     // as a constant, it deoptimized that code (code dependencies, issue 33).
     this.finishing = false;
+    // Each target's set and adder made before any entry: made by the first entry naming it, that
+    // path had no feedback at the next kind's first entry and deoptimized the proof. An empty set
+    // proves nothing.
+    for (const { lookup } of lookups) this.adder(lookup.target);
   }
 
   /** A list kind's live list begins to be read: its part can be proven as it is (then `step` runs it). */
@@ -291,9 +296,10 @@ export class LiveProof {
     // `.call`: not compiled for the first kind's function, so the second kind's (teams after sites)
     // does not deoptimize the proof (wrong call target, issue 33).
     for (const { target, names } of kind.liveReferences!.call(undefined, item as never)) {
-      const set = this.set(target);
-      const caseless = caselessOf(target);
-      for (const n of names) set.add(caseless ? n.toLowerCase() : n);
+      // `forEach` with the target's adder, not a loop: a loop's body (and a `caseless` branch in
+      // it) had no feedback when the proof was optimized on entries naming nothing (teams without
+      // members), and the first names deoptimized it (issue 33).
+      names.forEach(this.adder(target));
     }
     this.keepPaired(kind, item);
   }
@@ -367,6 +373,16 @@ export class LiveProof {
     // Read once: the lookups differ in shape, and `normal` reading them per name was deoptimized.
     const { names, caseless } = lookup;
     for (const item of items) for (const n of names(item as never)) set.add(caseless ? n.toLowerCase() : n);
+  }
+
+  /** What adds a name to `target`'s set (lower case where its names compare without case). */
+  private adder(target: string): (name: string) => void {
+    let add = this.adders.get(target);
+    if (add) return add;
+    const set = this.set(target);
+    add = caselessOf(target) ? (n) => set.add(n.toLowerCase()) : (n) => set.add(n);
+    this.adders.set(target, add);
+    return add;
   }
 
   private set(target: string): Set<string> {
