@@ -1,3 +1,5 @@
+import { emptyList } from './holey.js';
+
 /**
  * A live list as it is being read (decision 43, eighth pass): its items as its pages bring them
  * (`paged`, each with the fields that name it: id, title), each item whole once the reads below it
@@ -23,7 +25,8 @@ export class ArrivingList<T = unknown> {
   private readonly wholes: Map<T, T> | undefined;
 
   /** `below`: whether reads below the items complete them (else an item is whole as paged). */
-  constructor(below: boolean, paged: T[] = []) {
+  // `emptyList`: the reader's first push of each list met a `[]` of small integers (issue 33).
+  constructor(below: boolean, paged: T[] = emptyList<T>()) {
     this.paged = paged;
     this.wholes = below ? new Map() : undefined;
   }
