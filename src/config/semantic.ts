@@ -101,7 +101,10 @@ function checkUniqueIn(
     if (!entries) continue;
     for (let i = 0; i < entries.length; i += 1) {
       const entry = entries[i] as Record<string, string | undefined>;
-      const pinned = list.pinned ? entry['id'] : undefined;
+      // `id` read for every entry: read only for the kinds with pinned ids, it had no feedback when
+      // the walk was optimized, and the first such kind deoptimized it (issue 33).
+      const id = entry['id'];
+      const pinned = list.pinned ? id : undefined;
       if (pinned) list.id(pinned, new FieldPlace(yaml, at, list.listKey, i, 'id'));
       else {
         const value = entry[list.field]!;

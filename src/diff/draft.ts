@@ -1,6 +1,7 @@
 import type { Policy } from '../model/desired.js';
 import type { ChangeAction, Duplicate, Fields, OpShape, Ref, Unmanaged } from '../model/index.js';
 import { DocsyncError, type DiffProblemCode } from '../errors.js';
+import { emptyList } from '../model/holey.js';
 import type { BrokenLinkFact, PlannedRedirect } from './site-paths.js';
 
 /**
@@ -63,7 +64,9 @@ export type DraftInput = Omit<Draft, 'deps'> & { deps?: (string | undefined)[] |
 
 /** Collects drafts in emission order (which is the plan's tie-break order). */
 export class DraftSet {
-  readonly drafts: Draft[] = [];
+  // Of objects from the start (`emptyList`): each fresh set's first push turned a `[]` of small
+  // integers into one of objects under `add`'s optimized push (not a Smi, issue 33).
+  readonly drafts: Draft[] = emptyList<Draft>();
   private readonly byKey = new Map<string, Draft>();
 
   add(draft: DraftInput): Draft {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nullish } from '../model/schema.js';
+import { emptyList } from '../model/holey.js';
 import { kindDrafts } from '../diff/builder.js';
 import { countLive, pairByIdentity, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, fieldsToSet, liveRef } from '../diff/draft.js';
@@ -148,7 +149,8 @@ export const siteAddress = (org: string, title: string) => `${org}/sites/${title
 
 /** The spaces a live site shows, in order (one list, no list per section: issue 33). */
 function liveSpaceIds(site: LiveSite): string[] {
-  const ids: string[] = [];
+  // `emptyList`: the proof reads a site's ids and a team's names in one loop (issue 33).
+  const ids = emptyList<string>();
   for (const section of site.sections ?? []) for (const s of section.spaces) ids.push(s.space);
   for (const s of site.spaces ?? []) ids.push(s.space);
   return ids;

@@ -4,6 +4,7 @@ import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js'
 import { createdRef, liveRef } from '../diff/draft.js';
 import { pairedAsRead, pairsByNameOnly } from '../diff/paired-as-read.js';
 import type { Ref } from '../model/change.js';
+import { emptyList } from '../model/holey.js';
 import { itemsOf, type ArrivingList, type Wait } from '../model/arriving.js';
 import { defined, duplicatesOf, pin, previously, shortTitlePinned } from './fields.js';
 import {
@@ -182,6 +183,20 @@ function membersWanted(desired: DesiredTeam[]): { ids: Set<string>; titles: Set<
   return want;
 }
 
+/**
+ * The ids and e-mails a live team names, in an array of the elements kind of a site's space ids
+ * (`emptyList`, then pushed): the proof's loop reads both, and `flatMap`'s holey array deoptimized
+ * it (wrong map, issue 33).
+ */
+function memberNames(team: LiveTeam): string[] {
+  const names = emptyList<string>();
+  for (const m of team.members ?? []) {
+    names.push(m.userId);
+    if (m.email) names.push(m.email);
+  }
+  return names;
+}
+
 export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 'team'> = {
   kind: 'team',
   key: 'teams',
@@ -221,12 +236,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
       path: ['members', j, 'user'],
       holder: `team "${team.title}"`,
     })),
-  liveReferences: (team: LiveTeam) => [
-    {
-      target: 'member',
-      names: (team.members ?? []).flatMap((m) => (m.email ? [m.userId, m.email] : [m.userId])),
-    },
-  ],
+  liveReferences: (team: LiveTeam) => [{ target: 'member', names: memberNames(team) }],
   lookup: {
     target: 'team',
     noun: 'team',

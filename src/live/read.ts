@@ -19,6 +19,7 @@ import { referenceTargets } from '../plan/references.js';
 import { withoutCredentials } from '../secrets/credentials.js';
 import { holdsGrants } from '../kinds/grants.js';
 import { ArrivingList } from '../model/arriving.js';
+import { emptyList } from '../model/holey.js';
 
 export type ReadProgress = { listsDone: number; listsStarted: number };
 
@@ -328,9 +329,11 @@ async function readList(
   const arriving = onList && !read.readOnly ? new ArrivingList(children !== undefined) : undefined;
   if (arriving) onList!(kind.key, arriving);
   // The items as paged (also the list, without reads below).
-  const items: unknown[] = arriving?.paged ?? [];
+  // Arrays of objects from the start (`emptyList`): each list's first push into a `[]` of small
+  // integers deoptimized the optimized `onItem` of the lists before it (not a Smi, issue 33).
+  const items: unknown[] = arriving?.paged ?? emptyList();
   // Each item whole, in order, once its reads below are done (`inPlace`).
-  const below: Promise<unknown>[] = [];
+  const below: Promise<unknown>[] = emptyList();
   // The reads below a kind diffed ahead may weigh more in the client's turns: they then
   // end before the other lists' and its diff runs while those are still read (decision 43).
   let shared =

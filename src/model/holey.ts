@@ -14,3 +14,14 @@ export function mapHoley<T, U>(list: readonly T[], f: (item: T, index: number) =
 
 /** A holey copy of `list`, an array made elsewhere (packed or holey) that hot code reads. */
 export const holeyCopy = <T>(list: readonly T[]): T[] => mapHoley(list, (item) => item);
+
+/**
+ * An empty array whose elements kind holds any value from the start: a literal `[]` holds small
+ * integers until its allocation site has learned otherwise (its first calls, before the function
+ * has feedback), so an empty one read beside filled ones was a second map (wrong map, issue 33).
+ */
+export function emptyList<T>(): T[] {
+  const list: T[] = [undefined as T];
+  list.pop();
+  return list;
+}

@@ -10,7 +10,7 @@ import { LiveProof } from '../plan/references.js';
 import { inheritedOf, locateInConfig } from '../config/origins.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import { withAccess } from './plan-access.js';
-import type { ArrivingList } from '../model/arriving.js';
+import type { ArrivingList, ListWatcher } from '../model/arriving.js';
 
 export type PlanRun = { desired: DesiredState; live: LiveState; plan: Plan };
 
@@ -31,7 +31,7 @@ export async function makePlan(
   const slices = new Ahead();
   const live = await readLive(api, desired, onProgress, (org, key, list) => {
     // What waits for more of a list runs again when more of it is read.
-    list.changed = () => slices.wake(list);
+    list.watcher = slices;
     const proof = proofs.get(org);
     if (proof?.listArriving(key, list)) slices.add(() => proof.step(key), list);
     const one = ahead.get(org);
@@ -91,12 +91,18 @@ type Task = { step: Step; list: ArrivingList };
  * of a list is set aside until more is read (`wake`), so it costs nothing while it waits. A step
  * never throws: a failed one says it is done, and the work is done again in its place.
  */
-class Ahead {
+class Ahead implements ListWatcher {
   private readonly tasks: Task[] = [];
   /** The tasks waiting for more of a list, by the list. */
   private readonly waiting = new Map<ArrivingList, Task[]>();
   private running = false;
-  private stopped = false;
+  private stopped = true;
+
+  constructor() {
+    // Written twice at once: set first in `stop`, after the reader's code was optimized reading it
+    // as a constant, it deoptimized that code (code dependencies, issue 33).
+    this.stopped = false;
+  }
 
   /** A task's steps, on what it is worked out from (`list`). */
   add(step: Step, list: ArrivingList): void {

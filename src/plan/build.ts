@@ -126,21 +126,13 @@ export function buildPlan(input: OrgDiff[], options: BuildOptions = {}): Plan {
     return [];
   });
   // Plain loops and arrays indexed by emission order (issue 33: a plan of 17,000 changes).
+  // Each loop in a function of its own: run once, each was compiled on the spot (OSR), and each
+  // such compile was of the whole of `buildPlan` (four compiles, issue 33).
   const count = drafts.length;
-  const index = new Map<string, number>();
-  for (let i = 0; i < count; i += 1) index.set(drafts[i]!.key, i);
-  // Most drafts wait only for drafts emitted before them: then the order is the emission order
-  // (the smallest index left is always ready), and no heap is needed.
-  let backward = true;
-  for (let i = 0; i < count && backward; i += 1)
-    for (const dep of drafts[i]!.deps) {
-      const j = index.get(dep);
-      if (j !== undefined && j >= i) {
-        backward = false;
-        break;
-      }
-    }
-  const { order, indegree } = backward ? emissionOrder(count) : dependencyOrder(drafts, index);
+  const index = indexByKey(drafts);
+  const { order, indegree } = dependsBackward(drafts, index)
+    ? emissionOrder(count)
+    : dependencyOrder(drafts, index);
   if (order.length !== count) {
     const stuck = drafts.filter((_, i) => indegree[i]! > 0).map((d) => d.address);
     errors.push({
@@ -151,12 +143,25 @@ export function buildPlan(input: OrgDiff[], options: BuildOptions = {}): Plan {
     return finish(diffs, [], errors, ignored, options.targets);
   }
   // A draft's place in the plan (by emission index), and its id.
-  const position = new Array<number>(count);
-  for (let n = 0; n < count; n += 1) position[order[n]!] = n;
+  const position = positionsOf(order);
   const idOf = (key: string): string | undefined => {
     const i = index.get(key);
     return i === undefined ? undefined : `c${position[i]! + 1}`;
   };
+  return finish(diffs, changesOf(drafts, order, index, position, idOf), errors, ignored, options.targets);
+}
+
+type Draft = OrgDiff['drafts'][number];
+
+/** The plan's changes, in `order`. */
+function changesOf(
+  drafts: readonly Draft[],
+  order: readonly number[],
+  index: Map<string, number>,
+  position: number[],
+  idOf: (key: string) => string | undefined,
+): Change[] {
+  const count = order.length;
   const changes: Change[] = new Array<Change>(count);
   for (let n = 0; n < count; n += 1) {
     const d = drafts[order[n]!]!;
@@ -173,7 +178,34 @@ export function buildPlan(input: OrgDiff[], options: BuildOptions = {}): Plan {
     // The note goes before the op, where the plan's JSON has always shown it.
     changes[n] = d.note ? withNote(change, d.note) : change;
   }
-  return finish(diffs, changes, errors, ignored, options.targets);
+  return changes;
+}
+
+/** Each draft's index by its key. */
+function indexByKey(drafts: readonly Draft[]): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let i = 0; i < drafts.length; i += 1) index.set(drafts[i]!.key, i);
+  return index;
+}
+
+/**
+ * Whether every draft waits only for drafts emitted before it: then the order is the emission order
+ * (the smallest index left is always ready), and no heap is needed.
+ */
+function dependsBackward(drafts: readonly Draft[], index: ReadonlyMap<string, number>): boolean {
+  for (let i = 0; i < drafts.length; i += 1)
+    for (const dep of drafts[i]!.deps) {
+      const j = index.get(dep);
+      if (j !== undefined && j >= i) return false;
+    }
+  return true;
+}
+
+/** A draft's place in the plan, by its emission index. */
+function positionsOf(order: readonly number[]): number[] {
+  const position = new Array<number>(order.length);
+  for (let n = 0; n < order.length; n += 1) position[order[n]!] = n;
+  return position;
 }
 
 /** Every draft in the order it was emitted (none waits for a later one). */

@@ -115,7 +115,8 @@ function entryReferences(
   org: DesiredOrganization,
   keep: (target: string, id: string) => boolean,
 ): void {
-  for (const r of references(entry as never, org as never, keep))
+  // `.call`: TurboFan does not bet on one kind's function here, so the next kind's does not deoptimize it (issue 33).
+  for (const r of references.call(undefined, entry as never, org as never, keep))
     if (keep(r.target, r.id)) out.push({ ...r, path: [key, i, ...r.path] });
 }
 
@@ -133,13 +134,23 @@ type ProofKind = {
   names: ((item: never) => string[]) | undefined;
 };
 
-const proofKind = (kind: AnyListKind): ProofKind => ({
-  kind,
-  key: kind.key,
-  liveReferences: kind.liveReferences,
-  references: kind.references,
-  names: kind.references ? kind.lookup?.names : undefined,
-});
+/**
+ * Every list kind's record, made with the proof: made as each list arrived, a later kind's values
+ * generalized the records' field types and deoptimized the code reading them (issue 33).
+ */
+const proofKinds = (): Map<string, ProofKind> =>
+  new Map(
+    anyListKinds.map((kind) => [
+      kind.key,
+      {
+        kind,
+        key: kind.key,
+        liveReferences: kind.liveReferences,
+        references: kind.references,
+        names: kind.references ? kind.lookup?.names : undefined,
+      },
+    ]),
+  );
 
 /** Whether a reference is not proven by `proven` (what is left to check). */
 const unprovenBy =
@@ -164,20 +175,30 @@ export class LiveProof {
   private readonly lists = new Map<string, { list: ArrivingList; steps: Iterator<unknown> }>();
   private failed = false;
   /** Once `finish` runs, nothing more is kept ahead (it would be walked twice). */
-  private finishing = false;
+  private finishing = true;
   /**
    * By list kind, by the config entry's index: its references not proven when it was walked
    * ahead (`referencesAhead`); an entry not walked is walked at the end.
    */
   private readonly kept = new Map<string, (ConfigReference[] | undefined)[]>();
   private readonly byName = new Map<string, Map<string, number[]>>();
+  private readonly kinds = proofKinds();
+  private readonly adders = new Map<string, (name: string) => void>();
 
   /**
    * With the desired organization, a list kind's references are also walked ahead as its live
    * list is proven, each entry once its live twin is (a site's references name the spaces its
    * live site spaces prove): little is left to walk after the last page (the twelfth pass).
    */
-  constructor(private readonly org?: DesiredOrganization) {}
+  constructor(private readonly org?: DesiredOrganization) {
+    // Written twice at once: set first in `finish`, after the proof's code was optimized reading it
+    // as a constant, it deoptimized that code (code dependencies, issue 33).
+    this.finishing = false;
+    // Each target's set and adder made before any entry: made by the first entry naming it, that
+    // path had no feedback at the next kind's first entry and deoptimized the proof. An empty set
+    // proves nothing.
+    for (const { lookup } of lookups) this.adder(lookup.target);
+  }
 
   /** A list kind's live list begins to be read: its part can be proven as it is (then `step` runs it). */
   listArriving(key: string, list: ArrivingList): boolean {
@@ -232,12 +253,26 @@ export class LiveProof {
    * want of feedback, and it was the plan's largest compile, four times (issue 33).
    */
   private *prove(key: string, list: ArrivingList): Generator<void | Wait, void, undefined> {
-    const found = anyListKinds.find((k) => k.key === key);
-    const kind = found && proofKind(found);
+    const kind = this.kinds.get(key);
+    if (kind) this.prepare(kind);
     if (kind?.liveReferences) yield* this.proveEntries(kind, list);
     if (kind) yield* this.keepRest(kind);
     const items = yield* itemsOf(list);
     for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
+  }
+
+  /**
+   * The kind's containers, made before its entries are: made by the first entry, that path had
+   * no feedback and deoptimized the optimized loop at the next kind's first entry (issue 33). A
+   * `kept` entry left undefined is read as an absent one (walked at the end).
+   */
+  private prepare(kind: ProofKind): void {
+    if (this.finishing || !this.org || !kind.references) return;
+    // At its length, `undefined` in every slot: every kind's array in one elements kind (two
+    // deoptimized `keepEntry`'s read of it: wrong map).
+    const length = listIn(this.org, kind.key)?.length ?? 0;
+    if (!this.kept.has(kind.key)) this.kept.set(kind.key, new Array(length).fill(undefined));
+    if (kind.names) this.entriesByName(kind);
   }
 
   /** Each entry of `kind`'s list, once whole, as it arrives. */
@@ -258,10 +293,13 @@ export class LiveProof {
 
   /** What one whole live entry names, and the config's entries named as it is (`keepPaired`). */
   private proveEntry(kind: ProofKind, item: unknown): void {
-    for (const { target, names } of kind.liveReferences!(item as never)) {
-      const set = this.set(target);
-      const caseless = caselessOf(target);
-      for (const n of names) set.add(caseless ? n.toLowerCase() : n);
+    // `.call`: not compiled for the first kind's function, so the second kind's (teams after sites)
+    // does not deoptimize the proof (wrong call target, issue 33).
+    for (const { target, names } of kind.liveReferences!.call(undefined, item as never)) {
+      // `forEach` with the target's adder, not a loop: a loop's body (and a `caseless` branch in
+      // it) had no feedback when the proof was optimized on entries naming nothing (teams without
+      // members), and the first names deoptimized it (issue 33).
+      names.forEach(this.adder(target));
     }
     this.keepPaired(kind, item);
   }
@@ -274,8 +312,10 @@ export class LiveProof {
    */
   private keepPaired(kind: ProofKind, item: unknown): void {
     if (this.finishing || !this.org || !kind.names) return;
-    const at = this.entriesByName(kind.kind);
-    for (const name of kind.names(item as never)) for (const i of at.get(name) ?? []) this.keepEntry(kind, i);
+    const at = this.entriesByName(kind);
+    // `.call`, as in `proveEntry`: one call site for every kind's function without a deopt.
+    for (const name of kind.names.call(undefined, item as never))
+      for (const i of at.get(name) ?? []) this.keepEntry(kind, i);
   }
 
   /** The config's entries of `kind` not kept as their live twin was proven, a few a step. */
@@ -288,8 +328,8 @@ export class LiveProof {
   }
 
   private keepEntry(kind: ProofKind, i: number): void {
-    let kept = this.kept.get(kind.key);
-    if (!kept) this.kept.set(kind.key, (kept = []));
+    // Made by `prepare`, before the kind's entries.
+    const kept = this.kept.get(kind.key)!;
     if (kept[i] !== undefined) return;
     const out: ConfigReference[] = [];
     const entry = listIn(this.org!, kind.key)![i];
@@ -298,12 +338,13 @@ export class LiveProof {
   }
 
   /** The config's entries of `kind` by the names they create (`lookup.created`), built once. */
-  private entriesByName(kind: AnyListKind): Map<string, number[]> {
-    let at = this.byName.get(kind.key);
+  private entriesByName({ key, kind }: ProofKind): Map<string, number[]> {
+    // The key from the proof's record: the kinds' own objects differ in shape (wrong map, issue 33).
+    let at = this.byName.get(key);
     if (at) return at;
-    this.byName.set(kind.key, (at = new Map()));
+    this.byName.set(key, (at = new Map()));
     const created = kind.lookup?.created;
-    listIn(this.org!, kind.key)?.forEach((entry, i) => {
+    listIn(this.org!, key)?.forEach((entry, i) => {
       for (const name of created?.(entry as never) ?? []) {
         const same = at.get(name);
         if (same) same.push(i);
@@ -332,6 +373,16 @@ export class LiveProof {
     // Read once: the lookups differ in shape, and `normal` reading them per name was deoptimized.
     const { names, caseless } = lookup;
     for (const item of items) for (const n of names(item as never)) set.add(caseless ? n.toLowerCase() : n);
+  }
+
+  /** What adds a name to `target`'s set (lower case where its names compare without case). */
+  private adder(target: string): (name: string) => void {
+    let add = this.adders.get(target);
+    if (add) return add;
+    const set = this.set(target);
+    add = caselessOf(target) ? (n) => set.add(n.toLowerCase()) : (n) => set.add(n);
+    this.adders.set(target, add);
+    return add;
   }
 
   private set(target: string): Set<string> {

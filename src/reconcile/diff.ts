@@ -140,7 +140,9 @@ function baseContext(
     prune: desired.policy.prune,
     pruneMembers: desired.policy.pruneMembers ?? false,
     minAdmins: desired.policy.minAdmins ?? DEFAULT_MIN_ADMINS,
-    managedLive: { count: 0 },
+    // `byKind` there from the start: added by the first `countLive`, it changed the object's shape
+    // under code optimized for the first (wrong map, issue 33).
+    managedLive: { count: 0, byKind: undefined },
     dependedOn: new Map(),
     caps: options.capabilities,
     warnings: [],
