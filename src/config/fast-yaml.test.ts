@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { fastParseYaml, isInt, plainStart } from './fast-yaml.js';
+import { fastParseYaml } from './fast-yaml.js';
+import { isInt, plainStart } from './fast-yaml-scalar.js';
 import { repositoryYamlFiles } from '../../test/helpers/repository-yaml.js';
 
 const root = new URL('../..', import.meta.url).pathname;

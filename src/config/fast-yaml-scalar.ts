@@ -1,0 +1,303 @@
+/**
+ * The one-line values of the fast YAML reader (fast-yaml.ts): plain, quoted and flow scalars, and
+ * the keys and words the subset accepts. What steps outside the subset `bail`s: the reader then
+ * answers `undefined` and the full parser reads the file.
+ */
+export type Value = unknown;
+
+export class Bail extends Error {}
+export const bail = (): never => {
+  throw new Bail();
+};
+
+/** Trailing ASCII spaces only: `String.prototype.trimEnd` would also take Unicode spaces. */
+const trimSpaces = (s: string): string => {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x20) end -= 1;
+  return end === s.length ? s : s.slice(0, end);
+};
+
+/** The index of the colon after a key `[A-Za-z_][\w-]*` written at `from`, or -1. */
+export function keyColon(s: string, from: number): number {
+  const first = s.charCodeAt(from);
+  if (!(isLetter(first) || first === 0x5f)) return -1;
+  let i = from + 1;
+  // Bounded by the length: no read past the end (a deoptimization, see afterSpaces).
+  for (; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (!(isLetter(c) || isDigit(c) || c === 0x5f || c === 0x2d)) break;
+  }
+  return i < s.length && s.charCodeAt(i) === 0x3a ? i : -1;
+}
+
+const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/**
+ * Index of the first character after the spaces at `i`. Bounded by the length: a read past the end
+ * (a file's last line break, a flow collection that ends its line) deoptimizes the reader (issue 33).
+ */
+export function afterSpaces(s: string, i: number): number {
+  while (i < s.length && s.charCodeAt(i) === 0x20) i += 1;
+  return i;
+}
+/**
+ * Whether `s` is an integer the subset reads, `/^[-+]?[0-9]{1,15}$/` (scanned by hand: a regular
+ * expression's call per scalar, some 200,000 of them in a large config, issue 33).
+ */
+export function isInt(s: string): boolean {
+  const sign = s.length > 0 && (s.charCodeAt(0) === 0x2d || s.charCodeAt(0) === 0x2b) ? 1 : 0;
+  if (s.length - sign < 1 || s.length - sign > 15) return false;
+  for (let i = sign; i < s.length; i += 1) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * Whether a plain scalar may start with the character `c`, `/^[^-?:,[\]{}#&*!|>'"%@`.+0-9 ]/`: not an
+ * indicator; `-`, `.`, `+` and digits start numbers (handled apart).
+ */
+export function plainStart(c: number): boolean {
+  switch (c) {
+    case 0x2d: // -
+    case 0x3f: // ?
+    case 0x3a: // :
+    case 0x2c: // ,
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x7b: // {
+    case 0x7d: // }
+    case 0x23: // #
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case 0x27: // '
+    case 0x22: // "
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+    case 0x2e: // .
+    case 0x2b: // +
+    case 0x20: // space
+      return false;
+    default:
+      return !isDigit(c);
+  }
+}
+
+/** A key the subset reads as the same string the full parser would, and not seen before. */
+export const usableKey = (key: string, seen: Record<string, Value>) =>
+  key.length <= 1000 && key !== '__proto__' && !reservedPlain(key) && !Object.hasOwn(seen, key);
+
+/** Plain words the core schema reads as something other than a string. */
+function reservedPlain(s: string): boolean {
+  switch (s) {
+    case '~':
+    case 'null':
+    case 'Null':
+    case 'NULL':
+    case 'true':
+    case 'True':
+    case 'TRUE':
+    case 'false':
+    case 'False':
+    case 'FALSE':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * A value written on the rest of a line (`text` from `from`, a character that is no space, to
+ * `end`): a quoted, plain or flow scalar, then at most a comment.
+ */
+export function inline(text: string, from: number, end: number): Value {
+  const c = text.charCodeAt(from);
+  if (c === 0x22 || c === 0x27 || c === 0x5b || c === 0x7b) {
+    const rest = text.slice(from, end);
+    const cursor = { s: rest, i: 0 };
+    const value = flowValue(cursor);
+    skipSpaces(cursor);
+    if (cursor.i < rest.length && !(rest[cursor.i] === '#' && rest[cursor.i - 1] === ' ')) bail();
+    return value;
+  }
+  return resolvePlain(text.slice(from, plainEnd(text, from, end)));
+}
+
+/**
+ * Where a plain scalar written from `from` ends: before a ` #` comment, and before the spaces at
+ * its end. Bails where the subset stops: a `:` that a space follows, or that ends the scalar (a
+ * `: ` inside, or a `:` last). One scan of the line's characters, not a slice and three searches
+ * per value (issue 33).
+ */
+function plainEnd(text: string, from: number, end: number): number {
+  let stop = end;
+  for (let i = from; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a) {
+      if (i + 1 === end || text.charCodeAt(i + 1) === 0x20) bail();
+    } else if (c === 0x20 && i + 1 < end && text.charCodeAt(i + 1) === 0x23) {
+      stop = i;
+      break;
+    }
+  }
+  while (stop > from && text.charCodeAt(stop - 1) === 0x20) stop -= 1;
+  return stop;
+}
+
+function resolvePlain(s: string): Value {
+  switch (s) {
+    case '~':
+    case 'null':
+    case 'Null':
+    case 'NULL':
+      return null;
+    case 'true':
+    case 'True':
+    case 'TRUE':
+      return true;
+    case 'false':
+    case 'False':
+    case 'FALSE':
+      return false;
+    default:
+      break;
+  }
+  if (isInt(s)) return Number(s);
+  if (s.length === 0 || !plainStart(s.charCodeAt(0))) bail();
+  return s;
+}
+
+type Cursor = { s: string; i: number };
+
+function skipSpaces(c: Cursor): void {
+  c.i = afterSpaces(c.s, c.i);
+}
+
+function flowValue(c: Cursor): Value {
+  const ch = c.s[c.i];
+  if (ch === '"') return doubleQuoted(c);
+  if (ch === "'") return singleQuoted(c);
+  if (ch === '[') {
+    c.i += 1;
+    const out: Value[] = [];
+    skipSpaces(c);
+    if (c.s[c.i] === ']') {
+      c.i += 1;
+      return out;
+    }
+    for (;;) {
+      skipSpaces(c);
+      out.push(flowValue(c));
+      skipSpaces(c);
+      const sep = c.s[c.i];
+      c.i += 1;
+      if (sep === ']') return out;
+      if (sep !== ',') bail();
+      skipSpaces(c);
+      if (c.s[c.i] === ']') bail();
+    }
+  }
+  if (ch === '{') {
+    c.i += 1;
+    const out: Record<string, Value> = {};
+    skipSpaces(c);
+    if (c.s[c.i] === '}') {
+      c.i += 1;
+      return out;
+    }
+    for (;;) {
+      skipSpaces(c);
+      const colon = keyColon(c.s, c.i);
+      if (colon === -1 || c.s.charCodeAt(colon + 1) !== 0x20) bail();
+      const key = c.s.slice(c.i, colon);
+      if (!usableKey(key, out)) bail();
+      c.i = afterSpaces(c.s, colon + 1);
+      out[key] = flowValue(c);
+      skipSpaces(c);
+      const sep = c.s[c.i];
+      c.i += 1;
+      if (sep === '}') return out;
+      if (sep !== ',') bail();
+      skipSpaces(c);
+      if (c.s[c.i] === '}') bail();
+    }
+  }
+  // A plain scalar inside a flow collection: up to the next separator.
+  let end = c.i;
+  while (end < c.s.length && !endsFlowPlain(c.s.charCodeAt(end))) end += 1;
+  const plain = trimSpaces(c.s.slice(c.i, end));
+  if (plain === '') bail();
+  c.i = end;
+  return resolvePlain(plain);
+}
+
+/** `,` `[` `]` `{` `}` `:` `#`: where a plain scalar inside a flow collection stops. */
+const endsFlowPlain = (c: number) =>
+  c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x3a || c === 0x23;
+
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  '0': '\0',
+};
+
+function doubleQuoted(c: Cursor): string {
+  let out = '';
+  for (let i = c.i + 1; i < c.s.length; i += 1) {
+    const ch = c.s[i]!;
+    if (ch === '"') {
+      c.i = i + 1;
+      return out;
+    }
+    if (ch !== '\\') {
+      out += ch;
+      continue;
+    }
+    const e = c.s[i + 1];
+    if (e === undefined) bail();
+    if (e === 'u') {
+      const hex = c.s.slice(i + 2, i + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) bail();
+      const code = parseInt(hex, 16);
+      // Surrogates: the full parser.
+      if (code >= 0xd800 && code <= 0xdfff) bail();
+      out += String.fromCharCode(code);
+      i += 5;
+      continue;
+    }
+    const mapped = ESCAPES[e!];
+    if (mapped === undefined) bail();
+    out += mapped;
+    i += 1;
+  }
+  // Not closed on this line: a multi-line scalar.
+  return bail();
+}
+
+function singleQuoted(c: Cursor): string {
+  let out = '';
+  for (let i = c.i + 1; i < c.s.length; i += 1) {
+    const ch = c.s[i]!;
+    if (ch !== "'") {
+      out += ch;
+      continue;
+    }
+    if (i + 1 < c.s.length && c.s[i + 1] === "'") {
+      out += "'";
+      i += 1;
+      continue;
+    }
+    c.i = i + 1;
+    return out;
+  }
+  return bail();
+}
