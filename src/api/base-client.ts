@@ -142,18 +142,7 @@ export class BaseClient {
     body?: unknown,
     create = false,
   ): Promise<z.infer<T>> {
-    // Every field, in `PageWalk.request`'s order: one shape of request through the client.
-    const res = await this.http.send({
-      method,
-      path,
-      route,
-      query: undefined,
-      body,
-      expect,
-      create,
-      priority: 0,
-      peek: undefined,
-    });
+    const res = await this.http.send({ method, path, route, expect, body, create });
     return (schema ? parseAnswer(schema, res.body, method, route) : undefined) as z.infer<T>;
   }
 }

@@ -75,6 +75,23 @@ export type HttpRequest = {
 
 export type HttpResponse = { status: number; body: unknown };
 
+/**
+ * `req` with every field, in one order, whatever its caller wrote: the client's hot paths (the
+ * queue, the retries, the attempt) met requests of several shapes and were deoptimized at each
+ * new one (issue 33).
+ */
+const inOneShape = (req: HttpRequest): HttpRequest => ({
+  method: req.method,
+  path: req.path,
+  route: req.route,
+  query: req.query,
+  body: req.body,
+  expect: req.expect,
+  create: req.create ?? false,
+  priority: req.priority ?? 0,
+  peek: req.peek,
+});
+
 /** Chained requests (priority above 0) under way up to which one may run above the adaptive concurrency (`HttpClient.room`). */
 const CHAINED_ABOVE = 4;
 
@@ -242,7 +259,8 @@ export class HttpClient {
    */
   send(req: HttpRequest): Promise<HttpResponse>;
   send<T>(req: HttpRequest, shape: (res: HttpResponse) => T): Promise<T>;
-  send<T>(req: HttpRequest, shape?: (res: HttpResponse) => T): Promise<T | HttpResponse> {
+  send<T>(asked: HttpRequest, shape?: (res: HttpResponse) => T): Promise<T | HttpResponse> {
+    const req = inOneShape(asked);
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
     const gate = req.method === 'GET' ? undefined : currentWriteGate();
     const run = () => this.withRetries(req, gate, shape);

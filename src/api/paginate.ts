@@ -146,14 +146,11 @@ class PageWalk<T extends z.ZodType, S> {
     this.count += 1;
     return this.http.send(
       {
-        // Every field, in `BaseClient.call`'s order: one shape of request through the client.
         method: 'GET',
         path: this.path,
         route: this.route,
         query: { limit: PAGE_LIMIT, ...this.query, page },
-        body: undefined,
         expect: EXPECT_OK,
-        create: false,
         // A list's next page is on the path of every read below its items: it goes first. So does
         // the first page of a list with reads below its items: until the first answer the client
         // sends one request at a time, and a plain list there would hold back every read below.
