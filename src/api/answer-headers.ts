@@ -4,34 +4,29 @@
  * the content type) into an object whose shape followed the server's order: a plan reads thousands
  * of answers, and the rate budget read them through polymorphic property loads (issue 33).
  */
-export type AnswerHeaders = {
-  'content-length': HeaderValue;
-  'retry-after': HeaderValue;
-  'ratelimit-policy': HeaderValue;
-  'x-ratelimit-limit': HeaderValue;
-  'x-ratelimit-remaining': HeaderValue;
-  'x-ratelimit-reset': HeaderValue;
-};
+export type AnswerHeaders = Record<Name, HeaderValue>;
 
 /** As undici's `parseHeaders` gives it: a header given twice or more is an array of its values. */
 type HeaderValue = string | string[] | undefined;
 
-type Name = keyof AnswerHeaders;
-
-/** The names read, by length: a header of another length is not decoded at all. */
-const BY_LENGTH = new Map<number, readonly Name[]>();
-for (const name of [
+/** The names read. */
+const NAMES = [
   'content-length',
   'retry-after',
   'ratelimit-policy',
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
   'x-ratelimit-reset',
-] as const)
-  BY_LENGTH.set(name.length, [...(BY_LENGTH.get(name.length) ?? []), name]);
+] as const;
+type Name = (typeof NAMES)[number];
+
+/** The names read, by length: a header of another length is not decoded at all. */
+const BY_LENGTH = new Map<number, readonly Name[]>();
+for (const name of NAMES) BY_LENGTH.set(name.length, [...(BY_LENGTH.get(name.length) ?? []), name]);
 
 /** The headers the client reads, from undici's raw list (name, value, name, value…; names in any case). */
 export function answerHeaders(raw: readonly Buffer[]): AnswerHeaders {
+  // Every name, in NAMES' order, as a literal: one shape for every answer.
   const headers: AnswerHeaders = {
     'content-length': undefined,
     'retry-after': undefined,
