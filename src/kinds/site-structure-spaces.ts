@@ -89,16 +89,17 @@ export function placeSiteSpaces(s: Structure): void {
 function keepSiteSpace(s: Structure, c: Container, ds: DesiredSiteSpace, ss: LiveSiteSpace): void {
   const { org, site } = s;
   const diff = siteSpaceUnchanged(ds, ss) ? null : changedFields(ds, ss, SITE_SPACE_FIELDS);
-  let p = new Placement(ds, c, ss);
+  let p: Placement;
   if (diff) {
+    const addr = siteSpaceAddress(c.addr, ds.space);
     const ref = liveRef(ss.id);
     const updateKey = s.siteSpaces.update({
-      address: p.addr,
+      address: addr,
       ...diff,
       op: { type: 'update-site-space', org, site: site.ref, siteSpace: ref, patch: diff.after },
     });
-    p = new Placement(ds, c, ss, undefined, updateKey, ref, p.addr);
-  }
+    p = new Placement(ds, c, ss, undefined, updateKey, ref, addr);
+  } else p = new Placement(ds, c, ss);
   overrideCustomization(s, p);
   c.placements.push(p);
 }

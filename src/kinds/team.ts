@@ -4,7 +4,7 @@ import { countLive, pairByIdentity, type DiffContext } from '../diff/context.js'
 import { createdRef, liveRef } from '../diff/draft.js';
 import { pairedAsRead, pairsByNameOnly } from '../diff/paired-as-read.js';
 import type { Ref } from '../model/change.js';
-import { emptyList } from '../model/holey.js';
+import { emptyList, holeyCopy } from '../model/holey.js';
 import { itemsOf, type ArrivingList, type Wait } from '../model/arriving.js';
 import { defined, duplicatesOf, pin, previously, shortTitlePinned } from './fields.js';
 import {
@@ -21,7 +21,6 @@ import {
 import { deleteCall, idOutput, listBelow } from './types.js';
 import { drained, type ListKind } from './shapes.js';
 import { pick, shuffle, type KindExamples } from './examples.js';
-import { holeyCopy } from '../model/holey.js';
 
 /** Teams of an organization, by title (or pinned id), with their membership when listed. */
 
