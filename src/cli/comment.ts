@@ -4,7 +4,7 @@ import { redact, registerSecret } from '../secrets/registry.js';
 import type { LiveState } from '../reconcile/index.js';
 import { loadConfig } from '../config/load.js';
 import { markAgainstBase, renderMarkdown, type MarkdownOptions, type Plan } from '../plan/index.js';
-import { touchesStructure } from '../plan/structure-tree.js';
+import { touchesStructure } from '../plan/structure-node.js';
 import { env, makeApi, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
 import { sitePreviews, type SitePreview } from '../pipeline/preview.js';

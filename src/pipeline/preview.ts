@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Plan } from '../plan/index.js';
 import { sitePreviewCall } from '../kinds/site-parts.js';
 import { siteAddress } from '../kinds/site.js';
-import { STRUCTURE_KINDS } from '../plan/structure-tree.js';
+import { STRUCTURE_KINDS } from '../plan/structure-node.js';
 import type { LiveState } from '../reconcile/index.js';
 import { redactText } from '../model/redact.js';
 

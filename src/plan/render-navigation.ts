@@ -1,7 +1,8 @@
 import type { Change, LiveState } from '../reconcile/index.js';
 import { mdFence } from './markdown-escape.js';
 import { renderTreeText } from './render-tree.js';
-import { structureTree, touchesStructure } from './structure-tree.js';
+import { touchesStructure } from './structure-node.js';
+import { structureTree } from './structure-tree.js';
 
 /** Past this many lines, the navigation is collapsed in a `<details>` block. */
 const OPEN_LINES = 40;

@@ -1,5 +1,5 @@
 import { oneLine } from './markdown-escape.js';
-import { NODE_HINTED, NODE_WORD, type OrgStructure, type StructureNode } from './structure-tree.js';
+import { NODE_HINTED, NODE_WORD, type OrgStructure, type StructureNode } from './structure-node.js';
 
 export type TreeTextOptions = {
   /** Show `+ ~ - ↕` in the first column and the changed fields under each node. */

@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { gitOnPath, makeRepo } from '../../test/helpers/git.js';
 import { GitError } from './git-process.js';
-import { branchNameProblem, CheckoutTooLargeError, checkoutKey, GitSource } from './git-source.js';
+import { CheckoutTooLargeError, checkoutKey, GitSource } from './git-source.js';
+import { branchNameProblem } from './git-text.js';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderTreeText } from '../../src/plan/render-tree.js';
-import { STRUCTURE_KINDS, structureTree, type StructureNode } from '../../src/plan/structure-tree.js';
+import { STRUCTURE_KINDS, type StructureNode } from '../../src/plan/structure-node.js';
+import { structureTree } from '../../src/plan/structure-tree.js';
 import { cases, planCase } from '../helpers/golden.js';
 
 const loaded = new Map<string, Awaited<ReturnType<typeof planCase>>>();

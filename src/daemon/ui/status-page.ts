@@ -1,13 +1,8 @@
 import type { Change } from '../../reconcile/index.js';
 import { fieldLines, resourceSummary, summaryLine } from '../../plan/format-value.js';
 import { refusalLine } from '../../plan/safety.js';
-import {
-  NODE_WORD,
-  STRUCTURE_KINDS,
-  structureTree,
-  type StructureNode,
-  type TreeMark,
-} from '../../plan/structure-tree.js';
+import { NODE_WORD, STRUCTURE_KINDS, type StructureNode, type TreeMark } from '../../plan/structure-node.js';
+import { structureTree } from '../../plan/structure-tree.js';
 import type { StatusView } from './view.js';
 import { controlsCard, runNotes } from './controls-card.js';
 import { ago, duration, html, type Html } from './html.js';
