@@ -45,7 +45,8 @@ export function visitLiveNames(
     if (!kind.liveReferences && own.length === 0) continue;
     for (const item of items)
       for (const r of kind.liveReferences?.(item as never) ?? []) names(r.target, r.names);
-    for (const { lookup } of own) for (const item of items) names(lookup.target, lookup.names!(item as never));
+    for (const { lookup } of own)
+      for (const item of items) names(lookup.target, lookup.names!(item as never));
   }
   for (const r of collectionKind.liveReferences(live)) names(r.target, r.names);
 }

@@ -66,7 +66,8 @@ export class TwinNames {
 
   /** The entry's names of `target` (those of its references of that target, joined when several). */
   private of(target: string): Names {
-    for (let i = 0; i < this.targets; i += 1) if (this.byTarget[i]!.target === target) return this.byTarget[i]!;
+    for (let i = 0; i < this.targets; i += 1)
+      if (this.byTarget[i]!.target === target) return this.byTarget[i]!;
     let list = NO_NAMES;
     for (const r of this.refs)
       if (r.target === target) list = list === NO_NAMES ? r.names : [...list, ...r.names];
