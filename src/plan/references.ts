@@ -7,7 +7,7 @@ import {
   lookups,
   valueIn,
 } from '../kinds/registry.js';
-import type { EntryReference, LiveReference, Lookup } from '../kinds/types.js';
+import type { EntryReference, Lookup } from '../kinds/types.js';
 import type { AnyListKind } from '../kinds/shapes.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import { ArrivingList, WAIT, type Wait } from '../model/arriving.js';
@@ -165,11 +165,12 @@ const unprovenBy =
 /** Every reference, kept for the end to judge against the whole live state. */
 const keepAll = (): boolean => true;
 
-/** An entry's references that its live twin all proves (most entries'). */
-const NO_REFERENCES: readonly ConfigReference[] = Object.freeze([]);
-
-/** A live entry that names nothing. */
-const NO_LIVE_REFERENCES: readonly LiveReference[] = Object.freeze([]);
+/**
+ * What is kept of an entry whose live twin proves all its references (most entries'): one array,
+ * of the elements kind of those that keep some (`emptyList`; a frozen or literal `[]` has another
+ * map, and the code reading both was deoptimized: issue 33).
+ */
+const NO_REFERENCES: readonly ConfigReference[] = emptyList();
 
 /**
  * What the live read already proves exists, by target (lower case where names compare without
@@ -302,7 +303,7 @@ export class LiveProof {
   /**
    * The config's entries of `kind` named as the live entry `item` is (a site by its title), each
    * walked against it: their references it does not name are kept. Its names (`liveReferences`)
-   * made only when some entry is its twin.
+   * are made only when one of them asks.
    */
   private keepPaired(kind: ProofKind, item: unknown): void {
     const byName = this.byName.get(kind.key)!;
@@ -312,7 +313,7 @@ export class LiveProof {
     for (const name of kind.names!.call(undefined, item as never)) {
       const at = byName.get(name);
       if (at === undefined) continue;
-      if (!asked) this.twin.reset(kind.liveReferences?.call(undefined, item as never) ?? NO_LIVE_REFERENCES);
+      if (!asked) this.twin.reset(item, kind.liveReferences);
       asked = true;
       if (typeof at === 'number') this.keepEntry(kind, at, this.notInTwin);
       else for (const i of at) this.keepEntry(kind, i, this.notInTwin);
@@ -321,10 +322,12 @@ export class LiveProof {
 
   /** The config's entries of `kind` without a twin, a few a step: every reference kept. */
   private *keepRest(kind: ProofKind): Generator<void, void, undefined> {
-    const entries = listIn(this.org!, kind.key)!;
-    for (let i = 0; i < entries.length; i += 1) {
+    const kept = this.kept.get(kind.key)!;
+    for (let i = 0, walked = 0; i < kept.length; i += 1) {
+      if (kept[i] !== undefined) continue;
       this.keepEntry(kind, i, keepAll);
-      if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
+      walked += 1;
+      if (walked % ENTRIES_PER_STEP === 0) yield;
     }
   }
 

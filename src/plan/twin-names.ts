@@ -1,4 +1,5 @@
 import type { LiveReference } from '../kinds/types.js';
+import { emptyList } from '../model/holey.js';
 import { caselessOf } from './live-names.js';
 
 /** A live entry's names of one target, as a config entry's references ask about them in turn. */
@@ -14,7 +15,11 @@ type Names = {
   index: Set<string> | undefined;
 };
 
-const NO_NAMES: readonly string[] = [];
+/** A live entry that names nothing. */
+const NO_REFERENCES: readonly LiveReference[] = emptyList();
+
+/** No names: an array of the names' elements kind (`emptyList`, issue 33). */
+const NO_NAMES: readonly string[] = emptyList();
 
 /**
  * Whether a live entry names what its config twin's references name (a site's site spaces, a
@@ -26,14 +31,22 @@ const NO_NAMES: readonly string[] = [];
  * per entry. Names compare as the proof's sets compare them (lower case where caseless).
  */
 export class TwinNames {
-  private refs: readonly LiveReference[] = [];
+  private item: unknown;
+  private liveReferences: ((item: never) => LiveReference[]) | undefined;
+  private refs: readonly LiveReference[] | undefined;
   private readonly byTarget: Names[] = [];
   private targets = 0;
   private last: Names | undefined;
 
-  /** The live entry the next questions are about (its `liveReferences`). */
-  reset(refs: readonly LiveReference[]): void {
-    this.refs = refs;
+  /**
+   * The live entry the next questions are about, and what gives its names (its kind's
+   * `liveReferences`): asked only once a question comes (a config entry without references, a
+   * team without members, asks none).
+   */
+  reset(item: unknown, liveReferences: ((item: never) => LiveReference[]) | undefined): void {
+    this.item = item;
+    this.liveReferences = liveReferences;
+    this.refs = undefined;
     this.targets = 0;
     this.last = undefined;
   }
@@ -56,11 +69,12 @@ export class TwinNames {
       if (name === want || (names.caseless && name.toLowerCase() === want)) {
         names.next = j + 1;
         names.budget -= k;
+        if (names.budget < 0) indexed(names);
         return true;
       }
     }
     names.budget -= n;
-    if (names.budget < 0) names.index = new Set(names.caseless ? list.map((x) => x.toLowerCase()) : list);
+    if (names.budget < 0) indexed(names);
     return false;
   }
 
@@ -68,6 +82,8 @@ export class TwinNames {
   private of(target: string): Names {
     for (let i = 0; i < this.targets; i += 1)
       if (this.byTarget[i]!.target === target) return this.byTarget[i]!;
+    // `.call`: one call site for every kind's function without a deopt (wrong call target, issue 33).
+    this.refs ??= this.liveReferences?.call(undefined, this.item as never) ?? NO_REFERENCES;
     let list = NO_NAMES;
     for (const r of this.refs)
       if (r.target === target) list = list === NO_NAMES ? r.names : [...list, ...r.names];
@@ -85,4 +101,9 @@ export class TwinNames {
     names.index = undefined;
     return names;
   }
+}
+
+/** The names in a set, as compared: what answers once the scans are spent. */
+function indexed(names: Names): void {
+  names.index = new Set(names.caseless ? names.names.map((x) => x.toLowerCase()) : names.names);
 }
