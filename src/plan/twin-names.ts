@@ -86,7 +86,7 @@ export class TwinNames {
     this.refs ??= this.liveReferences?.call(undefined, this.item as never) ?? NO_REFERENCES;
     let list = NO_NAMES;
     for (const r of this.refs)
-      if (r.target === target) list = list === NO_NAMES ? r.names : [...list, ...r.names];
+      if (r.target === target) list = list === NO_NAMES ? r.names : list.concat(r.names);
     let names = this.byTarget[this.targets];
     if (names === undefined) {
       names = { target, names: list, caseless: false, next: 0, budget: 0, index: undefined };
