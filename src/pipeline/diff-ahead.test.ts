@@ -314,7 +314,8 @@ describe('diffing kinds ahead, while other lists are read', () => {
     const { diffs } = diffedAhead(desired, live, capabilities, ['sites'], () => 3);
     expect(bytes(diffs)).toBe(sequential);
     const org = live.organizations[0]!;
-    const proof = new LiveProof();
+    // With the config, as the plan makes it: a proof without one has nothing to walk ahead.
+    const proof = new LiveProof(desired.organizations[0]);
     expect(proof.listArriving('sites', ArrivingList.read(org.sites!))).toBe(true);
     expect(proof.step('sites')).toBe('done');
     expect(proof.finish(org)).toBeUndefined();

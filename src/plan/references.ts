@@ -10,9 +10,12 @@ import {
 import type { EntryReference, Lookup } from '../kinds/types.js';
 import type { AnyListKind } from '../kinds/shapes.js';
 import { didYouMean } from '../model/did-you-mean.js';
-import { ArrivingList, itemsOf, WAIT, type Wait } from '../model/arriving.js';
+import { ArrivingList, WAIT, type Wait } from '../model/arriving.js';
+import { emptyList } from '../model/holey.js';
 import { advance, type AheadStep } from '../model/steps.js';
 import type { DesiredOrganization, LiveOrganization } from '../reconcile/index.js';
+import { caselessOf, ProvenNames, unprovenAmong } from './live-names.js';
+import { TwinNames } from './twin-names.js';
 
 /**
  * Plan-time resolution (issue 27): every value of the config that names a live object is checked
@@ -126,12 +129,13 @@ function entryReferences(
  * deoptimized at each new one (wrong map, issue 33).
  */
 type ProofKind = {
-  kind: AnyListKind;
   key: string;
   liveReferences: AnyListKind['liveReferences'];
   references: AnyListKind['references'];
   /** The names a live entry is known by, when the config's entries of the kind have references. */
   names: ((item: never) => string[]) | undefined;
+  /** The names a config entry is known by (those its live twin's `names` give). */
+  created: ((entry: never) => string[]) | undefined;
 };
 
 /**
@@ -143,11 +147,11 @@ const proofKinds = (): Map<string, ProofKind> =>
     anyListKinds.map((kind) => [
       kind.key,
       {
-        kind,
         key: kind.key,
         liveReferences: kind.liveReferences,
         references: kind.references,
         names: kind.references ? kind.lookup?.names : undefined,
+        created: kind.references ? kind.lookup?.created : undefined,
       },
     ]),
   );
@@ -158,47 +162,57 @@ const unprovenBy =
   (target: string, id: string): boolean =>
     !proven.get(target)?.has(caselessOf(target) ? id.toLowerCase() : id);
 
-/** What the live read already proves exists, by target (lower case where names compare without case). */
+/** Every reference, kept for the end to judge against the whole live state. */
+const keepAll = (): boolean => true;
+
+/**
+ * What is kept of an entry whose live twin proves all its references (most entries'): one array,
+ * of the elements kind of those that keep some (`emptyList`; a frozen or literal `[]` has another
+ * map, and the code reading both was deoptimized: issue 33).
+ */
+const NO_REFERENCES: readonly ConfigReference[] = emptyList();
+
+/**
+ * What the live read already proves exists, by target (lower case where names compare without
+ * case): each target's set made when first read (`ProvenNames`).
+ */
 export function provenByLive(live: LiveOrganization): Map<string, Set<string>> {
-  return new LiveProof().finish(live)!;
+  return new ProvenNames(live);
 }
 
 /**
- * `provenByLive`, a list at a time: each list kind's part (what its entries name, and the names a
- * lookup lists) is added as its list is read, in steps (`listArriving`, `step`: decision 43's
- * sixth pass), an entry once it is whole (its reads below done: the eighth pass), and `finish` adds
- * the rest once the whole live state is read. The sets hold the same names as `provenByLive`'s, in
- * another order where lists were added early: ask them what they hold only.
+ * Which of the config's references the live read proves, found while the lists are read (in steps:
+ * `listArriving`, `step`, decision 43's sixth pass), without collecting the live names (the
+ * fourteenth pass of decision 42). With the desired organization, each config entry of a list kind
+ * with references is walked as soon as its live twin (the entry of the same name, a site by its
+ * title) is whole: its references that the twin itself names (a site's spaces, a team's members)
+ * are proven, compared with the twin's names in turn (`TwinNames`); the rest are kept
+ * (`referencesAhead`). Once a list is read, its entries without a twin are walked, all their
+ * references kept. At the end (`referencesToCheck`) what was kept, and the references of what was
+ * not walked, are judged against every live name of their targets, looked up, not stored
+ * (`unprovenAmong`). A name a twin names is a live name, and the end looks at every live name, so
+ * the references left are exactly those no live name proves. Without the organization there is
+ * nothing to walk, and `finish` checks that the lists are the live state's.
  */
 export class LiveProof {
-  private readonly proven = new Map<string, Set<string>>();
+  private proven: ProvenNames | undefined;
   private readonly lists = new Map<string, { list: ArrivingList; steps: Iterator<unknown> }>();
   private failed = false;
-  /** Once `finish` runs, nothing more is kept ahead (it would be walked twice). */
-  private finishing = true;
   /**
-   * By list kind, by the config entry's index: its references not proven when it was walked
-   * ahead (`referencesAhead`); an entry not walked is walked at the end.
+   * By list kind, by the config entry's index: its references its live twin did not prove (all
+   * of them when it has no twin); an entry not walked (undefined) is walked at the end.
    */
-  private readonly kept = new Map<string, (ConfigReference[] | undefined)[]>();
-  private readonly byName = new Map<string, Map<string, number[]>>();
+  private readonly kept = new Map<string, (readonly ConfigReference[] | undefined)[]>();
+  /** By list kind, the config's entries by the names they are known by: an index, or several. */
+  private readonly byName = new Map<string, Map<string, number | number[]>>();
   private readonly kinds = proofKinds();
-  private readonly adders = new Map<string, (name: string) => void>();
+  /** The live twin of the entry being walked, and the question asked of it (one of each, reused). */
+  private readonly twin = new TwinNames();
+  private readonly notInTwin = (target: string, id: string): boolean => !this.twin.has(target, id);
+  /** What an entry's walk keeps, copied only when it keeps something. */
+  private readonly scratch = emptyList<ConfigReference>();
 
-  /**
-   * With the desired organization, a list kind's references are also walked ahead as its live
-   * list is proven, each entry once its live twin is (a site's references name the spaces its
-   * live site spaces prove): little is left to walk after the last page (the twelfth pass).
-   */
-  constructor(private readonly org?: DesiredOrganization) {
-    // Written twice at once: set first in `finish`, after the proof's code was optimized reading it
-    // as a constant, it deoptimized that code (code dependencies, issue 33).
-    this.finishing = false;
-    // Each target's set and adder made before any entry: made by the first entry naming it, that
-    // path had no feedback at the next kind's first entry and deoptimized the proof. An empty set
-    // proves nothing.
-    for (const { lookup } of lookups) this.adder(lookup.target);
-  }
+  constructor(private readonly org?: DesiredOrganization) {}
 
   /** A list kind's live list begins to be read: its part can be proven as it is (then `step` runs it). */
   listArriving(key: string, list: ArrivingList): boolean {
@@ -220,11 +234,11 @@ export class LiveProof {
   }
 
   /**
-   * What `live` proves; undefined when a list was added that is not the one `live` holds, or a
-   * step failed (`provenByLive` then throws the same error where it is asked).
+   * What `live` proves (`ProvenNames`, made when read); undefined when a list was added that is not
+   * the one `live` holds, or a step failed (`provenByLive` then throws the same error where it is
+   * asked). The lists that did not arrive are walked here.
    */
   finish(live: LiveOrganization): Map<string, Set<string>> | undefined {
-    this.finishing = true;
     for (const [key, { list }] of this.lists) {
       if (list.items === undefined || listIn(live, key as 'sites') !== list.items) return undefined;
       let r: ReturnType<LiveProof['step']>;
@@ -239,44 +253,39 @@ export class LiveProof {
       const steps = this.prove(kind.key, ArrivingList.read(items));
       while (steps.next().done !== true);
     }
-    for (const { target, names } of collectionKind.liveReferences(live)) {
-      const set = this.set(target);
-      for (const n of names) set.add(n);
-    }
+    if (this.proven?.live !== live) this.proven = new ProvenNames(live);
     return this.proven;
   }
 
   /**
-   * A list kind's part: what its entries name, each once whole, then the names its lookups list.
-   * Resumed at every step of every list, it is kept small, the entries' loop and each entry's work
-   * in functions of their own: what it reaches late (the rest, the lookups) deoptimizes it for
-   * want of feedback, and it was the plan's largest compile, four times (issue 33).
+   * A list kind's part: its config entries, each walked once its live twin is whole, then those
+   * without a twin. Resumed at every step of every list, it is kept small, the entries' loop and
+   * each entry's work in functions of their own (issue 33).
    */
   private *prove(key: string, list: ArrivingList): Generator<void | Wait, void, undefined> {
     const kind = this.kinds.get(key);
-    if (kind) this.prepare(kind);
-    if (kind?.liveReferences) yield* this.proveEntries(kind, list);
-    if (kind) yield* this.keepRest(kind);
-    const items = yield* itemsOf(list);
-    for (const { lookup, kind } of lookups) if (kind?.key === key) this.listed(lookup, items);
+    if (kind === undefined || !this.prepare(kind)) return;
+    if (kind.names) yield* this.pairEntries(kind, list);
+    yield* this.keepRest(kind);
   }
 
   /**
-   * The kind's containers, made before its entries are: made by the first entry, that path had
-   * no feedback and deoptimized the optimized loop at the next kind's first entry (issue 33). A
-   * `kept` entry left undefined is read as an absent one (walked at the end).
+   * Whether the config has entries of `kind` to walk; if so, their containers, made before any
+   * entry is walked: made by the first entry, that path had no feedback and deoptimized the
+   * optimized loop at the next kind's first entry (issue 33).
    */
-  private prepare(kind: ProofKind): void {
-    if (this.finishing || !this.org || !kind.references) return;
+  private prepare(kind: ProofKind): boolean {
+    const entries = this.org && kind.references ? listIn(this.org, kind.key) : undefined;
+    if (!entries || entries.length === 0) return false;
     // At its length, `undefined` in every slot: every kind's array in one elements kind (two
     // deoptimized `keepEntry`'s read of it: wrong map).
-    const length = listIn(this.org, kind.key)?.length ?? 0;
-    if (!this.kept.has(kind.key)) this.kept.set(kind.key, new Array(length).fill(undefined));
-    if (kind.names) this.entriesByName(kind);
+    if (!this.kept.has(kind.key)) this.kept.set(kind.key, new Array(entries.length).fill(undefined));
+    if (kind.names && !this.byName.has(kind.key)) this.byName.set(kind.key, entriesByName(kind, entries));
+    return true;
   }
 
-  /** Each entry of `kind`'s list, once whole, as it arrives. */
-  private *proveEntries(kind: ProofKind, list: ArrivingList): Generator<void | Wait, void, undefined> {
+  /** Each live entry of `kind`'s list, once whole, as it arrives: its config twins walked. */
+  private *pairEntries(kind: ProofKind, list: ArrivingList): Generator<void | Wait, void, undefined> {
     for (let i = 0; ; i += 1) {
       // `pagesDone` asked at every entry, not only once caught up: feedback before the first wait.
       while (!list.pagesDone && i >= list.paged.length) yield WAIT;
@@ -286,78 +295,56 @@ export class LiveProof {
       const entry = list.paged[i];
       let item: unknown;
       while ((item = list.whole(entry)) === undefined) yield WAIT;
-      this.proveEntry(kind, item);
+      this.keepPaired(kind, item);
       if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
     }
-  }
-
-  /** What one whole live entry names, and the config's entries named as it is (`keepPaired`). */
-  private proveEntry(kind: ProofKind, item: unknown): void {
-    // `.call`: not compiled for the first kind's function, so the second kind's (teams after sites)
-    // does not deoptimize the proof (wrong call target, issue 33).
-    for (const { target, names } of kind.liveReferences!.call(undefined, item as never)) {
-      // `forEach` with the target's adder, not a loop: a loop's body (and a `caseless` branch in
-      // it) had no feedback when the proof was optimized on entries naming nothing (teams without
-      // members), and the first names deoptimized it (issue 33).
-      names.forEach(this.adder(target));
-    }
-    this.keepPaired(kind, item);
   }
 
   /**
-   * The references of the config's entries of `kind` named as the live entry just proven is (a
-   * site by its title): those the proof does not prove so far. An entry's references mostly name
-   * what its live twin names (a site's spaces), proven just before. The sets only grow, so this
-   * keeps at least what `referencesToCheck` keeps at the end, which filters them again.
+   * The config's entries of `kind` named as the live entry `item` is (a site by its title), each
+   * walked against it: their references it does not name are kept. Its names (`liveReferences`)
+   * are made only when one of them asks.
    */
   private keepPaired(kind: ProofKind, item: unknown): void {
-    if (this.finishing || !this.org || !kind.names) return;
-    const at = this.entriesByName(kind);
-    // `.call`, as in `proveEntry`: one call site for every kind's function without a deopt.
-    for (const name of kind.names.call(undefined, item as never))
-      for (const i of at.get(name) ?? []) this.keepEntry(kind, i);
-  }
-
-  /** The config's entries of `kind` not kept as their live twin was proven, a few a step. */
-  private *keepRest(kind: ProofKind): Generator<void, void, undefined> {
-    const entries = this.org && kind.references ? listIn(this.org, kind.key) : undefined;
-    for (let i = 0; entries && i < entries.length && !this.finishing; i += 1) {
-      this.keepEntry(kind, i);
-      if (i % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
+    const byName = this.byName.get(kind.key)!;
+    let asked = false;
+    // `.call`: not compiled for the first kind's function, so the second kind's (teams after sites)
+    // does not deoptimize the proof (wrong call target, issue 33).
+    for (const name of kind.names!.call(undefined, item as never)) {
+      const at = byName.get(name);
+      if (at === undefined) continue;
+      if (!asked) this.twin.reset(item, kind.liveReferences);
+      asked = true;
+      if (typeof at === 'number') this.keepEntry(kind, at, this.notInTwin);
+      else for (const i of at) this.keepEntry(kind, i, this.notInTwin);
     }
   }
 
-  private keepEntry(kind: ProofKind, i: number): void {
+  /** The config's entries of `kind` without a twin, a few a step: every reference kept. */
+  private *keepRest(kind: ProofKind): Generator<void, void, undefined> {
+    const kept = this.kept.get(kind.key)!;
+    for (let i = 0, walked = 0; i < kept.length; i += 1) {
+      if (kept[i] !== undefined) continue;
+      this.keepEntry(kind, i, keepAll);
+      walked += 1;
+      if (walked % ENTRIES_PER_STEP === 0) yield;
+    }
+  }
+
+  /** The `i`th config entry of `kind` walked, once: the references `keep` keeps, located. */
+  private keepEntry(kind: ProofKind, i: number, keep: (target: string, id: string) => boolean): void {
     // Made by `prepare`, before the kind's entries.
     const kept = this.kept.get(kind.key)!;
     if (kept[i] !== undefined) return;
-    const out: ConfigReference[] = [];
+    const out = this.scratch;
     const entry = listIn(this.org!, kind.key)![i];
-    entryReferences(out, kind.key, kind.references!, entry, i, this.org!, unprovenBy(this.proven));
-    kept[i] = out;
-  }
-
-  /** The config's entries of `kind` by the names they create (`lookup.created`), built once. */
-  private entriesByName({ key, kind }: ProofKind): Map<string, number[]> {
-    // The key from the proof's record: the kinds' own objects differ in shape (wrong map, issue 33).
-    let at = this.byName.get(key);
-    if (at) return at;
-    this.byName.set(key, (at = new Map()));
-    const created = kind.lookup?.created;
-    listIn(this.org!, key)?.forEach((entry, i) => {
-      for (const name of created?.(entry as never) ?? []) {
-        const same = at.get(name);
-        if (same) same.push(i);
-        else at.set(name, [i]);
-      }
-    });
-    return at;
+    entryReferences(out, kind.key, kind.references!, entry, i, this.org!, keep);
+    kept[i] = out.length === 0 ? NO_REFERENCES : out.splice(0);
   }
 
   /**
    * The references kept ahead by list kind, for `referencesToCheck` of `org` against `proven`:
-   * only when `proven` is what this proof finished with (its sets only grew since) and `org` the
-   * organization it walked.
+   * only when `proven` is what this proof finished with and `org` the organization it walked.
    */
   referencesAhead(
     org: DesiredOrganization,
@@ -365,31 +352,20 @@ export class LiveProof {
   ): ReadonlyMap<string, readonly (readonly ConfigReference[] | undefined)[]> | undefined {
     return org === this.org && proven === this.proven && !this.failed ? this.kept : undefined;
   }
+}
 
-  /** The objects a lookup lists, when the live read has that list. */
-  private listed(lookup: Lookup, items: readonly unknown[]): void {
-    if (!lookup.names) return;
-    const set = this.set(lookup.target);
-    // Read once: the lookups differ in shape, and `normal` reading them per name was deoptimized.
-    const { names, caseless } = lookup;
-    for (const item of items) for (const n of names(item as never)) set.add(caseless ? n.toLowerCase() : n);
-  }
-
-  /** What adds a name to `target`'s set (lower case where its names compare without case). */
-  private adder(target: string): (name: string) => void {
-    let add = this.adders.get(target);
-    if (add) return add;
-    const set = this.set(target);
-    add = caselessOf(target) ? (n) => set.add(n.toLowerCase()) : (n) => set.add(n);
-    this.adders.set(target, add);
-    return add;
-  }
-
-  private set(target: string): Set<string> {
-    let set = this.proven.get(target);
-    if (!set) this.proven.set(target, (set = new Set<string>()));
-    return set;
-  }
+/** The config's entries of `kind` by the names they are known by (`lookup.created`). */
+function entriesByName(kind: ProofKind, entries: readonly unknown[]): Map<string, number | number[]> {
+  const at = new Map<string, number | number[]>();
+  entries.forEach((entry, i) => {
+    for (const name of kind.created?.call(undefined, entry as never) ?? []) {
+      const same = at.get(name);
+      if (same === undefined) at.set(name, i);
+      else if (typeof same === 'number') at.set(name, [same, i]);
+      else same.push(i);
+    }
+  });
+  return at;
 }
 
 /** Live entries proven between two yields of `LiveProof`'s steps. */
@@ -406,20 +382,10 @@ export const lookupOf = (target: string): Lookup | undefined =>
 const normal = (lookup: Lookup | undefined, name: string) => (lookup?.caseless ? name.toLowerCase() : name);
 
 /**
- * Whether the names of `target` compare without case (`lookupOf(target)?.caseless`), by target: a
- * map of booleans, where the hot paths asked lookups of three shapes (wrong map, issue 33).
- */
-let caselessByTarget: Map<string, boolean> | undefined;
-
-const caselessOf = (target: string): boolean =>
-  (caselessByTarget ??= new Map(
-    lookups.map((l) => [l.lookup.target, l.lookup.caseless === true] as const).reverse(),
-  )).get(target) === true;
-
-/**
  * The organization's references to resolve against the API: those the live read does not already
- * prove. With the `LiveProof` that proved `proven`, a list kind's references it kept ahead are
- * only filtered again here.
+ * prove. With the `LiveProof` that proved `proven`, a list kind's references it kept ahead (those
+ * their twins did not prove) and the rest of the organization's are judged against the live names
+ * of their targets (`unprovenAmong`), without `proven`'s sets.
  */
 export function referencesToCheck(
   org: DesiredOrganization,
@@ -427,7 +393,9 @@ export function referencesToCheck(
   proven = provenByLive(live),
   proof?: LiveProof,
 ): ConfigReference[] {
-  return referencesOf(org, unprovenBy(proven), proof?.referencesAhead(org, proven));
+  const ahead = proof?.referencesAhead(org, proven);
+  if (ahead) return unprovenAmong(live, referencesOf(org, keepAll, ahead));
+  return referencesOf(org, unprovenBy(proven));
 }
 
 /** The references that nothing in `known` answers, each with a message that names the way out. */
