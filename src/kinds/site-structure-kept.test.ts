@@ -193,8 +193,7 @@ const changes: Change[] = [
     kept: false,
     apply: (l) => {
       for (const place of [...sectionsOf(l).map((x) => x.spaces), l.spaces ?? []])
-        if (place.length > 1 && place.some((x) => x.default))
-          for (const x of place) x.default = !x.default;
+        if (place.length > 1 && place.some((x) => x.default)) for (const x of place) x.default = !x.default;
     },
   },
   {
