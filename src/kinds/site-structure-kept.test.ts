@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../api/capabilities.js';
 import type { DiffContext } from '../diff/context.js';
 import { DraftSet } from '../diff/draft.js';
-import type { SiteScope } from '../diff/site-scope.js';
+import type { NavSlot, SiteScope } from '../diff/site-scope.js';
+import { diffGroups } from './section-group-diff.js';
 import { rng } from '../../test/helpers/random-state.js';
 import { pick, shuffle, type Random } from './examples.js';
 import type { DesiredStructure, LiveSection, LiveSiteSpace, LiveStructure } from './site-section.js';
@@ -40,12 +41,29 @@ function context(prune: boolean): DiffContext {
   };
 }
 
-const scope = (navRead: boolean): SiteScope => ({
+const scope = (navRead: boolean, pathsRead: boolean): SiteScope => ({
   addr: 'org/sites/Docs',
   ref: { id: 'site_1' },
   patch: { before: {}, after: {}, body: {}, deps: [] },
   ...(navRead ? { navRead } : {}),
+  ...(pathsRead ? { pathsRead } : {}),
 });
+
+/** The site's recorded paths as text: their maps' entries in order. */
+const pathsText = (site: SiteScope) =>
+  JSON.stringify(site.paths, (_, v: unknown) => (v instanceof Map ? [...v.entries()] : v));
+
+/** diffSiteStructure with the full diff always (what it was before its fast path). */
+function fullStructureStep(ctx: DiffContext, site: SiteScope, d: DesiredStructure, l: LiveStructure) {
+  const slots = d.sections || d.spaces ? diffStructure(ctx, site, 'Docs', d, l) : [];
+  const groups = d.sectionGroups ? diffGroups(ctx, site, 'Docs', d, l, slots) : new Map<string, NavSlot>();
+  if (!site.navRead) return;
+  const items = new Map<string, NavSlot & { type: string }>();
+  for (const [title, g] of groups) items.set(title, { ...g, type: 'site-section-group' });
+  for (const s of slots)
+    items.set(s.d.path, { ref: s.ref, liveId: s.l?.id, createKey: s.createKey, type: 'site-section' });
+  site.nav = { items, groups };
+}
 
 /** What a structure step leaves in its context, as the plan would read it. */
 const leftIn = (ctx: DiffContext) =>
@@ -212,42 +230,58 @@ function randomDesired(r: Random): DesiredStructure {
     return normalizeStructure({
       spaces: shuffle(r, ['space_1', 'space_2', 'space_3', 'space_4'])
         .slice(0, 1 + Math.floor(r() * 4))
-        .map((space, i) => ({ space, ...(i === 0 && r() < 0.5 ? { default: true } : {}) })),
+        .map((space, i) => ({
+          space,
+          ...(i === 0 && r() < 0.5 ? { default: true } : {}),
+          ...(r() < 0.3 ? { path: `p-${space}`, brokenLinks: 'refuse' } : {}),
+        })),
     } as never);
   const d = normalizeStructure(config as never);
   // Some fields the diff compares, given as the live twin reads them.
-  for (const s of d.sections ?? [])
-    for (const ss of s.spaces) if (r() < 0.2) Object.assign(ss, { hidden: false, condition: null });
+  for (const s of d.sections ?? []) {
+    if (r() < 0.2) s.brokenLinks = pick(r, ['allow', 'refuse'] as const);
+    for (const ss of s.spaces) {
+      if (r() < 0.2) Object.assign(ss, { hidden: false, condition: null });
+      if (r() < 0.1) ss.brokenLinks = 'allow';
+    }
+  }
   return d;
 }
 
 describe('an unchanged structure (site-structure-kept.ts)', () => {
   const runs = Array.from({ length: 60 }, (_, seed) => seed);
-  it.each(runs)('seed %i: the fast path where the full diff plans nothing, with the same counts', (seed) => {
-    const r = rng(seed + 1);
-    const d = randomDesired(r);
-    for (const change of changes)
-      for (const prune of [true, false]) {
-        const l = twin(d);
-        change.apply(l, r);
-        const full = context(prune);
-        const fullSite = scope(false);
-        const fullSlots = diffStructure(full, fullSite, 'Docs', d, l);
-        const asLive = structureAsLive(d, l);
-        if (change.kept) expect(asLive).toBe(true);
-        if (!asLive) continue;
-        expect(full.drafts.drafts).toEqual([]);
-        expect(full.warnings).toEqual([]);
-        expect(full.unmanaged).toEqual([]);
-        expect(fullSite.patch).toEqual(scope(false).patch);
-        const fast = context(prune);
-        const fastSlots = keptStructure(fast, scope(false), d, l, true);
-        expect(leftIn(fast)).toBe(leftIn(full));
-        expect(fastSlots).toEqual(fullSlots);
-      }
-  });
+  it.each(runs)(
+    'seed %i: the fast path where the full diff plans nothing, with the same counts, slots and paths',
+    (seed) => {
+      const r = rng(seed + 1);
+      const d = randomDesired(r);
+      for (const change of changes)
+        for (const prune of [true, false])
+          for (const pathsRead of [true, false]) {
+            const l = twin(d);
+            change.apply(l, r);
+            const full = context(prune);
+            const fullSite = scope(false, pathsRead);
+            const fullSlots = diffStructure(full, fullSite, 'Docs', d, l);
+            const asLive = structureAsLive(d, l);
+            if (change.kept) expect(asLive).toBe(true);
+            if (!asLive) continue;
+            expect(full.drafts.drafts).toEqual([]);
+            expect(full.warnings).toEqual([]);
+            expect(full.unmanaged).toEqual([]);
+            const fast = context(prune);
+            const fastSite = scope(false, pathsRead);
+            const fastSlots = keptStructure(fast, fastSite, d, l, true);
+            expect(leftIn(fast)).toBe(leftIn(full));
+            expect(fastSlots).toEqual(fullSlots);
+            // The site's update and its paths (a Map's order too) as the full diff leaves them.
+            expect(fastSite).toEqual(fullSite);
+            if (pathsRead) expect(pathsText(fastSite)).toBe(pathsText(fullSite));
+          }
+    },
+  );
 
-  it.each(runs)('seed %i: the whole structure step leaves the same context either way', (seed) => {
+  it.each(runs)('seed %i: the whole structure step leaves what the full diff does', (seed) => {
     const r = rng(seed + 1000);
     const d = randomDesired(r);
     for (const change of changes)
@@ -256,15 +290,14 @@ describe('an unchanged structure (site-structure-kept.ts)', () => {
           const l = twin(d);
           change.apply(l, r);
           const fast = context(prune);
-          const fastSite = scope(navRead);
+          const fastSite = scope(navRead, true);
           diffSiteStructure(fast, fastSite, 'Docs', d, l);
-          // The paths recorded (`pathsRead`) take the full diff: the same step, without its paths.
           const full = context(prune);
-          const fullSite = { ...scope(navRead), pathsRead: true };
-          diffSiteStructure(full, fullSite, 'Docs', d, l);
+          const fullSite = scope(navRead, true);
+          fullStructureStep(full, fullSite, d, l);
           expect(leftIn(fast)).toBe(leftIn(full));
-          const { paths: _paths, pathsRead: _read, ...rest } = fullSite;
-          expect(fastSite).toEqual(rest);
+          expect(fastSite).toEqual(fullSite);
+          expect(pathsText(fastSite)).toBe(pathsText(fullSite));
         }
   });
 
@@ -277,7 +310,7 @@ describe('an unchanged structure (site-structure-kept.ts)', () => {
         const l = twin(d);
         change.apply(l, r);
         const ctx = context(true);
-        const site = scope(false);
+        const site = scope(false, false);
         diffStructure(ctx, site, 'Docs', d, l);
         const planned = ctx.drafts.drafts.length > 0 || Object.keys(site.patch.after).length > 0;
         if (structureAsLive(d, l)) {

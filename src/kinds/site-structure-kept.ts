@@ -12,6 +12,12 @@ import {
   type SectionSlot,
 } from './site-section.js';
 import { sectionUnchanged, siteSpaceUnchanged } from './site-structure-fields.js';
+import { kindDrafts } from '../diff/builder.js';
+import type { SiteSpaceOp } from './site-space.js';
+import type { SectionOp } from './site-section.js';
+import { Placement } from './site-structure-spaces.js';
+import type { Container, Structure } from './site-structure-types.js';
+import { recordPaths } from './structure-paths.js';
 
 /**
  * The structure of a site whose config entry reads as its live twin (issue 33: most sites of most
@@ -19,8 +25,8 @@ import { sectionUnchanged, siteSpaceUnchanged } from './site-structure-fields.js
  * section with the live one at its place, keeps each site space where it is, and plans nothing.
  * That is found here in one indexed walk of both sides, without the pairing, placement, pruning,
  * uniqueness and ordering steps (their maps, sets, placements and containers a site), and the
- * diff's side effects are made as it makes them: the live counts, and the section slots that the
- * groups' diff and the external links read.
+ * diff's side effects are made as it makes them: the live counts, the section slots that the
+ * groups' diff and the external links read, and the site's paths that the redirects read.
  *
  * "Reads as" is the full diff's own test, field for field, on exactly what it compares:
  * - the same sections in the same order, each at the live one's path (the pairing by path then
@@ -94,12 +100,63 @@ export function keptStructure(
   for (let i = 0; i < liveSections.length; i += 1) siteSpaces += liveSections[i]!.spaces.length;
   if (d.spaces) siteSpaces += (l.spaces ?? []).length;
   if (liveSections.length > 0 || d.spaces) countLive(ctx, 'site-space', siteSpaces);
-  if (!slotsRead) return [];
+  if (!slotsRead && !site.pathsRead) return [];
   const slots: SectionSlot[] = [];
   for (let i = 0; i < liveSections.length; i += 1) {
     const ls = liveSections[i]!;
     const ds = d.sections![i]!;
     slots.push({ d: ds, l: ls, ref: liveRef(ls.id), addr: sectionAddress(site.addr, ds.path) });
   }
+  if (site.pathsRead) recordPaths(keptAsStructure(ctx, site, d, l, liveSections, slots));
   return slots;
+}
+
+/**
+ * The structure the full diff leaves of a site that `structureAsLive`, for its paths (where the
+ * redirects read them, `pathsRead`): each section's slot and each site space's placement paired
+ * with the live one at its index, nothing created, deleted or moved out.
+ */
+function keptAsStructure(
+  ctx: DiffContext,
+  site: SiteScope,
+  d: DesiredStructure,
+  l: LiveStructure,
+  liveSections: LiveSection[],
+  slots: SectionSlot[],
+): Structure {
+  const containers: Container[] = [];
+  for (let i = 0; i < slots.length; i += 1)
+    containers.push(keptPlace(slots[i]!, slots[i]!.addr, liveSections[i]!.spaces, slots[i]!.d.spaces));
+  const root = d.spaces ? keptPlace(null, site.addr, l.spaces ?? [], d.spaces) : null;
+  if (root) containers.push(root);
+  return {
+    ctx,
+    org: ctx.org,
+    site,
+    d,
+    sections: kindDrafts<SectionOp>(ctx, 'site-section'),
+    siteSpaces: kindDrafts<SiteSpaceOp>(ctx, 'site-space'),
+    liveSections,
+    used: new Set(liveSections),
+    slots,
+    held: new Map(),
+    stays: () => undefined,
+    deletedSections: new Map(),
+    containers,
+    root,
+    movedOut: new Map(),
+    siteDoc: undefined,
+  };
+}
+
+/** A place (a section, or the root) whose site spaces each keep the live one at their index. */
+function keptPlace(
+  slot: SectionSlot | null,
+  addr: string,
+  live: LiveSiteSpace[],
+  desired: readonly DesiredSiteSpace[],
+): Container {
+  const c: Container = { slot, addr, live, placements: [] };
+  for (let k = 0; k < desired.length; k += 1) c.placements.push(new Placement(desired[k]!, c, live[k]!));
+  return c;
 }

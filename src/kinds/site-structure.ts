@@ -262,8 +262,7 @@ export function diffSiteStructure(
 
 /**
  * The sections and site spaces' diff: nothing to plan for a structure that reads as its live twin
- * (site-structure-kept.ts), else the full diff. Not where the paths are recorded (`pathsRead`):
- * those the full diff records.
+ * (site-structure-kept.ts), else the full diff.
  */
 function structureSlots(
   ctx: DiffContext,
@@ -273,7 +272,7 @@ function structureSlots(
   l: LiveStructure | undefined,
   siteDoc: Record<string, unknown> | undefined,
 ): SectionSlot[] {
-  if (l && !site.pathsRead && structureAsLive(d, l))
+  if (l && structureAsLive(d, l))
     return keptStructure(ctx, site, d, l, d.sectionGroups !== undefined || site.navRead === true);
   return diffStructure(ctx, site, title, d, l, siteDoc);
 }
