@@ -27,7 +27,7 @@ type LiveLocation = { ss: LiveSiteSpace; section: LiveSection | null };
  * keys are given to the constructor, never set after: V8 keeps a field written once constant, and
  * the first key set after construction deoptimized the structure diff's code (issue 33).
  */
-class Placement implements SpacePlacement {
+export class Placement implements SpacePlacement {
   constructor(
     readonly d: DesiredSiteSpace,
     readonly container: Container,

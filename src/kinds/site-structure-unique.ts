@@ -17,7 +17,9 @@ export function keepStructurePathsUnique(s: Structure, sectionSetKeys: Map<Secti
     return want !== null && want !== (slot.l?.path ?? null) && !!sectionSetKeys.get(slot);
   });
   if (sectionPathSet) keepSectionPathsUnique(s, sectionSetKeys);
-  for (const c of s.containers) keepSiteSpacePathsUnique(s, c);
+  // The check here, the work in a function of its own: called for the few places where a path
+  // changes, that one is seldom hot enough for V8 to compile (issue 33, fourteenth pass).
+  for (const c of s.containers) if (pathSetIn(c.placements)) keepSiteSpacePathsUnique(s, c);
 }
 
 /** Paths of the site's sections stay unique while they change. */
@@ -49,11 +51,10 @@ function keepSectionPathsUnique(s: Structure, sectionSetKeys: Map<SectionSlot, s
   }));
 }
 
-/** Paths of the site spaces of one place stay unique while they change. */
+/** Paths of the site spaces of one place stay unique while they change (one sets a path: `pathSetIn`). */
 function keepSiteSpacePathsUnique(s: Structure, c: Container): void {
   const { ctx, org, site } = s;
   const mine = c.placements;
-  if (!pathSetIn(mine)) return;
   // Items one by one, no spreads or nested searches per site space (issue 33).
   const items: PathItem[] = [];
   for (const p of mine) {

@@ -3,6 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { NavSlot, SiteScope } from '../diff/site-scope.js';
 import { diffGroups } from './section-group-diff.js';
 import { diffStructure } from './site-structure-diff.js';
+import { keptStructure, structureAsLive } from './site-structure-kept.js';
 import {
   groupMembershipKind,
   sectionGroupKind,
@@ -10,7 +11,7 @@ import {
   type GroupMembershipOp,
   type SectionGroupOp,
 } from './section-group.js';
-import { sectionKind, SiteSection, type SectionOp } from './site-section.js';
+import { sectionKind, SiteSection, type SectionOp, type SectionSlot } from './site-section.js';
 import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } from './site-space.js';
 import { callBelow, listBelow, type ApiList, type ChildRead } from './types.js';
 import { pick, shuffle, type Random } from './examples.js';
@@ -247,7 +248,7 @@ export function diffSiteStructure(
   /** The site's live customization, when read (a site space's overrides differ from it). */
   siteDoc?: Record<string, unknown>,
 ): void {
-  const slots = d.sections || d.spaces ? diffStructure(ctx, site, title, d, l, siteDoc) : [];
+  const slots = d.sections || d.spaces ? structureSlots(ctx, site, title, d, l, siteDoc) : [];
   const groups = d.sectionGroups ? diffGroups(ctx, site, title, d, l, slots) : new Map<string, NavSlot>();
   // Made only where external links are diffed, its one reader (issue 33: an object per section).
   if (!site.navRead) return;
@@ -257,6 +258,23 @@ export function diffSiteStructure(
   for (const s of slots)
     items.set(s.d.path, { ref: s.ref, liveId: s.l?.id, createKey: s.createKey, type: 'site-section' });
   site.nav = { items, groups };
+}
+
+/**
+ * The sections and site spaces' diff: nothing to plan for a structure that reads as its live twin
+ * (site-structure-kept.ts), else the full diff.
+ */
+function structureSlots(
+  ctx: DiffContext,
+  site: SiteScope,
+  title: string,
+  d: DesiredStructure,
+  l: LiveStructure | undefined,
+  siteDoc: Record<string, unknown> | undefined,
+): SectionSlot[] {
+  if (l && structureAsLive(d, l))
+    return keptStructure(ctx, site, d, l, d.sectionGroups !== undefined || site.navRead === true);
+  return diffStructure(ctx, site, title, d, l, siteDoc);
 }
 
 /** The test organization's spaces (examples): `space_1` … `space_12`. */

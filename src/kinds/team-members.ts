@@ -54,6 +54,37 @@ export const liveMember = (m: MemberAnswer): LiveTeamMember => ({
 
 export const MEMBERS = '/orgs/{org}/teams/{team}/members';
 
+/** Whether a live member is the user an entry names (by id, or by e-mail in any case). */
+const matches = (user: string, m: LiveTeamMember) =>
+  m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
+
+/** Members a team may have for `membersAsLive` to tell them apart in one integer's bits. */
+const MEMBERS_AS_BITS = 30;
+
+/**
+ * Whether the membership reads as the live one (most teams of most plans, every team of a drift
+ * check nobody changed; issue 33): each entry's member, the first live one that matches it (as
+ * `diffTeamMembers` finds it), has its role, and they are as many as the live members and each a
+ * different one, so that none is added, removed or given another role. Found without the
+ * change's maps, set and arrays a team; a team of more than 30 members takes the full diff.
+ */
+export function membersAsLive(
+  desired: readonly DesiredTeamMember[],
+  live: readonly LiveTeamMember[],
+): boolean {
+  const n = live.length;
+  if (desired.length !== n || n > MEMBERS_AS_BITS) return false;
+  let kept = 0;
+  for (let i = 0; i < n; i += 1) {
+    const d = desired[i]!;
+    let j = 0;
+    while (j < n && !matches(d.user, live[j]!)) j += 1;
+    if (j === n || live[j]!.role !== d.role || (kept & (1 << j)) !== 0) return false;
+    kept |= 1 << j;
+  }
+  return true;
+}
+
 /** The difference between a team's desired and live membership, as one change (or none). */
 export function diffTeamMembers(
   ctx: DiffContext,
@@ -63,9 +94,21 @@ export function diffTeamMembers(
   desired: DesiredTeamMember[],
   live: LiveTeamMember[],
 ): void {
-  const drafts = kindDrafts<TeamMembersOp>(ctx, 'team-members');
-  const matches = (user: string, m: LiveTeamMember) =>
-    m.userId === user || (m.email !== null && m.email.toLowerCase() === user.toLowerCase());
+  if (membersAsLive(desired, live)) return;
+  const change = membersChange(desired, live);
+  if (!change) return;
+  const { add, remove, memberships, before, after } = change;
+  kindDrafts<TeamMembersOp>(ctx, 'team-members').update({
+    address: `${teamAddr}/members`,
+    before,
+    after,
+    deps: [createKey],
+    op: { type: 'set-team-members', org: ctx.org, team, add, remove, memberships },
+  });
+}
+
+/** What a team's membership change adds, removes and gives another role, and its fields (null: none). */
+export function membersChange(desired: readonly DesiredTeamMember[], live: readonly LiveTeamMember[]) {
   const add: string[] = [];
   const memberships = dict<{ role: TeamRole }>();
   const before = dict<unknown>();
@@ -95,15 +138,8 @@ export function diffTeamMembers(
     before[label] = m.role;
     after[label] = null;
   }
-  if (add.length === 0 && remove.length === 0 && Object.keys(memberships).length === 0) return;
-  const addr = `${teamAddr}/members`;
-  drafts.update({
-    address: addr,
-    before,
-    after,
-    deps: [createKey],
-    op: { type: 'set-team-members', org: ctx.org, team, add, remove, memberships },
-  });
+  if (add.length === 0 && remove.length === 0 && Object.keys(memberships).length === 0) return null;
+  return { add, remove, memberships, before, after };
 }
 
 export const teamMembersKind: KindModule<TeamMembersOp, 'team-members'> = {

@@ -66,6 +66,7 @@ const STRUCTURE_DIFF_PARTS = [
   'src/kinds/site-structure-fields.ts',
   'src/kinds/site-structure-spaces.ts',
   'src/kinds/site-structure-unique.ts',
+  'src/kinds/site-structure-kept.ts',
   'src/kinds/site-space-overrides.ts',
   'src/kinds/structure-paths.ts',
 ];
