@@ -64,6 +64,8 @@ const LIST = '/orgs/{org}/teams';
 const ROUTE = '/orgs/{org}/teams/{team}';
 const address = (org: string, title: string) => `${org}/teams/${title}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
+/** What a team with members names: members (the live read's scope, `referenceTargets`). */
+const MEMBER_TARGET = [{ target: 'member' }] as const;
 
 /** Teams diffed between two yields of `diffSteps` (a few hundred µs). */
 const TEAMS_PER_STEP = 100;
@@ -235,6 +237,9 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
       path: ['members', j, 'user'],
       holder: `team "${team.title}"`,
     })),
+  // The live read's scope needs only the targets: not a located reference per member (12,000 on a
+  // request-heavy organization, each with its holder's text), built again for the proof.
+  referenceTargets: (team: DesiredTeam) => ((team.members?.length ?? 0) > 0 ? MEMBER_TARGET : []),
   liveReferences: (team: LiveTeam) => [{ target: 'member', names: memberNames(team) }],
   lookup: {
     target: 'team',
