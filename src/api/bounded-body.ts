@@ -29,14 +29,21 @@ export type DeadlineSignal = {
   removeEventListener(type: 'abort', listener: () => void): void;
 };
 
-class Deadline implements DeadlineSignal {
+/** An attempt's deadline: its own signal, and `clear` once the attempt is over. */
+export type RequestDeadline = DeadlineSignal & { readonly signal: DeadlineSignal; clear(): void };
+
+class Deadline implements RequestDeadline {
   aborted = false;
   reason: DeadlineError | undefined;
   private listeners: (() => void)[] = [];
   private readonly timer: NodeJS.Timeout;
-  constructor(timeoutMs: number) {
-    this.timer = setTimeout(() => this.abort(new DeadlineError(timeoutMs)), timeoutMs);
+  constructor(private readonly timeoutMs: number) {
+    // One function for every deadline, the deadline its argument: no closure per request.
+    this.timer = setTimeout(expire, timeoutMs, this);
     this.timer.unref?.();
+  }
+  get signal(): DeadlineSignal {
+    return this;
   }
   addEventListener(_type: 'abort', listener: () => void): void {
     this.listeners.push(listener);
@@ -49,6 +56,9 @@ class Deadline implements DeadlineSignal {
     clearTimeout(this.timer);
     this.listeners = [];
   }
+  expire(): void {
+    this.abort(new DeadlineError(this.timeoutMs));
+  }
   private abort(reason: DeadlineError): void {
     if (this.aborted) return;
     this.aborted = true;
@@ -58,6 +68,8 @@ class Deadline implements DeadlineSignal {
     for (const listener of listeners) listener();
   }
 }
+
+const expire = (deadline: Deadline): void => deadline.expire();
 
 /**
  * A total deadline for one attempt: unlike undici's header and body timeouts, which restart on
@@ -75,9 +87,8 @@ export function attemptDeadline(timeoutMs: number): { signal: AbortSignal; clear
  * The same deadline for the API client's many requests: its signal is for undici's `request`
  * only (which takes any object with `addEventListener`), cheaper than an `AbortController`.
  */
-export function requestDeadline(timeoutMs: number): { signal: DeadlineSignal; clear: () => void } {
-  const deadline = new Deadline(timeoutMs);
-  return { signal: deadline, clear: () => deadline.clear() };
+export function requestDeadline(timeoutMs: number): RequestDeadline {
+  return new Deadline(timeoutMs);
 }
 
 /**

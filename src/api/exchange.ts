@@ -74,6 +74,11 @@ export class Exchange {
       return;
     }
     this.abort = abort;
+    this.sent();
+  }
+
+  /** The request is being written to its socket (a subclass may hear it without a closure per exchange). */
+  protected sent(): void {
     this.onSent?.();
   }
 
