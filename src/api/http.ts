@@ -293,11 +293,14 @@ export class HttpClient {
     // The API was found unreachable: the request fails at once, without waiting for a slot.
     if (this.unreachable()) return this.start(false);
     this.pumping = true;
-    void this.waitForBudget().then(() => {
-      this.pumping = false;
-      this.start(true);
-    });
+    void this.waitForBudget().then(this.granting);
   }
+
+  /** The pump's slot came: the best waiting request starts with it. */
+  private readonly granting = (): void => {
+    this.pumping = false;
+    this.start(true);
+  };
 
   /**
    * Whether the best waiting request may start by the number running: below `concurrency`, or, for a
@@ -468,10 +471,12 @@ export class HttpClient {
    */
   private waitForBudget(): Promise<void> {
     this.pacing += 1;
-    const turn = this.turn.then(() => this.nextSlot());
-    this.turn = turn.catch(() => undefined);
+    const turn = this.turn.then(this.slotTurn);
+    this.turn = turn.catch(noop);
     return turn;
   }
+
+  private readonly slotTurn = (): Promise<void> => this.nextSlot();
 
   private async nextSlot(): Promise<void> {
     try {
@@ -705,6 +710,8 @@ function pathOf(basePath: string, req: HttpRequest): string {
     }
   return path;
 }
+
+const noop = (): void => undefined;
 
 /** The requests written, and the waits for the next (`HttpClient.written`). */
 class Writes {
