@@ -532,7 +532,7 @@ export class HttpClient {
     // The budget counts the start again when the request is written (decision 43).
     const exchange = new Attempt(
       this.opts.maxResponseBytes,
-      requestDeadline(timeoutMs),
+      requestDeadline(timeoutMs, timeoutMs === this.opts.timeoutMs),
       this.writes,
       call.priority > 0,
     );
