@@ -138,8 +138,7 @@ class Level<E extends LaneTask> {
 }
 
 /**
- * The HTTP client's queue (decision 43; p-queue's `Queue` interface, so it also serves as a
- * p-queue `queueClass`): higher priorities first, as p-queue's own; within a priority, the lanes (the client uses a read's route) share the turns in proportion to
+ * The HTTP client's queue of calls (decision 43; as p-queue's `Queue`: `LaneQueue`): higher priorities first, as p-queue's own; within a priority, the lanes (the client uses a read's route) share the turns in proportion to
  * what each has waiting, so thousands of one kind of read queued first do not hold back another kind
  * queued later, and all lanes end together. The plan's reads then mix heavy answers (a site's
  * sections) with light ones (a team's members) evenly, which spreads the client's own work over the
