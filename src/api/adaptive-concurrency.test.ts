@@ -3,7 +3,7 @@ import type { Emulator } from '../emulator/server.js';
 import { baseSeed, client, TOKEN, withEmulator } from '../../test/helpers/emulator.js';
 import { commonDefaults, makeApi } from '../cli/context.js';
 import type { ApiClient } from './client.js';
-import type { LaneQueue } from './lane-queue.js';
+import type { Lanes, LaneTask } from './lane-queue.js';
 
 let emu: Emulator;
 let api: ApiClient;
@@ -161,19 +161,13 @@ describe('the next request, chosen when its slot comes', () => {
     // The client's queue of waiting requests: which one each slot started, in the client (the
     // server's arrival order also depends on when each socket gets written, which a busy machine
     // shuffles by up to the concurrency).
-    const queue = (api.http as unknown as { waiting: LaneQueue }).waiting;
-    const lanes = new WeakMap<object, string>();
-    const enqueue = queue.enqueue.bind(queue);
-    queue.enqueue = (run, options) => {
-      lanes.set(run, options?.lane ?? '');
-      enqueue(run, options);
-    };
-    const dequeue = queue.dequeue.bind(queue);
+    const queue = (api.http as unknown as { waiting: Lanes<LaneTask> }).waiting;
+    const shift = queue.shift.bind(queue);
     let teamsAtSlot: number | undefined;
-    queue.dequeue = () => {
-      const run = dequeue();
-      if (run && lanes.get(run) === '/orgs/{org}/teams') teamsAtSlot ??= slotsTaken.count;
-      return run;
+    queue.shift = () => {
+      const task = shift();
+      if (task?.lane === '/orgs/{org}/teams') teamsAtSlot ??= slotsTaken.count;
+      return task;
     };
     // 120 reads under 100 a second: paced, 10 ms apart, up to 16 at once.
     const reads = sendMany(120);

@@ -58,12 +58,15 @@ export class Exchange {
 
   /** Send the request; settles with the answer's body (its status and headers are on the exchange). */
   send(dispatcher: Dispatcher, req: ExchangeRequest): Promise<Buffer> {
-    const done = new Promise<Buffer>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    const done = promiseOf(this);
     dispatcher.dispatch(req, this as unknown as Dispatcher.DispatchHandler);
     return done;
+  }
+
+  /** For `send`: the functions that settle its promise. */
+  static take(exchange: Exchange, resolve: (bytes: Buffer) => void, reject: (error: unknown) => void): void {
+    exchange.resolve = resolve;
+    exchange.reject = reject;
   }
 
   // undici's (legacy) handler interface, which its core calls directly.
@@ -74,6 +77,11 @@ export class Exchange {
       return;
     }
     this.abort = abort;
+    this.sent();
+  }
+
+  /** The request is being written to its socket (a subclass may hear it without a closure per exchange). */
+  protected sent(): void {
     this.onSent?.();
   }
 
@@ -102,18 +110,22 @@ export class Exchange {
 
   onComplete(): void {
     if (this.settled) return;
-    const { chunks, size } = this;
-    this.finish().resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    const { chunks, size, resolve } = this;
+    this.finish();
+    resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   }
 
   onError(error: Error): void {
     if (this.settled) return;
-    this.finish().reject(error);
+    const { reject } = this;
+    this.finish();
+    reject(error);
   }
 
   private tooLarge(): void {
-    const { abort } = this;
-    this.finish().reject(new AnswerTooLargeError(this.maxBytes));
+    const { abort, reject } = this;
+    this.finish();
+    reject(new AnswerTooLargeError(this.maxBytes));
     abort?.();
   }
 
@@ -125,20 +137,32 @@ export class Exchange {
   }
 
   /**
-   * Settled: the functions that settle the promise, which the exchange then lets go of. undici
+   * Settled: the exchange lets go of the functions that settle its promise. undici
    * keeps up to 256 finished requests per connection (and their handlers) until it compacts its
    * queue; an exchange that kept them would keep its promise, and so the answer, as long.
    */
-  private finish(): { resolve: (bytes: Buffer) => void; reject: (error: unknown) => void } {
-    const { resolve, reject } = this;
+  private finish(): void {
     this.settled = true;
     this.chunks = [];
     this.resolve = dropped;
     this.reject = dropped;
     this.abort = undefined;
     if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
-    return { resolve, reject };
   }
+}
+
+/** The promise `exchange.send` returns: one executor for every exchange (no closure made per request). */
+function promiseOf(exchange: Exchange): Promise<Buffer> {
+  sending = exchange;
+  const promise = new Promise<Buffer>(takeSettlers);
+  sending = undefined;
+  return promise;
+}
+
+/** The exchange whose promise is being made (`promiseOf`). */
+let sending: Exchange | undefined;
+function takeSettlers(resolve: (bytes: Buffer) => void, reject: (error: unknown) => void): void {
+  Exchange.take(sending!, resolve, reject);
 }
 
 const dropped = (): void => undefined;

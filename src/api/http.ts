@@ -1,10 +1,16 @@
-import { AnswerTooLargeError, DeadlineError, requestDeadline, type DeadlineSignal } from './bounded-body.js';
+import {
+  AnswerTooLargeError,
+  DeadlineError,
+  requestDeadline,
+  type DeadlineSignal,
+  type RequestDeadline,
+} from './bounded-body.js';
+import { Call, promiseOf } from './call.js';
 import { ApiError, codeForStatus } from './errors.js';
-import { LaneQueue, type LaneOptions } from './lane-queue.js';
-import { queued } from './queued.js';
+import { Lanes } from './lane-queue.js';
 import { RateBudget } from './rate-limit.js';
 import { ShortestRecent } from './shortest-recent.js';
-import { currentWriteGate, gatedTimeout, type WriteGate } from './write-gate.js';
+import { currentWriteGate, gatedTimeout } from './write-gate.js';
 import { Agent, errors as undiciErrors } from './undici.js';
 import { Exchange } from './exchange.js';
 import type { AnswerHeaders } from './answer-headers.js';
@@ -12,7 +18,9 @@ import { registerSecret } from '../secrets/registry.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
 import { jsonText } from './json-text.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { HttpRequest, HttpResponse } from './request.js';
+
+export type { HttpMethod, HttpRequest, HttpResponse } from './request.js';
 
 /** Hooks for metrics: the daemon maps them to Prometheus, the CLI to its progress line. */
 export type HttpObserver = {
@@ -49,49 +57,6 @@ export type HttpOptions = {
   random?: () => number;
 };
 
-export type HttpRequest = {
-  method: HttpMethod;
-  /** Path under `/v1`, already filled in: `/orgs/org_1/sites`. */
-  path: string;
-  /** Route template for errors and metrics: `/orgs/{org}/sites`. */
-  route: string;
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
-  /** Success statuses; anything else is an error. */
-  expect: readonly number[];
-  /**
-   * A creating POST: retried only when the request never reached the server; ambiguous
-   * failures surface to the caller (apply re-reads and adopts).
-   */
-  create?: boolean;
-  /** Queued ahead of requests of a lower priority (default 0): a list's next page (decision 39). */
-  priority?: number;
-  /**
-   * Shown an expected answer's bytes before they are parsed; true when it sent a request (a list's
-   * next page, named in them) that the parse should let be written first (`HttpClient.attempt`).
-   */
-  peek?: (status: number, bytes: Buffer) => boolean;
-};
-
-export type HttpResponse = { status: number; body: unknown };
-
-/**
- * `req` with every field, in one order, whatever its caller wrote: the client's hot paths (the
- * queue, the retries, the attempt) met requests of several shapes and were deoptimized at each
- * new one (issue 33).
- */
-const inOneShape = (req: HttpRequest): HttpRequest => ({
-  method: req.method,
-  path: req.path,
-  route: req.route,
-  query: req.query,
-  body: req.body,
-  expect: req.expect,
-  create: req.create ?? false,
-  priority: req.priority ?? 0,
-  peek: req.peek,
-});
-
 /** Chained requests (priority above 0) under way up to which one may run above the adaptive concurrency (`HttpClient.room`). */
 const CHAINED_ABOVE = 4;
 
@@ -122,18 +87,18 @@ export class HttpClient {
    * earlier, when a request only began to wait for its slot, let a next page wait behind every
    * request already waiting, and a list of 15 pages took 15 times that (decision 43).
    */
-  private readonly waiting: LaneQueue;
+  private readonly waiting: Lanes<Call>;
   /** Requests started (their first slot taken) and not done. */
   private running = 0;
   /** The most requests running at once (adaptive: `adapt`). */
   private concurrency: number;
   /** Whether a slot is being waited for on behalf of `waiting`. */
   private pumping = false;
-  /** Set by `pump` for the request it starts: its first slot is taken (`withRetries` reads it at once). */
+  /** Set by `pump` for the request it starts: its first slot is taken (`run` reads it at once). */
   private granted = false;
   private idle: (() => void)[] = [];
-  /** Waiting for the next request to be written (`written`). */
-  private onWrite: (() => void)[] = [];
+  /** The requests written, and those waiting for the next (`written`). */
+  private readonly writes: Writes;
   private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
   private readonly basePath: string;
@@ -167,8 +132,6 @@ export class HttpClient {
   private readonly shares = new Map<string, number>();
   /** Answers of priority 0 waiting for their turn while a chained request is under way (`later`). */
   private readonly answersLater: (() => void)[] = [];
-  /** Chained requests handed to undici and not written yet (`untilWritten`). */
-  private unwritten = 0;
   /** Whether `nextLater` let the last turn go to such a write (it does so once in a row). */
   private yielded = false;
   /** The shortest recent attempt (for the concurrency the rate limit allows). */
@@ -177,7 +140,8 @@ export class HttpClient {
   private readonly headers: Record<string, string>;
 
   constructor(options: HttpOptions) {
-    this.waiting = new LaneQueue(this.shares);
+    this.waiting = new Lanes<Call>(this.shares);
+    this.writes = new Writes(this.budget);
     this.opts = {
       concurrency: 4,
       timeoutMs: 30_000,
@@ -242,7 +206,7 @@ export class HttpClient {
    */
   written(): Promise<void> {
     return new Promise((resolve) => {
-      this.onWrite.push(resolve);
+      this.writes.waiting.push(resolve);
       setImmediate(() => {
         if (this.pending === 0) resolve();
       });
@@ -259,29 +223,19 @@ export class HttpClient {
    */
   send(req: HttpRequest): Promise<HttpResponse>;
   send<T>(req: HttpRequest, shape: (res: HttpResponse) => T): Promise<T>;
-  send<T>(asked: HttpRequest, shape?: (res: HttpResponse) => T): Promise<T | HttpResponse> {
-    const req = inOneShape(asked);
+  send<T>(req: HttpRequest, shape?: (res: HttpResponse) => T): Promise<T | HttpResponse> {
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
-    const gate = req.method === 'GET' ? undefined : currentWriteGate();
-    const run = () => this.withRetries(req, gate, shape);
-    // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts); writes
-    // share one lane, in the order they are sent.
-    const lane = req.method === 'GET' ? req.route : '';
-    const priority = req.priority ?? 0;
-    // One shape for every request's options (priority 0 the lowest; the lane's share is the queue's
-    // to look up, `shareRoute`): the queue's hot path met four and was deoptimized for each new one.
-    const options: LaneOptions = { lane, priority };
-    if (!priority) return queued(this.enqueue, run, options);
+    const call = new Call(req, shape, req.method === 'GET' ? undefined : currentWriteGate());
+    const promise = promiseOf(call) as Promise<T | HttpResponse>;
     // Counted before it is queued: the pump may start it at once, and `chainedNext` counts it.
-    this.chained += 1;
-    const chained = queued(this.enqueue, run, options);
+    if (call.priority) this.chained += 1;
+    // Reads of one route wait in one lane, and the lanes share the turns (src/api/lane-queue.ts);
+    // the lane's share is the queue's to look up (`shareRoute`).
+    this.waiting.push(call, call.priority);
+    this.pump();
     // The pump, asleep for a slot, asks the budget again (`nap`).
-    this.wake?.();
-    const over = () => {
-      this.chained -= 1;
-    };
-    chained.then(over, over);
-    return chained;
+    if (call.priority) this.wake?.();
+    return promise;
   }
 
   /**
@@ -311,7 +265,7 @@ export class HttpClient {
     // A chained request handed to undici and not written yet is written at this check phase too,
     // after this (undici writes on a kept-alive socket in an immediate of its own): the answer waits
     // one more turn, once, instead of holding the write for its parse (decision 43's eighth pass).
-    if (this.unwritten > 0 && !this.yielded) {
+    if (this.writes.unwritten > 0 && !this.yielded) {
       this.yielded = true;
       setImmediate(this.nextLater);
       return;
@@ -320,27 +274,6 @@ export class HttpClient {
     const resolve = this.answersLater.shift();
     if (this.answersLater.length > 0) setImmediate(this.nextLater);
     resolve?.();
-  };
-
-  /**
-   * Counts a chained request (priority above 0) in `unwritten` from now until the function returned
-   * is first called (when it is written, or its attempt ends unwritten).
-   */
-  private untilWritten(req: HttpRequest): () => void {
-    if (!req.priority) return noop;
-    this.unwritten += 1;
-    let open = true;
-    return () => {
-      if (!open) return;
-      open = false;
-      this.unwritten -= 1;
-    };
-  }
-
-  /** Into `waiting`, for `queued`: each task added starts when `pump` gets it a slot. */
-  private readonly enqueue = (run: () => Promise<void>, options: LaneOptions): void => {
-    this.waiting.enqueue(run, options);
-    this.pump();
   };
 
   /** Wait for every queued call, then close connections. */
@@ -360,11 +293,14 @@ export class HttpClient {
     // The API was found unreachable: the request fails at once, without waiting for a slot.
     if (this.unreachable()) return this.start(false);
     this.pumping = true;
-    void this.waitForBudget().then(() => {
-      this.pumping = false;
-      this.start(true);
-    });
+    void this.waitForBudget().then(this.granting);
   }
+
+  /** The pump's slot came: the best waiting request starts with it. */
+  private readonly granting = (): void => {
+    this.pumping = false;
+    this.start(true);
+  };
 
   /**
    * Whether the best waiting request may start by the number running: below `concurrency`, or, for a
@@ -391,11 +327,12 @@ export class HttpClient {
   /** Start the best waiting request (`granted`: with its first slot taken), then look for the next. */
   private start(granted: boolean): void {
     // Only `pump` takes from `waiting`: what was there when it began to wait still is.
-    const run = this.waiting.dequeue()!;
+    const call = this.waiting.shift()!;
     this.running += 1;
     this.granted = granted;
-    const done = () => this.done();
-    void run().then(done, done);
+    // `run` never rejects; the call's turn ends a turn of the microtasks after its caller's
+    // promise settled (the caller queues what follows first, as a list its next page).
+    void this.run(call).then(this.ended);
     this.granted = false;
     this.pump();
   }
@@ -405,87 +342,100 @@ export class HttpClient {
     return this.gaveUp && Date.now() < this.gaveUp.until ? this.gaveUp.error : undefined;
   }
 
+  private readonly ended = (): void => this.done();
+
   /** A request ended: start the next, or tell `close` that all are done. */
   private done(): void {
     this.running -= 1;
     this.pump();
     if (this.pending > 0) return;
     for (const resolve of this.idle.splice(0)) resolve();
-    for (const resolve of this.onWrite.splice(0)) resolve();
+    this.writes.all();
   }
 
-  /** The call's answer (made into `shape`'s, when given, once the retries are over: what it throws is the caller's). */
-  private async withRetries<T>(
-    req: HttpRequest,
-    gate: WriteGate | undefined,
-    shape?: (res: HttpResponse) => T,
-  ): Promise<T | HttpResponse> {
-    let attempt = 0;
-    let timeouts = 0;
-    let rateWaits = 0;
-    let sentBefore = false;
-    const started = Date.now();
+  /**
+   * Run a call with the retry policy and settle its caller's promise: with the answer (made into
+   * `shape`'s, when given, once the retries are over: what it throws is the caller's), or the error.
+   * Never rejects.
+   */
+  private async run(call: Call): Promise<void> {
     // The first attempt's slot, when `pump` took it for this request (read before any await).
     let slot = this.granted;
     this.granted = false;
-    for (;;) {
-      if (!slot) {
+    try {
+      for (;;) {
+        if (!slot) {
+          const down = this.unreachable();
+          if (down) throw this.notSent(call, down);
+          await this.waitForBudget();
+        }
+        slot = false;
+        // Another request may have given up while this one waited for the budget.
         const down = this.unreachable();
-        if (down) throw this.notSent(req, down, sentBefore);
-        await this.waitForBudget();
-      }
-      slot = false;
-      // Another request may have given up while this one waited for the budget.
-      const down = this.unreachable();
-      if (down) {
-        this.budget.release();
-        throw this.notSent(req, down, sentBefore);
-      }
-      attempt += 1;
-      const attemptStarted = Date.now();
-      let res: HttpResponse;
-      try {
-        res = await this.attempt(req, gate);
-        this.gaveUp = undefined;
-        this.streak = undefined;
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        const streak = this.countStreak(error, attemptStarted);
-        if (error.code === 'rate-limited' && rateWaits < this.opts.maxRateLimitWaits) {
-          rateWaits += 1;
-          attempt -= 1;
-          this.opts.observer.retry?.(req.method, req.route, 'rate-limited');
+        if (down) {
+          this.budget.release();
+          throw this.notSent(call, down);
+        }
+        call.attempts += 1;
+        const attemptStarted = Date.now();
+        let res: HttpResponse;
+        try {
+          res = await this.attempt(call);
+          this.gaveUp = undefined;
+          this.streak = undefined;
+        } catch (error) {
+          const pause = this.retryAfter(call, error, attemptStarted);
+          if (pause !== undefined) await sleep(pause);
           continue;
         }
-        if (error.code === 'timeout') timeouts += 1;
-        sentBefore ||= error.sent;
-        const transient = error.code === 'server' || error.code === 'network' || error.code === 'timeout';
-        const retryable = transient && (!req.create || !error.sent);
-        const unreachable =
-          streak !== undefined &&
-          (streak.count >= this.opts.maxAttempts || streak.timeouts >= this.opts.maxTimeoutAttempts);
-        const exhausted =
-          attempt >= this.opts.maxAttempts || timeouts >= this.opts.maxTimeoutAttempts || unreachable;
-        if (!retryable) throw error.afterAttempts(attempt, Date.now() - started);
-        if (exhausted) {
-          const from = unreachable ? Math.min(started, streak.since) : started;
-          const elapsed = Date.now() - from;
-          const final = error.afterAttempts(unreachable ? Math.max(attempt, streak.count) : attempt, elapsed);
-          if (error.code !== 'server' && !this.unreachable()) {
-            this.gaveUp = { error: final, until: Date.now() + Math.max(elapsed, this.opts.timeoutMs) };
-            // After the pause, the API gets a fresh set of attempts.
-            this.streak = undefined;
-          }
-          throw final;
-        }
-        this.opts.observer.retry?.(req.method, req.route, error.code);
-        const ceiling = Math.min(this.opts.backoffCapMs, this.opts.backoffBaseMs * 2 ** (attempt - 1));
-        await sleep(Math.floor(this.opts.random() * ceiling));
-        continue;
+        // Outside the attempt's `try`: what `shape` throws is not a failed attempt.
+        if (call.priority) this.chained -= 1;
+        return call.answer(res);
       }
-      // Outside the attempt's `try`: what `shape` throws is not a failed attempt.
-      return shape ? shape(res) : res;
+    } catch (error) {
+      if (call.priority) this.chained -= 1;
+      call.fail(error);
     }
+  }
+
+  /**
+   * After a failed attempt: how long to sleep before the next (undefined: none, a 429's pause is
+   * the budget's), or the error that ends the call, thrown.
+   */
+  private retryAfter(call: Call, error: unknown, attemptStarted: number): number | undefined {
+    if (!(error instanceof ApiError)) throw error;
+    const streak = this.countStreak(error, attemptStarted);
+    if (error.code === 'rate-limited' && call.rateWaits < this.opts.maxRateLimitWaits) {
+      call.rateWaits += 1;
+      call.attempts -= 1;
+      this.opts.observer.retry?.(call.method, call.route, 'rate-limited');
+      return undefined;
+    }
+    if (error.code === 'timeout') call.timeouts += 1;
+    call.sentBefore ||= error.sent;
+    const transient = error.code === 'server' || error.code === 'network' || error.code === 'timeout';
+    const retryable = transient && (!call.create || !error.sent);
+    const unreachable =
+      streak !== undefined &&
+      (streak.count >= this.opts.maxAttempts || streak.timeouts >= this.opts.maxTimeoutAttempts);
+    const { attempts, started } = call;
+    const exhausted =
+      attempts >= this.opts.maxAttempts || call.timeouts >= this.opts.maxTimeoutAttempts || unreachable;
+    if (!retryable) throw error.afterAttempts(attempts, Date.now() - started);
+    if (exhausted) {
+      const from = unreachable ? Math.min(started, streak.since) : started;
+      const elapsed = Date.now() - from;
+      const final = error.afterAttempts(unreachable ? Math.max(attempts, streak.count) : attempts, elapsed);
+      if (error.code !== 'server' && !this.unreachable()) {
+        this.gaveUp = { error: final, until: Date.now() + Math.max(elapsed, this.opts.timeoutMs) };
+        // After the pause, the API gets a fresh set of attempts.
+        this.streak = undefined;
+      }
+      throw final;
+    }
+    this.opts.observer.retry?.(call.method, call.route, error.code);
+    const ceiling = Math.min(this.opts.backoffCapMs, this.opts.backoffBaseMs * 2 ** (attempts - 1));
+    return Math.floor(this.opts.random() * ceiling);
   }
 
   /** Count a failed attempt toward the streak (transport failures), or end it (any answer). */
@@ -503,13 +453,13 @@ export class HttpClient {
   }
 
   /** A request not sent (again) because an earlier one found the API unreachable. */
-  private notSent(req: HttpRequest, cause: ApiError, sentBefore: boolean): ApiError {
+  private notSent(call: Call, cause: ApiError): ApiError {
     return new ApiError({
       code: cause.code,
-      method: req.method,
-      route: req.route,
+      method: call.method,
+      route: call.route,
       apiMessage: `not sent: ${cause.message}`,
-      sent: sentBefore,
+      sent: call.sentBefore,
       cause,
     });
   }
@@ -521,10 +471,12 @@ export class HttpClient {
    */
   private waitForBudget(): Promise<void> {
     this.pacing += 1;
-    const turn = this.turn.then(() => this.nextSlot());
-    this.turn = turn.catch(() => undefined);
+    const turn = this.turn.then(this.slotTurn);
+    this.turn = turn.catch(noop);
     return turn;
   }
+
+  private readonly slotTurn = (): Promise<void> => this.nextSlot();
 
   private async nextSlot(): Promise<void> {
     try {
@@ -560,100 +512,101 @@ export class HttpClient {
     });
   }
 
-  private async attempt(req: HttpRequest, gate?: WriteGate): Promise<HttpResponse> {
+  private async attempt(call: Call): Promise<HttpResponse> {
     let timeoutMs: number;
     try {
-      timeoutMs = gatedTimeout(gate, this.opts.timeoutMs);
+      timeoutMs = gatedTimeout(call.gate, this.opts.timeoutMs);
     } catch (error) {
       this.budget.release();
       throw error;
     }
     const started = Date.now();
-    const path = pathOf(this.basePath, req);
     // A request without a body shares one headers object (undici only reads it).
     let headers = this.headers;
     let body: string | undefined;
-    if (req.body !== undefined) {
-      body = JSON.stringify(req.body);
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
       headers = { ...headers, 'content-type': 'application/json' };
     }
-    const deadline = requestDeadline(timeoutMs);
     const deadlineAt = performance.now() + timeoutMs;
     // The budget counts the start again when the request is written (decision 43).
-    // When it was written, by the budget's clock (undefined: not yet).
-    let sentAt: number | undefined;
-    const written = this.untilWritten(req);
-    const onSent = () => {
-      sentAt ??= this.budget.sent();
-      written();
-      if (this.onWrite.length > 0) for (const resolve of this.onWrite.splice(0)) resolve();
-    };
-    const exchange = new Exchange(this.opts.maxResponseBytes, deadline.signal, onSent);
+    const exchange = new Attempt(
+      this.opts.maxResponseBytes,
+      requestDeadline(timeoutMs, timeoutMs === this.opts.timeoutMs),
+      this.writes,
+      call.priority > 0,
+    );
     let bytes: Buffer;
     try {
+      const path = pathOf(this.basePath, call);
       bytes = await exchange.send(this.agent, {
         origin: this.origin,
         path,
-        method: req.method,
+        method: call.method,
         headers,
         body,
       });
     } catch (error) {
-      // Before the answer's headers or while its body came (the request reached the server).
-      const { answered } = exchange;
-      if (answered) this.budget.release(exchange.headers, sentAt, Date.now() - this.rtt.value);
-      else this.budget.release(undefined, sentAt);
-      this.opts.observer.request?.(req.method, req.route, 'error', Date.now() - started);
-      if (!answered)
-        throw this.transportError(req, error, false, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
-      if (error instanceof AnswerTooLargeError)
-        throw new ApiError({
-          code: 'invalid-response',
-          method: req.method,
-          route: req.route,
-          status: exchange.statusCode,
-          apiMessage: error.message,
-          sent: true,
-          cause: error,
-        });
-      throw this.transportError(req, error, true, deadline.signal, { deadlineMs: timeoutMs, deadlineAt });
+      throw this.failed(call, exchange, error, started, { deadlineMs: timeoutMs, deadlineAt });
     } finally {
-      deadline.clear();
-      written();
+      exchange.deadline.clear();
+      exchange.over();
     }
-    const res = { statusCode: exchange.statusCode, headers: exchange.headers };
+    const { statusCode: status, headers: answer, sentAt } = exchange;
     // The server took it an answer's shortest time before it came, at the latest (its count then is
     // what `Remaining` says).
-    this.budget.release(res.headers, sentAt, Date.now() - this.rtt.value);
+    this.budget.release(answer, sentAt, Date.now() - this.rtt.value);
     // From the write: the wait for it (a busy event loop's) is not the API's latency.
     this.adapt(Date.now() - (sentAt ?? started));
     this.opts.observer.budget?.(this.budget.remaining, this.budget.limit);
-    this.opts.observer.request?.(req.method, req.route, res.statusCode, Date.now() - started);
-    return this.outcome(req, res, bytes);
+    this.opts.observer.request?.(call.method, call.route, status, Date.now() - started);
+    // An unexpected answer is the error it is (a 429 pauses the budget).
+    if (!call.expect.includes(status)) throw this.refused(call, status, answer, bytes);
+    if (bytes.length === 0) return { status, body: undefined };
+    // While a chained page is under way, its answer goes before this one (`later`).
+    if (!call.priority && this.chained > 0) await this.later();
+    // The page after this one, named in its bytes, was just asked for: its request is written
+    // (undici writes on a kept-alive socket at the event loop's check phase) before this answer
+    // is parsed, not 2–5 ms after it (decision 43's eighth pass).
+    else if (call.peek?.(status, bytes)) await afterThisTurn();
+    return { status, body: parsedAnswer(call, status, bytes) };
   }
 
-  /** An answer's outcome: an expected one parsed (in its turn), or the error it is (a 429 pauses the budget). */
-  private async outcome(
-    req: HttpRequest,
-    res: { statusCode: number; headers: AnswerHeaders },
-    bytes: Buffer,
-  ): Promise<HttpResponse> {
-    if (req.expect.includes(res.statusCode)) {
-      if (bytes.length === 0) return { status: res.statusCode, body: undefined };
-      // While a chained page is under way, its answer goes before this one (`later`).
-      if (!req.priority && this.chained > 0) await this.later();
-      // The page after this one, named in its bytes, was just asked for: its request is written
-      // (undici writes on a kept-alive socket at the event loop's check phase) before this answer
-      // is parsed, not 2–5 ms after it (decision 43's eighth pass).
-      else if (req.peek?.(res.statusCode, bytes)) await afterThisTurn();
-      return { status: res.statusCode, body: parsedAnswer(req, res.statusCode, bytes) };
-    }
-    if (res.statusCode === 429) {
-      const retryAfter = Number(res.headers['retry-after']);
+  /** The error of an attempt whose exchange failed, before the answer's headers or while its body came. */
+  private failed(
+    call: Call,
+    exchange: Attempt,
+    error: unknown,
+    started: number,
+    deadline: { deadlineMs: number; deadlineAt: number },
+  ): ApiError {
+    const { answered, sentAt } = exchange;
+    if (answered) this.budget.release(exchange.headers, sentAt, Date.now() - this.rtt.value);
+    else this.budget.release(undefined, sentAt);
+    this.opts.observer.request?.(call.method, call.route, 'error', Date.now() - started);
+    // Before the answer's headers: the request may not have reached the server.
+    if (!answered) return this.transportError(call, error, false, exchange.deadline, deadline);
+    if (error instanceof AnswerTooLargeError)
+      return new ApiError({
+        code: 'invalid-response',
+        method: call.method,
+        route: call.route,
+        status: exchange.statusCode,
+        apiMessage: error.message,
+        sent: true,
+        cause: error,
+      });
+    return this.transportError(call, error, true, exchange.deadline, deadline);
+  }
+
+  /** The error an unexpected answer is; a 429 pauses the budget. */
+  private refused(call: Call, status: number, headers: AnswerHeaders, bytes: Buffer): ApiError {
+    if (status === 429) {
+      const retryAfter = Number(headers['retry-after']);
       // The pause is slept by the requests' next turn for a slot, which reports it (`nextSlot`).
       this.budget.pause(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
     }
-    throw refusal(req, res.statusCode, bytes);
+    return refusal(call, status, bytes);
   }
 
   /**
@@ -759,6 +712,55 @@ function pathOf(basePath: string, req: HttpRequest): string {
 }
 
 const noop = (): void => undefined;
+
+/** The requests written, and the waits for the next (`HttpClient.written`). */
+class Writes {
+  /** Chained requests handed to undici and not written yet (`HttpClient.nextLater`). */
+  unwritten = 0;
+  /** Waiting for the next request to be written. */
+  readonly waiting: (() => void)[] = [];
+  constructor(readonly budget: RateBudget) {}
+
+  /** A request was written, or none is left to be: every wait for one is over. */
+  all(): void {
+    if (this.waiting.length > 0) for (const resolve of this.waiting.splice(0)) resolve();
+  }
+}
+
+/**
+ * One attempt's exchange, which tells the rate budget and the client's writes when its request is
+ * written (as a subclass: no closures made per attempt).
+ */
+class Attempt extends Exchange {
+  /** When it was written, by the budget's clock (undefined: not yet). */
+  sentAt: number | undefined = undefined;
+  /** A chained request (priority above 0), counted in `writes.unwritten` until written or over. */
+  private unwritten: boolean;
+
+  constructor(
+    maxBytes: number,
+    readonly deadline: RequestDeadline,
+    private readonly writes: Writes,
+    chained: boolean,
+  ) {
+    super(maxBytes, deadline);
+    this.unwritten = chained;
+    if (chained) writes.unwritten += 1;
+  }
+
+  protected override sent(): void {
+    this.sentAt ??= this.writes.budget.sent();
+    this.over();
+    this.writes.all();
+  }
+
+  /** Written, or the attempt ended unwritten: no longer counted as waiting to be written. */
+  over(): void {
+    if (!this.unwritten) return;
+    this.unwritten = false;
+    this.writes.unwritten -= 1;
+  }
+}
 
 /** Settles in the check phase after this turn's: what this turn wrote to a kept-alive socket is written by then. */
 function afterThisTurn(): Promise<void> {

@@ -13,9 +13,15 @@ export type LaneOptions = QueueAddOptions & {
   share?: number | undefined;
 };
 
-type Task = { run: Run; id: string | undefined; lane: string };
-/** `served`: tasks of this lane dequeued since it last had none waiting (its progress, with `tasks`). */
-type Lane = { name: string; tasks: Task[]; head: number; served: number };
+/** What waits in a lane: the HTTP client's calls themselves (`Lanes`), or p-queue's runs (`LaneQueue`). */
+export type LaneTask = { readonly lane: string; readonly id: string | undefined };
+type Task = LaneTask & { run: Run };
+/**
+ * `served`: tasks of this lane dequeued since it last had none waiting (its progress, with `tasks`).
+ * A task dequeued leaves its slot empty: the lane keeps nothing of a task that started (a call
+ * kept until the lane compacts would keep its caller's promise, and so its answer, as long).
+ */
+type Lane<E> = { name: string; tasks: (E | undefined)[]; head: number; served: number };
 
 /**
  * The lanes of one priority, served in proportion to what each has waiting: the next task comes from
@@ -23,8 +29,8 @@ type Lane = { name: string; tasks: Task[]; head: number; served: number };
  * taking turns on ties. Lanes of 3,000 light reads and 664 heavy ones then end together, the heavy
  * ones spread over the whole read instead of taking a third of the first half (decision 43).
  */
-class Level {
-  readonly lanes = new Map<string, Lane>();
+class Level<E extends LaneTask> {
+  readonly lanes = new Map<string, Lane<E>>();
   /**
    * The shares of the lanes whose share is not 1. Not a field of the lane (nor of its tasks): the
    * first lane of share 1.5 turned such a field from small integers to doubles, which deprecated
@@ -32,11 +38,12 @@ class Level {
    */
   private readonly shares = new Map<string, number>();
   /** Lanes with tasks, in the order they are served. */
-  ring: Lane[] = [];
+  ring: Lane<E>[] = [];
   cursor = 0;
   size = 0;
 
-  push(lane: string, run: Run, id: string | undefined, share = 1): void {
+  push(task: E, share = 1): void {
+    const lane = task.lane;
     let l = this.lanes.get(lane);
     if (!l) {
       l = { name: lane, tasks: [], head: 0, served: 0 };
@@ -46,16 +53,17 @@ class Level {
       this.ring.splice(this.cursor, 0, l);
       this.cursor += 1;
     }
-    l.tasks.push({ run, id, lane });
+    l.tasks.push(task);
     this.size += 1;
   }
 
-  shift(): Run | undefined {
+  shift(): E | undefined {
     if (this.size === 0) return undefined;
     if (this.cursor >= this.ring.length) this.cursor = 0;
     this.cursor = this.behind();
     const lane = this.ring[this.cursor]!;
     const task = lane.tasks[lane.head]!;
+    lane.tasks[lane.head] = undefined;
     lane.head += 1;
     lane.served += 1;
     this.size -= 1;
@@ -72,7 +80,7 @@ class Level {
       }
       this.cursor += 1;
     }
-    return task.run;
+    return task;
   }
 
   /** The index in the ring of the lane furthest behind, the first from the cursor on ties. */
@@ -101,9 +109,9 @@ class Level {
   }
 
   /** The task `match` finds, out of the level, with its lane's share. */
-  remove(match: (t: Task) => boolean): { task: Task; share: number } | undefined {
+  remove(match: (t: E) => boolean): { task: E; share: number } | undefined {
     for (const [i, lane] of this.ring.entries()) {
-      const at = lane.tasks.findIndex((t, j) => j >= lane.head && match(t));
+      const at = lane.tasks.findIndex((t, j) => j >= lane.head && match(t!));
       if (at < 0) continue;
       const [task] = lane.tasks.splice(at, 1);
       const share = this.shareOf(lane.name);
@@ -124,31 +132,29 @@ class Level {
     if (this.shares.size > 0) this.shares.delete(lane);
   }
 
-  *tasks(): Generator<Run> {
-    for (const lane of this.ring)
-      for (let j = lane.head; j < lane.tasks.length; j += 1) yield lane.tasks[j]!.run;
+  *tasks(): Generator<E> {
+    for (const lane of this.ring) for (let j = lane.head; j < lane.tasks.length; j += 1) yield lane.tasks[j]!;
   }
 }
 
 /**
- * The HTTP client's queue (decision 43; p-queue's `Queue` interface, so it also serves as a
- * p-queue `queueClass`): higher priorities first, as p-queue's own; within a priority, the lanes (the client uses a read's route) share the turns in proportion to
+ * The HTTP client's queue of calls (decision 43; as p-queue's `Queue`: `LaneQueue`): higher priorities first, as p-queue's own; within a priority, the lanes (the client uses a read's route) share the turns in proportion to
  * what each has waiting, so thousands of one kind of read queued first do not hold back another kind
  * queued later, and all lanes end together. The plan's reads then mix heavy answers (a site's
  * sections) with light ones (a team's members) evenly, which spreads the client's own work over the
  * time the rate limit takes instead of bunching it.
  */
-export class LaneQueue implements Queue<Run, LaneOptions> {
+export class Lanes<E extends LaneTask> {
   /**
-   * `shares`: the share of a lane whose task's options give none, by lane (the client's routes,
-   * `HttpClient.shareRoute`), read when the task is queued. Not in the options: a `share` there,
+   * `shares`: the share of a lane whose task is queued without one, by lane (the client's routes,
+   * `HttpClient.shareRoute`), read when the task is queued. Not in the task: a `share` there,
    * undefined for most requests and 1.5 for some, changed the options' shape mid-plan.
    */
   constructor(private readonly shares?: ReadonlyMap<string, number>) {}
 
-  private readonly levels = new Map<number, Level>();
+  protected readonly levels = new Map<number, Level<E>>();
   /** Priorities with a level, highest first. */
-  private order: number[] = [];
+  protected order: number[] = [];
   /** Tasks waiting, all priorities (the client has one or two). */
   get size(): number {
     let size = 0;
@@ -162,29 +168,42 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
     return undefined;
   }
 
-  enqueue(run: Run, options?: Partial<LaneOptions>): void {
-    const priority = options?.priority ?? 0;
+  /** Queue `task` in its lane at `priority` (higher first); `share`: the lane's, when not the queue's. */
+  push(task: E, priority: number, share?: number): void {
     let level = this.levels.get(priority);
     if (!level) {
-      level = new Level();
+      level = new Level<E>();
       this.levels.set(priority, level);
       this.order = [...this.levels.keys()].sort((a, b) => b - a);
     }
-    const lane = options?.lane ?? '';
-    level.push(lane, run, options?.id, options?.share ?? this.shares?.get(lane));
+    level.push(task, share ?? this.shares?.get(task.lane));
+  }
+
+  /** The next task to start (the queue no longer holds it). */
+  shift(): E | undefined {
+    for (const priority of this.order) {
+      const task = this.levels.get(priority)!.shift();
+      if (task) return task;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The lanes as p-queue's `Queue` (its `queueClass`): each task a run, with its options.
+ */
+export class LaneQueue extends Lanes<Task> implements Queue<Run, LaneOptions> {
+  enqueue(run: Run, options?: Partial<LaneOptions>): void {
+    this.push({ run, id: options?.id, lane: options?.lane ?? '' }, options?.priority ?? 0, options?.share);
   }
 
   dequeue(): Run | undefined {
-    for (const priority of this.order) {
-      const run = this.levels.get(priority)!.shift();
-      if (run) return run;
-    }
-    return undefined;
+    return this.shift()?.run;
   }
 
   filter(options: Readonly<Partial<LaneOptions>>): Run[] {
     const level = this.levels.get(options.priority ?? 0);
-    return level ? [...level.tasks()] : [];
+    return level ? [...level.tasks()].map((t) => t.run) : [];
   }
 
   setPriority(id: string, priority: number): void {
@@ -192,7 +211,7 @@ export class LaneQueue implements Queue<Run, LaneOptions> {
       const found = level.remove((t) => t.id === id);
       if (!found) continue;
       // The share of the lane it waited in: the queue keeps one share per lane, which replaces the task's own.
-      return this.enqueue(found.task.run, { priority, id, lane: found.task.lane, share: found.share });
+      return this.push(found.task, priority, found.share);
     }
     throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);
   }

@@ -326,10 +326,25 @@ const PROBE_POLL_MS = 10;
  */
 const margin = (windowMs: number) => Math.max(50, windowMs * 0.01);
 
+type Policy = { readonly limit: number; readonly windowMs: number };
+
+/**
+ * The last policy read, by its header's text: every answer of an API carries the same one, which
+ * was read again (three regular expressions and their matches) per answer.
+ */
+let lastPolicy: { raw: string; policy: Policy | null } | undefined;
+
 /** `RateLimit-Policy` (IETF draft): `60;w=10` or `"default";q=60;w=10`. */
-function parsePolicy(value: string | string[] | undefined): { limit: number; windowMs: number } | null {
+function parsePolicy(value: string | string[] | undefined): Policy | null {
   const raw = Array.isArray(value) ? value[0] : value;
   if (!raw) return null;
+  if (lastPolicy?.raw === raw) return lastPolicy.policy;
+  const policy = readPolicy(raw);
+  lastPolicy = { raw, policy };
+  return policy;
+}
+
+function readPolicy(raw: string): Policy | null {
   const w = /(?:^|;)\s*w=(\d+(?:\.\d+)?)/.exec(raw);
   const q = /(?:^|;)\s*q=(\d+)/.exec(raw) ?? /^\s*(\d+)\s*(?:;|$)/.exec(raw);
   if (!w || !q) return null;
