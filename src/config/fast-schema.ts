@@ -292,7 +292,9 @@ function withChecks(schema: Schema, parse: Parse): Parse {
     const answer = runChecks(checks, payload);
     if (answer === UNSURE) return UNSURE;
     payload.value = undefined;
-    payload.issues.length = 0;
+    // Emptied only when a check reported: setting an array's length is a call into the runtime,
+    // a fifth of this path's time when it ran for every value (issue 33).
+    if (payload.issues.length !== 0) payload.issues.length = 0;
     spare = payload;
     return answer;
   };
@@ -300,7 +302,9 @@ function withChecks(schema: Schema, parse: Parse): Parse {
 
 /** The payload's value once `checks` pass, `FAIL` when one reports an issue, `UNSURE` for an async one. */
 function runChecks(checks: NonNullable<Schema['_zod']['def']['checks']>, payload: Payload): unknown {
-  for (const check of checks) {
+  // Indexed: `for…of` made an iterator per value until the function was optimized.
+  for (let i = 0; i < checks.length; i += 1) {
+    const check = checks[i]!;
     const when = check._zod.def.when;
     if (when && !when(payload)) continue;
     const result = check._zod.check(payload);
