@@ -10,13 +10,6 @@ export const bail = (): never => {
   throw new Bail();
 };
 
-/** Trailing ASCII spaces only: `String.prototype.trimEnd` would also take Unicode spaces. */
-const trimSpaces = (s: string): string => {
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 0x20) end -= 1;
-  return end === s.length ? s : s.slice(0, end);
-};
-
 /** The index of the colon after a key `[A-Za-z_][\w-]*` written at `from`, or -1. */
 export function keyColon(s: string, from: number): number {
   const first = s.charCodeAt(from);
@@ -116,11 +109,12 @@ function reservedPlain(s: string): boolean {
 export function inline(text: string, from: number, end: number): Value {
   const c = text.charCodeAt(from);
   if (c === 0x22 || c === 0x27 || c === 0x5b || c === 0x7b) {
-    const rest = text.slice(from, end);
-    const cursor = { s: rest, i: 0 };
+    // Read in place, up to `end`: no copy of the rest of the line (issue 33).
+    const cursor: Cursor = { s: text, i: from, end };
     const value = flowValue(cursor);
     skipSpaces(cursor);
-    if (cursor.i < rest.length && !(rest[cursor.i] === '#' && rest[cursor.i - 1] === ' ')) bail();
+    if (cursor.i < end && !(text.charCodeAt(cursor.i) === 0x23 && text.charCodeAt(cursor.i - 1) === 0x20))
+      bail();
     return value;
   }
   return resolvePlain(text.slice(from, plainEnd(text, from, end)));
@@ -170,68 +164,83 @@ function resolvePlain(s: string): Value {
   return s;
 }
 
-type Cursor = { s: string; i: number };
+/**
+ * A flow value being read: `s` from `i`, up to `end` (the line's content; what follows is never
+ * read). Characters are read as codes: a one-character string per read cost the flow lists of a
+ * large config (3,000 teams' members) more than the rest of the reader (issue 33).
+ */
+type Cursor = { s: string; i: number; end: number };
+
+/** The character code at the cursor, or -1 at its end. */
+const peek = (c: Cursor): number => (c.i < c.end ? c.s.charCodeAt(c.i) : -1);
 
 function skipSpaces(c: Cursor): void {
-  c.i = afterSpaces(c.s, c.i);
+  while (c.i < c.end && c.s.charCodeAt(c.i) === 0x20) c.i += 1;
 }
 
 function flowValue(c: Cursor): Value {
-  const ch = c.s[c.i];
-  if (ch === '"') return doubleQuoted(c);
-  if (ch === "'") return singleQuoted(c);
-  if (ch === '[') {
-    c.i += 1;
-    const out: Value[] = [];
-    skipSpaces(c);
-    if (c.s[c.i] === ']') {
-      c.i += 1;
-      return out;
-    }
-    for (;;) {
-      skipSpaces(c);
-      out.push(flowValue(c));
-      skipSpaces(c);
-      const sep = c.s[c.i];
-      c.i += 1;
-      if (sep === ']') return out;
-      if (sep !== ',') bail();
-      skipSpaces(c);
-      if (c.s[c.i] === ']') bail();
-    }
-  }
-  if (ch === '{') {
-    c.i += 1;
-    const out: Record<string, Value> = {};
-    skipSpaces(c);
-    if (c.s[c.i] === '}') {
-      c.i += 1;
-      return out;
-    }
-    for (;;) {
-      skipSpaces(c);
-      const colon = keyColon(c.s, c.i);
-      if (colon === -1 || c.s.charCodeAt(colon + 1) !== 0x20) bail();
-      const key = c.s.slice(c.i, colon);
-      if (!usableKey(key, out)) bail();
-      c.i = afterSpaces(c.s, colon + 1);
-      out[key] = flowValue(c);
-      skipSpaces(c);
-      const sep = c.s[c.i];
-      c.i += 1;
-      if (sep === '}') return out;
-      if (sep !== ',') bail();
-      skipSpaces(c);
-      if (c.s[c.i] === '}') bail();
-    }
-  }
+  const ch = peek(c);
+  if (ch === 0x22) return doubleQuoted(c);
+  if (ch === 0x27) return singleQuoted(c);
+  if (ch === 0x5b) return flowSeq(c);
+  if (ch === 0x7b) return flowMap(c);
   // A plain scalar inside a flow collection: up to the next separator.
   let end = c.i;
-  while (end < c.s.length && !endsFlowPlain(c.s.charCodeAt(end))) end += 1;
-  const plain = trimSpaces(c.s.slice(c.i, end));
-  if (plain === '') bail();
+  while (end < c.end && !endsFlowPlain(c.s.charCodeAt(end))) end += 1;
+  let stop = end;
+  while (stop > c.i && c.s.charCodeAt(stop - 1) === 0x20) stop -= 1;
+  if (stop === c.i) bail();
+  const plain = c.s.slice(c.i, stop);
   c.i = end;
   return resolvePlain(plain);
+}
+
+function flowSeq(c: Cursor): Value[] {
+  c.i += 1;
+  const out: Value[] = [];
+  skipSpaces(c);
+  if (peek(c) === 0x5d) {
+    c.i += 1;
+    return out;
+  }
+  for (;;) {
+    skipSpaces(c);
+    out.push(flowValue(c));
+    skipSpaces(c);
+    const sep = peek(c);
+    c.i += 1;
+    if (sep === 0x5d) return out;
+    if (sep !== 0x2c) bail();
+    skipSpaces(c);
+    if (peek(c) === 0x5d) bail();
+  }
+}
+
+function flowMap(c: Cursor): Record<string, Value> {
+  c.i += 1;
+  const out: Record<string, Value> = {};
+  skipSpaces(c);
+  if (peek(c) === 0x7d) {
+    c.i += 1;
+    return out;
+  }
+  for (;;) {
+    skipSpaces(c);
+    const colon = keyColon(c.s, c.i);
+    if (colon === -1 || colon + 1 >= c.end || c.s.charCodeAt(colon + 1) !== 0x20) bail();
+    const key = c.s.slice(c.i, colon);
+    if (!usableKey(key, out)) bail();
+    c.i = colon + 1;
+    skipSpaces(c);
+    out[key] = flowValue(c);
+    skipSpaces(c);
+    const sep = peek(c);
+    c.i += 1;
+    if (sep === 0x7d) return out;
+    if (sep !== 0x2c) bail();
+    skipSpaces(c);
+    if (peek(c) === 0x7d) bail();
+  }
 }
 
 /** `,` `[` `]` `{` `}` `:` `#`: where a plain scalar inside a flow collection stops. */
@@ -250,54 +259,54 @@ const ESCAPES: Record<string, string> = {
   '0': '\0',
 };
 
+/** A double-quoted scalar: its runs without escapes taken as slices, not a character at a time. */
 function doubleQuoted(c: Cursor): string {
   let out = '';
-  for (let i = c.i + 1; i < c.s.length; i += 1) {
-    const ch = c.s[i]!;
-    if (ch === '"') {
+  let run = c.i + 1;
+  for (let i = run; i < c.end; i += 1) {
+    const ch = c.s.charCodeAt(i);
+    if (ch === 0x22) {
       c.i = i + 1;
-      return out;
+      return run === i ? out : out + c.s.slice(run, i);
     }
-    if (ch !== '\\') {
-      out += ch;
-      continue;
-    }
-    const e = c.s[i + 1];
-    if (e === undefined) bail();
+    if (ch !== 0x5c) continue;
+    if (run < i) out += c.s.slice(run, i);
+    if (i + 1 >= c.end) bail();
+    const e = c.s[i + 1]!;
     if (e === 'u') {
-      const hex = c.s.slice(i + 2, i + 6);
+      const hex = c.s.slice(i + 2, Math.min(i + 6, c.end));
       if (!/^[0-9a-fA-F]{4}$/.test(hex)) bail();
       const code = parseInt(hex, 16);
       // Surrogates: the full parser.
       if (code >= 0xd800 && code <= 0xdfff) bail();
       out += String.fromCharCode(code);
       i += 5;
-      continue;
+    } else {
+      const mapped = ESCAPES[e];
+      if (mapped === undefined) bail();
+      out += mapped;
+      i += 1;
     }
-    const mapped = ESCAPES[e!];
-    if (mapped === undefined) bail();
-    out += mapped;
-    i += 1;
+    run = i + 1;
   }
   // Not closed on this line: a multi-line scalar.
   return bail();
 }
 
+/** A single-quoted scalar (`''` is a quote): its runs taken as slices. */
 function singleQuoted(c: Cursor): string {
   let out = '';
-  for (let i = c.i + 1; i < c.s.length; i += 1) {
-    const ch = c.s[i]!;
-    if (ch !== "'") {
-      out += ch;
-      continue;
-    }
-    if (i + 1 < c.s.length && c.s[i + 1] === "'") {
-      out += "'";
+  let run = c.i + 1;
+  for (let i = run; i < c.end; i += 1) {
+    if (c.s.charCodeAt(i) !== 0x27) continue;
+    if (i + 1 < c.end && c.s.charCodeAt(i + 1) === 0x27) {
+      out += c.s.slice(run, i + 1);
       i += 1;
+      run = i + 1;
       continue;
     }
     c.i = i + 1;
-    return out;
+    return run === i ? out : out + c.s.slice(run, i);
   }
   return bail();
 }

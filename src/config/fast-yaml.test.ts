@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { fastParseYaml } from './fast-yaml.js';
+import { fastParseYaml, flowDepth } from './fast-yaml.js';
 import { isInt, plainStart } from './fast-yaml-scalar.js';
 import { repositoryYamlFiles } from '../../test/helpers/repository-yaml.js';
 
@@ -48,6 +48,11 @@ describe('fastParseYaml', () => {
     ],
     ['quotes and escapes', 'a: "x \\"y\\" \\u00e9 \\n"\nb: \'it\'\'s\'\nc: ""\nd: \'\'\n'],
     ['flow collections', 'a: { enabled: false, n: 3 }\nb: []\nc: {}\nd: [[1, 2], {x: y}]\n'],
+    [
+      'flow and quoted values read in place, with trailing spaces, CRLF and comments after them',
+      "a: [x, \"y z\" , 'q''s']   \r\nb: {k: v}  # c\r\nc: \"e\\u00e9\\t\"  \nd: ''''\ne: [ a , b ]\n",
+    ],
+    ['flow values at the end of the text', "a: [1, [2, {b: c}]]\nb: 'x'''"],
     ['empty values', 'a:\nb:\n  -\n  - x\nc: 1\n'],
     ['urls and colons inside plain scalars', 'a: https://example.com/x\nb: a:b\n'],
     ['unicode', 'title: Título 文档\n'],
@@ -206,5 +211,25 @@ describe('fastParseYaml', () => {
     ];
     words.push('9'.repeat(15), '9'.repeat(16), `-${'1'.repeat(15)}`, `+${'1'.repeat(16)}`, '١٢');
     for (const word of words) expect(isInt(word), word).toBe(int.test(word));
+  });
+
+  it('measures the brackets open at once as a scan of every character does', () => {
+    const byChars = (text: string) => {
+      let flow = 0;
+      let deepest = 0;
+      for (const c of text) {
+        if (c === '[' || c === '{') deepest = Math.max(deepest, (flow += 1));
+        else if ((c === ']' || c === '}') && flow > 0) flow -= 1;
+      }
+      return deepest;
+    };
+    const parts = ['[', ']', '{', '}', 'a', ' ', '\n', '"', 'é'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const texts = ['', 'abc', ']]][[', '[[[{{{'];
+    for (let n = 0; n < 500; n += 1)
+      texts.push(Array.from({ length: next() % 60 }, () => parts[next() % parts.length]).join(''));
+    for (const text of texts)
+      expect({ text, depth: flowDepth(text) }).toEqual({ text, depth: byChars(text) });
   });
 });
