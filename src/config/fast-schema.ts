@@ -161,10 +161,17 @@ function objectParse(schema: Schema): Parse {
   if (Object.getOwnPropertySymbols(shape).length > 0 || keys.some(inherited)) return () => UNSURE;
   const known = new Set(keys);
   // Per key: how zod treats absence (optional in and out: left out; else required).
-  const fields = keys.map((key) => {
+  const fields = keys.map((key): Field | undefined => {
     const { optin, optout } = shape[key]!._zod;
     if (optin !== undefined && (optin !== 'optional' || optout !== 'optional')) return undefined;
-    return { key, parse: later(shape[key]!), optional: optin !== undefined };
+    const inner = foldedOptional(shape[key]!);
+    return {
+      key,
+      schema: inner ?? shape[key]!,
+      folded: inner !== undefined,
+      optional: optin !== undefined,
+      parse: undefined,
+    };
   });
   if (fields.some((f) => f === undefined)) return () => UNSURE;
   const all = fields as Field[];
@@ -184,7 +191,7 @@ function objectParse(schema: Schema): Parse {
         return FAIL;
       }
       const before = input[field.key];
-      const value = field.parse()(before);
+      const value = parseField(field, before);
       if (value === UNSURE || value === FAIL) return value;
       present += 1;
       if (out === undefined && value !== before) out = copyBefore(input, all, field);
@@ -195,7 +202,35 @@ function objectParse(schema: Schema): Parse {
   };
 }
 
-type Field = { key: string; parse: () => Parse; optional: boolean };
+/**
+ * A declared key: `schema` is what its value is parsed with (an optional's inner type when
+ * `folded`); `parse` its parser, made when a value first reaches it (a parse runs only after its
+ * ancestors are compiled, so this never keeps a cycle's stub).
+ */
+type Field = { key: string; schema: Schema; folded: boolean; optional: boolean; parse: Parse | undefined };
+
+/**
+ * A present key's value parsed as zod does. A folded optional answers `undefined` for `undefined`
+ * and its inner type's answer otherwise, as `optionalParse` does, without its two calls per value
+ * (most of a config's keys are optional, issue 33).
+ */
+function parseField(field: Field, value: unknown): Answer {
+  if (value === undefined && field.folded) return undefined;
+  return (field.parse ??= parserOf(field.schema))(value);
+}
+
+/**
+ * The inner type of an optional that adds nothing to it but `undefined`: what `parserOf` would
+ * compile to `optionalParse` alone (a plain optional, no checks, no default inside), else undefined.
+ */
+function foldedOptional(schema: Schema): Schema | undefined {
+  const inner = schema._zod;
+  if (inner.def.type !== 'optional' || inner.def.coerce || (inner.def.checks ?? []).length > 0)
+    return undefined;
+  if (inner.traits.has('$ZodCheck') || !plain(schema, 'Optional')) return undefined;
+  const innerType = inner.def['innerType'] as Schema;
+  return innerType._zod.optin === 'defaulted' ? undefined : innerType;
+}
 
 /**
  * Whether `input`'s keys are all declared, in the schema's order, with every required one among
@@ -227,7 +262,7 @@ function parseInOrder(input: Record<string, unknown>, fields: Field[]): Answer {
     const field = fields[f]!;
     f += 1;
     const before = input[key];
-    const value = field.parse()(before);
+    const value = parseField(field, before);
     if (value === UNSURE || value === FAIL) return value;
     if (out === undefined && value !== before) out = copyBefore(input, fields, field);
     if (out !== undefined) out[key] = value;
