@@ -142,6 +142,15 @@ function plainEnd(text: string, from: number, end: number): number {
 }
 
 function resolvePlain(s: string): Value {
+  // The words are 1 to 5 characters long: a longer scalar skips their ten comparisons.
+  if (s.length <= 5) return resolveShort(s);
+  if (isInt(s)) return Number(s);
+  if (!plainStart(s.charCodeAt(0))) bail();
+  return s;
+}
+
+/** `resolvePlain` of a scalar of at most 5 characters. */
+function resolveShort(s: string): Value {
   switch (s) {
     case '~':
     case 'null':

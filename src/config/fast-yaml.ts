@@ -172,6 +172,9 @@ function lineCount(text: string): number {
 
 class Reader {
   i = 0;
+  /** The items of the sequences being read (see seq), up to `top`. */
+  private readonly items: Value[] = [];
+  private top = 0;
   constructor(
     private readonly text: string,
     /** How many lines the tables hold (they may be longer). */
@@ -230,33 +233,44 @@ class Reader {
     return out;
   }
 
+  /**
+   * A sequence's items, each pushed on `items` (above the items of the sequences it is nested in)
+   * and taken as one array of their exact length at its end: an array grown by `push` kept 17
+   * places for a site's 4 site spaces, copied again as it grew (issue 33).
+   */
   private seq(indent: number): Value[] {
-    const out: Value[] = [];
+    const base = this.top;
     for (let at = this.indent; at >= indent; at = this.indent) {
       const { text } = this;
       const from = this.froms[this.i]!;
       const end = this.ends[this.i]!;
       if (at > indent || !isItem(text, from, end)) {
         if (at > indent) bail();
-        return out;
+        break;
       }
       const offset = afterSpaces(text, from + 1);
+      let item: Value;
       if (offset >= end || text.charCodeAt(offset) === 0x23) {
         this.i += 1;
-        out.push(this.block(indent));
+        item = this.block(indent);
       } else if (isItem(text, offset, end)) {
-        bail();
+        return bail();
       } else if (keyEnd(text, offset, end) !== -1) {
         // `- key: value`: a mapping whose keys line up with the first one (read in place, no copy).
         this.indents[this.i] = indent + offset - from;
         this.froms[this.i] = offset;
-        out.push(this.map(indent + offset - from));
+        item = this.map(indent + offset - from);
       } else {
         this.i += 1;
-        out.push(inline(text, offset, end));
+        item = inline(text, offset, end);
         this.noContinuation(indent);
       }
+      // Pushed once the item is read: the sequences nested in it used the places above `top`.
+      this.items[this.top] = item;
+      this.top += 1;
     }
+    const out = this.items.slice(base, this.top);
+    this.top = base;
     return out;
   }
 
