@@ -48,7 +48,7 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
   // Fast path: the common subset, without positions, never deeper than the bound (it measures the
   // nesting as nestingDepth does, in its own scan of the lines); the full parser for anything else.
   const fast = fastParseYaml(text, MAX_DEPTH);
-  if (fast !== undefined) return withLazyPositions(file, text, bytes, fast);
+  if (fast !== undefined) return withLazyPositions(file, text, fast);
   if (nestingDepth(text) > MAX_DEPTH) return at('too-deep', `nesting is deeper than ${MAX_DEPTH} levels`);
   return parseFull(file, text);
 }
@@ -65,8 +65,8 @@ function decodeUtf8(bytes: Buffer): string {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A file read by the fast path: positions come from a full parse on first use. */
-function withLazyPositions(file: string, text: string, bytes: Buffer, value: unknown): YamlFile {
-  const positions = new Positions(file, bytes);
+function withLazyPositions(file: string, text: string, value: unknown): YamlFile {
+  const positions = new Positions(file, text);
   const yaml = new LazyYamlFile(file, value, positions);
   locators.set(yaml, new LazyYamlFile(file, undefined, positions));
   // An escape may spell any word: such a file's text says nothing sure (mayHoldAny).
@@ -74,23 +74,16 @@ function withLazyPositions(file: string, text: string, bytes: Buffer, value: unk
   return yaml;
 }
 
-/**
- * A fast-path file's positions: its full parse, made on first use and kept. It keeps the file's
- * bytes, not its text: a buffer's bytes are outside the JavaScript heap, where the texts of a
- * large config (4.8 MB) were copied by the scavenges and kept in the old generation for as long
- * as a plan keeps the files' locators (issue 33). The text is decoded again on first use, as
- * `parseYamlFile` decoded it (the same bytes, which decoded then).
- */
+/** A fast-path file's positions: its full parse, made on first use and kept. */
 class Positions {
   private full: YamlFile | undefined;
   constructor(
     private readonly file: string,
-    private readonly bytes: Buffer,
+    private readonly text: string,
   ) {}
   get(): YamlFile {
     if (!this.full) {
-      const text = decodeUtf8(this.bytes);
-      const parsed = parseFull(this.file, text);
+      const parsed = parseFull(this.file, this.text);
       if (Array.isArray(parsed))
         throw new Error(`${this.file}: the full YAML parser rejects what the fast one read`);
       this.full = parsed;
