@@ -172,9 +172,6 @@ function lineCount(text: string): number {
 
 class Reader {
   i = 0;
-  /** The items of the sequences being read (see seq), up to `top`. */
-  private readonly items: Value[] = [];
-  private top = 0;
   constructor(
     private readonly text: string,
     /** How many lines the tables hold (they may be longer). */
@@ -233,13 +230,8 @@ class Reader {
     return out;
   }
 
-  /**
-   * A sequence's items, each pushed on `items` (above the items of the sequences it is nested in)
-   * and taken as one array of their exact length at its end: an array grown by `push` kept 17
-   * places for a site's 4 site spaces, copied again as it grew (issue 33).
-   */
   private seq(indent: number): Value[] {
-    const base = this.top;
+    const out: Value[] = [];
     for (let at = this.indent; at >= indent; at = this.indent) {
       const { text } = this;
       const from = this.froms[this.i]!;
@@ -265,12 +257,8 @@ class Reader {
         item = inline(text, offset, end);
         this.noContinuation(indent);
       }
-      // Pushed once the item is read: the sequences nested in it used the places above `top`.
-      this.items[this.top] = item;
-      this.top += 1;
+      out.push(item);
     }
-    const out = this.items.slice(base, this.top);
-    this.top = base;
     return out;
   }
 
