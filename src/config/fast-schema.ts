@@ -161,10 +161,17 @@ function objectParse(schema: Schema): Parse {
   if (Object.getOwnPropertySymbols(shape).length > 0 || keys.some(inherited)) return () => UNSURE;
   const known = new Set(keys);
   // Per key: how zod treats absence (optional in and out: left out; else required).
-  const fields = keys.map((key) => {
+  const fields = keys.map((key): Field | undefined => {
     const { optin, optout } = shape[key]!._zod;
     if (optin !== undefined && (optin !== 'optional' || optout !== 'optional')) return undefined;
-    return { key, parse: later(shape[key]!), optional: optin !== undefined };
+    const inner = foldedOptional(shape[key]!);
+    return {
+      key,
+      schema: inner ?? shape[key]!,
+      folded: inner !== undefined,
+      optional: optin !== undefined,
+      parse: undefined,
+    };
   });
   if (fields.some((f) => f === undefined)) return () => UNSURE;
   const all = fields as Field[];
@@ -184,7 +191,7 @@ function objectParse(schema: Schema): Parse {
         return FAIL;
       }
       const before = input[field.key];
-      const value = field.parse()(before);
+      const value = parseField(field, before);
       if (value === UNSURE || value === FAIL) return value;
       present += 1;
       if (out === undefined && value !== before) out = copyBefore(input, all, field);
@@ -195,7 +202,35 @@ function objectParse(schema: Schema): Parse {
   };
 }
 
-type Field = { key: string; parse: () => Parse; optional: boolean };
+/**
+ * A declared key: `schema` is what its value is parsed with (an optional's inner type when
+ * `folded`); `parse` its parser, made when a value first reaches it (a parse runs only after its
+ * ancestors are compiled, so this never keeps a cycle's stub).
+ */
+type Field = { key: string; schema: Schema; folded: boolean; optional: boolean; parse: Parse | undefined };
+
+/**
+ * A present key's value parsed as zod does. A folded optional answers `undefined` for `undefined`
+ * and its inner type's answer otherwise, as `optionalParse` does, without its two calls per value
+ * (most of a config's keys are optional, issue 33).
+ */
+function parseField(field: Field, value: unknown): Answer {
+  if (value === undefined && field.folded) return undefined;
+  return (field.parse ??= parserOf(field.schema))(value);
+}
+
+/**
+ * The inner type of an optional that adds nothing to it but `undefined`: what `parserOf` would
+ * compile to `optionalParse` alone (a plain optional, no checks, no default inside), else undefined.
+ */
+function foldedOptional(schema: Schema): Schema | undefined {
+  const inner = schema._zod;
+  if (inner.def.type !== 'optional' || inner.def.coerce || (inner.def.checks ?? []).length > 0)
+    return undefined;
+  if (inner.traits.has('$ZodCheck') || !plain(schema, 'Optional')) return undefined;
+  const innerType = inner.def['innerType'] as Schema;
+  return innerType._zod.optin === 'defaulted' ? undefined : innerType;
+}
 
 /**
  * Whether `input`'s keys are all declared, in the schema's order, with every required one among
@@ -227,7 +262,7 @@ function parseInOrder(input: Record<string, unknown>, fields: Field[]): Answer {
     const field = fields[f]!;
     f += 1;
     const before = input[key];
-    const value = field.parse()(before);
+    const value = parseField(field, before);
     if (value === UNSURE || value === FAIL) return value;
     if (out === undefined && value !== before) out = copyBefore(input, fields, field);
     if (out !== undefined) out[key] = value;
@@ -292,7 +327,9 @@ function withChecks(schema: Schema, parse: Parse): Parse {
     const answer = runChecks(checks, payload);
     if (answer === UNSURE) return UNSURE;
     payload.value = undefined;
-    payload.issues.length = 0;
+    // Emptied only when a check reported: setting an array's length is a call into the runtime,
+    // a fifth of this path's time when it ran for every value (issue 33).
+    if (payload.issues.length !== 0) payload.issues.length = 0;
     spare = payload;
     return answer;
   };
@@ -300,7 +337,9 @@ function withChecks(schema: Schema, parse: Parse): Parse {
 
 /** The payload's value once `checks` pass, `FAIL` when one reports an issue, `UNSURE` for an async one. */
 function runChecks(checks: NonNullable<Schema['_zod']['def']['checks']>, payload: Payload): unknown {
-  for (const check of checks) {
+  // Indexed: `for…of` made an iterator per value until the function was optimized.
+  for (let i = 0; i < checks.length; i += 1) {
+    const check = checks[i]!;
     const when = check._zod.def.when;
     if (when && !when(payload)) continue;
     const result = check._zod.check(payload);

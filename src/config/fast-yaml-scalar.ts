@@ -10,13 +10,6 @@ export const bail = (): never => {
   throw new Bail();
 };
 
-/** Trailing ASCII spaces only: `String.prototype.trimEnd` would also take Unicode spaces. */
-const trimSpaces = (s: string): string => {
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 0x20) end -= 1;
-  return end === s.length ? s : s.slice(0, end);
-};
-
 /** The index of the colon after a key `[A-Za-z_][\w-]*` written at `from`, or -1. */
 export function keyColon(s: string, from: number): number {
   const first = s.charCodeAt(from);
@@ -116,11 +109,12 @@ function reservedPlain(s: string): boolean {
 export function inline(text: string, from: number, end: number): Value {
   const c = text.charCodeAt(from);
   if (c === 0x22 || c === 0x27 || c === 0x5b || c === 0x7b) {
-    const rest = text.slice(from, end);
-    const cursor = { s: rest, i: 0 };
+    // Read in place, up to `end`: no copy of the rest of the line (issue 33).
+    const cursor: Cursor = { s: text, i: from, end };
     const value = flowValue(cursor);
     skipSpaces(cursor);
-    if (cursor.i < rest.length && !(rest[cursor.i] === '#' && rest[cursor.i - 1] === ' ')) bail();
+    if (cursor.i < end && !(text.charCodeAt(cursor.i) === 0x23 && text.charCodeAt(cursor.i - 1) === 0x20))
+      bail();
     return value;
   }
   return resolvePlain(text.slice(from, plainEnd(text, from, end)));
@@ -148,6 +142,15 @@ function plainEnd(text: string, from: number, end: number): number {
 }
 
 function resolvePlain(s: string): Value {
+  // The words are 1 to 5 characters long: a longer scalar skips their ten comparisons.
+  if (s.length <= 5) return resolveShort(s);
+  if (isInt(s)) return Number(s);
+  if (!plainStart(s.charCodeAt(0))) bail();
+  return s;
+}
+
+/** `resolvePlain` of a scalar of at most 5 characters. */
+function resolveShort(s: string): Value {
   switch (s) {
     case '~':
     case 'null':
@@ -170,21 +173,35 @@ function resolvePlain(s: string): Value {
   return s;
 }
 
-type Cursor = { s: string; i: number };
+/**
+ * A flow value being read: `s` from `i`, up to `end` (the line's content; what follows is never
+ * read). Characters are read as codes: a one-character string per read cost the flow lists of a
+ * large config (3,000 teams' members) more than the rest of the reader (issue 33).
+ */
+type Cursor = { s: string; i: number; end: number };
+
+/** The character code at the cursor, or -1 at its end. */
+const peek = (c: Cursor): number => (c.i < c.end ? c.s.charCodeAt(c.i) : -1);
 
 function skipSpaces(c: Cursor): void {
-  c.i = afterSpaces(c.s, c.i);
+  while (c.i < c.end && c.s.charCodeAt(c.i) === 0x20) c.i += 1;
 }
 
+/**
+ * A flow value. Lists and scalars in one function: with the list in a function of its own, TurboFan
+ * compiled the list with the value inlined and the value with the list inlined (the same code twice).
+ */
 function flowValue(c: Cursor): Value {
-  const ch = c.s[c.i];
-  if (ch === '"') return doubleQuoted(c);
-  if (ch === "'") return singleQuoted(c);
-  if (ch === '[') {
+  const ch = peek(c);
+  if (ch === 0x22) return doubleQuoted(c);
+  if (ch === 0x27) return singleQuoted(c);
+  if (ch === 0x5b) {
+    const plain = plainFlowSeq(c);
+    if (plain !== undefined) return plain;
     c.i += 1;
     const out: Value[] = [];
     skipSpaces(c);
-    if (c.s[c.i] === ']') {
+    if (peek(c) === 0x5d) {
       c.i += 1;
       return out;
     }
@@ -192,46 +209,90 @@ function flowValue(c: Cursor): Value {
       skipSpaces(c);
       out.push(flowValue(c));
       skipSpaces(c);
-      const sep = c.s[c.i];
+      const sep = peek(c);
       c.i += 1;
-      if (sep === ']') return out;
-      if (sep !== ',') bail();
+      if (sep === 0x5d) return out;
+      if (sep !== 0x2c) bail();
       skipSpaces(c);
-      if (c.s[c.i] === ']') bail();
+      if (peek(c) === 0x5d) bail();
     }
   }
-  if (ch === '{') {
-    c.i += 1;
-    const out: Record<string, Value> = {};
-    skipSpaces(c);
-    if (c.s[c.i] === '}') {
-      c.i += 1;
-      return out;
-    }
-    for (;;) {
-      skipSpaces(c);
-      const colon = keyColon(c.s, c.i);
-      if (colon === -1 || c.s.charCodeAt(colon + 1) !== 0x20) bail();
-      const key = c.s.slice(c.i, colon);
-      if (!usableKey(key, out)) bail();
-      c.i = afterSpaces(c.s, colon + 1);
-      out[key] = flowValue(c);
-      skipSpaces(c);
-      const sep = c.s[c.i];
-      c.i += 1;
-      if (sep === '}') return out;
-      if (sep !== ',') bail();
-      skipSpaces(c);
-      if (c.s[c.i] === '}') bail();
-    }
-  }
+  if (ch === 0x7b) return flowMap(c);
   // A plain scalar inside a flow collection: up to the next separator.
   let end = c.i;
-  while (end < c.s.length && !endsFlowPlain(c.s.charCodeAt(end))) end += 1;
-  const plain = trimSpaces(c.s.slice(c.i, end));
-  if (plain === '') bail();
+  while (end < c.end && !endsFlowPlain(c.s.charCodeAt(end))) end += 1;
+  let stop = end;
+  while (stop > c.i && c.s.charCodeAt(stop - 1) === 0x20) stop -= 1;
+  if (stop === c.i) bail();
+  const plain = c.s.slice(c.i, stop);
   c.i = end;
   return resolvePlain(plain);
+}
+
+/**
+ * A flow list of plain scalars alone (`[a, b c]`: no quote, bracket, brace, colon or hash between
+ * its brackets), read as `flowValue` reads it, or `undefined` for any other list. Its end and its
+ * commas are found by native searches: a config's flow lists (3,000 teams' members) are read once,
+ * mostly before TurboFan has compiled the reader, and a loop of calls per character is slow until
+ * then (issue 33).
+ */
+function plainFlowSeq(c: Cursor): Value[] | undefined {
+  const s = c.s;
+  // The first special character after `[`: this list's `]` when it is a list of plain scalars.
+  FLOW_SPECIAL.lastIndex = c.i + 1;
+  if (!FLOW_SPECIAL.test(s)) return undefined;
+  const close = FLOW_SPECIAL.lastIndex - 1;
+  if (close >= c.end || s.charCodeAt(close) !== 0x5d) return undefined;
+  const out: Value[] = [];
+  for (let from = c.i + 1; ;) {
+    let to = s.indexOf(',', from);
+    if (to === -1 || to > close) to = close;
+    let a = from;
+    let b = to;
+    while (a < b && s.charCodeAt(a) === 0x20) a += 1;
+    while (b > a && s.charCodeAt(b - 1) === 0x20) b -= 1;
+    if (a === b) {
+      // `[]` or `[ ]`; an empty item (`[a,,b]`, `[a, ]`) is not in the subset, as in flowValue.
+      if (to === close && from === c.i + 1) break;
+      return bail();
+    }
+    out.push(resolvePlain(s.slice(a, b)));
+    if (to === close) break;
+    from = to + 1;
+  }
+  c.i = close + 1;
+  return out;
+}
+
+/** What a plain scalar in a flow list does not hold, and the list's end (`plainFlowSeq`). */
+const FLOW_SPECIAL = /[[\]{}"':#]/g;
+
+/** A flow mapping (rare in configs: a function of its own, so the lists' code does not carry it). */
+function flowMap(c: Cursor): Record<string, Value> {
+  c.i += 1;
+  const out: Record<string, Value> = {};
+  skipSpaces(c);
+  if (peek(c) === 0x7d) {
+    c.i += 1;
+    return out;
+  }
+  for (;;) {
+    skipSpaces(c);
+    const colon = keyColon(c.s, c.i);
+    if (colon === -1 || colon + 1 >= c.end || c.s.charCodeAt(colon + 1) !== 0x20) bail();
+    const key = c.s.slice(c.i, colon);
+    if (!usableKey(key, out)) bail();
+    c.i = colon + 1;
+    skipSpaces(c);
+    out[key] = flowValue(c);
+    skipSpaces(c);
+    const sep = peek(c);
+    c.i += 1;
+    if (sep === 0x7d) return out;
+    if (sep !== 0x2c) bail();
+    skipSpaces(c);
+    if (peek(c) === 0x7d) bail();
+  }
 }
 
 /** `,` `[` `]` `{` `}` `:` `#`: where a plain scalar inside a flow collection stops. */
@@ -250,54 +311,54 @@ const ESCAPES: Record<string, string> = {
   '0': '\0',
 };
 
+/** A double-quoted scalar: its runs without escapes taken as slices, not a character at a time. */
 function doubleQuoted(c: Cursor): string {
   let out = '';
-  for (let i = c.i + 1; i < c.s.length; i += 1) {
-    const ch = c.s[i]!;
-    if (ch === '"') {
+  let run = c.i + 1;
+  for (let i = run; i < c.end; i += 1) {
+    const ch = c.s.charCodeAt(i);
+    if (ch === 0x22) {
       c.i = i + 1;
-      return out;
+      return run === i ? out : out + c.s.slice(run, i);
     }
-    if (ch !== '\\') {
-      out += ch;
-      continue;
-    }
-    const e = c.s[i + 1];
-    if (e === undefined) bail();
+    if (ch !== 0x5c) continue;
+    if (run < i) out += c.s.slice(run, i);
+    if (i + 1 >= c.end) bail();
+    const e = c.s[i + 1]!;
     if (e === 'u') {
-      const hex = c.s.slice(i + 2, i + 6);
+      const hex = c.s.slice(i + 2, Math.min(i + 6, c.end));
       if (!/^[0-9a-fA-F]{4}$/.test(hex)) bail();
       const code = parseInt(hex, 16);
       // Surrogates: the full parser.
       if (code >= 0xd800 && code <= 0xdfff) bail();
       out += String.fromCharCode(code);
       i += 5;
-      continue;
+    } else {
+      const mapped = ESCAPES[e];
+      if (mapped === undefined) bail();
+      out += mapped;
+      i += 1;
     }
-    const mapped = ESCAPES[e!];
-    if (mapped === undefined) bail();
-    out += mapped;
-    i += 1;
+    run = i + 1;
   }
   // Not closed on this line: a multi-line scalar.
   return bail();
 }
 
+/** A single-quoted scalar (`''` is a quote): its runs taken as slices. */
 function singleQuoted(c: Cursor): string {
   let out = '';
-  for (let i = c.i + 1; i < c.s.length; i += 1) {
-    const ch = c.s[i]!;
-    if (ch !== "'") {
-      out += ch;
-      continue;
-    }
-    if (i + 1 < c.s.length && c.s[i + 1] === "'") {
-      out += "'";
+  let run = c.i + 1;
+  for (let i = run; i < c.end; i += 1) {
+    if (c.s.charCodeAt(i) !== 0x27) continue;
+    if (i + 1 < c.end && c.s.charCodeAt(i + 1) === 0x27) {
+      out += c.s.slice(run, i + 1);
       i += 1;
+      run = i + 1;
       continue;
     }
     c.i = i + 1;
-    return out;
+    return run === i ? out : out + c.s.slice(run, i);
   }
   return bail();
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { fastParseYaml } from './fast-yaml.js';
+import { fastParseYaml, flowDepth } from './fast-yaml.js';
 import { isInt, plainStart } from './fast-yaml-scalar.js';
 import { repositoryYamlFiles } from '../../test/helpers/repository-yaml.js';
 
@@ -48,6 +48,11 @@ describe('fastParseYaml', () => {
     ],
     ['quotes and escapes', 'a: "x \\"y\\" \\u00e9 \\n"\nb: \'it\'\'s\'\nc: ""\nd: \'\'\n'],
     ['flow collections', 'a: { enabled: false, n: 3 }\nb: []\nc: {}\nd: [[1, 2], {x: y}]\n'],
+    [
+      'flow and quoted values read in place, with trailing spaces, CRLF and comments after them',
+      "a: [x, \"y z\" , 'q''s']   \r\nb: {k: v}  # c\r\nc: \"e\\u00e9\\t\"  \nd: ''''\ne: [ a , b ]\n",
+    ],
+    ['flow values at the end of the text', "a: [1, [2, {b: c}]]\nb: 'x'''"],
     ['empty values', 'a:\nb:\n  -\n  - x\nc: 1\n'],
     ['urls and colons inside plain scalars', 'a: https://example.com/x\nb: a:b\n'],
     ['unicode', 'title: Título 文档\n'],
@@ -206,5 +211,59 @@ describe('fastParseYaml', () => {
     ];
     words.push('9'.repeat(15), '9'.repeat(16), `-${'1'.repeat(15)}`, `+${'1'.repeat(16)}`, '١٢');
     for (const word of words) expect(isInt(word), word).toBe(int.test(word));
+  });
+
+  it('measures the brackets open at once as a scan of every character does', () => {
+    const byChars = (text: string) => {
+      let flow = 0;
+      let deepest = 0;
+      for (const c of text) {
+        if (c === '[' || c === '{') deepest = Math.max(deepest, (flow += 1));
+        else if ((c === ']' || c === '}') && flow > 0) flow -= 1;
+      }
+      return deepest;
+    };
+    const parts = ['[', ']', '{', '}', 'a', ' ', '\n', '"', 'é'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const texts = ['', 'abc', ']]][[', '[[[{{{'];
+    for (let n = 0; n < 500; n += 1)
+      texts.push(Array.from({ length: next() % 60 }, () => parts[next() % parts.length]).join(''));
+    for (const text of texts)
+      expect({ text, depth: flowDepth(text) }).toEqual({ text, depth: byChars(text) });
+  });
+
+  it('reads flow lists of plain scalars as the full parser does (split by native searches)', () => {
+    const fixed = [
+      '[]',
+      '[ ]',
+      '[a,,b]',
+      '[a, ]',
+      '[,a]',
+      '[ a , b c ]',
+      '[a:b]',
+      '[a#b]',
+      '[a #b]',
+      "[it's]",
+    ];
+    fixed.push(
+      '["x", y]',
+      '[a, [b]]',
+      '[1, -2, true, null, ~, .5]',
+      '[a, b] # c',
+      '[a, b]x',
+      '[u@x.com, v@y.org]',
+    );
+    for (const list of fixed) expectAgreement(`members: ${list}\nnext: 1\n`);
+    const parts = [' ', 'a', 'b', ',', '1', '-', ':', '#', "'", '"', '[', ']', '.', '@'];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    let read = 0;
+    for (let n = 0; n < 2000; n += 1) {
+      const inside = Array.from({ length: next() % 12 }, () => parts[next() % parts.length]).join('');
+      if (expectAgreement(`members: [${inside}]\nother: [a]\n`) !== undefined) read += 1;
+    }
+    // The subset is exercised, not only declined.
+    expect(read).toBeGreaterThan(200);
   });
 });

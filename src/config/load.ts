@@ -82,8 +82,14 @@ type IndirectRequest = {
 function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[] {
   const out: IndirectRequest[] = [];
   for (const { yaml, config, path } of parsed) {
-    const baseDir = dirname(resolve(path ?? yaml.file));
-    const root = opts.root ?? findRepositoryRoot(baseDir);
+    // The file's folder and repository, found at its first request: most files have none, and
+    // resolving 665 paths was most of this walk (issue 33).
+    let where: { baseDir: string; root: string } | undefined;
+    const placed = () => {
+      if (where) return where;
+      const baseDir = dirname(resolve(path ?? yaml.file));
+      return (where = { baseDir, root: opts.root ?? findRepositoryRoot(baseDir) });
+    };
     for (const kind of anyListKinds) {
       const indirect = kind.indirect;
       if (!indirect) continue;
@@ -92,6 +98,7 @@ function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[
         if (!source) return;
         const under = indirect.under === undefined ? [] : [indirect.under];
         const at = [kind.key, i, indirect.key, ...under, 'file' in source ? 'file' : 'env'];
+        const { baseDir, root } = placed();
         out.push({
           entry: entry as object,
           source,

@@ -71,12 +71,24 @@ function uniqueIn(issues: Issues, what: string) {
   };
 }
 
+/** What the walk reads of a list kind, in objects of one shape (see `uniqueLists`). */
+type UniqueScope = {
+  issues: Issues;
+  listKey: string;
+  field: string;
+  pinned: boolean;
+  caseless: boolean;
+  check: UniqueList['check'];
+  key: ReturnType<typeof uniqueIn>;
+  id: ReturnType<typeof uniqueIn>;
+};
+
 /**
  * One identity scope per kind: its key, and its pinned ids. What the walk reads of the kind is
  * copied into objects of one shape: the kinds' own objects differ in shape, and reading them for
  * every entry made the walk's code polymorphic and deoptimized it (issue 33).
  */
-function uniqueLists(issues: Issues, kinds: readonly UniqueList[]) {
+function uniqueLists(issues: Issues, kinds: readonly UniqueList[]): UniqueScope[] {
   return kinds.map((kind) => ({
     issues,
     listKey: kind.key,
@@ -89,49 +101,75 @@ function uniqueLists(issues: Issues, kinds: readonly UniqueList[]) {
   }));
 }
 
-/** Each entry of each kind once: by its pinned id when there is one, its key otherwise. */
-function checkUniqueIn(
-  lists: ReturnType<typeof uniqueLists>,
+/**
+ * Each entry of each kind once: by its pinned id when there is one, its key otherwise; then the
+ * kind's check of the entry. The kinds with a check and those without walk in loops of their own:
+ * the call of a check (a different function for each kind) is in `checkedEntries` alone, so the
+ * identities' loop, which every list runs, stays small and monomorphic (issue 33: TurboFan
+ * compiled the checks inlined in the one loop, twice).
+ */
+function checkUniqueIn(lists: readonly UniqueScope[], yaml: YamlFile, holder: object, at: Path): void {
+  for (let l = 0; l < lists.length; l += 1) {
+    const list = lists[l]!;
+    const entries = listIn(holder, list.listKey) as readonly object[] | undefined;
+    if (!entries) continue;
+    if (list.check) checkedEntries(list, list.check, yaml, entries, at);
+    else for (let i = 0; i < entries.length; i += 1) keepUnique(list, yaml, entries[i]!, at, i);
+  }
+}
+
+/** Entries of a kind with a check: each one's identity, then its check (the order of the issues). */
+function checkedEntries(
+  list: UniqueScope,
+  check: NonNullable<UniqueList['check']>,
   yaml: YamlFile,
-  holder: object,
+  entries: readonly object[],
   at: Path,
 ): void {
-  for (const list of lists) {
-    const entries = listIn(holder, list.listKey);
-    if (!entries) continue;
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i] as Record<string, string | undefined>;
-      // `id` read for every entry: read only for the kinds with pinned ids, it had no feedback when
-      // the walk was optimized, and the first such kind deoptimized it (issue 33).
-      const id = entry['id'];
-      const pinned = list.pinned ? id : undefined;
-      if (pinned) list.id(pinned, new FieldPlace(yaml, at, list.listKey, i, 'id'));
-      else {
-        const value = entry[list.field]!;
-        list.key(
-          list.caseless ? value.toLowerCase() : value,
-          new FieldPlace(yaml, at, list.listKey, i, list.field),
-          value,
-        );
-      }
-      if (list.check)
-        list.check(entry as never, new EntryCheck(list.issues, yaml, [...at, list.listKey, i], entry));
-    }
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i]!;
+    keepUnique(list, yaml, entry, at, i);
+    check(entry as never, new EntryCheck(list.issues, yaml, at, list.listKey, i, entry));
+  }
+}
+
+/** One entry's identity, in its kind's scope. */
+function keepUnique(list: UniqueScope, yaml: YamlFile, entry: object, at: Path, i: number): void {
+  const fields = entry as Record<string, string | undefined>;
+  // `id` read for every entry: read only for the kinds with pinned ids, it had no feedback when
+  // the walk was optimized, and the first such kind deoptimized it (issue 33).
+  const id = fields['id'];
+  const pinned = list.pinned ? id : undefined;
+  if (pinned) list.id(pinned, new FieldPlace(yaml, at, list.listKey, i, 'id'));
+  else {
+    const value = fields[list.field]!;
+    list.key(
+      list.caseless ? value.toLowerCase() : value,
+      new FieldPlace(yaml, at, list.listKey, i, list.field),
+      value,
+    );
   }
 }
 
 /**
  * What an entry's check may call, each function made when the check asks for it: a check uses one
- * or two of them, and a config of 100k resources checks 20,000 entries (issue 33).
+ * or two of them, and a config of 100k resources checks 20,000 entries (issue 33). The entry's
+ * path (`at`, the kind's key, its index) is made when first needed: an issue, or nested lists.
  */
 class EntryCheck implements EntryChecks {
+  private path: Path | undefined;
   constructor(
     private readonly issues: Issues,
     private readonly yaml: YamlFile,
-    /** The entry's path. */
-    private readonly here: Path,
+    private readonly at: Path,
+    private readonly key: string,
+    private readonly i: number,
     private readonly entry: object,
   ) {}
+  /** The entry's path. */
+  get here(): Path {
+    return (this.path ??= [...this.at, this.key, this.i]);
+  }
   get report(): EntryChecks['report'] {
     return (path, message, code = 'invalid-value', onKey = false) =>
       this.issues.add(this.below(path), code, message, onKey);
@@ -149,23 +187,23 @@ class EntryCheck implements EntryChecks {
     return (kinds) => checkUniqueIn(uniqueLists(this.issues, kinds), this.yaml, this.entry, this.here);
   }
   private below(path: Path): Place {
-    return new BelowPlace(this.yaml, this.here, path);
+    return new BelowPlace(this.yaml, this, path);
   }
 }
 
 /**
- * A place below an entry (`here`, then `rest`), its path made only when read, as FieldPlace's: a
+ * A place below an entry (its path, then `rest`), its path made only when read, as FieldPlace's: a
  * site's check hands one for each section path it registers (issue 33). `rest` is kept as given:
  * the checks pass a new array each time.
  */
 class BelowPlace implements Place {
   constructor(
     readonly yaml: YamlFile,
-    private readonly here: Path,
+    private readonly entry: EntryCheck,
     private readonly rest: Path,
   ) {}
   get path(): Path {
-    return [...this.here, ...this.rest];
+    return [...this.entry.here, ...this.rest];
   }
 }
 

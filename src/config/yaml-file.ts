@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type * as YamlLib from 'yaml';
 import type { Document, LineCounter, Node } from 'yaml';
@@ -37,7 +38,7 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = decodeUtf8(bytes);
   } catch {
     const bad = firstInvalidUtf8(bytes);
     const { line, column } = positionOfByte(bytes, bad);
@@ -51,6 +52,17 @@ export function parseYamlFile(file: string, bytes: Buffer): YamlFile | ConfigIss
   if (nestingDepth(text) > MAX_DEPTH) return at('too-deep', `nesting is deeper than ${MAX_DEPTH} levels`);
   return parseFull(file, text);
 }
+
+/**
+ * The text of UTF-8 bytes; throws on invalid UTF-8. ASCII (nearly every config) is read as Latin-1,
+ * which it is the same as (and which holds no byte-order mark to drop), without the decoder's
+ * checks: 665 files, 6 → 2 ms (issue 33). One fatal decoder for the rest.
+ */
+function decodeUtf8(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : utf8.decode(bytes);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A file read by the fast path: positions come from a full parse on first use. */
 function withLazyPositions(file: string, text: string, value: unknown): YamlFile {
