@@ -71,6 +71,19 @@ const STRUCTURE_DIFF_PARTS = [
   'src/kinds/structure-paths.ts',
 ];
 /**
+ * Parts of the plan's navigation tree (src/plan/structure-tree.ts), split off by idea to keep files
+ * small: its nodes and marks, and the live tree it draws on. One tree in three files, counted once.
+ */
+const TREE_PARTS = ['src/plan/structure-node.ts', 'src/plan/structure-live.ts'];
+const TREE_KINDS = [
+  'site',
+  'site-section',
+  'site-section-group',
+  'site-space',
+  'site-external-link',
+  'site-redirect',
+];
+/**
  * Parts of a module split off by idea to keep files small (decision 49), counted once with it: the
  * redirects the plan wants and the diff's calls, beside site-redirect.ts; the structure's config
  * (schemas, normalization, checks, docs) and its export, beside site-structure.ts, for the kinds
@@ -90,6 +103,7 @@ const KIND_PARTS: Record<string, string[]> = {
 const ABOUT_OTHERS: Record<string, string[]> = Object.fromEntries([
   ...[...GRANT_FILES, ...ACCESS_FILES].map((f) => [f, ['space', 'collection', 'site', 'team', 'member']]),
   ...STRUCTURE_DIFF_PARTS.map((f) => [f, ['site-section', 'site-space']]),
+  ...TREE_PARTS.map((f) => [f, TREE_KINDS]),
   ...Object.entries(KIND_PARTS),
 ]);
 

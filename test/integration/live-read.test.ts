@@ -191,10 +191,11 @@ describe('live read', () => {
       return sent();
     };
     const seen: Record<string, number> = {};
-    const { references } = teamKind;
+    const { referenceTargets } = teamKind;
     const read = teamKind.reads[0]!;
     const { prepare } = read.children!;
-    teamKind.references = (team, org) => ((seen.references ??= written), references!(team, org));
+    // The references' targets (the live read's scope): a walk over every entry of the config.
+    teamKind.referenceTargets = (team, org) => ((seen.references ??= written), referenceTargets!(team, org));
     read.children!.prepare = (desired) => ((seen.prepare ??= written), prepare(desired));
     try {
       const live = await readLive(api, {
@@ -204,7 +205,7 @@ describe('live read', () => {
       });
       expect(live.organizations[0]!.teams!.find((t) => t.title === 'Team 0')!.members).toHaveLength(1);
     } finally {
-      teamKind.references = references;
+      teamKind.referenceTargets = referenceTargets;
       read.children!.prepare = prepare;
     }
     expect(seen).toEqual({ references: 1, prepare: 1 });
