@@ -10,12 +10,11 @@ import {
   type SectionSlot,
 } from './site-section.js';
 import type { SiteSpaceOp } from './site-space.js';
-import { kindDrafts } from '../diff/builder.js';
 import { countLive, warn, type DiffContext } from '../diff/context.js';
 import { changedFields, createdRef, liveRef } from '../diff/draft.js';
 import { addMoves } from '../diff/order.js';
 import type { SiteScope } from '../diff/site-scope.js';
-import type { Container, SpacePlacement, Structure } from './site-structure-types.js';
+import { newStructure, type Container, type SpacePlacement, type Structure } from './site-structure-types.js';
 import { recordPaths } from './structure-paths.js';
 import {
   SECTION_SET_AFTER,
@@ -97,24 +96,7 @@ function pairStructure(
     ? { slot: null, addr: site.addr, live: l?.spaces ?? [], placements: [] }
     : null;
   if (root) containers.push(root);
-  return {
-    ctx,
-    org: ctx.org,
-    site,
-    d,
-    sections: kindDrafts<SectionOp>(ctx, 'site-section'),
-    siteSpaces: kindDrafts<SiteSpaceOp>(ctx, 'site-space'),
-    liveSections,
-    used,
-    slots,
-    held,
-    stays,
-    deletedSections: new Map(),
-    containers,
-    root,
-    movedOut: new Map(),
-    siteDoc: undefined,
-  };
+  return newStructure({ ctx, site, d, liveSections, used, slots, held, stays, containers, root });
 }
 
 /**

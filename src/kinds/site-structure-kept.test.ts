@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { capabilitiesOf } from '../api/capabilities.js';
 import type { DiffContext } from '../diff/context.js';
-import { DraftSet } from '../diff/draft.js';
 import type { NavSlot, SiteScope } from '../diff/site-scope.js';
 import { diffGroups } from './section-group-diff.js';
+import { diffContext } from '../../test/helpers/diff-context.js';
 import { rng } from '../../test/helpers/random-state.js';
 import { pick, shuffle, type Random } from './examples.js';
 import type { DesiredStructure, LiveSection, LiveSiteSpace, LiveStructure } from './site-section.js';
 import { normalizeStructure } from './site-structure-config.js';
 import { diffStructure } from './site-structure-diff.js';
 import { keptStructure, structureAsLive } from './site-structure-kept.js';
-import { diffSiteStructure, randomStructure } from './site-structure.js';
+import { diffSiteStructure, randomStructure, setSiteNav } from './site-structure.js';
 
 /**
  * The fast path of an unchanged structure (site-structure-kept.ts) against the full diff
@@ -19,27 +18,8 @@ import { diffSiteStructure, randomStructure } from './site-structure.js';
  * the same context either way.
  */
 
-function context(prune: boolean): DiffContext {
-  return {
-    org: 'org',
-    drafts: new DraftSet(),
-    unmanaged: [],
-    problems: [],
-    prune,
-    pruneMembers: false,
-    minAdmins: 1,
-    managedLive: { count: 0, byKind: undefined },
-    dependedOn: new Map(),
-    self: null,
-    siteRefs: new Map(),
-    teamRefs: new Map(),
-    caps: capabilitiesOf('seed'),
-    warnings: [],
-    duplicates: [],
-    brokenLinks: 'redirect',
-    links: { planned: [], broken: [] },
-  };
-}
+/** An empty diff context of organization `org` (the scope's addresses below are of `org`). */
+const context = (prune: boolean): DiffContext => ({ ...diffContext({ prune }), org: 'org' });
 
 const scope = (navRead: boolean, pathsRead: boolean): SiteScope => ({
   addr: 'org/sites/Docs',
@@ -57,12 +37,7 @@ const pathsText = (site: SiteScope) =>
 function fullStructureStep(ctx: DiffContext, site: SiteScope, d: DesiredStructure, l: LiveStructure) {
   const slots = d.sections || d.spaces ? diffStructure(ctx, site, 'Docs', d, l) : [];
   const groups = d.sectionGroups ? diffGroups(ctx, site, 'Docs', d, l, slots) : new Map<string, NavSlot>();
-  if (!site.navRead) return;
-  const items = new Map<string, NavSlot & { type: string }>();
-  for (const [title, g] of groups) items.set(title, { ...g, type: 'site-section-group' });
-  for (const s of slots)
-    items.set(s.d.path, { ref: s.ref, liveId: s.l?.id, createKey: s.createKey, type: 'site-section' });
-  site.nav = { items, groups };
+  setSiteNav(site, slots, groups);
 }
 
 /** What a structure step leaves in its context, as the plan would read it. */

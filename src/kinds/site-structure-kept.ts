@@ -12,11 +12,8 @@ import {
   type SectionSlot,
 } from './site-section.js';
 import { sectionUnchanged, siteSpaceUnchanged } from './site-structure-fields.js';
-import { kindDrafts } from '../diff/builder.js';
-import type { SiteSpaceOp } from './site-space.js';
-import type { SectionOp } from './site-section.js';
 import { Placement } from './site-structure-spaces.js';
-import type { Container, Structure } from './site-structure-types.js';
+import { newStructure, type Container, type Structure } from './site-structure-types.js';
 import { recordPaths } from './structure-paths.js';
 
 /**
@@ -129,24 +126,18 @@ function keptAsStructure(
     containers.push(keptPlace(slots[i]!, slots[i]!.addr, liveSections[i]!.spaces, slots[i]!.d.spaces));
   const root = d.spaces ? keptPlace(null, site.addr, l.spaces ?? [], d.spaces) : null;
   if (root) containers.push(root);
-  return {
+  return newStructure({
     ctx,
-    org: ctx.org,
     site,
     d,
-    sections: kindDrafts<SectionOp>(ctx, 'site-section'),
-    siteSpaces: kindDrafts<SiteSpaceOp>(ctx, 'site-space'),
     liveSections,
     used: new Set(liveSections),
     slots,
     held: new Map(),
     stays: () => undefined,
-    deletedSections: new Map(),
     containers,
     root,
-    movedOut: new Map(),
-    siteDoc: undefined,
-  };
+  });
 }
 
 /** A place (a section, or the root) whose site spaces each keep the live one at their index. */

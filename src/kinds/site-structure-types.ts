@@ -8,7 +8,7 @@ import type {
   SectionSlot,
 } from './site-section.js';
 import type { SiteSpaceOp } from './site-space.js';
-import type { KindDrafts } from '../diff/builder.js';
+import { kindDrafts, type KindDrafts } from '../diff/builder.js';
 import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 
@@ -56,3 +56,32 @@ export type Structure = {
   /** The site's live customization, when read: a site space's overrides are what differs from it. */
   siteDoc: Record<string, unknown> | undefined;
 };
+
+/** What a site's structure is made of before its diff's steps: the rest starts empty, in one shape. */
+type StructureStart = Pick<
+  Structure,
+  'ctx' | 'site' | 'd' | 'liveSections' | 'used' | 'slots' | 'held' | 'stays' | 'containers' | 'root'
+>;
+
+/** A site's structure, as the full diff (pairStructure) and its unchanged path (keptStructure) start it. */
+export function newStructure(start: StructureStart): Structure {
+  const { ctx } = start;
+  return {
+    ctx,
+    org: ctx.org,
+    site: start.site,
+    d: start.d,
+    sections: kindDrafts<SectionOp>(ctx, 'site-section'),
+    siteSpaces: kindDrafts<SiteSpaceOp>(ctx, 'site-space'),
+    liveSections: start.liveSections,
+    used: start.used,
+    slots: start.slots,
+    held: start.held,
+    stays: start.stays,
+    deletedSections: new Map(),
+    containers: start.containers,
+    root: start.root,
+    movedOut: new Map(),
+    siteDoc: undefined,
+  };
+}

@@ -250,9 +250,19 @@ export function diffSiteStructure(
 ): void {
   const slots = d.sections || d.spaces ? structureSlots(ctx, site, title, d, l, siteDoc) : [];
   const groups = d.sectionGroups ? diffGroups(ctx, site, title, d, l, slots) : new Map<string, NavSlot>();
-  // Made only where external links are diffed, its one reader (issue 33: an object per section).
+  setSiteNav(site, slots, groups);
+}
+
+/**
+ * What an external link may be placed in or after, by name (sections first), on the site's scope.
+ * Made only where external links are diffed, its one reader (issue 33: an object per section).
+ */
+export function setSiteNav(
+  site: SiteScope,
+  slots: readonly SectionSlot[],
+  groups: Map<string, NavSlot>,
+): void {
   if (!site.navRead) return;
-  // What an external link may be placed in or after, by name (sections first).
   const items = new Map<string, NavSlot & { type: string }>();
   for (const [title, g] of groups) items.set(title, { ...g, type: 'site-section-group' });
   for (const s of slots)
