@@ -245,8 +245,12 @@ function plainFlowSeq(c: Cursor): Value[] | undefined {
   if (close >= c.end || s.charCodeAt(close) !== 0x5d) return undefined;
   const out: Value[] = [];
   for (let from = c.i + 1; ;) {
-    let to = s.indexOf(',', from);
-    if (to === -1 || to > close) to = close;
+    // The item's end: the next `,` or this list's `]`, whichever comes first. Never a search for
+    // `,` alone, which past a list's last item ran on to the next comma of the file (quadratic in a
+    // file of one-member lists).
+    FLOW_ITEM_END.lastIndex = from;
+    FLOW_ITEM_END.test(s);
+    const to = FLOW_ITEM_END.lastIndex - 1;
     let a = from;
     let b = to;
     while (a < b && s.charCodeAt(a) === 0x20) a += 1;
@@ -266,6 +270,8 @@ function plainFlowSeq(c: Cursor): Value[] | undefined {
 
 /** What a plain scalar in a flow list does not hold, and the list's end (`plainFlowSeq`). */
 const FLOW_SPECIAL = /[[\]{}"':#]/g;
+/** An item's end in a flow list of plain scalars: no special character comes before its `]`. */
+const FLOW_ITEM_END = /[,\]]/g;
 
 /** A flow mapping (rare in configs: a function of its own, so the lists' code does not carry it). */
 function flowMap(c: Cursor): Record<string, Value> {

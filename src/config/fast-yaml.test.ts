@@ -266,4 +266,17 @@ describe('fastParseYaml', () => {
     // The subset is exercised, not only declined.
     expect(read).toBeGreaterThan(200);
   });
+
+  it("ends a flow list's last item at its own bracket, whatever commas follow later in the file", () => {
+    // One-member and empty lists, each item's end searched up to its list's `]` only (a search for
+    // the next comma of the file made such a file's read quadratic, decision 42's fourteenth pass).
+    const teams = Array.from(
+      { length: 60 },
+      (_, i) => `  - name: t${i}\n    members: [${i % 3 === 0 ? '' : i % 3 === 1 ? `u${i}` : ` u${i} `}]\n`,
+    ).join('');
+    const value = expectAgreement(`teams:\n${teams}later: [x, y,z]\n`) as { teams: { members: string[] }[] };
+    expect(value.teams.map((t) => t.members.length)).toEqual(
+      Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? 0 : 1)),
+    );
+  });
 });
