@@ -32,7 +32,8 @@ export class Call implements HttpRequest, LaneTask {
   timeouts = 0;
   rateWaits = 0;
   sentBefore = false;
-  readonly started = Date.now();
+  /** When it left the queue (`HttpClient.run`): its retries' time counts from there. */
+  started = 0;
   /** Makes what the caller keeps of the answer (`HttpClient.send`); dropped once settled. */
   private shape: ((res: HttpResponse) => unknown) | undefined;
   private resolve: (value: unknown) => void = dropped;

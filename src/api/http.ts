@@ -362,6 +362,9 @@ export class HttpClient {
     // The first attempt's slot, when `pump` took it for this request (read before any await).
     let slot = this.granted;
     this.granted = false;
+    // Its retries' time counts from here: not the wait in the queue (decision 0006's pause of the
+    // requests after one that gave up is as long as giving up took).
+    call.started = Date.now();
     try {
       for (;;) {
         if (!slot) {
@@ -514,20 +517,23 @@ export class HttpClient {
 
   private async attempt(call: Call): Promise<HttpResponse> {
     let timeoutMs: number;
+    let path: string;
+    let body: string | undefined;
     try {
       timeoutMs = gatedTimeout(call.gate, this.opts.timeoutMs);
+      // Made before the exchange: a value that cannot be sent (a lone surrogate in a query, a
+      // BigInt in a body) fails this request alone, not as the network's failure, and its slot of
+      // the budget is given back (else the next request waited for it forever).
+      path = pathOf(this.basePath, call);
+      body = call.body === undefined ? undefined : JSON.stringify(call.body);
     } catch (error) {
       this.budget.release();
       throw error;
     }
     const started = Date.now();
     // A request without a body shares one headers object (undici only reads it).
-    let headers = this.headers;
-    let body: string | undefined;
-    if (call.body !== undefined) {
-      body = JSON.stringify(call.body);
-      headers = { ...headers, 'content-type': 'application/json' };
-    }
+    const headers =
+      body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' };
     const deadlineAt = performance.now() + timeoutMs;
     // The budget counts the start again when the request is written (decision 43).
     const exchange = new Attempt(
@@ -538,7 +544,6 @@ export class HttpClient {
     );
     let bytes: Buffer;
     try {
-      const path = pathOf(this.basePath, call);
       bytes = await exchange.send(this.agent, {
         origin: this.origin,
         path,
