@@ -538,7 +538,7 @@ export class HttpClient {
     // The budget counts the start again when the request is written (decision 43).
     const exchange = new Attempt(
       this.opts.maxResponseBytes,
-      requestDeadline(timeoutMs, timeoutMs === this.opts.timeoutMs),
+      requestDeadline(timeoutMs),
       this.writes,
       call.priority > 0,
     );

@@ -5,9 +5,9 @@ import { requestDeadline } from './bounded-body.js';
 const aborted = (signal: { addEventListener(type: 'abort', listener: () => void): void; reason: unknown }) =>
   new Promise<unknown>((resolve) => signal.addEventListener('abort', () => resolve(signal.reason)));
 
-describe('requestDeadline: the deadlines of one length under one timer (listed)', () => {
+describe('requestDeadline: the deadlines of an attempt', () => {
   it('aborts each deadline not cleared, in the order they were made, and never one cleared', async () => {
-    const made = Array.from({ length: 6 }, () => requestDeadline(7, true));
+    const made = Array.from({ length: 6 }, () => requestDeadline(7));
     const fired: number[] = [];
     made.forEach((d, i) => d.addEventListener('abort', () => fired.push(i)));
     // Cleared out of order: the first (the list's front), one in the middle, the last.
@@ -18,17 +18,17 @@ describe('requestDeadline: the deadlines of one length under one timer (listed)'
     expect(made.map((d) => d.aborted)).toEqual([false, true, true, false, true, false]);
   });
 
-  it('aborts a deadline made after the list emptied, and one made while an earlier one waits', async () => {
-    const first = requestDeadline(9, true);
+  it('aborts a deadline made after another was cleared, and one made while an earlier one waits', async () => {
+    const first = requestDeadline(9);
     first.clear();
-    const second = requestDeadline(9, true);
-    const third = requestDeadline(9, true);
+    const second = requestDeadline(9);
+    const third = requestDeadline(9);
     await expect(aborted(third)).resolves.toMatchObject({ code: 'deadline' });
     expect([first.aborted, second.aborted, third.aborted]).toEqual([false, true, true]);
   });
 
-  it('keeps a deadline of another length (a write gate cut it shorter) on a timer of its own', async () => {
-    const long = requestDeadline(60_000, true);
+  it('aborts a deadline of another length (a write gate cut it shorter) on its own time', async () => {
+    const long = requestDeadline(60_000);
     const short = requestDeadline(3);
     await expect(aborted(short)).resolves.toMatchObject({ code: 'deadline', timeoutMs: 3 });
     expect(long.aborted).toBe(false);
