@@ -20,6 +20,10 @@ export const caselessOf = (target: string): boolean =>
     lookups.map((l) => [l.lookup.target, l.lookup.caseless === true] as const).reverse(),
   )).get(target) === true;
 
+/** A name of `target` as the proof compares it (lower case where its names compare without case). */
+export const asCompared = (target: string, name: string): string =>
+  caselessOf(target) ? name.toLowerCase() : name;
+
 /** The targets a lookup knows, in the lookups' order (the order `provenByLive`'s map had them in). */
 const lookupTargets = (): string[] => [...new Set(lookups.map((l) => l.lookup.target))];
 
@@ -66,7 +70,7 @@ export function unprovenAmong<R extends Pick<EntryReference, 'target' | 'id'>>(
   for (const r of refs) {
     let names = asked.get(r.target);
     if (!names) asked.set(r.target, (names = new Map()));
-    names.set(caselessOf(r.target) ? r.id.toLowerCase() : r.id, false);
+    names.set(asCompared(r.target, r.id), false);
   }
   visitLiveNames(
     live,
@@ -76,9 +80,7 @@ export function unprovenAmong<R extends Pick<EntryReference, 'target' | 'id'>>(
       if (names.get(name) === false) names.set(name, true);
     },
   );
-  return refs.filter(
-    (r) => asked.get(r.target)!.get(caselessOf(r.target) ? r.id.toLowerCase() : r.id) !== true,
-  );
+  return refs.filter((r) => asked.get(r.target)!.get(asCompared(r.target, r.id)) !== true);
 }
 
 /**

@@ -14,7 +14,7 @@ import { ArrivingList, WAIT, type Wait } from '../model/arriving.js';
 import { emptyList } from '../model/holey.js';
 import { advance, type AheadStep } from '../model/steps.js';
 import type { DesiredOrganization, LiveOrganization } from '../reconcile/index.js';
-import { caselessOf, ProvenNames, unprovenAmong } from './live-names.js';
+import { asCompared, ProvenNames, unprovenAmong } from './live-names.js';
 import { TwinNames } from './twin-names.js';
 
 /**
@@ -160,7 +160,7 @@ const proofKinds = (): Map<string, ProofKind> =>
 const unprovenBy =
   (proven: ReadonlyMap<string, Set<string>>) =>
   (target: string, id: string): boolean =>
-    !proven.get(target)?.has(caselessOf(target) ? id.toLowerCase() : id);
+    !proven.get(target)?.has(asCompared(target, id));
 
 /** Every reference, kept for the end to judge against the whole live state. */
 const keepAll = (): boolean => true;
