@@ -224,4 +224,24 @@ describe('emulator: the current flavor', () => {
     expect((await call(emu, 'GET', org)).status).toBe(200);
     expect(emu.requests().map((r) => r.status)).toEqual([-1, 200]);
   });
+
+  it('logs a held write whose client went away as not answered (-1), and still makes the change', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    const hold = emu.holdWrites();
+    const gone = new AbortController();
+    const abandoned = fetch(`${emu.url}/v1${org}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Renamed by a client that left' }),
+      signal: gone.signal,
+    }).catch((error: unknown) => error);
+    await until(() => hold.waiting() === 1, 15_000, 5);
+    gone.abort();
+    await abandoned;
+    await until(() => emu.requests()[0]!.finishedAt, 15_000, 5);
+    hold.release();
+    // Served once released (as a real server would), its answer written to no one.
+    await until(() => emu.state().organizations[0]!.title === 'Renamed by a client that left', 15_000, 5);
+    expect(emu.requests().map((r) => r.status)).toEqual([-1]);
+  });
 });
