@@ -22,12 +22,14 @@ export type ChainStep = {
   shapeEnd?: number;
 };
 
-type Run = () => Promise<void>;
+/** A request in the client's queue (`Call`): reads of a route wait in the route's lane. */
+type Queued = { lane: string };
 type Internals = {
+  /** The client's queue of requests (`Lanes`). */
   waiting: {
     size: number;
-    enqueue(run: Run, options?: { lane?: string }): void;
-    dequeue(): Run | undefined;
+    push(call: Queued, priority: number, share?: number): void;
+    shift(): Queued | undefined;
   };
   running: number;
   concurrency: number;
@@ -72,22 +74,22 @@ export function traceChain(api: ApiClient, t0: number): ChainStep[] {
     if (wait <= 0) lastSlot = at();
     return wait;
   };
-  const runs = new Map<Run, ChainStep>();
-  const enqueue = inner.waiting.enqueue.bind(inner.waiting);
-  inner.waiting.enqueue = (run, options) => {
-    if (options?.lane === CHAIN_ROUTE && steps.length > 0) runs.set(run, steps.at(-1)!);
-    enqueue(run, options);
+  const queued = new Map<Queued, ChainStep>();
+  const push = inner.waiting.push.bind(inner.waiting);
+  inner.waiting.push = (call, priority, share) => {
+    if (call.lane === CHAIN_ROUTE && steps.length > 0) queued.set(call, steps.at(-1)!);
+    push(call, priority, share);
   };
-  const dequeue = inner.waiting.dequeue.bind(inner.waiting);
-  inner.waiting.dequeue = () => {
-    const run = dequeue();
-    const step = run && runs.get(run);
+  const shift = inner.waiting.shift.bind(inner.waiting);
+  inner.waiting.shift = () => {
+    const call = shift();
+    const step = call && queued.get(call);
     if (step) {
       step.dequeued = at();
       step.slot = lastSlot;
-      runs.delete(run);
+      queued.delete(call);
     }
-    return run;
+    return call;
   };
   const dispatch = inner.agent.dispatch.bind(inner.agent);
   let dispatched = 0;

@@ -150,6 +150,43 @@ describe('a large page’s next page, asked for from its bytes before they are p
     expect(requested).toEqual(['page 0', 'page 2']);
   });
 
+  /**
+   * A list of `total` large pages whose first page's bytes name a page the list does not have
+   * (`bogus`, the root's first member) before the one its parse keeps (a second `next`).
+   */
+  async function listWithAWrongGuess(total: number) {
+    const requested: string[] = [];
+    const server = createServer((req, res) => {
+      const page = new URL(req.url!, 'http://x').searchParams.get('page') ?? '0';
+      requested.push(page);
+      const items = JSON.stringify(
+        Array.from({ length: 500 }, (_, i) => ({ id: `e${page}-${i}`, title: 'x'.repeat(24) })),
+      );
+      const next = Number(page) + 1 < total ? JSON.stringify({ page: String(Number(page) + 1) }) : 'null';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (page === '0') return res.end(`{"next":{"page":"bogus"},"next":${next},"items":${items}}`);
+      res.end(`{"items":${items},"next":${next}}`);
+    });
+    const http = await clientOf(server, { token: TOKEN, maxAttempts: 1, maxPages: 3 });
+    return { http, requested };
+  }
+
+  it.each([
+    { name: 'a list of exactly maxPages pages reads whole', total: 3, read: 1500 },
+    { name: 'a list of one page more still breaks the bound', total: 4, read: 'more than 3 pages' },
+  ])('a wrong guess costs a request, not a page of maxPages (3): $name', async ({ total, read }) => {
+    const { http, requested } = await listWithAWrongGuess(total);
+    const got = await listAll(http, '/x', '/x', Item).then(
+      (items) => items.length,
+      (error: Error) => error.message,
+    );
+    await http.close();
+    if (typeof read === 'number') expect(got).toBe(read);
+    else expect(got).toContain(read);
+    // The guess was asked for (and dropped); the pages after it were asked for ahead and taken.
+    expect(requested).toEqual(['0', 'bogus', '1', '2']);
+  });
+
   it('finds the token only at the root’s end or start, and only a plain one', () => {
     const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
     expect(nextInBytes(bytes({ items: [], next: { page: 'abc_-=' } }))).toBe('abc_-=');

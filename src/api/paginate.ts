@@ -56,6 +56,11 @@ class PageWalk<T extends z.ZodType, S> {
   /** Page tokens seen (made at a second page: most lists a plan reads have one). */
   private seen: Set<string> | undefined;
   private page: string | undefined;
+  /**
+   * Pages the reader took (`fetch`), what `maxPages` bounds: a page asked for ahead counts once
+   * taken, so a guess dropped (its bytes named another page than the parse: `peek`) costs a
+   * request but no page of the bound.
+   */
   private count = 0;
   private emptyInARow = 0;
   /** The next page, asked for as soon as an answer named it (`askAhead`). */
@@ -96,6 +101,7 @@ class PageWalk<T extends z.ZodType, S> {
     const ahead = this.ahead;
     this.ahead = undefined;
     this.taken = this.page;
+    this.count += 1;
     if (ahead && ahead.page === this.page) return ahead.got;
     return this.request(this.page);
   }
@@ -143,7 +149,6 @@ class PageWalk<T extends z.ZodType, S> {
   }
 
   private request(page: string | undefined): Promise<PageOf<S>> {
-    this.count += 1;
     return this.http.send(
       {
         method: 'GET',
@@ -175,9 +180,7 @@ class PageWalk<T extends z.ZodType, S> {
   /** Whether there is a page after `got` (throws when the list breaks a bound). */
   more({ status, items, next }: PageOf<S>): boolean {
     if (!next) return false;
-    // The page asked for ahead counts in `count` already: the bounds are judged as they were then.
-    const counted = this.ahead?.page === next ? 1 : 0;
-    const broken = this.beyond(status, items.length, next, counted);
+    const broken = this.beyond(status, items.length, next);
     if (broken) throw broken;
     this.emptyInARow = items.length === 0 ? this.emptyInARow + 1 : 0;
     (this.seen ??= new Set()).add(next);
@@ -186,13 +189,13 @@ class PageWalk<T extends z.ZodType, S> {
   }
 
   /** The bound a next page `next` after a page of `length` items would break, if any. */
-  private beyond(status: number, length: number, next: string, counted = 0): ApiError | undefined {
+  private beyond(status: number, length: number, next: string): ApiError | undefined {
     if (this.seen?.has(next))
       return this.fail(status, 'next.page repeats a page token already seen; stopping instead of looping');
     const empty = length === 0 ? this.emptyInARow + 1 : 0;
     if (empty >= MAX_EMPTY_PAGES)
       return this.fail(status, `${empty} empty pages in a row still point to a next page; stopping`);
-    if (this.count - counted >= this.http.maxPages)
+    if (this.count >= this.http.maxPages)
       return this.fail(
         status,
         `the list has more than ${this.http.maxPages} pages; stopping (a pagination loop?)`,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { extractEntryControls } from './entry-controls.js';
 import { loadConfigFromBuffers } from './load.js';
+import { parseYamlFile, type YamlFile } from './yaml-file.js';
 
 const load = (yaml: string) => loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(yaml) }], {});
 
@@ -90,5 +92,35 @@ sites:
     const [issue] = r.issues;
     expect(`${issue!.file}:${issue!.line}:${issue!.column}`).toContain(at);
     expect(issue!.message).toMatch(message);
+  });
+});
+
+describe('entry controls name their rules and issues as every config path is named (formatPath)', () => {
+  const parsed = (text: string) => parseYamlFile('org.yaml', Buffer.from(text)) as YamlFile;
+  // Each list key holds one entry with a rule (`protect: true`) and one with an issue (`protect: 1`).
+  it.each([
+    ['teams', 'teams[0].protect', 'teams[1].protect'],
+    ['customFields', 'customFields[0].protect', 'customFields[1].protect'],
+    ['section-groups', 'section-groups[0].protect', 'section-groups[1].protect'],
+    // Keys no schema has, as formatPath names them: quoted where a dot would read as a step.
+    ['"odd.list"', '["odd.list"][0].protect', '["odd.list"][1].protect'],
+    ['"2024"', '["2024"][0].protect', '["2024"][1].protect'],
+    ['"two words"', '["two words"][0].protect', '["two words"][1].protect'],
+  ])('a list %s', (key, rule, issue) => {
+    const r = extractEntryControls(
+      parsed(`${key}:\n  - { title: A, protect: true }\n  - { title: B, protect: 1 }\n`),
+    );
+    expect(r.controls.protect.map((p) => p.rule)).toEqual([rule]);
+    expect(r.issues.map((i) => i.path)).toEqual([issue]);
+  });
+
+  it('a nested list, and a rule for ignored fields', () => {
+    const r = extractEntryControls(
+      parsed(
+        'sites:\n  - title: Docs\n    sections:\n      - { path: a, ignore: [title] }\n      - { path: b, ignore: [] }\n',
+      ),
+    );
+    expect(r.controls.ignore.map((p) => p.rule)).toEqual(['sites[0].sections[0].ignore']);
+    expect(r.issues.map((i) => i.path)).toEqual(['sites[0].sections[1].ignore']);
   });
 });

@@ -1,7 +1,7 @@
 import type { IgnoreRule, ProtectRule } from '../model/desired.js';
 import { grantEntrySubject } from '../kinds/grants.js';
 import { GRANTS_KEY } from '../model/grants.js';
-import type { ConfigIssue } from './issues.js';
+import { formatPath, type ConfigIssue } from './issues.js';
 import type { ConfigFile } from './schema.js';
 import { locate, mayHoldAny, type YamlFile } from './yaml-file.js';
 
@@ -42,13 +42,6 @@ const CONTROL_KEYS = ['ignore', 'protect'];
 const isEntry = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A path as a rule or an issue names it: `sites[0].sections[1]`. */
-const dotted = (path: Path): string =>
-  path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
-    .join('')
-    .slice(1);
-
 /**
  * An entry without its `ignore` and `protect` keys; the rules they make are added to `out`, and a
  * malformed one is reported to `issue` instead.
@@ -61,7 +54,8 @@ function takeControls(
   issue: (path: Path, message: string) => void,
 ): Record<string, unknown> {
   const { ignore, protect, ...rest } = entry;
-  const rule = dotted(path);
+  // Named as every config path is (`sites[0].sections[1]`), by the one formatter.
+  const rule = formatPath(path);
   if (ignore !== undefined) {
     if (
       !Array.isArray(ignore) ||
@@ -102,7 +96,7 @@ export function extractEntryControls(
       code: 'invalid-value',
       file: yaml.file,
       ...locate(yaml, path),
-      path: dotted(path),
+      path: formatPath(path),
       message,
     });
   // The entry's path and address are built only when needed (a rule, an issue, or lists below

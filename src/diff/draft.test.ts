@@ -55,3 +55,25 @@ describe('DraftSet.absorb', () => {
     }
   });
 });
+
+describe('DraftSet.at', () => {
+  /** What a scan of every draft finds at each address: what `at` must answer. */
+  const scanned = (set: DraftSet, address: string) =>
+    set.drafts.filter((d) => d.address === address).map((d) => d.key);
+
+  it('answers what a scan would, for drafts added before and after the first ask, and absorbed', () => {
+    const set = setOf(['a', 'b']);
+    set.add({ ...draft('a'), key: 'delete:org/x/a#1', action: 'delete' });
+    expect(set.at('org/x/a').map((d) => d.key)).toEqual(scanned(set, 'org/x/a'));
+    set.add({ ...draft('c'), key: 'move:org/x/a', address: 'org/x/a' });
+    set.add(draft('d'));
+    set.absorb(setOf(['e', 'f']));
+    for (const n of ['a', 'b', 'c', 'd', 'e', 'f', 'none'])
+      expect(set.at(`org/x/${n}`).map((d) => d.key)).toEqual(scanned(set, `org/x/${n}`));
+    expect(set.at('org/x/a').map((d) => d.key)).toEqual([
+      'update:org/x/a',
+      'delete:org/x/a#1',
+      'move:org/x/a',
+    ]);
+  });
+});

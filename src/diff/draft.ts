@@ -62,12 +62,20 @@ export type OrgDiff<D extends Draft = Draft> = {
 /** What a kind hands the set: a draft whose `deps` may hold `undefined` (dropped) and repeats. */
 export type DraftInput = Omit<Draft, 'deps'> & { deps?: (string | undefined)[] | undefined };
 
+/** No drafts at an address (`DraftSet.at`). */
+const NONE: readonly Draft[] = [];
+
 /** Collects drafts in emission order (which is the plan's tie-break order). */
 export class DraftSet {
   // Of objects from the start (`emptyList`): each fresh set's first push turned a `[]` of small
   // integers into one of objects under `add`'s optimized push (not a Smi, issue 33).
   readonly drafts: Draft[] = emptyList<Draft>();
   private readonly byKey = new Map<string, Draft>();
+  /**
+   * The drafts by address (`at`): made at the first ask and kept from then on, so a set nobody
+   * asks (most kinds look drafts up by key) costs nothing more per draft.
+   */
+  private byAddress: Map<string, Draft[]> | undefined = undefined;
 
   add(draft: DraftInput): Draft {
     const key = draft.key;
@@ -90,6 +98,7 @@ export class DraftSet {
     };
     this.drafts.push(full);
     this.byKey.set(key, full);
+    if (this.byAddress !== undefined) this.index(full);
     return full;
   }
 
@@ -99,6 +108,7 @@ export class DraftSet {
     for (const draft of other.drafts) {
       this.drafts.push(draft);
       this.byKey.set(draft.key, draft);
+      if (this.byAddress !== undefined) this.index(draft);
     }
   }
 
@@ -120,6 +130,24 @@ export class DraftSet {
 
   get(key: string): Draft | undefined {
     return this.byKey.get(key);
+  }
+
+  /**
+   * The drafts at `address`, in their order: one lookup where a scan of every draft was (a grant
+   * to a team asks for the team's deletion and membership change: teams × grants, decision 34).
+   */
+  at(address: string): readonly Draft[] {
+    if (this.byAddress === undefined) {
+      this.byAddress = new Map();
+      for (const draft of this.drafts) this.index(draft);
+    }
+    return this.byAddress.get(address) ?? NONE;
+  }
+
+  private index(draft: Draft): void {
+    const here = this.byAddress!.get(draft.address);
+    if (here) here.push(draft);
+    else this.byAddress!.set(draft.address, [draft]);
   }
 
   depend(key: string, ...deps: (string | undefined)[]): void {

@@ -4,7 +4,7 @@ import { HttpError } from './errors.js';
 import { answerOf, errorAnswer, hasBody, readBody, write, type Answer } from './http-io.js';
 import { performance } from 'node:perf_hooks';
 import type { RouteResult } from './router.js';
-import { served, type Hold, type RequestLogEntry, type Running } from './running.js';
+import { NOT_SENT, served, type Hold, type RequestLogEntry, type Running } from './running.js';
 import type { EmulatorState } from './state.js';
 
 const DEFAULT_LIMIT = 100_000;
@@ -55,27 +55,32 @@ export async function serveApi(
 
 /** The answer's `Finish`: made and written now. */
 function finishNow(res: ServerResponse, entry: RequestLogEntry): Finish {
-  return (status, body) => {
-    entry.status = status;
-    write(res, made(status, body));
-  };
+  return (status, body) => writeLogged(res, entry, status, made(status, body));
 }
 
 /**
  * The answer's `Finish`: made now, written at `due` (by `performance.now()`), or at once when that
- * has passed. Its status is logged when it is written.
+ * has passed. Its status is logged when it is written. A client that goes away before then takes
+ * the timer with it: nothing is left to fire (and log an answer never sent) after the connection.
  */
 function finishAt(res: ServerResponse, entry: RequestLogEntry, due: number): Finish {
   return (status, body) => {
     const answer = made(status, body);
-    const out = () => {
-      entry.status = status;
-      write(res, answer);
-    };
     const wait = due - performance.now();
-    if (wait < 1) out();
-    else setTimeout(out, wait);
+    if (wait < 1) return writeLogged(res, entry, status, answer);
+    const timer = setTimeout(() => writeLogged(res, entry, status, answer), wait);
+    res.once('close', () => clearTimeout(timer));
   };
+}
+
+/**
+ * Write the answer and log its status, unless the connection has closed already (the client went
+ * away while the request was held, delayed or served): then the log keeps `NOT_SENT`.
+ */
+function writeLogged(res: ServerResponse, entry: RequestLogEntry, status: number, answer: Answer): void {
+  if (res.destroyed) return;
+  entry.status = status;
+  write(res, answer);
 }
 
 /** What `Finish` writes: an error status's `{ message }` as the API's error body. */
@@ -101,7 +106,11 @@ function logRequest(
     ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
   };
   run.log.push(entry);
-  res.once('close', () => (entry.finishedAt = new Date().toISOString()));
+  res.once('close', () => {
+    entry.finishedAt = new Date().toISOString();
+    // Closed before an answer was written: the client went away first (or a reset fault dropped it).
+    if (!res.writableEnded) entry.status = NOT_SENT;
+  });
   return entry;
 }
 
@@ -188,7 +197,7 @@ function rollFault(
   if (!(faultApplies(run, method) && run.random() < faults.rate)) return 'none';
   if (faults.resetConnections && run.random() < 0.5) {
     if (run.random() >= 0.5) return 'reset-after';
-    entry.status = -1;
+    entry.status = NOT_SENT;
     req.socket.destroy();
     return 'answered';
   }
@@ -223,7 +232,7 @@ function answer(run: Running, req: IncomingMessage, url: URL, read: Read, a: Ans
   try {
     const result = served(run, method, () => serveMatch(run, req, url, method, match, body));
     if (a.resetAfter) {
-      entry.status = -1;
+      entry.status = NOT_SENT;
       req.socket.destroy();
       return;
     }

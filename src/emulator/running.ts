@@ -17,10 +17,17 @@ export type EmulatorOptions = {
   flavor?: 'seed' | 'current';
 };
 
+/**
+ * A request log entry's status when no answer was sent: the connection closed first (a reset fault
+ * dropped it, or the client went away while its answer was held, delayed or made).
+ */
+export const NOT_SENT = -1;
+
 export type RequestLogEntry = {
   method: string;
   path: string;
   query: string;
+  /** The answer's HTTP status; 0 until it is written, `NOT_SENT` (-1) when none was. */
   status: number;
   at: string;
   /** The JSON body of a write, as received. */

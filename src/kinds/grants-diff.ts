@@ -30,11 +30,12 @@ type GrantHolder = {
   live: LiveGrant[];
 };
 
-/** The key of the change that sets a team's members (they join before the team's grants). */
-const teamMembersKey = (ctx: DiffContext, title: string): string | undefined => {
-  const addr = `${ctx.org}/teams/${title}`;
-  return ctx.drafts.drafts.find((d) => d.kind === 'team-members' && d.address.startsWith(`${addr}/`))?.key;
-};
+/**
+ * The key of the change that sets a team's members (they join before the team's grants): the
+ * team-members draft at `<team>/members` (team-members.ts), looked up by its address.
+ */
+const teamMembersKey = (ctx: DiffContext, teamAddr: string): string | undefined =>
+  ctx.drafts.at(`${teamAddr}/members`).find((d) => d.kind === 'team-members')?.key;
 
 /** The three targets' operations differ only in their type's middle word. */
 const opType = (
@@ -99,7 +100,7 @@ function teamSubject(
     return undefined;
   }
   const teamAddr = `${ctx.org}/teams/${d.team}`;
-  if (ctx.drafts.drafts.some((x) => x.action === 'delete' && x.address === teamAddr && x.kind === 'team')) {
+  if (ctx.drafts.at(teamAddr).some((x) => x.action === 'delete' && x.kind === 'team')) {
     problem(
       ctx,
       `${h.label}: team "${d.team}" is deleted by this plan (not in teams); keep it or remove its grant`,
@@ -107,7 +108,7 @@ function teamSubject(
     );
     return undefined;
   }
-  deps.push(team.createKey, teamMembersKey(ctx, d.team));
+  deps.push(team.createKey, teamMembersKey(ctx, teamAddr));
   const id = 'id' in team.ref ? team.ref.id : undefined;
   const live = id === undefined ? undefined : h.live.find((l) => 'team' in l && l.team === id);
   return { subject: { team: team.ref }, live };

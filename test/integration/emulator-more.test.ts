@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { until } from '../helpers/cli.js';
-import { baseSeed, call, withEmulator } from '../helpers/emulator.js';
+import { baseSeed, call, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 let emu: Emulator;
 afterEach(async () => emu?.close());
@@ -205,5 +205,43 @@ describe('emulator: the current flavor', () => {
     // Written after its latency, not before.
     const [, delayed] = emu.requests();
     expect(Date.parse(delayed!.finishedAt!) - Date.parse(delayed!.at)).toBeGreaterThanOrEqual(1499);
+  });
+
+  it('logs a delayed read whose client went away before its answer as not answered (-1), not 200', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    emu.setFaults({ latencyMs: 400, latencyMethods: ['GET'] });
+    const gone = new AbortController();
+    const abandoned = fetch(`${emu.url}/v1${org}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+      signal: gone.signal,
+    }).catch((error: unknown) => error);
+    await until(() => emu.requests().length === 1, 15_000, 5);
+    gone.abort();
+    await abandoned;
+    await until(() => emu.requests()[0]!.finishedAt, 15_000, 5);
+    // A read that came after it, with the same latency, is answered after the abandoned read's
+    // answer was due: by then its timer, had it been left, would have logged 200.
+    expect((await call(emu, 'GET', org)).status).toBe(200);
+    expect(emu.requests().map((r) => r.status)).toEqual([-1, 200]);
+  });
+
+  it('logs a held write whose client went away as not answered (-1), and still makes the change', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    const hold = emu.holdWrites();
+    const gone = new AbortController();
+    const abandoned = fetch(`${emu.url}/v1${org}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Renamed by a client that left' }),
+      signal: gone.signal,
+    }).catch((error: unknown) => error);
+    await until(() => hold.waiting() === 1, 15_000, 5);
+    gone.abort();
+    await abandoned;
+    await until(() => emu.requests()[0]!.finishedAt, 15_000, 5);
+    hold.release();
+    // Served once released (as a real server would), its answer written to no one.
+    await until(() => emu.state().organizations[0]!.title === 'Renamed by a client that left', 15_000, 5);
+    expect(emu.requests().map((r) => r.status)).toEqual([-1]);
   });
 });
