@@ -1,7 +1,8 @@
 import type { AheadStep } from '../model/steps.js';
 import type { ApiClient } from '../api/client.js';
 import { diff, diffAheadOf } from '../reconcile/diff.js';
-import { readLive, type ReadProgress } from '../live/read.js';
+import { readLive } from '../live/read.js';
+import type { ReadProgress } from '../live/tracker.js';
 import type { DesiredState, LiveState } from '../reconcile/index.js';
 import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
