@@ -7,7 +7,7 @@ import type { DesiredState, LiveState } from '../reconcile/index.js';
 import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';
-import { LiveProof } from '../plan/references.js';
+import { LiveProof } from '../plan/live-proof.js';
 import { inheritedOf, locateInConfig } from '../config/origins.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import { withAccess } from './plan-access.js';
