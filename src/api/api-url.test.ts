@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/server.js';
-import { HttpClient, apiBase } from './http.js';
+import { apiBase } from './api-url.js';
+import { HttpClient } from './http.js';
 
 const TOKEN = 'api-url-token-0123456789';
 let emu: Emulator;

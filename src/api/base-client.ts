@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { VERSION } from '../version.js';
-import { HttpClient, type HttpMethod, type HttpObserver } from './http.js';
+import { HttpClient, type HttpMethod } from './http.js';
+import type { HttpObserver } from './http-options.js';
 import { parseAnswer } from './parse.js';
 import type { ApiFlavor } from '../model/kinds.js';
 import type { ApiCapabilities } from '../model/capabilities.js';

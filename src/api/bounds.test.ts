@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from './errors.js';
-import type { HttpClient, HttpOptions } from './http.js';
+import type { HttpClient } from './http.js';
+import type { HttpOptions } from './http-options.js';
 import { listAll } from './paginate.js';
 import { clientOf } from '../../test/helpers/http-client.js';
 

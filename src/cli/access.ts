@@ -5,7 +5,8 @@ import { aggregateList, compareAggregates, type AggregateAnswer } from '../acces
 import { auditRows, csvCell, organizationAdmins, type AuditRow } from '../access/audit.js';
 import { effectiveAccess, type AccessMatrix, type AccessModel } from '../access/effective.js';
 import { emailsOf, liveAccessModel } from '../access/model.js';
-import { everything, readScoped } from '../live/read.js';
+import { readScoped } from '../live/read.js';
+import { everything } from '../live/scope.js';
 import { oneLine } from '../plan/markdown-escape.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { err, out } from './output.js';

@@ -1,5 +1,5 @@
 import { ApiClient } from '../api/client.js';
-import type { HttpObserver } from '../api/http.js';
+import type { HttpObserver } from '../api/http-options.js';
 import { readToken } from '../api/token.js';
 import { createLogger, registerSecret, type Logger } from '../log/logger.js';
 import { DEFAULT_MAX_CONCURRENCY, type CommonOptions } from './defaults.js';

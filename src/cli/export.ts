@@ -1,7 +1,8 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { exportOrganization } from '../export/to-config.js';
-import { everything, readScoped } from '../live/read.js';
+import { readScoped } from '../live/read.js';
+import { everything } from '../live/scope.js';
 import { makeApi, makeLogger, type CommonOptions } from './context.js';
 import { err, out } from './output.js';
 

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { apiBase } from '../api/http.js';
+import { apiBase } from '../api/api-url.js';
 import { redact } from '../secrets/registry.js';
 import { formatIssue } from '../config/issues.js';
 import { loadConfig } from '../config/load.js';

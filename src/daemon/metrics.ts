@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { HttpObserver } from '../api/http.js';
+import type { HttpObserver } from '../api/http-options.js';
 import type { CoordinationObserver } from '../coord/types.js';
 import { collectProcessMetrics } from './process-metrics.js';
 

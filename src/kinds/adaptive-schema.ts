@@ -4,7 +4,7 @@ import { problem, type DiffContext } from '../diff/context.js';
 import { same } from '../diff/draft.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Ref } from '../model/change.js';
-import type { SiteFacet } from './shapes.js';
+import type { SiteFacet } from './value-shapes.js';
 import type { KindExamples } from './examples.js';
 
 /** The JSON Schema of a site's visitor claims: one object, replaced whole. A key of the site entry. */

@@ -7,7 +7,7 @@ import type { Patch } from '../model/change.js';
 import type { MemberRole } from '../model/kinds.js';
 import { defined, Role } from './fields.js';
 import type { ExportContext } from './types.js';
-import type { ObjectKind } from './shapes.js';
+import type { ObjectKind } from './value-shapes.js';
 import type { KindExamples } from './examples.js';
 
 /** The settings of an organization: one object, updated in place by one call. */

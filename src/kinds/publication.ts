@@ -3,7 +3,7 @@ import { kindDrafts } from '../diff/builder.js';
 import { problem, type DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { Ref } from '../model/change.js';
-import type { SiteFacet } from './shapes.js';
+import type { SiteFacet } from './value-shapes.js';
 import type { ApiCall } from './types.js';
 import type { KindExamples } from './examples.js';
 

@@ -17,7 +17,8 @@ import { teamKind } from './team.js';
 import { translationKind } from './translation.js';
 import type { ApiFlavor } from '../model/kinds.js';
 import { absentHere, readOnlyHere, type KindModule, type Lookup, type OpDef, type OpDefs } from './types.js';
-import type { AnyListKind, AnyObjectKind, Lists, Optional } from './shapes.js';
+import type { AnyListKind, Lists, Optional } from './shapes.js';
+import type { AnyObjectKind } from './value-shapes.js';
 
 /**
  * The kinds that are lists directly under an organization, in the order they are diffed and

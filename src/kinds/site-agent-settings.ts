@@ -4,7 +4,7 @@ import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
-import type { SiteFacet } from './shapes.js';
+import type { SiteFacet } from './value-shapes.js';
 import { diffSparseFacet, exportSparse, nestedDocs, sparseRead, type SparseDoc } from './sparse.js';
 
 /**

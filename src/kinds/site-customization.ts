@@ -5,7 +5,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Ref } from '../model/change.js';
 import type { KindExamples } from './examples.js';
 import { LANGUAGES } from './fields.js';
-import type { SiteFacet } from './shapes.js';
+import type { SiteFacet } from './value-shapes.js';
 import {
   diffSparseFacet,
   exportSparse,

@@ -14,7 +14,7 @@ import {
   type GrantRoutes,
 } from './grants.js';
 import { diffGrants } from './grants-diff.js';
-import type { SiteFacet } from './shapes.js';
+import type { SiteFacet } from './value-shapes.js';
 import type { KindExamples } from './examples.js';
 
 /** The grants of a site: a key of its entry (`sites[].access`), today's API only. */

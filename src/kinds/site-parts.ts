@@ -37,7 +37,8 @@ import {
   type EntryReference,
   type KindDoc,
 } from './types.js';
-import type { AnySiteFacet, AnySiteListKind, EntryChecks, Lists as ListsOf, Optional } from './shapes.js';
+import type { AnySiteListKind, EntryChecks, Lists as ListsOf, Optional } from './shapes.js';
+import type { AnySiteFacet } from './value-shapes.js';
 
 /**
  * What a site holds besides its own fields: its facets (publication, adaptive schema), the lists

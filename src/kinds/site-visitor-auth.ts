@@ -9,7 +9,7 @@ import type { Ref } from '../model/change.js';
 import { FINGERPRINT } from '../model/credentials.js';
 import { dict } from '../model/dict.js';
 import type { KindExamples } from './examples.js';
-import type { SiteFacet } from './shapes.js';
+import type { SiteFacet } from './value-shapes.js';
 import type { ApiCall, Credentials } from './types.js';
 
 /**

@@ -6,7 +6,7 @@ import { same } from '../diff/draft.js';
 import { listIn } from './list-in.js';
 import { CustomFieldName, fieldChangeKey } from './custom-field.js';
 import type { ApiCall, KindModule } from './types.js';
-import type { Report, SpaceFacet } from './shapes.js';
+import type { Report, SpaceFacet } from './value-shapes.js';
 import { dict } from '../model/dict.js';
 import type { KindExamples } from './examples.js';
 

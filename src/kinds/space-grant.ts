@@ -14,7 +14,7 @@ import {
   type GrantRoutes,
 } from './grants.js';
 import { diffGrants } from './grants-diff.js';
-import type { SpaceFacet } from './shapes.js';
+import type { SpaceFacet } from './value-shapes.js';
 import type { KindExamples } from './examples.js';
 
 /** The grants of an existing space: a facet of its entry (`spaces[].access`), today's API only. */

@@ -4,24 +4,16 @@ import { errorCode } from '../errors.js';
 import type { DesiredOrganization, DesiredState } from '../reconcile/index.js';
 import {
   absentHere,
-  readOnlyHere,
   anyListKinds,
   anyObjectKinds,
   anySpaceFacets,
   collectionKind,
-  listIn,
-  valueIn,
-  diffsAhead,
 } from '../kinds/registry.js';
-import type { ChildRead } from '../kinds/types.js';
 import type { LiveOrganization, LiveState } from '../reconcile/index.js';
-import { referenceTargets } from '../plan/references.js';
-import { withoutCredentials } from '../secrets/credentials.js';
-import { holdsGrants } from '../kinds/grants.js';
-import { ArrivingList } from '../model/arriving.js';
-import { emptyList } from '../model/holey.js';
-
-export type ReadProgress = { listsDone: number; listsStarted: number };
+import type { ArrivingList } from '../model/arriving.js';
+import { listsOf, readLists } from './read-list.js';
+import { scopeInSteps, type ReadScope } from './scope.js';
+import { Tracker, type ReadProgress, type Track } from './tracker.js';
 
 /**
  * A list kind's live list of one organization begins to be read: `list` tells, as it is read, its
@@ -29,40 +21,6 @@ export type ReadProgress = { listsDone: number; listsStarted: number };
  * for it: what is diffed ahead starts from it (decision 43, sixth and eighth passes).
  */
 export type OnListRead = (org: string, key: string, list: ArrivingList) => void;
-
-/** Counts list reads for the progress line. */
-class Tracker {
-  done = 0;
-  started = 0;
-  constructor(private readonly onProgress?: (p: ReadProgress) => void) {}
-  /** Not an async function: one per request, and no frame kept while it waits (as `await` in `try`/`finally`). */
-  track<T>(work: Promise<T>): Promise<T> {
-    this.started += 1;
-    // A progress callback that throws rejects the read, as it did when this was an async function.
-    try {
-      this.report();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return work.then(
-      (value) => {
-        this.ended();
-        return value;
-      },
-      (error: unknown) => {
-        this.ended();
-        throw error;
-      },
-    );
-  }
-  private ended() {
-    this.done += 1;
-    this.report();
-  }
-  private report() {
-    this.onProgress?.({ listsDone: this.done, listsStarted: this.started });
-  }
-}
 
 /**
  * Read the live state of every organization the config describes, through list endpoints only,
@@ -92,82 +50,6 @@ export async function readLive(
   );
   return { organizations };
 }
-
-/** What to read of one organization: the config's scope, or everything (export). */
-export type ReadScope = {
-  /** Keys of the object kinds (the organization's settings) to read. */
-  objects: string[];
-  collections: boolean;
-  /** Keys of the list kinds (src/kinds/registry.ts) to read. */
-  lists: string[];
-  /** Spaces whose own fields (title, emoji, parent…) are managed: one GET each. */
-  spaceDetails: string[];
-  /** Spaces whose facets (custom field values) are managed: one GET each per facet. */
-  spaceIds: string[];
-  /** Read the user the token belongs to (a kind that must never remove its access is managed). */
-  self?: boolean;
-  /** The config the scope comes from (undefined for export: read everything below the lists too). */
-  desired?: DesiredOrganization;
-  /**
-   * More list kinds to read, found by a walk over every entry of the config (the kinds its
-   * references name without managing them): worked out once the first request is written, while
-   * it is on its way, not before it (`HttpClient.written`).
-   */
-  named?: () => string[];
-};
-
-/** The scope a config implies: only the kinds it manages, only the sites and teams it describes. */
-export function scopeOf(org: DesiredOrganization): ReadScope {
-  const { named, ...scope } = scopeInSteps(org);
-  return { ...scope, lists: [...scope.lists, ...named()] };
-}
-
-/**
- * `scopeOf`, the kinds the config names by reference left to `named`: what the config manages is
- * known at once, what its references name takes a walk over every entry (a site's every site
- * space), a tenth of a second of a large config's cold start.
- */
-function scopeInSteps(org: DesiredOrganization): ReadScope & { named: () => string[] } {
-  const lists = anyListKinds.filter((k) => listIn(org, k.key) !== undefined).map((k) => k.key);
-  return {
-    objects: anyObjectKinds.filter((k) => valueIn(org, k.key) !== undefined).map((k) => k.key),
-    collections: collectionKind.read.wanted(org),
-    lists,
-    self: needsSelf(org),
-    spaceDetails: (org.spaces ?? []).filter(collectionKind.spaces.managesFields).map((s) => s.id),
-    spaceIds: (org.spaces ?? [])
-      .filter((s) => anySpaceFacets.some((f) => listIn(s, f.key) !== undefined))
-      .map((s) => s.id),
-    desired: org,
-    named: () => {
-      // A kind the config names by title but does not manage (a SAML default team) is read too
-      // (only its list): the diff needs the ids.
-      const { named, needed } = referenceTargets(org);
-      return anyListKinds
-        .filter(
-          (k) =>
-            !lists.includes(k.key) &&
-            ((k.lookup?.readWhenNamed === true && named.has(k.lookup.target)) ||
-              (k.lookup !== undefined && needed.has(k.lookup.target))),
-        )
-        .map((k) => k.key);
-    },
-  };
-}
-
-/** Whether a facet that must never remove the token's own access is managed (grants). */
-function needsSelf(org: DesiredOrganization): boolean {
-  return holdsGrants(org);
-}
-
-/** The scope of `docsync export`: every kind, every site and team. */
-export const everything = (spaceIds: string[] = []): ReadScope => ({
-  objects: anyObjectKinds.map((k) => k.key),
-  collections: true,
-  lists: anyListKinds.map((k) => k.key),
-  spaceDetails: spaceIds,
-  spaceIds,
-});
 
 export async function readOrganization(
   api: ApiClient,
@@ -253,8 +135,6 @@ async function readAdministration(
   return { org: result, spaceDetails: details.length > 0 ? details : undefined };
 }
 
-type Track = <T>(p: Promise<T>) => Promise<T>;
-
 /** The grants of the collections the config's `access` names (all, for export): two lists each. */
 async function readTreeGrants(
   api: ApiClient,
@@ -275,178 +155,6 @@ async function readTreeGrants(
         : c,
     ),
   );
-}
-
-/** The list kinds in scope, each read as its module declares, where the API has it. */
-async function readLists(
-  api: ApiClient,
-  orgId: string,
-  scope: ReadScope,
-  t: Track,
-  secrets: Map<string, string> | undefined,
-  onList?: OnList,
-): Promise<ListRead[]> {
-  const reads = anyListKinds
-    .filter((kind) => scope.lists.includes(kind.key))
-    .flatMap((kind) =>
-      kind.reads
-        .filter((read) =>
-          read.readOnly ? readOnlyHere(kind, api.capabilities) : !absentHere(kind, api.capabilities),
-        )
-        .map((read) => readList(api, orgId, { kind, read, scope, t, secrets, onList })),
-    );
-  return Promise.all(reads);
-}
-
-type ListKind = (typeof anyListKinds)[number];
-type ListReadOf = ListKind['reads'][number];
-
-/** What `readList` reads, and with what. */
-type ListReadJob = {
-  kind: ListKind;
-  read: ListReadOf;
-  scope: ReadScope;
-  t: Track;
-  secrets: Map<string, string> | undefined;
-  onList: OnList | undefined;
-};
-
-/** One list of one kind, its items mapped and the reads below them started as each page arrives. */
-async function readList(
-  api: ApiClient,
-  orgId: string,
-  { kind, read, scope, t, secrets, onList }: ListReadJob,
-): Promise<ListRead> {
-  const desired = scope.desired ? (listIn(scope.desired, kind.key) ?? []) : undefined;
-  const children = read.children;
-  // Read once here, not in `onItem`: the kinds' read declarations differ in shape, and `onItem`
-  // (hot, one closure per list sharing its feedback) would meet a new shape after it was optimized.
-  const { live, secret } = read;
-  const { credentials, readsBelowShare } = kind;
-  const childReads = children?.reads;
-  const wanted = wantedBelow(api, children, desired);
-  // Told as it is read (what is done ahead waits on it): its items as paged, each whole, the list.
-  const arriving = onList && !read.readOnly ? new ArrivingList(children !== undefined) : undefined;
-  if (arriving) onList!(kind.key, arriving);
-  // The items as paged (also the list, without reads below).
-  // Arrays of objects from the start (`emptyList`): each list's first push into a `[]` of small
-  // integers deoptimized the optimized `onItem` of the lists before it (not a Smi, issue 33).
-  const items: unknown[] = arriving?.paged ?? emptyList();
-  // Each item whole, in order, once its reads below are done (`inPlace`).
-  const below: Promise<unknown>[] = emptyList();
-  // The reads below a kind diffed ahead may weigh more in the client's turns: they then
-  // end before the other lists' and its diff runs while those are still read (decision 43).
-  let shared =
-    !onList ||
-    !childReads ||
-    !readsBelowShare ||
-    !diffsAhead(kind, scope.desired && listIn(scope.desired, kind.key));
-  let routes: string[] = [];
-  const unshare = () => {
-    for (const route of routes) api.http.shareRoute(route, undefined);
-  };
-  const onItem = (answer: unknown) => {
-    if (secrets && secret) {
-      const pair = secret(answer as never);
-      if (pair) secrets.set(...pair);
-    }
-    // An id that is a credential reaches the live model as its fingerprint (decision 0031).
-    const item = live(withoutCredentials(answer, credentials) as never);
-    // As paged: the list itself without reads below, else only for what is done ahead.
-    if (!childReads || arriving) items.push(item);
-    if (!childReads) return;
-    if (!shared) {
-      routes = childReads.map((c) => routeBelow(c, orgId, item));
-      for (const route of routes) api.http.shareRoute(route, readsBelowShare);
-      shared = true;
-    }
-    const wants = desired ? { wants: wanted() } : undefined;
-    below.push(inPlace(item, readChildren(api, orgId, item, childReads, wants, t), arriving));
-  };
-  // Each page's items are mapped, and the reads below them started, as the page arrives:
-  // the next page and those reads go on at once (decision 39).
-  await t(
-    api.listPages(
-      read.list(orgId),
-      (answers) => {
-        for (const answer of answers) onItem(answer);
-        arriving?.pageRead();
-      },
-      children !== undefined,
-    ),
-  ).catch((error: unknown) => {
-    unshare();
-    throw error;
-  });
-  arriving?.allPagesRead();
-  // Each item whole, in the list's order, once its reads below are done.
-  const list = childReads ? await Promise.all(below).finally(unshare) : items;
-  arriving?.read(list);
-  return { key: kind.key, readOnly: read.readOnly, items: list };
-}
-
-/**
- * `item` whole once the reads below it (`full`) end, when `arriving` is told so too. Settles with
- * it: the list is the items whole in order (`Promise.all`), not an array filled in place, whose
- * first push met an empty array of another elements kind than the optimized code's (a deopt).
- */
-function inPlace(
-  item: unknown,
-  full: Promise<unknown>,
-  arriving: ArrivingList | undefined,
-): Promise<unknown> {
-  const done = full.then((whole) => {
-    arriving?.itemRead(item, whole);
-    return whole;
-  });
-  // Judged once the list's pages are read; until then a failure is not unhandled.
-  done.catch(() => undefined);
-  return done;
-}
-
-/**
- * What the config wants below a list's items, worked out once. Export (no config) reads
- * everything below each item. It is worked out once the first request is on its way (or when the
- * first page comes, if sooner): on a large config, a tenth of a second that no request waits for.
- */
-function wantedBelow(
-  api: ApiClient,
-  children: ListReadOf['children'],
-  desired: unknown[] | undefined,
-): () => unknown {
-  let wants: unknown;
-  let prepared = !children || !desired;
-  const wanted = () => {
-    if (!prepared) {
-      wants = children!.prepare(desired as never[]);
-      prepared = true;
-    }
-    return wants;
-  };
-  if (!prepared)
-    void api.http
-      .written()
-      .then(wanted)
-      .catch(() => undefined);
-  return wanted;
-}
-
-type ListRead = { key: string; readOnly: boolean | undefined; items: unknown[] };
-
-type OnList = (key: string, list: ArrivingList) => void;
-
-/** The route of a read below `item`. */
-const routeBelow = (c: ChildRead<unknown, unknown>, org: string, item: unknown): string =>
-  'list' in c ? c.list(org, item).route : c.call(org, item).route;
-
-/** The lists read, in the registry's order (whichever step of the scope started them). */
-function listsOf(reads: ListRead[]): Partial<LiveOrganization> {
-  const order = (key: string) => anyListKinds.findIndex((k) => k.key === key);
-  const result: Partial<LiveOrganization> = {};
-  for (const { key, readOnly, items } of [...reads].sort((a, b) => order(a.key) - order(b.key)))
-    if (readOnly) result.readOnly = { ...result.readOnly, [key]: items };
-    else Object.assign(result, { [key]: items });
-  return result;
 }
 
 /** The facets of the named spaces (their custom field values), where the API has them: one GET each. */
@@ -487,57 +195,4 @@ async function orMissing<T>(read: Promise<T>): Promise<T | undefined> {
     if (error instanceof ApiError && error.code === 'not-found') return undefined;
     throw error;
   }
-}
-
-/**
- * The reads below one item that the config wants (all, for export), attached in order. Not an
- * async function: it runs for every item of a page at once, so an async one was optimized before
- * any of its awaits had resumed, and deoptimized when the first did (the code after them had no
- * type feedback); the answers are attached by `attachBelow`, a function of its own.
- */
-function readChildren(
-  api: ApiClient,
-  orgId: string,
-  item: unknown,
-  children: readonly ChildRead<unknown, unknown>[],
-  /** What the config wants below items; undefined: everything (export). */
-  scope: { wants: unknown } | undefined,
-  t: Track,
-): Promise<unknown> {
-  try {
-    // Loops, no arrays between (issue 33: this runs for every site while its reads start); which
-    // reads are wanted is known before the first starts.
-    const wanted: ChildRead<unknown, unknown>[] = [];
-    for (const c of children) {
-      if (absentHere(c, api.capabilities)) continue;
-      if ((!c.applies || c.applies(item)) && (!scope || c.wanted(item, scope.wants))) wanted.push(c);
-    }
-    const reads: Promise<unknown>[] = [];
-    for (const c of wanted)
-      reads.push(t('list' in c ? api.list(c.list(orgId, item)) : api.request(c.call(orgId, item))));
-    return Promise.all(reads).then((answers) => attachBelow(api, orgId, item, wanted, answers, scope, t));
-  } catch (error) {
-    // As an async function did: what a read's declaration throws rejects the item's promise.
-    return Promise.reject(error as Error);
-  }
-}
-
-/** The answers of the reads below one item, attached in order; then the reads that need them. */
-function attachBelow(
-  api: ApiClient,
-  orgId: string,
-  item: unknown,
-  wanted: readonly ChildRead<unknown, unknown>[],
-  answers: readonly unknown[],
-  scope: { wants: unknown } | undefined,
-  t: Track,
-): unknown {
-  let full = item;
-  for (let i = 0; i < wanted.length; i += 1) full = wanted[i]!.attach(full, answers[i] as never);
-  // Reads that need this round's answers (a site space's overrides need its id).
-  const next: ChildRead<unknown, unknown>[] = [];
-  // One by one: a spread of a long list as arguments can overflow the stack (an export's site
-  // of 150,000 site spaces).
-  for (const c of wanted) if (c.then) for (const read of c.then(full, scope?.wants)) next.push(read);
-  return next.length === 0 ? full : readChildren(api, orgId, full, next, undefined, t);
 }

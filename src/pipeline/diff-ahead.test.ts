@@ -15,7 +15,8 @@ import { syntheticModels } from '../../bench/synthetic.js';
 import { client, withEmulator } from '../../test/helpers/emulator.js';
 import { randomDesired, randomLiveSeed, rng } from '../../test/helpers/random-state.js';
 import { diff, DiffAhead, diffAheadOf } from '../reconcile/diff.js';
-import { LiveProof, provenByLive, referencesToCheck } from '../plan/references.js';
+import { LiveProof, referencesToCheck } from '../plan/live-proof.js';
+import { provenByLive } from '../plan/references.js';
 import type { DesiredState, LiveState } from '../reconcile/state.js';
 
 /**

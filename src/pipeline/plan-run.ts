@@ -1,12 +1,13 @@
 import type { AheadStep } from '../model/steps.js';
 import type { ApiClient } from '../api/client.js';
 import { diff, diffAheadOf } from '../reconcile/diff.js';
-import { readLive, type ReadProgress } from '../live/read.js';
+import { readLive } from '../live/read.js';
+import type { ReadProgress } from '../live/tracker.js';
 import type { DesiredState, LiveState } from '../reconcile/index.js';
 import { buildPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';
-import { LiveProof } from '../plan/references.js';
+import { LiveProof } from '../plan/live-proof.js';
 import { inheritedOf, locateInConfig } from '../config/origins.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import { withAccess } from './plan-access.js';

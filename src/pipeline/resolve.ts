@@ -5,14 +5,8 @@ import type { DiffProblem } from '../diff/draft.js';
 import { absentHere, listIn, lookups } from '../kinds/registry.js';
 import type { Lookup } from '../kinds/types.js';
 import type { DesiredOrganization, DesiredState, LiveOrganization, LiveState } from '../reconcile/index.js';
-import type { LiveProof } from '../plan/references.js';
-import {
-  provenByLive,
-  referencesToCheck,
-  unresolvedReferences,
-  type ConfigReference,
-  type Known,
-} from '../plan/references.js';
+import { referencesToCheck, type LiveProof } from '../plan/live-proof.js';
+import { provenByLive, unresolvedReferences, type ConfigReference, type Known } from '../plan/references.js';
 
 /**
  * Read what the config's references name and the live read did not prove (a space a site would

@@ -5,7 +5,9 @@ import { SET_AFTER_CREATION } from '../model/index.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import type { Change } from '../reconcile/index.js';
 import { rng } from '../../test/helpers/random-state.js';
-import { buildPlan, checksumOf, countsOf } from './build.js';
+import { buildPlan } from './build.js';
+import { checksumOf } from './checksum.js';
+import { countsOf } from './tally.js';
 import { limitChecks, protectedDeletes } from './controls.js';
 import type { Plan, PlanGuardFacts } from './types.js';
 

@@ -4,7 +4,8 @@ import type { OrgDiff } from '../reconcile/diff.js';
 import { relationKinds } from '../kinds/registry.js';
 import { SET_AFTER_CREATION } from '../model/index.js';
 import type { Change } from '../reconcile/index.js';
-import { buildPlan, countsOf } from './build.js';
+import { buildPlan } from './build.js';
+import { countsOf } from './tally.js';
 import type { Counts } from './controls.js';
 import { resourceSummary } from './format-value.js';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { anyListKinds, listIn, lookups } from '../kinds/registry.js';
 import { ArrivingList } from '../model/arriving.js';
 import type { DesiredOrganization, LiveOrganization } from '../reconcile/index.js';
-import { LiveProof, provenByLive, referencesOf, referencesToCheck } from './references.js';
+import { LiveProof, referencesToCheck } from './live-proof.js';
+import { provenByLive, referencesOf } from './references.js';
 
 /**
  * The references' proof (`LiveProof`: each config entry against its live twin's names, the rest

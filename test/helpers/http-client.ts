@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { onTestFinished } from 'vitest';
-import { HttpClient, type HttpOptions } from '../../src/api/http.js';
+import { HttpClient } from '../../src/api/http.js';
+import type { HttpOptions } from '../../src/api/http-options.js';
 
 /**
  * An `HttpClient` of `server`, which starts listening on a free port of 127.0.0.1; the server

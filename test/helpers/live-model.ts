@@ -3,7 +3,8 @@ import { ApiError, codeForStatus } from '../../src/api/errors.js';
 import type { HttpRequest, HttpResponse } from '../../src/api/http.js';
 import { stateFromSeed } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { everything, readScoped, scopeOf } from '../../src/live/read.js';
+import { readScoped } from '../../src/live/read.js';
+import { everything, scopeOf } from '../../src/live/scope.js';
 import type { DesiredState, LiveState } from '../../src/reconcile/index.js';
 import { TOKEN, withEmulator } from './emulator.js';
 

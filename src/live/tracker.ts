@@ -1,0 +1,38 @@
+export type ReadProgress = { listsDone: number; listsStarted: number };
+
+/** Counts list reads for the progress line. */
+export class Tracker {
+  done = 0;
+  started = 0;
+  constructor(private readonly onProgress?: (p: ReadProgress) => void) {}
+  /** Not an async function: one per request, and no frame kept while it waits (as `await` in `try`/`finally`). */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.started += 1;
+    // A progress callback that throws rejects the read, as it did when this was an async function.
+    try {
+      this.report();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return work.then(
+      (value) => {
+        this.ended();
+        return value;
+      },
+      (error: unknown) => {
+        this.ended();
+        throw error;
+      },
+    );
+  }
+  private ended() {
+    this.done += 1;
+    this.report();
+  }
+  private report() {
+    this.onProgress?.({ listsDone: this.done, listsStarted: this.started });
+  }
+}
+
+/** A request counted by the tracker (`Tracker.track`). */
+export type Track = <T>(p: Promise<T>) => Promise<T>;
