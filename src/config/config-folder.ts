@@ -1,6 +1,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, normalize, relative, sep } from 'node:path';
+import { childPath } from './config-paths.js';
 import { isVcsMetadata } from '../secrets/indirect.js';
 import type { ConfigIssue } from './issues.js';
 
@@ -68,7 +69,7 @@ export async function scanConfigFolder(dir: string): Promise<ConfigFolder> {
     links: [],
   };
   const { files, skipped, others, links } = scan;
-  await walk(scan, dir, rootReal);
+  await walk(scan, normalize(dir), rootReal);
   for (let next = links.shift(); next; next = links.shift()) {
     try {
       await visit(scan, next.full, '', next.name, next.hidden, true);
@@ -111,7 +112,7 @@ async function visit(
 ): Promise<void> {
   // The folder listing already tells the type (one lstat per entry only when it cannot).
   const info = known ?? (await lstat(full));
-  let real = join(parentReal, name);
+  let real = childPath(parentReal, name);
   let target: Stats | Dirent = info;
   if (info.isSymbolicLink() && !followLink) {
     scan.links.push({ full, name, hidden });
@@ -204,7 +205,7 @@ async function walk(scan: Scan, current: string, currentReal: string): Promise<v
   for (const entry of entries) {
     const name = entry.name;
     if (isVcsMetadata(name)) continue;
-    const full = join(current, name);
+    const full = childPath(current, name);
     const hidden = name.startsWith('.') || name === 'node_modules';
     try {
       await visit(scan, full, currentReal, name, hidden, false, typed(entry) ? entry : undefined);

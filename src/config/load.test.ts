@@ -209,6 +209,21 @@ describe('walks skipped when the text cannot hold what they look for (issue 33)'
       'reserved-name teams[0].title 3',
     ]);
   });
+  it.each([
+    ['plain', '    certificate: { env: DOCSYNC_SECRET_CERT }'],
+    ['single-quoted', "    'certificate': { env: DOCSYNC_SECRET_CERT }"],
+    ['double-quoted', '    "certificate": { env: DOCSYNC_SECRET_CERT }'],
+    ['escaped', '    "c\\u0065rtificate": { env: DOCSYNC_SECRET_CERT }'],
+    ['a block mapping', '    certificate:\n      env: DOCSYNC_SECRET_CERT'],
+  ])('still reads an indirect value whose key is %s', (_how, line) => {
+    const pem = readFileSync(new URL('../../examples/config/certs/okta.pem', import.meta.url), 'utf8');
+    const text = `organization: org_t\nsaml:\n  - label: Okta\n    entityID: http://idp.example\n    ssoURL: https://idp.example/sso\n${line}\n`;
+    const result = loadConfigFromBuffers([{ file: 'org.yaml', bytes: Buffer.from(text) }], {
+      DOCSYNC_SECRET_CERT: pem,
+    });
+    expect(result.issues).toEqual([]);
+    expect(result.desired!.organizations[0]!.saml![0]!.certificate?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
   it('still reads entry controls written in flow style', () => {
     const result = one('organization: org_t\nteams: [{ title: Writers, protect: true }]\n');
     expect(result.issues).toEqual([]);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { scanConfigFolder, type ConfigFolder } from './config-folder.js';
+import { shownPaths } from './config-paths.js';
 import { BoundedFileError, readBoundedFileSync } from '../secrets/bounded-file.js';
 import {
   findRepositoryRoot,
@@ -34,6 +35,7 @@ import {
   locate,
   locatorOf,
   MAX_FILE_BYTES,
+  mayHoldAny,
   parseYamlFile,
   readByFastPath,
   type YamlFile,
@@ -78,10 +80,16 @@ type IndirectRequest = {
   issue: (message: string, code: ConfigIssue['code']) => ConfigIssue;
 };
 
+/** The list kinds' `indirect` keys: an entry asks for an indirect value only under one of them. */
+let indirectKeys: readonly string[] | undefined;
+
 /** Every indirect value the configs ask for (the kinds' `indirect`), with where to report problems. */
 function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[] {
   const out: IndirectRequest[] = [];
+  const keys = (indirectKeys ??= anyListKinds.flatMap((kind) => (kind.indirect ? [kind.indirect.key] : [])));
   for (const { yaml, config, path } of parsed) {
+    // A file that writes none of the keys asks for nothing: its entries are not walked (issue 33).
+    if (!mayHoldAny(yaml, keys)) continue;
     // The file's folder and repository, found at its first request: most files have none, and
     // resolving 665 paths was most of this walk (issue 33).
     let where: { baseDir: string; root: string } | undefined;
@@ -369,7 +377,7 @@ export async function loadConfig(
   cwd = shownRoot(dir),
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
-  const shown = (file: string) => relative(cwd, file) || file;
+  const shown = shownPaths(dir, cwd);
   const noConfig = (message: string): LoadResult => ({
     desired: null,
     files: [],

@@ -68,9 +68,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 function withLazyPositions(file: string, text: string, value: unknown): YamlFile {
   const positions = new Positions(file, text);
   const yaml = new LazyYamlFile(file, value, positions);
-  locators.set(yaml, new LazyYamlFile(file, undefined, positions));
-  // An escape may spell any word: such a file's text says nothing sure (mayHoldAny).
-  if (!text.includes('\\')) plainTexts.set(yaml, text);
+  const locator = new LazyYamlFile(file, undefined, positions);
+  locators.set(yaml, locator);
+  // An escape may spell any word: such a file's text says nothing sure (mayHoldAny). The locator
+  // the loader keeps of the file answers it too.
+  if (!text.includes('\\')) {
+    plainTexts.set(yaml, text);
+    plainTexts.set(locator, text);
+  }
   return yaml;
 }
 
