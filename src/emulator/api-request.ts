@@ -60,27 +60,36 @@ function finishNow(res: ServerResponse, entry: RequestLogEntry): Finish {
 
 /**
  * The answer's `Finish`: made now, written at `due` (by `performance.now()`), or at once when that
- * has passed. Its status is logged when it is written. A client that goes away before then takes
- * the timer with it: nothing is left to fire (and log an answer never sent) after the connection.
+ * has passed. Its status is logged when it is written, or when the client goes away first: the
+ * timer goes with the connection (nothing is left to fire after it), the log says `sent: false`.
  */
 function finishAt(res: ServerResponse, entry: RequestLogEntry, due: number): Finish {
   return (status, body) => {
     const answer = made(status, body);
     const wait = due - performance.now();
-    if (wait < 1) return writeLogged(res, entry, status, answer);
+    if (wait < 1 || res.destroyed) return writeLogged(res, entry, status, answer);
     const timer = setTimeout(() => writeLogged(res, entry, status, answer), wait);
-    res.once('close', () => clearTimeout(timer));
+    res.once('close', () => {
+      clearTimeout(timer);
+      if (!res.writableEnded) notSent(entry, status);
+    });
   };
 }
 
 /**
- * Write the answer and log its status, unless the connection has closed already (the client went
- * away while the request was held, delayed or served): then the log keeps `NOT_SENT`.
+ * Write the answer and log its status; when the connection has closed already (the client went
+ * away while the request was held, delayed or served), log the status made, not sent.
  */
 function writeLogged(res: ServerResponse, entry: RequestLogEntry, status: number, answer: Answer): void {
-  if (res.destroyed) return;
+  if (res.destroyed) return notSent(entry, status);
   entry.status = status;
   write(res, answer);
+}
+
+/** A request served whose answer was never written: its status as made, and `sent: false`. */
+function notSent(entry: RequestLogEntry, status: number): void {
+  entry.status = status;
+  entry.sent = false;
 }
 
 /** What `Finish` writes: an error status's `{ message }` as the API's error body. */
@@ -108,8 +117,12 @@ function logRequest(
   run.log.push(entry);
   res.once('close', () => {
     entry.finishedAt = new Date().toISOString();
-    // Closed before an answer was written: the client went away first (or a reset fault dropped it).
-    if (!res.writableEnded) entry.status = NOT_SENT;
+    // Closed before an answer was written: the client went away first (or a reset fault dropped
+    // it). A status already made stays (a delayed answer's own handler logs its made status).
+    if (!res.writableEnded) {
+      entry.sent = false;
+      if (entry.status === 0) entry.status = NOT_SENT;
+    }
   });
   return entry;
 }
@@ -232,7 +245,8 @@ function answer(run: Running, req: IncomingMessage, url: URL, read: Read, a: Ans
   try {
     const result = served(run, method, () => serveMatch(run, req, url, method, match, body));
     if (a.resetAfter) {
-      entry.status = NOT_SENT;
+      // Served, then the connection dropped: the log keeps what was done, never sent.
+      notSent(entry, result.status);
       req.socket.destroy();
       return;
     }

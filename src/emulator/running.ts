@@ -17,18 +17,21 @@ export type EmulatorOptions = {
   flavor?: 'seed' | 'current';
 };
 
-/**
- * A request log entry's status when no answer was sent: the connection closed first (a reset fault
- * dropped it, or the client went away while its answer was held, delayed or made).
- */
+/** A request log entry's status when no answer was made: a reset fault dropped the connection. */
 export const NOT_SENT = -1;
 
 export type RequestLogEntry = {
   method: string;
   path: string;
   query: string;
-  /** The answer's HTTP status; 0 until it is written, `NOT_SENT` (-1) when none was. */
+  /**
+   * The answer's HTTP status, as the emulator made it: 0 until then, `NOT_SENT` (-1) when none was
+   * made (a reset fault). A request served is logged with its status even when its client went
+   * away before the answer was written (`sent: false`): what the server did stays in the log.
+   */
   status: number;
+  /** `false` when the connection closed before the answer was written (the client went away, a reset). */
+  sent?: false;
   at: string;
   /** The JSON body of a write, as received. */
   body?: unknown;

@@ -20,7 +20,9 @@ function withTeams(teams: readonly Team[]): DiffContext {
   for (const [i, t] of teams.entries()) {
     const address = teamAddr(t.title);
     if (t.deleted) {
+      // A live team the plan deletes is still known by its title (as the live read gives it).
       team.prune({ address, before: { title: t.title }, op: { type: 'delete-team' }, id: `team_${i}` });
+      ctx.teamRefs.set(t.title, { ref: liveRef(`team_${i}`) });
       continue;
     }
     const createKey = t.created
@@ -96,7 +98,12 @@ describe('a team grant waits for its team’s creation and membership change, fo
     const got = grantDeps(ctx, 'space_1', [grant]);
     if (deps === 'problem') {
       expect(got).toEqual([]);
-      expect(ctx.problems.map((p) => p.code)).toEqual(['unknown-reference']);
+      expect(ctx.problems.map((p) => [p.code, p.message])).toEqual([
+        [
+          'unknown-reference',
+          `space space_1: team "${grant}" is deleted by this plan (not in teams); keep it or remove its grant`,
+        ],
+      ]);
     } else {
       expect(ctx.problems).toEqual([]);
       expect(got).toEqual([[`org_t/spaces/space_1/access/team:${grant}`, deps]]);
@@ -127,7 +134,8 @@ describe('a team grant waits for its team’s creation and membership change, fo
       );
       expect(got.map(([, deps]) => deps)).toEqual(expected);
     }
-    // Each deleted team's grant, on each space, is a problem.
+    // Each deleted team's grant, on each space, is a problem: the team is deleted by this plan.
     expect(ctx.problems).toHaveLength(20 * (teams.length - kept.length));
+    for (const p of ctx.problems) expect(p.message).toMatch(/: team "T\d+" is deleted by this plan/);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { until } from '../helpers/cli.js';
+import { deletedIds } from '../helpers/invariants.js';
 import { baseSeed, call, TOKEN, withEmulator } from '../helpers/emulator.js';
 
 let emu: Emulator;
@@ -207,9 +208,10 @@ describe('emulator: the current flavor', () => {
     expect(Date.parse(delayed!.finishedAt!) - Date.parse(delayed!.at)).toBeGreaterThanOrEqual(1499);
   });
 
-  it('logs a delayed read whose client went away before its answer as not answered (-1), not 200', async () => {
+  it('logs a delayed read whose client went away as made but not sent, and forgets its timer', async () => {
     emu = await withEmulator({ seed: baseSeed() });
-    emu.setFaults({ latencyMs: 400, latencyMethods: ['GET'] });
+    // Far longer than the test: only the client's leaving can settle the entry.
+    emu.setFaults({ latencyMs: 60_000, latencyMethods: ['GET'] });
     const gone = new AbortController();
     const abandoned = fetch(`${emu.url}/v1${org}`, {
       headers: { authorization: `Bearer ${TOKEN}` },
@@ -218,14 +220,17 @@ describe('emulator: the current flavor', () => {
     await until(() => emu.requests().length === 1, 15_000, 5);
     gone.abort();
     await abandoned;
-    await until(() => emu.requests()[0]!.finishedAt, 15_000, 5);
-    // A read that came after it, with the same latency, is answered after the abandoned read's
-    // answer was due: by then its timer, had it been left, would have logged 200.
+    await until(() => emu.requests()[0]!.sent === false, 15_000, 5);
+    expect(emu.requests().map((r) => [r.status, r.sent])).toEqual([[200, false]]);
+    emu.setFaults({});
     expect((await call(emu, 'GET', org)).status).toBe(200);
-    expect(emu.requests().map((r) => r.status)).toEqual([-1, 200]);
+    expect(emu.requests().map((r) => [r.status, r.sent])).toEqual([
+      [200, false],
+      [200, undefined],
+    ]);
   });
 
-  it('logs a held write whose client went away as not answered (-1), and still makes the change', async () => {
+  it('logs a held write whose client went away with the status it was served with, not sent', async () => {
     emu = await withEmulator({ seed: baseSeed() });
     const hold = emu.holdWrites();
     const gone = new AbortController();
@@ -242,6 +247,26 @@ describe('emulator: the current flavor', () => {
     hold.release();
     // Served once released (as a real server would), its answer written to no one.
     await until(() => emu.state().organizations[0]!.title === 'Renamed by a client that left', 15_000, 5);
-    expect(emu.requests().map((r) => r.status)).toEqual([-1]);
+    await until(() => emu.requests()[0]!.status === 200, 15_000, 5);
+    expect(emu.requests().map((r) => [r.status, r.sent])).toEqual([[200, false]]);
+  });
+
+  it('keeps a deletion made after its client timed out in the log (what the safety oracles read)', async () => {
+    emu = await withEmulator({ seed: baseSeed() });
+    // A write's latency is waited out before it is served: the client leaves first, then the
+    // member is deleted (were the machine too slow for that order, the answer is sent: the same log).
+    emu.setFaults({ latencyMs: 600, latencyMethods: ['DELETE'] });
+    const gone = new AbortController();
+    const abandoned = fetch(`${emu.url}/v1/orgs/org_t/members/user_d`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      signal: gone.signal,
+    }).catch((error: unknown) => error);
+    await until(() => emu.requests().length === 1, 15_000, 5);
+    gone.abort();
+    await abandoned;
+    await until(() => !JSON.stringify(emu.state()).includes('user_d'), 15_000, 5);
+    await until(() => emu.requests()[0]!.status !== 0 && emu.requests()[0]!.finishedAt, 15_000, 5);
+    expect(deletedIds(emu.requests())).toEqual(['user_d']);
   });
 });
