@@ -10,8 +10,12 @@ import { join } from 'node:path';
 export const NOTICES_FILE = 'THIRD-PARTY-NOTICES.txt';
 
 /**
- * The package folders (relative to `root`) a metafile's inputs come from: `node_modules/a`,
- * `node_modules/@s/b`, `node_modules/a/node_modules/c` (a nested copy is its own package).
+ * The package folders a metafile's inputs come from, relative to the build's working directory
+ * (esbuild's `absWorkingDir`, where the metafile's paths start): each input up to its last
+ * `node_modules/<name>` or `node_modules/@scope/name`. `node_modules/a`, `node_modules/@s/b`,
+ * `node_modules/a/node_modules/c` (a nested copy is its own package); esbuild resolves symlinks, so
+ * a node_modules that links to another checkout gives `../../main/node_modules/a`, and pnpm's store
+ * `node_modules/.pnpm/a@1.0.0/node_modules/a`. In the order of their places (`packagePlace`).
  */
 export function bundledPackages(metafile) {
   const folders = new Set();
@@ -21,8 +25,29 @@ export function bundledPackages(metafile) {
     const name = /^(@[^/]+\/)?[^/]+/.exec(input.slice(at + 'node_modules/'.length));
     if (name) folders.add(input.slice(0, at) + 'node_modules/' + name[0]);
   }
-  return [...folders].sort();
+  return [...folders]
+    .map((folder) => ({ folder, place: packagePlace(folder) }))
+    .sort((x, y) => compare(x.place, y.place) || compare(x.folder, y.folder))
+    .map((p) => p.folder);
 }
+
+/**
+ * Where a package folder stands among the others: the packages on its path alone,
+ * `node_modules/a/node_modules/c`, without what lies before its first node_modules (a symlinked
+ * node_modules, a linked workspace) or pnpm's store folders (`.pnpm/a@1.0.0`, not a package name).
+ * The same packages give the same order, so the same notices, wherever node_modules lies; a
+ * normal checkout's place is its folder.
+ */
+export function packagePlace(folder) {
+  const names = [...folder.matchAll(/(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/g)].map((m) => m[1]);
+  return names
+    .filter((name) => !name.startsWith('.'))
+    .map((name) => `node_modules/${name}`)
+    .join('/');
+}
+
+/** The order of `Array.prototype.sort` without a comparer (UTF-16 code units), which it kept. */
+const compare = (x, y) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** A package's licence and notice files (LICENSE, LICENCE.md, NOTICE...), in name order. */
 function legalFiles(dir) {
@@ -40,10 +65,10 @@ function declaredLicence(pkg) {
 }
 
 /**
- * The notices text for a bundle built from `root` with `metafile`: one section per bundled
- * package (name, version, licence, then its licence and notice files verbatim). Deterministic: the
- * same packages give the same bytes. Throws when a package has no licence file, so that a build
- * never ships code whose licence it cannot reproduce.
+ * The notices text for a bundle built in `root` (its working directory) with `metafile`: one
+ * section per bundled package (name, version, licence, then its licence and notice files
+ * verbatim). Deterministic: the same packages give the same bytes. Throws when a package has no
+ * licence file, so that a build never ships code whose licence it cannot reproduce.
  */
 export function thirdPartyNotices(root, metafile) {
   const sections = bundledPackages(metafile).map((folder) => {

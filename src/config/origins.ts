@@ -21,7 +21,7 @@ const origins = new WeakMap<DesiredOrganization, Origins>();
 export function recordOrigins(orgs: readonly DesiredOrganization[], parsed: readonly ParsedConfig[]): void {
   for (const org of orgs) {
     const entry: Origins = { lists: new Map(), objects: new Map() };
-    // Each file's `yaml` is already its locator (config/load.ts parseFile), not its parsed tree.
+    // Each file's `yaml` is already its locator (config/load-parse.ts parseFile), not its parsed tree.
     for (const { yaml, config } of parsed) {
       if (config.organization !== org.id) continue;
       for (const [key, value] of Object.entries(config)) {

@@ -87,9 +87,13 @@ const TREE_KINDS = [
  * Parts of a module split off by idea to keep files small (decision 49), counted once with it: the
  * redirects the plan wants and the diff's calls, beside site-redirect.ts; the structure's config
  * (schemas, normalization, checks, docs) and its export, beside site-structure.ts, for the kinds
- * they name.
+ * they name; the site's own diff, its read and its references (the spaces its site spaces name),
+ * beside site.ts.
  */
 const KIND_PARTS: Record<string, string[]> = {
+  'src/kinds/site-diff.ts': ['site'],
+  'src/kinds/site-read.ts': ['site'],
+  'src/kinds/site-references.ts': ['site', 'space'],
   'src/kinds/site-redirect-resolve.ts': ['site-redirect'],
   'src/kinds/site-redirect-diff.ts': ['site-redirect'],
   'src/kinds/site-structure-config.ts': [
