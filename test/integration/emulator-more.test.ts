@@ -208,18 +208,23 @@ describe('emulator: the current flavor', () => {
     expect(Date.parse(delayed!.finishedAt!) - Date.parse(delayed!.at)).toBeGreaterThanOrEqual(1499);
   });
 
+  /** A request to `path` whose client goes away once `ready` holds (the emulator has it). */
+  async function leaveEarly(path: string, init: RequestInit, ready: () => boolean): Promise<void> {
+    const gone = new AbortController();
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const abandoned = fetch(`${emu.url}/v1${path}`, { ...init, headers, signal: gone.signal }).catch(
+      (error: unknown) => error,
+    );
+    await until(ready, 15_000, 5);
+    gone.abort();
+    await abandoned;
+  }
+
   it('logs a delayed read whose client went away as made but not sent, and forgets its timer', async () => {
     emu = await withEmulator({ seed: baseSeed() });
     // Far longer than the test: only the client's leaving can settle the entry.
     emu.setFaults({ latencyMs: 60_000, latencyMethods: ['GET'] });
-    const gone = new AbortController();
-    const abandoned = fetch(`${emu.url}/v1${org}`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-      signal: gone.signal,
-    }).catch((error: unknown) => error);
-    await until(() => emu.requests().length === 1, 15_000, 5);
-    gone.abort();
-    await abandoned;
+    await leaveEarly(org, {}, () => emu.requests().length === 1);
     await until(() => emu.requests()[0]!.sent === false, 15_000, 5);
     expect(emu.requests().map((r) => [r.status, r.sent])).toEqual([[200, false]]);
     emu.setFaults({});
@@ -233,16 +238,8 @@ describe('emulator: the current flavor', () => {
   it('logs a held write whose client went away with the status it was served with, not sent', async () => {
     emu = await withEmulator({ seed: baseSeed() });
     const hold = emu.holdWrites();
-    const gone = new AbortController();
-    const abandoned = fetch(`${emu.url}/v1${org}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Renamed by a client that left' }),
-      signal: gone.signal,
-    }).catch((error: unknown) => error);
-    await until(() => hold.waiting() === 1, 15_000, 5);
-    gone.abort();
-    await abandoned;
+    const body = JSON.stringify({ title: 'Renamed by a client that left' });
+    await leaveEarly(org, { method: 'PATCH', body }, () => hold.waiting() === 1);
     await until(() => emu.requests()[0]!.finishedAt, 15_000, 5);
     hold.release();
     // Served once released (as a real server would), its answer written to no one.
@@ -256,15 +253,7 @@ describe('emulator: the current flavor', () => {
     // A write's latency is waited out before it is served: the client leaves first, then the
     // member is deleted (were the machine too slow for that order, the answer is sent: the same log).
     emu.setFaults({ latencyMs: 600, latencyMethods: ['DELETE'] });
-    const gone = new AbortController();
-    const abandoned = fetch(`${emu.url}/v1/orgs/org_t/members/user_d`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${TOKEN}` },
-      signal: gone.signal,
-    }).catch((error: unknown) => error);
-    await until(() => emu.requests().length === 1, 15_000, 5);
-    gone.abort();
-    await abandoned;
+    await leaveEarly('/orgs/org_t/members/user_d', { method: 'DELETE' }, () => emu.requests().length === 1);
     await until(() => !JSON.stringify(emu.state()).includes('user_d'), 15_000, 5);
     await until(() => emu.requests()[0]!.status !== 0 && emu.requests()[0]!.finishedAt, 15_000, 5);
     expect(deletedIds(emu.requests())).toEqual(['user_d']);
