@@ -182,8 +182,17 @@ function pickDefined(from: Record<string, unknown>, keys: readonly string[], out
   return out;
 }
 
-const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace =>
-  pickDefined(s, SITE_SPACE_KEYS, { space: s.space }) as DesiredSiteSpace;
+/**
+ * A site space as the desired state holds it. Its object starts empty: an empty literal has room
+ * for four properties in the object itself, where `{ space }` had room for one and put each key
+ * added after it in a second object (a property array per site space, 66,400 in a config of 100k
+ * resources: one more object for every scavenge to copy, and one more load per read).
+ */
+const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace => {
+  const out: Record<string, unknown> = {};
+  out['space'] = s.space;
+  return pickDefined(s, SITE_SPACE_KEYS, out) as DesiredSiteSpace;
+};
 
 const section = (sec: z.infer<typeof SectionConfig>): DesiredSection => {
   const out = pickDefined(sec, SECTION_KEYS, {});
