@@ -117,7 +117,33 @@ export function inline(text: string, from: number, end: number): Value {
       bail();
     return value;
   }
-  return resolvePlain(text.slice(from, plainEnd(text, from, end)));
+  return resolvePlain(plainAt(text, from, plainEnd(text, from, end)));
+}
+
+/**
+ * The plain scalars read lately, by a hash of their characters: a config writes the same short
+ * values thousands of times (a site space's `path: v0`, a section's title), and a value found here
+ * is the same string as before, where a new slice is one more string to allocate and to carry
+ * through the scavenges while the config loads (issue 33: 85,000 copies of a few dozen values in
+ * a config of 100k resources). A miss (or a collision) slices and keeps the new value in its place.
+ */
+const recentValues: (string | undefined)[] = new Array<string | undefined>(1024).fill(undefined);
+
+/**
+ * The plain scalar written from `from` to `to` in `text`. Only short ones are kept: V8 copies a
+ * slice of fewer than 13 characters, so a kept value never holds a file's text.
+ */
+function plainAt(text: string, from: number, to: number): string {
+  const length = to - from;
+  if (length > 12) return text.slice(from, to);
+  let hash = length;
+  for (let i = from; i < to; i += 1) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+  const slot = hash & 1023;
+  const known = recentValues[slot];
+  if (known !== undefined && known.length === length && text.startsWith(known, from)) return known;
+  const value = text.slice(from, to);
+  recentValues[slot] = value;
+  return value;
 }
 
 /**
