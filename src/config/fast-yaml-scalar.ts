@@ -117,34 +117,40 @@ export function inline(text: string, from: number, end: number): Value {
       bail();
     return value;
   }
-  return resolvePlain(plainAt(text, from, plainEnd(text, from, end)));
+  return resolvePlain(recentSlice(recentValues, text, from, plainEnd(text, from, end)));
 }
 
 /**
- * The plain scalars read lately, by a hash of their characters: a config writes the same short
- * values thousands of times (a site space's `path: v0`, a section's title), and a value found here
- * is the same string as before, where a new slice is one more string to allocate and to carry
- * through the scavenges while the config loads (issue 33: 85,000 copies of a few dozen values in
- * a config of 100k resources). A miss (or a collision) slices and keeps the new value in its place.
+ * Short strings sliced lately from config texts, by a hash of their characters: a config writes
+ * the same keys and short values thousands of times (`space:`, `path: v0`, a section's title), and
+ * one found here is the same string as before, where a new slice is one more string to allocate,
+ * to carry through the scavenges while the config loads and, for a key, to look up (issue 33:
+ * 85,000 copies of a few dozen values in a config of 100k resources). A miss (or a collision)
+ * slices and keeps the new string in its place. `size` is a power of two.
  */
-const recentValues: (string | undefined)[] = new Array<string | undefined>(1024).fill(undefined);
+export const recentSlices = (size: number): (string | undefined)[] =>
+  new Array<string | undefined>(size).fill(undefined);
 
 /**
- * The plain scalar written from `from` to `to` in `text`. Only short ones are kept: V8 copies a
- * slice of fewer than 13 characters, so a kept value never holds a file's text.
+ * `text.slice(from, to)`, the same string as a slice kept in `kept` when it is one. Only short
+ * slices are kept: V8 copies a slice of fewer than 13 characters, so a kept one never holds a
+ * file's text.
  */
-function plainAt(text: string, from: number, to: number): string {
+export function recentSlice(kept: (string | undefined)[], text: string, from: number, to: number): string {
   const length = to - from;
   if (length > 12) return text.slice(from, to);
   let hash = length;
   for (let i = from; i < to; i += 1) hash = (hash * 31 + text.charCodeAt(i)) | 0;
-  const slot = hash & 1023;
-  const known = recentValues[slot];
+  const slot = hash & (kept.length - 1);
+  const known = kept[slot];
   if (known !== undefined && known.length === length && text.startsWith(known, from)) return known;
-  const value = text.slice(from, to);
-  recentValues[slot] = value;
-  return value;
+  const slice = text.slice(from, to);
+  kept[slot] = slice;
+  return slice;
 }
+
+/** The plain values read lately (`recentSlice`). */
+const recentValues = recentSlices(1024);
 
 /**
  * Where a plain scalar written from `from` ends: before a ` #` comment, and before the spaces at

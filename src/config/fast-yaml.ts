@@ -12,7 +12,17 @@
  * (decision 26).
  */
 
-import { afterSpaces, Bail, bail, inline, keyColon, usableKey, type Value } from './fast-yaml-scalar.js';
+import {
+  afterSpaces,
+  Bail,
+  bail,
+  inline,
+  keyColon,
+  recentSlice,
+  recentSlices,
+  usableKey,
+  type Value,
+} from './fast-yaml-scalar.js';
 
 /**
  * Characters the subset does not handle anywhere: tabs, lone CRs, control and special line breaks,
@@ -210,7 +220,7 @@ class Reader {
       const colon = keyEnd(text, from, end);
       // Not a `key:` line (a sequence at the mapping's own indentation is read by the key before it).
       if (colon === -1) return bail();
-      const key = keyAt(text, from, colon);
+      const key = recentSlice(recentKeys, text, from, colon);
       if (!usableKey(key, out)) bail();
       const restAt = afterSpaces(text, colon + 1);
       this.i += 1;
@@ -272,26 +282,5 @@ class Reader {
 const isItem = (text: string, from: number, end: number) =>
   text.charCodeAt(from) === 0x2d && (from + 1 === end || text.charCodeAt(from + 1) === 0x20);
 
-/**
- * The keys read lately, by a hash of their length and first and last characters: a config
- * writes the same few keys thousands of times (`space:`, `path:`), and a key found here is the
- * same string as before, already internalized as a property name, where a new slice would be one
- * more string to allocate and look up (issue 33). A miss (or a collision) slices and keeps the new
- * key in that place.
- */
-const recentKeys: (string | undefined)[] = new Array<string | undefined>(512).fill(undefined);
-
-/**
- * The key written from `from` to `colon` in `text`. Only short keys are kept (all of the schema's
- * are): V8 copies a slice of fewer than 13 characters, so a kept key never holds a file's text.
- */
-function keyAt(text: string, from: number, colon: number): string {
-  const length = colon - from;
-  if (length > 12) return text.slice(from, colon);
-  const slot = (length * 61 + text.charCodeAt(from) * 7 + text.charCodeAt(colon - 1)) & 511;
-  const known = recentKeys[slot];
-  if (known !== undefined && known.length === length && text.startsWith(known, from)) return known;
-  const key = text.slice(from, colon);
-  recentKeys[slot] = key;
-  return key;
-}
+/** The keys read lately (`recentSlice`): already internalized as property names once used. */
+const recentKeys = recentSlices(512);
