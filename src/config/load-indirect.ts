@@ -28,15 +28,16 @@ type IndirectRequest = {
 };
 
 /** The list kinds' `indirect` keys: an entry asks for an indirect value only under one of them. */
-let indirectKeys: readonly string[] | undefined;
+const INDIRECT_KEYS: readonly string[] = anyListKinds.flatMap((kind) =>
+  kind.indirect ? [kind.indirect.key] : [],
+);
 
 /** Every indirect value the configs ask for (the kinds' `indirect`), with where to report problems. */
 export function indirectRequests(parsed: Parsed[], opts: LoadOptions): IndirectRequest[] {
   const out: IndirectRequest[] = [];
-  const keys = (indirectKeys ??= anyListKinds.flatMap((kind) => (kind.indirect ? [kind.indirect.key] : [])));
   for (const { yaml, config, path } of parsed) {
     // A file that writes none of the keys asks for nothing: its entries are not walked (issue 33).
-    if (!mayHoldAny(yaml, keys)) continue;
+    if (!mayHoldAny(yaml, INDIRECT_KEYS)) continue;
     // The file's folder and repository, found at its first request: most files have none, and
     // resolving 665 paths was most of this walk (issue 33).
     let where: { baseDir: string; root: string } | undefined;

@@ -4,7 +4,7 @@ import { HttpError } from './errors.js';
 import { answerOf, errorAnswer, hasBody, readBody, write, type Answer } from './http-io.js';
 import { performance } from 'node:perf_hooks';
 import type { RouteResult } from './router.js';
-import { NOT_SENT, served, type Hold, type RequestLogEntry, type Running } from './running.js';
+import { NO_ANSWER, served, type Hold, type RequestLogEntry, type Running } from './running.js';
 import type { EmulatorState } from './state.js';
 
 const DEFAULT_LIMIT = 100_000;
@@ -121,7 +121,7 @@ function logRequest(
     // it). A status already made stays (a delayed answer's own handler logs its made status).
     if (!res.writableEnded) {
       entry.sent = false;
-      if (entry.status === 0) entry.status = NOT_SENT;
+      if (entry.status === 0) entry.status = NO_ANSWER;
     }
   });
   return entry;
@@ -210,7 +210,7 @@ function rollFault(
   if (!(faultApplies(run, method) && run.random() < faults.rate)) return 'none';
   if (faults.resetConnections && run.random() < 0.5) {
     if (run.random() >= 0.5) return 'reset-after';
-    entry.status = NOT_SENT;
+    entry.status = NO_ANSWER;
     req.socket.destroy();
     return 'answered';
   }

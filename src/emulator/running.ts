@@ -18,14 +18,14 @@ export type EmulatorOptions = {
 };
 
 /** A request log entry's status when no answer was made: a reset fault dropped the connection. */
-export const NOT_SENT = -1;
+export const NO_ANSWER = -1;
 
 export type RequestLogEntry = {
   method: string;
   path: string;
   query: string;
   /**
-   * The answer's HTTP status, as the emulator made it: 0 until then, `NOT_SENT` (-1) when none was
+   * The answer's HTTP status, as the emulator made it: 0 until then, `NO_ANSWER` (-1) when none was
    * made (a reset fault). A request served is logged with its status even when its client went
    * away before the answer was written (`sent: false`): what the server did stays in the log.
    */
