@@ -4,7 +4,7 @@ import { redact } from '../secrets/registry.js';
 import { formatIssue } from '../config/issues.js';
 import { loadConfig } from '../config/load.js';
 import type { DesiredState, LiveState } from '../reconcile/index.js';
-import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { extendPlan, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import { failureFields, planFailure, type RunFailure } from '../pipeline/failure.js';
 import { makePlan, type PlanRun } from '../pipeline/plan-run.js';
 import { readAttributions } from '../live/audit.js';
@@ -80,10 +80,12 @@ export async function planCommand(
   if (!loaded) return 1;
   const desired = targeted(loaded, opts.targets);
   const { plan, live } = await planWithProgress(opts, desired);
-  logger.info(
-    { organizations: plan.organizations, summary: plan.summary, checksum: plan.checksum },
-    'plan computed',
-  );
+  // Asked first: the line's checksum is hashed when read (src/plan/build.ts).
+  if (logger.isLevelEnabled('info'))
+    logger.info(
+      { organizations: plan.organizations, summary: plan.summary, checksum: plan.checksum },
+      'plan computed',
+    );
   out(render(plan, opts.format, undefined, undefined, live));
   if (opts.out) await writeFile(opts.out, redact(renderJson(plan, desired)));
   // Sync windows are not part of the plan (they depend on the clock): a note, on stderr.
@@ -113,7 +115,7 @@ async function withAttributions(opts: CommonOptions, plan: Plan): Promise<Plan> 
         ),
       ),
     );
-    return { ...plan, attributions: mergeAttributions(byOrg) };
+    return extendPlan(plan, { attributions: mergeAttributions(byOrg) });
   } finally {
     await api.close();
   }

@@ -1,5 +1,6 @@
 import type { DesiredState, LiveState } from '../reconcile/state.js';
 import type { Plan, PlanAccessChange } from '../plan/types.js';
+import { extendPlan } from '../plan/build.js';
 import { diffAccess, effectiveAccess } from '../access/effective.js';
 import { emailsOf, grantedAccessModels } from '../access/model.js';
 
@@ -22,5 +23,5 @@ export function withAccess(plan: Plan, desired: DesiredState, live: LiveState): 
     for (const c of diffAccess(effectiveAccess(before), effectiveAccess(after), emails))
       access.push({ organization: org.id, ...c });
   }
-  return access.length > 0 ? { ...plan, access } : plan;
+  return access.length > 0 ? extendPlan(plan, { access }) : plan;
 }

@@ -4,7 +4,7 @@ import { diff, diffAheadOf } from '../reconcile/diff.js';
 import { readLive } from '../live/read.js';
 import type { ReadProgress } from '../live/tracker.js';
 import type { DesiredState, LiveState } from '../reconcile/index.js';
-import { buildPlan } from '../plan/build.js';
+import { buildPlan, extendPlan } from '../plan/build.js';
 import type { Plan } from '../plan/types.js';
 import { resolveReferences } from './resolve.js';
 import { LiveProof } from '../plan/live-proof.js';
@@ -53,7 +53,7 @@ export async function makePlan(
     live,
   );
   const inherited = desired.organizations.flatMap(inheritedOf);
-  return { desired, live, plan: inherited.length > 0 ? { ...plan, inherited } : plan };
+  return { desired, live, plan: inherited.length > 0 ? extendPlan(plan, { inherited }) : plan };
 }
 
 /** Each organization's diff, its settings located, with its unresolved references in its problems. */

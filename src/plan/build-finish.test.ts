@@ -1,15 +1,30 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { relationKinds } from '../kinds/registry.js';
 import { SET_AFTER_CREATION } from '../model/index.js';
 import type { OrgDiff } from '../reconcile/diff.js';
 import type { Change } from '../reconcile/index.js';
 import { rng } from '../../test/helpers/random-state.js';
-import { buildPlan } from './build.js';
+import { buildPlan, extendPlan } from './build.js';
+import type * as checksumModule from './checksum.js';
 import { checksumOf } from './checksum.js';
 import { countsOf } from './tally.js';
 import { limitChecks, protectedDeletes } from './controls.js';
 import type { Plan, PlanGuardFacts } from './types.js';
+import { renderText } from './render-text.js';
+
+/** How many times the plan's checksum was hashed (the real `checksumOf`, counted). */
+const hashed = vi.hoisted(() => ({ count: 0 }));
+vi.mock('./checksum.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof checksumModule>();
+  return {
+    ...actual,
+    checksumOf: (changes: Parameters<typeof actual.checksumOf>[0]) => {
+      hashed.count += 1;
+      return actual.checksumOf(changes);
+    },
+  };
+});
 
 /**
  * The plan's checksum and guards as `finish` first computed them (issue 33 made them cheaper:
@@ -119,5 +134,30 @@ describe('finish', () => {
 
   it('hashes an empty plan as before', () => {
     expect(checksumOf([])).toBe(checksumAsFirstWritten([]));
+  });
+
+  it('hashes the checksum once, when it is first read, not when the plan is built or shown as text', () => {
+    const random = rng(7);
+    const diffs = [orgDiff('org_a', randomDrafts(random, 'org_a', 30, 'T'), random)];
+    const before = hashed.count;
+    const plan = buildPlan(diffs);
+    expect(plan.changes.length).toBeGreaterThan(0);
+    renderText(plan);
+    expect(hashed.count).toBe(before);
+    expect(plan.checksum).toBe(checksumAsFirstWritten(plan.changes));
+    expect(plan.checksum).toBe(checksumAsFirstWritten(plan.changes));
+    expect(hashed.count).toBe(before + 1);
+  });
+
+  it('extends a plan as a spread does, without hashing it', () => {
+    const random = rng(8);
+    const plan = buildPlan([orgDiff('org_a', randomDrafts(random, 'org_a', 20, 'T'), random)]);
+    const before = hashed.count;
+    const extended = extendPlan(plan, { inherited: [] });
+    expect(hashed.count).toBe(before);
+    const spread = { ...plan, inherited: [] };
+    expect(Object.keys(extended)).toEqual(Object.keys(spread));
+    expect(JSON.stringify(extended)).toBe(JSON.stringify(spread));
+    expect(hashed.count).toBe(before + 1);
   });
 });

@@ -140,9 +140,9 @@ function finish(
   ignored: IgnoredDifference[],
   targets: readonly string[] | undefined,
 ): Plan {
+  let checksum: string | undefined;
   // Resources, counted as every other place counts them (text, markdown, apply, daemon, history).
   const summary: PlanSummary = resourceSummary(changes);
-  const checksum = checksumOf(changes);
   const mine = changesByOrganization(
     changes,
     diffs.map((d) => d.organization),
@@ -167,6 +167,25 @@ function finish(
     ...(ignored.length > 0 ? { ignored } : {}),
     ...(targets ? { partial: { targets: [...targets] } } : {}),
     ...(redirects.length > 0 ? { redirects } : {}),
-    checksum,
+    // Hashed when first read (the JSON plan, a saved plan, the daemon's runs, an info log line), not
+    // by every plan: a text plan of 17,000 changes would serialize 4 MB only to hash it (issue 33).
+    // The changes are never written after this point, so the value is the one computed here.
+    get checksum() {
+      return (checksum ??= checksumOf(changes));
+    },
   };
+}
+
+/**
+ * `plan` with `extra`'s fields set, in the key order `{ ...plan, ...extra }` gives, without reading
+ * the plan's checksum: a spread would hash it (a getter is read by a spread), see `finish`.
+ */
+export function extendPlan(plan: Plan, extra: Partial<Plan>): Plan {
+  return Object.defineProperties(
+    {},
+    {
+      ...Object.getOwnPropertyDescriptors(plan),
+      ...Object.getOwnPropertyDescriptors(extra),
+    },
+  ) as Plan;
 }
