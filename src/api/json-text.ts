@@ -115,7 +115,17 @@ function escapedRun(text: string, i: number, end: number): string {
   return out;
 }
 
-const unitEscape = (unit: number): string => `\\u${(unit | 0x10000).toString(16).slice(1)}`;
+/** `\\u` and the unit's four hex digits (lower case), made at once (not a number's `toString(16)` sliced). */
+const unitEscape = (unit: number): string =>
+  String.fromCharCode(
+    0x5c,
+    0x75,
+    hexDigit(unit >> 12),
+    hexDigit((unit >> 8) & 15),
+    hexDigit((unit >> 4) & 15),
+    hexDigit(unit & 15),
+  );
+const hexDigit = (d: number): number => d + (d < 10 ? 0x30 : 0x57);
 
 /** Whether `text[at]` follows an odd run of backslashes (`\é`: not JSON; escaped, it would be). */
 function afterEscapingBackslash(text: string, at: number): boolean {
