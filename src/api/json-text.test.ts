@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { jsonText } from './json-text.js';
 
@@ -62,7 +63,47 @@ function randomValue(rnd: () => number, depth: number): unknown {
   );
 }
 
+/**
+ * The text as the RegExp replace made it before the word-at-a-time scan (`NonAscii`): each run of
+ * non-ASCII bytes escaped, or the UTF-8 text when escaping gives up.
+ */
+function escapedByRegExp(bytes: Buffer): string {
+  const text = bytes.toString('latin1');
+  if (isAscii(bytes)) return text;
+  if (!isUtf8(bytes)) return bytes.toString('utf8');
+  let runs = Math.floor(bytes.length / 64) + 1;
+  let gaveUp = false;
+  const escaped = text.replace(/[\x80-\xff]+/g, (run: string, at: number) => {
+    runs -= 1;
+    let j = at - 1;
+    while (j >= 0 && text.charCodeAt(j) === 0x5c) j -= 1;
+    if (runs < 0 || (at - 1 - j) % 2 === 1) gaveUp = true;
+    let out = '';
+    for (const ch of Buffer.from(run, 'latin1').toString('utf8'))
+      for (let k = 0; k < ch.length; k += 1) out += `\\u${ch.charCodeAt(k).toString(16).padStart(4, '0')}`;
+    return out;
+  });
+  return gaveUp ? bytes.toString('utf8') : escaped;
+}
+
 describe('jsonText', () => {
+  it('makes the very text the RegExp replace made, at any alignment of the bytes in memory', () => {
+    const rnd = random(7);
+    const pieces = ['{"a":"', '"}', '\\', 'é', '📄', '日本', 'x', 'abcdefghijklmnopqrstuvwxyz0123456789'];
+    // One memory for all, so that the bytes start at every offset of a 32-bit word.
+    const memory = Buffer.alloc(4096);
+    for (let i = 0; i < 2000; i += 1) {
+      const parts = Array.from({ length: Math.floor(rnd() * 24) }, () =>
+        rnd() < 0.03 ? Buffer.from([0xc3]) : Buffer.from(pieces[Math.floor(rnd() * pieces.length)]!, 'utf8'),
+      );
+      const source = Buffer.concat(parts);
+      const offset = Math.floor(rnd() * 8);
+      const bytes = memory.subarray(offset, offset + source.length);
+      source.copy(bytes);
+      expect(jsonText(bytes)).toBe(escapedByRegExp(bytes));
+    }
+  });
+
   it('parses to what the UTF-8 text parses to, for random JSON with non-ASCII strings and keys', () => {
     const rnd = random(33);
     for (let i = 0; i < 500; i += 1) {

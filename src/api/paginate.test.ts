@@ -198,3 +198,30 @@ describe('a large page’s next page, asked for from its bytes before they are p
     expect(nextInBytes(bytes({ items: [], next: { page: 'p', more: 1 } }))).toBeUndefined();
   });
 });
+
+describe('the query of each page', () => {
+  it("asks a list's first page with the limit alone (or its own query), its later pages with their token", async () => {
+    const urls: string[] = [];
+    const server = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      urls.push(`${url.pathname}${url.search}`);
+      const next = url.searchParams.get('page') === null ? { page: 'p2' } : null;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: [{ id: 'e' }], next }));
+    });
+    const http = await clientOf(server, { token: TOKEN, concurrency: 1, maxAttempts: 1 });
+    // One after the other: the first page's query is one object for every list read without a
+    // query, and a list's later pages (or another list's query) must not change it.
+    expect(await listAll(http, '/a', '/a', Item)).toHaveLength(2);
+    expect(await listAll(http, '/b', '/b', Item, { nested: true })).toHaveLength(2);
+    expect(await listAll(http, '/c', '/c', Item)).toHaveLength(2);
+    expect(urls).toEqual([
+      '/v1/a?limit=1000',
+      '/v1/a?limit=1000&page=p2',
+      '/v1/b?limit=1000&nested=true',
+      '/v1/b?limit=1000&nested=true&page=p2',
+      '/v1/c?limit=1000',
+      '/v1/c?limit=1000&page=p2',
+    ]);
+  });
+});

@@ -42,8 +42,24 @@ const EXPECT_OK: readonly number[] = [200];
 /** Empty pages that still name a next page: an API in a loop, not a list. */
 const MAX_EMPTY_PAGES = 3;
 
-/** One page of a list: its items (live, when asked), the token of the next page if any. */
-type PageOf<S> = { status: number; items: S[]; next: string | undefined };
+/**
+ * One page of a list: its items (live, when asked), the token of the next page if any, and the walk
+ * it is a page of (so that one function for every list takes a first page on: `allPages`).
+ */
+type PageOf<S> = { status: number; items: S[]; next: string | undefined; walk: PageWalk<z.ZodType, S> };
+
+/** The empty query of a list asked for without one (one object, not one a read). */
+const NO_QUERY: Readonly<Record<string, string | number | boolean | undefined>> = {};
+/**
+ * The query of a list's first page asked for without a query of its own (nearly every read below
+ * an item): one object, made as every page's query is (so of the same shape), not one a read
+ * kept while it waits in the client's queue. Nothing writes a request's query.
+ */
+const FIRST_PAGE: Readonly<Record<string, string | number | boolean | undefined>> = {
+  limit: PAGE_LIMIT,
+  ...NO_QUERY,
+  page: undefined,
+};
 
 /**
  * The walk through one list's pages: the request for each page, and the bounds (a page token
@@ -71,7 +87,8 @@ class PageWalk<T extends z.ZodType, S> {
    * fails its check) leaves at most that one request behind, not a chain running on by itself.
    */
   private taken: string | undefined;
-  private readonly shape: (res: HttpResponse, page: string | undefined) => PageOf<S>;
+  /** The page's schema (zod's, made once per item schema: `Page`). */
+  private readonly schema: z.ZodType<{ items: unknown[]; next?: { page: string } | null | undefined }>;
 
   constructor(
     private readonly http: HttpClient,
@@ -79,20 +96,31 @@ class PageWalk<T extends z.ZodType, S> {
     private readonly route: string,
     item: T,
     private readonly query: Record<string, string | number | boolean | undefined>,
-    live: ((item: z.infer<T>) => S) | undefined,
+    private readonly live: ((item: z.infer<T>) => S) | undefined,
     /** The list's items have reads below them: its first page goes first too. */
     private readonly leads = false,
     /** Ask for the next page before the reader takes it (a reader that reads the whole list). */
     private readonly readsAhead = true,
   ) {
-    const schema = Page(item);
-    this.shape = (res, page) => {
-      // The next page is asked for as soon as the answer names it, before its items are checked
-      // and made live (and handed over): a chain of pages waits for none of that (decision 43).
-      if (this.mayAskAhead(page)) this.askAhead(res);
-      const parsed = parseAnswer(schema, res.body, 'GET', route);
-      const items = parsed.items as z.infer<T>[];
-      return { status: res.status, items: live ? items.map(live) : (items as S[]), next: parsed.next?.page };
+    this.schema = Page(item);
+  }
+
+  /**
+   * What the caller keeps of page `page`'s answer: its items checked (and made live), its next page.
+   * A method, not a closure made with each walk (thousands wait in the client's queue at once).
+   */
+  private shape(res: HttpResponse, page: string | undefined): PageOf<S> {
+    // The next page is asked for as soon as the answer names it, before its items are checked
+    // and made live (and handed over): a chain of pages waits for none of that (decision 43).
+    if (this.mayAskAhead(page)) this.askAhead(res);
+    const parsed = parseAnswer(this.schema, res.body, 'GET', this.route);
+    const items = parsed.items as z.infer<T>[];
+    const live = this.live;
+    return {
+      status: res.status,
+      items: live ? items.map(live) : (items as S[]),
+      next: parsed.next?.page,
+      walk: this as PageWalk<z.ZodType, S>,
     };
   }
 
@@ -154,7 +182,10 @@ class PageWalk<T extends z.ZodType, S> {
         method: 'GET',
         path: this.path,
         route: this.route,
-        query: { limit: PAGE_LIMIT, ...this.query, page },
+        query:
+          page === undefined && this.query === NO_QUERY
+            ? FIRST_PAGE
+            : { limit: PAGE_LIMIT, ...this.query, page },
         expect: EXPECT_OK,
         // A list's next page is on the path of every read below its items: it goes first. So does
         // the first page of a list with reads below its items: until the first answer the client
@@ -225,7 +256,7 @@ export async function* pages<T extends z.ZodType>(
   path: string,
   route: string,
   item: T,
-  query: Record<string, string | number | boolean | undefined> = {},
+  query: Record<string, string | number | boolean | undefined> = NO_QUERY,
   leads = false,
   /** The next page asked for while the reader has this one (false: a reader that may stop early). */
   readsAhead = true,
@@ -247,7 +278,7 @@ export async function* paginate<T extends z.ZodType>(
   path: string,
   route: string,
   item: T,
-  query: Record<string, string | number | boolean | undefined> = {},
+  query: Record<string, string | number | boolean | undefined> = NO_QUERY,
 ): AsyncGenerator<z.infer<T>> {
   for await (const page of pages(http, path, route, item, query, false, false)) yield* page;
 }
@@ -263,15 +294,20 @@ export function listAll<T extends z.ZodType, S = z.infer<T>>(
   path: string,
   route: string,
   item: T,
-  query: Record<string, string | number | boolean | undefined> = {},
+  query: Record<string, string | number | boolean | undefined> = NO_QUERY,
   live?: (item: z.infer<T>) => S,
 ): Promise<S[]> {
   // Not an async function either: inlined into every hot caller (a read below each site), its
   // frame and resume points were a large part of their optimized code (issue 33).
   try {
     const walk = new PageWalk(http, path, route, item, query, live);
-    return walk.fetch().then((first) => walk.all(first));
+    return walk.fetch().then(allPages as (first: PageOf<S>) => S[] | Promise<S[]>);
   } catch (error) {
     return Promise.reject(error as Error);
   }
+}
+
+/** The items of a list from its first page on (`PageWalk.all`): one function for every list read. */
+function allPages<S>(first: PageOf<S>): S[] | Promise<S[]> {
+  return first.walk.all(first);
 }

@@ -77,6 +77,7 @@ async function readList(
   const unshare = () => {
     for (const route of routes) api.http.shareRoute(route, undefined);
   };
+  let scopeBelow: { wants: unknown } | undefined;
   const onItem = (answer: unknown) => {
     if (secrets && secret) {
       const pair = secret(answer as never);
@@ -92,7 +93,8 @@ async function readList(
       for (const route of routes) api.http.shareRoute(route, readsBelowShare);
       shared = true;
     }
-    const wants = desired ? { wants: wanted() } : undefined;
+    // One scope for every item of the list (what it wants does not change once worked out).
+    const wants = desired ? (scopeBelow ??= { wants: wanted() }) : undefined;
     below.push(inPlace(item, readChildren(api, orgId, item, childReads, wants, t), arriving));
   };
   // Each page's items are mapped, and the reads below them started, as the page arrives:
@@ -132,9 +134,12 @@ function inPlace(
     return whole;
   });
   // Judged once the list's pages are read; until then a failure is not unhandled.
-  done.catch(() => undefined);
+  done.catch(ignore);
   return done;
 }
+
+/** A failure handled elsewhere (one function, not one made per item). */
+const ignore = (): undefined => undefined;
 
 /**
  * What the config wants below a list's items, worked out once. Export (no config) reads
