@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capabilitiesOf } from '../api/capabilities.js';
 import { readLive } from '../live/read.js';
@@ -372,6 +373,35 @@ describe('diffing kinds ahead, while other lists are read', () => {
       expect(plan.duplicates?.map((d) => d.name).sort()).toEqual(['Team 2400', 'Team 5']);
       expect(plan.changes.filter((c) => c.address.includes('/sites/')).length).toBeGreaterThan(0);
     } finally {
+      await api.close();
+      await emu.close();
+    }
+  });
+
+  it("writes the plan's first request before the first step of the work ahead (its setup waits for the write)", async () => {
+    const teams = Array.from({ length: 1_200 }, (_, i) => ({ id: `team_${i}`, title: `Team ${i}` }));
+    const emu = await withEmulator({ seed: seedOf(3, teams) });
+    const api = client(emu);
+    const events: string[] = [];
+    const written = () => events.push('written');
+    diagnostics.subscribe('undici:client:sendHeaders', written);
+    const step = DiffAhead.prototype.step;
+    vi.spyOn(DiffAhead.prototype, 'step').mockImplementation(function (this: DiffAhead, key: string) {
+      events.push('step');
+      return step.call(this, key);
+    });
+    try {
+      await makePlan(
+        api,
+        siteConfig(
+          3,
+          teams.map((t) => t.title),
+        ),
+      );
+      expect(events.indexOf('step')).toBeGreaterThan(events.indexOf('written'));
+      expect(events.indexOf('written')).toBe(0);
+    } finally {
+      diagnostics.unsubscribe('undici:client:sendHeaders', written);
       await api.close();
       await emu.close();
     }
