@@ -1,8 +1,9 @@
 import type { ApiCapabilities } from '../model/capabilities.js';
-import type { Duplicate, Fields, OpShape, Ref, Renamable, Unmanaged } from '../model/index.js';
+import type { Duplicate, Fields, OpShape, Renamable, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DiffWarning, DraftSet } from './draft.js';
 import type { DiffProblemCode } from '../errors.js';
 import type { BrokenLinkFact, BrokenLinksPolicy, PlannedRedirect } from './site-paths.js';
+import type { TitleRefs } from './title-refs.js';
 
 export type { BrokenLinkFact, PlannedRedirect };
 
@@ -31,8 +32,8 @@ export type DiffContext = {
   /** Members' user ids by e-mail in lower case, when the members list was read (a grant names a user). */
   userIds?: Map<string, string>;
   /** How to reference each site and team of the organization, by title (for settings and SAML). */
-  siteRefs: Map<string, { ref: Ref; createKey?: string }>;
-  teamRefs: Map<string, { ref: Ref; createKey?: string }>;
+  siteRefs: TitleRefs;
+  teamRefs: TitleRefs;
   /** What the target API can do: the diff asks it, never a flavor name. */
   caps: ApiCapabilities;
   warnings: DiffWarning[];

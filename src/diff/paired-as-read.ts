@@ -31,7 +31,7 @@ class PairedTooSoon extends Error {}
  * An entry whose live item had not come at its turn: diffed with drafts of its own once it comes
  * (`ctx`), or in its place at the end if none came (while in `Paging.holes`); a duplicate has neither.
  */
-type Hole<D> = { d: D; name: string; ctx?: DiffContext };
+type Hole<D> = { d: D; name: string; at: number; ctx?: DiffContext };
 
 /**
  * A pair's diff, written into `ctx`: it may read nothing another pair's diff writes, and write
@@ -74,28 +74,27 @@ export function* pairedAsRead<D, L extends { id: string }>(
   };
   for (let i = 0; i < desired.length; i += 1) {
     const d = desired[i]!;
-    const name = nameOf(d);
     paging.index();
-    let found = paging.byName.get(name);
+    let l = paging.found[i];
     // Its item is likely on the next page while no later entry's has come: it waits for it.
-    while (!found && !list.pagesDone && paging.furthest <= i) {
+    while (l === undefined && !list.pagesDone && paging.furthest <= i) {
       flush();
       yield WAIT;
       paging.index();
-      found = paging.byName.get(name);
+      l = paging.found[i];
     }
     // Two of its name so far: a duplicate whatever comes next, named once every page is read.
-    if (found && found.length > 1) continue;
-    if (!found && !list.pagesDone) {
+    if (paging.twins.size > 0 && paging.twins.has(i)) continue;
+    if (l === undefined && !list.pagesDone) {
       flush();
-      const hole: Hole<D> = { d, name };
+      const name = nameOf(d);
+      const hole: Hole<D> = { d, name, at: i };
       paging.holes.set(name, hole);
       segments.push(hole);
       out = undefined;
       continue;
     }
-    paging.diffed.add(name);
-    const l = found?.[0];
+    paging.diffed[i] = 1;
     pairs.push([d, l === undefined ? undefined : (list.whole(l) ?? (yield* wholeOf(list, l)))]);
     if ((since += 1) >= batch) {
       flush();
@@ -117,11 +116,11 @@ export function* pairedAsRead<D, L extends { id: string }>(
     if (!('d' in segment)) ctx.drafts.absorb(segment.drafts);
     else if (segment.ctx) ctx.drafts.absorb(segment.ctx.drafts);
     else if (paging.holes.has(segment.name)) diff(ctx, [[segment.d, undefined]]);
-  // Names are looked up again only when two live items shared one (issue 33: an entry a lookup).
-  if (paging.twins)
-    for (const d of desired) {
-      const found = paging.byName.get(nameOf(d));
-      if (found && found.length > 1) duplicates(ctx, what, nameOf(d), found);
+  // In the config's order, only when two live items shared a name (issue 33: an entry a lookup).
+  if (paging.twins.size > 0)
+    for (let i = 0; i < desired.length; i += 1) {
+      const found = paging.twins.get(i);
+      if (found) duplicates(ctx, what, nameOf(desired[i]!), found);
     }
   return paging.leftover;
 }
@@ -137,29 +136,33 @@ function* fillHoles<D, L extends { id: string }>(
   let n = 0;
   while (paging.ready.length > 0) {
     const hole = paging.ready.shift()!;
-    const found = paging.byName.get(hole.name)!;
     // A twin came with it: a duplicate, nothing diffed.
-    if (found.length > 1) continue;
-    paging.diffed.add(hole.name);
-    const l = list.whole(found[0]!) ?? (yield* wholeOf(list, found[0]!));
+    if (paging.twins.has(hole.at)) continue;
+    paging.diffed[hole.at] = 1;
+    const found = paging.found[hole.at]!;
+    const l = list.whole(found) ?? (yield* wholeOf(list, found));
     diff((hole.ctx = ownDrafts(ctx)), [[hole.d, l]]);
     if ((n += 1) % batch === 0) yield;
   }
 }
 
-/** The live items paged so far, by the name of the entry they pair with, or left over. */
+/**
+ * The live items paged so far, by the place in the config of the entry whose name they have, or
+ * left over. One lookup of a paged item's name, none an entry: the entries are asked by their place
+ * (a map by name, a set of the names diffed and an array a name were each asked per team, issue 33).
+ */
 class Paging<D, L> {
-  /** The live items of each name an entry has, in the list's order. */
-  readonly byName = new Map<string, L[]>();
+  /** By the entry's place: the first live item of its name paged, if any. */
+  readonly found: (L | undefined)[];
+  /** By the entry's place: its name's live items, where two or more were paged (a duplicate, named at the end). */
+  readonly twins = new Map<number, L[]>();
   /** The live items of no entry's name, in the list's order. */
   readonly leftover: L[] = [];
-  /** The names of the entries diffed with their live item (or none, the last page read). */
-  readonly diffed = new Set<string>();
+  /** By the entry's place: 1 once diffed with its live item (or none, the last page read). */
+  readonly diffed: Uint8Array;
   /** The entries whose item had not come at their turn, by name; those whose item has since come. */
   readonly holes = new Map<string, Hole<D>>();
   readonly ready: Hole<D>[] = [];
-  /** Whether two live items of one entry's name were paged (a duplicate, named at the end). */
-  twins = false;
   /** The furthest place in the config of an entry whose item has come (-1: none yet). */
   furthest = -1;
   /** The place in the config of each entry, by name. */
@@ -172,6 +175,8 @@ class Paging<D, L> {
     private readonly nameOf: (x: D | L) => string,
   ) {
     desired.forEach((d, i) => this.wanted.set(nameOf(d), i));
+    this.found = new Array<L | undefined>(desired.length).fill(undefined);
+    this.diffed = new Uint8Array(desired.length);
   }
 
   /** Whether items were paged since the last `index`. */
@@ -187,14 +192,16 @@ class Paging<D, L> {
       const name = this.nameOf(l);
       const at = this.wanted.get(name);
       if (at === undefined) this.leftover.push(l);
-      else if (this.diffed.has(name)) throw new PairedTooSoon(`a second live item named "${name}"`);
+      else if (this.diffed[at] === 1) throw new PairedTooSoon(`a second live item named "${name}"`);
       else {
         if (at > this.furthest) this.furthest = at;
-        const same = this.byName.get(name);
-        if (same) {
-          same.push(l);
-          this.twins = true;
-        } else this.byName.set(name, [l]);
+        const first = this.found[at];
+        if (first === undefined) this.found[at] = l;
+        else {
+          const same = this.twins.get(at);
+          if (same) same.push(l);
+          else this.twins.set(at, [first, l]);
+        }
         // No holes (an entry waits at its turn while its item is due): no lookup an item.
         const hole = this.holes.size > 0 ? this.holes.get(name) : undefined;
         if (hole) {

@@ -127,6 +127,11 @@ function diffPairs(
   for (let i = from; i < to; i += 1) {
     const d = pairs[i]![0];
     const l = pairs[i]![1];
+    // A team unchanged and without members (most) needs no address: made only for a draft.
+    if (l && l.title === d.title && !d.members) {
+      ctx.teamRefs.set(d.title, { ref: liveRef(l.id) });
+      continue;
+    }
     const addr = address(org, d.title);
     let ref: Ref;
     let createKey: string | undefined;

@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capabilitiesOf } from '../api/capabilities.js';
 import { readLive } from '../live/read.js';
@@ -301,6 +302,34 @@ describe('diffing kinds ahead, while other lists are read', () => {
     }
   });
 
+  it("pairs as today an entry whose item comes after its turn with a twin (a hole's duplicate)", () => {
+    const { desired, live } = syntheticModels(4_000);
+    const capabilities = capabilitiesOf('seed');
+    const org = live.organizations[0]!;
+    // Team 100 and its twin last: its entry is a hole at its turn (later entries' items came), and
+    // the twin comes with its item; no twin comes after its entry was diffed (the work ahead holds).
+    const late = org.teams!.find((t) => t.title === 'Team 100')!;
+    const teams = [...org.teams!.filter((t) => t !== late), late, { id: 'twin_1', title: 'Team 100' }];
+    const twins = { organizations: [{ ...org, teams }] };
+    // Its entry lists members: paired though it has a twin, its members would change.
+    const members = [{ user: 'a@example.com', role: 'member' }];
+    const config = withTeams(
+      desired,
+      desired.organizations[0]!.teams!.map((t) => (t.title === 'Team 100' ? { ...t, members } : t)),
+    );
+    const sequential = bytes(diff(config, twins, { capabilities }));
+    expect(diff(config, twins, { capabilities })[0]!.duplicates).toHaveLength(1);
+    for (const pageSize of [100, 3]) {
+      const run = diffedAsRead(config, twins, capabilities, {
+        pageSize,
+        shuffled: false,
+        steps: 1,
+        random: rng(5),
+      });
+      expect(bytes(run.diffs), String(pageSize)).toBe(sequential);
+    }
+  });
+
   it('does in place what failed ahead, as if nothing had been done ahead', () => {
     const { desired, live } = syntheticModels(1_000);
     const capabilities = capabilitiesOf('seed');
@@ -344,6 +373,35 @@ describe('diffing kinds ahead, while other lists are read', () => {
       expect(plan.duplicates?.map((d) => d.name).sort()).toEqual(['Team 2400', 'Team 5']);
       expect(plan.changes.filter((c) => c.address.includes('/sites/')).length).toBeGreaterThan(0);
     } finally {
+      await api.close();
+      await emu.close();
+    }
+  });
+
+  it("writes the plan's first request before the first step of the work ahead (its setup waits for the write)", async () => {
+    const teams = Array.from({ length: 1_200 }, (_, i) => ({ id: `team_${i}`, title: `Team ${i}` }));
+    const emu = await withEmulator({ seed: seedOf(3, teams) });
+    const api = client(emu);
+    const events: string[] = [];
+    const written = () => events.push('written');
+    diagnostics.subscribe('undici:client:sendHeaders', written);
+    const step = DiffAhead.prototype.step;
+    vi.spyOn(DiffAhead.prototype, 'step').mockImplementation(function (this: DiffAhead, key: string) {
+      events.push('step');
+      return step.call(this, key);
+    });
+    try {
+      await makePlan(
+        api,
+        siteConfig(
+          3,
+          teams.map((t) => t.title),
+        ),
+      );
+      expect(events.indexOf('step')).toBeGreaterThan(events.indexOf('written'));
+      expect(events.indexOf('written')).toBe(0);
+    } finally {
+      diagnostics.unsubscribe('undici:client:sendHeaders', written);
       await api.close();
       await emu.close();
     }

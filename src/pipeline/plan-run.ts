@@ -29,7 +29,9 @@ export async function makePlan(
   // to check.
   const ahead = diffAheadOf(desired, options);
   const proofs = new Map(desired.organizations.map((o) => [o.id, new LiveProof(o)]));
-  const slices = new Ahead();
+  // Not before the plan's first request is written: the first steps make each kind's setup (the
+  // teams' names, the proof's entries: tens of ms cold), which held the first page's write back.
+  const slices = new Ahead(() => api.http.written());
   const live = await readLive(api, desired, onProgress, (org, key, list) => {
     // What waits for more of a list runs again when more of it is read.
     list.watcher = slices;
@@ -98,8 +100,11 @@ class Ahead implements ListWatcher {
   private readonly waiting = new Map<ArrivingList, Task[]>();
   private running = false;
   private stopped = true;
+  /** Settles when the first slice may run (asked for when the first task comes). */
+  private ready: Promise<void> | undefined;
 
-  constructor() {
+  /** `first`: what the first slice waits for (the plan's first request written). */
+  constructor(private readonly first: () => Promise<void>) {
     // Written twice at once: set first in `stop`, after the reader's code was optimized reading it
     // as a constant, it deoptimized that code (code dependencies, issue 33).
     this.stopped = false;
@@ -131,10 +136,12 @@ class Ahead implements ListWatcher {
   private start(): void {
     if (this.running) return;
     this.running = true;
+    this.ready ??= this.first();
     void this.run();
   }
 
   private async run(): Promise<void> {
+    await this.ready;
     while (this.tasks.length > 0) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const until = performance.now() + SLICE_MS;

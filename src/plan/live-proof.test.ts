@@ -299,4 +299,39 @@ describe("the references' proof", () => {
     expect(failing.finish(broken)).toBeUndefined();
     expect(() => referencesToCheck(config, broken)).toThrow();
   });
+
+  it('walks the entries that name nothing at once: no live twin paired or waited for (teams without members)', () => {
+    const teams = [{ title: 'T0' }, { title: 'T1', members: ['ann@example.com'] }, { title: 'T2' }];
+    const c: Case = {
+      name: '',
+      config: { teams },
+      live: { teams: [{ title: 'T0' }, { title: 'T1', members: ['ann'] }, { title: 'T2' }] },
+      left: [],
+      ahead: [],
+    };
+    const withMembers = configOf(c);
+    const without = configOf({ ...c, config: { teams: [{ title: 'T0' }, { title: 'T2' }] } });
+    const live = liveOf(c);
+    for (const [config, waits] of [
+      [withMembers, true],
+      [without, false],
+    ] as const) {
+      const proof = new LiveProof(config);
+      // The first page only: T1's twin has not come.
+      const list = new ArrivingList<object>(false);
+      expect(proof.listArriving('teams', list)).toBe(true);
+      list.paged.push(live.teams![0]!);
+      list.pageRead();
+      expect(proof.step('teams')).toBe(waits ? 'waiting' : 'done');
+      for (const t of live.teams!.slice(1)) list.paged.push(t);
+      list.allPagesRead();
+      list.read(live.teams!);
+      while (proof.step('teams') === 'more');
+      const proven = proof.finish(live)!;
+      const kept = proof.referencesAhead(config, proven)!.get('teams')!;
+      // Every entry walked; T1's member is named by its twin (ann), nothing kept.
+      expect(kept.map((e) => e?.length)).toEqual(config === without ? [0, 0] : [0, 0, 0]);
+      expect(referencesToCheck(config, live, proven, proof)).toEqual(referencesToCheck(config, live));
+    }
+  });
 });

@@ -21,6 +21,8 @@ type ProofKind = {
   names: ((item: never) => string[]) | undefined;
   /** The names a config entry is known by (those its live twin's `names` give). */
   created: ((entry: never) => string[]) | undefined;
+  /** The targets a config entry's references name (none: it has none), without locating them. */
+  targets: AnyListKind['referenceTargets'];
 };
 
 /**
@@ -37,6 +39,7 @@ const proofKinds = (): Map<string, ProofKind> =>
         references: kind.references,
         names: kind.references ? kind.lookup?.names : undefined,
         created: kind.references ? kind.lookup?.created : undefined,
+        targets: kind.references ? kind.referenceTargets : undefined,
       },
     ]),
   );
@@ -139,7 +142,8 @@ export class LiveProof {
   private *prove(key: string, list: ArrivingList): Generator<void | Wait, void, undefined> {
     const kind = this.kinds.get(key);
     if (kind === undefined || !this.prepare(kind)) return;
-    if (kind.names) yield* this.pairEntries(kind, list);
+    // No entry left with references (teams without members): no live entry to pair or wait for.
+    if (kind.names && this.byName.get(kind.key)!.size > 0) yield* this.pairEntries(kind, list);
     yield* this.keepRest(kind);
   }
 
@@ -153,8 +157,14 @@ export class LiveProof {
     if (!entries || entries.length === 0) return false;
     // At its length, `undefined` in every slot: every kind's array in one elements kind (two
     // deoptimized `keepEntry`'s read of it: wrong map).
-    if (!this.kept.has(kind.key)) this.kept.set(kind.key, new Array(entries.length).fill(undefined));
-    if (kind.names && !this.byName.has(kind.key)) this.byName.set(kind.key, entriesByName(kind, entries));
+    let kept = this.kept.get(kind.key);
+    if (kept === undefined) {
+      kept = new Array<readonly ConfigReference[] | undefined>(entries.length).fill(undefined);
+      this.kept.set(kind.key, kept);
+      if (kind.targets) withoutReferences(kind.targets, entries, this.org!, kept);
+    }
+    if (kind.names && !this.byName.has(kind.key))
+      this.byName.set(kind.key, entriesByName(kind, entries, kept));
     return true;
   }
 
@@ -228,10 +238,31 @@ export class LiveProof {
   }
 }
 
-/** The config's entries of `kind` by the names they are known by (`lookup.created`). */
-function entriesByName(kind: ProofKind, entries: readonly unknown[]): Map<string, number | number[]> {
+/**
+ * The entries whose references name no target (`referenceTargets`, which names exactly the targets
+ * of `references`: src/plan/reference-targets.test.ts) are walked at once, while the first
+ * requests are on their way: they keep nothing, and are neither paired with a live twin nor waited
+ * for (a config's 14,000 teams without members, each looked up as its live team came, issue 33).
+ */
+function withoutReferences(
+  targets: NonNullable<ProofKind['targets']>,
+  entries: readonly unknown[],
+  org: DesiredOrganization,
+  kept: (readonly ConfigReference[] | undefined)[],
+): void {
+  for (let i = 0; i < entries.length; i += 1)
+    if (targets.call(undefined, entries[i] as never, org as never).length === 0) kept[i] = NO_REFERENCES;
+}
+
+/** The config's entries of `kind` not walked yet, by the names they are known by (`lookup.created`). */
+function entriesByName(
+  kind: ProofKind,
+  entries: readonly unknown[],
+  kept: readonly (readonly ConfigReference[] | undefined)[],
+): Map<string, number | number[]> {
   const at = new Map<string, number | number[]>();
   entries.forEach((entry, i) => {
+    if (kept[i] !== undefined) return;
     for (const name of kind.created?.call(undefined, entry as never) ?? []) {
       const same = at.get(name);
       if (same === undefined) at.set(name, i);

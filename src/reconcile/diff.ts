@@ -2,7 +2,8 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import { DEFAULT_MIN_ADMINS } from '../model/index.js';
 import { countLive, problem, type DiffContext } from '../diff/context.js';
 import { DEFAULT_BROKEN_LINKS } from '../diff/site-paths.js';
-import { DraftSet, liveRef, type Draft, type OrgDiff as AnyOrgDiff } from '../diff/draft.js';
+import { DraftSet, type Draft, type OrgDiff as AnyOrgDiff } from '../diff/draft.js';
+import { LiveTitleRefs, type TitleRefs } from '../diff/title-refs.js';
 import {
   absentHere,
   anyListKinds,
@@ -46,8 +47,9 @@ export function diffOrganization(
           ),
         }
       : {}),
-    siteRefs: new Map((live.sites ?? []).map((s) => [s.title, { ref: liveRef(s.id) }])),
-    teamRefs: new Map((live.teams ?? []).map((t) => [t.title, { ref: liveRef(t.id) }])),
+    // Made when first asked (most plans ask none: 15,000 live teams after the reads, issue 33).
+    siteRefs: new LiveTitleRefs(live.sites ?? []),
+    teamRefs: new LiveTitleRefs(live.teams ?? []),
   };
   // Kinds the API does not have cannot be managed (each reason once).
   const absent = new Set<string>();
@@ -244,10 +246,16 @@ function splice(ctx: DiffContext, done: DiffContext): void {
   for (const x of done.links.broken) ctx.links.broken.push(x);
   for (const [kind, n] of Object.entries(done.managedLive.byKind ?? {})) countLive(ctx, kind, n);
   // A key set again keeps its place in a map, a new one goes last: as the kind's own sets would.
-  for (const [k, v] of done.siteRefs) ctx.siteRefs.set(k, v);
-  for (const [k, v] of done.teamRefs) ctx.teamRefs.set(k, v);
+  spliceRefs(ctx.siteRefs, done.siteRefs);
+  spliceRefs(ctx.teamRefs, done.teamRefs);
   for (const [k, v] of done.dependedOn) ctx.dependedOn.set(k, v);
   if (done.admins) ctx.admins = done.admins;
+}
+
+/** `done`'s refs set in `into`, in their order: taken whole (no copy) where `into` is not made yet. */
+function spliceRefs(into: TitleRefs, done: TitleRefs): void {
+  if (into instanceof LiveTitleRefs) into.adopt(done);
+  else for (const [k, v] of done) into.set(k, v);
 }
 
 /** The facets of existing spaces diffed in this phase (custom field values; grants, last). */
