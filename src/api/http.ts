@@ -57,7 +57,13 @@ export class HttpClient extends HttpPacing {
    * refused, a timeout): the rate budget lets one request probe at a time before the first
    * answer, so an unreachable API is judged by these, not by each request's own attempts.
    */
-  private streak: { count: number; timeouts: number; since: number } | undefined;
+  /**
+   * Transport failures one after the other: `count` of them (`timeouts` timed out) since `since`;
+   * `after` is how many attempts had started when the last one was counted (`countStreak`).
+   */
+  private streak: { count: number; timeouts: number; since: number; after: number } | undefined;
+  /** Attempts started so far: an attempt's number orders it against the streak's failures. */
+  private attemptsStarted = 0;
   /** The headers of every request (a body adds its type). */
   private readonly headers: Record<string, string>;
 
@@ -156,13 +162,14 @@ export class HttpClient extends HttpPacing {
         }
         call.attempts += 1;
         const attemptStarted = Date.now();
+        const attempt = this.attemptsStarted++;
         let res: HttpResponse;
         try {
           res = await this.attempt(call);
           this.gaveUp = undefined;
           this.streak = undefined;
         } catch (error) {
-          const pause = this.retryAfter(call, error, attemptStarted);
+          const pause = this.retryAfter(call, error, attemptStarted, attempt);
           if (pause !== undefined) await sleep(pause);
           continue;
         }
@@ -180,9 +187,14 @@ export class HttpClient extends HttpPacing {
    * After a failed attempt: how long to sleep before the next (undefined: none, a 429's pause is
    * the budget's), or the error that ends the call, thrown.
    */
-  private retryAfter(call: Call, error: unknown, attemptStarted: number): number | undefined {
+  private retryAfter(
+    call: Call,
+    error: unknown,
+    attemptStarted: number,
+    attempt: number,
+  ): number | undefined {
     if (!(error instanceof ApiError)) throw error;
-    const streak = this.countStreak(error, attemptStarted);
+    const streak = this.countStreak(error, attemptStarted, attempt);
     if (error.code === 'rate-limited' && call.rateWaits < this.opts.maxRateLimitWaits) {
       call.rateWaits += 1;
       call.attempts -= 1;
@@ -216,17 +228,24 @@ export class HttpClient extends HttpPacing {
     return Math.floor(this.opts.random() * ceiling);
   }
 
-  /** Count a failed attempt toward the streak (transport failures), or end it (any answer). */
-  private countStreak(error: ApiError, attemptStarted: number): HttpClient['streak'] {
+  /**
+   * Count a failed attempt toward the streak (transport failures), or end it (any answer). Only an
+   * attempt started after the last counted failure counts: attempts in flight together that fail
+   * together (a plan's first requests, or many reads when the network drops) are one failure, so
+   * the API is judged unreachable after failures one after the other, however many were in flight.
+   */
+  private countStreak(error: ApiError, attemptStarted: number, attempt: number): HttpClient['streak'] {
     if (error.status !== undefined || (error.code !== 'network' && error.code !== 'timeout'))
       return (this.streak = undefined);
     // A connection the server closed after the request went out (a kept-alive socket it had timed
     // out, typically, which a busy client reused with many open) says nothing about whether the
     // API is reachable: the request's own attempts judge it (decision 43).
     if (error.code === 'network' && error.sent) return this.streak;
-    const streak = (this.streak ??= { count: 0, timeouts: 0, since: attemptStarted });
+    const streak = (this.streak ??= { count: 0, timeouts: 0, since: attemptStarted, after: 0 });
+    if (attempt < streak.after) return streak;
     streak.count += 1;
     if (error.code === 'timeout') streak.timeouts += 1;
+    streak.after = this.attemptsStarted;
     return streak;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateWindow, seededRandom } from '../emulator/faults.js';
 import { lowerBound, type WindowModel } from './rate-bound.js';
-import { RateBudget } from './rate-limit.js';
+import { FIRST_REQUESTS, RateBudget } from './rate-limit.js';
 
 /** The server's clock at the start of a run: a multiple of every window below, plus `phase`. */
 const EPOCH = 1_800_000_000_000;
@@ -41,6 +41,9 @@ function simulate(s: Scenario) {
   let done = 0;
   let pausedUntil = 0;
   let startedInPause = 0;
+  /** Starts before the first answer (nothing known of the limit yet: `FIRST_REQUESTS` at most). */
+  let answered = false;
+  let firstWave = 0;
 
   const worker = () => {
     if (next >= s.n) return;
@@ -54,6 +57,7 @@ function simulate(s: Scenario) {
     const sentAt = budget.sent();
     if (now < pausedUntil) startedInPause += 1;
     starts.push(now);
+    if (!answered) firstWave += 1;
     at(now + s.latencyMs / 2, () => {
       const r = server.take(now);
       if (r.allowed) arrivals.push(now);
@@ -67,6 +71,7 @@ function simulate(s: Scenario) {
               ...(s.headers === 'policy' ? { 'ratelimit-policy': `${s.limit};w=${s.windowMs / 1000}` } : {}),
             };
       at(now + s.latencyMs / 2, () => {
+        answered = true;
         budget.release(headers, sentAt);
         if (!r.allowed) {
           throttled += 1;
@@ -85,9 +90,9 @@ function simulate(s: Scenario) {
     now = e.at;
     e.run();
   }
-  const maxIn = (span: number) => {
+  const maxIn = (span: number, from = 0) => {
     let best = 0;
-    for (let i = 0, j = 0; i < arrivals.length; i += 1) {
+    for (let i = from, j = from; i < arrivals.length; i += 1) {
       while (arrivals[i]! - arrivals[j]! >= span) j += 1;
       best = Math.max(best, i - j + 1);
     }
@@ -101,7 +106,9 @@ function simulate(s: Scenario) {
     elapsed: arrivals[arrivals.length - 1]! - start,
     bound: lowerBound(s.n, { ...s, phaseMs: s.phaseMs ?? 0 }),
     maxInWindow: maxIn(s.windowMs),
-    maxInTenth: maxIn(s.windowMs / 10),
+    /** The most in a tenth of the window once the pacer knows the limit (after the first wave). */
+    maxInTenth: maxIn(s.windowMs / 10, firstWave),
+    firstWave,
   };
 }
 
@@ -134,7 +141,10 @@ describe('RateBudget against a server with rate-limit headers (fake clock)', () 
     expect(r.done).toBe(s.n);
     expect(r.throttled).toBe(0);
     expect(r.maxInWindow).toBeLessThanOrEqual(s.limit);
-    // Spread: a tenth of the window carries about a tenth of the limit, not a burst.
+    // Spread: once an answer has said what the limit is, a tenth of the window carries about a
+    // tenth of the limit, not a burst. Before it, the first requests go together, no more than
+    // FIRST_REQUESTS (a plan's first lists; any limit allows them).
+    expect(r.firstWave).toBe(Math.min(FIRST_REQUESTS, s.concurrency));
     expect(r.maxInTenth).toBeLessThanOrEqual(Math.ceil(s.limit / 10) + 1);
     expect(r.elapsed).toBeLessThanOrEqual(1.1 * r.bound);
   });

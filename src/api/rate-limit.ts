@@ -182,8 +182,8 @@ export class RateBudget {
   }
 
   private earliestStart(now: number): number {
-    // Until the first answer says what the limit is, one request at a time.
-    if (!this.answered && this.inFlight > 0) return now + PROBE_POLL_MS;
+    // Until the first answer says what the limit is, the first few requests only (any limit allows them).
+    if (!this.answered && this.inFlight >= FIRST_REQUESTS) return now + PROBE_POLL_MS;
     let at = Math.max(this.pausedUntil, this.nextAt);
     if (this.available !== null && this.available <= 0) {
       if (now < this.resetAt) at = Math.max(at, this.resetAt);
@@ -314,6 +314,13 @@ class RecentMax {
   }
 }
 
+/**
+ * Requests in flight before any answer has said what the limit is: a plan's first lists (the custom
+ * fields', the teams', the sites') start together, not one round trip after the other (decision 43,
+ * "First requests together"). Their failures count once toward the unreachable streak when they
+ * were in flight together (`HttpClient.countStreak`).
+ */
+export const FIRST_REQUESTS = 4;
 /** How often a request waiting for the first answer (or for starts to be written) looks again. */
 const PROBE_POLL_MS = 10;
 

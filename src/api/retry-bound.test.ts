@@ -15,7 +15,10 @@ afterEach(async () => {
 });
 
 /** A server that accepts every connection and never answers, and a client with the default attempts. */
-async function silentServer(timeoutMs: number): Promise<{ client: HttpClient; connections: () => number }> {
+async function silentServer(
+  timeoutMs: number,
+  concurrency = 2,
+): Promise<{ client: HttpClient; connections: () => number }> {
   const sockets = new Set<Socket>();
   let connections = 0;
   const server = createServer((socket) => {
@@ -29,7 +32,7 @@ async function silentServer(timeoutMs: number): Promise<{ client: HttpClient; co
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     token: 'retry-token-0123456789',
     userAgent: 'test',
-    concurrency: 2,
+    concurrency,
     timeoutMs,
     backoffBaseMs: 10,
   });
@@ -66,6 +69,25 @@ it('a silent server: each request gives up after 3 timed-out attempts, the rest 
       /failed \(timeout\): not sent: GET \/orgs\/\{org\}\/teams: gave up after 3 attempts/,
     );
   }
+});
+
+it('attempts in flight together that time out together count once: the API is judged unreachable after failures one after the other', async () => {
+  // A plan's first requests go together (FIRST_REQUESTS): four timeouts at once are one failure,
+  // not the three in a row that judge the API unreachable (decision 43, "First requests together").
+  const { client } = await silentServer(300, 4);
+  const seen = { sent: 0 };
+  const sent = client.budget.sent.bind(client.budget);
+  client.budget.sent = () => ((seen.sent += 1), sent());
+  const results = await Promise.allSettled(
+    Array.from({ length: 4 }, (_, i) =>
+      client.send({ method: 'GET', path: `/orgs/o${i}/teams`, route: '/orgs/{org}/teams', expect: [200] }),
+    ),
+  );
+  const errors = results.map((r) => (r.status === 'rejected' ? (r.reason as ApiError) : null));
+  expect(errors.every((e) => e instanceof ApiError && e.code === 'timeout')).toBe(true);
+  // Three timeouts one after the other, not one: the first four attempts' retries were written.
+  expect(seen.sent).toBeGreaterThanOrEqual(4 + 2);
+  expect(errors.some((e) => /gave up after 3 attempts/.test(e!.message))).toBe(true);
 });
 
 it('the client tries the API again once as long as giving up took has passed (a daemon keeps one client)', async () => {

@@ -173,8 +173,8 @@ describe('live read', () => {
       ],
     });
     const paths = emu.requests().map((r) => r.path);
-    // Until the first answer, one request at a time: a plain list there delays every read below
-    // the teams and the sites by one round trip.
+    // Until the first answer, only the first requests (FIRST_REQUESTS, here the client's two) are
+    // in flight: a plain list among them would delay every read below the teams and the sites.
     expect(paths.slice(0, 2).sort()).toEqual(['/v1/orgs/org_t/sites', '/v1/orgs/org_t/teams']);
     expect(paths.indexOf('/v1/orgs/org_t/custom-fields')).toBeGreaterThan(1);
   });
