@@ -267,6 +267,53 @@ describe('fastParseYaml', () => {
     expect(read).toBeGreaterThan(200);
   });
 
+  it('reads flow lists split at `, ` and lists spaced otherwise as the full parser does', () => {
+    // splitItems takes lists written `a, b`; ODD_SPACING sends any other spacing to spacedItems.
+    const items = [
+      'a',
+      'b c',
+      'b  c',
+      '1',
+      '-2',
+      'true',
+      'null',
+      '~',
+      'u@x.com',
+      'x.y',
+      '',
+      ' ',
+      '-x',
+      '0x1',
+    ];
+    const seps = [', ', ',', ' ,', ',  ', ' , ', ', , '];
+    const ends = ['', ' ', '  '];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    let read = 0;
+    for (let n = 0; n < 3000; n += 1) {
+      const count = next() % 5;
+      let inside = ends[next() % ends.length]!;
+      for (let k = 0; k < count; k += 1)
+        inside +=
+          (k > 0 ? seps[next() % (n % 2 === 0 ? 1 : seps.length)] : '') + items[next() % items.length];
+      inside += ends[next() % ends.length];
+      if (expectAgreement(`members: [${inside}]\nother: [a, b]\n`) !== undefined) read += 1;
+    }
+    for (const list of [
+      '[a, b]',
+      '[a,b]',
+      '[a , b]',
+      '[ a, b]',
+      '[a, b ]',
+      '[a,  b]',
+      '[, a]',
+      '[a, , b]',
+      '[a, ]',
+    ])
+      expectAgreement(`members: ${list}\n`);
+    expect(read).toBeGreaterThan(1000);
+  });
+
   it("ends a flow list's last item at its own bracket, whatever commas follow later in the file", () => {
     // One-member and empty lists, each item's end searched up to its list's `]` only (a search for
     // the next comma of the file made such a file's read quadratic, decision 42's fourteenth pass).
