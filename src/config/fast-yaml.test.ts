@@ -267,6 +267,34 @@ describe('fastParseYaml', () => {
     expect(read).toBeGreaterThan(200);
   });
 
+  it("ends a plain value at its comment or line, and declines its `: ` or last `:` (plainEnd's search)", () => {
+    const values = [
+      'a:b',
+      'a: b',
+      'a:',
+      'a:  ',
+      'a #c',
+      'a#b',
+      'a  #c',
+      'a :b',
+      'a : b',
+      'http://x/y',
+      'a b',
+      'a:b:',
+    ];
+    const read: unknown[] = [];
+    for (const v of values)
+      for (const eol of ['\n', '\r\n', ''])
+        for (const text of [`k: ${v}${eol}`, `k: ${v}${eol}n: 1${eol}`, `k:\n  - ${v}${eol}  - x: y${eol}`])
+          read.push(expectAgreement(text));
+    // Plain items of a block list, no colon after them: each one's search stops at its line.
+    const list = Array.from({ length: 50 }, (_, i) => `  - u${i} #c${i}\n  - v${i}\n`).join('');
+    expect(expectAgreement(`k:\n${list}`)).toEqual({
+      k: Array.from({ length: 50 }, (_, i) => [`u${i}`, `v${i}`]).flat(),
+    });
+    expect(read.filter((v) => v !== undefined).length).toBeGreaterThan(40);
+  });
+
   it('reads flow lists split at `, ` and lists spaced otherwise as the full parser does', () => {
     // splitItems takes lists written `a, b`; ODD_SPACING sends any other spacing to spacedItems.
     const items = [
@@ -295,8 +323,8 @@ describe('fastParseYaml', () => {
       let inside = ends[next() % ends.length]!;
       for (let k = 0; k < count; k += 1)
         inside +=
-          (k > 0 ? seps[next() % (n % 2 === 0 ? 1 : seps.length)] : '') + items[next() % items.length];
-      inside += ends[next() % ends.length];
+          (k > 0 ? seps[next() % (n % 2 === 0 ? 1 : seps.length)]! : '') + items[next() % items.length]!;
+      inside += ends[next() % ends.length]!;
       if (expectAgreement(`members: [${inside}]\nother: [a, b]\n`) !== undefined) read += 1;
     }
     for (const list of [
