@@ -33,6 +33,37 @@ describe('normalizeStructure', () => {
       expect(Object.keys(spaces[i]!)).toEqual(Object.keys(want));
     }
   });
+  it("copies a section's keys in the desired state's order, leaving out undefined ones", () => {
+    const all = {
+      spaces: [{ space: 's1' }],
+      brokenLinks: 'allow',
+      localizedDescription: { fr: 'd' },
+      localizedTitle: { fr: 't' },
+      draft: false,
+      default: true,
+      condition: null,
+      description: 'd',
+      icon: null,
+      title: 'T',
+      path: 'p',
+    };
+    const d = normalizeStructure({ sections: [all, { path: 'q', title: undefined, spaces: [] }] as never });
+    expect(Object.keys(d.sections![0]!)).toEqual([
+      'path',
+      'title',
+      'icon',
+      'description',
+      'condition',
+      'default',
+      'draft',
+      'localizedTitle',
+      'localizedDescription',
+      'brokenLinks',
+      'spaces',
+    ]);
+    expect(d.sections![0]).toStrictEqual(all);
+    expect(d.sections![1]).toStrictEqual({ path: 'q', spaces: [] });
+  });
 });
 
 describe('checkStructure', () => {
