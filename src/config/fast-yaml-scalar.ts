@@ -275,35 +275,8 @@ function plainFlowSeq(c: Cursor): Value[] | undefined {
   if (!FLOW_SPECIAL.test(s)) return undefined;
   const close = FLOW_SPECIAL.lastIndex - 1;
   if (close >= c.end || s.charCodeAt(close) !== 0x5d) return undefined;
-  const items = s.slice(c.i + 1, close);
-  const out = ODD_SPACING.test(items) ? spacedItems(s, c.i + 1, close) : splitItems(items);
-  c.i = close + 1;
-  return out;
-}
-
-/**
- * The items of a flow list written `a, b, c` (no space at its ends or before a comma, one after
- * each): split at each `, ` by one native call, the array it makes the list's (issue 33: the
- * 3,000 teams' `members` lists of a config, read cold, cost a search and a slice per member).
- */
-function splitItems(items: string): Value[] {
-  if (items.length === 0) return [];
-  const out: Value[] = items.split(', ');
-  // An empty item cannot come of such a list; resolvePlain would refuse it, as spacedItems does.
-  for (let k = 0; k < out.length; k += 1) out[k] = resolvePlain(out[k] as string);
-  return out;
-}
-
-/**
- * Where splitting at `, ` would not give the items trimmed of their spaces: a space or comma first,
- * a space last, a space before a comma, a comma not followed by exactly one space.
- */
-const ODD_SPACING = /^[ ,]| $| ,|,(?! )|, {2}/;
-
-/** The items of a flow list of plain scalars spaced in any other way, from `from` to its `]`, `close`. */
-function spacedItems(s: string, from: number, close: number): Value[] {
   const out: Value[] = [];
-  for (const first = from; ;) {
+  for (let from = c.i + 1; ;) {
     // The item's end: the next `,` or this list's `]`, whichever comes first. Never a search for
     // `,` alone, which past a list's last item ran on to the next comma of the file (quadratic in a
     // file of one-member lists).
@@ -315,14 +288,15 @@ function spacedItems(s: string, from: number, close: number): Value[] {
     while (a < b && s.charCodeAt(a) === 0x20) a += 1;
     while (b > a && s.charCodeAt(b - 1) === 0x20) b -= 1;
     if (a === b) {
-      // `[ ]`; an empty item (`[a,,b]`, `[a, ]`) is not in the subset, as in flowValue.
-      if (to === close && from === first) break;
+      // `[]` or `[ ]`; an empty item (`[a,,b]`, `[a, ]`) is not in the subset, as in flowValue.
+      if (to === close && from === c.i + 1) break;
       return bail();
     }
     out.push(resolvePlain(s.slice(a, b)));
     if (to === close) break;
     from = to + 1;
   }
+  c.i = close + 1;
   return out;
 }
 

@@ -295,8 +295,8 @@ describe('fastParseYaml', () => {
     expect(read.filter((v) => v !== undefined).length).toBeGreaterThan(40);
   });
 
-  it('reads flow lists split at `, ` and lists spaced otherwise as the full parser does', () => {
-    // splitItems takes lists written `a, b`; ODD_SPACING sends any other spacing to spacedItems.
+  it('reads flow lists spaced in every way as the full parser does', () => {
+    // Lists written `a, b` (even rounds) and spaced in any other way (odd rounds).
     const items = [
       'a',
       'b c',
