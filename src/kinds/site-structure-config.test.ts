@@ -15,8 +15,9 @@ describe('normalizeStructure', () => {
     const undef = { space: 's3', path: undefined, hidden: false }; // an undefined value
     const unordered = { space: 's4', hidden: true, path: 'v4' }; // `hidden` before `path`
     const unknown = { space: 's5', extra: 1 }; // a key the desired state does not hold
+    const spaceless = { path: 'v6' }; // no `space`: copied as the copy always was
     const d = normalizeStructure({
-      sections: [{ path: 'a', spaces: [kept, late, undef, unordered, unknown] as never }],
+      sections: [{ path: 'a', spaces: [kept, late, undef, unordered, unknown, spaceless] as never }],
       spaces: [kept],
     });
     const spaces = d.sections![0]!.spaces;
@@ -27,8 +28,9 @@ describe('normalizeStructure', () => {
       [2, { space: 's3', hidden: false }],
       [3, { space: 's4', path: 'v4', hidden: true }],
       [4, { space: 's5' }],
+      [5, { space: undefined, path: 'v6' }],
     ] as const) {
-      expect(spaces[i]).not.toBe([late, undef, unordered, unknown][i - 1]);
+      expect(spaces[i]).not.toBe([late, undef, unordered, unknown, spaceless][i - 1]);
       expect(spaces[i]).toStrictEqual(want);
       expect(Object.keys(spaces[i]!)).toEqual(Object.keys(want));
     }

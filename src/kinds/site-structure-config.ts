@@ -185,21 +185,19 @@ const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace => {
   return pickDefined(s, SITE_SPACE_KEYS, out) as DesiredSiteSpace;
 };
 
+/** A site space's keys in the desired state's order: `space`, then SITE_SPACE_KEYS. */
+const SITE_SPACE_ORDER: readonly string[] = ['space', ...SITE_SPACE_KEYS];
+
 /** Whether `s`'s own keys are `space`, then keys of SITE_SPACE_KEYS in that order, none undefined. */
 function isDesiredSiteSpace(s: Record<string, unknown>): boolean {
-  let k = -1;
+  let k = 0;
   for (const key in s) {
-    if (k === -1) {
-      if (key !== 'space') return false;
-      k = 0;
-    } else {
-      while (k < SITE_SPACE_KEYS.length && SITE_SPACE_KEYS[k] !== key) k += 1;
-      if (k === SITE_SPACE_KEYS.length) return false;
-      k += 1;
-    }
-    if (s[key] === undefined) return false;
+    // The first key is `space` (k 0); each next one is found further on.
+    if (k > 0) while (k < SITE_SPACE_ORDER.length && SITE_SPACE_ORDER[k] !== key) k += 1;
+    if (k === SITE_SPACE_ORDER.length || SITE_SPACE_ORDER[k] !== key || s[key] === undefined) return false;
+    k += 1;
   }
-  return k !== -1;
+  return k > 0;
 }
 
 /**
