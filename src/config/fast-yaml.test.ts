@@ -267,6 +267,81 @@ describe('fastParseYaml', () => {
     expect(read).toBeGreaterThan(200);
   });
 
+  it("ends a plain value at its comment or line, and declines its `: ` or last `:` (plainEnd's search)", () => {
+    const values = [
+      'a:b',
+      'a: b',
+      'a:',
+      'a:  ',
+      'a #c',
+      'a#b',
+      'a  #c',
+      'a :b',
+      'a : b',
+      'http://x/y',
+      'a b',
+      'a:b:',
+    ];
+    const read: unknown[] = [];
+    for (const v of values)
+      for (const eol of ['\n', '\r\n', ''])
+        for (const text of [`k: ${v}${eol}`, `k: ${v}${eol}n: 1${eol}`, `k:\n  - ${v}${eol}  - x: y${eol}`])
+          read.push(expectAgreement(text));
+    // Plain items of a block list, no colon after them: each one's search stops at its line.
+    const list = Array.from({ length: 50 }, (_, i) => `  - u${i} #c${i}\n  - v${i}\n`).join('');
+    expect(expectAgreement(`k:\n${list}`)).toEqual({
+      k: Array.from({ length: 50 }, (_, i) => [`u${i}`, `v${i}`]).flat(),
+    });
+    expect(read.filter((v) => v !== undefined).length).toBeGreaterThan(40);
+  });
+
+  it('reads flow lists spaced in every way as the full parser does', () => {
+    // Lists written `a, b` (even rounds) and spaced in any other way (odd rounds).
+    const items = [
+      'a',
+      'b c',
+      'b  c',
+      '1',
+      '-2',
+      'true',
+      'null',
+      '~',
+      'u@x.com',
+      'x.y',
+      '',
+      ' ',
+      '-x',
+      '0x1',
+    ];
+    const seps = [', ', ',', ' ,', ',  ', ' , ', ', , '];
+    const ends = ['', ' ', '  '];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    let read = 0;
+    for (let n = 0; n < 3000; n += 1) {
+      const count = next() % 5;
+      let inside = ends[next() % ends.length]!;
+      for (let k = 0; k < count; k += 1)
+        inside +=
+          (k > 0 ? seps[next() % (n % 2 === 0 ? 1 : seps.length)]! : '') + items[next() % items.length]!;
+      inside += ends[next() % ends.length]!;
+      if (expectAgreement(`members: [${inside}]\nother: [a, b]\n`) !== undefined) read += 1;
+    }
+    for (const list of [
+      '[a, b]',
+      '[a,b]',
+      '[a , b]',
+      '[ a, b]',
+      '[a, b ]',
+      '[a,  b]',
+      '[, a]',
+      '[a, , b]',
+      '[a, ]',
+    ])
+      expectAgreement(`members: ${list}\n`);
+    expect(read).toBeGreaterThan(1000);
+  });
+
   it("ends a flow list's last item at its own bracket, whatever commas follow later in the file", () => {
     // One-member and empty lists, each item's end searched up to its list's `]` only (a search for
     // the next comma of the file made such a file's read quadratic, decision 42's fourteenth pass).

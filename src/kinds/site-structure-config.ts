@@ -159,20 +159,6 @@ const SITE_SPACE_KEYS = [
   'brokenLinks',
 ] as const;
 
-/** A section's keys before `spaces`, in the order the desired state lists them. */
-const SECTION_KEYS = [
-  'path',
-  'title',
-  'icon',
-  'description',
-  'condition',
-  'default',
-  'draft',
-  'localizedTitle',
-  'localizedDescription',
-  'brokenLinks',
-] as const;
-
 /**
  * The entry with the given keys that it sets, in that order (what `defined` makes of an object
  * literal, without the literal: one object per site space and section, issue 33).
@@ -183,19 +169,55 @@ function pickDefined(from: Record<string, unknown>, keys: readonly string[], out
 }
 
 /**
- * A site space as the desired state holds it. Its object starts empty: an empty literal has room
- * for four properties in the object itself, where `{ space }` had room for one and put each key
- * added after it in a second object (a property array per site space, 66,400 in a config of 100k
- * resources: one more object for every scavenge to copy, and one more load per read).
+ * A site space as the desired state holds it: the config's own object when it already is one (its
+ * keys `space` then those of SITE_SPACE_KEYS it sets, in that order, none undefined: what the
+ * schema's answer nearly always is), else a copy. Shared, not copied: the copy was one more object
+ * per site space to allocate and to carry through the scavenges while the config loads (66,400 in
+ * a config of 100k resources, 3.8 MB; issue 33). Neither the config nor the desired state is
+ * written to after the load (a nested `customization` object was always shared so).
+ * A copy's object starts empty: an empty literal has room for four properties in the object
+ * itself, where `{ space }` had room for one and put each key added after it in a second object.
  */
 const siteSpace = (s: z.infer<typeof SiteSpaceConfig>): DesiredSiteSpace => {
+  if (isDesiredSiteSpace(s as Record<string, unknown>)) return s as DesiredSiteSpace;
   const out: Record<string, unknown> = {};
   out['space'] = s.space;
   return pickDefined(s, SITE_SPACE_KEYS, out) as DesiredSiteSpace;
 };
 
+/** A site space's keys in the desired state's order: `space`, then SITE_SPACE_KEYS. */
+const SITE_SPACE_ORDER: readonly string[] = ['space', ...SITE_SPACE_KEYS];
+
+/** Whether `s`'s own keys are `space`, then keys of SITE_SPACE_KEYS in that order, none undefined. */
+function isDesiredSiteSpace(s: Record<string, unknown>): boolean {
+  let k = 0;
+  for (const key in s) {
+    // The first key is `space` (k 0); each next one is found further on.
+    if (k > 0) while (k < SITE_SPACE_ORDER.length && SITE_SPACE_ORDER[k] !== key) k += 1;
+    if (k === SITE_SPACE_ORDER.length || SITE_SPACE_ORDER[k] !== key || s[key] === undefined) return false;
+    k += 1;
+  }
+  return k > 0;
+}
+
+/**
+ * A section as the desired state holds it: the keys it sets, in the order below (its schema's), then
+ * its site spaces. Each key read and written by name: `pickDefined`'s reads by a key from a list were
+ * megamorphic (a call into V8's stub cache each, ten per section, most of them run before TurboFan
+ * has compiled the load; issue 33).
+ */
 const section = (sec: z.infer<typeof SectionConfig>): DesiredSection => {
-  const out = pickDefined(sec, SECTION_KEYS, {});
+  const out: Record<string, unknown> = {};
+  if (sec.path !== undefined) out['path'] = sec.path;
+  if (sec.title !== undefined) out['title'] = sec.title;
+  if (sec.icon !== undefined) out['icon'] = sec.icon;
+  if (sec.description !== undefined) out['description'] = sec.description;
+  if (sec.condition !== undefined) out['condition'] = sec.condition;
+  if (sec.default !== undefined) out['default'] = sec.default;
+  if (sec.draft !== undefined) out['draft'] = sec.draft;
+  if (sec.localizedTitle !== undefined) out['localizedTitle'] = sec.localizedTitle;
+  if (sec.localizedDescription !== undefined) out['localizedDescription'] = sec.localizedDescription;
+  if (sec.brokenLinks !== undefined) out['brokenLinks'] = sec.brokenLinks;
   // Holey arrays, as the live ones: the structure diff reads both (model/holey.ts).
   out['spaces'] = mapHoley(sec.spaces, siteSpace);
   return out as DesiredSection;
@@ -236,34 +258,62 @@ function oneDefault(on: EntryChecks, what: string) {
   };
 }
 
+/**
+ * The identities met so far in one scope of a site's check: `count` answers 0 for a new one, 1 at
+ * its second time, 2 after. The scope's `unique` check, which keeps a place (a path and an object)
+ * per identity, is handed an identity only once it repeats (its first place, found again, then each
+ * repetition): it reports the same, where a place per section and site space made 14 MB of the
+ * 68 MB a load of 66,400 site spaces allocated (the sets make 4 MB; issue 33).
+ */
+class Seen {
+  private readonly once = new Set<string>();
+  private twice: Set<string> | undefined;
+  count(identity: string): 0 | 1 | 2 {
+    const size = this.once.size;
+    // One lookup: the set grows when the identity is new.
+    if (this.once.add(identity).size !== size) return 0;
+    if ((this.twice ??= new Set()).has(identity)) return 2;
+    this.twice.add(identity);
+    return 1;
+  }
+}
+
+/** Where a site's list of site spaces is: section `k`'s, or the root's (`k` -1). */
+const spacesAt = (k: number): (string | number)[] => (k === -1 ? ['spaces'] : ['sections', k, 'spaces']);
+
 /** Checks of a site's structure that its schema cannot express. */
 export function checkStructure(site: StructureConfig, on: EntryChecks): void {
   const paths = on.unique('section path');
   const siteSpaces = on.unique('site space for space');
   if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
     on.report(['spaces'], 'a site has either sections or root spaces, not both', 'sections-and-spaces', true);
-  // Where each space first appears: its path is built (and handed to `siteSpaces`) only when the
-  // space appears again, so a site without duplicates builds no path per site space.
-  const firstAt = new Map<string, { at: (string | number)[]; i: number } | null>();
-  const spaces = (list: z.infer<typeof SiteSpaceConfig>[], at: (string | number)[]) => {
+  const spaceSeen = new Seen();
+  const spaces = (list: z.infer<typeof SiteSpaceConfig>[], k: number) => {
     // Made at the list's first default: most lists have none (a closure per section, 16,600 in
     // a config of 100k resources, for nothing; issue 33).
     let def: ReturnType<typeof oneDefault> | undefined;
     for (let i = 0; i < list.length; i += 1) {
       const s = list[i]!;
-      const first = firstAt.get(s.space);
-      if (first === undefined) firstAt.set(s.space, { at, i });
-      else {
-        if (first) siteSpaces(s.space, [...first.at, first.i, 'space']);
-        firstAt.set(s.space, null);
-        siteSpaces(s.space, [...at, i, 'space']);
+      const seen = spaceSeen.count(s.space);
+      if (seen !== 0) {
+        if (seen === 1) siteSpaces(s.space, firstSpaceAt(site, s.space));
+        siteSpaces(s.space, [...spacesAt(k), i, 'space']);
       }
-      if (s.default) (def ??= oneDefault(on, 'site space of a section'))(s.default, [...at, i, 'default']);
+      if (s.default)
+        (def ??= oneDefault(on, 'site space of a section'))(s.default, [...spacesAt(k), i, 'default']);
     }
   };
   const defaultSection = oneDefault(on, 'section of a site');
-  site.sections?.forEach((section, i) => {
-    paths(section.path, ['sections', i, 'path']);
+  const sectionSeen = new Seen();
+  const sections = site.sections ?? [];
+  for (let i = 0; i < sections.length; i += 1) {
+    const section = sections[i]!;
+    const seen = sectionSeen.count(section.path);
+    if (seen !== 0) {
+      if (seen === 1)
+        paths(section.path, ['sections', sections.findIndex((s) => s.path === section.path), 'path']);
+      paths(section.path, ['sections', i, 'path']);
+    }
     if (section.default) defaultSection(section.default, ['sections', i, 'default']);
     if (section.spaces.length === 0)
       on.report(
@@ -271,14 +321,23 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
         'a section needs at least one space (the API creates a section from a space)',
         'empty-section',
       );
-    spaces(section.spaces, ['sections', i, 'spaces']);
-  });
-  if (site.spaces) spaces(site.spaces, ['spaces']);
+    spaces(section.spaces, i);
+  }
+  if (site.spaces) spaces(site.spaces, -1);
+  if (site.sectionGroups) checkGroups(site, site.sectionGroups, on);
+}
+
+/** The checks of a site's section groups (its sections' paths known). */
+function checkGroups(
+  site: StructureConfig,
+  groups: NonNullable<StructureConfig['sectionGroups']>,
+  on: EntryChecks,
+): void {
   const groupTitles = on.unique('section group');
   const groupIds = on.unique('section group id');
   const grouped = on.unique('grouped section');
   const known = new Set(site.sections?.map((s) => s.path) ?? []);
-  site.sectionGroups?.forEach((g, i) => {
+  groups.forEach((g, i) => {
     if (g.id) groupIds(g.id, ['sectionGroups', i, 'id']);
     else groupTitles(g.title, ['sectionGroups', i, 'title']);
     g.sections?.forEach((p, j) => {
@@ -287,9 +346,18 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
       else grouped(p, path);
     });
   });
-  if (site.sectionGroups)
-    for (const [i, message] of nestingIssues(site.sectionGroups))
-      on.report(['sectionGroups', i, 'parent'], message, 'unknown-reference');
+  for (const [i, message] of nestingIssues(groups))
+    on.report(['sectionGroups', i, 'parent'], message, 'unknown-reference');
+}
+
+/** The path of `space`'s first site space in `site` (sections in order, then the root spaces). */
+function firstSpaceAt(site: StructureConfig, space: string): (string | number)[] {
+  const sections = site.sections ?? [];
+  for (let k = 0; k < sections.length; k += 1) {
+    const i = sections[k]!.spaces.findIndex((s) => s.space === space);
+    if (i !== -1) return ['sections', k, 'spaces', i, 'space'];
+  }
+  return ['spaces', (site.spaces ?? []).findIndex((s) => s.space === space), 'space'];
 }
 
 /**
