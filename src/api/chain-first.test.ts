@@ -158,7 +158,7 @@ describe('the time paused for the rate limit', () => {
 /**
  * A client of a server that answers at once until `hold()`, then holds requests until it has
  * `count` of them and answers them all together (the client finds them in one turn of its event
- * loop). The first answer has ended the client's probing (one request at a time until an answer
+ * loop). The first answer has ended the client's probing (only its first requests until an answer
  * comes). `running(n)`: once `n` requests are under way, and written.
  */
 async function heldTogether(count: number, concurrency: number) {

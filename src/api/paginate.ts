@@ -189,7 +189,8 @@ class PageWalk<T extends z.ZodType, S> {
         expect: EXPECT_OK,
         // A list's next page is on the path of every read below its items: it goes first. So does
         // the first page of a list with reads below its items: until the first answer the client
-        // sends one request at a time, and a plain list there would hold back every read below.
+        // sends only its first few requests (FIRST_REQUESTS), and a plain list among them would
+        // hold back every read below.
         priority: page !== undefined || this.leads ? 1 : 0,
         peek: (status, bytes) => this.peek(page, status, bytes),
       },
