@@ -53,13 +53,9 @@ export class HttpClient extends HttpPacing {
    */
   private gaveUp: { error: ApiError; until: number } | undefined;
   /**
-   * Attempts of any request that failed in a row without any answer from the API (a connection
-   * refused, a timeout): the rate budget lets one request probe at a time before the first
-   * answer, so an unreachable API is judged by these, not by each request's own attempts.
-   */
-  /**
-   * Transport failures one after the other: `count` of them (`timeouts` timed out) since `since`;
-   * `after` is how many attempts had started when the last one was counted (`countStreak`).
+   * Attempts of any request that failed in a row with no answer from the API (refused, timed out):
+   * `count` (`timeouts`) since `since`; they judge an unreachable API. `after`: attempts started
+   * when the last was counted (`countStreak`).
    */
   private streak: { count: number; timeouts: number; since: number; after: number } | undefined;
   /** Attempts started so far: an attempt's number orders it against the streak's failures. */
@@ -162,14 +158,15 @@ export class HttpClient extends HttpPacing {
         }
         call.attempts += 1;
         const attemptStarted = Date.now();
-        const attempt = this.attemptsStarted++;
+        // Numbered before any answer: failures in flight together count once (`countStreak`).
+        const round = this.budget.hasAnswered ? undefined : this.attemptsStarted++;
         let res: HttpResponse;
         try {
           res = await this.attempt(call);
           this.gaveUp = undefined;
           this.streak = undefined;
         } catch (error) {
-          const pause = this.retryAfter(call, error, attemptStarted, attempt);
+          const pause = this.retryAfter(call, error, attemptStarted, round);
           if (pause !== undefined) await sleep(pause);
           continue;
         }
@@ -191,10 +188,10 @@ export class HttpClient extends HttpPacing {
     call: Call,
     error: unknown,
     attemptStarted: number,
-    attempt: number,
+    round: number | undefined,
   ): number | undefined {
     if (!(error instanceof ApiError)) throw error;
-    const streak = this.countStreak(error, attemptStarted, attempt);
+    const streak = this.countStreak(error, attemptStarted, round);
     if (error.code === 'rate-limited' && call.rateWaits < this.opts.maxRateLimitWaits) {
       call.rateWaits += 1;
       call.attempts -= 1;
@@ -229,12 +226,17 @@ export class HttpClient extends HttpPacing {
   }
 
   /**
-   * Count a failed attempt toward the streak (transport failures), or end it (any answer). Only an
-   * attempt started after the last counted failure counts: attempts in flight together that fail
-   * together (a plan's first requests, or many reads when the network drops) are one failure, so
-   * the API is judged unreachable after failures one after the other, however many were in flight.
+   * Count a failed attempt toward the streak (transport failures), or end it (any answer). One
+   * started before any answer (`round`, its number) counts only if it started after the last
+   * counted failure: the first requests (`FIRST_REQUESTS`), in flight together, that fail together
+   * are one failure, as when one request probed alone. After the first answer each failure counts:
+   * reads in flight that time out together when the network drops judge it at once (decision 43).
    */
-  private countStreak(error: ApiError, attemptStarted: number, attempt: number): HttpClient['streak'] {
+  private countStreak(
+    error: ApiError,
+    attemptStarted: number,
+    round: number | undefined,
+  ): HttpClient['streak'] {
     if (error.status !== undefined || (error.code !== 'network' && error.code !== 'timeout'))
       return (this.streak = undefined);
     // A connection the server closed after the request went out (a kept-alive socket it had timed
@@ -242,7 +244,7 @@ export class HttpClient extends HttpPacing {
     // API is reachable: the request's own attempts judge it (decision 43).
     if (error.code === 'network' && error.sent) return this.streak;
     const streak = (this.streak ??= { count: 0, timeouts: 0, since: attemptStarted, after: 0 });
-    if (attempt < streak.after) return streak;
+    if (round !== undefined && round < streak.after) return streak;
     streak.count += 1;
     if (error.code === 'timeout') streak.timeouts += 1;
     streak.after = this.attemptsStarted;

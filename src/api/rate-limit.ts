@@ -28,6 +28,10 @@ export class RateBudget {
   private policyWindow = false;
   /** Whether any answer came back yet (before that, nothing is known about the limit). */
   private answered = false;
+  /** Whether any answer came back yet (the HTTP client's streak treats the first requests apart). */
+  get hasAnswered(): boolean {
+    return this.answered;
+  }
   private inFlight = 0;
   /** Starts that took their slot and whose request is not written yet: they count in every window. */
   private unsent = 0;

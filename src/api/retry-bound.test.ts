@@ -90,6 +90,40 @@ it('attempts in flight together that time out together count once: the API is ju
   expect(errors.some((e) => /gave up after 3 attempts/.test(e!.message))).toBe(true);
 });
 
+it('after the first answer, reads in flight that time out together judge the API unreachable at once (a network drop)', async () => {
+  // Only the first requests, before any answer, count once a round (the test above): a drop in
+  // the middle of a read must not cost three rounds of timeouts and three times the requests.
+  const sockets = new Set<Socket>();
+  let silent = false;
+  let unanswered = 0;
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('data', () => {
+      if (silent) unanswered += 1;
+      else socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+    });
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new HttpClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: 'retry-token-0123456789',
+    userAgent: 'test',
+    concurrency: 8,
+    timeoutMs: 300,
+    backoffBaseMs: 10,
+  });
+  open.push({ server, sockets, client });
+  const get = (i: number) => client.send({ method: 'GET', path: `/x${i}`, route: '/x', expect: [200] });
+  await Promise.all(Array.from({ length: 8 }, (_, i) => get(i)));
+  silent = true;
+  const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => get(i)));
+  expect(results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError)).toBe(true);
+  // Eight timed out together: judged at once, few retries (counted once a round: 24 requests).
+  expect(unanswered).toBeGreaterThanOrEqual(8);
+  expect(unanswered).toBeLessThan(16);
+});
+
 it('the client tries the API again once as long as giving up took has passed (a daemon keeps one client)', async () => {
   const { client, connections } = await silentServer(200);
   const get = { method: 'GET', path: '/orgs/o/teams', route: '/orgs/{org}/teams', expect: [200] } as const;
