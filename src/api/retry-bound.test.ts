@@ -14,31 +14,37 @@ afterEach(async () => {
   }
 });
 
-/** A server that accepts every connection and never answers, and a client with the default attempts. */
-async function silentServer(
-  timeoutMs: number,
-  concurrency = 2,
+/** What a raw server does with a connection (`n`: the how-manieth) and its sockets. */
+type OnConnection = (socket: Socket, n: number) => void;
+const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
+
+/** A TCP server answering as `onConnection` says, and a client of it (closed after each test). */
+async function rawServer(
+  onConnection: OnConnection,
+  options: Partial<ConstructorParameters<typeof HttpClient>[0]>,
 ): Promise<{ client: HttpClient; connections: () => number }> {
   const sockets = new Set<Socket>();
   let connections = 0;
   const server = createServer((socket) => {
-    connections += 1;
     sockets.add(socket);
-    socket.on('data', () => undefined);
     socket.on('close', () => sockets.delete(socket));
+    onConnection(socket, (connections += 1));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const client = new HttpClient({
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     token: 'retry-token-0123456789',
     userAgent: 'test',
-    concurrency,
-    timeoutMs,
     backoffBaseMs: 10,
+    ...options,
   });
   open.push({ server, sockets, client });
   return { client, connections: () => connections };
 }
+
+/** A server that accepts every connection and never answers, and a client with the default attempts. */
+const silentServer = (timeoutMs: number, concurrency = 2) =>
+  rawServer((socket) => socket.on('data', () => undefined), { concurrency, timeoutMs });
 
 it('a silent server: each request gives up after 3 timed-out attempts, the rest of the command fails at once', async () => {
   const { client } = await silentServer(300);
@@ -93,27 +99,16 @@ it('attempts in flight together that time out together count once: the API is ju
 it('after the first answer, reads in flight that time out together judge the API unreachable at once (a network drop)', async () => {
   // Only the first requests, before any answer, count once a round (the test above): a drop in
   // the middle of a read must not cost three rounds of timeouts and three times the requests.
-  const sockets = new Set<Socket>();
   let silent = false;
   let unanswered = 0;
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('data', () => {
-      if (silent) unanswered += 1;
-      else socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
-    });
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client = new HttpClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: 'retry-token-0123456789',
-    userAgent: 'test',
-    concurrency: 8,
-    timeoutMs: 300,
-    backoffBaseMs: 10,
-  });
-  open.push({ server, sockets, client });
+  const { client } = await rawServer(
+    (socket) =>
+      socket.on('data', () => {
+        if (silent) unanswered += 1;
+        else socket.write(OK);
+      }),
+    { concurrency: 8, timeoutMs: 300 },
+  );
   const get = (i: number) => client.send({ method: 'GET', path: `/x${i}`, route: '/x', expect: [200] });
   await Promise.all(Array.from({ length: 8 }, (_, i) => get(i)));
   silent = true;
@@ -141,29 +136,18 @@ it('connections the server closes after a request went out (stale kept-alive soc
   // The first eight connections answer one request each and are closed by the server at their
   // second (kept-alive sockets it has timed out); later connections answer every request. A client
   // reusing those eight sees eight failures in a row before any answer.
-  const sockets = new Set<Socket>();
-  let connections = 0;
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    const stale = (connections += 1) <= 8;
-    let requests = 0;
-    socket.on('data', () => {
-      requests += 1;
-      if (stale && requests > 1) return socket.destroy();
-      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
-    });
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client = new HttpClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: 'retry-token-0123456789',
-    userAgent: 'test',
-    concurrency: 8,
-    backoffBaseMs: 5,
-    backoffCapMs: 20,
-  });
-  open.push({ server, sockets, client });
+  const { client } = await rawServer(
+    (socket, n) => {
+      const stale = n <= 8;
+      let requests = 0;
+      socket.on('data', () => {
+        requests += 1;
+        if (stale && requests > 1) return socket.destroy();
+        socket.write(OK);
+      });
+    },
+    { concurrency: 8, backoffBaseMs: 5, backoffCapMs: 20 },
+  );
   const get = () => client.send({ method: 'GET', path: '/x', route: '/x', expect: [200] });
   // Eight sockets open and kept alive; then forty requests, the first eight on those sockets.
   await Promise.all(Array.from({ length: 8 }, get));
