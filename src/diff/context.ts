@@ -3,7 +3,7 @@ import type { Duplicate, Fields, OpShape, Renamable, Unmanaged } from '../model/
 import type { DiffProblem, DiffWarning, DraftSet } from './draft.js';
 import type { DiffProblemCode } from '../errors.js';
 import type { BrokenLinkFact, BrokenLinksPolicy, PlannedRedirect } from './site-paths.js';
-import type { TitleRefs } from './title-refs.js';
+import type { LiveTitleRefs } from './title-refs.js';
 
 export type { BrokenLinkFact, PlannedRedirect };
 
@@ -32,8 +32,8 @@ export type DiffContext = {
   /** Members' user ids by e-mail in lower case, when the members list was read (a grant names a user). */
   userIds?: Map<string, string>;
   /** How to reference each site and team of the organization, by title (for settings and SAML). */
-  siteRefs: TitleRefs;
-  teamRefs: TitleRefs;
+  siteRefs: LiveTitleRefs;
+  teamRefs: LiveTitleRefs;
   /** What the target API can do: the diff asks it, never a flavor name. */
   caps: ApiCapabilities;
   warnings: DiffWarning[];

@@ -4,27 +4,21 @@ import { liveRef } from './draft.js';
 /** How to reference a site or team of the organization (a live one, or the draft that creates it). */
 export type TitleRef = { ref: Ref; createKey?: string };
 
-/**
- * The refs by title that kinds' diffs write (`set`) and read (`get`): a `Map`, or `LiveTitleRefs`.
- * Iterated only to splice one context's into another (src/reconcile/diff.ts).
- */
-export type TitleRefs = {
-  get(title: string): TitleRef | undefined;
-  set(title: string, ref: TitleRef): unknown;
-  [Symbol.iterator](): Iterator<[string, TitleRef]>;
-};
+/** Refs by title, in order (a `LiveTitleRefs`, or a map of them). */
+type Refs = Iterable<[string, TitleRef]>;
 
 /**
- * The refs of the live items by title, then what was set over them, in that order: made at the
- * first `get` or walk, as `new Map(live.map(...))` followed by the sets would have made them. A
- * diff nobody asks of (no grant or SAML default team names a team by title) builds none: after a
- * plan's reads, 15,000 live teams' refs and the 14,000 the teams' diff ahead wrote were each put in
- * a map nobody read (issue 33). `adopt` takes another context's refs as sets, without a copy.
+ * The refs by title that kinds' diffs write (`set`) and read (`get`): those of the live items, then
+ * what was set over them, in that order. Made at the first `get` or walk, as a map of the live
+ * items' refs followed by the sets would have made them. A diff nobody asks of (no grant or SAML
+ * default team names a team by title) builds none: after a plan's reads, 15,000 live teams' refs
+ * and the 14,000 the teams' diff ahead wrote were each put in a map nobody read (issue 33).
+ * `adopt` takes another context's refs as sets, without a copy.
  */
-export class LiveTitleRefs implements TitleRefs {
+export class LiveTitleRefs implements Refs {
   private map: Map<string, TitleRef> | undefined;
   /** What was set before the map was made, in order: one ref, or another context's refs whole. */
-  private readonly later: ([string, TitleRef] | TitleRefs)[] = [];
+  private readonly later: ([string, TitleRef] | Refs)[] = [];
 
   constructor(private readonly live: readonly { id: string; title: string }[]) {}
 
@@ -39,7 +33,7 @@ export class LiveTitleRefs implements TitleRefs {
   }
 
   /** Every ref of `other` set here, in its order (taken as it is then: `other` is not written again). */
-  adopt(other: TitleRefs): void {
+  adopt(other: Refs): void {
     if (this.map) for (const [k, v] of other) this.map.set(k, v);
     else this.later.push(other);
   }

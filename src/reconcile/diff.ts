@@ -3,7 +3,7 @@ import { DEFAULT_MIN_ADMINS } from '../model/index.js';
 import { countLive, problem, type DiffContext } from '../diff/context.js';
 import { DEFAULT_BROKEN_LINKS } from '../diff/site-paths.js';
 import { DraftSet, type Draft, type OrgDiff as AnyOrgDiff } from '../diff/draft.js';
-import { LiveTitleRefs, type TitleRefs } from '../diff/title-refs.js';
+import { LiveTitleRefs } from '../diff/title-refs.js';
 import {
   absentHere,
   anyListKinds,
@@ -194,8 +194,8 @@ export class DiffAhead {
     const ctx: DiffContext = {
       ...baseContext(this.desired, this.options),
       self: null,
-      siteRefs: new Map(),
-      teamRefs: new Map(),
+      siteRefs: new LiveTitleRefs([]),
+      teamRefs: new LiveTitleRefs([]),
     };
     const steps = kind.diffSteps!(ctx, wanted, list.paged as never[], list as never);
     this.kinds.set(key, { list, ctx, steps, started: false, failed: false });
@@ -246,16 +246,10 @@ function splice(ctx: DiffContext, done: DiffContext): void {
   for (const x of done.links.broken) ctx.links.broken.push(x);
   for (const [kind, n] of Object.entries(done.managedLive.byKind ?? {})) countLive(ctx, kind, n);
   // A key set again keeps its place in a map, a new one goes last: as the kind's own sets would.
-  spliceRefs(ctx.siteRefs, done.siteRefs);
-  spliceRefs(ctx.teamRefs, done.teamRefs);
+  ctx.siteRefs.adopt(done.siteRefs);
+  ctx.teamRefs.adopt(done.teamRefs);
   for (const [k, v] of done.dependedOn) ctx.dependedOn.set(k, v);
   if (done.admins) ctx.admins = done.admins;
-}
-
-/** `done`'s refs set in `into`, in their order: taken whole (no copy) where `into` is not made yet. */
-function spliceRefs(into: TitleRefs, done: TitleRefs): void {
-  if (into instanceof LiveTitleRefs) into.adopt(done);
-  else for (const [k, v] of done) into.set(k, v);
 }
 
 /** The facets of existing spaces diffed in this phase (custom field values; grants, last). */

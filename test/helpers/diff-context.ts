@@ -1,6 +1,7 @@
 import { capabilitiesOf } from '../../src/api/capabilities.js';
 import type { DiffContext } from '../../src/diff/context.js';
 import { DraftSet } from '../../src/diff/draft.js';
+import { LiveTitleRefs } from '../../src/diff/title-refs.js';
 import type { ApiFlavor } from '../../src/model/kinds.js';
 
 /** An empty diff context of organization `org_t`, for tests of one kind's or one step's diff. */
@@ -19,8 +20,8 @@ export function diffContext({
     managedLive: { count: 0 },
     dependedOn: new Map(),
     self: null,
-    siteRefs: new Map(),
-    teamRefs: new Map(),
+    siteRefs: new LiveTitleRefs([]),
+    teamRefs: new LiveTitleRefs([]),
     caps: capabilitiesOf(flavor),
     warnings: [],
     duplicates: [],
