@@ -4,6 +4,7 @@ import type { DesiredState } from '../reconcile/index.js';
 import { makePlan } from '../pipeline/plan-run.js';
 import { onlyOrgs } from '../pipeline/sync.js';
 import type { Plan } from '../plan/types.js';
+import { extendPlan } from '../plan/build.js';
 import { whoChanged, type Attributions } from '../plan/attribution.js';
 import { readAttributions } from '../live/audit.js';
 import type { Change } from '../reconcile/index.js';
@@ -77,7 +78,7 @@ export class DriftCheck {
       // Who changed what (the audit log): never fails the check; a report says when it is unknown.
       const plan =
         run.plan.changes.length > 0
-          ? { ...run.plan, attributions: await this.attributions(org, run.plan) }
+          ? extendPlan(run.plan, { attributions: await this.attributions(org, run.plan) })
           : run.plan;
       const changedBy = whoChanged(plan.attributions);
       metrics.lastDriftSuccess.set(Date.now() / 1000);
