@@ -4,7 +4,7 @@ import { client, withEmulator } from '../../test/helpers/emulator.js';
 import { richSeed } from '../../test/helpers/rich-seed.js';
 import { readScoped } from '../live/read.js';
 import { everything } from '../live/scope.js';
-import { checkerOf } from './fast-check.js';
+import { checkerOf, closureCheckerOf } from './fast-check.js';
 import { observeAnswerSchemas, parseAnswer } from './parse.js';
 import { Page } from './schema.js';
 import { z as zod } from 'zod';
@@ -107,7 +107,14 @@ describe('fast answer check', () => {
         const body = sample(schema, rnd);
         const copy = structuredClone(body);
         const zod = schema.safeParse(copy);
+        const closureBody = structuredClone(body);
         const fast = checkerOf(schema)?.(body) ?? false;
+        // The generated checker and the closures accept the same answers and fill the same defaults.
+        expect(
+          closureCheckerOf(schema)?.(closureBody) ?? false,
+          `${name}: generated and closures differ`,
+        ).toBe(fast);
+        expect(closureBody).toEqual(body);
         if (fast) {
           accepted += 1;
           expect(zod.success, `${name}: the fast check accepted what zod refuses`).toBe(true);
@@ -142,6 +149,51 @@ describe('fast answer check', () => {
     const parsed = parseAnswer(Page(item), body, 'GET', '/x');
     expect(parsed).toBe(body);
     expect(parsed.items[0]).toEqual({ id: 'a', other: { deep: 1 }, tags: [] });
+  });
+
+  it('generates checks of odd keys and literals as the closures check them', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `v${i}`);
+    const schema = zod.looseObject({
+      'a"b': zod.string(),
+      'line\nbreak\u2028': zod.number().optional(),
+      '}; throw 1; {': zod.boolean().nullable().default(false),
+      constructor: zod.literal(['x"y', 3, true, null]).optional(),
+      big: zod.literal(10n).optional(),
+      undef: zod.literal([undefined, 'u']).optional(),
+      many: zod.enum(many as [string, ...string[]]).optional(),
+      few: zod.enum(['a', 'b']).optional(),
+      tags: zod
+        .record(zod.string(), zod.array(zod.nullable(zod.looseObject({ id: zod.string() }))))
+        .optional(),
+    });
+    const bodies: unknown[] = [
+      { 'a"b': 's' },
+      { 'a"b': 's', 'line\nbreak\u2028': 1, '}; throw 1; {': null, constructor: 'x"y' },
+      { 'a"b': 's', constructor: 3, few: 'b', many: 'v19' },
+      { 'a"b': 's', constructor: null, undef: 'u', tags: { a: [null, { id: 'i' }] } },
+      { 'a"b': 's', constructor: 4 },
+      { 'a"b': 's', big: 10n },
+      { 'a"b': 's', many: 'v20' },
+      { 'a"b': 's', few: 'c' },
+      { 'a"b': 's', 'line\nbreak\u2028': Infinity },
+      { 'a"b': 's', tags: { a: [{ id: 1 }] } },
+      { 'a"b': 's', tags: Object.create({ a: 1 }) as unknown },
+      { 'a"b': 2 },
+      [],
+      null,
+    ];
+    expect(checkerOf(schema)).not.toBeNull();
+    const accepted = bodies.map((body) => {
+      const copy = structuredClone(body);
+      const closureCopy = structuredClone(body);
+      const fast = checkerOf(schema)!(copy);
+      expect(closureCheckerOf(schema)!(closureCopy)).toBe(fast);
+      expect(closureCopy).toEqual(copy);
+      if (fast) expect(copy).toEqual(schema.parse(structuredClone(body)));
+      return fast;
+    });
+    // The first lacks `constructor`, so both read Object.prototype's (a function) and leave it to zod.
+    expect(accepted).toEqual([false, true, true, true, ...Array<boolean>(10).fill(false)]);
   });
 
   it('leaves schemas it does not cover to zod (checks, unions, objects that strip keys)', () => {
