@@ -3,6 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
+import { withField } from '../model/with-field.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import { externalLinkKind, type ExternalLinkOp } from './external-link.js';
 import { checkLinkPlaces } from './external-link-place.js';
@@ -179,10 +180,12 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
     ...structureReads<L>(),
     ...anySiteListKinds.map((kind) => {
       const read = kind.read;
-      const attach = (site: L, items: unknown[]) => ({
-        ...site,
-        [kind.key]: items.map((x) => read.live(x as never)),
-      });
+      const attach = (site: L, items: unknown[]) =>
+        withField(
+          site,
+          kind.key,
+          items.map((x) => read.live(x as never)),
+        );
       const absentIn = kind.absentIn ?? [];
       return 'list' in read
         ? listBelow({
@@ -193,7 +196,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
               ...read.list(org, site.id),
               live: (x: unknown) => read.live(x as never),
             }),
-            attach: (site: L, items: unknown[]) => ({ ...site, [kind.key]: items }),
+            attach: (site: L, items: unknown[]) => withField(site, kind.key, items),
           })
         : callBelow({
             absentIn,
@@ -217,13 +220,11 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
             ...(f.absentIn ? { absentIn: f.absentIn } : {}),
             list: (org: string, site: L) => read.lists(org, site.id)[i]!,
             // Each list makes a part of the value: the parts are joined.
-            attach: (site: L, items: unknown[]) => ({
-              ...site,
-              [f.key]: [
+            attach: (site: L, items: unknown[]) =>
+              withField(site, f.key, [
                 ...((valueIn(site, f.key) as unknown[] | undefined) ?? []),
                 ...(read.live(items as never[]) as unknown[]),
-              ],
-            }),
+              ]),
           }),
         );
       return 'call' in read
@@ -231,7 +232,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
             callBelow({
               wanted,
               call: (org: string, site: L) => read.call(org, site.id),
-              attach: (site: L, answer) => ({ ...site, [f.key]: read.live(answer as never) }),
+              attach: (site: L, answer) => withField(site, f.key, read.live(answer as never)),
               absentIn: f.absentIn,
             }),
           ]

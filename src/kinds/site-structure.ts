@@ -16,6 +16,7 @@ import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } 
 import { callBelow, listBelow, type ApiList, type ChildRead } from './types.js';
 import { pick, shuffle, type Random } from './examples.js';
 import { holeyCopy, mapHoley } from '../model/holey.js';
+import { withField } from '../model/with-field.js';
 import type {
   DesiredSiteSpace,
   DesiredStructure,
@@ -204,35 +205,39 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
         live: liveSection,
       }),
       // Copied holey: the read's arrays are packed or holey as it is optimized or not (model/holey.ts).
-      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections: holeyCopy(sections) }),
+      attach: (site: L, sections: LiveSection[]) => withField(site, 'sections', holeyCopy(sections)),
       then: overrideReads<L>(ofSections),
     }),
     listBelow({
       wanted: wants((d) => d.sectionGroups !== undefined),
       list: below('section-groups', SiteSectionGroup),
-      attach: (site: L, items: SiteSectionGroup[]) => ({
-        ...site,
-        sectionGroups: items.map((g) => ({
-          id: g.id,
-          title: g.title,
-          icon: g.icon ?? null,
-          draft: g.draft ?? false,
-          localizedTitle: g.localizedTitle ?? {},
-          parent: g.sectionGroup ?? null,
-        })),
-      }),
+      attach: (site: L, items: SiteSectionGroup[]) =>
+        withField(
+          site,
+          'sectionGroups',
+          items.map((g) => ({
+            id: g.id,
+            title: g.title,
+            icon: g.icon ?? null,
+            draft: g.draft ?? false,
+            localizedTitle: g.localizedTitle ?? {},
+            parent: g.sectionGroup ?? null,
+          })),
+        ),
     }),
     listBelow({
       wanted: wants((d) => d.spaces !== undefined),
       list: below('site-spaces', SiteSpace),
       // The site's root site spaces (those of sections come with their section).
-      attach: (site: L, items: SiteSpace[]) => ({
-        ...site,
-        spaces: mapHoley(
-          items.filter((ss) => !ss.section),
-          liveSiteSpace,
+      attach: (site: L, items: SiteSpace[]) =>
+        withField(
+          site,
+          'spaces',
+          mapHoley(
+            items.filter((ss) => !ss.section),
+            liveSiteSpace,
+          ),
         ),
-      }),
       then: overrideReads<L>(atRoot),
     }),
   ];

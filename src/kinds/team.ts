@@ -273,8 +273,11 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
               live: liveMember,
             }),
             // Copied holey: the read's arrays are packed or holey as it is optimized or not (model/holey.ts).
+            // Each key named, in `live`'s order: a spread with `members` after it runs in V8's
+            // runtime for each team (model/with-field.ts).
             attach: (team: LiveTeam, members: ReturnType<typeof liveMember>[]): LiveTeam => ({
-              ...team,
+              id: team.id,
+              title: team.title,
               members: holeyCopy(members),
             }),
           }),
