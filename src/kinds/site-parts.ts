@@ -3,6 +3,7 @@ import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
+import { emptyList } from '../model/holey.js';
 import { withField } from '../model/with-field.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import { externalLinkKind, type ExternalLinkOp } from './external-link.js';
@@ -143,12 +144,14 @@ export function checkParts(entry: PartsConfig, on: EntryChecks): void {
 
 /** What the parts of a site entry name (a grant's team or member), below the entry. */
 export function partsReferences(entry: DesiredSiteParts, title: string): EntryReference[] {
-  return anySiteFacets.flatMap((f) => {
+  // A loop, not a `flatMap` with an empty array per facet: asked two or three times a site (issue 33).
+  const out = emptyList<EntryReference>();
+  for (const f of anySiteFacets) {
     const value = valueIn(entry, f.key);
-    return value === undefined || !f.references
-      ? []
-      : f.references(value, title).map((r) => ({ ...r, path: [f.key, ...r.path] }));
-  });
+    if (value === undefined || !f.references) continue;
+    for (const r of f.references(value, title)) out.push({ ...r, path: [f.key, ...r.path] });
+  }
+  return out;
 }
 
 /** The parts the site's own answer carries (its publication). */
