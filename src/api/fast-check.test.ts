@@ -196,6 +196,38 @@ describe('fast answer check', () => {
     expect(accepted).toEqual([false, true, true, true, ...Array<boolean>(10).fill(false)]);
   });
 
+  it('checks a schema nested deeper than one function inlines, as the closures do', () => {
+    let schema: z.ZodType = zod.looseObject({ leaf: zod.string(), n: zod.number().default(0) });
+    for (let i = 0; i < 12; i += 1)
+      schema = zod.looseObject({ [`k${i}`]: zod.array(schema).nullable(), at: zod.number() });
+    let body: unknown = { leaf: 'x' };
+    for (let i = 0; i < 12; i += 1) body = { [`k${i}`]: [body, null].slice(0, 1), at: i };
+    const bad = JSON.parse(JSON.stringify(body).replace('"x"', '3')) as unknown;
+    for (const [value, ok] of [
+      [body, true],
+      [bad, false],
+    ] as const) {
+      const copy = structuredClone(value);
+      const closureCopy = structuredClone(value);
+      expect(checkerOf(schema)!(copy)).toBe(ok);
+      expect(closureCheckerOf(schema)!(closureCopy)).toBe(ok);
+      expect(copy).toEqual(closureCopy);
+      // The default twelve levels down is filled in place.
+      if (ok) expect(JSON.stringify(copy)).toContain('"n":0');
+    }
+  });
+
+  it('leaves a recursive schema to zod, as the closures do', () => {
+    const Node = zod.looseObject({
+      id: zod.string(),
+      get children() {
+        return zod.array(Node).optional();
+      },
+    });
+    expect(checkerOf(Node)).toBeNull();
+    expect(closureCheckerOf(Node)).toBeNull();
+  });
+
   it('leaves schemas it does not cover to zod (checks, unions, objects that strip keys)', () => {
     expect(checkerOf(zod.looseObject({ id: zod.string().min(1) }))).toBeNull();
     expect(checkerOf(zod.looseObject({ v: zod.union([zod.string(), zod.number()]) }))).toBeNull();

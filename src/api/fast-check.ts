@@ -163,31 +163,45 @@ function compileField(
 }
 
 /**
- * Arrays, objects and records get a checker generated for their schema (`new Function`): each has
- * its own inline caches, so an object's keys are read as named properties of one or two maps, and
- * its fields' checks are inline expressions, where the closures above read every key through one
- * megamorphic keyed load and call a closure per field (issue 33: 40 → 14 µs a sections page warm).
- * The source holds only the schema's own keys (quoted by `JSON.stringify`) and literal values of
- * JSON's kinds; anything else is passed in (`e0`, `e1`…). What it accepts is exactly what the
- * closures accept, in the same order (a default is filled before a later key refuses, as there).
+ * Arrays, objects and records get a checker generated for their schema (`new Function`), one
+ * function for the whole schema: its nested objects and arrays are blocks and loops of the same
+ * function, each key a named property read with its own inline cache, each field's check an
+ * inline expression, where the closures above read every key through one megamorphic keyed load
+ * and call a closure per field (issue 33: 40 → 14 µs a sections page warm). One function a page
+ * schema is also one compile job, not one per nested schema. The source holds only the schema's
+ * own keys (quoted by `JSON.stringify`) and literal values of JSON's kinds; anything else is
+ * passed in (`e0`, `e1`…). What it accepts is exactly what the closures accept, in the same order
+ * (a default is filled before a later key refuses, as there); a schema met again inside itself
+ * (a recursive schema) is not covered, as there.
  */
 const CONTAINERS = new Set(['array', 'object', 'record']);
 
+/** Nesting inlined in one function; deeper schemas are checked by a call of their own checker. */
+const MAX_INLINE_DEPTH = 8;
+
+/** What a generated function's source is built with. */
+type Source = {
+  /** Values the source names `e0`, `e1`… */
+  env: unknown[];
+  /** The schemas being inlined, outermost first. */
+  stack: z.ZodType[];
+  /** The deepest value variable used (`x1`…). */
+  depth: number;
+};
+
 function generated(schema: z.ZodType): Check | null {
-  const def = defOf(schema);
-  if (def.checks && def.checks.length > 0) return null;
-  const env: unknown[] = [];
-  const body =
-    def.type === 'array'
-      ? arraySource(def, env)
-      : def.type === 'object'
-        ? objectSource(def, env)
-        : recordSource(def, env);
+  const src: Source = { env: [], stack: [], depth: 0 };
+  const body = statementsOf(schema, 0, src);
   if (body === null) return null;
+  const vars = Array.from({ length: src.depth }, (_, i) => `x${i + 1}`);
+  const head = vars.length > 0 ? `let ${vars.join(', ')};\n` : '';
   try {
     // The source is built from docsync's own schemas, never from an answer.
-    const make = new Function(...env.map((_, i) => `e${i}`), `return function check(v) {\n${body}\n};`);
-    return (make as (...values: unknown[]) => Check)(...env);
+    const make = new Function(
+      ...src.env.map((_, i) => `e${i}`),
+      `return function check(x0) {\n${head}${body}\nreturn true;\n};`,
+    );
+    return (make as (...values: unknown[]) => Check)(...src.env);
   } catch {
     return compile(schema, checkerOf); // code generation disallowed (`--disallow-code-generation-from-strings`)
   }
@@ -203,94 +217,127 @@ const isWritable = (v: unknown): boolean =>
   v === null ||
   (typeof v === 'number' && Number.isFinite(v));
 
-/** An expression saying whether `x` passes `schema`, or null where the closures would have no checker. */
-function sourceOf(schema: z.ZodType, env: unknown[]): string | null {
+/** Statements that return false unless `x{d}` passes `schema`; null where the closures would have no checker. */
+function statementsOf(schema: z.ZodType, d: number, src: Source): string | null {
   const def = defOf(schema);
   if (def.checks && def.checks.length > 0) return null;
+  const x = `x${d}`;
+  if (def.type === 'nullable') {
+    const inner = statementsOf(def.innerType!, d, src);
+    return inner && `if (${x} !== null) {\n${inner}\n}`;
+  }
+  if (!CONTAINERS.has(def.type)) {
+    const test = testOf(def, x, src.env);
+    return test && `if (!(${test})) return false;`;
+  }
+  if (src.stack.includes(schema)) return null;
+  if (src.stack.length >= MAX_INLINE_DEPTH) {
+    const check = checkerOf(schema);
+    return check && `if (!${ref(src.env, check)}(${x})) return false;`;
+  }
+  src.stack.push(schema);
+  src.depth = Math.max(src.depth, d + 1);
+  const out =
+    def.type === 'array'
+      ? arraySource(def, d, src)
+      : def.type === 'object'
+        ? objectSource(def, d, src)
+        : recordSource(def, d, src);
+  src.stack.pop();
+  return out;
+}
+
+/** An expression saying whether `x` passes a schema of a single value (not a container, not nullable). */
+function testOf(def: Def, x: string, env: unknown[]): string | null {
   switch (def.type) {
     case 'string':
-      return 'typeof x === "string"';
+      return `typeof ${x} === "string"`;
     case 'number':
-      return '(typeof x === "number" && Number.isFinite(x))';
+      return `typeof ${x} === "number" && Number.isFinite(${x})`;
     case 'boolean':
-      return 'typeof x === "boolean"';
+      return `typeof ${x} === "boolean"`;
     case 'null':
-      return 'x === null';
+      return `${x} === null`;
     case 'unknown':
     case 'any':
       return 'true';
     case 'literal':
-      return oneOfSource(def.values ?? [], env);
+      return oneOfSource(def.values ?? [], x, env);
     case 'enum':
-      return oneOfSource(Object.values(def.entries ?? {}), env);
-    case 'nullable': {
-      const inner = sourceOf(def.innerType!, env);
-      return inner && `(x === null || ${inner})`;
-    }
-    case 'array':
-    case 'object':
-    case 'record': {
-      const check = checkerOf(schema);
-      return check && `${ref(env, check)}(x)`;
-    }
+      return oneOfSource(Object.values(def.entries ?? {}), x, env);
     default:
       return null;
   }
 }
 
 /** `x` is one of `values` (compared as `includes` and a set's `has` compare JSON's values). */
-function oneOfSource(values: unknown[], env: unknown[]): string {
+function oneOfSource(values: unknown[], x: string, env: unknown[]): string {
   if (values.length === 0) return 'false';
   if (values.length <= 16 && values.every(isWritable))
-    return `(${values.map((value) => `x === ${JSON.stringify(value)}`).join(' || ')})`;
-  return `${ref(env, new Set(values))}.has(x)`;
+    return values.map((value) => `${x} === ${JSON.stringify(value)}`).join(' || ');
+  return `${ref(env, new Set(values))}.has(${x})`;
 }
 
-function arraySource(def: Def, env: unknown[]): string | null {
-  const item = sourceOf(def.element!, env);
-  if (item === null) return null;
-  return `if (!Array.isArray(v)) return false;
-for (let i = 0; i < v.length; i++) { const x = v[i]; if (!(${item})) return false; }
-return true;`;
+function arraySource(def: Def, d: number, src: Source): string | null {
+  const x = `x${d}`;
+  const y = `x${d + 1}`;
+  const item = statementsOf(def.element!, d + 1, src);
+  return (
+    item &&
+    `if (!Array.isArray(${x})) return false;
+for (let i${d} = 0; i${d} < ${x}.length; i${d}++) {
+${y} = ${x}[i${d}];
+${item}
+}`
+  );
 }
 
-function recordSource(def: Def, env: unknown[]): string | null {
+function recordSource(def: Def, d: number, src: Source): string | null {
   const key = defOf(def.keyType!);
   if (key.type !== 'string' || (key.checks && key.checks.length > 0)) return null;
-  const value = sourceOf(def.valueType!, env);
-  if (value === null) return null;
-  return `if (typeof v !== "object" || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
-for (const k in v) { if (k === "__proto__") return false; const x = v[k]; if (!(${value})) return false; }
-return true;`;
+  const x = `x${d}`;
+  const y = `x${d + 1}`;
+  const value = statementsOf(def.valueType!, d + 1, src);
+  return (
+    value &&
+    `if (typeof ${x} !== "object" || ${x} === null || Array.isArray(${x}) || Object.getPrototypeOf(${x}) !== Object.prototype) return false;
+for (const k${d} in ${x}) {
+if (k${d} === "__proto__") return false;
+${y} = ${x}[k${d}];
+${value}
+}`
+  );
 }
 
-function objectSource(def: Def, env: unknown[]): string | null {
+function objectSource(def: Def, d: number, src: Source): string | null {
   if (!def.catchall || defOf(def.catchall).type !== 'unknown') return null;
-  const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;', 'let x;'];
+  const x = `x${d}`;
+  const lines = [`if (typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})) return false;`];
   for (const [key, child] of Object.entries(def.shape ?? {})) {
-    const line = fieldSource(JSON.stringify(key), child, env);
+    const line = fieldSource(JSON.stringify(key), child, d, src);
     if (line === null) return null;
     lines.push(line);
   }
-  lines.push('return true;');
   return lines.join('\n');
 }
 
-/** The statements checking one key (`k`, quoted), as `compileField` checks it. */
-function fieldSource(k: string, schema: z.ZodType, env: unknown[]): string | null {
+/** The statements checking one key (`k`, quoted) of `x{d}`, as `compileField` checks it. */
+function fieldSource(k: string, schema: z.ZodType, d: number, src: Source): string | null {
+  const x = `x${d}`;
+  const y = `x${d + 1}`;
   const def = defOf(schema);
   if (def.type === 'optional') {
-    const check = sourceOf(def.innerType!, env);
-    return check && `x = v[${k}]; if (x !== undefined && !(${check})) return false;`;
+    const check = statementsOf(def.innerType!, d + 1, src);
+    return check && `${y} = ${x}[${k}];\nif (${y} !== undefined) {\n${check}\n}`;
   }
   if (def.type === 'default') {
-    const check = sourceOf(def.innerType!, env);
+    const check = statementsOf(def.innerType!, d + 1, src);
     // zod's `defaultValue` is a getter that hands out a fresh copy each time.
     return (
       check &&
-      `x = v[${k}]; if (x === undefined) v[${k}] = ${ref(env, def)}.defaultValue; else if (!(${check})) return false;`
+      `${y} = ${x}[${k}];\nif (${y} === undefined) ${x}[${k}] = ${ref(src.env, def)}.defaultValue;\nelse {\n${check}\n}`
     );
   }
-  const check = sourceOf(schema, env);
-  return check && `x = v[${k}]; if (x === undefined || !(${check})) return false;`;
+  const check = statementsOf(schema, d + 1, src);
+  return check && `${y} = ${x}[${k}];\nif (${y} === undefined) return false;\n${check}`;
 }
