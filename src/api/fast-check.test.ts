@@ -4,7 +4,7 @@ import { client, withEmulator } from '../../test/helpers/emulator.js';
 import { richSeed } from '../../test/helpers/rich-seed.js';
 import { readScoped } from '../live/read.js';
 import { everything } from '../live/scope.js';
-import { checkerOf } from './fast-check.js';
+import { checkerOf, closureCheckerOf } from './fast-check.js';
 import { observeAnswerSchemas, parseAnswer } from './parse.js';
 import { Page } from './schema.js';
 import { z as zod } from 'zod';
@@ -107,7 +107,14 @@ describe('fast answer check', () => {
         const body = sample(schema, rnd);
         const copy = structuredClone(body);
         const zod = schema.safeParse(copy);
+        const closureBody = structuredClone(body);
         const fast = checkerOf(schema)?.(body) ?? false;
+        // The generated checker and the closures accept the same answers and fill the same defaults.
+        expect(
+          closureCheckerOf(schema)?.(closureBody) ?? false,
+          `${name}: generated and closures differ`,
+        ).toBe(fast);
+        expect(closureBody).toEqual(body);
         if (fast) {
           accepted += 1;
           expect(zod.success, `${name}: the fast check accepted what zod refuses`).toBe(true);
@@ -142,6 +149,83 @@ describe('fast answer check', () => {
     const parsed = parseAnswer(Page(item), body, 'GET', '/x');
     expect(parsed).toBe(body);
     expect(parsed.items[0]).toEqual({ id: 'a', other: { deep: 1 }, tags: [] });
+  });
+
+  it('generates checks of odd keys and literals as the closures check them', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `v${i}`);
+    const schema = zod.looseObject({
+      'a"b': zod.string(),
+      'line\nbreak\u2028': zod.number().optional(),
+      '}; throw 1; {': zod.boolean().nullable().default(false),
+      constructor: zod.literal(['x"y', 3, true, null]).optional(),
+      big: zod.literal(10n).optional(),
+      undef: zod.literal([undefined, 'u']).optional(),
+      many: zod.enum(many as [string, ...string[]]).optional(),
+      few: zod.enum(['a', 'b']).optional(),
+      tags: zod
+        .record(zod.string(), zod.array(zod.nullable(zod.looseObject({ id: zod.string() }))))
+        .optional(),
+    });
+    const bodies: unknown[] = [
+      { 'a"b': 's' },
+      { 'a"b': 's', 'line\nbreak\u2028': 1, '}; throw 1; {': null, constructor: 'x"y' },
+      { 'a"b': 's', constructor: 3, few: 'b', many: 'v19' },
+      { 'a"b': 's', constructor: null, undef: 'u', tags: { a: [null, { id: 'i' }] } },
+      { 'a"b': 's', constructor: 4 },
+      { 'a"b': 's', big: 10n },
+      { 'a"b': 's', many: 'v20' },
+      { 'a"b': 's', few: 'c' },
+      { 'a"b': 's', 'line\nbreak\u2028': Infinity },
+      { 'a"b': 's', tags: { a: [{ id: 1 }] } },
+      { 'a"b': 's', tags: Object.create({ a: 1 }) as unknown },
+      { 'a"b': 2 },
+      [],
+      null,
+    ];
+    expect(checkerOf(schema)).not.toBeNull();
+    const accepted = bodies.map((body) => {
+      const copy = structuredClone(body);
+      const closureCopy = structuredClone(body);
+      const fast = checkerOf(schema)!(copy);
+      expect(closureCheckerOf(schema)!(closureCopy)).toBe(fast);
+      expect(closureCopy).toEqual(copy);
+      if (fast) expect(copy).toEqual(schema.parse(structuredClone(body)));
+      return fast;
+    });
+    // The first lacks `constructor`, so both read Object.prototype's (a function) and leave it to zod.
+    expect(accepted).toEqual([false, true, true, true, ...Array<boolean>(10).fill(false)]);
+  });
+
+  it('checks a schema nested deeper than one function inlines, as the closures do', () => {
+    let schema: z.ZodType = zod.looseObject({ leaf: zod.string(), n: zod.number().default(0) });
+    for (let i = 0; i < 12; i += 1)
+      schema = zod.looseObject({ [`k${i}`]: zod.array(schema).nullable(), at: zod.number() });
+    let body: unknown = { leaf: 'x' };
+    for (let i = 0; i < 12; i += 1) body = { [`k${i}`]: [body, null].slice(0, 1), at: i };
+    const bad = JSON.parse(JSON.stringify(body).replace('"x"', '3')) as unknown;
+    for (const [value, ok] of [
+      [body, true],
+      [bad, false],
+    ] as const) {
+      const copy = structuredClone(value);
+      const closureCopy = structuredClone(value);
+      expect(checkerOf(schema)!(copy)).toBe(ok);
+      expect(closureCheckerOf(schema)!(closureCopy)).toBe(ok);
+      expect(copy).toEqual(closureCopy);
+      // The default twelve levels down is filled in place.
+      if (ok) expect(JSON.stringify(copy)).toContain('"n":0');
+    }
+  });
+
+  it('leaves a recursive schema to zod, as the closures do', () => {
+    const Node = zod.looseObject({
+      id: zod.string(),
+      get children() {
+        return zod.array(Node).optional();
+      },
+    });
+    expect(checkerOf(Node)).toBeNull();
+    expect(closureCheckerOf(Node)).toBeNull();
   });
 
   it('leaves schemas it does not cover to zod (checks, unions, objects that strip keys)', () => {

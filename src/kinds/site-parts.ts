@@ -3,6 +3,8 @@ import type { DiffContext } from '../diff/context.js';
 import type { SiteScope } from '../diff/site-scope.js';
 import type { ApiCapabilities } from '../model/capabilities.js';
 import type { CertificateRef } from '../model/desired.js';
+import { emptyList } from '../model/holey.js';
+import { withField } from '../model/with-field.js';
 import { adaptiveSchemaKind, type AdaptiveSchemaOp } from './adaptive-schema.js';
 import { externalLinkKind, type ExternalLinkOp } from './external-link.js';
 import { checkLinkPlaces } from './external-link-place.js';
@@ -142,12 +144,14 @@ export function checkParts(entry: PartsConfig, on: EntryChecks): void {
 
 /** What the parts of a site entry name (a grant's team or member), below the entry. */
 export function partsReferences(entry: DesiredSiteParts, title: string): EntryReference[] {
-  return anySiteFacets.flatMap((f) => {
+  // A loop, not a `flatMap` with an empty array per facet: asked two or three times a site (issue 33).
+  const out = emptyList<EntryReference>();
+  for (const f of anySiteFacets) {
     const value = valueIn(entry, f.key);
-    return value === undefined || !f.references
-      ? []
-      : f.references(value, title).map((r) => ({ ...r, path: [f.key, ...r.path] }));
-  });
+    if (value === undefined || !f.references) continue;
+    for (const r of f.references(value, title)) out.push({ ...r, path: [f.key, ...r.path] });
+  }
+  return out;
 }
 
 /** The parts the site's own answer carries (its publication). */
@@ -179,10 +183,12 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
     ...structureReads<L>(),
     ...anySiteListKinds.map((kind) => {
       const read = kind.read;
-      const attach = (site: L, items: unknown[]) => ({
-        ...site,
-        [kind.key]: items.map((x) => read.live(x as never)),
-      });
+      const attach = (site: L, items: unknown[]) =>
+        withField(
+          site,
+          kind.key,
+          items.map((x) => read.live(x as never)),
+        );
       const absentIn = kind.absentIn ?? [];
       return 'list' in read
         ? listBelow({
@@ -193,7 +199,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
               ...read.list(org, site.id),
               live: (x: unknown) => read.live(x as never),
             }),
-            attach: (site: L, items: unknown[]) => ({ ...site, [kind.key]: items }),
+            attach: (site: L, items: unknown[]) => withField(site, kind.key, items),
           })
         : callBelow({
             absentIn,
@@ -217,13 +223,11 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
             ...(f.absentIn ? { absentIn: f.absentIn } : {}),
             list: (org: string, site: L) => read.lists(org, site.id)[i]!,
             // Each list makes a part of the value: the parts are joined.
-            attach: (site: L, items: unknown[]) => ({
-              ...site,
-              [f.key]: [
+            attach: (site: L, items: unknown[]) =>
+              withField(site, f.key, [
                 ...((valueIn(site, f.key) as unknown[] | undefined) ?? []),
                 ...(read.live(items as never[]) as unknown[]),
-              ],
-            }),
+              ]),
           }),
         );
       return 'call' in read
@@ -231,7 +235,7 @@ export function partReads<L extends { id: string }>(): ChildRead<L, EntryOf<L, D
             callBelow({
               wanted,
               call: (org: string, site: L) => read.call(org, site.id),
-              attach: (site: L, answer) => ({ ...site, [f.key]: read.live(answer as never) }),
+              attach: (site: L, answer) => withField(site, f.key, read.live(answer as never)),
               absentIn: f.absentIn,
             }),
           ]

@@ -16,6 +16,7 @@ import { SITE_SPACE_CUSTOMIZATION, SiteSpace, siteSpaceKind, type SiteSpaceOp } 
 import { callBelow, listBelow, type ApiList, type ChildRead } from './types.js';
 import { pick, shuffle, type Random } from './examples.js';
 import { holeyCopy, mapHoley } from '../model/holey.js';
+import { withField } from '../model/with-field.js';
 import type {
   DesiredSiteSpace,
   DesiredStructure,
@@ -83,8 +84,19 @@ const liveSection = (s: SiteSection): LiveSection => ({
   localizedDescription: s.localizedDescription ?? NO_LOCALIZED,
   group: s.sectionGroup ?? null,
   // Holey whether or not the read is optimized: the diff reads every section's (model/holey.ts).
-  spaces: mapHoley(s.siteSpaces, liveSiteSpace),
+  spaces: liveSiteSpaces(s.siteSpaces),
 });
+
+/**
+ * A section's live site spaces, as `mapHoley` makes them, in a loop of its own: `mapHoley`'s call
+ * of its function meets every caller's function, so it calls this one without inlining it (every
+ * section of a read, issue 33).
+ */
+function liveSiteSpaces(list: readonly SiteSpace[]): LiveSiteSpace[] {
+  const out = new Array<LiveSiteSpace>(list.length);
+  for (let i = 0; i < list.length; i += 1) out[i] = liveSiteSpace(list[i]!);
+  return out;
+}
 
 type Parent = { id: string };
 const below =
@@ -103,33 +115,35 @@ const ofSections = (l: LiveStructure): LiveSiteSpace[] => (l.sections ?? []).fla
 const atRoot = (l: LiveStructure): LiveSiteSpace[] => l.spaces ?? [];
 
 /**
- * Each site space entry of a config entry's structure (in its sections, then at its root), until
- * `stop` says so; whether it did. Walked in place: it runs for every site while its reads start,
- * where a flattened copy of its site spaces was two arrays a site (issue 33).
- */
-function someSiteSpace(d: DesiredStructure, stop: (ss: DesiredSiteSpace) => boolean): boolean {
-  for (const s of d.sections ?? []) for (const ss of s.spaces) if (stop(ss)) return true;
-  for (const ss of d.spaces ?? []) if (stop(ss)) return true;
-  return false;
-}
-
-/**
  * Whether a site space entry gives `customization` (values, keys given as null, or null): its plan
  * compares with the site's customization (an override is what differs from it; a key reset by null
  * goes back to it) and completes a value the PATCH takes whole from it (a new site space shows
  * the site's), so that is read even when the site's entry does not manage it.
  */
-export const givesOverrides = (d: DesiredStructure): boolean =>
-  someSiteSpace(d, (ss) => ss.customization !== undefined);
+export function givesOverrides(d: DesiredStructure): boolean {
+  // Walked in place, in loops of their own (asked up to three times a site while its reads start:
+  // a closure called per site space was 200 calls a site, issue 33).
+  for (const s of d.sections ?? []) if (overrideIn(s.spaces)) return true;
+  return overrideIn(d.spaces ?? []);
+}
+
+function overrideIn(spaces: readonly DesiredSiteSpace[]): boolean {
+  for (let k = 0; k < spaces.length; k += 1) if (spaces[k]!.customization !== undefined) return true;
+  return false;
+}
 
 /** The site spaces a config entry gives customization overrides for, by space id. */
 function overriddenSpaces(d: DesiredStructure): Set<string> {
   const spaces = new Set<string>();
-  someSiteSpace(d, (ss) => {
-    if (ss.customization !== undefined) spaces.add(ss.space);
-    return false;
-  });
+  // Most entries give none: looked for first, without adding.
+  if (!givesOverrides(d)) return spaces;
+  for (const s of d.sections ?? []) addOverridden(s.spaces, spaces);
+  addOverridden(d.spaces ?? [], spaces);
   return spaces;
+}
+
+function addOverridden(list: readonly DesiredSiteSpace[], spaces: Set<string>): void {
+  for (const ss of list) if (ss.customization !== undefined) spaces.add(ss.space);
 }
 
 const OverridesAnswer = z.looseObject({ updatedAt: z.string().optional() });
@@ -204,35 +218,39 @@ export function structureReads<L extends Parent>(): ChildRead<L, EntryOf<L, Desi
         live: liveSection,
       }),
       // Copied holey: the read's arrays are packed or holey as it is optimized or not (model/holey.ts).
-      attach: (site: L, sections: LiveSection[]) => ({ ...site, sections: holeyCopy(sections) }),
+      attach: (site: L, sections: LiveSection[]) => withField(site, 'sections', holeyCopy(sections)),
       then: overrideReads<L>(ofSections),
     }),
     listBelow({
       wanted: wants((d) => d.sectionGroups !== undefined),
       list: below('section-groups', SiteSectionGroup),
-      attach: (site: L, items: SiteSectionGroup[]) => ({
-        ...site,
-        sectionGroups: items.map((g) => ({
-          id: g.id,
-          title: g.title,
-          icon: g.icon ?? null,
-          draft: g.draft ?? false,
-          localizedTitle: g.localizedTitle ?? {},
-          parent: g.sectionGroup ?? null,
-        })),
-      }),
+      attach: (site: L, items: SiteSectionGroup[]) =>
+        withField(
+          site,
+          'sectionGroups',
+          items.map((g) => ({
+            id: g.id,
+            title: g.title,
+            icon: g.icon ?? null,
+            draft: g.draft ?? false,
+            localizedTitle: g.localizedTitle ?? {},
+            parent: g.sectionGroup ?? null,
+          })),
+        ),
     }),
     listBelow({
       wanted: wants((d) => d.spaces !== undefined),
       list: below('site-spaces', SiteSpace),
       // The site's root site spaces (those of sections come with their section).
-      attach: (site: L, items: SiteSpace[]) => ({
-        ...site,
-        spaces: mapHoley(
-          items.filter((ss) => !ss.section),
-          liveSiteSpace,
+      attach: (site: L, items: SiteSpace[]) =>
+        withField(
+          site,
+          'spaces',
+          mapHoley(
+            items.filter((ss) => !ss.section),
+            liveSiteSpace,
+          ),
         ),
-      }),
       then: overrideReads<L>(atRoot),
     }),
   ];

@@ -19,7 +19,13 @@ import {
   partsAbsentKeys,
   partsShape,
 } from './site-parts.js';
-import { deleteCall, idOutput, type ExportContext, type NormalizeExtras } from './types.js';
+import {
+  deleteCall,
+  idOutput,
+  type EntryReference,
+  type ExportContext,
+  type NormalizeExtras,
+} from './types.js';
 import { PRIVATE_KEY_MAX, privateKeyProblem } from './site-visitor-auth.js';
 import { drained, type ListKind } from './shapes.js';
 import { pick, type KindExamples } from './examples.js';
@@ -145,7 +151,10 @@ export const siteKind: ListKind<'sites', Config, DesiredSite, LiveSite, SiteOp, 
   references,
   referenceTargets: (site: DesiredSite) => {
     const spaces = (site.sections ?? []).some((s) => s.spaces.length > 0) || (site.spaces ?? []).length > 0;
-    return [...partsReferences(site, site.title), ...(spaces ? [{ target: 'space' }] : [])];
+    // Pushed onto the parts' fresh array: no two spreads a site.
+    const out: Pick<EntryReference, 'target' | 'read'>[] = partsReferences(site, site.title);
+    if (spaces) out.push({ target: 'space' });
+    return out;
   },
   liveReferences: (site: LiveSite) => [{ target: 'space', names: liveSpaceIds(site) }],
   lookup: {
