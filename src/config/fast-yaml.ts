@@ -70,7 +70,7 @@ export function fastParseYaml(text: string, maxDepth = Number.POSITIVE_INFINITY)
   try {
     const reader = new Reader(text, n, indents, starts, ends);
     if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
-    const value = reader.map(0);
+    const value = reader.collection(0, false);
     if (reader.i !== n) return undefined;
     return value;
   } catch (error) {
@@ -205,12 +205,49 @@ class Reader {
     const { text } = this;
     const from = this.froms[this.i]!;
     const end = this.ends[this.i]!;
-    if (isItem(text, from, end)) return this.seq(indent);
-    if (keyEnd(text, from, end) !== -1) return this.map(indent);
+    if (isItem(text, from, end)) return this.collection(indent, true);
+    if (keyEnd(text, from, end) !== -1) return this.collection(indent, false);
     return bail();
   }
 
-  map(indent: number): Record<string, Value> {
+  /**
+   * The block sequence (`items`) or block mapping whose lines start at the current line, indented
+   * `indent`. One function for both, which calls itself: TurboFan never inlines a function into
+   * itself, where `seq` and `map` as two functions were each inlined into the other's compile
+   * jobs (with what `map` inlines: the same code compiled in three jobs, issue 33).
+   */
+  collection(indent: number, items: boolean): Value {
+    if (items) {
+      const list: Value[] = [];
+      for (let at = this.indent; at >= indent; at = this.indent) {
+        const { text } = this;
+        const from = this.froms[this.i]!;
+        const end = this.ends[this.i]!;
+        if (at > indent || !isItem(text, from, end)) {
+          if (at > indent) bail();
+          break;
+        }
+        const offset = afterSpaces(text, from + 1);
+        let item: Value;
+        if (offset >= end || text.charCodeAt(offset) === 0x23) {
+          this.i += 1;
+          item = this.block(indent);
+        } else if (isItem(text, offset, end)) {
+          return bail();
+        } else if (keyEnd(text, offset, end) !== -1) {
+          // `- key: value`: a mapping whose keys line up with the first one (read in place, no copy).
+          this.indents[this.i] = indent + offset - from;
+          this.froms[this.i] = offset;
+          item = this.collection(indent + offset - from, false);
+        } else {
+          this.i += 1;
+          item = inline(text, offset, end);
+          this.noContinuation(indent);
+        }
+        list.push(item);
+      }
+      return list;
+    }
     const out: Record<string, Value> = {};
     for (let at = this.indent; at >= indent; at = this.indent) {
       if (at > indent) bail();
@@ -227,7 +264,7 @@ class Reader {
       let value: Value;
       if (restAt >= end || text.charCodeAt(restAt) === 0x23) {
         if (this.indent === indent && isItem(text, this.froms[this.i]!, this.ends[this.i]!))
-          value = this.seq(indent);
+          value = this.collection(indent, true);
         else value = this.block(indent);
       } else {
         value = inline(text, restAt, end);
@@ -236,38 +273,6 @@ class Reader {
       // One store for every key: a store that had seen one key only was compiled for it, and
       // deoptimized at the next (issue 33).
       out[key] = value;
-    }
-    return out;
-  }
-
-  private seq(indent: number): Value[] {
-    const out: Value[] = [];
-    for (let at = this.indent; at >= indent; at = this.indent) {
-      const { text } = this;
-      const from = this.froms[this.i]!;
-      const end = this.ends[this.i]!;
-      if (at > indent || !isItem(text, from, end)) {
-        if (at > indent) bail();
-        break;
-      }
-      const offset = afterSpaces(text, from + 1);
-      let item: Value;
-      if (offset >= end || text.charCodeAt(offset) === 0x23) {
-        this.i += 1;
-        item = this.block(indent);
-      } else if (isItem(text, offset, end)) {
-        return bail();
-      } else if (keyEnd(text, offset, end) !== -1) {
-        // `- key: value`: a mapping whose keys line up with the first one (read in place, no copy).
-        this.indents[this.i] = indent + offset - from;
-        this.froms[this.i] = offset;
-        item = this.map(indent + offset - from);
-      } else {
-        this.i += 1;
-        item = inline(text, offset, end);
-        this.noContinuation(indent);
-      }
-      out.push(item);
     }
     return out;
   }
