@@ -64,7 +64,7 @@ function keyEnd(text: string, from: number, end: number): number {
 export function fastParseYaml(text: string, maxDepth = Number.POSITIVE_INFINITY): Value | undefined {
   if (unsupported(text) || hasMarkers(text)) return undefined;
   if ((text.includes('[') || text.includes('{')) && flowDepth(text) > maxDepth) return undefined;
-  const { indents, starts, ends } = lineTables(lineCount(text));
+  const { indents, starts, ends } = lineTables(text);
   const n = readLines(text, indents, starts, ends, 2 * maxDepth + 1);
   if (n <= 0) return undefined;
   try {
@@ -158,7 +158,11 @@ type LineTables = { indents: Int32Array; starts: Int32Array; ends: Int32Array };
 let kept: LineTables | undefined;
 const KEPT_LINES = 1 << 16;
 
-function lineTables(lines: number): LineTables {
+function lineTables(text: string): LineTables {
+  // A text has at most one line more than it has characters: kept tables that long need no count
+  // of its lines (a search per line, over every file's text once more; issue 33).
+  if (kept && kept.indents.length > text.length) return kept;
+  const lines = lineCount(text);
   if (kept && kept.indents.length >= lines) return kept;
   const size = Math.max(1024, 2 ** Math.ceil(Math.log2(lines)));
   const tables = { indents: new Int32Array(size), starts: new Int32Array(size), ends: new Int32Array(size) };
