@@ -67,6 +67,7 @@ export function fastParseYaml(text: string, maxDepth = Number.POSITIVE_INFINITY)
   const { indents, starts, ends } = lineTables(text);
   const n = readLines(text, indents, starts, ends, 2 * maxDepth + 1);
   if (n <= 0) return undefined;
+  top = 0;
   try {
     const reader = new Reader(text, n, indents, starts, ends);
     if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
@@ -76,6 +77,9 @@ export function fastParseYaml(text: string, maxDepth = Number.POSITIVE_INFINITY)
   } catch (error) {
     if (error instanceof Bail) return undefined;
     throw error;
+  } finally {
+    // No value of this text stays referenced from the stack once it is read.
+    stack.length = 0;
   }
 }
 
@@ -222,7 +226,7 @@ class Reader {
    */
   collection(indent: number, items: boolean): Value {
     if (items) {
-      const list: Value[] = [];
+      const base = top;
       for (let at = this.indent; at >= indent; at = this.indent) {
         const { text } = this;
         const from = this.froms[this.i]!;
@@ -248,8 +252,11 @@ class Reader {
           item = inline(text, offset, end);
           this.noContinuation(indent);
         }
-        list.push(item);
+        stack[top] = item;
+        top += 1;
       }
+      const list = itemsFrom(base);
+      top = base;
       return list;
     }
     const out: Record<string, Value> = {};
@@ -284,6 +291,38 @@ class Reader {
   /** A line indented deeper than a finished one-line value would continue it: not in the subset. */
   private noContinuation(indent: number): void {
     if (this.indent > indent) bail();
+  }
+}
+
+/**
+ * The items of the block sequences being read (`collection`), each sequence's above its parents':
+ * a sequence's array is made at its end, of its count of items. An array grown by `push` from `[]`
+ * holds 17 places at its first item (a section's four site spaces, a team's four members: 13 empty
+ * places each, 1 MB of a large config's tree, carried through the scavenges while the config
+ * loads) and was copied as it grew (issue 33).
+ */
+const stack: Value[] = [];
+let top = 0;
+
+/**
+ * The items from `base` to the stack's top as an array of their count. Up to four by an array
+ * literal (it keeps an allocation site, which V8 may pretenure: the config's arrays live on), more
+ * by `slice` (a section's site spaces are four, a site's sections and a config's lists more, fewer).
+ */
+function itemsFrom(base: number): Value[] {
+  switch (top - base) {
+    case 0:
+      return [];
+    case 1:
+      return [stack[base]];
+    case 2:
+      return [stack[base], stack[base + 1]];
+    case 3:
+      return [stack[base], stack[base + 1], stack[base + 2]];
+    case 4:
+      return [stack[base], stack[base + 1], stack[base + 2], stack[base + 3]];
+    default:
+      return stack.slice(base, top);
   }
 }
 
