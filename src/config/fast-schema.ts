@@ -357,7 +357,8 @@ function lengthBounds(checks: readonly CheckInstance[]): LengthBounds | undefine
   for (const check of checks) {
     const def = check._zod.def as CheckInstance['_zod']['def'] & { minimum?: unknown; maximum?: unknown };
     const traits = check._zod.traits;
-    if (traits.size !== 2 || !traits.has('$ZodCheck') || def.when !== whenHasLength) return undefined;
+    if (whenHasLength === undefined || def.when !== whenHasLength) return undefined;
+    if (traits.size !== 2 || !traits.has('$ZodCheck')) return undefined;
     if (def.check === 'min_length' && traits.has('$ZodCheckMinLength') && typeof def.minimum === 'number')
       min = Math.max(min, def.minimum);
     else if (
