@@ -127,4 +127,32 @@ describe("fastSafeParse answers with the input's own objects where zod's copy wo
     expect(trimmed?.c).toEqual(['p', 'q']);
     expect(trimmed?.c).not.toBe(inputs[2]!.c);
   });
+
+  it("answers as zod does at strings' length bounds, where zod counts code points (surrogate pairs)", () => {
+    // Strings within the bounds by UTF-16 units and by code points, across them, and in between
+    // (a pair of surrogates is one code point, two units; a lone surrogate one of each).
+    const pair = '\u{1F600}';
+    const words = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', pair, `a${pair}`, `${pair}${pair}`, `ab${pair}`];
+    const lone = ['\ud800', 'a\udc00', '\udc00\ud800', `${pair}\ud800`, 'x\ud83d'];
+    const schemas: [string, z.ZodType][] = [
+      ['min 1', z.string().min(1)],
+      ['min 2', z.string().min(2)],
+      ['max 2', z.string().max(2)],
+      ['min 2 max 3', z.string().min(2).max(3)],
+      ['max 3 min 2', z.string().max(3).min(2)],
+      ['length 2', z.string().length(2)],
+      ['min 1 trimmed', z.string().trim().min(1)],
+      ['min 1 custom when', z.string().min(1, { when: () => false } as never)],
+      ['array max 2', z.array(z.string()).max(2)],
+    ];
+    let answered = 0;
+    for (const [name, schema] of schemas)
+      for (const word of [...words, ...lone, ` ${pair} `, ['a', 'b'], ['a', 'b', 'c']])
+        if (expectAgreement(word, `${name} ${JSON.stringify(word)}`, schema)) answered += 1;
+    expect(answered).toBeGreaterThan(40);
+    // Those zod refuses (fewer code points than the floor, more than the ceiling) are declined.
+    expect(fastSafeParse(z.string().min(2), pair)).toBeUndefined();
+    expect(fastSafeParse(z.string().max(1), 'ab')).toBeUndefined();
+    expect(fastSafeParse(z.string().max(2), `${pair}${pair}`)).toBe(`${pair}${pair}`);
+  });
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * A faster path for zod's `safeParse` of a config file that is valid, for the part of zod that
@@ -180,7 +180,8 @@ function objectParse(schema: Schema): Parse {
     const input = v as Record<string, unknown>;
     // A config's object almost always: its keys declared, in the schema's order, none required
     // missing. Then its keys are all the fields to parse, in that order.
-    if (declaredInOrder(input, all)) return parseInOrder(input, all);
+    const inOrder = parseInOrder(input, all);
+    if (inOrder !== NOT_IN_ORDER) return inOrder;
     if (strict) for (const key in input) if (!known.has(key)) return FAIL;
     // zod's copy, made at the first key whose answer is not the input's own value.
     let out: Record<string, unknown> | undefined;
@@ -249,26 +250,33 @@ function declaredInOrder(input: Record<string, unknown>, fields: Field[]): boole
 }
 
 /**
- * What the general path answers for an input `declaredInOrder` holds: each key parsed in turn
- * (the schema's order), zod's copy made at the first answer that is not the input's own value.
- * One walk of the input's keys, where the general path asks `in` of every declared key and walks
- * the keys twice more (issue 33).
+ * What the general path answers for an input `declaredInOrder` holds, else `NOT_IN_ORDER`: each key
+ * parsed in turn (the schema's order), zod's copy made at the first answer that is not the input's
+ * own value. The walk checks the order as it goes (one walk of the keys, where `declaredInOrder`
+ * first walked them once more: some 100,000 objects in a large config, issue 33); a key that does not
+ * parse stops it only once the whole input is known to be in order (the general path then parses
+ * other keys first, and an answer that is not `FAIL` stops a union's options).
  */
 function parseInOrder(input: Record<string, unknown>, fields: Field[]): Answer {
   let out: Record<string, unknown> | undefined;
   let f = 0;
   for (const key in input) {
-    while (fields[f]!.key !== key) f += 1;
+    for (; f < fields.length && fields[f]!.key !== key; f += 1) if (!fields[f]!.optional) return NOT_IN_ORDER;
+    if (f === fields.length) return NOT_IN_ORDER;
     const field = fields[f]!;
     f += 1;
     const before = input[key];
     const value = parseField(field, before);
-    if (value === UNSURE || value === FAIL) return value;
+    if (value === UNSURE || value === FAIL) return declaredInOrder(input, fields) ? value : NOT_IN_ORDER;
     if (out === undefined && value !== before) out = copyBefore(input, fields, field);
     if (out !== undefined) out[key] = value;
   }
+  for (; f < fields.length; f += 1) if (!fields[f]!.optional) return NOT_IN_ORDER;
   return out ?? input;
 }
+
+/** `parseInOrder`'s answer for an input whose keys are not all declared, in order, with the required ones. */
+const NOT_IN_ORDER: unique symbol = Symbol('not in order');
 
 /** zod's copy of `input`'s keys that come before `stop` in the schema (all: undefined). */
 function copyBefore(input: Record<string, unknown>, fields: Field[], stop: Field | undefined) {
@@ -318,9 +326,11 @@ function withChecks(schema: Schema, parse: Parse): Parse {
   // object and an array each, issue 33). Taken while the checks run, so a check that parses with
   // this schema again gets a new one; never reused after an async check, which may still hold it.
   let spare: Payload | undefined = { value: undefined, issues: [] };
+  const bounds = lengthBounds(checks);
   return (v) => {
     const value = parse(v);
     if (value === UNSURE || value === FAIL) return value;
+    if (bounds !== undefined && typeof value === 'string' && surelyWithin(value, bounds)) return value;
     const payload: Payload = spare ?? { value, issues: [] };
     spare = undefined;
     payload.value = value;
@@ -333,6 +343,52 @@ function withChecks(schema: Schema, parse: Parse): Parse {
     spare = payload;
     return answer;
   };
+}
+
+/**
+ * The checks when they are all zod's own bounds of a length (`min`/`max`, nearly every check of a
+ * config: some 285,000 values of the request-heavy one), as one range, else undefined. A string
+ * surely within it passes them (`surelyWithin`) without their two calls each (`when`, `check`) and
+ * the payload's writes.
+ */
+function lengthBounds(checks: readonly CheckInstance[]): LengthBounds | undefined {
+  let min = 0;
+  let max = Number.POSITIVE_INFINITY;
+  for (const check of checks) {
+    const def = check._zod.def as CheckInstance['_zod']['def'] & { minimum?: unknown; maximum?: unknown };
+    const traits = check._zod.traits;
+    if (whenHasLength === undefined || def.when !== whenHasLength) return undefined;
+    if (traits.size !== 2 || !traits.has('$ZodCheck')) return undefined;
+    if (def.check === 'min_length' && traits.has('$ZodCheckMinLength') && typeof def.minimum === 'number')
+      min = Math.max(min, def.minimum);
+    else if (
+      def.check === 'max_length' &&
+      traits.has('$ZodCheckMaxLength') &&
+      typeof def.maximum === 'number'
+    )
+      max = Math.min(max, def.maximum);
+    else return undefined;
+  }
+  return { min, max };
+}
+
+type LengthBounds = { min: number; max: number };
+
+/** zod's own `when` of a length's bound (a check that was given another is not one of these). */
+const whenHasLength = (z.string().min(1)._zod.def.checks![0]!._zod.def as { when?: unknown }).when;
+
+/**
+ * Whether zod's length bounds pass `s` for sure. zod counts a string's code points where its UTF-16
+ * units leave it in doubt: a pair of surrogates is one. So within `max` units is within `max`; for
+ * `min`, twice `min` units or more is enough, and so is `min` or more without a surrogate (each
+ * unit then a code point). Anything else: zod's checks decide.
+ */
+function surelyWithin(s: string, bounds: LengthBounds): boolean {
+  const units = s.length;
+  if (units > bounds.max || units < bounds.min) return false;
+  if (units >= 2 * bounds.min) return true;
+  for (let i = 0; i < units; i += 1) if ((s.charCodeAt(i) & 0xf800) === 0xd800) return false;
+  return true;
 }
 
 /** The payload's value once `checks` pass, `FAIL` when one reports an issue, `UNSURE` for an async one. */

@@ -354,4 +354,14 @@ describe('fastParseYaml', () => {
       Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? 0 : 1)),
     );
   });
+
+  it('reads texts one after another whatever their count of lines against the line tables kept', () => {
+    // The tables kept from one text to the next are used without a count of a text's lines when
+    // they hold more lines than it has characters; a longer text counts them and may get new ones.
+    for (const lines of [1, 1023, 1024, 1025, 3000, 10, 2047, 2048, 2049, 1]) {
+      const text = `l:\n${'  - x\n'.repeat(lines - 1)}`;
+      const value = expectAgreement(text) as { l: string[] | null };
+      expect(value.l?.length ?? 0).toBe(lines - 1);
+    }
+  });
 });

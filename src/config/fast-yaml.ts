@@ -64,18 +64,22 @@ function keyEnd(text: string, from: number, end: number): number {
 export function fastParseYaml(text: string, maxDepth = Number.POSITIVE_INFINITY): Value | undefined {
   if (unsupported(text) || hasMarkers(text)) return undefined;
   if ((text.includes('[') || text.includes('{')) && flowDepth(text) > maxDepth) return undefined;
-  const { indents, starts, ends } = lineTables(lineCount(text));
+  const { indents, starts, ends } = lineTables(text);
   const n = readLines(text, indents, starts, ends, 2 * maxDepth + 1);
   if (n <= 0) return undefined;
+  top = 0;
   try {
     const reader = new Reader(text, n, indents, starts, ends);
     if (indents[0] !== 0 || keyEnd(text, starts[0]!, ends[0]!) === -1) return undefined;
-    const value = reader.map(0);
+    const value = reader.collection(0, false);
     if (reader.i !== n) return undefined;
     return value;
   } catch (error) {
     if (error instanceof Bail) return undefined;
     throw error;
+  } finally {
+    // No value of this text stays referenced from the stack once it is read.
+    stack.length = 0;
   }
 }
 
@@ -158,7 +162,11 @@ type LineTables = { indents: Int32Array; starts: Int32Array; ends: Int32Array };
 let kept: LineTables | undefined;
 const KEPT_LINES = 1 << 16;
 
-function lineTables(lines: number): LineTables {
+function lineTables(text: string): LineTables {
+  // A text has at most one line more than it has characters: kept tables that long need no count
+  // of its lines (a search per line, over every file's text once more; issue 33).
+  if (kept && kept.indents.length > text.length) return kept;
+  const lines = lineCount(text);
   if (kept && kept.indents.length >= lines) return kept;
   const size = Math.max(1024, 2 ** Math.ceil(Math.log2(lines)));
   const tables = { indents: new Int32Array(size), starts: new Int32Array(size), ends: new Int32Array(size) };
@@ -205,12 +213,52 @@ class Reader {
     const { text } = this;
     const from = this.froms[this.i]!;
     const end = this.ends[this.i]!;
-    if (isItem(text, from, end)) return this.seq(indent);
-    if (keyEnd(text, from, end) !== -1) return this.map(indent);
+    if (isItem(text, from, end)) return this.collection(indent, true);
+    if (keyEnd(text, from, end) !== -1) return this.collection(indent, false);
     return bail();
   }
 
-  map(indent: number): Record<string, Value> {
+  /**
+   * The block sequence (`items`) or block mapping whose lines start at the current line, indented
+   * `indent`. One function for both, which calls itself: TurboFan never inlines a function into
+   * itself, where `seq` and `map` as two functions were each inlined into the other's compile
+   * jobs (with what `map` inlines: the same code compiled in three jobs, issue 33).
+   */
+  collection(indent: number, items: boolean): Value {
+    if (items) {
+      const base = top;
+      for (let at = this.indent; at >= indent; at = this.indent) {
+        const { text } = this;
+        const from = this.froms[this.i]!;
+        const end = this.ends[this.i]!;
+        if (at > indent || !isItem(text, from, end)) {
+          if (at > indent) bail();
+          break;
+        }
+        const offset = afterSpaces(text, from + 1);
+        let item: Value;
+        if (offset >= end || text.charCodeAt(offset) === 0x23) {
+          this.i += 1;
+          item = this.block(indent);
+        } else if (isItem(text, offset, end)) {
+          return bail();
+        } else if (keyEnd(text, offset, end) !== -1) {
+          // `- key: value`: a mapping whose keys line up with the first one (read in place, no copy).
+          this.indents[this.i] = indent + offset - from;
+          this.froms[this.i] = offset;
+          item = this.collection(indent + offset - from, false);
+        } else {
+          this.i += 1;
+          item = inline(text, offset, end);
+          this.noContinuation(indent);
+        }
+        stack[top] = item;
+        top += 1;
+      }
+      const list = itemsFrom(base);
+      top = base;
+      return list;
+    }
     const out: Record<string, Value> = {};
     for (let at = this.indent; at >= indent; at = this.indent) {
       if (at > indent) bail();
@@ -227,7 +275,7 @@ class Reader {
       let value: Value;
       if (restAt >= end || text.charCodeAt(restAt) === 0x23) {
         if (this.indent === indent && isItem(text, this.froms[this.i]!, this.ends[this.i]!))
-          value = this.seq(indent);
+          value = this.collection(indent, true);
         else value = this.block(indent);
       } else {
         value = inline(text, restAt, end);
@@ -240,41 +288,41 @@ class Reader {
     return out;
   }
 
-  private seq(indent: number): Value[] {
-    const out: Value[] = [];
-    for (let at = this.indent; at >= indent; at = this.indent) {
-      const { text } = this;
-      const from = this.froms[this.i]!;
-      const end = this.ends[this.i]!;
-      if (at > indent || !isItem(text, from, end)) {
-        if (at > indent) bail();
-        break;
-      }
-      const offset = afterSpaces(text, from + 1);
-      let item: Value;
-      if (offset >= end || text.charCodeAt(offset) === 0x23) {
-        this.i += 1;
-        item = this.block(indent);
-      } else if (isItem(text, offset, end)) {
-        return bail();
-      } else if (keyEnd(text, offset, end) !== -1) {
-        // `- key: value`: a mapping whose keys line up with the first one (read in place, no copy).
-        this.indents[this.i] = indent + offset - from;
-        this.froms[this.i] = offset;
-        item = this.map(indent + offset - from);
-      } else {
-        this.i += 1;
-        item = inline(text, offset, end);
-        this.noContinuation(indent);
-      }
-      out.push(item);
-    }
-    return out;
-  }
-
   /** A line indented deeper than a finished one-line value would continue it: not in the subset. */
   private noContinuation(indent: number): void {
     if (this.indent > indent) bail();
+  }
+}
+
+/**
+ * The items of the block sequences being read (`collection`), each sequence's above its parents':
+ * a sequence's array is made at its end, of its count of items. An array grown by `push` from `[]`
+ * holds 17 places at its first item (a section's four site spaces, a team's four members: 13 empty
+ * places each, 1 MB of a large config's tree, carried through the scavenges while the config
+ * loads) and was copied as it grew (issue 33).
+ */
+const stack: Value[] = [];
+let top = 0;
+
+/**
+ * The items from `base` to the stack's top as an array of their count. Up to four by an array
+ * literal (it keeps an allocation site, which V8 may pretenure: the config's arrays live on), more
+ * by `slice` (a section's site spaces are four, a site's sections and a config's lists more, fewer).
+ */
+function itemsFrom(base: number): Value[] {
+  switch (top - base) {
+    case 0:
+      return [];
+    case 1:
+      return [stack[base]];
+    case 2:
+      return [stack[base], stack[base + 1]];
+    case 3:
+      return [stack[base], stack[base + 1], stack[base + 2]];
+    case 4:
+      return [stack[base], stack[base + 1], stack[base + 2], stack[base + 3]];
+    default:
+      return stack.slice(base, top);
   }
 }
 

@@ -93,7 +93,10 @@ export function normalize(
       const spaces = (org.spaces ??= []);
       for (const s of file.spaces) spaces.push(desiredSpace(s));
     }
-    for (const kind of anyObjectKinds) {
+    // The kinds' loops indexed: `for…of` made an iterator result per kind and entry until the
+    // function was optimized (they run for each file, most of them before it is; issue 33).
+    for (let k = 0; k < anyObjectKinds.length; k += 1) {
+      const kind = anyObjectKinds[k]!;
       const entry = valueIn(file, kind.key);
       if (entry !== undefined) (org as Record<string, unknown>)[kind.key] = kind.normalize(entry);
     }
@@ -101,12 +104,13 @@ export function normalize(
       const collections = (org.collections ??= []);
       for (const c of file.collections) collections.push(desiredCollection(c));
     }
-    for (const kind of anyListKinds) {
+    for (let k = 0; k < anyListKinds.length; k += 1) {
+      const kind = anyListKinds[k]!;
       const entries = listIn(file, kind.key);
       if (!entries) continue;
       const lists = org as unknown as Record<string, unknown[] | undefined>;
       const list = (lists[kind.key] ??= []);
-      for (const entry of entries) list.push(kind.normalize(entry, extras));
+      for (let i = 0; i < entries.length; i += 1) list.push(kind.normalize(entries[i], extras));
     }
   }
   // Entries' `ignore` and `protect` (any file of the organization) join the policy's rules.
