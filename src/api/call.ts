@@ -27,6 +27,8 @@ export class Call implements HttpRequest, LaneTask {
   readonly lane: string;
   /** The queue's task id (p-queue's; the client sets none). */
   readonly id: string | undefined = undefined;
+  /** The call queued after it in its lane, while it waits (the lane queue's link). */
+  laneNext: LaneTask | undefined = undefined;
   // The retries' state (`HttpClient.run`).
   attempts = 0;
   timeouts = 0;
