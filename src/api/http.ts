@@ -321,7 +321,7 @@ export class HttpClient extends HttpPacing {
     // The page after this one, named in its bytes, was just asked for: its request is written
     // (undici writes on a kept-alive socket at the event loop's check phase) before this answer
     // is parsed, not 2–5 ms after it (decision 43's eighth pass).
-    else if (call.peek?.(status, bytes)) await afterThisTurn();
+    else if (call.peek(status, bytes)) await afterThisTurn();
     return { status, body: parsedAnswer(call, status, bytes) };
   }
 
