@@ -14,7 +14,7 @@ import { HttpPacing } from './http-pacing.js';
 
 import type { HttpRequest, HttpResponse } from './request.js';
 
-export type { HttpMethod, HttpRequest, HttpResponse } from './request.js';
+export type { AnswerReader, HttpMethod, HttpRequest, HttpResponse } from './request.js';
 
 /** With 1000 items a page, a million items per list. */
 export const DEFAULT_MAX_PAGES = 1000;
