@@ -21,19 +21,16 @@ export function readChildren(
   try {
     // Which reads are wanted is known before the first starts.
     const wanted = wantedOf(api, item, children, scope);
-    if (wanted.length === 1) {
-      // One read (a team's members: most items): its answer as `Promise.all` of it would give it,
-      // an array of one, two turns of the microtasks after the read ends (so nothing runs earlier
-      // or later than it did), without what `Promise.all` makes and keeps while the read waits in
-      // the client's queue: its promise and their resolving functions, the array of answers, the
-      // read's element function and their contexts (decision 42's seventeenth pass).
-      return readOne(api, orgId, item, wanted[0]!, t)
-        .then(inArray)
-        .then((answers) => attachBelow(api, orgId, item, wanted, answers, scope, t));
-    }
     const reads: Promise<unknown>[] = [];
     for (const c of wanted) reads.push(readOne(api, orgId, item, c, t));
-    return Promise.all(reads).then((answers) => attachBelow(api, orgId, item, wanted, answers, scope, t));
+    // One read (a team's members: most items): its answer as `Promise.all` of it would give it, an
+    // array of one, two turns of the microtasks after the read ends (so nothing runs earlier or
+    // later than it did), without what `Promise.all` makes and keeps while the read waits in the
+    // client's queue: its promise and their resolving functions, the array of answers, the read's
+    // element function and their contexts (decision 42's seventeenth pass). One call site each
+    // for the read and what follows: both inline the client's path below them.
+    const answers = reads.length === 1 ? reads[0]!.then(inArray) : Promise.all(reads);
+    return answers.then((got) => attachBelow(api, orgId, item, wanted, got, scope, t));
   } catch (error) {
     // As an async function did: what a read's declaration throws rejects the item's promise.
     return Promise.reject(error as Error);
