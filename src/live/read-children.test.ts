@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../api/client.js';
 import type { ChildRead } from '../kinds/types.js';
-import { inArray, wantedOf } from './read-children.js';
+import { inArray, readChildren } from './read-children.js';
 
 /** Settles `order` with the names of the callbacks in the order they ran, once the microtasks are done. */
 async function ranIn(
@@ -53,30 +53,50 @@ describe('an item with one read below it', () => {
   });
 });
 
-describe('wantedOf', () => {
-  const api = { capabilities: { flavor: 'seed' } } as unknown as ApiClient;
+describe('readChildren: the reads wanted below an item', () => {
+  type Item = { name: string; answers: string[] };
+  /** An API whose lists answer with their read's name, and the reads it was asked for. */
+  const apiOf = (asked: string[]) =>
+    ({
+      capabilities: { flavor: 'seed' },
+      list: (list: { name: string }) => {
+        asked.push(list.name);
+        return Promise.resolve(list.name);
+      },
+    }) as unknown as ApiClient;
   const read = (name: string, wanted = true, absentIn?: ['seed']): ChildRead<unknown, unknown> =>
     ({
-      name,
       ...(absentIn ? { absentIn } : {}),
       wanted: () => wanted,
-      attach: (item: unknown) => item,
-      list: () => ({}),
+      list: () => ({ name }),
+      attach: (item: Item, answer: string) => ({ ...item, answers: [...item.answers, answer] }),
     }) as unknown as ChildRead<unknown, unknown>;
-  const names = (reads: readonly ChildRead<unknown, unknown>[]) =>
-    reads.map((r) => (r as unknown as { name: string }).name);
+  const t = <T>(p: Promise<T>) => p;
+  const item: Item = { name: 'i', answers: [] };
 
-  it('is the reads themselves when every one is wanted (no array made an item)', () => {
-    const reads = [read('a'), read('b')];
-    expect(wantedOf(api, {}, reads, { wants: {} })).toBe(reads);
-    expect(wantedOf(api, {}, reads, undefined)).toBe(reads);
+  it('reads and attaches those wanted, in order, leaving out the unwanted and those the API does not have', async () => {
+    const asked: string[] = [];
+    const reads = [read('a'), read('b', false), read('c'), read('d', true, ['seed']), read('e')];
+    const full = await readChildren(apiOf(asked), 'org', item, reads, { wants: {} }, t);
+    expect([asked, (full as Item).answers]).toEqual([
+      ['a', 'c', 'e'],
+      ['a', 'c', 'e'],
+    ]);
+    // Export wants everything the API has.
+    const all: string[] = [];
+    expect(((await readChildren(apiOf(all), 'org', item, reads, undefined, t)) as Item).answers).toEqual([
+      'a',
+      'b',
+      'c',
+      'e',
+    ]);
   });
 
-  it('leaves out the unwanted and those the API does not have, keeping the order', () => {
-    const reads = [read('a'), read('b', false), read('c'), read('d', true, ['seed']), read('e')];
-    expect(names(wantedOf(api, {}, reads, { wants: {} }))).toEqual(['a', 'c', 'e']);
-    // Export wants everything the API has.
-    expect(names(wantedOf(api, {}, reads, undefined))).toEqual(['a', 'b', 'c', 'e']);
-    expect(names(wantedOf(api, {}, [read('x', false)], { wants: {} }))).toEqual([]);
+  it('attaches the one read of an item, and none of an item that wants none', async () => {
+    const asked: string[] = [];
+    const one = await readChildren(apiOf(asked), 'org', item, [read('members')], { wants: {} }, t);
+    expect((one as Item).answers).toEqual(['members']);
+    expect(await readChildren(apiOf(asked), 'org', item, [read('x', false)], { wants: {} }, t)).toBe(item);
+    expect(asked).toEqual(['members']);
   });
 });
