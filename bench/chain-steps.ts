@@ -48,7 +48,8 @@ export function traceChain(api: ApiClient, t0: number): ChainStep[] {
   const http = api.http;
   const inner = http as unknown as Internals;
   // Each step by the order its page was asked for, undici's by the order its requests were written.
-  const send = http.send.bind(http) as (req: unknown, shape?: (res: unknown) => unknown) => Promise<unknown>;
+  type Reader = { read(res: unknown): unknown; peek(status: number, bytes: Buffer): boolean };
+  const send = http.send.bind(http) as (req: unknown, shape?: Reader) => Promise<unknown>;
   (http as unknown as { send: typeof send }).send = (req, shape) => {
     const r = req as { route: string };
     if (r.route !== CHAIN_ROUTE) return send(req, shape);
@@ -57,13 +58,17 @@ export function traceChain(api: ApiClient, t0: number): ChainStep[] {
       state: `${inner.running}/${inner.concurrency} run, ${inner.waiting.size} wait, ${inner.pacing} pacing${inner.pumping ? ', pump' : ''}`,
     };
     steps.push(step);
-    const shaped = (res: unknown) => {
-      step.shapeStart = at();
-      try {
-        return shape ? shape(res) : res;
-      } finally {
-        step.shapeEnd = at();
-      }
+    // A page's reader (`AnswerReader`): its answer timed, its look at the bytes as it was.
+    const shaped: Reader = {
+      read: (res: unknown) => {
+        step.shapeStart = at();
+        try {
+          return shape ? shape.read(res) : res;
+        } finally {
+          step.shapeEnd = at();
+        }
+      },
+      peek: (status: number, bytes: Buffer) => (shape ? shape.peek(status, bytes) : false),
     };
     return send(req, shaped);
   };

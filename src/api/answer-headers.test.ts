@@ -39,6 +39,17 @@ describe('answerHeaders: the headers the client reads, as undici parsed them', (
     for (const [name, value] of Object.entries(ours)) expect(value).toEqual(undici[name]);
   });
 
+  it('matches a name in any case of its letters only, as parseHeaders lowers it', () => {
+    // Each byte a name's letter's or `-`'s neighbours might be taken for: a control character
+    // (`\r` is `-` | 0x20), a Latin-1 letter, `@`, `` ` ``, `{`, `_`, a space.
+    for (const odd of ['\r', '\x8d', '\xc1', '@', '`', '{', '_', ' ', 'A', 'a'])
+      for (const at of [0, 7, 13]) {
+        const name = `Content-Length`.slice(0, at) + odd + `Content-Length`.slice(at + 1);
+        const given = raw([name, '5']);
+        expect(answerHeaders(given)['content-length']).toEqual(parseHeaders(given)['content-length']);
+      }
+  });
+
   it('has every name undefined when none came, in the same shape', () => {
     const none = answerHeaders(raw(['Date', 'x']));
     expect(Object.keys(none)).toEqual(Object.keys(NO_HEADERS));

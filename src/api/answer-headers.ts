@@ -20,7 +20,7 @@ const NAMES = [
 ] as const;
 type Name = (typeof NAMES)[number];
 
-/** The names read, by length: a header of another length is not decoded at all. */
+/** The names read, by length: a header of another length is not looked at further. */
 const BY_LENGTH = new Map<number, readonly Name[]>();
 for (const name of NAMES) BY_LENGTH.set(name.length, [...(BY_LENGTH.get(name.length) ?? []), name]);
 
@@ -38,7 +38,7 @@ export function answerHeaders(raw: readonly Buffer[]): AnswerHeaders {
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const names = BY_LENGTH.get(raw[i]!.length);
     if (names === undefined) continue;
-    const name = nameIn(names, raw[i]!.toString('latin1').toLowerCase());
+    const name = nameIn(names, raw[i]!);
     if (name === undefined) continue;
     const value = raw[i + 1]!.toString('latin1');
     const seen = headers[name];
@@ -47,9 +47,24 @@ export function answerHeaders(raw: readonly Buffer[]): AnswerHeaders {
   return headers;
 }
 
-function nameIn(names: readonly Name[], lower: string): Name | undefined {
-  for (const name of names) if (name === lower) return name;
+/**
+ * The name of `names` (all of the length of `bytes`) that `bytes` spell in any case, compared byte
+ * by byte: no string decoded and lowered per header of a matching length (four an answer).
+ */
+function nameIn(names: readonly Name[], bytes: Buffer): Name | undefined {
+  for (const name of names) if (spells(bytes, name)) return name;
   return undefined;
+}
+
+/** Whether the Latin-1 `bytes` are `lower` (lowercase ASCII letters and `-`) in any case. */
+function spells(bytes: Buffer, lower: string): boolean {
+  for (let j = 0; j < lower.length; j += 1) {
+    const want = lower.charCodeAt(j);
+    const got = bytes[j]!;
+    // A letter also matches its capital (a to z are 0x61 to 0x7a, their capitals 0x20 below).
+    if (got !== want && (want < 0x61 || got !== want - 0x20)) return false;
+  }
+  return true;
 }
 
 /** Before an answer's headers came (made by `answerHeaders`: the same shape). Never written to. */

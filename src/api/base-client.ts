@@ -9,6 +9,7 @@ import type { ApiCall, ApiList, Params } from '../model/api-call.js';
 import { capabilitiesOf } from './capabilities.js';
 import { listAll, pages } from './paginate.js';
 import { registerCredentials } from '../secrets/credentials.js';
+import { uriComponent } from './api-url.js';
 
 export type ClientOptions = {
   apiUrl: string;
@@ -26,7 +27,8 @@ export type ClientOptions = {
   userAgent?: string;
 };
 
-export const enc = encodeURIComponent;
+/** `encodeURIComponent`, which keeps a text that needs no encoding (an id: `org_heavy`) as it is. */
+export const enc = uriComponent;
 
 /** A route template with its parameters filled in, encoded: `/orgs/{org}` → `/orgs/acme`. */
 export function pathOf(route: string, params: Params): string {

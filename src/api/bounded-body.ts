@@ -40,7 +40,12 @@ export type RequestDeadline = DeadlineSignal & { readonly signal: DeadlineSignal
 class Deadline implements RequestDeadline {
   aborted = false;
   reason: DeadlineError | undefined;
-  private listeners: (() => void)[] = [];
+  /**
+   * The first listener (an attempt's deadline has one, its exchange's), then those added after it,
+   * in order: no array made, spliced and replaced an attempt (three, thousands a plan).
+   */
+  private first: (() => void) | undefined = undefined;
+  private rest: (() => void)[] | undefined = undefined;
   private readonly timer: NodeJS.Timeout;
   constructor(private readonly timeoutMs: number) {
     this.timer = setTimeout(expire, timeoutMs, this);
@@ -50,23 +55,32 @@ class Deadline implements RequestDeadline {
     return this;
   }
   addEventListener(_type: 'abort', listener: () => void): void {
-    this.listeners.push(listener);
+    // Once there are later ones, the first slot stays empty when its listener leaves: the order holds.
+    if (this.first === undefined && this.rest === undefined) this.first = listener;
+    else (this.rest ??= []).push(listener);
   }
   removeEventListener(_type: 'abort', listener: () => void): void {
-    const i = this.listeners.indexOf(listener);
-    if (i >= 0) this.listeners.splice(i, 1);
+    if (this.first === listener) {
+      this.first = undefined;
+      return;
+    }
+    const i = this.rest ? this.rest.indexOf(listener) : -1;
+    if (i >= 0) this.rest!.splice(i, 1);
   }
   clear(): void {
     clearTimeout(this.timer);
-    this.listeners = [];
+    this.first = undefined;
+    this.rest = undefined;
   }
   expire(): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = new DeadlineError(this.timeoutMs);
-    const listeners = this.listeners;
-    this.listeners = [];
-    for (const listener of listeners) listener();
+    const { first, rest } = this;
+    this.first = undefined;
+    this.rest = undefined;
+    first?.();
+    if (rest) for (const listener of rest) listener();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { HttpMethod, HttpRequest, HttpResponse } from './request.js';
+import type { AnswerReader, HttpMethod, HttpRequest, HttpResponse } from './request.js';
 import type { LaneTask } from './lane-queue.js';
 import type { WriteGate } from './write-gate.js';
 
@@ -22,11 +22,12 @@ export class Call implements HttpRequest, LaneTask {
   readonly expect: readonly number[];
   readonly create: boolean;
   readonly priority: number;
-  readonly peek: HttpRequest['peek'];
   /** Reads of one route wait in one lane; writes share one lane, in the order they are sent. */
   readonly lane: string;
   /** The queue's task id (p-queue's; the client sets none). */
   readonly id: string | undefined = undefined;
+  /** The call queued after it in its lane, while it waits (the lane queue's link). */
+  laneNext: LaneTask | undefined = undefined;
   // The retries' state (`HttpClient.run`).
   attempts = 0;
   timeouts = 0;
@@ -35,13 +36,13 @@ export class Call implements HttpRequest, LaneTask {
   /** When it left the queue (`HttpClient.run`): its retries' time counts from there. */
   started = 0;
   /** Makes what the caller keeps of the answer (`HttpClient.send`); dropped once settled. */
-  private shape: ((res: HttpResponse) => unknown) | undefined;
+  private reader: AnswerReader<unknown> | undefined;
   private resolve: (value: unknown) => void = dropped;
   private reject: (error: unknown) => void = dropped;
 
   constructor(
     req: HttpRequest,
-    shape: ((res: HttpResponse) => unknown) | undefined,
+    reader: AnswerReader<unknown> | undefined,
     /** The write gate of the context that sent it (src/api/write-gate.ts). */
     readonly gate: WriteGate | undefined,
   ) {
@@ -53,19 +54,23 @@ export class Call implements HttpRequest, LaneTask {
     this.expect = req.expect;
     this.create = req.create ?? false;
     this.priority = req.priority ?? 0;
-    this.peek = req.peek;
     this.lane = req.method === 'GET' ? req.route : '';
-    this.shape = shape;
+    this.reader = reader;
   }
 
-  /** The answer: made into `shape`'s, when given (what `shape` throws is the caller's error). */
+  /** Its reader's look at an expected answer's bytes before they are parsed (`AnswerReader.peek`). */
+  peek(status: number, bytes: Buffer): boolean {
+    return this.reader !== undefined && this.reader.peek(status, bytes);
+  }
+
+  /** The answer: made into its reader's, when given (what `read` throws is the caller's error). */
   answer(res: HttpResponse): void {
-    const { shape, resolve, reject } = this;
+    const { reader, resolve, reject } = this;
     this.settled();
-    if (!shape) return resolve(res);
+    if (!reader) return resolve(res);
     let value: unknown;
     try {
-      value = shape(res);
+      value = reader.read(res);
     } catch (error) {
       return reject(error);
     }
@@ -83,7 +88,7 @@ export class Call implements HttpRequest, LaneTask {
    * requests per connection (their handlers, which name the call) until it compacts its queue.
    */
   private settled(): void {
-    this.shape = undefined;
+    this.reader = undefined;
     this.resolve = dropped;
     this.reject = dropped;
   }
@@ -96,6 +101,17 @@ export class Call implements HttpRequest, LaneTask {
 }
 
 const dropped = (): void => undefined;
+
+/** The reader of a caller that gave `HttpClient.send` a function: it makes the value, and peeks at nothing. */
+export class ShapeReader<T> implements AnswerReader<T> {
+  constructor(private readonly shape: (res: HttpResponse) => T) {}
+  read(res: HttpResponse): T {
+    return this.shape(res);
+  }
+  peek(): boolean {
+    return false;
+  }
+}
 
 /** The caller's promise of `call` (made once, when the call is made). */
 export function promiseOf(call: Call): Promise<unknown> {

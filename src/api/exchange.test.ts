@@ -44,6 +44,32 @@ describe('Exchange: one request and its whole answer through our own dispatch ha
     expect(sent).toBe(1);
   });
 
+  it('hands over the one chunk itself, several joined in order, none as an empty buffer', async () => {
+    /** The bytes an exchange settles with after `chunks`, fed to it as undici's core does. */
+    const settled = (chunks: string[]) => {
+      const exchange = new Exchange(1024, undefined);
+      const dispatcher = { dispatch: () => true } as unknown as Parameters<Exchange['send']>[0];
+      const got = exchange.send(dispatcher, {
+        origin: 'http://x',
+        path: '/',
+        method: 'GET',
+        headers: {},
+        body: undefined,
+      });
+      exchange.onHeaders(200, []);
+      const buffers = chunks.map((c) => Buffer.from(c));
+      for (const b of buffers) exchange.onData(b);
+      exchange.onComplete();
+      return { got, buffers };
+    };
+    const one = settled(['{"items":[]}']);
+    expect(await one.got).toBe(one.buffers[0]);
+    expect((await settled(['{"it', 'ems":', '[]}']).got).toString()).toBe('{"items":[]}');
+    expect((await settled(['ab', 'c']).got).toString()).toBe('abc');
+    const none = await settled([]).got;
+    expect([Buffer.isBuffer(none), none.length]).toEqual([true, 0]);
+  });
+
   it('an empty answer is an empty buffer', async () => {
     const { agent, req } = await serve((_req, res) => res.writeHead(204).end());
     const exchange = new Exchange(1024, undefined);

@@ -35,7 +35,12 @@ export class Exchange {
   /** The headers the client reads (`answerHeaders`). */
   headers: AnswerHeaders = NO_HEADERS;
   answered = false;
-  private chunks: Buffer[] = [];
+  /**
+   * The answer's first chunk (most answers are one), and all of them once a second came: no array
+   * made for a one-chunk answer, nor one to let go of the chunks (two an attempt before).
+   */
+  private first: Buffer | undefined = undefined;
+  private chunks: Buffer[] | undefined = undefined;
   private size = 0;
   private abort: ((reason?: Error) => void) | undefined;
   private reason: unknown;
@@ -104,15 +109,17 @@ export class Exchange {
       this.tooLarge();
       return true;
     }
-    this.chunks.push(chunk);
+    if (this.first === undefined) this.first = chunk;
+    else if (this.chunks === undefined) this.chunks = [this.first, chunk];
+    else this.chunks.push(chunk);
     return true;
   }
 
   onComplete(): void {
     if (this.settled) return;
-    const { chunks, size, resolve } = this;
+    const { first, chunks, size, resolve } = this;
     this.finish();
-    resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    resolve(chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? Buffer.concat(NO_CHUNKS, 0)));
   }
 
   onError(error: Error): void {
@@ -143,7 +150,8 @@ export class Exchange {
    */
   private finish(): void {
     this.settled = true;
-    this.chunks = [];
+    this.first = undefined;
+    this.chunks = undefined;
     this.resolve = dropped;
     this.reject = dropped;
     this.abort = undefined;
@@ -166,3 +174,6 @@ function takeSettlers(resolve: (bytes: Buffer) => void, reject: (error: unknown)
 }
 
 const dropped = (): void => undefined;
+
+/** The chunks of an answer without a body (its bytes: an empty buffer, as `Buffer.concat` of none gives). */
+const NO_CHUNKS: readonly Buffer[] = [];

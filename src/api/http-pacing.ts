@@ -1,11 +1,11 @@
-import { Call, promiseOf } from './call.js';
+import { Call, ShapeReader, promiseOf } from './call.js';
 import type { ApiError } from './errors.js';
 import type { HttpOptions } from './http-options.js';
 import { Lanes } from './lane-queue.js';
 import { RateBudget } from './rate-limit.js';
 import { ShortestRecent } from './shortest-recent.js';
 import { currentWriteGate } from './write-gate.js';
-import type { HttpRequest, HttpResponse } from './request.js';
+import type { AnswerReader, HttpRequest, HttpResponse } from './request.js';
 import { Writes } from './attempt.js';
 
 /** Chained requests (priority above 0) under way up to which one may run above the adaptive concurrency (`room`). */
@@ -92,10 +92,11 @@ export abstract class HttpPacing {
    * collection (decision 42). `shape` gives it only what is kept anyway.
    */
   send(req: HttpRequest): Promise<HttpResponse>;
-  send<T>(req: HttpRequest, shape: (res: HttpResponse) => T): Promise<T>;
-  send<T>(req: HttpRequest, shape?: (res: HttpResponse) => T): Promise<T | HttpResponse> {
+  send<T>(req: HttpRequest, shape: ((res: HttpResponse) => T) | AnswerReader<T>): Promise<T>;
+  send<T>(req: HttpRequest, shape?: ((res: HttpResponse) => T) | AnswerReader<T>): Promise<T | HttpResponse> {
+    const reader = typeof shape === 'function' ? new ShapeReader(shape) : shape;
     // A write carries the gate of the context that asked for it (src/api/write-gate.ts).
-    const call = new Call(req, shape, req.method === 'GET' ? undefined : currentWriteGate());
+    const call = new Call(req, reader, req.method === 'GET' ? undefined : currentWriteGate());
     const promise = promiseOf(call) as Promise<T | HttpResponse>;
     // Counted before it is queued: the pump may start it at once, and `chainedNext` counts it.
     if (call.priority) this.chained += 1;

@@ -14,7 +14,7 @@ import { HttpPacing } from './http-pacing.js';
 
 import type { HttpRequest, HttpResponse } from './request.js';
 
-export type { HttpMethod, HttpRequest, HttpResponse } from './request.js';
+export type { AnswerReader, HttpMethod, HttpRequest, HttpResponse } from './request.js';
 
 /** With 1000 items a page, a million items per list. */
 export const DEFAULT_MAX_PAGES = 1000;
@@ -321,7 +321,7 @@ export class HttpClient extends HttpPacing {
     // The page after this one, named in its bytes, was just asked for: its request is written
     // (undici writes on a kept-alive socket at the event loop's check phase) before this answer
     // is parsed, not 2–5 ms after it (decision 43's eighth pass).
-    else if (call.peek?.(status, bytes)) await afterThisTurn();
+    else if (call.peek(status, bytes)) await afterThisTurn();
     return { status, body: parsedAnswer(call, status, bytes) };
   }
 

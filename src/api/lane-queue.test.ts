@@ -127,4 +127,23 @@ describe('LaneQueue (the HTTP client queue)', () => {
     const labels = [q.dequeue(), q.dequeue()].map((r) => (r as unknown as { label: string }).label);
     expect(labels).toEqual(['y1', 'x2']);
   });
+
+  it("keeps a lane's order when a task leaves from its middle or its end and more are queued after", () => {
+    const q = new LaneQueue();
+    const run = (name: string) => Object.assign(() => Promise.resolve(name), { label: name });
+    for (const name of ['x1', 'x2', 'x3', 'x4']) q.enqueue(run(name), { lane: 'x', id: name });
+    q.remove('x2');
+    q.remove('x4');
+    q.enqueue(run('x5'), { lane: 'x', id: 'x5' });
+    expect(q.filter({ priority: 0 }).map((r) => (r as unknown as { label: string }).label)).toEqual([
+      'x1',
+      'x3',
+      'x5',
+    ]);
+    const labels = [q.dequeue(), q.dequeue(), q.dequeue()].map(
+      (r) => (r as unknown as { label: string }).label,
+    );
+    expect(labels).toEqual(['x1', 'x3', 'x5']);
+    expect([q.size, q.dequeue()]).toEqual([0, undefined]);
+  });
 });

@@ -13,15 +13,27 @@ export type LaneOptions = QueueAddOptions & {
   share?: number | undefined;
 };
 
-/** What waits in a lane: the HTTP client's calls themselves (`Lanes`), or p-queue's runs (`LaneQueue`). */
-export type LaneTask = { readonly lane: string; readonly id: string | undefined };
+/**
+ * What waits in a lane: the HTTP client's calls themselves (`Lanes`), or p-queue's runs (`LaneQueue`).
+ * `laneNext` is the lane's own link to the task queued after it in the lane (set and cleared by
+ * the queue only): a lane is a chain of its tasks, not an array.
+ */
+export type LaneTask = {
+  readonly lane: string;
+  readonly id: string | undefined;
+  laneNext: LaneTask | undefined;
+};
 type Task = LaneTask & { run: Run };
 /**
- * `served`: tasks of this lane dequeued since it last had none waiting (its progress, with `tasks`).
- * A task dequeued leaves its slot empty: the lane keeps nothing of a task that started (a call
- * kept until the lane compacts would keep its caller's promise, and so its answer, as long).
+ * A lane's waiting tasks, `first` to `last` through their `laneNext` links; `waiting`: how many.
+ * `served`: tasks of this lane dequeued since it last had none waiting (its progress, with `waiting`).
+ * A task dequeued is unlinked: the lane keeps nothing of a task that started (a call kept would keep
+ * its caller's promise, and so its answer, as long). A chain, not an array with a moving head:
+ * nothing to compact, and no branch that first runs when a lane has served a thousand tasks
+ * (the array's compaction deoptimized the client's `start`, which inlines `shift`, in the middle
+ * of a plan: decision 42's seventeenth pass).
  */
-type Lane<E> = { name: string; tasks: (E | undefined)[]; head: number; served: number };
+type Lane<E> = { name: string; first: E | undefined; last: E | undefined; waiting: number; served: number };
 
 /**
  * The lanes of one priority, served in proportion to what each has waiting: the next task comes from
@@ -46,14 +58,17 @@ class Level<E extends LaneTask> {
     const lane = task.lane;
     let l = this.lanes.get(lane);
     if (!l) {
-      l = { name: lane, tasks: [], head: 0, served: 0 };
+      l = { name: lane, first: undefined, last: undefined, waiting: 0, served: 0 };
       this.lanes.set(lane, l);
       if (share !== 1) this.shares.set(lane, share);
       // A new lane waits for its turn behind the lanes already served in this round.
       this.ring.splice(this.cursor, 0, l);
       this.cursor += 1;
     }
-    l.tasks.push(task);
+    if (l.last === undefined) l.first = task;
+    else l.last.laneNext = task;
+    l.last = task;
+    l.waiting += 1;
     this.size += 1;
   }
 
@@ -62,24 +77,16 @@ class Level<E extends LaneTask> {
     if (this.cursor >= this.ring.length) this.cursor = 0;
     this.cursor = this.behind();
     const lane = this.ring[this.cursor]!;
-    const task = lane.tasks[lane.head]!;
-    lane.tasks[lane.head] = undefined;
-    lane.head += 1;
+    const task = lane.first!;
+    lane.first = task.laneNext as E | undefined;
+    task.laneNext = undefined;
+    lane.waiting -= 1;
     lane.served += 1;
     this.size -= 1;
-    if (lane.head === lane.tasks.length) {
+    if (lane.waiting === 0) {
       this.drop(lane.name);
       this.ring.splice(this.cursor, 1);
-    } else {
-      if (lane.head > 1024 && lane.head * 2 > lane.tasks.length) {
-        // In place: a lane's `tasks` assigned again made the field mutable after the client's
-        // code was optimized with it constant (its first compaction deoptimized the queue's callers).
-        lane.tasks.copyWithin(0, lane.head);
-        lane.tasks.length -= lane.head;
-        lane.head = 0;
-      }
-      this.cursor += 1;
-    }
+    } else this.cursor += 1;
     return task;
   }
 
@@ -89,11 +96,11 @@ class Level<E extends LaneTask> {
     const lane = this.ring[best]!;
     // a behind b: a.served / (a.share × a.total) < b.served / (b.share × b.total), without division.
     let served = lane.served;
-    let total = this.shareOf(lane.name) * (lane.served + lane.tasks.length - lane.head);
+    let total = this.shareOf(lane.name) * (lane.served + lane.waiting);
     for (let k = 1; k < this.ring.length; k += 1) {
       const i = (this.cursor + k) % this.ring.length;
       const l = this.ring[i]!;
-      const lTotal = this.shareOf(l.name) * (l.served + l.tasks.length - l.head);
+      const lTotal = this.shareOf(l.name) * (l.served + l.waiting);
       if (l.served * total < served * lTotal) {
         best = i;
         served = l.served;
@@ -111,17 +118,27 @@ class Level<E extends LaneTask> {
   /** The task `match` finds, out of the level, with its lane's share. */
   remove(match: (t: E) => boolean): { task: E; share: number } | undefined {
     for (const [i, lane] of this.ring.entries()) {
-      const at = lane.tasks.findIndex((t, j) => j >= lane.head && match(t!));
-      if (at < 0) continue;
-      const [task] = lane.tasks.splice(at, 1);
+      let before: E | undefined;
+      let task = lane.first;
+      while (task !== undefined && !match(task)) {
+        before = task;
+        task = task.laneNext as E | undefined;
+      }
+      if (task === undefined) continue;
+      const after = task.laneNext as E | undefined;
+      if (before === undefined) lane.first = after;
+      else before.laneNext = after;
+      if (lane.last === task) lane.last = before;
+      task.laneNext = undefined;
+      lane.waiting -= 1;
       const share = this.shareOf(lane.name);
       this.size -= 1;
-      if (lane.head === lane.tasks.length) {
+      if (lane.waiting === 0) {
         this.drop(lane.name);
         this.ring.splice(i, 1);
         if (i < this.cursor) this.cursor -= 1;
       }
-      return { task: task!, share };
+      return { task, share };
     }
     return undefined;
   }
@@ -133,7 +150,8 @@ class Level<E extends LaneTask> {
   }
 
   *tasks(): Generator<E> {
-    for (const lane of this.ring) for (let j = lane.head; j < lane.tasks.length; j += 1) yield lane.tasks[j]!;
+    for (const lane of this.ring)
+      for (let t = lane.first; t !== undefined; t = t.laneNext as E | undefined) yield t;
   }
 }
 
@@ -155,12 +173,8 @@ export class Lanes<E extends LaneTask> {
   protected readonly levels = new Map<number, Level<E>>();
   /** Priorities with a level, highest first. */
   protected order: number[] = [];
-  /** Tasks waiting, all priorities (the client has one or two). */
-  get size(): number {
-    let size = 0;
-    for (const priority of this.order) size += this.levels.get(priority)!.size;
-    return size;
-  }
+  /** Tasks waiting, all priorities: counted as they come and go (the pump asks at every start and end). */
+  size = 0;
 
   /** The highest priority a task waits at (undefined: none waits). */
   get top(): number | undefined {
@@ -177,13 +191,28 @@ export class Lanes<E extends LaneTask> {
       this.order = [...this.levels.keys()].sort((a, b) => b - a);
     }
     level.push(task, share ?? this.shares?.get(task.lane));
+    this.size += 1;
   }
 
   /** The next task to start (the queue no longer holds it). */
   shift(): E | undefined {
     for (const priority of this.order) {
       const task = this.levels.get(priority)!.shift();
-      if (task) return task;
+      if (task) {
+        this.size -= 1;
+        return task;
+      }
+    }
+    return undefined;
+  }
+
+  /** The task `match` finds, out of the queue, with its lane's share (p-queue's `setPriority` and `remove`). */
+  protected take(match: (t: E) => boolean): { task: E; share: number } | undefined {
+    for (const level of this.levels.values()) {
+      const found = level.remove(match);
+      if (!found) continue;
+      this.size -= 1;
+      return found;
     }
     return undefined;
   }
@@ -194,7 +223,11 @@ export class Lanes<E extends LaneTask> {
  */
 export class LaneQueue extends Lanes<Task> implements Queue<Run, LaneOptions> {
   enqueue(run: Run, options?: Partial<LaneOptions>): void {
-    this.push({ run, id: options?.id, lane: options?.lane ?? '' }, options?.priority ?? 0, options?.share);
+    this.push(
+      { run, id: options?.id, lane: options?.lane ?? '', laneNext: undefined },
+      options?.priority ?? 0,
+      options?.share,
+    );
   }
 
   dequeue(): Run | undefined {
@@ -207,17 +240,13 @@ export class LaneQueue extends Lanes<Task> implements Queue<Run, LaneOptions> {
   }
 
   setPriority(id: string, priority: number): void {
-    for (const level of this.levels.values()) {
-      const found = level.remove((t) => t.id === id);
-      if (!found) continue;
-      // The share of the lane it waited in: the queue keeps one share per lane, which replaces the task's own.
-      return this.push(found.task, priority, found.share);
-    }
+    const found = this.take((t) => t.id === id);
+    // The share of the lane it waited in: the queue keeps one share per lane, which replaces the task's own.
+    if (found) return this.push(found.task, priority, found.share);
     throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);
   }
 
   remove(idOrRun: string | Run): void {
-    for (const level of this.levels.values())
-      if (level.remove((t) => (typeof idOrRun === 'string' ? t.id === idOrRun : t.run === idOrRun))) return;
+    this.take((t) => (typeof idOrRun === 'string' ? t.id === idOrRun : t.run === idOrRun));
   }
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import type { HttpClient, HttpResponse } from './http.js';
+import type { AnswerReader } from './request.js';
 import { parseAnswer } from './parse.js';
 import { Page } from './schema.js';
 
@@ -107,9 +108,10 @@ class PageWalk<T extends z.ZodType, S> {
 
   /**
    * What the caller keeps of page `page`'s answer: its items checked (and made live), its next page.
-   * A method, not a closure made with each walk (thousands wait in the client's queue at once).
+   * A method, not a closure made with each walk (thousands wait in the client's queue at once);
+   * the page's reader (`PageReader`) calls it.
    */
-  private shape(res: HttpResponse, page: string | undefined): PageOf<S> {
+  shape(res: HttpResponse, page: string | undefined): PageOf<S> {
     // The next page is asked for as soon as the answer names it, before its items are checked
     // and made live (and handed over): a chain of pages waits for none of that (decision 43).
     if (this.mayAskAhead(page)) this.askAhead(res);
@@ -155,7 +157,7 @@ class PageWalk<T extends z.ZodType, S> {
    * for `askAhead`: `fetch` takes the page asked for ahead only when it is the one named. Judged
    * by the same bounds, the answer counted as not empty (it is 16 kB at least).
    */
-  private peek(page: string | undefined, status: number, bytes: Buffer): boolean {
+  peek(page: string | undefined, status: number, bytes: Buffer): boolean {
     if (!this.mayAskAhead(page)) return false;
     if (bytes.length < PEEK_MIN_BYTES) return false;
     const next = nextInBytes(bytes);
@@ -192,9 +194,8 @@ class PageWalk<T extends z.ZodType, S> {
         // sends only its first few requests (FIRST_REQUESTS), and a plain list among them would
         // hold back every read below.
         priority: page !== undefined || this.leads ? 1 : 0,
-        peek: (status, bytes) => this.peek(page, status, bytes),
       },
-      (res) => this.shape(res, page),
+      new PageReader<S>(this as PageWalk<z.ZodType, S>, page),
     );
   }
 
@@ -244,6 +245,23 @@ class PageWalk<T extends z.ZodType, S> {
       apiMessage: message,
       sent: true,
     });
+  }
+}
+
+/**
+ * A page's answer read for its walk (`PageWalk.shape`, `PageWalk.peek`): one object a request, where
+ * a closure for each and their context were made with every request and kept while it waited.
+ */
+class PageReader<S> implements AnswerReader<PageOf<S>> {
+  constructor(
+    private readonly walk: PageWalk<z.ZodType, S>,
+    private readonly page: string | undefined,
+  ) {}
+  read(res: HttpResponse): PageOf<S> {
+    return this.walk.shape(res, this.page);
+  }
+  peek(status: number, bytes: Buffer): boolean {
+    return this.walk.peek(this.page, status, bytes);
   }
 }
 

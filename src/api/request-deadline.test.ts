@@ -27,6 +27,41 @@ describe('requestDeadline: the deadlines of an attempt', () => {
     expect([first.aborted, second.aborted, third.aborted]).toEqual([false, true, true]);
   });
 
+  it('calls the listeners left, in the order they were added, once', async () => {
+    const deadline = requestDeadline(2);
+    const called: string[] = [];
+    const listener = (name: string) => () => called.push(name);
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(listener);
+    deadline.addEventListener('abort', a!);
+    deadline.addEventListener('abort', b!);
+    deadline.addEventListener('abort', c!);
+    deadline.removeEventListener('abort', a!);
+    deadline.removeEventListener('abort', c!);
+    // Added after the first left: after those still there.
+    deadline.addEventListener('abort', d!);
+    deadline.addEventListener('abort', a!);
+    deadline.removeEventListener('abort', listener('x'));
+    await aborted(deadline);
+    expect(called).toEqual(['b', 'd', 'a']);
+    // Aborted once: a later expiry calls nothing again.
+    (deadline as unknown as { expire(): void }).expire();
+    expect(called).toEqual(['b', 'd', 'a']);
+  });
+
+  it('calls nothing of a deadline cleared or whose one listener left', async () => {
+    const cleared = requestDeadline(1);
+    const left = requestDeadline(1);
+    const called: string[] = [];
+    cleared.addEventListener('abort', () => called.push('cleared'));
+    cleared.clear();
+    const gone = () => called.push('left');
+    left.addEventListener('abort', gone);
+    left.removeEventListener('abort', gone);
+    await aborted(left);
+    expect(called).toEqual([]);
+    expect(cleared.aborted).toBe(false);
+  });
+
   it('aborts a deadline of another length (a write gate cut it shorter) on its own time', async () => {
     const long = requestDeadline(60_000);
     const short = requestDeadline(3);

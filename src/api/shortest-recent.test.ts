@@ -23,6 +23,23 @@ describe('ShortestRecent (the latency adaptive concurrency sizes from)', () => {
     expect(last).toBe(480);
   });
 
+  it('is the shortest of the current epoch and the kept ones, as it was with every epoch looked at again', () => {
+    const r = new ShortestRecent(5, 3);
+    const kept: number[] = [];
+    let current = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 60; i += 1) {
+      const ms = 50 + ((i * 53) % 97) - (i === 31 ? 45 : 0);
+      current = Math.min(current, ms);
+      if ((i + 1) % 5 === 0) {
+        kept.push(current);
+        if (kept.length > 3) kept.shift();
+        current = Number.POSITIVE_INFINITY;
+      }
+      expect(r.observe(ms)).toBe(Math.min(current, ...kept));
+      expect(r.value).toBe(Math.min(current, ...kept));
+    }
+  });
+
   it('counts the first answer at once', () => {
     expect(new ShortestRecent().observe(42)).toBe(42);
   });

@@ -7,6 +7,8 @@
  */
 export class ShortestRecent {
   private readonly past: number[] = [];
+  /** The shortest of `past`, kept as it changes (once an epoch): the estimate is asked at every answer. */
+  private pastMin = Number.POSITIVE_INFINITY;
   private current = Number.POSITIVE_INFINITY;
   private samples = 0;
 
@@ -17,7 +19,7 @@ export class ShortestRecent {
 
   /** The estimate: the shortest recent attempt, in ms (infinite before any). */
   get value(): number {
-    return Math.min(this.current, ...this.past);
+    return Math.min(this.current, this.pastMin);
   }
 
   /** Count one attempt's time; the estimate after it. */
@@ -27,9 +29,10 @@ export class ShortestRecent {
     if (this.samples >= this.epoch) {
       this.past.push(this.current);
       if (this.past.length > this.epochs) this.past.shift();
+      this.pastMin = Math.min(...this.past);
       this.current = Number.POSITIVE_INFINITY;
       this.samples = 0;
     }
-    return Math.min(this.current, ...this.past);
+    return Math.min(this.current, this.pastMin);
   }
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../api/client.js';
 import { ApiError, type ApiErrorCode } from '../api/errors.js';
-import type { HttpRequest, HttpResponse } from '../api/http.js';
+import type { AnswerReader, HttpRequest, HttpResponse } from '../api/http.js';
 import type { Change } from '../reconcile/index.js';
 import type { Plan } from '../plan/types.js';
 import { applyPlan } from './run.js';
@@ -70,11 +70,13 @@ const api = (script: Script = () => ({ status: 200 })) => {
   const client = new ApiClient({ apiUrl: 'http://127.0.0.1:9', token: 'unit-test-token' });
   const calls: string[] = [];
   teams.clear();
-  const http = client.http as { send: (req: HttpRequest, shape?: (res: HttpResponse) => unknown) => unknown };
-  // As the client's: `shape` makes what the caller gets of an answer (src/api/http.ts).
+  const http = client.http as {
+    send: (req: HttpRequest, shape?: ((res: HttpResponse) => unknown) | AnswerReader<unknown>) => unknown;
+  };
+  // As the client's: `shape` (a function or a reader: a list's page) makes what the caller gets of an answer (src/api/http-pacing.ts).
   http.send = async (req, shape) => {
     const res = await answerOf(req);
-    return shape ? shape(res) : res;
+    return typeof shape === 'function' ? shape(res) : shape ? shape.read(res) : res;
   };
   const answerOf = async (req: HttpRequest): Promise<HttpResponse> => {
     const line = `${req.method} ${req.path}`;

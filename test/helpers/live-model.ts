@@ -1,6 +1,6 @@
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError, codeForStatus } from '../../src/api/errors.js';
-import type { HttpRequest, HttpResponse } from '../../src/api/http.js';
+import type { AnswerReader, HttpRequest, HttpResponse } from '../../src/api/http.js';
 import { stateFromSeed } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { readScoped } from '../../src/live/read.js';
@@ -47,14 +47,19 @@ export async function liveOfSeed(
 /** An API client whose requests the emulator answers in this process (the client's own pagination and parsing). */
 function inProcessClient(emu: Emulator, flavor: 'seed' | 'current'): ApiClient {
   const api = new ApiClient({ apiUrl: emu.url, token: TOKEN, flavor });
-  // As the client's: `shape` makes what the caller gets of an answer (src/api/http.ts).
-  const send = (req: HttpRequest, shape?: (res: HttpResponse) => unknown): Promise<unknown> => {
+  // As the client's: `shape` (a function or a reader: a list's page) makes what the caller gets of an answer (src/api/http-pacing.ts).
+  const send = (
+    req: HttpRequest,
+    shape?: ((res: HttpResponse) => unknown) | AnswerReader<unknown>,
+  ): Promise<unknown> => {
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) query.set(k, String(v));
     const res = emu.dispatch(req.method, req.path, query, req.body);
     if (req.expect.includes(res.status)) {
       const answer = { status: res.status, body: res.body };
-      return Promise.resolve(answer).then(shape ?? ((a) => a));
+      return Promise.resolve(answer).then(
+        typeof shape === 'function' ? shape : shape ? (a) => shape.read(a) : (a) => a,
+      );
     }
     const message = (res.body as { error?: { message?: string } } | undefined)?.error?.message;
     return Promise.reject(

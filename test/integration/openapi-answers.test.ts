@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpRequest, HttpResponse } from '../../src/api/http.js';
+import type { AnswerReader, HttpRequest, HttpResponse } from '../../src/api/http.js';
 import { applyPlan } from '../../src/apply/run.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { makePlan } from '../../src/pipeline/plan-run.js';
@@ -374,7 +374,10 @@ async function examples(): Promise<void> {
       const api = client(own, { flavor: 'current' });
       const send = api.http.send.bind(api.http);
       Object.assign(api.http, {
-        send: async (req: HttpRequest, shape?: (res: HttpResponse) => unknown): Promise<unknown> => {
+        send: async (
+          req: HttpRequest,
+          shape?: ((res: HttpResponse) => unknown) | AnswerReader<unknown>,
+        ): Promise<unknown> => {
           const query = new URLSearchParams();
           for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) query.set(k, String(v));
           const path = `${req.path}${query.size > 0 ? `?${query}` : ''}`;
@@ -387,7 +390,7 @@ async function examples(): Promise<void> {
             request: req.body,
             probe: false,
           });
-          return shape ? shape(res) : res;
+          return typeof shape === 'function' ? shape(res) : shape ? shape.read(res) : res;
         },
       });
       try {
