@@ -112,11 +112,11 @@ async function approve(plan: Plan, opts: ApplyCommandOptions): Promise<boolean> 
 function showProgress(api: ReturnType<typeof makeApi>, progress: ReturnType<typeof progressLine>) {
   const t0 = Date.now();
   return (p: ApplyProgress) => {
-    const rate = p.done > 0 ? (Date.now() - t0) / p.done : 0;
-    const eta = Math.round(((p.total - p.done) * rate) / 1000);
-    progress.update(
-      `applying: ${p.done}/${p.total} changes, ${p.failed} failed, rate budget ${api.http.budget.remaining ?? '?'}, ~${eta}s to go`,
-    );
+    progress.update(() => {
+      const rate = p.done > 0 ? (Date.now() - t0) / p.done : 0;
+      const eta = Math.round(((p.total - p.done) * rate) / 1000);
+      return `applying: ${p.done}/${p.total} changes, ${p.failed} failed, rate budget ${api.http.budget.remaining ?? '?'}, ~${eta}s to go`;
+    });
   };
 }
 

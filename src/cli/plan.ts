@@ -62,7 +62,8 @@ export async function planWithProgress(opts: CommonOptions, desired: DesiredStat
   try {
     return await makePlan(api, desired, (p) =>
       progress.update(
-        `reading live state: ${p.listsDone}/${p.listsStarted} lists, rate budget ${api.http.budget.remaining ?? '?'}`,
+        () =>
+          `reading live state: ${p.listsDone}/${p.listsStarted} lists, rate budget ${api.http.budget.remaining ?? '?'}`,
       ),
     );
   } finally {
