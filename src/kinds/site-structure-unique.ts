@@ -18,8 +18,8 @@ export function keepStructurePathsUnique(s: Structure, sectionSetKeys: Map<Secti
   });
   if (sectionPathSet) keepSectionPathsUnique(s, sectionSetKeys);
   // The check here, the work in a function of its own: called for the few places where a path
-  // changes, that one is seldom hot enough for V8 to compile (issue 33, fourteenth pass).
-  for (const c of s.containers) if (pathSetIn(c.placements)) keepSiteSpacePathsUnique(s, c);
+  // changes to one the place holds, that one is seldom hot enough for V8 to compile (issue 33).
+  for (const c of s.containers) if (pathSetOnHeld(c)) keepSiteSpacePathsUnique(s, c);
 }
 
 /** Paths of the site's sections stay unique while they change. */
@@ -94,9 +94,28 @@ function placementAt(placements: readonly SpacePlacement[], addr: string): Space
   return undefined;
 }
 
-/** Whether an update of one of the placements sets its path (what keepPathsUnique looks for first). */
-function pathSetIn(placements: readonly SpacePlacement[]): boolean {
-  for (const p of placements)
-    if (p.updateKey && p.d.path !== undefined && p.d.path !== (p.live?.path ?? null)) return true;
+/** A place larger than this is handed to keepPathsUnique whenever a path is set (its search is indexed). */
+const SEARCHED_PLACE = 32;
+
+/**
+ * Whether an update of one of the placements sets its path to one that a live site space of the
+ * place (or a placement's) holds now. Only then does keepPathsUnique find a holder, and so order
+ * or refuse anything: a path set to a free one (every renamed path of the 99,884-resource org) is
+ * skipped without building the items, and the ordering code is left cold (issue 33, seventeenth pass).
+ */
+function pathSetOnHeld(c: Container): boolean {
+  const mine = c.placements;
+  for (const p of mine) {
+    const want = p.d.path;
+    if (!p.updateKey || want === undefined || want === (p.live?.path ?? null)) continue;
+    if (mine.length + c.live.length > SEARCHED_PLACE || held(c, want)) return true;
+  }
+  return false;
+}
+
+/** Whether `path` is held by a live site space of the place or by the live site space of one of its placements. */
+function held(c: Container, path: string): boolean {
+  for (const ss of c.live) if (ss.path === path) return true;
+  for (const p of c.placements) if (p.live?.path === path) return true;
   return false;
 }
