@@ -20,9 +20,15 @@ const NAMES = [
 ] as const;
 type Name = (typeof NAMES)[number];
 
-/** The names read, by length: a header of another length is not looked at further. */
-const BY_LENGTH = new Map<number, readonly Name[]>();
-for (const name of NAMES) BY_LENGTH.set(name.length, [...(BY_LENGTH.get(name.length) ?? []), name]);
+/**
+ * The names read, by length (an array indexed by it: no map's lookup per header of every answer): a
+ * header of another length is not looked at further.
+ */
+const BY_LENGTH: (readonly Name[] | undefined)[] = Array.from(
+  { length: Math.max(...NAMES.map((name) => name.length)) + 1 },
+  () => undefined,
+);
+for (const name of NAMES) BY_LENGTH[name.length] = [...(BY_LENGTH[name.length] ?? []), name];
 
 /** The headers the client reads, from undici's raw list (name, value, name, value…; names in any case). */
 export function answerHeaders(raw: readonly Buffer[]): AnswerHeaders {
@@ -36,7 +42,8 @@ export function answerHeaders(raw: readonly Buffer[]): AnswerHeaders {
     'x-ratelimit-reset': undefined,
   };
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const names = BY_LENGTH.get(raw[i]!.length);
+    const length = raw[i]!.length;
+    const names = length < BY_LENGTH.length ? BY_LENGTH[length] : undefined;
     if (names === undefined) continue;
     const name = nameIn(names, raw[i]!);
     if (name === undefined) continue;

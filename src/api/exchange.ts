@@ -137,7 +137,7 @@ export class Exchange {
   }
 
   /** The signal fired: abort with its reason (now, or when undici is about to write the request). */
-  private stop(reason: unknown): void {
+  protected stop(reason: unknown): void {
     if (this.settled) return;
     this.reason = reason;
     this.abort?.(reason as Error);

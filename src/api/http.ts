@@ -1,4 +1,4 @@
-import { AnswerTooLargeError, DeadlineError, requestDeadline, type DeadlineSignal } from './bounded-body.js';
+import { AnswerTooLargeError, type DeadlineError } from './bounded-body.js';
 import type { Call } from './call.js';
 import { ApiError } from './errors.js';
 import { gatedTimeout } from './write-gate.js';
@@ -284,12 +284,7 @@ export class HttpClient extends HttpPacing {
       body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' };
     const deadlineAt = performance.now() + timeoutMs;
     // The budget counts the start again when the request is written (decision 43).
-    const exchange = new Attempt(
-      this.opts.maxResponseBytes,
-      requestDeadline(timeoutMs),
-      this.writes,
-      call.priority > 0,
-    );
+    const exchange = new Attempt(this.opts.maxResponseBytes, timeoutMs, this.writes, call.priority > 0);
     let bytes: Buffer;
     try {
       bytes = await exchange.send(this.agent, {
@@ -302,7 +297,7 @@ export class HttpClient extends HttpPacing {
     } catch (error) {
       throw this.failed(call, exchange, error, started, { deadlineMs: timeoutMs, deadlineAt });
     } finally {
-      exchange.deadline.clear();
+      exchange.clearDeadline();
       exchange.over();
     }
     const { statusCode: status, headers: answer, sentAt } = exchange;
@@ -338,7 +333,7 @@ export class HttpClient extends HttpPacing {
     else this.budget.release(undefined, sentAt);
     this.opts.observer.request?.(call.method, call.route, 'error', Date.now() - started);
     // Before the answer's headers: the request may not have reached the server.
-    if (!answered) return this.transportError(call, error, false, exchange.deadline, deadline);
+    if (!answered) return this.transportError(call, error, false, exchange.expired, deadline);
     if (error instanceof AnswerTooLargeError)
       return new ApiError({
         code: 'invalid-response',
@@ -349,7 +344,7 @@ export class HttpClient extends HttpPacing {
         sent: true,
         cause: error,
       });
-    return this.transportError(call, error, true, exchange.deadline, deadline);
+    return this.transportError(call, error, true, exchange.expired, deadline);
   }
 
   /** The error an unexpected answer is; a 429 pauses the budget. */
@@ -366,15 +361,15 @@ export class HttpClient extends HttpPacing {
     req: HttpRequest,
     error: unknown,
     afterHeaders: boolean,
-    signal: DeadlineSignal,
+    expired: DeadlineError | undefined,
     deadline: { deadlineMs: number; deadlineAt: number },
   ): ApiError {
-    if (signal.aborted && signal.reason instanceof DeadlineError)
+    if (expired !== undefined)
       return new ApiError({
         code: 'timeout',
         method: req.method,
         route: req.route,
-        apiMessage: signal.reason.message,
+        apiMessage: expired.message,
         sent: true,
         ...deadline,
         cause: error,
