@@ -62,3 +62,8 @@ it('uriComponent is encodeURIComponent: every character, texts of them, and a lo
   expect(uriComponent(id)).toBe(id);
   expect(() => uriComponent('a\ud800')).toThrow(URIError);
 });
+
+it('uriComponent encodes a value that is not a text as encodeURIComponent does (a wrong type at run time)', () => {
+  for (const value of [null, undefined, 12, true, {}, ['a b']])
+    expect(uriComponent(value as unknown as string)).toBe(encodeURIComponent(value as unknown as string));
+});

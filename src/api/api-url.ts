@@ -36,6 +36,8 @@ export function pathOf(basePath: string, req: HttpRequest): string {
  * into a new string by a call into the runtime.
  */
 export function uriComponent(text: string): string {
+  // A value that breaks its declared type (null, an object) is encoded as before, not read as a text.
+  if (typeof text !== 'string') return encodeURIComponent(text);
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code >= 128 || UNRESERVED[code] === 0) return encodeURIComponent(text);
