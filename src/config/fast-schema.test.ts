@@ -156,3 +156,44 @@ describe("fastSafeParse answers with the input's own objects where zod's copy wo
     expect(fastSafeParse(z.string().max(2), `${pair}${pair}`)).toBe(`${pair}${pair}`);
   });
 });
+
+describe('objects whose keys are out of the schema order', () => {
+  /** `depth` levels of `{ b: <next level>, a: 'x' }`: each level's keys in the reverse of the schema's order. */
+  function nested(depth: number) {
+    type Level = z.ZodType;
+    let schema: Level = z.strictObject({ a: z.string().optional() });
+    let value: Record<string, unknown> = { a: 'x' };
+    for (let d = 0; d < depth; d += 1) {
+      schema = z.strictObject({ a: z.string().optional(), b: schema.optional() });
+      value = { b: value, a: 'x' };
+    }
+    return { schema, value };
+  }
+
+  /** The values read from the innermost object while `fastSafeParse` runs (a read is a parse of it or of its keys). */
+  function readsOfInnermost(depth: number): { reads: number; answer: unknown } {
+    const { schema, value } = nested(depth);
+    let reads = 0;
+    let level = value;
+    for (let d = 0; d < depth; d += 1) {
+      const next = level['b'] as Record<string, unknown>;
+      if (d === depth - 1)
+        level['b'] = new Proxy(next, {
+          get: (target, key, receiver) => ((reads += 1), Reflect.get(target, key, receiver) as unknown),
+        });
+      level = next;
+    }
+    const answer = fastSafeParse(schema, value);
+    return { reads, answer };
+  }
+
+  it('are parsed once per level, not again after the order is found wrong (no doubling with depth)', () => {
+    const shallow = readsOfInnermost(2);
+    const deep = readsOfInnermost(12);
+    // A parse that the general path repeats after an abandoned in-order walk doubles the work at
+    // each level: 2^12 reads of the innermost object. Once per level, the count does not grow.
+    expect(deep.answer).toEqual(nested(12).schema.parse(nested(12).value));
+    expect(shallow.reads).toBeGreaterThan(0);
+    expect(deep.reads).toBeLessThanOrEqual(shallow.reads * 2);
+  });
+});

@@ -180,8 +180,7 @@ function objectParse(schema: Schema): Parse {
     const input = v as Record<string, unknown>;
     // A config's object almost always: its keys declared, in the schema's order, none required
     // missing. Then its keys are all the fields to parse, in that order.
-    const inOrder = parseInOrder(input, all);
-    if (inOrder !== NOT_IN_ORDER) return inOrder;
+    if (declaredInOrder(input, all)) return parseInOrder(input, all);
     if (strict) for (const key in input) if (!known.has(key)) return FAIL;
     // zod's copy, made at the first key whose answer is not the input's own value.
     let out: Record<string, unknown> | undefined;
@@ -250,33 +249,26 @@ function declaredInOrder(input: Record<string, unknown>, fields: Field[]): boole
 }
 
 /**
- * What the general path answers for an input `declaredInOrder` holds, else `NOT_IN_ORDER`: each key
- * parsed in turn (the schema's order), zod's copy made at the first answer that is not the input's
- * own value. The walk checks the order as it goes (one walk of the keys, where `declaredInOrder`
- * first walked them once more: some 100,000 objects in a large config, issue 33); a key that does not
- * parse stops it only once the whole input is known to be in order (the general path then parses
- * other keys first, and an answer that is not `FAIL` stops a union's options).
+ * What the general path answers for an input `declaredInOrder` holds: each key parsed in turn
+ * (the schema's order), zod's copy made at the first answer that is not the input's own value.
+ * One walk of the input's keys, where the general path asks `in` of every declared key and walks
+ * the keys twice more (issue 33).
  */
 function parseInOrder(input: Record<string, unknown>, fields: Field[]): Answer {
   let out: Record<string, unknown> | undefined;
   let f = 0;
   for (const key in input) {
-    for (; f < fields.length && fields[f]!.key !== key; f += 1) if (!fields[f]!.optional) return NOT_IN_ORDER;
-    if (f === fields.length) return NOT_IN_ORDER;
+    while (fields[f]!.key !== key) f += 1;
     const field = fields[f]!;
     f += 1;
     const before = input[key];
     const value = parseField(field, before);
-    if (value === UNSURE || value === FAIL) return declaredInOrder(input, fields) ? value : NOT_IN_ORDER;
+    if (value === UNSURE || value === FAIL) return value;
     if (out === undefined && value !== before) out = copyBefore(input, fields, field);
     if (out !== undefined) out[key] = value;
   }
-  for (; f < fields.length; f += 1) if (!fields[f]!.optional) return NOT_IN_ORDER;
   return out ?? input;
 }
-
-/** `parseInOrder`'s answer for an input whose keys are not all declared, in order, with the required ones. */
-const NOT_IN_ORDER: unique symbol = Symbol('not in order');
 
 /** zod's copy of `input`'s keys that come before `stop` in the schema (all: undefined). */
 function copyBefore(input: Record<string, unknown>, fields: Field[], stop: Field | undefined) {
