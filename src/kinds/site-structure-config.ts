@@ -263,77 +263,20 @@ function oneDefault(on: EntryChecks, what: string) {
  * its second time, 2 after. The scope's `unique` check, which keeps a place (a path and an object)
  * per identity, is handed an identity only once it repeats (its first place, found again, then each
  * repetition): it reports the same, where a place per section and site space made 14 MB of the
- * 68 MB a load of 66,400 site spaces allocated.
- *
- * An open-addressed table of its own, reused from scope to scope (`begin` starts one: a slot is in
- * the scope when it holds the scope's stamp): two sets per site grew from 4 places to 128 by
- * copies, 4.3 MB for 664 sites, and V8 hashed each identity by a call into C++ (12–25 ms of the
- * request-heavy load's main thread; issue 33). It grows only for a site larger than any before.
+ * 68 MB a load of 66,400 site spaces allocated (the sets make 4 MB; issue 33).
  */
 class Seen {
-  private stamps = new Int32Array(256);
-  private keys: (string | undefined)[] = new Array<string | undefined>(256).fill(undefined);
-  private counts = new Uint8Array(256);
-  private stamp = 0;
-  private size = 0;
-
-  /** Starts a scope: no identity met. */
-  begin(): void {
-    if (this.stamp === 0x7fffffff) {
-      this.stamps.fill(0);
-      this.stamp = 0;
-    }
-    this.stamp += 1;
-    this.size = 0;
-  }
-
+  private readonly once = new Set<string>();
+  private twice: Set<string> | undefined;
   count(identity: string): 0 | 1 | 2 {
-    if (2 * (this.size + 1) > this.stamps.length) this.grow();
-    const mask = this.stamps.length - 1;
-    let h = hashOf(identity) & mask;
-    while (this.stamps[h] === this.stamp) {
-      if (this.keys[h] === identity) {
-        if (this.counts[h] !== 0) return 2;
-        this.counts[h] = 1;
-        return 1;
-      }
-      h = (h + 1) & mask;
-    }
-    this.stamps[h] = this.stamp;
-    this.keys[h] = identity;
-    this.counts[h] = 0;
-    this.size += 1;
-    return 0;
-  }
-
-  /** Twice the places, the scope's identities placed again (others' stamps are dropped). */
-  private grow(): void {
-    const { stamps, keys, counts, stamp } = this;
-    const size = stamps.length * 2;
-    this.stamps = new Int32Array(size);
-    this.keys = new Array<string | undefined>(size).fill(undefined);
-    this.counts = new Uint8Array(size);
-    for (let i = 0; i < stamps.length; i += 1) {
-      if (stamps[i] !== stamp) continue;
-      let h = hashOf(keys[i]!) & (size - 1);
-      while (this.stamps[h] === stamp) h = (h + 1) & (size - 1);
-      this.stamps[h] = stamp;
-      this.keys[h] = keys[i];
-      this.counts[h] = counts[i]!;
-    }
+    const size = this.once.size;
+    // One lookup: the set grows when the identity is new.
+    if (this.once.add(identity).size !== size) return 0;
+    if ((this.twice ??= new Set()).has(identity)) return 2;
+    this.twice.add(identity);
+    return 1;
   }
 }
-
-/** A hash of a text's characters (FNV-1a over UTF-16 units), for `Seen`. */
-function hashOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h ^ (h >>> 15);
-}
-
-/** The scopes of `checkStructure` (it does not call itself): site spaces, and section paths. */
-const spaceSeen = new Seen();
-const sectionSeen = new Seen();
 
 /** Where a site's list of site spaces is: section `k`'s, or the root's (`k` -1). */
 const spacesAt = (k: number): (string | number)[] => (k === -1 ? ['spaces'] : ['sections', k, 'spaces']);
@@ -344,7 +287,7 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
   const siteSpaces = on.unique('site space for space');
   if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
     on.report(['spaces'], 'a site has either sections or root spaces, not both', 'sections-and-spaces', true);
-  spaceSeen.begin();
+  const spaceSeen = new Seen();
   const spaces = (list: z.infer<typeof SiteSpaceConfig>[], k: number) => {
     // Made at the list's first default: most lists have none (a closure per section, 16,600 in
     // a config of 100k resources, for nothing; issue 33).
@@ -361,7 +304,7 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
     }
   };
   const defaultSection = oneDefault(on, 'section of a site');
-  sectionSeen.begin();
+  const sectionSeen = new Seen();
   const sections = site.sections ?? [];
   for (let i = 0; i < sections.length; i += 1) {
     const section = sections[i]!;

@@ -54,47 +54,11 @@ export const liveMember = (m: MemberAnswer): LiveTeamMember => ({
 
 export const MEMBERS = '/orgs/{org}/teams/{team}/members';
 
-/** `c` in lower case if it is an ASCII capital letter, else `c`. */
-const lowerAscii = (c: number): number => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c);
-
-/**
- * Whether `a.toLowerCase() === b.toLowerCase()`, without the two lower-cased copies where both are
- * ASCII (nearly every user id and e-mail): a team's check and the diff's `matches` compare each
- * member with the others, and most pairs differ in their first few characters (issue 33: 12,000
- * members, two copies per compare). Any character outside ASCII, or texts of two lengths that agree
- * as far as the shorter goes, take `toLowerCase` (its special cases change lengths: `İ`).
- */
-export function caselessEqual(a: string, b: string): boolean {
-  if (a === b) return true;
-  const n = a.length < b.length ? a.length : b.length;
-  for (let i = 0; i < n; i += 1) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if ((x | y) >= 0x80) return a.toLowerCase() === b.toLowerCase();
-    if (x !== y && lowerAscii(x) !== lowerAscii(y)) return false;
-  }
-  return a.length === b.length || a.toLowerCase() === b.toLowerCase();
-}
-
-/**
- * Whether two of `users` are the same in any case (`caselessEqual`), compared pair by pair: no set
- * and no lower-cased copy for a team of a few members (issue 33). The caller takes its full check,
- * which reports them, when this answers true.
- */
-export function repeatsCaseless(users: readonly MemberEntry[]): boolean {
-  for (let i = 1; i < users.length; i += 1) {
-    const a = userOf(users[i]!);
-    for (let j = 0; j < i; j += 1) if (caselessEqual(a, userOf(users[j]!))) return true;
-  }
-  return false;
-}
-
-/** The user an entry names. */
-export const userOf = (m: MemberEntry): string => (typeof m === 'string' ? m : m.user);
-
 /** Whether a live member is the user an entry names (by id, or by e-mail in any case). */
 const matches = (user: string, m: LiveTeamMember) =>
-  m.userId === user || (m.email !== null && caselessEqual(m.email, user));
+  m.userId === user ||
+  // The same e-mail first (most entries): no scan of both for their lower case.
+  (m.email !== null && (m.email === user || m.email.toLowerCase() === user.toLowerCase()));
 
 /** Members a team may have for `membersAsLive` to tell them apart in one integer's bits. */
 const MEMBERS_AS_BITS = 30;

@@ -14,8 +14,6 @@ import {
   MemberAnswer,
   MemberEntry,
   memberOf,
-  repeatsCaseless,
-  userOf,
   MEMBERS,
   type DesiredTeamMember,
   type LiveTeamMember,
@@ -67,9 +65,6 @@ const ROUTE = '/orgs/{org}/teams/{team}';
 const address = (org: string, title: string) => `${org}/teams/${title}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 /** What a team with members names: members (the live read's scope, `referenceTargets`). */
-/** Members a team's check compares pair by pair (`repeatsCaseless`); a larger team takes a map. */
-const FEW_MEMBERS = 16;
-
 const MEMBER_TARGET = [{ target: 'member' }] as const;
 
 /** Teams diffed between two yields of `diffSteps` (a few hundred µs). */
@@ -236,14 +231,9 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
   },
   unique: { what: 'team', key: 'title', pinned: true },
   check: (t, { unique }) => {
-    // A few members are compared pair by pair (3,000 teams of 4 in a request-heavy config: no map,
-    // path or lower-cased copy per member; issue 33); a repeat, or a large team, takes the scope,
-    // which reports each repeat where it is.
-    const entries = t.members;
-    if (entries === undefined || (entries.length <= FEW_MEMBERS && !repeatsCaseless(entries))) return;
     const members = unique('team member');
-    entries.forEach((m, j) => {
-      const user = userOf(m);
+    t.members?.forEach((m, j) => {
+      const user = typeof m === 'string' ? m : m.user;
       members(user.toLowerCase(), ['members', j], user);
     });
   },
