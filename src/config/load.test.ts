@@ -120,6 +120,39 @@ describe('hostile bytes', () => {
       ],
     ]);
   });
+  it('names each repeated team member where it is, in a few members and in many', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `m${i}@example.com`).join(', ');
+    const text = [
+      'organization: o',
+      'teams:',
+      '  - title: Few',
+      '    members: [a@example.com, b@example.com, { user: A@Example.com }, a@EXAMPLE.com, İ, i̇]',
+      '  - title: Ok',
+      '    members: [a@example.com, b@example.com, c@example.com]',
+      '  - title: Many',
+      `    members: [${many}, M3@example.com]`,
+      '',
+    ].join('\n');
+    const result = loadConfigFromBuffers([{ file: 'x.yaml', bytes: Buffer.from(text) }]);
+    expect(result.issues.map((i) => [i.code, i.path, i.message])).toEqual([
+      [
+        'duplicate',
+        'teams[0].members[2]',
+        'team member "A@Example.com" is described twice (first at x.yaml:4:15)',
+      ],
+      [
+        'duplicate',
+        'teams[0].members[3]',
+        'team member "a@EXAMPLE.com" is described twice (first at x.yaml:4:15)',
+      ],
+      ['duplicate', 'teams[0].members[5]', 'team member "i̇" is described twice (first at x.yaml:4:85)'],
+      [
+        'duplicate',
+        'teams[2].members[20]',
+        'team member "M3@example.com" is described twice (first at x.yaml:8:63)',
+      ],
+    ]);
+  });
   it('reports checks across kinds in file order, as a compiler does', () => {
     const text = [
       'organization: o',

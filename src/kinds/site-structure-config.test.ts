@@ -69,6 +69,34 @@ describe('normalizeStructure', () => {
 });
 
 describe('checkStructure', () => {
+  it('reports every repeat of a large site, and none across sites (its table grows, and is reused)', () => {
+    // Site 0: 200 sections, paths p0…p149 then repeats (p0 twenty times more), 400 site spaces,
+    // s0…s349 then s0…s49 again; site 1: the same paths and other spaces, each once.
+    const section = (path: string, a: string, b: string) =>
+      `      - { path: ${path}, spaces: [{ space: ${a} }, { space: ${b} }] }`;
+    const site0 = Array.from({ length: 200 }, (_, k) =>
+      section(k < 180 ? `p${k % 150}` : 'p0', `s${(2 * k) % 350}`, `s${(2 * k + 1) % 350}`),
+    );
+    const site1 = Array.from({ length: 150 }, (_, k) => section(`p${k}`, `t${2 * k}`, `t${2 * k + 1}`));
+    const text = ['organization: o', 'sites:', '  - title: Site A', '    sections:', ...site0];
+    text.push('  - title: Site B', '    sections:', ...site1, '');
+    const result = loadConfigFromBuffers([{ file: 'x.yaml', bytes: Buffer.from(text.join('\n')) }]);
+    const expected: string[] = [];
+    const paths = new Set<string>();
+    const spaces = new Set<string>();
+    site0.forEach((line, k) => {
+      const [path, a, b] = [...line.matchAll(/: (\w+)/g)].map((m) => m[1]!);
+      if (paths.has(path!)) expected.push(`sites[0].sections[${k}].path`);
+      paths.add(path!);
+      [a, b].forEach((space, j) => {
+        if (spaces.has(space!)) expected.push(`sites[0].sections[${k}].spaces[${j}].space`);
+        spaces.add(space!);
+      });
+    });
+    expect(expected.length).toBe(50 + 50);
+    expect(result.issues.filter((i) => i.code !== 'duplicate')).toEqual([]);
+    expect(result.issues.map((i) => i.path).sort()).toEqual(expected.sort());
+  });
   it('names the first place of a space repeated across sections and root spaces', () => {
     const text = [
       'organization: o',
