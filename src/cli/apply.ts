@@ -54,9 +54,9 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
 
   const api = makeApi(opts);
   let coordinator: Coordinator | undefined;
+  const progress = progressLine();
   try {
     const coord = (coordinator = await makeCliCoordinator(opts, logger));
-    const progress = progressLine();
     const outcome = await runSync({
       api,
       desired,
@@ -76,6 +76,8 @@ export async function applyCommand(opts: ApplyCommandOptions): Promise<number> {
     });
     return report(outcome, opts, logger, progress);
   } finally {
+    // Also when the sync threw: no redraw waiting for its interval comes after the error's text.
+    progress.done();
     await coordinator?.stop();
     await api.close();
   }

@@ -67,6 +67,7 @@ describe('progressLine', () => {
     line.update('one');
     line.update('two'); // waiting
     line.done();
+    line.done(); // a caller's finally after its own done: nothing more
     term.advance(PROGRESS_REDRAW_MS * 2);
     expect(term.written).toEqual(['\r\x1b[2Kone', '\r\x1b[2K']);
     expect(term.timers()).toEqual([]);

@@ -83,6 +83,7 @@ export function progressLine(
       cancel = undefined;
       pending = undefined;
       if (tty && shown) stream.write('\r\x1b[2K');
+      shown = false; // a second done() (a caller's finally) writes nothing
     },
   };
 }
