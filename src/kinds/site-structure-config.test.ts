@@ -133,6 +133,37 @@ describe('checkStructure', () => {
       ],
     ]);
   });
+  it('reports a site space path given twice in one section or in the root, not across sections', () => {
+    const text = [
+      'organization: o',
+      'sites:',
+      '  - title: Docs',
+      '    sections:',
+      '      - { path: a, spaces: [{ space: s1, path: v1 }, { space: s2, path: v1 }, { space: s3, path: v1 }] }',
+      '      - { path: b, spaces: [{ space: s4, path: v1 }, { space: s5 }, { space: s6 }] }',
+      '  - title: Root',
+      '    spaces: [{ space: s7, path: v2 }, { space: s8, path: v3 }, { space: s9, path: v2 }]',
+      '',
+    ].join('\n');
+    const result = loadConfigFromBuffers([{ file: 'x.yaml', bytes: Buffer.from(text) }]);
+    expect(result.issues.map((i) => [i.code, i.path, i.message])).toEqual([
+      [
+        'duplicate',
+        'sites[0].sections[0].spaces[1].path',
+        'site space path "v1" is described twice (first at x.yaml:5:48)',
+      ],
+      [
+        'duplicate',
+        'sites[0].sections[0].spaces[2].path',
+        'site space path "v1" is described twice (first at x.yaml:5:48)',
+      ],
+      [
+        'duplicate',
+        'sites[1].spaces[2].path',
+        'site space path "v2" is described twice (first at x.yaml:8:33)',
+      ],
+    ]);
+  });
   it('names the first place of a section path given three times, with defaults and groups', () => {
     const text = [
       'organization: o',

@@ -5,6 +5,7 @@ import { CustomizationConfig, OverridesConfig } from './site-customization.js';
 import { nestedDocs } from './sparse.js';
 import type { KindDoc } from './types.js';
 import { mapHoley } from '../model/holey.js';
+import { repeatsIn } from '../model/repeats.js';
 import type { EntryChecks } from './shapes.js';
 import type {
   DesiredSection,
@@ -281,6 +282,26 @@ class Seen {
 /** Where a site's list of site spaces is: section `k`'s, or the root's (`k` -1). */
 const spacesAt = (k: number): (string | number)[] => (k === -1 ? ['spaces'] : ['sections', k, 'spaces']);
 
+const pathOfSpace = (s: z.infer<typeof SiteSpaceConfig>) => s.path;
+
+/** Site space paths given twice in one list (a section's, or the root's): the API keeps them unique there. */
+function pathRepeats(
+  on: EntryChecks,
+  list: z.infer<typeof SiteSpaceConfig>[],
+  k: number,
+  repeats: [number, number][],
+) {
+  const paths = on.unique('site space path');
+  const firsts = new Set<number>();
+  for (const [first, i] of repeats) {
+    const path = list[i]!.path!;
+    // The first place is handed over once; each repeat is then reported against it.
+    if (!firsts.has(first)) paths(`${k}\n${path}`, [...spacesAt(k), first, 'path'], path);
+    firsts.add(first);
+    paths(`${k}\n${path}`, [...spacesAt(k), i, 'path'], path);
+  }
+}
+
 /** Checks of a site's structure that its schema cannot express. */
 export function checkStructure(site: StructureConfig, on: EntryChecks): void {
   const paths = on.unique('section path');
@@ -302,6 +323,8 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
       if (s.default)
         (def ??= oneDefault(on, 'site space of a section'))(s.default, [...spacesAt(k), i, 'default']);
     }
+    const repeats = repeatsIn(list, pathOfSpace);
+    if (repeats) pathRepeats(on, list, k, repeats);
   };
   const defaultSection = oneDefault(on, 'section of a site');
   const sectionSeen = new Seen();
