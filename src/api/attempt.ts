@@ -22,7 +22,7 @@ export class Writes {
  *
  * The deadline is the attempt's own timer, whose callback stops the exchange: no deadline object
  * with its listener (a closure and its context) registered and removed per attempt, as an
- * exchange given a signal has (`requestDeadline`, decision 42's seventeenth pass, req6).
+ * exchange given a signal has (decision 42's seventeenth pass, req6).
  */
 export class Attempt extends Exchange {
   /** When it was written, by the budget's clock (undefined: not yet). */
@@ -31,7 +31,10 @@ export class Attempt extends Exchange {
   expired: DeadlineError | undefined = undefined;
   /** A chained request (priority above 0), counted in `writes.unwritten` until written or over. */
   private unwritten: boolean;
-  /** Node's timer of the deadline: Node keeps the timers of one duration in one list (`requestDeadline`). */
+  /**
+   * Node's timer of the deadline: Node keeps the timers of one duration in one list under one native
+   * timer, so thousands of attempts with the client's timeout cost one `Timeout` each and nothing more.
+   */
   private readonly timer: NodeJS.Timeout;
 
   constructor(

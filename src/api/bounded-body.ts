@@ -29,64 +29,6 @@ export type DeadlineSignal = {
   removeEventListener(type: 'abort', listener: () => void): void;
 };
 
-/** An attempt's deadline: its own signal, and `clear` once the attempt is over. */
-export type RequestDeadline = DeadlineSignal & { readonly signal: DeadlineSignal; clear(): void };
-
-/**
- * Its timer is Node's own: Node keeps the timers of one duration in one list under one native
- * timer, so thousands of attempts with the client's timeout cost one `Timeout` object each and
- * nothing more (a list of docsync's own measured no gain, decision 42's fourteenth pass).
- */
-class Deadline implements RequestDeadline {
-  aborted = false;
-  reason: DeadlineError | undefined;
-  /**
-   * The first listener (an attempt's deadline has one, its exchange's), then those added after it,
-   * in order: no array made, spliced and replaced an attempt (three, thousands a plan).
-   */
-  private first: (() => void) | undefined = undefined;
-  private rest: (() => void)[] | undefined = undefined;
-  private readonly timer: NodeJS.Timeout;
-  constructor(private readonly timeoutMs: number) {
-    this.timer = setTimeout(expire, timeoutMs, this);
-    this.timer.unref?.();
-  }
-  get signal(): DeadlineSignal {
-    return this;
-  }
-  addEventListener(_type: 'abort', listener: () => void): void {
-    // Once there are later ones, the first slot stays empty when its listener leaves: the order holds.
-    if (this.first === undefined && this.rest === undefined) this.first = listener;
-    else (this.rest ??= []).push(listener);
-  }
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    if (this.first === listener) {
-      this.first = undefined;
-      return;
-    }
-    const i = this.rest ? this.rest.indexOf(listener) : -1;
-    if (i >= 0) this.rest!.splice(i, 1);
-  }
-  clear(): void {
-    clearTimeout(this.timer);
-    this.first = undefined;
-    this.rest = undefined;
-  }
-  expire(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = new DeadlineError(this.timeoutMs);
-    const { first, rest } = this;
-    this.first = undefined;
-    this.rest = undefined;
-    first?.();
-    if (rest) for (const listener of rest) listener();
-  }
-}
-
-/** A timer's callback, one for every deadline (no closure made per attempt). */
-const expire = (deadline: Deadline): void => deadline.expire();
-
 /**
  * A total deadline for one attempt: unlike undici's header and body timeouts, which restart on
  * every byte, it covers the whole exchange, so a server that trickles one byte at a time still
@@ -97,14 +39,6 @@ export function attemptDeadline(timeoutMs: number): { signal: AbortSignal; clear
   const timer = setTimeout(() => controller.abort(new DeadlineError(timeoutMs)), timeoutMs);
   timer.unref?.();
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-
-/**
- * The same deadline for the API client's many requests: its signal is for undici's `request`
- * only (which takes any object with `addEventListener`), cheaper than an `AbortController`.
- */
-export function requestDeadline(timeoutMs: number): RequestDeadline {
-  return new Deadline(timeoutMs);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnswerTooLargeError, requestDeadline } from './bounded-body.js';
+import { AnswerTooLargeError, DeadlineError } from './bounded-body.js';
 import { Exchange } from './exchange.js';
 import { Agent } from './undici.js';
 
@@ -97,7 +97,8 @@ describe('Exchange: one request and its whole answer through our own dispatch ha
       reached = true;
       res.end('{}');
     });
-    const deadline = requestDeadline(1);
+    const deadline = new AbortController();
+    setTimeout(() => deadline.abort(new DeadlineError(1)), 1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const exchange = new Exchange(1024, deadline.signal);
     await expect(exchange.send(agent, req)).rejects.toMatchObject({ code: 'deadline' });
