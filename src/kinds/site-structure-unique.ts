@@ -105,10 +105,12 @@ const SEARCHED_PLACE = 32;
  */
 function pathSetOnHeld(c: Container): boolean {
   const mine = c.placements;
+  // A kept site space is both a placement and one of the place's live ones: the larger count is its size.
+  const large = Math.max(mine.length, c.live.length) > SEARCHED_PLACE;
   for (const p of mine) {
     const want = p.d.path;
     if (!p.updateKey || want === undefined || want === (p.live?.path ?? null)) continue;
-    if (mine.length + c.live.length > SEARCHED_PLACE || held(c, want)) return true;
+    if (large || held(c, want)) return true;
   }
   return false;
 }
