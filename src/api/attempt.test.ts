@@ -1,30 +1,9 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Attempt, Writes } from './attempt.js';
 import { RateBudget } from './rate-limit.js';
-import { Agent } from './undici.js';
+import { serveOne } from '../../test/helpers/http-client.js';
 
 /** An attempt's own deadline (its Node timer), at each point of its exchange: a real server on port 0. */
-
-const servers: Server[] = [];
-const agents: InstanceType<typeof Agent>[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  for (const s of servers.splice(0)) s.close();
-});
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const server = createServer(handler);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const agent = new Agent();
-  agents.push(agent);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { agent, req: { origin, path: '/x', method: 'GET' as const, headers: {}, body: undefined } };
-}
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const attempt = (timeoutMs: number) => new Attempt(1024, timeoutMs, new Writes(new RateBudget()), false);
@@ -32,7 +11,7 @@ const attempt = (timeoutMs: number) => new Attempt(1024, timeoutMs, new Writes(n
 describe('Attempt: its deadline', () => {
   it('passed before the request is written: rejects with the deadline, unanswered, the server never reached', async () => {
     let reached = false;
-    const { agent, req } = await serve((_req, res) => {
+    const { agent, req } = await serveOne((_req, res) => {
       reached = true;
       res.end('{}');
     });
@@ -46,7 +25,7 @@ describe('Attempt: its deadline', () => {
   });
 
   it('passing while the answer is awaited: rejects with the deadline', async () => {
-    const { agent, req } = await serve(() => {
+    const { agent, req } = await serveOne(() => {
       // never answers
     });
     const a = attempt(30);
@@ -56,7 +35,7 @@ describe('Attempt: its deadline', () => {
   });
 
   it('cleared once the answer is in: it never fires afterwards', async () => {
-    const { agent, req } = await serve((_req, res) => res.end('{"ok":true}'));
+    const { agent, req } = await serveOne((_req, res) => res.end('{"ok":true}'));
     const a = attempt(30);
     const bytes = await a.send(agent, req);
     a.clearDeadline();

@@ -1,34 +1,13 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AnswerTooLargeError, DeadlineError } from './bounded-body.js';
 import { Exchange } from './exchange.js';
-import { Agent } from './undici.js';
-
-const servers: Server[] = [];
-const agents: InstanceType<typeof Agent>[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  for (const s of servers.splice(0)) s.close();
-});
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const server = createServer(handler);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const agent = new Agent();
-  agents.push(agent);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { agent, req: { origin, path: '/x', method: 'GET' as const, headers: {}, body: undefined } };
-}
+import { serveOne } from '../../test/helpers/http-client.js';
 
 describe('Exchange: one request and its whole answer through our own dispatch handler', () => {
   it('skips an informational answer, keeps every chunk and the headers, and says when it was written', async () => {
-    const { agent, req } = await serve((_req, res) => {
+    const { agent, req } = await serveOne((_req, res) => {
       res.writeEarlyHints({ link: '</a.css>; rel=preload' });
       res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '7' });
       res.write('{"items":[');
@@ -71,7 +50,7 @@ describe('Exchange: one request and its whole answer through our own dispatch ha
   });
 
   it('an empty answer is an empty buffer', async () => {
-    const { agent, req } = await serve((_req, res) => res.writeHead(204).end());
+    const { agent, req } = await serveOne((_req, res) => res.writeHead(204).end());
     const exchange = new Exchange(1024, undefined);
     expect((await exchange.send(agent, req)).length).toBe(0);
     expect(exchange.statusCode).toBe(204);
@@ -79,7 +58,7 @@ describe('Exchange: one request and its whole answer through our own dispatch ha
 
   it('an answer over the bound as it arrives rejects once, with nothing kept, and the connection is dropped', async () => {
     let closed = false;
-    const { agent, req } = await serve((_req, res) => {
+    const { agent, req } = await serveOne((_req, res) => {
       res.on('close', () => (closed = true));
       res.writeHead(200);
       res.write('x'.repeat(600));
@@ -93,7 +72,7 @@ describe('Exchange: one request and its whole answer through our own dispatch ha
 
   it('a deadline that passed before the request was written rejects with its reason, unanswered', async () => {
     let reached = false;
-    const { agent, req } = await serve((_req, res) => {
+    const { agent, req } = await serveOne((_req, res) => {
       reached = true;
       res.end('{}');
     });
@@ -110,7 +89,7 @@ describe('Exchange: one request and its whole answer through our own dispatch ha
     // A full collection on demand, without starting the test process with `--expose-gc`.
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const { agent, req } = await serve((_req, res) => res.end('x'.repeat(100_000)));
+    const { agent, req } = await serveOne((_req, res) => res.end('x'.repeat(100_000)));
     // Kept, as undici's queue keeps the handler of a finished request until it compacts.
     const exchange = new Exchange(1_000_000, undefined);
     const answer = await (async () => new WeakRef(await exchange.send(agent, req)))();
