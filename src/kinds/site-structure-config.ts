@@ -5,7 +5,7 @@ import { CustomizationConfig, OverridesConfig } from './site-customization.js';
 import { nestedDocs } from './sparse.js';
 import type { KindDoc } from './types.js';
 import { mapHoley } from '../model/holey.js';
-import { repeatsIn } from '../model/repeats.js';
+import { repeatsIn, reportRepeats, Seen } from '../model/repeats.js';
 import type { EntryChecks } from './shapes.js';
 import type {
   DesiredSection,
@@ -259,52 +259,11 @@ function oneDefault(on: EntryChecks, what: string) {
   };
 }
 
-/**
- * The identities met so far in one scope of a site's check: `count` answers 0 for a new one, 1 at
- * its second time, 2 after. The scope's `unique` check, which keeps a place (a path and an object)
- * per identity, is handed an identity only once it repeats (its first place, found again, then each
- * repetition): it reports the same, where a place per section and site space made 14 MB of the
- * 68 MB a load of 66,400 site spaces allocated (the sets make 4 MB; issue 33).
- */
-class Seen {
-  private readonly once = new Set<string>();
-  private twice: Set<string> | undefined;
-  count(identity: string): 0 | 1 | 2 {
-    const size = this.once.size;
-    // One lookup: the set grows when the identity is new.
-    if (this.once.add(identity).size !== size) return 0;
-    if ((this.twice ??= new Set()).has(identity)) return 2;
-    this.twice.add(identity);
-    return 1;
-  }
-}
-
 /** Where a site's list of site spaces is: section `k`'s, or the root's (`k` -1). */
 const spacesAt = (k: number): (string | number)[] => (k === -1 ? ['spaces'] : ['sections', k, 'spaces']);
 
-const pathOfSpace = (s: z.infer<typeof SiteSpaceConfig>) => s.path;
-
-/** Site space paths given twice in one list (a section's, or the root's): the API keeps them unique there. */
-function pathRepeats(
-  on: EntryChecks,
-  list: z.infer<typeof SiteSpaceConfig>[],
-  k: number,
-  repeats: [number, number][],
-) {
-  const paths = on.unique('site space path');
-  const firsts = new Set<number>();
-  for (const [first, i] of repeats) {
-    const path = list[i]!.path!;
-    // The first place is handed over once; each repeat is then reported against it.
-    if (!firsts.has(first)) paths(`${k}\n${path}`, [...spacesAt(k), first, 'path'], path);
-    firsts.add(first);
-    paths(`${k}\n${path}`, [...spacesAt(k), i, 'path'], path);
-  }
-}
-
 /** Checks of a site's structure that its schema cannot express. */
 export function checkStructure(site: StructureConfig, on: EntryChecks): void {
-  const paths = on.unique('section path');
   const siteSpaces = on.unique('site space for space');
   if (site.sections && site.sections.length > 0 && site.spaces && site.spaces.length > 0)
     on.report(['spaces'], 'a site has either sections or root spaces, not both', 'sections-and-spaces', true);
@@ -323,20 +282,28 @@ export function checkStructure(site: StructureConfig, on: EntryChecks): void {
       if (s.default)
         (def ??= oneDefault(on, 'site space of a section'))(s.default, [...spacesAt(k), i, 'default']);
     }
-    const repeats = repeatsIn(list, pathOfSpace);
-    if (repeats) pathRepeats(on, list, k, repeats);
+    // A site space path is unique in its list (a section's, or the root's), as the API keeps it.
+    const repeats = repeatsIn(list, (s) => s.path);
+    if (repeats)
+      reportRepeats(
+        on.unique('site space path'),
+        repeats,
+        (j) => list[j]!.path!,
+        (j) => [...spacesAt(k), j, 'path'],
+      );
   };
   const defaultSection = oneDefault(on, 'section of a site');
-  const sectionSeen = new Seen();
   const sections = site.sections ?? [];
+  const pathRepeats = repeatsIn(sections, (s) => s.path);
+  if (pathRepeats)
+    reportRepeats(
+      on.unique('section path'),
+      pathRepeats,
+      (i) => sections[i]!.path,
+      (i) => ['sections', i, 'path'],
+    );
   for (let i = 0; i < sections.length; i += 1) {
     const section = sections[i]!;
-    const seen = sectionSeen.count(section.path);
-    if (seen !== 0) {
-      if (seen === 1)
-        paths(section.path, ['sections', sections.findIndex((s) => s.path === section.path), 'path']);
-      paths(section.path, ['sections', i, 'path']);
-    }
     if (section.default) defaultSection(section.default, ['sections', i, 'default']);
     if (section.spaces.length === 0)
       on.report(

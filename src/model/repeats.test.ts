@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repeatsIn } from './repeats.js';
+import { repeatsIn, reportRepeats, Seen } from './repeats.js';
 
 const pathOf = (e: { path?: string }) => e.path;
 const entries = (...paths: (string | undefined)[]) =>
@@ -37,5 +37,32 @@ describe('repeatsIn', () => {
   it.each(cases)('%s (short and long lists answer alike)', (_, paths, expected) => {
     expect(repeatsIn(entries(...paths), pathOf)).toEqual(expected);
     expect(repeatsIn(long(...paths), pathOf)).toEqual(expected);
+  });
+});
+
+describe('reportRepeats', () => {
+  it("hands a repeated key's first place once, then each repetition, in list order", () => {
+    const keys = ['a', 'b', 'a', 'b', 'a'];
+    const calls: [string, (string | number)[]][] = [];
+    reportRepeats(
+      (key, place) => calls.push([key, place]),
+      repeatsIn(keys, (k) => k)!,
+      (i) => keys[i]!,
+      (i) => ['list', i],
+    );
+    expect(calls).toEqual([
+      ['a', ['list', 0]],
+      ['a', ['list', 2]],
+      ['b', ['list', 1]],
+      ['b', ['list', 3]],
+      ['a', ['list', 4]],
+    ]);
+  });
+});
+
+describe('Seen', () => {
+  it('counts an identity new, then repeated once, then more', () => {
+    const seen = new Seen();
+    expect(['x', 'y', 'x', 'x', 'y'].map((id) => seen.count(id))).toEqual([0, 0, 1, 2, 1]);
   });
 });
