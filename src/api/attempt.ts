@@ -43,7 +43,7 @@ export class Attempt extends Exchange {
     private readonly writes: Writes,
     chained: boolean,
   ) {
-    super(maxBytes, undefined);
+    super(maxBytes);
     this.unwritten = chained;
     if (chained) writes.unwritten += 1;
     this.timer = setTimeout(expire, timeoutMs, this);

@@ -18,18 +18,6 @@ export class DeadlineError extends DocsyncError<'deadline'> {
 }
 
 /**
- * The signal of an attempt's deadline: what undici needs of an `AbortSignal` (`aborted`, `reason`,
- * `addEventListener`/`removeEventListener`, decision 39), without an `AbortController` per request
- * (about 5 % of the per-request cost on a request-heavy plan).
- */
-export type DeadlineSignal = {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  addEventListener(type: 'abort', listener: () => void): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
-};
-
-/**
  * A total deadline for one attempt: unlike undici's header and body timeouts, which restart on
  * every byte, it covers the whole exchange, so a server that trickles one byte at a time still
  * times out.

@@ -1,9 +1,8 @@
 import type { Dispatcher } from 'undici';
-import { AnswerTooLargeError, type DeadlineSignal } from './bounded-body.js';
-import { errors } from './undici.js';
+import { AnswerTooLargeError } from './bounded-body.js';
 import { answerHeaders, NO_HEADERS, type AnswerHeaders } from './answer-headers.js';
 
-/** What the API client sends: undici's dispatch options without a signal (the exchange has its own). */
+/** What the API client sends: undici's dispatch options without a signal (the exchange stops itself, `stop`). */
 export type ExchangeRequest = {
   origin: string;
   path: string;
@@ -21,10 +20,11 @@ export type ExchangeRequest = {
  * buffer. Here the chunks are kept as they come and the promise settles once, with the bytes: the
  * same requests, answers and errors (issue 33, decision 42's ninth pass).
  *
- * - `onSent` is called when undici writes the request to its socket (`onConnect`, as `Sent` did
- *   for `request`: the rate budget counts a start then, decision 43).
- * - `signal` aborts the exchange with its reason, before or after the answer's headers (the
- *   reason is what the promise rejects with, as with `request` and its body stream).
+ * - `sent` is called when undici writes the request to its socket (`onConnect`, as `Sent` did
+ *   for `request`: the rate budget counts a start then, decision 43); a subclass hears it.
+ * - `stop` aborts the exchange with its reason, before or after the answer's headers (the reason
+ *   is what the promise rejects with, as with `request` and its body stream): an attempt's
+ *   deadline (`Attempt`).
  * - An answer over `maxBytes` (by its declared length, or as it arrives) rejects with
  *   `AnswerTooLargeError` and drops the connection; nothing more of it is kept.
  * - `answered` tells a failure after the headers (the request reached the server) from one before.
@@ -47,19 +47,8 @@ export class Exchange {
   private settled = false;
   private resolve!: (bytes: Buffer) => void;
   private reject!: (error: unknown) => void;
-  private readonly onAbort: (() => void) | undefined;
 
-  constructor(
-    private readonly maxBytes: number,
-    private readonly signal: DeadlineSignal | undefined,
-    private readonly onSent?: () => void,
-  ) {
-    if (signal?.aborted) this.reason = signal.reason ?? new errors.RequestAbortedError();
-    else if (signal) {
-      this.onAbort = () => this.stop(signal.reason ?? new errors.RequestAbortedError());
-      signal.addEventListener('abort', this.onAbort);
-    }
-  }
+  constructor(private readonly maxBytes: number) {}
 
   /** Send the request; settles with the answer's body (its status and headers are on the exchange). */
   send(dispatcher: Dispatcher, req: ExchangeRequest): Promise<Buffer> {
@@ -85,10 +74,8 @@ export class Exchange {
     this.sent();
   }
 
-  /** The request is being written to its socket (a subclass may hear it without a closure per exchange). */
-  protected sent(): void {
-    this.onSent?.();
-  }
+  /** The request is being written to its socket (a subclass hears it without a closure per exchange). */
+  protected sent(): void {}
 
   onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     // An informational answer (1xx): the real one follows.
@@ -136,7 +123,7 @@ export class Exchange {
     abort?.();
   }
 
-  /** The signal fired: abort with its reason (now, or when undici is about to write the request). */
+  /** Abort with `reason` (now, or when undici is about to write the request). */
   protected stop(reason: unknown): void {
     if (this.settled) return;
     this.reason = reason;
@@ -155,7 +142,6 @@ export class Exchange {
     this.resolve = dropped;
     this.reject = dropped;
     this.abort = undefined;
-    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
   }
 }
 
