@@ -94,7 +94,7 @@ async function readList(
       shared = true;
     }
     // One scope for every item of the list (what it wants does not change once worked out).
-    const wants = desired ? (scopeBelow ??= { wants: wanted() }) : undefined;
+    const wants = desired ? (scopeBelow ??= scopeOf(wanted())) : undefined;
     below.push(inPlace(item, readChildren(api, orgId, item, childReads, wants, t), arriving));
   };
   // Each page's items are mapped, and the reads below them started, as the page arrives:
@@ -136,6 +136,19 @@ function inPlace(
   // Judged once the list's pages are read; until then a failure is not unhandled.
   done.catch(ignore);
   return done;
+}
+
+/**
+ * The scope of what the config wants below a list's items, its `wants` stored after the object is
+ * made: V8 gives a field first stored with an object that object's class as its type, and each
+ * list's `wants` is of another class; the second list's scope changed the type of every scope's
+ * field mid-plan, which threw away the compile jobs under way that had inlined `readChildren`
+ * (which reads it: V8's field type dependency, decision 42's seventeenth pass (req7)).
+ */
+function scopeOf(wants: unknown): { wants: unknown } {
+  const scope: { wants: unknown } = { wants: undefined };
+  scope.wants = wants;
+  return scope;
 }
 
 /** A failure handled elsewhere (one function, not one made per item). */
