@@ -208,6 +208,26 @@ process.on('exit', () => process.stderr.write('\\nfunctions made: ' + made));`,
     }
   });
 
+  // scripts/esbuild-options.mjs `commanderSpawnOnUse` and the version command's lazy commit: Node's
+  // child_process (with net and dgram) is loaded by no command that runs no process.
+  it('validates without loading child_process', async () => {
+    const probe = join(dir, 'builtins-validate.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('\\nbuiltins: ' + process.moduleLoadList.join(',')));",
+    );
+    const validate = await node(
+      ['-r', probe, join(dist, 'cli.js'), 'validate', '--config', 'examples/config'],
+      {
+        cwd: ROOT,
+      },
+    );
+    expect(validate.stdout).toMatch(/: valid/);
+    const loaded = validate.stderr.match(/^builtins: (.*)$/m)![1]!.split(',');
+    expect(loaded).toContain('NativeModule fs');
+    expect(loaded.filter((m) => /^NativeModule (child_process|dgram)$/.test(m))).toEqual([]);
+  });
+
   // The copy's cache is spoilt (the right text, V8's data not): the program runs the same without it.
   it('runs from a copy of dist/ elsewhere (the image, an npm install), with the commit it was built from, and with a cache V8 refuses', async () => {
     const copy = join(dir, 'copy', 'dist');
