@@ -10,8 +10,13 @@ describe('commandsFor: the commands a process wires', () => {
     expect(commandsFor(argv('version', '-o', 'json')).map((c) => c.name)).toEqual(['version']);
   });
 
+  it('is none for the version flag, which commander answers as it reads it', () => {
+    expect(commandsFor(argv('--version'))).toEqual([]);
+    expect(commandsFor(argv('-V', 'plan'))).toEqual([]);
+  });
+
   it('is every command for the program itself, help, an unknown command and completion', () => {
-    for (const args of [[], ['--help'], ['--version'], ['help', 'plan'], ['pla'], ['completion', 'bash']])
+    for (const args of [[], ['--help'], ['-h'], ['help', 'plan'], ['pla'], ['completion', 'bash']])
       expect(commandsFor(argv(...args))).toBe(COMMANDS);
   });
 

@@ -50,12 +50,15 @@ function bareProgram(): Command {
 
 /**
  * The commands a process started with `argv` wires: the one its first argument names, which is all
- * that command's flags, help and action need; else every one (the program's help and version,
- * `help <command>`, an unknown command's suggestions, a command that reads the others). Wiring
+ * that command's flags, help and action need; none for the program's version flag; else every
+ * one (the program's help, `help <command>`, an unknown command's suggestions, a command that
+ * reads the others). Wiring
  * all fifteen and their flags took a few ms of every process's start (decision 42, seventeenth
  * pass (start7)).
  */
 export function commandsFor(argv: readonly string[]): readonly CommandWiring[] {
+  // The program's version flag first: commander prints the version as it reads the flag.
+  if (argv[2] === '--version' || argv[2] === '-V') return [];
   const named = COMMANDS.find((c) => c.name === argv[2]);
   return named && !named.readsProgram ? [named] : COMMANDS;
 }
