@@ -44,8 +44,8 @@ ENV NODE_ENV=production \
     DOCSYNC_PORT=8080 \
     DOCSYNC_HOST=0.0.0.0
 # No `npm ci --omit=dev`: the bundle carries its dependencies (test/ci/image.test.ts runs it from
-# a folder without node_modules). package.json: "type": "module" for dist/*.js, and how the CLI
-# finds the files below (src/package-root.ts).
+# a folder without node_modules). package.json: how the CLI finds the files below
+# (src/package-root.ts); dist/package.json makes its launcher, dist/cli.js, CommonJS.
 COPY package.json ./
 COPY --from=build /app/dist ./dist
 COPY schema ./schema

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, version as esbuildVersion } from 'esbuild';
 import { currentCommit } from './build-info.mjs';
-import { ROOT, launcherOptions, programOptions } from './esbuild-options.mjs';
+import { LAUNCHER_PACKAGE_JSON, ROOT, launcherOptions, programOptions } from './esbuild-options.mjs';
 import { NOTICES_FILE, thirdPartyNotices } from './notices.mjs';
 
 export const DIST = join(ROOT, 'dist');
@@ -35,6 +35,7 @@ export async function buildCli({ outdir = DIST, commit = currentCommit(ROOT) } =
   assertAscii(join(outdir, 'docsync.cjs'));
   writeFileSync(join(outdir, NOTICES_FILE), thirdPartyNotices(ROOT, result.metafile));
   await build(launcherOptions({ outdir }));
+  writeFileSync(join(outdir, 'package.json'), LAUNCHER_PACKAGE_JSON);
   await warmUp(outdir);
   writeFileSync(
     join(outdir, BUILD_INPUTS_FILE),

@@ -20,3 +20,7 @@ export function cliOptions(options?: {
 export function programOptions(options?: { outdir?: string; commit?: string | undefined }): BuildOptions;
 /** The shipped CLI's launcher: `<outdir>/cli.js`, which runs docsync.cjs with its code cache. */
 export function launcherOptions(options?: { outdir?: string }): BuildOptions;
+/** esbuild plugin: commander's `child_process` required when it first spawns. */
+export const commanderSpawnOnUse: Plugin;
+/** `<outdir>/package.json` of the shipped CLI: its launcher, `cli.js`, is CommonJS. */
+export const LAUNCHER_PACKAGE_JSON: string;

@@ -72,6 +72,29 @@ export const undiciH2OnUse = {
   },
 };
 
+/**
+ * commander requires Node's `child_process` when it is loaded, and with it `net`, `dgram` and their
+ * internals (about 15 of Node's modules), for executable subcommands (`docsync-<name>` files),
+ * which docsync never declares: every command paid for loading them, `docsync --version` about a
+ * tenth of its CPU. `child_process` is required when commander first spawns.
+ */
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+export const commanderSpawnOnUse = {
+  name: 'commander-spawn-on-use',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(COMMANDER_CHILD_PROCESS))
+        throw new Error(
+          `${args.path}: no "${COMMANDER_CHILD_PROCESS}" (commander changed: see commanderSpawnOnUse)`,
+        );
+      const lazy =
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(COMMANDER_CHILD_PROCESS, lazy), loader: 'js' };
+    });
+  },
+};
+
 /** CommonJS dependencies inside an ES module bundle still require() Node's own modules. */
 export const REQUIRE_SHIM =
   "import { createRequire as __docsyncCreateRequire } from 'node:module'; const require = __docsyncCreateRequire(import.meta.url);";
@@ -88,7 +111,7 @@ const NODE_ESM = { absWorkingDir: ROOT, bundle: true, format: 'esm', platform: '
 export function bundleOptions({ commit } = {}) {
   return {
     ...NODE_ESM,
-    plugins: [inlineCreateRequire, zodEnglishOnly, undiciH2OnUse],
+    plugins: [inlineCreateRequire, zodEnglishOnly, undiciH2OnUse, commanderSpawnOnUse],
     banner: { js: REQUIRE_SHIM },
     logLevel: 'error',
     ...(commit === undefined ? {} : { define: { __DOCSYNC_COMMIT__: JSON.stringify(commit) } }),
@@ -138,12 +161,27 @@ export function programOptions({ outdir, commit } = {}) {
   };
 }
 
-/** The launcher, `<outdir>/cli.js`: a few lines that start `<outdir>/docsync.cjs` (src/cli-launcher.ts). */
+/**
+ * The launcher, `<outdir>/cli.js`: a few lines that start `<outdir>/docsync.cjs` (src/cli-launcher.ts).
+ * CommonJS, made so by `LAUNCHER_PACKAGE_JSON` beside it: an ES module entry point costs every
+ * process Node's ES module loader (its own modules, a facade per Node module imported), about 9 ms
+ * of CPU, for a launcher that imports nothing but Node's modules.
+ */
 export function launcherOptions({ outdir } = {}) {
   return {
     ...NODE_ESM,
+    format: 'cjs',
     entryPoints: [{ in: 'src/cli-launcher.ts', out: 'cli' }],
     outdir,
     logLevel: 'error',
+    banner: { js: 'var __docsyncLauncherUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': '__docsyncLauncherUrl' },
   };
 }
+
+/**
+ * `<outdir>/package.json`: the `.js` files of the shipped folder (the launcher) are CommonJS, where
+ * docsync's own package.json says ES modules. No name: `packageRoot()` (src/package-root.ts) looks
+ * past it for docsync's.
+ */
+export const LAUNCHER_PACKAGE_JSON = `${JSON.stringify({ type: 'commonjs' })}\n`;

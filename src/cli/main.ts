@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { errorCode } from '../errors.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
-import type { CommandRun, SetExit } from './commands/wiring.js';
+import type { CommandRun, CommandWiring, SetExit } from './commands/wiring.js';
 import { effectiveLogLevel } from './log-level.js';
 import { err } from './output.js';
 import { dropEmptyEnv } from './settings.js';
@@ -48,10 +48,29 @@ function bareProgram(): Command {
   );
 }
 
-/** The commander program: every command of `COMMANDS` (src/cli/commands/), wired in order. */
-export function buildProgram(setExit: SetExit, run?: CommandRun): Command {
+/**
+ * The commands a process started with `argv` wires: the one its first argument names, which is all
+ * that command's flags, help and action need; none for the program's version flag; else every
+ * one (the program's help, `help <command>`, an unknown command's suggestions, a command that
+ * reads the others). Wiring
+ * all fifteen and their flags took a few ms of every process's start (decision 42, seventeenth
+ * pass (start7)).
+ */
+export function commandsFor(argv: readonly string[]): readonly CommandWiring[] {
+  // The program's version flag first: commander prints the version as it reads the flag.
+  if (argv[2] === '--version' || argv[2] === '-V') return [];
+  const named = COMMANDS.find((c) => c.name === argv[2]);
+  return named && !named.readsProgram ? [named] : COMMANDS;
+}
+
+/** The commander program: `commands` (every command of `COMMANDS`, src/cli/commands/), wired in order. */
+export function buildProgram(
+  setExit: SetExit,
+  run?: CommandRun,
+  commands: readonly CommandWiring[] = COMMANDS,
+): Command {
   const program = bareProgram();
-  for (const command of COMMANDS) {
+  for (const command of commands) {
     const cmd = program.command(command.name);
     command.wire(cmd, { setExit, program, ...(run ? { run } : {}) });
     addExamples(cmd, command.examples);
@@ -76,7 +95,7 @@ export async function main(argv: string[], run?: CommandRun): Promise<number> {
   let code = 0;
   try {
     dropEmptyEnv();
-    const program = buildProgram((c) => (code = c), run);
+    const program = buildProgram((c) => (code = c), run, commandsFor(argv));
     await program.parseAsync(argv);
   } catch (error) {
     const e = error as { code?: string; exitCode?: number; message?: string; stack?: string };

@@ -1,3 +1,4 @@
+import './zod-settings.js'; // first: before anything loads zod
 import { main } from './main.js';
 
 /** The CLI's process: `docsync <argv>`, its exit code set when the command is done. */

@@ -153,6 +153,26 @@ describe.concurrent('the shipped CLI (npm run build)', () => {
     expect(validate.stdout).toMatch(/^config: valid/);
   });
 
+  // src/cli/zod-settings.ts: zod is jitless in the CLI, so it compiles no parser (`new Function`)
+  // per object schema; the config's values go through src/config/fast-schema.ts or zod's own path.
+  it('validates without compiling a zod parser', async () => {
+    const probe = join(dir, 'functions.cjs');
+    writeFileSync(
+      probe,
+      `let made = 0;
+globalThis.Function = new Proxy(Function, { construct: (t, a) => (made++, Reflect.construct(t, a)) });
+process.on('exit', () => process.stderr.write('\\nfunctions made: ' + made));`,
+    );
+    const validate = await node(
+      ['-r', probe, join(dist, 'cli.js'), 'validate', '--config', 'examples/config'],
+      {
+        cwd: ROOT,
+      },
+    );
+    expect(validate.stdout).toMatch(/: valid/);
+    expect(validate.stderr).toMatch(/^functions made: 0$/m);
+  });
+
   it('maps stack traces to src/ under --enable-source-maps', async () => {
     const run = await node(
       ['--enable-source-maps', join(dist, 'cli.js'), 'plan', '--api-url', 'http://127.0.0.1:1'],
@@ -186,6 +206,26 @@ describe.concurrent('the shipped CLI (npm run build)', () => {
     } finally {
       await emulator.close();
     }
+  });
+
+  // scripts/esbuild-options.mjs `commanderSpawnOnUse` and the version command's lazy commit: Node's
+  // child_process (with net and dgram) is loaded by no command that runs no process.
+  it('validates without loading child_process', async () => {
+    const probe = join(dir, 'builtins-validate.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('\\nbuiltins: ' + process.moduleLoadList.join(',')));",
+    );
+    const validate = await node(
+      ['-r', probe, join(dist, 'cli.js'), 'validate', '--config', 'examples/config'],
+      {
+        cwd: ROOT,
+      },
+    );
+    expect(validate.stdout).toMatch(/: valid/);
+    const loaded = validate.stderr.match(/^builtins: (.*)$/m)![1]!.split(',');
+    expect(loaded).toContain('NativeModule fs');
+    expect(loaded.filter((m) => /^NativeModule (child_process|dgram)$/.test(m))).toEqual([]);
   });
 
   // The copy's cache is spoilt (the right text, V8's data not): the program runs the same without it.

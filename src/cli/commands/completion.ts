@@ -10,6 +10,7 @@ export const completion: CommandWiring = {
     'source <(docsync completion zsh)',
     'docsync completion fish > ~/.config/fish/completions/docsync.fish',
   ],
+  readsProgram: true,
   wire: (cmd, { setExit, program }) =>
     cmd
       .description('print the shell completion script (bash, zsh or fish)')

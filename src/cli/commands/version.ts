@@ -1,16 +1,19 @@
 import { Option } from 'commander';
-import { buildCommit } from '../../build-info.js';
 import { VERSION } from '../../version.js';
 import { commonDefaults } from '../defaults.js';
 import { out } from '../output.js';
 import type { CommandWiring } from './wiring.js';
 
+// Imported when `docsync version` runs: it loads Node's child_process (for git, in a checkout),
+// which no other command's start needs.
+const buildCommit = async () => (await import('../../build-info.js')).buildCommit();
+
 /** `docsync version`: the version, the build commit and the API flavor the next command would speak by default. */
-function versionText(format: 'text' | 'json'): string {
+async function versionText(format: 'text' | 'json'): Promise<string> {
   const d = commonDefaults();
   const info = {
     version: VERSION,
-    commit: buildCommit(),
+    commit: await buildCommit(),
     apiUrl: d.apiUrl,
     apiFlavor: d.apiFlavor,
     apiFlavorFrom: d.apiFlavorFrom ?? 'api-url',
@@ -38,8 +41,8 @@ export const version: CommandWiring = {
       .addOption(
         new Option('-o, --format <format>', 'output format').choices(['text', 'json']).default('text'),
       )
-      .action((o: { format: 'text' | 'json' }) => {
-        out(versionText(o.format));
+      .action(async (o: { format: 'text' | 'json' }) => {
+        out(await versionText(o.format));
         setExit(0);
       }),
 };

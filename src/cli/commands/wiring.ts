@@ -42,6 +42,8 @@ export type CommandWiring = {
   examples: readonly string[];
   /** Declares the description, flags and action on `cmd`, the command the program made for `name`. */
   wire: (cmd: Command, run: { setExit: SetExit; program: Command; run?: CommandRun }) => void;
+  /** It reads the other commands from `program` when it runs (completion): they are wired too. */
+  readsProgram?: true;
 };
 
 /**
