@@ -18,7 +18,7 @@ import {
   type DesiredTeamMember,
   type LiveTeamMember,
 } from './team-members.js';
-import { deleteCall, idOutput, listBelow } from './types.js';
+import { deleteCall, idOutput, listBelow, type EntryReference } from './types.js';
 import { drained, type ListKind } from './shapes.js';
 import { pick, shuffle, type KindExamples } from './examples.js';
 
@@ -194,6 +194,33 @@ function membersWanted(desired: DesiredTeam[]): { ids: Set<string>; titles: Set<
 }
 
 /**
+ * The members a team's entry names, those `wanted` wants (the proof asks with a live twin's
+ * members: on a request-heavy organization it wants none of 12,000), each located with its
+ * holder's text only when wanted: a loop into one array, not a reference, a path and a holder
+ * per member made for the proof to throw away (issue 33). An array of the elements kind of a
+ * site's (`emptyList`): the proof's loop reads both.
+ */
+function teamReferences(
+  team: DesiredTeam,
+  _org?: never,
+  wanted: (target: string, id: string) => boolean = wantsAll,
+): EntryReference[] {
+  const out = emptyList<EntryReference>();
+  const members = team.members;
+  if (members === undefined) return out;
+  let holder: string | undefined;
+  for (let j = 0; j < members.length; j += 1) {
+    const user = members[j]!.user;
+    if (!wanted('member', user)) continue;
+    holder ??= `team "${team.title}"`;
+    out.push({ target: 'member', id: user, path: ['members', j, 'user'], holder });
+  }
+  return out;
+}
+
+const wantsAll = (): boolean => true;
+
+/**
  * The ids and e-mails a live team names, in an array of the elements kind of a site's space ids
  * (`emptyList`, then pushed): the proof's loop reads both, and `flatMap`'s holey array deoptimized
  * it (wrong map, issue 33).
@@ -239,13 +266,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
   },
   normalize: (t) =>
     defined({ title: t.title, id: t.id, previously: t.previously, members: t.members?.map(memberOf) }),
-  references: (team: DesiredTeam) =>
-    (team.members ?? []).map((m, j) => ({
-      target: 'member',
-      id: m.user,
-      path: ['members', j, 'user'],
-      holder: `team "${team.title}"`,
-    })),
+  references: teamReferences,
   // The live read's scope needs only the targets: not a located reference per member (12,000 on a
   // request-heavy organization, each with its holder's text), built again for the proof.
   referenceTargets: (team: DesiredTeam) => ((team.members?.length ?? 0) > 0 ? MEMBER_TARGET : []),
