@@ -12,6 +12,7 @@ import {
   exportMember,
   liveMember,
   MemberAnswer,
+  membersAsLive,
   MemberEntry,
   memberOf,
   MEMBERS,
@@ -127,8 +128,9 @@ function diffPairs(
   for (let i = from; i < to; i += 1) {
     const d = pairs[i]![0];
     const l = pairs[i]![1];
-    // A team unchanged and without members (most) needs no address: made only for a draft.
-    if (l && l.title === d.title && !d.members) {
+    // A team unchanged, without members or with its live ones (most) needs no address: made only
+    // for a draft (the full difference, `diffTeamMembers`, finds none where `membersAsLive`).
+    if (l && l.title === d.title && (!d.members || membersAsLive(d.members, l.members ?? []))) {
       ctx.teamRefs.set(d.title, { ref: liveRef(l.id) });
       continue;
     }
