@@ -27,21 +27,14 @@ export function references(
   wanted: (target: string, id: string) => boolean = () => true,
 ): EntryReference[] {
   const out = partsReferences(site, site.title);
-  // Indexed loops: a closure per section (16,600 on a request-heavy organization) was made for
-  // the proof's walk, which keeps none of their site spaces (issue 33).
-  const sections = site.sections;
-  if (sections !== undefined)
-    for (let j = 0; j < sections.length; j += 1) {
-      const section = sections[j]!;
-      const spaces = section.spaces;
-      let holder: string | undefined;
-      for (let k = 0; k < spaces.length; k += 1) {
-        const space = spaces[k]!.space;
-        if (!wanted('space', space)) continue;
-        holder ??= `site "${site.title}" section "${section.path}"`;
-        out.push({ target: 'space', id: space, path: ['sections', j, 'spaces', k, 'space'], holder });
-      }
-    }
+  site.sections?.forEach((section, j) => {
+    let holder: string | undefined;
+    section.spaces.forEach((s, k) => {
+      if (!wanted('space', s.space)) return;
+      holder ??= `site "${site.title}" section "${section.path}"`;
+      out.push({ target: 'space', id: s.space, path: ['sections', j, 'spaces', k, 'space'], holder });
+    });
+  });
   if (site.spaces) {
     const holder = `site "${site.title}"`;
     site.spaces.forEach((s, k) => {
