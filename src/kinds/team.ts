@@ -83,9 +83,19 @@ function* diffSteps(
   live: LiveTeam[],
   arriving?: ArrivingList<LiveTeam>,
 ): Generator<void | Wait, void, undefined> {
-  if (arriving && pairsByNameOnly(desired, titleOf)) {
+  const places = arriving && pairsByNameOnly(desired, titleOf);
+  if (arriving && places) {
     // A page at a time as the pages come (the teams' list is the longest chain of pages).
-    const leftover = yield* pairedAsRead(ctx, 'team', desired, arriving, titleOf, diffAll, TEAMS_PER_STEP);
+    const leftover = yield* pairedAsRead(
+      ctx,
+      'team',
+      desired,
+      arriving,
+      titleOf,
+      diffAll,
+      TEAMS_PER_STEP,
+      places,
+    );
     countLive(ctx, 'team', arriving.paged.length);
     pruneTeams(ctx, leftover);
     return;
