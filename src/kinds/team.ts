@@ -67,6 +67,12 @@ const address = (org: string, title: string) => `${org}/teams/${title}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 /** What a team with members names: members (the live read's scope, `referenceTargets`). */
 const MEMBER_TARGET = [{ target: 'member' }] as const;
+/**
+ * What a team without members names: one shared empty array of the elements kind of the others'
+ * (`emptyList`). A `[]` here holds small integers: the proof's `withoutReferences`, which reads a
+ * site's targets and then a team's, was deoptimized at the first team (wrong map, issue 33).
+ */
+const NO_TARGETS: readonly { target: string }[] = emptyList();
 
 /** Teams diffed between two yields of `diffSteps` (a few hundred µs). */
 const TEAMS_PER_STEP = 100;
@@ -281,7 +287,7 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
   references: teamReferences,
   // The live read's scope needs only the targets: not a located reference per member (12,000 on a
   // request-heavy organization, each with its holder's text), built again for the proof.
-  referenceTargets: (team: DesiredTeam) => ((team.members?.length ?? 0) > 0 ? MEMBER_TARGET : []),
+  referenceTargets: (team: DesiredTeam) => ((team.members?.length ?? 0) > 0 ? MEMBER_TARGET : NO_TARGETS),
   liveReferences: (team: LiveTeam) => [{ target: 'member', names: memberNames(team) }],
   lookup: {
     target: 'team',
