@@ -79,6 +79,18 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
   live: readonly L[],
   nameOf: (x: D | L) => string,
 ): { pairs: [D, L | undefined][]; leftover: L[] } {
+  const inOrder = pairedInOrder(desired, live, nameOf);
+  return inOrder !== undefined ? { pairs: inOrder, leftover: [] } : pairAll(ctx, what, desired, live, nameOf);
+}
+
+/** `pairByIdentity` by its maps, whatever the order (exported for its test against the pairs in order). */
+export function pairAll<D extends Renamable, L extends { id: string }>(
+  ctx: DiffContext,
+  what: string,
+  desired: readonly D[],
+  live: readonly L[],
+  nameOf: (x: D | L) => string,
+): { pairs: [D, L | undefined][]; leftover: L[] } {
   const used = new Set<L>();
   const found = new Map<D, L | undefined>();
   // The live items by name: the first in `first`, any other with that name in `more` (duplicates
@@ -137,6 +149,50 @@ export function pairByIdentity<D extends Renamable, L extends { id: string }>(
   const leftover: L[] = [];
   for (let i = 0; i < live.length; i += 1) if (!used.has(live[i]!)) leftover.push(live[i]!);
   return { pairs, leftover };
+}
+
+/** Lists at most this long are told to have no name twice by comparing each pair, not through a set. */
+const PAIRWISE_UNIQUE = 16;
+
+/**
+ * `pairByIdentity`'s pairs where the config lists the live items in their order, by name: as many
+ * of each, the `i`th entry named as the `i`th live item, none pinned, and no live name twice. Each
+ * entry is then paired with the one live item of its name, none is a duplicate and none is left
+ * over, so the pairs are index by index, found without the maps, sets and closures of the general
+ * pairing (a site's share links, each site's lists, a kind that did not change; issue 33).
+ * Undefined where that is not so: the general pairing decides (exported for its test).
+ */
+export function pairedInOrder<D extends Renamable, L>(
+  desired: readonly D[],
+  live: readonly L[],
+  nameOf: (x: D | L) => string,
+): [D, L][] | undefined {
+  const n = desired.length;
+  if (live.length !== n) return undefined;
+  for (let i = 0; i < n; i += 1) {
+    const d = desired[i]!;
+    if (d.id !== undefined || nameOf(d) !== nameOf(live[i]!)) return undefined;
+  }
+  if (!namesUnique(live, nameOf)) return undefined;
+  // Pushed, as the general pairing's are: the callers' loops read one elements kind.
+  const pairs: [D, L][] = [];
+  for (let i = 0; i < n; i += 1) pairs.push([desired[i]!, live[i]!]);
+  return pairs;
+}
+
+/** Whether no two of `items` have the same name. */
+function namesUnique<L>(items: readonly L[], nameOf: (x: L) => string): boolean {
+  const n = items.length;
+  if (n > PAIRWISE_UNIQUE) {
+    const names = new Set<string>();
+    for (let i = 0; i < n; i += 1) names.add(nameOf(items[i]!));
+    return names.size === n;
+  }
+  for (let i = 1; i < n; i += 1) {
+    const name = nameOf(items[i]!);
+    for (let j = 0; j < i; j += 1) if (nameOf(items[j]!) === name) return false;
+  }
+  return true;
 }
 
 /**

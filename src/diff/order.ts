@@ -42,7 +42,11 @@ export function planMoves<T>(desired: readonly T[], current: readonly T[]): Move
   if (sameOrder(desired, current)) return [];
   const position = new Map<T, number>();
   current.forEach((item, i) => position.set(item, i));
-  const seq = desired.map((item) => position.get(item) ?? Number.MAX_SAFE_INTEGER);
+  // Made at its length and filled, not by `map`: `map`'s array is packed when the interpreter runs
+  // it and holey once TurboFan inlines it here, and `longestIncreasingSubsequence`, optimized for
+  // the first, was dropped at the second (wrong map; the benchmark organization's plan, every run).
+  const seq = new Array<number>(desired.length);
+  for (let i = 0; i < desired.length; i += 1) seq[i] = position.get(desired[i]!) ?? Number.MAX_SAFE_INTEGER;
   const keep = new Set(longestIncreasingSubsequence(seq).map((i) => desired[i]!));
   const inDesired = new Set(desired);
   const order = current.filter((item) => inDesired.has(item));

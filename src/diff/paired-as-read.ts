@@ -4,21 +4,24 @@ import { duplicates, type DiffContext } from './context.js';
 import { DraftSet } from './draft.js';
 
 /**
- * Whether `pairedAsRead` gives `pairByIdentity`'s pairs for these entries: none pinned by id or
- * renamed (`previously`), no two of the same name. An entry's partner is then the one live item of
- * its name, whichever page it comes on, and a live item no entry names is left over.
+ * Where `pairedAsRead` gives `pairByIdentity`'s pairs for these entries (none pinned by id or
+ * renamed by `previously`, no two of the same name), each entry's place by its name, which
+ * `pairedAsRead` then looks the live items up in (one map of the names, not a set to check them
+ * and a map to pair them; issue 33); undefined where not. An entry's partner is then the one live
+ * item of its name, whichever page it comes on, and a live item no entry names is left over.
  */
 export function pairsByNameOnly<D extends Renamable>(
   desired: readonly D[],
   nameOf: (d: D) => string,
-): boolean {
-  const names = new Set<string>();
-  for (const d of desired) {
+): Map<string, number> | undefined {
+  const places = new Map<string, number>();
+  for (let i = 0; i < desired.length; i += 1) {
+    const d = desired[i]!;
     const name = nameOf(d);
-    if (d.id !== undefined || (d.previously?.length ?? 0) > 0 || names.has(name)) return false;
-    names.add(name);
+    if (d.id !== undefined || (d.previously?.length ?? 0) > 0 || places.has(name)) return undefined;
+    places.set(name, i);
   }
-  return true;
+  return places;
 }
 
 /** `ctx` with drafts of its own: what else a pair's diff writes (its refs) goes into `ctx` at once. */
@@ -59,8 +62,10 @@ export function* pairedAsRead<D, L extends { id: string }>(
   nameOf: (x: D | L) => string,
   diff: PairsDiff<D, L>,
   batch: number,
+  /** The entries' places by name (`pairsByNameOnly`). */
+  places: ReadonlyMap<string, number>,
 ): Generator<void | Wait, L[], undefined> {
-  const paging = new Paging(desired, list, nameOf);
+  const paging = new Paging(desired, list, nameOf, places);
   // Where the entries diffed at their turn go: `ctx` until the first hole, then drafts of their own.
   let out: DiffContext | undefined = ctx;
   const segments: (DiffContext | Hole<D>)[] = [];
@@ -165,16 +170,15 @@ class Paging<D, L> {
   readonly ready: Hole<D>[] = [];
   /** The furthest place in the config of an entry whose item has come (-1: none yet). */
   furthest = -1;
-  /** The place in the config of each entry, by name. */
-  private readonly wanted = new Map<string, number>();
   private seen = 0;
 
   constructor(
     desired: readonly D[],
     private readonly list: ArrivingList<L>,
     private readonly nameOf: (x: D | L) => string,
+    /** The place in the config of each entry, by name. */
+    private readonly wanted: ReadonlyMap<string, number>,
   ) {
-    desired.forEach((d, i) => this.wanted.set(nameOf(d), i));
     this.found = new Array<L | undefined>(desired.length).fill(undefined);
     this.diffed = new Uint8Array(desired.length);
   }

@@ -64,10 +64,12 @@ function diffOne(ctx: DiffContext, d: DesiredSite, l: LiveSite | undefined): voi
   ctx.siteRefs.set(d.title, l ? { ref: liveRef(l.id) } : { ref: createdRef(createKey), createKey });
   if (d.agentsContext !== undefined && !ctx.caps.agentsContext)
     warn(ctx, `site "${d.title}": agentsContext is not part of the current API and is ignored`);
+  // `createKey` named, undefined for a live site, not spread in: a spread amid a literal copies in
+  // V8's runtime, once a site (issue 33). Every reader reads its value.
   const site: SiteScope = {
     addr,
     ref: l ? liveRef(l.id) : createdRef(createKey),
-    ...(l ? {} : { createKey }),
+    createKey: l ? undefined : createKey,
     patch: { before: {}, after: {}, body: {}, deps: [] },
   };
   if (!l) {

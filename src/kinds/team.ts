@@ -12,13 +12,14 @@ import {
   exportMember,
   liveMember,
   MemberAnswer,
+  membersAsLive,
   MemberEntry,
   memberOf,
   MEMBERS,
   type DesiredTeamMember,
   type LiveTeamMember,
 } from './team-members.js';
-import { deleteCall, idOutput, listBelow } from './types.js';
+import { deleteCall, idOutput, listBelow, type EntryReference } from './types.js';
 import { drained, type ListKind } from './shapes.js';
 import { pick, shuffle, type KindExamples } from './examples.js';
 
@@ -66,6 +67,12 @@ const address = (org: string, title: string) => `${org}/teams/${title}`;
 const list = (org: string) => ({ route: LIST, params: { org }, item: Answer });
 /** What a team with members names: members (the live read's scope, `referenceTargets`). */
 const MEMBER_TARGET = [{ target: 'member' }] as const;
+/**
+ * What a team without members names: one shared empty array of the elements kind of the others'
+ * (`emptyList`). A `[]` here holds small integers: the proof's `withoutReferences`, which reads a
+ * site's targets and then a team's, was deoptimized at the first team (wrong map, issue 33).
+ */
+const NO_TARGETS: readonly { target: string }[] = emptyList();
 
 /** Teams diffed between two yields of `diffSteps` (a few hundred µs). */
 const TEAMS_PER_STEP = 100;
@@ -82,9 +89,19 @@ function* diffSteps(
   live: LiveTeam[],
   arriving?: ArrivingList<LiveTeam>,
 ): Generator<void | Wait, void, undefined> {
-  if (arriving && pairsByNameOnly(desired, titleOf)) {
+  const places = arriving && pairsByNameOnly(desired, titleOf);
+  if (arriving && places) {
     // A page at a time as the pages come (the teams' list is the longest chain of pages).
-    const leftover = yield* pairedAsRead(ctx, 'team', desired, arriving, titleOf, diffAll, TEAMS_PER_STEP);
+    const leftover = yield* pairedAsRead(
+      ctx,
+      'team',
+      desired,
+      arriving,
+      titleOf,
+      diffAll,
+      TEAMS_PER_STEP,
+      places,
+    );
     countLive(ctx, 'team', arriving.paged.length);
     pruneTeams(ctx, leftover);
     return;
@@ -127,8 +144,9 @@ function diffPairs(
   for (let i = from; i < to; i += 1) {
     const d = pairs[i]![0];
     const l = pairs[i]![1];
-    // A team unchanged and without members (most) needs no address: made only for a draft.
-    if (l && l.title === d.title && !d.members) {
+    // A team unchanged, without members or with its live ones (most) needs no address: made only
+    // for a draft (the full difference, `diffTeamMembers`, finds none where `membersAsLive`).
+    if (l && l.title === d.title && (!d.members || membersAsLive(d.members, l.members ?? []))) {
       ctx.teamRefs.set(d.title, { ref: liveRef(l.id) });
       continue;
     }
@@ -194,6 +212,33 @@ function membersWanted(desired: DesiredTeam[]): { ids: Set<string>; titles: Set<
 }
 
 /**
+ * The members a team's entry names, those `wanted` wants (the proof asks with a live twin's
+ * members: on a request-heavy organization it wants none of 12,000), each located with its
+ * holder's text only when wanted: a loop into one array, not a reference, a path and a holder
+ * per member made for the proof to throw away (issue 33). An array of the elements kind of a
+ * site's (`emptyList`): the proof's loop reads both.
+ */
+function teamReferences(
+  team: DesiredTeam,
+  _org?: never,
+  wanted: (target: string, id: string) => boolean = wantsAll,
+): EntryReference[] {
+  const out = emptyList<EntryReference>();
+  const members = team.members;
+  if (members === undefined) return out;
+  let holder: string | undefined;
+  for (let j = 0; j < members.length; j += 1) {
+    const user = members[j]!.user;
+    if (!wanted('member', user)) continue;
+    holder ??= `team "${team.title}"`;
+    out.push({ target: 'member', id: user, path: ['members', j, 'user'], holder });
+  }
+  return out;
+}
+
+const wantsAll = (): boolean => true;
+
+/**
  * The ids and e-mails a live team names, in an array of the elements kind of a site's space ids
  * (`emptyList`, then pushed): the proof's loop reads both, and `flatMap`'s holey array deoptimized
  * it (wrong map, issue 33).
@@ -239,16 +284,10 @@ export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 
   },
   normalize: (t) =>
     defined({ title: t.title, id: t.id, previously: t.previously, members: t.members?.map(memberOf) }),
-  references: (team: DesiredTeam) =>
-    (team.members ?? []).map((m, j) => ({
-      target: 'member',
-      id: m.user,
-      path: ['members', j, 'user'],
-      holder: `team "${team.title}"`,
-    })),
+  references: teamReferences,
   // The live read's scope needs only the targets: not a located reference per member (12,000 on a
   // request-heavy organization, each with its holder's text), built again for the proof.
-  referenceTargets: (team: DesiredTeam) => ((team.members?.length ?? 0) > 0 ? MEMBER_TARGET : []),
+  referenceTargets: (team: DesiredTeam) => ((team.members?.length ?? 0) > 0 ? MEMBER_TARGET : NO_TARGETS),
   liveReferences: (team: LiveTeam) => [{ target: 'member', names: memberNames(team) }],
   lookup: {
     target: 'team',
