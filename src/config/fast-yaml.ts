@@ -295,18 +295,25 @@ const stack: Value[] = [];
 let top = 0;
 
 /**
- * The items from `base` to the stack's top as an array of their count, made at its length and
- * filled: a holey array, as the desired state's are (model/holey.ts) and zod's, so that the desired
- * state can hold the config's own arrays (a section's site spaces) instead of a copy of each. (Array
- * literals, kept for their allocation sites, won nothing: V8 decides to pretenure only once the
- * young generation has grown to its largest size, which a config's load does not reach: traced with
- * `--trace-pretenuring`, no site of the request-heavy load got past "maybe tenure".)
+ * The items from `base` to the stack's top as an array of their count. Up to four by an array
+ * literal (it keeps an allocation site, which V8 may pretenure: the config's arrays live on), more
+ * by `slice` (a section's site spaces are four, a site's sections and a config's lists more, fewer).
  */
 function itemsFrom(base: number): Value[] {
-  const n = top - base;
-  const out = new Array<Value>(n);
-  for (let i = 0; i < n; i += 1) out[i] = stack[base + i];
-  return out;
+  switch (top - base) {
+    case 0:
+      return [];
+    case 1:
+      return [stack[base]];
+    case 2:
+      return [stack[base], stack[base + 1]];
+    case 3:
+      return [stack[base], stack[base + 1], stack[base + 2]];
+    case 4:
+      return [stack[base], stack[base + 1], stack[base + 2], stack[base + 3]];
+    default:
+      return stack.slice(base, top);
+  }
 }
 
 /** Whether the line's content from `from` (to `end`) is a sequence item: `-` alone or `- ` and more. */

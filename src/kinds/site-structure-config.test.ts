@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfigFromBuffers } from '../config/load.js';
-import { normalizeStructure, structureShape } from './site-structure-config.js';
+import { normalizeStructure } from './site-structure-config.js';
 
 /**
  * The site structure's normalization and checks (site-structure-config.ts): a site space already in
@@ -35,47 +35,6 @@ describe('normalizeStructure', () => {
       expect(Object.keys(spaces[i]!)).toEqual(Object.keys(want));
     }
   });
-  it('keeps a section already in the desired form with its list of site spaces, and copies any other', () => {
-    const space = { space: 's1', path: 'v1' };
-    const kept = { path: 'a', title: 'A', default: true, spaces: [space, { space: 's2' }] };
-    const bare = { path: 'b', spaces: [space] };
-    const copied = [
-      { path: 'c', spaces: [space, { path: 'v3', space: 's3' }] }, // a site space copied
-      { path: 'd', spaces: [space], title: 'D' }, // `spaces` not last
-      { path: 'e', title: undefined, spaces: [space] }, // an undefined value
-      { path: 'f', extra: 1, spaces: [space] }, // a key the desired state does not hold
-      { title: 'G', path: 'g', spaces: [space] }, // `title` before `path`
-    ];
-    const d = normalizeStructure({ sections: [kept, bare, ...copied] as never });
-    const sections = d.sections!;
-    expect(sections[0]).toBe(kept);
-    expect(sections[0]!.spaces).toBe(kept.spaces);
-    expect(sections[1]).toBe(bare);
-    for (const [i, section] of copied.entries()) {
-      const out = sections[i + 2]!;
-      expect(out).not.toBe(section);
-      expect(out.spaces).not.toBe(section.spaces);
-      expect(out.spaces[0]).toBe(space);
-    }
-    expect(sections[2]).toStrictEqual({ path: 'c', spaces: [space, { space: 's3', path: 'v3' }] });
-    expect(Object.keys(sections[3]!)).toEqual(['path', 'title', 'spaces']);
-    expect(sections[4]).toStrictEqual({ path: 'e', spaces: [space] });
-    expect(sections[5]).toStrictEqual({ path: 'f', spaces: [space] });
-    expect(Object.keys(sections[6]!)).toEqual(['path', 'title', 'spaces']);
-  });
-
-  it("keeps a section and a site space whose keys are all their schema's, in its order (the schema's answer)", () => {
-    const keys = (schema: { unwrap: () => { element: { shape: object } } }) =>
-      Object.keys(schema.unwrap().element.shape);
-    const space = Object.fromEntries(keys(structureShape.spaces).map((k) => [k, 'x']));
-    const section = Object.fromEntries(
-      keys(structureShape.sections).map((k) => [k, k === 'spaces' ? [space] : 'x']),
-    );
-    const d = normalizeStructure({ sections: [section], spaces: [space] } as never);
-    expect(d.sections![0]).toBe(section);
-    expect(d.spaces![0]).toBe(space);
-  });
-
   it("copies a section's keys in the desired state's order, leaving out undefined ones", () => {
     const all = {
       spaces: [{ space: 's1' }],

@@ -203,16 +203,11 @@ function isDesiredSiteSpace(s: Record<string, unknown>): boolean {
 
 /**
  * A section as the desired state holds it: the keys it sets, in the order below (its schema's), then
- * its site spaces. The config's own object when it already is one (`isDesiredSection`, its site
- * spaces all kept as they are: what the schema's answer nearly always is), as a site space is: no
- * copy of the section and of its list of site spaces (16,600 of each in a config of 100k resources,
- * made at the end of the load and carried through the plan's first scavenges; issue 33). Its list
- * is the config's array, holey as the desired state's are (the fast YAML reader's and zod's arrays
- * are made at their length). Else a copy, each key read and written by name: `pickDefined`'s reads
- * by a key from a list were megamorphic (a call into V8's stub cache each, ten per section).
+ * its site spaces. Each key read and written by name: `pickDefined`'s reads by a key from a list were
+ * megamorphic (a call into V8's stub cache each, ten per section, most of them run before TurboFan
+ * has compiled the load; issue 33).
  */
 const section = (sec: z.infer<typeof SectionConfig>): DesiredSection => {
-  if (isDesiredSection(sec as Record<string, unknown>) && allKept(sec.spaces)) return sec as DesiredSection;
   const out: Record<string, unknown> = {};
   if (sec.path !== undefined) out['path'] = sec.path;
   if (sec.title !== undefined) out['title'] = sec.title;
@@ -228,39 +223,6 @@ const section = (sec: z.infer<typeof SectionConfig>): DesiredSection => {
   out['spaces'] = mapHoley(sec.spaces, siteSpace);
   return out as DesiredSection;
 };
-
-/** A section's keys in the desired state's order (`section`'s copy writes them so). */
-const SECTION_ORDER: readonly string[] = [
-  'path',
-  'title',
-  'icon',
-  'description',
-  'condition',
-  'default',
-  'draft',
-  'localizedTitle',
-  'localizedDescription',
-  'brokenLinks',
-  'spaces',
-];
-
-/** Whether `s`'s own keys are keys of SECTION_ORDER in that order, `spaces` last, none undefined. */
-function isDesiredSection(s: Record<string, unknown>): boolean {
-  let k = 0;
-  for (const key in s) {
-    while (k < SECTION_ORDER.length && SECTION_ORDER[k] !== key) k += 1;
-    if (k === SECTION_ORDER.length || s[key] === undefined) return false;
-    k += 1;
-  }
-  return k === SECTION_ORDER.length;
-}
-
-/** Whether `siteSpace` keeps every site space of `list` as it is. */
-function allKept(list: readonly z.infer<typeof SiteSpaceConfig>[]): boolean {
-  for (let i = 0; i < list.length; i += 1)
-    if (!isDesiredSiteSpace(list[i] as Record<string, unknown>)) return false;
-  return true;
-}
 
 export function normalizeStructure(s: StructureConfig): DesiredStructure {
   return defined({
