@@ -113,6 +113,38 @@ describe('fastParseYaml', () => {
     }
   });
 
+  it('reads short keys and values kept by their characters as written, across the kept places and texts', () => {
+    // Strings of 1 to 13 characters, each differing from a base in one character at every place
+    // (the characters are kept packed four to a word: a wrong place or length would read another),
+    // prefixes of each other, words the core schema reads as null, booleans and numbers, and non-ASCII.
+    const base = 'abcdefghijkl';
+    const words: string[] = [];
+    for (let length = 1; length <= 13; length += 1) words.push(base.slice(0, length).padEnd(length, 'm'));
+    for (let j = 0; j < base.length; j += 1)
+      for (const c of ['a', 'z', 'A', '0', '_', '-', 'é'])
+        if (j > 0 || /[a-zA-Z_é]/.test(c)) words.push(base.slice(0, j) + c + base.slice(j + 1));
+    words.push('null', 'Null', '~', 'true', 'False', '12', '-7', '+3', 'v0', 'v00', 'ñ', 'Ω1');
+    const keys = [...new Set(words)].filter(
+      (w) => /^[A-Za-z_][\w-]*$/.test(w) && !['null', 'Null', 'true', 'False'].includes(w),
+    );
+    // More distinct keys and values than the kept places (512 and 1,024), each written twice.
+    for (let i = 0; i < 1500; i += 1) keys.push(`k${i}`);
+    for (let i = 0; i < 1500; i += 1) words.push(`w${i}`);
+    const entries = (n: number) =>
+      Array.from({ length: n }, (_, i) => `  - ${keys[i % keys.length]}: ${words[(i * 7) % words.length]}`);
+    const text = ['list:', ...entries(4 * words.length), 'map:'].join('\n') + '\n';
+    const mapping = keys.map((k, i) => `  ${k}: ${words[i % words.length]}`).join('\n') + '\n';
+    for (let pass = 0; pass < 2; pass += 1) {
+      expect(expectAgreement(text + mapping)).toBeDefined();
+      expect(expectAgreement(mapping.replace(/^ {2}/gm, ''))).toBeDefined();
+    }
+    // A value the subset declines (kept nowhere), then the same characters as a key, then valid again.
+    expect(expectAgreement('a: "x"\nb: @x\n')).toBeUndefined();
+    expect(expectAgreement('a: x\nb: a\nc: [a]\n')).toEqual({ a: 'x', b: 'a', c: ['a'] });
+    expect(expectAgreement('null: 1\n')).toBeUndefined();
+    expect(expectAgreement('a: null\nb: nul\nc: nulll\n')).toEqual({ a: null, b: 'nul', c: 'nulll' });
+  });
+
   it('agrees with the full parser on generated documents', () => {
     let seed = 7;
     const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;

@@ -12,17 +12,7 @@
  * (decision 26).
  */
 
-import {
-  afterSpaces,
-  Bail,
-  bail,
-  inline,
-  keyColon,
-  recentSlice,
-  recentSlices,
-  usableKey,
-  type Value,
-} from './fast-yaml-scalar.js';
+import { afterSpaces, Bail, bail, inline, keyColon, plainKey, type Value } from './fast-yaml-scalar.js';
 
 /**
  * Characters the subset does not handle anywhere: tabs, lone CRs, control and special line breaks,
@@ -268,8 +258,8 @@ class Reader {
       const colon = keyEnd(text, from, end);
       // Not a `key:` line (a sequence at the mapping's own indentation is read by the key before it).
       if (colon === -1) return bail();
-      const key = recentSlice(recentKeys, text, from, colon);
-      if (!usableKey(key, out)) bail();
+      const key = plainKey(text, from, colon);
+      if (Object.hasOwn(out, key)) bail();
       const restAt = afterSpaces(text, colon + 1);
       this.i += 1;
       let value: Value;
@@ -329,6 +319,3 @@ function itemsFrom(base: number): Value[] {
 /** Whether the line's content from `from` (to `end`) is a sequence item: `-` alone or `- ` and more. */
 const isItem = (text: string, from: number, end: number) =>
   text.charCodeAt(from) === 0x2d && (from + 1 === end || text.charCodeAt(from + 1) === 0x20);
-
-/** The keys read lately (`recentSlice`): already internalized as property names once used. */
-const recentKeys = recentSlices(512);
