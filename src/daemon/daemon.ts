@@ -262,10 +262,7 @@ export class Daemon {
       if (job.drift) await this.driftCheck.run(runId, org, log);
     } catch (error) {
       const failure = thrownFailure(error);
-      log.error(
-        { org, ...failureFields(failure), apiUrl: this.parts.apiUrl },
-        `run failed: ${failure.message}`,
-      );
+      log.error({ ...failureFields(failure), apiUrl: this.parts.apiUrl }, `run failed: ${failure.message}`);
     } finally {
       endTimer();
     }

@@ -60,7 +60,10 @@ export class DriftCheck {
     private readonly read: (org: string, error?: string) => void = () => {},
   ) {}
 
-  /** Check one organization (a replica checks, and reports, only those it owns). */
+  /**
+   * Check one organization (a replica checks, and reports, only those it owns). `log` is the run's
+   * logger, which names the organization: its lines do not name it again.
+   */
   async run(runId: string, org: string, log: Logger): Promise<void> {
     const desired = this.config.desired;
     if (!desired || !desired.organizations.some((o) => o.id === org)) return;
@@ -96,7 +99,7 @@ export class DriftCheck {
         notified: false,
         ...(changedBy ? { changedBy } : {}),
       };
-      log.info({ org, drifted, changes: plan.changes.length, summary: plan.summary }, 'drift checked');
+      log.info({ drifted, changes: plan.changes.length, summary: plan.summary }, 'drift checked');
       await this.tell(org, plan, report);
       status.lastDrift = report;
       // The journal's plan and record together, with no await between (organizations run at once).
@@ -178,7 +181,7 @@ export class DriftCheck {
     this.read(org, message);
     metrics.driftErrors.inc();
     const api = failure.endpoint && this.parts.apiUrl ? { apiUrl: this.parts.apiUrl } : {};
-    log.error({ org, ...failureFields(failure), ...api }, `drift check failed; drift is unknown: ${message}`);
+    log.error({ ...failureFields(failure), ...api }, `drift check failed; drift is unknown: ${message}`);
     const notified = await this.parts.notifier?.observe({
       org,
       ...commitOf(status, this.config.revision?.id),

@@ -34,9 +34,13 @@ it('a drift check that cannot read is an error everywhere: status, metrics, read
   const dir = mkdtempSync(join(tmpdir(), 'docsync-drift-err-'));
   writeFileSync(join(dir, 'org.yaml'), 'organization: org_t\nteams:\n  - title: Writers\n');
   const logs: { level: number; msg: string }[] = [];
+  const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        lines.push(line);
+        logs.push(JSON.parse(line));
+      }
       done();
     },
   });
@@ -91,6 +95,11 @@ it('a drift check that cannot read is an error everywhere: status, metrics, read
   expect(JSON.parse(ready.text).reason).toBe('live state cannot be read (see /status)');
   expect(logs.some((l) => l.level === 50 && /drift check failed/.test(l.msg))).toBe(true);
   expect(notes.some((n) => /drift check failed/.test(JSON.parse(n).text))).toBe(true);
+  // The run's logger names the organization: a line repeats no key (JSON.parse keeps the last
+  // of two, log processors differ), "drift checked" and "drift check failed" included.
+  const checked = lines.filter((l) => /"msg":"drift check(ed| failed)/.test(l));
+  expect(checked.length).toBeGreaterThanOrEqual(2);
+  for (const line of checked) expect(line.match(/"org":/g), line).toHaveLength(1);
   // The same failure again is counted, but not notified twice.
   await drift();
   expect(await metric('docsync_drift_errors_total')).toBe(2);
