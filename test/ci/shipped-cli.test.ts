@@ -153,6 +153,21 @@ describe.concurrent('the shipped CLI (npm run build)', () => {
     expect(validate.stdout).toMatch(/^config: valid/);
   });
 
+  // src/cli-program.ts: a command that never settles ends with 1, but help asked for is a success
+  // (commander takes help's exit code from process.exitCode), and help forced by no command is not.
+  it('exits 0 for help asked for and 1 for no command', async () => {
+    const cli = join(dist, 'cli.js');
+    const [helpPlan, help, planHelp, none] = await Promise.all([
+      node([cli, 'help', 'plan']),
+      node([cli, 'help']),
+      node([cli, 'plan', '--help']),
+      node([cli]),
+    ]);
+    expect([helpPlan.status, help.status, planHelp.status, none.status]).toEqual([0, 0, 0, 1]);
+    expect(helpPlan.stdout).toMatch(/^Usage: docsync plan/);
+    expect(none.stderr).toMatch(/^Usage: docsync/);
+  });
+
   // src/cli/zod-settings.ts: zod is jitless in the CLI, so it compiles no parser (`new Function`)
   // per object schema; the config's values go through src/config/fast-schema.ts or zod's own path.
   it('validates without compiling a zod parser', async () => {
