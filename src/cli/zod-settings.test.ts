@@ -1,9 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import './zod-settings.js';
 
 describe("the CLI's zod settings", () => {
   const F = globalThis.Function;
+  // The suite shares a worker between files (vitest.config.ts, isolate: false): zod's setting is
+  // put back after this file, so that the files after it build their schemas as the GitHub
+  // Action does (zod compiling its parsers), whatever the order.
+  let before: boolean | undefined;
+  beforeAll(async () => {
+    before = z.config().jitless;
+    await import('./zod-settings.js');
+  });
+  afterAll(() => {
+    z.config({ jitless: before });
+  });
   afterEach(() => {
     globalThis.Function = F;
   });
