@@ -32,18 +32,20 @@ export async function makePlan(
   // Not before the plan's first request is written: the first steps make each kind's setup (the
   // teams' names, the proof's entries: tens of ms cold), which held the first page's write back.
   const slices = new Ahead(() => api.http.written());
-  const live = await readLive(api, desired, onProgress, (org, key, list) => {
-    // What waits for more of a list runs again when more of it is read.
-    list.watcher = slices;
-    const proof = proofs.get(org);
-    if (proof?.listArriving(key, list)) slices.add(() => proof.step(key), list);
-    const one = ahead.get(org);
-    if (one?.listArriving(key, list)) slices.add(() => one.step(key), list);
-  });
   // Once the diff has taken what it needs, what is still queued ahead is nobody's: dropped, also
-  // when resolving or diffing fails (else it would run on after the plan, holding the states).
+  // when the read, resolving or diffing fails (else it would run on after the plan, holding the
+  // states, and what waits for more of a list would wait for good: a daemon's next run reads again).
+  let live: Awaited<ReturnType<typeof readLive>>;
   let diffed: ReturnType<typeof diff>;
   try {
+    live = await readLive(api, desired, onProgress, (org, key, list) => {
+      // What waits for more of a list runs again when more of it is read.
+      list.watcher = slices;
+      const proof = proofs.get(org);
+      if (proof?.listArriving(key, list)) slices.add(() => proof.step(key), list);
+      const one = ahead.get(org);
+      if (one?.listArriving(key, list)) slices.add(() => one.step(key), list);
+    });
     const unresolved = await resolveReferences(api, desired, live, proofs);
     diffed = withUnresolved(diff(desired, live, options, ahead), unresolved, desired);
   } finally {
