@@ -12,14 +12,16 @@ import {
   exportMember,
   liveMember,
   MemberAnswer,
+  memberNames,
   membersAsLive,
   MemberEntry,
   memberOf,
   MEMBERS,
+  teamReferences,
   type DesiredTeamMember,
   type LiveTeamMember,
 } from './team-members.js';
-import { deleteCall, idOutput, listBelow, type EntryReference } from './types.js';
+import { deleteCall, idOutput, listBelow } from './types.js';
 import { drained, type ListKind } from './shapes.js';
 import { pick, shuffle, type KindExamples } from './examples.js';
 
@@ -209,47 +211,6 @@ function membersWanted(desired: DesiredTeam[]): { ids: Set<string>; titles: Set<
     }
   }
   return want;
-}
-
-/**
- * The members a team's entry names, those `wanted` wants (the proof asks with a live twin's
- * members: on a request-heavy organization it wants none of 12,000), each located with its
- * holder's text only when wanted: a loop into one array, not a reference, a path and a holder
- * per member made for the proof to throw away (issue 33). An array of the elements kind of a
- * site's (`emptyList`): the proof's loop reads both.
- */
-function teamReferences(
-  team: DesiredTeam,
-  _org?: never,
-  wanted: (target: string, id: string) => boolean = wantsAll,
-): EntryReference[] {
-  const out = emptyList<EntryReference>();
-  const members = team.members;
-  if (members === undefined) return out;
-  let holder: string | undefined;
-  for (let j = 0; j < members.length; j += 1) {
-    const user = members[j]!.user;
-    if (!wanted('member', user)) continue;
-    holder ??= `team "${team.title}"`;
-    out.push({ target: 'member', id: user, path: ['members', j, 'user'], holder });
-  }
-  return out;
-}
-
-const wantsAll = (): boolean => true;
-
-/**
- * The ids and e-mails a live team names, in an array of the elements kind of a site's space ids
- * (`emptyList`, then pushed): the proof's loop reads both, and `flatMap`'s holey array deoptimized
- * it (wrong map, issue 33).
- */
-function memberNames(team: LiveTeam): string[] {
-  const names = emptyList<string>();
-  for (const m of team.members ?? []) {
-    names.push(m.userId);
-    if (m.email) names.push(m.email);
-  }
-  return names;
 }
 
 export const teamKind: ListKind<'teams', Config, DesiredTeam, LiveTeam, TeamOp, 'team'> = {
