@@ -2,6 +2,7 @@ import type { ApiCapabilities } from '../model/capabilities.js';
 import type { Duplicate, Fields, OpShape, Renamable, Unmanaged } from '../model/index.js';
 import type { DiffProblem, DiffWarning, DraftSet } from './draft.js';
 import type { DiffProblemCode } from '../errors.js';
+import { repeatsIn } from '../model/repeats.js';
 import type { BrokenLinkFact, BrokenLinksPolicy, PlannedRedirect } from './site-paths.js';
 import type { LiveTitleRefs } from './title-refs.js';
 
@@ -151,9 +152,6 @@ export function pairAll<D extends Renamable, L extends { id: string }>(
   return { pairs, leftover };
 }
 
-/** Lists at most this long are told to have no name twice by comparing each pair, not through a set. */
-const PAIRWISE_UNIQUE = 16;
-
 /**
  * `pairByIdentity`'s pairs where the config lists the live items in their order, by name: as many
  * of each, the `i`th entry named as the `i`th live item, none pinned, and no live name twice. Each
@@ -173,26 +171,11 @@ export function pairedInOrder<D extends Renamable, L>(
     const d = desired[i]!;
     if (d.id !== undefined || nameOf(d) !== nameOf(live[i]!)) return undefined;
   }
-  if (!namesUnique(live, nameOf)) return undefined;
+  if (repeatsIn(live, nameOf) !== undefined) return undefined;
   // Pushed, as the general pairing's are: the callers' loops read one elements kind.
   const pairs: [D, L][] = [];
   for (let i = 0; i < n; i += 1) pairs.push([desired[i]!, live[i]!]);
   return pairs;
-}
-
-/** Whether no two of `items` have the same name. */
-function namesUnique<L>(items: readonly L[], nameOf: (x: L) => string): boolean {
-  const n = items.length;
-  if (n > PAIRWISE_UNIQUE) {
-    const names = new Set<string>();
-    for (let i = 0; i < n; i += 1) names.add(nameOf(items[i]!));
-    return names.size === n;
-  }
-  for (let i = 1; i < n; i += 1) {
-    const name = nameOf(items[i]!);
-    for (let j = 0; j < i; j += 1) if (nameOf(items[j]!) === name) return false;
-  }
-  return true;
 }
 
 /**
