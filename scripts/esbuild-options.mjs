@@ -58,19 +58,12 @@ export const zodEnglishOnly = {
  * loaded: about 10 ms of every command that makes a request, for a protocol docsync never asks for
  * (undici speaks HTTP/2 only when `allowH2` is set). The HTTP/2 client is loaded when first used.
  */
-const UNDICI_H2 = "const connectH2 = require('./client-h2.js')";
-export const undiciH2OnUse = {
-  name: 'undici-h2-on-use',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes(UNDICI_H2))
-        throw new Error(`${args.path}: no "${UNDICI_H2}" (undici changed: see undiciH2OnUse)`);
-      const lazy = "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)";
-      return { contents: source.replace(UNDICI_H2, lazy), loader: 'js' };
-    });
-  },
-};
+export const undiciH2OnUse = lineOnUse(
+  'undici-h2-on-use',
+  /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+  "const connectH2 = require('./client-h2.js')",
+  "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)",
+);
 
 /**
  * commander requires Node's `child_process` when it is loaded, and with it `net`, `dgram` and their
@@ -78,22 +71,30 @@ export const undiciH2OnUse = {
  * which docsync never declares: every command paid for loading them, `docsync --version` about a
  * tenth of its CPU. `child_process` is required when commander first spawns.
  */
-const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
-export const commanderSpawnOnUse = {
-  name: 'commander-spawn-on-use',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes(COMMANDER_CHILD_PROCESS))
-        throw new Error(
-          `${args.path}: no "${COMMANDER_CHILD_PROCESS}" (commander changed: see commanderSpawnOnUse)`,
-        );
-      const lazy =
-        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
-      return { contents: source.replace(COMMANDER_CHILD_PROCESS, lazy), loader: 'js' };
-    });
-  },
-};
+export const commanderSpawnOnUse = lineOnUse(
+  'commander-spawn-on-use',
+  /[\\/]commander[\\/]lib[\\/]command\.js$/,
+  "const childProcess = require('node:child_process');",
+  "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+);
+
+/**
+ * An esbuild plugin that writes, in the dependency file `filter` matches, `line` (a `require` run
+ * when the file loads) as `lazy` (the same `require` run when first used). The build fails when the
+ * file no longer holds `line`: the dependency changed and the plugin must be looked at again.
+ */
+function lineOnUse(name, filter, line, lazy) {
+  return {
+    name,
+    setup(b) {
+      b.onLoad({ filter }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(line)) throw new Error(`${args.path}: no "${line}" (changed: see ${name})`);
+        return { contents: source.replace(line, lazy), loader: 'js' };
+      });
+    },
+  };
+}
 
 /** CommonJS dependencies inside an ES module bundle still require() Node's own modules. */
 export const REQUIRE_SHIM =
